@@ -1,0 +1,9 @@
+/* cmd_report.c — placeholder until the stage lands. */
+#include "tunecost.h"
+#include <stdio.h>
+int cmd_report(int argc, char **argv)
+{
+    (void)argc;
+    fprintf(stderr, "tunecost %s: not built yet\n", argv[0]);
+    return 2;
+}

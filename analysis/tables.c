@@ -1,0 +1,1 @@
+/* tables.c — under construction */

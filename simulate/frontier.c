@@ -1,0 +1,1 @@
+/* frontier.c — under construction */

@@ -1,0 +1,148 @@
+/* trace.h — the one library that reads, writes and validates tunecost traces (HDF5, format v1).
+ * The format is defined in docs/trace-format.md (contract: ../shared/design.md). Nothing outside trace/ calls
+ * HDF5. All functions return 0 (or a pointer) on success and -1 (or NULL) on failure with a one-line message in
+ * tc_errmsg() that names the file and the failed check. */
+#ifndef TRACE_H
+#define TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TRACE_FORMAT_NAME "tunecost-trace"
+#define TRACE_FORMAT_VERSION 1
+
+/* /configs.status and /runs.status */
+enum trace_status {
+    TRACE_OK = 0,
+    TRACE_COMPILE_ERROR = 1,
+    TRACE_OUT_OF_RESOURCES = 2,
+    TRACE_LAUNCH_ERROR = 3,
+    TRACE_WRONG_RESULT = 4,
+    TRACE_N_STATUS = 5
+};
+/* "ok", "compile error", "out of resources", "launch error", "wrong result"; "unknown" otherwise. */
+const char *trace_status_name(int status);
+
+/* Root attributes. Strings are NUL-terminated; longer attribute values are truncated on read. */
+struct trace_meta {
+    char generator[64];      /* "tunecost 0.1.0" */
+    char created_utc[32];    /* ISO 8601, e.g. "2026-11-22T10:00:00Z" */
+    char kernel[64];         /* tuned kernel family, "gemm_f16_f32acc" */
+    char device_name[128];
+    int32_t device_cc;       /* 90 for sm_90 */
+    int32_t device_sms;
+    int64_t device_l2_bytes;
+    int32_t driver_version;  /* as cuDriverGetVersion reports, e.g. 13000 */
+    int32_t cuda_version;    /* toolkit the collector was built with, e.g. 13000 */
+    char timer[16];          /* "cupti" | "events" */
+    char protocol[16];       /* "fixed-time" | "triton" */
+    double warmup_ms;        /* requested */
+    double rep_ms;           /* requested */
+    int64_t flush_bytes;     /* 0 = no L2 flush */
+    int32_t compile_jobs;
+    uint64_t seed;
+};
+
+/* One row of /configs. */
+struct trace_config {
+    int32_t status;          /* enum trace_status */
+    double compile_ms;       /* NVRTC, source to cubin */
+    double load_ms;          /* cuModuleLoadData */
+    int32_t registers;
+    int32_t smem_bytes;
+    int32_t spill_bytes;
+};
+
+/* One row of /inputs. */
+struct trace_input {
+    double flops;            /* work of one execution */
+    double ref_ms;           /* vendor library's median time (cuBLAS); NaN if none */
+};
+
+/* One row of /runs: one measured (input, configuration) pair. Its executions are exec_ns[exec_offset ...
+ * exec_offset + n_estimate + n_warmup + n_timed), in launch order: estimate, warm-up, timed. */
+struct trace_run {
+    int32_t input;
+    int32_t config;
+    int32_t status;          /* enum trace_status */
+    int32_t n_estimate;
+    int32_t n_warmup;
+    int32_t n_timed;
+    int64_t exec_offset;     /* set by trace_append_run */
+    double wall_ms;          /* host wall time of the benchmarking, see docs/trace-format.md */
+    double flush_ms;         /* GPU time of the L2 flush kernels */
+    double verify_ms;
+    double estimate_ms;      /* Triton-style per-execution estimate; NaN for fixed-time */
+    double rel_error;        /* relative Frobenius error vs the reference library */
+};
+
+struct trace; /* opaque */
+
+/* ---- writing ------------------------------------------------------------------------------------------ */
+
+/* Create (truncate) `path` and write the root attributes and the parameter/dimension names. The file is valid
+ * (if empty) once trace_write_configs and trace_write_inputs have been called. */
+struct trace *trace_create(const char *path, const struct trace_meta *meta,
+                           const char *const *param_names, int n_params,
+                           const char *const *dim_names, int n_dims);
+/* Write /params (n_configs x n_params, row-major) and /configs. Call once. */
+int trace_write_configs(struct trace *t, int n_configs, const int32_t *params, const struct trace_config *configs);
+/* Write /dims (n_inputs x n_dims, row-major) and /inputs. Call once. */
+int trace_write_inputs(struct trace *t, int n_inputs, const int64_t *dims, const struct trace_input *inputs);
+/* Overwrite one row later (e.g. after compilation or after the reference was timed); durable on return. */
+int trace_update_config(struct trace *t, int config, const struct trace_config *c);
+int trace_update_input(struct trace *t, int input, const struct trace_input *in);
+/* Append a run and its n_exec = n_estimate + n_warmup + n_timed executions. The library sets exec_offset.
+ * Durable on return: the file is flushed, and a process killed afterwards leaves a file that opens with this
+ * run in it. */
+int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_t *exec_ns, size_t n_exec);
+/* Optional documented extras: the compile log of a configuration (kept for compile errors), and the
+ * first-compile warm-up of each compile worker (ms). */
+int trace_set_compile_log(struct trace *t, int config, const char *log);
+int trace_write_compile_warmup(struct trace *t, const double *warmup_ms, int n_workers);
+
+/* Reopen an existing, valid trace to append more runs (collect --resume). Everything already in it is loaded
+ * and readable through the accessors below. */
+struct trace *trace_open_append(const char *path);
+
+/* ---- reading ------------------------------------------------------------------------------------------ */
+
+/* Open, validate completely and load `path` into memory. Validation: format name, version, every required
+ * dataset and attribute, shapes that agree, offsets and counts inside /exec_ns, run indices inside /configs and
+ * /inputs, every duration of a status-0 run > 0. */
+struct trace *trace_open(const char *path);
+/* Close (flushing if writable) and free. Returns -1 if the final flush failed. NULL is fine. */
+int trace_close(struct trace *t);
+
+const char *trace_path(const struct trace *t);
+const struct trace_meta *trace_get_meta(const struct trace *t);
+
+int trace_n_params(const struct trace *t);
+const char *trace_param_name(const struct trace *t, int p);
+int trace_n_configs(const struct trace *t);
+const int32_t *trace_params(const struct trace *t, int config);   /* n_params values */
+const struct trace_config *trace_config(const struct trace *t, int config);
+const char *trace_compile_log(const struct trace *t, int config); /* "" if none */
+int trace_n_compile_warmup(const struct trace *t);
+const double *trace_compile_warmup(const struct trace *t);
+
+int trace_n_dims(const struct trace *t);
+const char *trace_dim_name(const struct trace *t, int d);
+int trace_n_inputs(const struct trace *t);
+const int64_t *trace_dims(const struct trace *t, int input);      /* n_dims values */
+const struct trace_input *trace_input(const struct trace *t, int input);
+/* Index of the input with these dims, or -1. */
+int trace_find_input(const struct trace *t, const int64_t *dims);
+
+size_t trace_n_runs(const struct trace *t);
+const struct trace_run *trace_run(const struct trace *t, size_t r);
+/* Index of the run of (input, config), or -1 (the last one if a file holds several). */
+long trace_find_run(const struct trace *t, int input, int config);
+/* Pointers into the loaded /exec_ns: all executions of run r, and its timed ones alone. */
+const uint64_t *trace_run_exec(const struct trace *t, size_t r);   /* n_estimate + n_warmup + n_timed */
+const uint64_t *trace_run_timed(const struct trace *t, size_t r);  /* n_timed */
+size_t trace_n_exec(const struct trace *t);
+/* 1 if the run is valid: status 0, n_timed > 0 and every duration > 0. */
+int trace_run_valid(const struct trace *t, size_t r);
+
+#endif

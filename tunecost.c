@@ -1,0 +1,97 @@
+/* tunecost.c — the `tunecost` executable: dispatches to the subcommand named by argv[1].
+ * Subcommands live in their stage's folder (see tunecost.h); this file only routes and prints the overview. */
+#include "tunecost.h"
+#include "tc_version.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+#ifdef TC_HAVE_COLLECTOR
+    {"collect", cmd_collect, "tune GEMM variants on the GPU and record every execution into a trace"},
+#else
+    {"collect", NULL, "tune GEMM variants on the GPU (not in this build: no CUDA toolkit was found)"},
+#endif
+    {"merge", cmd_merge, "merge trace shards of one collection into one trace"},
+    {"info", cmd_info, "show what a trace holds: device, protocol, configurations, inputs, best per input"},
+    {"table", cmd_table, "print one of the paper's tables (compile times, tuning time, L2 flush, ...) from traces"},
+    {"simulate", cmd_simulate, "replay a trace over random tuning budgets (points.tsv, frontier.tsv)"},
+    {"frontier", cmd_frontier, "recompute the Pareto frontier of a points.tsv"},
+    {"report", cmd_report, "write every figure and table of the paper as an HTML report"},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+#ifndef TC_DEFAULT_TRACE
+#define TC_DEFAULT_TRACE "data/reference.h5"
+#endif
+
+const char *tc_default_trace(void)
+{
+    /* Prefer the copy beside the source tree when run from a checkout; else the installed one. */
+    static const char *candidates[] = {TC_DEFAULT_TRACE_LOCAL, TC_DEFAULT_TRACE};
+    struct stat st;
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
+        if (stat(candidates[i], &st) == 0)
+            return candidates[i];
+    return TC_DEFAULT_TRACE_LOCAL;
+}
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: tunecost COMMAND [OPTIONS] [ARGS]\n"
+            "\n"
+            "Measure what GPU autotuning costs and what it buys: collect real tuning traces on an NVIDIA GPU,\n"
+            "replay them under random budgets, and report the paper's tables and Pareto frontiers.\n"
+            "\n"
+            "Commands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(fp,
+            "\n"
+            "Run `tunecost COMMAND --help` for a command's options and examples.\n"
+            "Default trace: %s\n"
+            "\n"
+            "Examples:\n"
+            "  tunecost info                       # what the shipped reference trace holds\n"
+            "  tunecost report -o report           # every figure and table, report/index.html\n"
+            "  tunecost simulate --input 4096x256x4096 -o sim\n"
+            "\n"
+            "  tunecost --version | --help\n",
+            tc_default_trace());
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf("tunecost %s\n", TC_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        if (strcmp(argv[1], commands[i].name) != 0)
+            continue;
+        if (commands[i].fn == NULL) {
+            fprintf(stderr, "tunecost %s: not available in this build (no CUDA toolkit was found; reconfigure "
+                            "with -Dcollector=enabled on a machine with /usr/local/cuda)\n", argv[1]);
+            return 2;
+        }
+        return commands[i].fn(argc - 1, argv + 1);
+    }
+    fprintf(stderr, "tunecost: unknown command '%s' (run `tunecost --help` for the list)\n", argv[1]);
+    return 2;
+}

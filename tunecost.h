@@ -1,0 +1,20 @@
+/* tunecost.h — the subcommands' entry points. Each lives in its stage's folder and behaves like main():
+ * argv[0] is the subcommand's name; it returns 0 on success, 1 on a failure while working, 2 on a usage
+ * error or a bad input file (one line on stderr naming the option or file and what was expected). */
+#ifndef TUNECOST_H
+#define TUNECOST_H
+
+int cmd_info(int argc, char **argv);      /* analysis/cmd_info.c */
+int cmd_table(int argc, char **argv);     /* analysis/cmd_table.c: the paper's tables from traces */
+int cmd_report(int argc, char **argv);    /* analysis/cmd_report.c */
+int cmd_simulate(int argc, char **argv);  /* simulate/cmd_simulate.c */
+int cmd_frontier(int argc, char **argv);  /* simulate/cmd_frontier.c */
+int cmd_merge(int argc, char **argv);     /* collect/cmd_merge.c (no CUDA needed) */
+#ifdef TC_HAVE_COLLECTOR
+int cmd_collect(int argc, char **argv);   /* collect/cmd_collect.c (CUDA) */
+#endif
+
+/* The trace shipped in data/, the default input of info, simulate and report (set by meson). */
+const char *tc_default_trace(void);
+
+#endif

@@ -1,0 +1,156 @@
+/* tc_atomic.c — complete-or-absent output files via O_TMPFILE + linkat, or a named temporary + rename. */
+#include "tc_atomic.h"
+#include "tc_err.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void dir_of(const char *path, char *dir, size_t len)
+{
+    char copy[PATH_MAX];
+    snprintf(copy, sizeof copy, "%s", path);
+    snprintf(dir, len, "%s", dirname(copy));
+}
+
+int tc_atomic_tmpname(const char *path, char *tmp, size_t len)
+{
+    char dir[PATH_MAX], base[PATH_MAX], copy[PATH_MAX];
+    int n;
+    dir_of(path, dir, sizeof dir);
+    snprintf(copy, sizeof copy, "%s", path);
+    snprintf(base, sizeof base, "%s", basename(copy));
+    n = snprintf(tmp, len, "%s/.%s.tmp.%ld", dir, base, (long)getpid());
+    if (n < 0 || (size_t)n >= len)
+        return tc_seterr("%s: path too long", path);
+    return 0;
+}
+
+static void fsync_dir(const char *path)
+{
+    char dir[PATH_MAX];
+    int fd;
+    dir_of(path, dir, sizeof dir);
+    fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        (void)fsync(fd); /* best effort: some file systems refuse fsync on directories */
+        close(fd);
+    }
+}
+
+FILE *tc_atomic_open(struct tc_atomic *a, const char *path)
+{
+    char dir[PATH_MAX];
+    int fd;
+    struct stat st;
+
+    memset(a, 0, sizeof *a);
+    if (snprintf(a->path, sizeof a->path, "%s", path) >= (int)sizeof a->path) {
+        tc_seterr("%s: path too long", path);
+        return NULL;
+    }
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        tc_seterr("%s: is a directory, expected a file name to write", path);
+        return NULL;
+    }
+    dir_of(path, dir, sizeof dir);
+#ifdef O_TMPFILE
+    fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    if (fd < 0)
+#endif
+    {
+        if (tc_atomic_tmpname(path, a->tmp, sizeof a->tmp) != 0)
+            return NULL;
+        fd = open(a->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            tc_seterr("%s: cannot create a file in '%s': %s", path, dir, strerror(errno));
+            a->tmp[0] = '\0';
+            return NULL;
+        }
+    }
+    a->fp = fdopen(fd, "w");
+    if (a->fp == NULL) {
+        tc_seterr("%s: %s", path, strerror(errno));
+        close(fd);
+        tc_atomic_abort(a);
+        return NULL;
+    }
+    return a->fp;
+}
+
+int tc_atomic_rename(const char *tmp, const char *path)
+{
+    int fd = open(tmp, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return tc_seterr("%s: cannot move the finished file into place: %s", path, strerror(e));
+    }
+    fsync_dir(path);
+    return 0;
+}
+
+int tc_atomic_commit(struct tc_atomic *a)
+{
+    int fd, rc = 0;
+    char proc[64];
+
+    if (a->fp == NULL)
+        return tc_seterr("%s: nothing to commit", a->path);
+    if (fflush(a->fp) != 0 || ferror(a->fp)) {
+        tc_seterr("%s: write failed: %s", a->path, strerror(errno));
+        tc_atomic_abort(a);
+        return -1;
+    }
+    fd = fileno(a->fp);
+    if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+        tc_seterr("%s: fsync failed: %s", a->path, strerror(errno));
+        tc_atomic_abort(a);
+        return -1;
+    }
+    if (a->tmp[0] == '\0') {
+        /* Unnamed O_TMPFILE: give it a temporary name, then rename over the target (linkat cannot replace). */
+        if (tc_atomic_tmpname(a->path, a->tmp, sizeof a->tmp) != 0) {
+            tc_atomic_abort(a);
+            return -1;
+        }
+        unlink(a->tmp);
+        snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+        if (linkat(AT_FDCWD, proc, AT_FDCWD, a->tmp, AT_SYMLINK_FOLLOW) != 0) {
+            tc_seterr("%s: cannot name the finished file: %s", a->path, strerror(errno));
+            a->tmp[0] = '\0';
+            tc_atomic_abort(a);
+            return -1;
+        }
+    }
+    if (fclose(a->fp) != 0)
+        rc = tc_seterr("%s: close failed: %s", a->path, strerror(errno));
+    a->fp = NULL;
+    if (rc != 0) {
+        unlink(a->tmp);
+        return rc;
+    }
+    rc = tc_atomic_rename(a->tmp, a->path);
+    a->tmp[0] = '\0';
+    return rc;
+}
+
+void tc_atomic_abort(struct tc_atomic *a)
+{
+    if (a->fp != NULL) {
+        fclose(a->fp);
+        a->fp = NULL;
+    }
+    if (a->tmp[0] != '\0') {
+        unlink(a->tmp);
+        a->tmp[0] = '\0';
+    }
+}

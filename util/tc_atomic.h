@@ -1,0 +1,37 @@
+/* tc_atomic.h — write a whole output file so that it appears complete or not at all.
+ * Data goes to an unnamed file (O_TMPFILE) in the target's directory, or where the file system lacks that to
+ * ".NAME.tmp.PID" beside it; tc_atomic_commit() flushes, fsyncs and renames it into place. A process killed
+ * before commit leaves the old file (if any) untouched and, with O_TMPFILE, no debris at all.
+ *
+ *     struct tc_atomic a;
+ *     FILE *fp = tc_atomic_open(&a, "out/points.tsv");
+ *     if (fp == NULL) { fprintf(stderr, "%s\n", tc_errmsg()); ... }
+ *     fprintf(fp, ...);
+ *     if (tc_atomic_commit(&a) != 0) ...      // or tc_atomic_abort(&a) on an error path
+ */
+#ifndef TC_ATOMIC_H
+#define TC_ATOMIC_H
+
+#include <limits.h>
+#include <stdio.h>
+
+struct tc_atomic {
+    char path[PATH_MAX];  /* final name */
+    char tmp[PATH_MAX];   /* named temporary, "" while the data is in an unnamed O_TMPFILE */
+    FILE *fp;
+};
+
+/* Returns the stream to write, or NULL (tc_errmsg names the path and the reason). */
+FILE *tc_atomic_open(struct tc_atomic *a, const char *path);
+/* Flush, fsync and rename into place. Returns 0, or -1 (write errors included) after removing the temporary. */
+int tc_atomic_commit(struct tc_atomic *a);
+/* Discard everything written; the final path is left as it was. Safe to call twice. */
+void tc_atomic_abort(struct tc_atomic *a);
+
+/* A name for a temporary beside `path` (".NAME.tmp.PID" in the same directory), for writers that need a real
+ * name, such as HDF5 files: write there, then tc_atomic_rename() it into place. */
+int tc_atomic_tmpname(const char *path, char *tmp, size_t len);
+/* fsync the file, rename tmp -> path and fsync the directory. On failure tmp is removed and -1 returned. */
+int tc_atomic_rename(const char *tmp, const char *path);
+
+#endif

@@ -1,0 +1,10 @@
+/* tc_json.h — minimal JSON output helpers for `--json` modes: escaped strings and numbers (NaN/inf -> null). */
+#ifndef TC_JSON_H
+#define TC_JSON_H
+
+#include <stdio.h>
+
+void tc_json_str(FILE *fp, const char *s);  /* writes "..." with JSON escapes */
+void tc_json_num(FILE *fp, double v);       /* %.17g, or null when not finite */
+
+#endif
