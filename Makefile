@@ -37,7 +37,7 @@ build: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
 test: build
-	meson test -C $(BUILD) --print-errorlogs --no-suite gpu
+	meson test -C $(BUILD) --print-errorlogs
 
 clean:
 	rm -rf $(BUILD)
