@@ -1,0 +1,177 @@
+/* sim.h — Monte Carlo replay of autotuning over random budgets (the paper's §5.3.2, made exact; design.md).
+ * Two layers: `struct sim_data` holds, per input and per valid configuration, everything a replay needs (built
+ * from a trace, or in memory by tests and benchmarks), and sim_run() draws S samples × R runs over it and returns
+ * one `struct sim_point` per (sample, scenario). No HDF5 here: the trace is read through trace/trace.h only.
+ *
+ * Typical in-process use (the report does this):
+ *
+ *     struct sim_settings s;
+ *     sim_settings_default(&s);                       // the paper's: 500 × 30, N_CONFIG 1:80, EXEC_TIME 10:100
+ *     s.seed = 7;
+ *     struct sim_data *d = sim_data_from_trace(t, NULL, 0, &s);   // all inputs of trace t
+ *     struct sim_result *res = sim_run(d, &s, NULL, NULL);
+ *     for (int i = 0; i < res->n_points; i++) use(&res->points[i]);
+ *     sim_write_points(stdout, d, &s, res);           // or sim_write_outputs(dir, ...)
+ *     sim_result_free(res); sim_data_free(d);
+ *
+ * Every function returns 0 / a pointer on success and -1 / NULL on failure with tc_errmsg() set. */
+#ifndef SIM_H
+#define SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct trace;
+
+#define SIM_MAX_SCENARIOS 16
+#define SIM_NAME_LEN 48
+
+/* How a run's compile time is charged. */
+enum sim_compile {
+    SIM_COMPILE_SEQUENTIAL = 0, /* Σ compile_ms */
+    SIM_COMPILE_PARALLEL,       /* the paper's ideal: Σ compile_ms ÷ (N ÷ ⌈N ÷ factor⌉) */
+    SIM_COMPILE_PIPELINED       /* `factor` workers compile in draw order while the GPU benchmarks; a
+                                   configuration is benchmarked once it is compiled and the GPU is free */
+};
+/* How a configuration's benchmarking overhead (wall_ms − Σ timed executions) is charged. */
+enum sim_overhead {
+    SIM_OVERHEAD_PAPER = 0,     /* the whole overhead recorded at the full repetition time, whatever j is */
+    SIM_OVERHEAD_PER_EXEC       /* fixed part + per-execution part (flush, launch gap) × executions run */
+};
+/* How a run estimates a configuration's time from the executions x1..xj it ran; the winner is the lowest. */
+enum sim_estimator {
+    SIM_ESTIMATOR_MEAN = 0,     /* the paper's */
+    SIM_ESTIMATOR_MEDIAN,
+    SIM_ESTIMATOR_MIN
+};
+
+/* One scenario: a way of tuning replayed on the same draws as the others. */
+struct sim_scenario {
+    char name[SIM_NAME_LEN];    /* as written to points.tsv, e.g. "parallel", "pipelined+early-stop" */
+    enum sim_compile compile;
+    int compile_factor;         /* workers for parallel / pipelined; ignored for sequential */
+    enum sim_overhead overhead;
+    int early_stop;             /* 1: EARLY_STOP_NUM / EARLY_STOP_THRESHOLD rule on */
+};
+
+struct sim_settings {
+    int samples;                      /* S hyperparameter samples (500) */
+    int runs;                         /* R runs per sample and input (30) */
+    int n_config_lo, n_config_hi;     /* N_CONFIG ~ U{lo..hi}, capped at an input's valid configurations (1:80) */
+    int exec_ms_lo, exec_ms_hi;       /* EXEC_TIME ~ U{lo..hi} integer ms (10:100) */
+    int es_num_lo, es_num_hi;         /* EARLY_STOP_NUM ~ U{lo..hi} (2:100) */
+    double es_thr_lo, es_thr_hi;      /* EARLY_STOP_THRESHOLD ~ U[lo, hi) (1.0:1.1); lo == hi fixes it */
+    enum sim_estimator estimator;     /* (mean) */
+    int input;                        /* index into the data's inputs, or -1: every input (mean over inputs and
+                                         runs, the paper's Figures 4-5) (-1) */
+    uint64_t seed;                    /* (1) */
+    int threads;                      /* worker threads; 0 = online cores. Never changes the output. (0) */
+    int n_scenarios;                  /* (3: baseline, parallel ×16, early-stop) */
+    struct sim_scenario scenarios[SIM_MAX_SCENARIOS];
+};
+
+/* Fill `s` with the paper's defaults (values in parentheses above). */
+void sim_settings_default(struct sim_settings *s);
+/* Check ranges and scenarios; on error the message names the setting (as its command-line option). */
+int sim_settings_check(const struct sim_settings *s);
+
+/* Parse a scenario name: "baseline", or modifiers joined by '+': "parallel", "pipelined", "sequential",
+ * "early-stop", "per-exec", "paper-overhead" (e.g. "pipelined+early-stop"). Aspects a name does not set come from
+ * the defaults given (the command's --compile, --compile-factor and --overhead). */
+int sim_scenario_parse(const char *name, enum sim_compile def_compile, int def_factor,
+                       enum sim_overhead def_overhead, struct sim_scenario *out);
+/* "sequential" / "parallel" / "pipelined", "paper" / "per-exec", "mean" / "median" / "min". */
+const char *sim_compile_name(enum sim_compile c);
+const char *sim_overhead_name(enum sim_overhead o);
+const char *sim_estimator_name(enum sim_estimator e);
+int sim_compile_parse(const char *s, enum sim_compile *out);
+int sim_overhead_parse(const char *s, enum sim_overhead *out);
+int sim_estimator_parse(const char *s, enum sim_estimator *out);
+
+/* ---- the data a replay needs ------------------------------------------------------------------------- */
+
+struct sim_data; /* opaque */
+
+/* Build from a loaded trace: the inputs listed (indices into the trace), or all of them when inputs == NULL.
+ * Per input, a configuration is valid when its (last) run is trace_run_valid. The tables are built for the
+ * ranges of `s` (exec_ms_lo..hi, es_num_hi, estimator); sim_run accepts settings within them. The trace may be
+ * closed afterwards: the data keeps no pointer into it. Fails on an input without any valid configuration only
+ * when that input was asked for explicitly (inputs != NULL); with inputs == NULL such inputs are kept and
+ * skipped by sim_run (sim_data_n_valid() == 0). */
+struct sim_data *sim_data_from_trace(const struct trace *t, const int *inputs, int n_inputs,
+                                     const struct sim_settings *s);
+
+/* Build in memory (tests, benchmarks): new, then inputs, then their valid configurations. */
+struct sim_data *sim_data_new(const struct sim_settings *s);
+/* Returns the new input's index, or -1. `name` is what points.tsv shows, e.g. "4096x256x4096". */
+int sim_data_add_input(struct sim_data *d, const char *name, double flops);
+/* One valid configuration's run for input `input`. Nothing is kept of the arrays after the call. */
+struct sim_config_run {
+    int config;                 /* the trace's configuration index (for reports) */
+    double compile_ms;          /* charged once per explored configuration */
+    double wall_ms;             /* host wall time of the benchmarking; overhead = wall_ms − Σ timed */
+    const uint64_t *timed_ns;   /* the timed executions, in launch order */
+    int n_timed;                /* > 0 */
+    double untimed_ms;          /* Σ of the estimate and warm-up executions (part of the overhead) */
+    int n_untimed;              /* their count; used to split the overhead per execution */
+};
+int sim_data_add_config(struct sim_data *d, int input, const struct sim_config_run *run);
+void sim_data_free(struct sim_data *d);
+
+int sim_data_n_inputs(const struct sim_data *d);
+const char *sim_data_input_name(const struct sim_data *d, int input);
+int sim_data_n_valid(const struct sim_data *d, int input);
+/* The best valid configuration's true time (median of all its timed executions), ms; NaN if none valid. */
+double sim_data_optimal_ms(const struct sim_data *d, int input);
+double sim_data_flops(const struct sim_data *d, int input);
+/* Bytes the data holds (tables included). */
+size_t sim_data_bytes(const struct sim_data *d);
+
+/* ---- running ----------------------------------------------------------------------------------------- */
+
+/* One (sample, scenario): the sample's draws and the mean and 95% confidence interval (t distribution) over its
+ * `results` = runs × inputs tuning runs. CI bounds are NaN when results < 2. */
+struct sim_point {
+    int sample;
+    int scenario;                       /* index into settings.scenarios */
+    int n_config;                       /* drawn N_CONFIG (before capping at an input's valid count) */
+    int exec_ms;                        /* drawn EXEC_TIME */
+    int es_num;                         /* drawn EARLY_STOP_NUM (drawn for every sample; used by early-stop) */
+    double es_thr;                      /* drawn EARLY_STOP_THRESHOLD */
+    long results;
+    double time_s, time_s_lo, time_s_hi;       /* tuning time */
+    double tflops, tflops_lo, tflops_hi;       /* true performance of the tuned configuration */
+    double speedup, speedup_lo, speedup_hi;    /* optimal true time ÷ tuned true time, ≤ 1 */
+    long n_short;                       /* configuration benchmarks whose executions never exceeded EXEC_TIME */
+    double stopped;                     /* mean early-stopped configurations per run */
+};
+
+struct sim_result {
+    int n_points;                       /* samples × n_scenarios, sample-major */
+    struct sim_point *points;           /* points[sample * n_scenarios + scenario] */
+    int n_inputs_used;                  /* inputs with ≥ 1 valid configuration that were replayed */
+    double elapsed_s;                   /* wall time of sim_run */
+};
+
+/* Called from the calling thread about every 0.2 s with samples done so far (never after sim_run returns). */
+typedef void (*sim_progress_fn)(int done, int total, void *arg);
+
+/* Replay. Output is a function of (data, settings except threads) only. */
+struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *s, sim_progress_fn progress,
+                           void *arg);
+void sim_result_free(struct sim_result *r);
+
+/* ---- outputs (formats in docs/simulation.md) -------------------------------------------------------- */
+
+/* The settings as '#' comment lines (no thread count: it never changes the output). `source` names the data
+ * (the trace path) or NULL. */
+void sim_write_settings(FILE *fp, const struct sim_data *d, const struct sim_settings *s, const char *source);
+/* points.tsv: settings comments, one header line, one row per point. Returns -1 on a write error. */
+int sim_write_points(FILE *fp, const struct sim_data *d, const struct sim_settings *s,
+                     const struct sim_result *r, const char *source);
+/* DIR/points.tsv and DIR/frontier.tsv (creating DIR), each complete or absent. */
+int sim_write_outputs(const char *dir, const struct sim_data *d, const struct sim_settings *s,
+                      const struct sim_result *r, const char *source);
+
+#endif
