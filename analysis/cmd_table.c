@@ -1,9 +1,204 @@
-/* cmd_table.c — placeholder until the stage lands. */
+/* cmd_table.c — `tunecost table NAME TRACE...`: one of the paper's characterisation tables computed from traces,
+ * printed aligned on stdout and optionally written as TSV (-o). The tables themselves live in tables.c. */
+#include "tables.h"
+#include "tc_atomic.h"
+#include "tc_err.h"
+#include "tc_opt.h"
+#include "trace.h"
 #include "tunecost.h"
+
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TRACES 64
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: tunecost table NAME [TRACE...] [-o FILE.tsv] [--max-rows N]\n"
+            "\n"
+            "Compute one of the paper's characterisation tables from traces. The table is printed aligned on\n"
+            "stdout (with totals and notes under it) and, with -o, written as TSV: one header line, then data\n"
+            "rows only (no totals), ready for gnuplot, pandas or a spreadsheet.\n"
+            "\n"
+            "Tables (NAME):\n");
+    for (int i = 0; i < tables_n_defs; i++)
+        fprintf(fp, "  %-9s %s\n", tables_defs[i].name, tables_defs[i].summary);
+    fprintf(fp,
+            "\n"
+            "TRACE defaults to the shipped reference trace (%s). With several traces, every table but\n"
+            "flush gets a leading `trace` column and the rows of each trace in turn; flush compares the traces.\n"
+            "\n"
+            "Options:\n"
+            "  -o, --output FILE.tsv  also write the table as TSV (complete or absent; default: stdout only)\n"
+            "  -n, --max-rows N       print at most N rows on stdout (default 0 = all; the TSV has all)\n"
+            "  -q, --quiet            print nothing on stdout (use with -o)\n"
+            "  -h, --help             this help\n"
+            "\n"
+            "Examples:\n"
+            "  tunecost table compile                       # Table 1 for the reference trace\n"
+            "  tunecost table tuning data/gemm-h200.h5 -o tuning.tsv\n"
+            "  tunecost table split -o split.tsv            # Figure 1 data\n"
+            "  tunecost table best                          # best configuration per input vs cuBLAS\n"
+            "  tunecost table failures                      # why configurations fail\n"
+            "  tunecost table flush flush-256M.h5 flush-l2.h5 flush-0.h5   # Tables 3 and 5\n"
+            "  tunecost table estimate data/gemm-h200-triton.h5 -n 20      # Figure 2 data\n"
+            "  tunecost table heatmap -o heatmap.tsv -q\n",
+            tc_default_trace());
+}
+
+/* Name a trace in a table by its path as given. */
+static void describe(const struct trace *t)
+{
+    const struct trace_meta *m = trace_get_meta(t);
+    printf("trace: %s (%s, %s protocol, timer %s, flush %lld bytes, %d inputs, %d configurations, %zu runs)\n",
+           trace_path(t), m->device_name, m->protocol, m->timer, (long long)m->flush_bytes, trace_n_inputs(t),
+           trace_n_configs(t), trace_n_runs(t));
+}
+
 int cmd_table(int argc, char **argv)
 {
-    (void)argc;
-    fprintf(stderr, "tunecost %s: not built yet\n", argv[0]);
-    return 2;
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"max-rows", required_argument, NULL, 'n'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *out = NULL, *paths[MAX_TRACES];
+    struct trace *traces[MAX_TRACES] = {NULL};
+    const struct tables_def *def;
+    struct table *tab = NULL;
+    int max_rows = 0, quiet = 0, n = 0, rc = 1, opt;
+
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "o:n:qh", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'o':
+            out = optarg;
+            break;
+        case 'n':
+            if (tc_parse_int("--max-rows", optarg, 0, 1 << 30, &max_rows) != 0) {
+                fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
+                return 2;
+            }
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "tunecost table: missing NAME (one of:");
+        for (int i = 0; i < tables_n_defs; i++)
+            fprintf(stderr, " %s", tables_defs[i].name);
+        fprintf(stderr, ")\n\n");
+        usage(stderr);
+        return 2;
+    }
+    if ((def = tables_find(argv[optind])) == NULL) {
+        fprintf(stderr, "tunecost table: unknown table '%s'; expected one of:", argv[optind]);
+        for (int i = 0; i < tables_n_defs; i++)
+            fprintf(stderr, " %s", tables_defs[i].name);
+        fprintf(stderr, "\n");
+        return 2;
+    }
+    optind++;
+    if (argc - optind > MAX_TRACES) {
+        fprintf(stderr, "tunecost table: at most %d traces, got %d\n", MAX_TRACES, argc - optind);
+        return 2;
+    }
+    for (int i = optind; i < argc; i++)
+        paths[n++] = argv[i];
+    if (n == 0)
+        paths[n++] = tc_default_trace();
+    if (def->build == NULL && n < 2) {
+        fprintf(stderr, "tunecost table %s: needs at least two traces of the same inputs collected with different "
+                        "--flush settings, got %d\n", def->name, n);
+        return 2;
+    }
+    for (int i = 0; i < n; i++) {
+        if ((traces[i] = trace_open(paths[i])) == NULL) {
+            fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
+            rc = 2;
+            goto out;
+        }
+    }
+
+    if (def->build == NULL) {
+        tab = tables_flush((const struct trace *const *)traces, paths, n);
+    } else if (n == 1) {
+        tab = def->build(traces[0]);
+    } else {
+        for (int i = 0; i < n; i++) {
+            struct table *one = def->build(traces[i]);
+            if (one == NULL)
+                break;
+            if (tab == NULL) {
+                const char **cols = malloc(((size_t)table_n_cols(one) + 1) * sizeof *cols);
+                if (cols == NULL) {
+                    table_free(one);
+                    tc_seterr("out of memory");
+                    break;
+                }
+                cols[0] = "trace";
+                for (int c = 0; c < table_n_cols(one); c++)
+                    cols[c + 1] = table_col_name(one, c);
+                tab = table_new(table_title(one), table_n_cols(one) + 1, cols);
+                free(cols);
+            }
+            if (tab == NULL || table_append_rows(tab, one, paths[i]) != 0) {
+                table_free(one);
+                table_free(tab);
+                tab = NULL;
+                break;
+            }
+            table_free(one);
+        }
+    }
+    if (tab == NULL) {
+        fprintf(stderr, "tunecost table %s: %s\n", def->name, tc_errmsg());
+        rc = 2; /* the builders fail only on what the traces hold (e.g. no estimates) or on memory */
+        goto out;
+    }
+
+    if (!quiet) {
+        printf("# tunecost table %s\n", def->name);
+        for (int i = 0; i < n; i++)
+            describe(traces[i]);
+        putchar('\n');
+        if (table_print(tab, stdout, max_rows) != 0) {
+            fprintf(stderr, "tunecost table: writing stdout failed\n");
+            goto out;
+        }
+    }
+    if (out != NULL) {
+        struct tc_atomic a;
+        FILE *fp = tc_atomic_open(&a, out);
+        if (fp == NULL) {
+            fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
+            goto out;
+        }
+        if (table_write_tsv(tab, fp) != 0 || tc_atomic_commit(&a) != 0) {
+            fprintf(stderr, "tunecost table: %s: %s\n", out, tc_errmsg());
+            tc_atomic_abort(&a);
+            goto out;
+        }
+        if (!quiet)
+            printf("\nwrote %s (%d rows)\n", out, table_n_rows(tab));
+    }
+    rc = 0;
+out:
+    table_free(tab);
+    for (int i = 0; i < n; i++)
+        trace_close(traces[i]);
+    return rc;
 }
