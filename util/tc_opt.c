@@ -144,8 +144,11 @@ int tc_parse_bytes(const char *opt, const char *s, int64_t max, int64_t *out)
 int tc_parse_shape(const char *opt, const char *s, int n_dims, int64_t max_dim, int64_t *dims)
 {
     char buf[128], *tok, *save = NULL;
+    int64_t tmp[64]; /* parsed here first: on failure *dims stays untouched, as tc_opt.h promises */
     int i = 0;
     long v;
+    if (n_dims < 1 || n_dims > (int)(sizeof tmp / sizeof tmp[0]))
+        return tc_seterr("%s: cannot parse a shape of %d dimensions", opt, n_dims);
     if (s == NULL || strlen(s) >= sizeof buf || s[0] == '\0')
         return tc_seterr("%s: expected a shape like 4096x256x4096, got '%s'", opt, s ? s : "");
     strcpy(buf, s);
@@ -155,10 +158,11 @@ int tc_parse_shape(const char *opt, const char *s, int n_dims, int64_t max_dim, 
         if (i >= n_dims || tc_parse_long(opt, tok, 1, (long)max_dim, &v) != 0)
             return tc_seterr("%s: expected %d positive integers (each <= %ld) separated by 'x', got '%s'", opt,
                              n_dims, (long)max_dim, s);
-        dims[i++] = v;
+        tmp[i++] = v;
     }
     if (i != n_dims)
         return tc_seterr("%s: expected %d positive integers separated by 'x', got '%s'", opt, n_dims, s);
+    memcpy(dims, tmp, (size_t)n_dims * sizeof dims[0]);
     return 0;
 }
 

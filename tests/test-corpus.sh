@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# test-corpus.sh — feed every file of the malformed-trace corpus to every command that reads traces (issue 7).
+# For each (command, file) pair, run in an empty working directory with its output pointed there, it checks:
+#   - no crash: exit status below 128, no sanitizer report, no hang (timeout 60 s);
+#   - `reject` files: exit 2 and exactly one line on stderr that names the file;
+#   - `accept` files (the valid controls): exit 0, so a reader that rejects everything cannot pass;
+#   - `either` files: exit 0, or exit 2 with one line naming the file;
+#   - `nodata` files: simulate and report exit 2 with one line; info and merge may accept them;
+#   - after a failure, nothing is left behind: the working directory is empty and the corpus unchanged.
+#
+# Usage: test-corpus.sh TUNECOST MAKE_CORPUS_PY [RESULTS_TSV]
+#   TUNECOST_WRAPPER   command prefix for every tunecost run, e.g. "valgrind -q --error-exitcode=99"
+#   CORPUS_ONLY        run only files whose name contains this string
+#   CORPUS_COMMANDS    space-separated subset of: info simulate report merge collect
+# Exit: 0 all pass, 1 a check failed, 77 skipped (no python3 with h5py).
+set -u
+
+TUNECOST=$(realpath "${1:?usage: test-corpus.sh TUNECOST MAKE_CORPUS_PY [RESULTS_TSV]}")
+MAKE_CORPUS=$(realpath "${2:?usage: test-corpus.sh TUNECOST MAKE_CORPUS_PY [RESULTS_TSV]}")
+RESULTS=${3:-}
+PY=/usr/bin/python3
+read -r -a WRAP <<<"${TUNECOST_WRAPPER:-}"
+
+if ! "$PY" -c 'import h5py, numpy' 2>/dev/null; then
+    echo "SKIP: $PY with h5py and numpy is needed to build the corpus"
+    exit 77
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tc-corpus.XXXXXX")
+cleanup() { chmod -R u+rwX "$TMP" 2>/dev/null; rm -rf "$TMP"; }
+trap cleanup EXIT
+CORPUS=$TMP/corpus
+"$PY" "$MAKE_CORPUS" "$CORPUS" >/dev/null || { echo "FAIL: make_corpus.py failed"; exit 1; }
+
+# A command is tested when it is built: `tunecost CMD --help` exits 0 (placeholders and absent collect do not).
+COMMANDS=()
+for c in ${CORPUS_COMMANDS:-info simulate report merge collect}; do
+    if "$TUNECOST" "$c" --help >/dev/null 2>&1; then
+        COMMANDS+=("$c")
+    else
+        echo "note: '$c' is not built here; skipped"
+    fi
+done
+[ ${#COMMANDS[@]} -gt 0 ] || { echo "SKIP: no trace-reading command is built yet"; exit 77; }
+
+# The invocation of each command on one trace, with all output under the working directory $2. Settings are
+# small so that accepted files finish quickly.
+invocation() {
+    local cmd=$1 trace=$2 work=$3
+    case $cmd in
+    info)     ARGS=(info "$trace") ;;
+    simulate) ARGS=(simulate "$trace" -o "$work/sim" --samples 4 --runs 2 --threads 1) ;;
+    report)   ARGS=(report "$trace" -o "$work/report" --samples 4 --runs 2) ;;
+    merge)    ARGS=(merge -o "$work/merged.h5" "$trace") ;;
+    collect)  ARGS=(collect --resume "$trace") ;;
+    esac
+}
+
+snapshot() { (cd "$CORPUS" && find . -printf '%p %s %T@\n' 2>/dev/null | sort); }
+BEFORE=$(snapshot)
+
+n_pass=0; n_fail=0; n_skip=0
+declare -a FAILS=()
+[ -n "$RESULTS" ] && printf 'command\tfile\texpect\texit\tverdict\tstderr\n' >"$RESULTS"
+
+record() { # command file expect rc verdict first-stderr-line
+    [ -n "$RESULTS" ] && printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$RESULTS"
+    case $5 in
+    pass) n_pass=$((n_pass + 1)) ;;
+    skip) n_skip=$((n_skip + 1)) ;;
+    *) n_fail=$((n_fail + 1)); FAILS+=("$1 $2 [$3]: $5 (exit $4) stderr: $6") ;;
+    esac
+}
+
+while IFS=$'\t' read -r file class expect desc; do
+    [ "$file" = file ] && continue
+    case $file in *"${CORPUS_ONLY:-}"*) ;; *) continue ;; esac
+    for cmd in "${COMMANDS[@]}"; do
+        if [ "$expect" = skip-root ]; then
+            record "$cmd" "$file" "$expect" - skip "mode 000 does not stop root from reading"
+            continue
+        fi
+        work=$TMP/work
+        rm -rf "$work" && mkdir "$work"
+        invocation "$cmd" "$CORPUS/$file" "$work"
+        (cd "$work" && timeout -k 5 60 "${WRAP[@]}" "$TUNECOST" "${ARGS[@]}" >"$TMP/out" 2>"$TMP/err")
+        rc=$?
+        nlines=$(wc -l <"$TMP/err")
+        first=$(head -n 1 "$TMP/err" | cut -c1-300)
+        base=${file%.h5}
+        names_file=0
+        grep -qF -- "$base" "$TMP/err" && names_file=1
+        left=$(cd "$work" && find . -mindepth 1 | head -n 3 | tr '\n' ' ')
+        verdict=pass
+        want=$expect
+        if [ "$expect" = nodata ]; then
+            case $cmd in simulate|report) want=reject ;; *) want=either ;; esac
+        fi
+        if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+            verdict="hang (killed after 60 s)"
+        elif [ $rc -ge 128 ]; then
+            verdict="crash (signal $((rc - 128)))"
+        elif grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:|== ERROR SUMMARY: [1-9]' "$TMP/err"; then
+            verdict="sanitizer report"
+            first=$(grep -m1 -E 'Sanitizer|runtime error|ERROR SUMMARY' "$TMP/err" | cut -c1-300)
+        elif [ "$want" = accept ]; then
+            [ $rc -eq 0 ] || verdict="valid file rejected"
+        elif [ "$want" = reject ] || { [ "$want" = either ] && [ $rc -ne 0 ]; }; then
+            if [ $rc -ne 2 ]; then
+                verdict="exit $rc, expected 2"
+            elif [ "$nlines" -ne 1 ]; then
+                verdict="$nlines lines on stderr, expected 1"
+            elif [ $names_file -eq 0 ]; then
+                verdict="message does not name the file"
+            elif [ -n "$left" ]; then
+                verdict="left behind: $left"
+            fi
+        fi
+        record "$cmd" "$file" "$expect" "$rc" "$verdict" "$first"
+    done
+done <"$CORPUS/MANIFEST.tsv"
+
+AFTER=$(snapshot)
+if [ "$BEFORE" != "$AFTER" ]; then
+    record all corpus - - "corpus directory changed" "$(diff <(echo "$BEFORE") <(echo "$AFTER") | head -n 3 | tr '\n' ' ')"
+fi
+
+echo "corpus: ${#COMMANDS[@]} commands (${COMMANDS[*]}), $n_pass pass, $n_fail fail, $n_skip skipped"
+for f in "${FAILS[@]}"; do echo "FAIL $f"; done
+[ $n_fail -eq 0 ]

@@ -1,0 +1,554 @@
+/* test-util.c — unit tests of util/: strict option parsing (tc_opt) and complete-or-absent files (tc_atomic).
+ * Expected values are written out by hand from the contracts in tc_opt.h and tc_atomic.h, never computed with
+ * the code under test. The atomic-file tests work in a fresh temporary directory and list it to prove that no
+ * debris (temporaries, half-written targets) is visible. */
+#include "tc_atomic.h"
+#include "tc_err.h"
+#include "tc_opt.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- helpers --------------------------------------------------------------------------------------------- */
+
+static char tmpdir[PATH_MAX];
+
+static void make_tmpdir(void)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/tc-util.XXXXXX", base && base[0] ? base : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void remove_tmpdir(void)
+{
+    DIR *d = opendir(tmpdir);
+    struct dirent *e;
+    char p[PATH_MAX + 256];
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
+        if (rmdir(p) != 0)
+            unlink(p);
+    }
+    closedir(d);
+    rmdir(tmpdir);
+}
+
+/* Names in tmpdir, sorted, joined by ' ' ("" when empty): what a user would see with ls -A. */
+static const char *listing(void)
+{
+    static char buf[4096];
+    struct dirent **names;
+    int n = scandir(tmpdir, &names, NULL, alphasort);
+    buf[0] = '\0';
+    ck_assert_int_ge(n, 0);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(names[i]->d_name, ".") != 0 && strcmp(names[i]->d_name, "..") != 0) {
+            if (buf[0] != '\0')
+                strncat(buf, " ", sizeof buf - strlen(buf) - 1);
+            strncat(buf, names[i]->d_name, sizeof buf - strlen(buf) - 1);
+        }
+        free(names[i]);
+    }
+    free(names);
+    return buf;
+}
+
+static const char *in_tmp(const char *name)
+{
+    static char p[PATH_MAX + 64];
+    snprintf(p, sizeof p, "%s/%s", tmpdir, name);
+    return p;
+}
+
+static void write_plain(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    ck_assert_ptr_nonnull(fp);
+    fputs(text, fp);
+    ck_assert_int_eq(fclose(fp), 0);
+}
+
+/* Whole content of a file (at most 255 bytes), or "<absent>". */
+static const char *content(const char *path)
+{
+    static char buf[256];
+    FILE *fp = fopen(path, "r");
+    size_t n;
+    if (fp == NULL)
+        return "<absent>";
+    n = fread(buf, 1, sizeof buf - 1, fp);
+    buf[n] = '\0';
+    fclose(fp);
+    return buf;
+}
+
+/* ---- tc_parse_long / tc_parse_int ------------------------------------------------------------------------ */
+
+START_TEST(test_util_parse_long_accepts_whole_numbers)
+{
+    long v = 0;
+    ck_assert_int_eq(tc_parse_long("--n", "42", 0, 100, &v), 0);
+    ck_assert_int_eq(v, 42);
+    ck_assert_int_eq(tc_parse_long("--n", "-7", -10, 10, &v), 0);
+    ck_assert_int_eq(v, -7);
+    ck_assert_int_eq(tc_parse_long("--n", "+5", 0, 10, &v), 0);
+    ck_assert_int_eq(v, 5);
+    /* both ends of the range are inside */
+    ck_assert_int_eq(tc_parse_long("--n", "1", 1, 80, &v), 0);
+    ck_assert_int_eq(v, 1);
+    ck_assert_int_eq(tc_parse_long("--n", "80", 1, 80, &v), 0);
+    ck_assert_int_eq(v, 80);
+    ck_assert_int_eq(tc_parse_long("--n", "9223372036854775807", 0, LONG_MAX, &v), 0);
+    ck_assert(v == LONG_MAX);
+}
+END_TEST
+
+START_TEST(test_util_parse_long_rejects_junk_and_leaves_output)
+{
+    static const char *bad[] = {"", " 3", "3 ", "12abc", "abc", "0x10", "1e3", "1.0", "--5", "- 5", "3\n",
+                                "99999999999999999999", "-99999999999999999999", "0", "81", "-1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        long v = 1234;
+        tc_clearerr();
+        ck_assert_msg(tc_parse_long("--samples", bad[i], 1, 80, &v) == -1, "accepted '%s'", bad[i]);
+        ck_assert_msg(v == 1234, "'%s' changed the output to %ld", bad[i], v);
+        ck_assert_msg(strstr(tc_errmsg(), "--samples") != NULL, "message lacks the option: %s", tc_errmsg());
+        /* The message quotes the value as typed, so only a value without a newline gives a one-line message. */
+        if (strchr(bad[i], '\n') == NULL)
+            ck_assert_msg(strchr(tc_errmsg(), '\n') == NULL, "message is not one line: %s", tc_errmsg());
+    }
+    /* The message quotes what the user typed and the accepted range. */
+    tc_parse_long("--samples", "ten", 1, 80, &(long){0});
+    ck_assert_str_eq(tc_errmsg(), "--samples: expected an integer in [1, 80], got 'ten'");
+}
+END_TEST
+
+START_TEST(test_util_parse_long_null_is_an_error)
+{
+    long v = 9;
+    ck_assert_int_eq(tc_parse_long("--n", NULL, 0, 10, &v), -1);
+    ck_assert_int_eq(v, 9);
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "--n"));
+}
+END_TEST
+
+START_TEST(test_util_parse_int_range)
+{
+    int v = -1;
+    ck_assert_int_eq(tc_parse_int("--threads", "16", 1, 1024, &v), 0);
+    ck_assert_int_eq(v, 16);
+    /* 2^31 does not fit an int, whatever the range says */
+    v = 3;
+    ck_assert_int_eq(tc_parse_int("--threads", "2147483648", 1, INT_MAX, &v), -1);
+    ck_assert_int_eq(v, 3);
+    ck_assert_int_eq(tc_parse_int("--threads", "2147483647", 1, INT_MAX, &v), 0);
+    ck_assert_int_eq(v, INT_MAX);
+}
+END_TEST
+
+/* ---- tc_parse_u64 ---------------------------------------------------------------------------------------- */
+
+START_TEST(test_util_parse_u64_full_range)
+{
+    uint64_t v = 0;
+    ck_assert_int_eq(tc_parse_u64("--seed", "0", &v), 0);
+    ck_assert(v == 0);
+    ck_assert_int_eq(tc_parse_u64("--seed", "18446744073709551615", &v), 0);
+    ck_assert(v == UINT64_MAX);
+    static const char *bad[] = {"18446744073709551616", "-1", "+1", "", " 1", "1x", "0x5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        v = 77;
+        ck_assert_msg(tc_parse_u64("--seed", bad[i], &v) == -1, "accepted '%s'", bad[i]);
+        ck_assert(v == 77);
+        ck_assert_ptr_nonnull(strstr(tc_errmsg(), "--seed"));
+    }
+}
+END_TEST
+
+/* ---- tc_parse_double ------------------------------------------------------------------------------------- */
+
+START_TEST(test_util_parse_double_finite_only)
+{
+    double v = 0;
+    ck_assert_int_eq(tc_parse_double("--threshold", "1.5", 1.0, 2.0, &v), 0);
+    ck_assert(v == 1.5);
+    ck_assert_int_eq(tc_parse_double("--threshold", "2e-1", 0.0, 1.0, &v), 0);
+    ck_assert(v == 0.2);
+    ck_assert_int_eq(tc_parse_double("--threshold", "-0.25", -1.0, 1.0, &v), 0);
+    ck_assert(v == -0.25);
+    static const char *bad[] = {"nan", "NaN", "inf", "-inf", "infinity", "1e999", "", " 1", "1.5x", "1,5",
+                                "0.99", "2.01", "."};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        v = 42.0;
+        ck_assert_msg(tc_parse_double("--threshold", bad[i], 1.0, 2.0, &v) == -1, "accepted '%s'", bad[i]);
+        ck_assert(v == 42.0);
+        ck_assert_ptr_nonnull(strstr(tc_errmsg(), "--threshold"));
+    }
+}
+END_TEST
+
+/* ---- ranges ---------------------------------------------------------------------------------------------- */
+
+START_TEST(test_util_parse_range_long)
+{
+    long lo = 0, hi = 0;
+    ck_assert_int_eq(tc_parse_range_long("--n-config", "3:7", 1, 80, &lo, &hi), 0);
+    ck_assert_int_eq(lo, 3);
+    ck_assert_int_eq(hi, 7);
+    ck_assert_int_eq(tc_parse_range_long("--n-config", "5", 1, 80, &lo, &hi), 0);
+    ck_assert_int_eq(lo, 5);
+    ck_assert_int_eq(hi, 5);
+    ck_assert_int_eq(tc_parse_range_long("--n-config", "80:80", 1, 80, &lo, &hi), 0);
+    ck_assert_int_eq(lo, 80);
+    ck_assert_int_eq(hi, 80);
+
+    lo = hi = -9;
+    ck_assert_int_eq(tc_parse_range_long("--n-config", "7:3", 1, 80, &lo, &hi), -1);
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "inverted"));
+    ck_assert_int_eq(lo, -9);
+    ck_assert_int_eq(hi, -9);
+
+    static const char *bad[] = {":5", "5:", ":", "1:2:3", "a:b", "0:5", "5:81", "-3:4", "1 :2", "",
+                                /* longer than the 64-byte halves: must be refused, not overflow */
+                                "1111111111111111111111111111111111111111111111111111111111111111111111:2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_msg(tc_parse_range_long("--n-config", bad[i], 1, 80, &lo, &hi) == -1, "accepted '%s'", bad[i]);
+        ck_assert_int_eq(lo, -9);
+        ck_assert_ptr_nonnull(strstr(tc_errmsg(), "--n-config"));
+    }
+}
+END_TEST
+
+START_TEST(test_util_parse_range_double)
+{
+    double lo = 0, hi = 0;
+    ck_assert_int_eq(tc_parse_range_double("--exec-ms", "10:100", 0.0, 1e6, &lo, &hi), 0);
+    ck_assert(lo == 10.0 && hi == 100.0);
+    ck_assert_int_eq(tc_parse_range_double("--exec-ms", "0.5", 0.0, 1e6, &lo, &hi), 0);
+    ck_assert(lo == 0.5 && hi == 0.5);
+    lo = hi = -1;
+    ck_assert_int_eq(tc_parse_range_double("--exec-ms", "100:10", 0.0, 1e6, &lo, &hi), -1);
+    ck_assert_int_eq(tc_parse_range_double("--exec-ms", "nan:10", 0.0, 1e6, &lo, &hi), -1);
+    ck_assert_int_eq(tc_parse_range_double("--exec-ms", "1:inf", 0.0, 1e6, &lo, &hi), -1);
+    ck_assert_int_eq(tc_parse_range_double("--exec-ms", "-1:5", 0.0, 1e6, &lo, &hi), -1);
+    ck_assert(lo == -1 && hi == -1);
+}
+END_TEST
+
+/* ---- byte counts ----------------------------------------------------------------------------------------- */
+
+START_TEST(test_util_parse_bytes_suffixes)
+{
+    int64_t v = 0;
+    const int64_t max = INT64_C(1) << 40;
+    ck_assert_int_eq(tc_parse_bytes("--flush", "0", max, &v), 0);
+    ck_assert(v == 0);
+    ck_assert_int_eq(tc_parse_bytes("--flush", "1048576", max, &v), 0);
+    ck_assert(v == 1048576);
+    ck_assert_int_eq(tc_parse_bytes("--flush", "64K", max, &v), 0);
+    ck_assert(v == 65536);
+    ck_assert_int_eq(tc_parse_bytes("--flush", "64k", max, &v), 0);
+    ck_assert(v == 65536);
+    ck_assert_int_eq(tc_parse_bytes("--flush", "256M", max, &v), 0);
+    ck_assert(v == 268435456);
+    ck_assert_int_eq(tc_parse_bytes("--flush", "2G", max, &v), 0);
+    ck_assert(v == INT64_C(2147483648));
+    /* the maximum itself is allowed, one unit above is not */
+    ck_assert_int_eq(tc_parse_bytes("--flush", "1G", INT64_C(1) << 30, &v), 0);
+    ck_assert(v == INT64_C(1073741824));
+    v = 5;
+    ck_assert_int_eq(tc_parse_bytes("--flush", "2G", INT64_C(1) << 30, &v), -1);
+    ck_assert(v == 5);
+    static const char *bad[] = {"", "K", "-1", "-1K", "1.5M", "1T", "1KB", "M1", " 1K", "1 K",
+                                "99999999999999999999", "9999999999999999G"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_msg(tc_parse_bytes("--flush", bad[i], max, &v) == -1, "accepted '%s'", bad[i]);
+        ck_assert(v == 5);
+        ck_assert_ptr_nonnull(strstr(tc_errmsg(), "--flush"));
+    }
+}
+END_TEST
+
+/* ---- shapes ---------------------------------------------------------------------------------------------- */
+
+START_TEST(test_util_parse_shape)
+{
+    int64_t d[3] = {0, 0, 0};
+    ck_assert_int_eq(tc_parse_shape("--input", "4096x256x4096", 3, 65536, d), 0);
+    ck_assert(d[0] == 4096 && d[1] == 256 && d[2] == 4096);
+    ck_assert_int_eq(tc_parse_shape("--input", "1x1x65536", 3, 65536, d), 0);
+    ck_assert(d[0] == 1 && d[1] == 1 && d[2] == 65536);
+    static const char *bad[] = {"", "4096", "4096x256", "1x2x3x4", "0x1x1", "1x0x1", "-1x2x3", "x1x1", "1xx1",
+                                "1x1x", "1x1x65537", "AxBxC", "1X2X3", "1x2x3 ", "1.5x2x3", "1,2,3",
+                                "4096x256x4096x4096x4096x4096x4096x4096x4096x4096x4096x4096x4096x4096x4096x4096"
+                                "x4096x4096x4096x4096x4096x4096x4096x4096x4096x4096x4096x4096x4096x4096x4096"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int64_t e[3] = {7, 7, 7};
+        ck_assert_msg(tc_parse_shape("--input", bad[i], 3, 65536, e) == -1, "accepted '%s'", bad[i]);
+        ck_assert_ptr_nonnull(strstr(tc_errmsg(), "--input"));
+    }
+}
+END_TEST
+
+/* tc_opt.h: "on failure ... returns -1, leaving *out untouched". A shape whose last value is bad must not leave
+ * the first values written: callers keep their defaults when an option is refused. */
+START_TEST(test_util_parse_shape_failure_leaves_output)
+{
+    int64_t e[3] = {7, 7, 7};
+    ck_assert_int_eq(tc_parse_shape("--input", "16x32x0", 3, 65536, e), -1);
+    ck_assert(e[0] == 7 && e[1] == 7 && e[2] == 7);
+    ck_assert_int_eq(tc_parse_shape("--input", "16x32x64x128", 3, 65536, e), -1);
+    ck_assert(e[0] == 7 && e[1] == 7 && e[2] == 7);
+}
+END_TEST
+
+START_TEST(test_util_format_shape)
+{
+    const int64_t d[3] = {4096, 256, 4096};
+    char buf[64], small[6];
+    ck_assert_str_eq(tc_format_shape(d, 3, buf, sizeof buf), "4096x256x4096");
+    ck_assert_str_eq(tc_format_shape(d, 1, buf, sizeof buf), "4096");
+    /* a short buffer truncates but stays a NUL-terminated prefix */
+    tc_format_shape(d, 3, small, sizeof small);
+    ck_assert_int_lt(strlen(small), sizeof small);
+    ck_assert_int_eq(strncmp(small, "4096x256x4096", strlen(small)), 0);
+}
+END_TEST
+
+/* ---- lists ----------------------------------------------------------------------------------------------- */
+
+START_TEST(test_util_parse_long_list)
+{
+    long v[4] = {0};
+    int n = -1;
+    ck_assert_int_eq(tc_parse_long_list("--block-m", "16,32,64", 1, 256, v, 4, &n), 0);
+    ck_assert_int_eq(n, 3);
+    ck_assert(v[0] == 16 && v[1] == 32 && v[2] == 64);
+    ck_assert_int_eq(tc_parse_long_list("--block-m", "128", 1, 256, v, 4, &n), 0);
+    ck_assert_int_eq(n, 1);
+    ck_assert(v[0] == 128);
+    static const char *bad[] = {"", ",", ",16", "16,", "16,,32", "16,abc", "16,512", "0", "1,2,3,4,5", "16 ,32",
+                                "16;32"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        n = -1;
+        ck_assert_msg(tc_parse_long_list("--block-m", bad[i], 1, 256, v, 4, &n) == -1, "accepted '%s'", bad[i]);
+        ck_assert_int_eq(n, -1);
+        ck_assert_ptr_nonnull(strstr(tc_errmsg(), "--block-m"));
+    }
+}
+END_TEST
+
+/* ---- tc_atomic ------------------------------------------------------------------------------------------- */
+
+START_TEST(test_util_atomic_commit_publishes_whole_file)
+{
+    struct tc_atomic a;
+    FILE *fp = tc_atomic_open(&a, in_tmp("points.tsv"));
+    ck_assert_ptr_nonnull(fp);
+    fputs("sample\ttime_ms\n", fp);
+    /* nothing is visible before commit */
+    ck_assert_str_eq(content(in_tmp("points.tsv")), "<absent>");
+    fputs("0\t1.5\n", fp);
+    ck_assert_int_eq(tc_atomic_commit(&a), 0);
+    ck_assert_str_eq(content(in_tmp("points.tsv")), "sample\ttime_ms\n0\t1.5\n");
+    /* and no temporary is left beside it */
+    ck_assert_str_eq(listing(), "points.tsv");
+}
+END_TEST
+
+START_TEST(test_util_atomic_mode_follows_umask)
+{
+    struct tc_atomic a;
+    struct stat st;
+    mode_t old = umask(022);
+    FILE *fp = tc_atomic_open(&a, in_tmp("m.tsv"));
+    ck_assert_ptr_nonnull(fp);
+    fputs("x\n", fp);
+    ck_assert_int_eq(tc_atomic_commit(&a), 0);
+    umask(old);
+    ck_assert_int_eq(stat(in_tmp("m.tsv"), &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0644);
+}
+END_TEST
+
+START_TEST(test_util_atomic_abort_leaves_nothing)
+{
+    struct tc_atomic a;
+    FILE *fp = tc_atomic_open(&a, in_tmp("frontier.tsv"));
+    ck_assert_ptr_nonnull(fp);
+    fputs("half a table", fp);
+    tc_atomic_abort(&a);
+    tc_atomic_abort(&a); /* safe to call twice */
+    ck_assert_str_eq(listing(), "");
+}
+END_TEST
+
+START_TEST(test_util_atomic_replace_keeps_old_until_commit)
+{
+    struct tc_atomic a;
+    FILE *fp;
+    write_plain(in_tmp("summary.md"), "old report\n");
+    fp = tc_atomic_open(&a, in_tmp("summary.md"));
+    ck_assert_ptr_nonnull(fp);
+    fputs("new report\n", fp);
+    fflush(fp);
+    ck_assert_str_eq(content(in_tmp("summary.md")), "old report\n");
+    ck_assert_int_eq(tc_atomic_commit(&a), 0);
+    ck_assert_str_eq(content(in_tmp("summary.md")), "new report\n");
+    ck_assert_str_eq(listing(), "summary.md");
+
+    /* an aborted rewrite keeps the old file as it was */
+    fp = tc_atomic_open(&a, in_tmp("summary.md"));
+    ck_assert_ptr_nonnull(fp);
+    fputs("broken", fp);
+    tc_atomic_abort(&a);
+    ck_assert_str_eq(content(in_tmp("summary.md")), "new report\n");
+    ck_assert_str_eq(listing(), "summary.md");
+}
+END_TEST
+
+START_TEST(test_util_atomic_open_errors_name_the_path)
+{
+    struct tc_atomic a;
+    ck_assert_int_eq(mkdir(in_tmp("sub"), 0755), 0);
+    ck_assert_ptr_null(tc_atomic_open(&a, in_tmp("sub")));
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "is a directory"));
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "sub"));
+    ck_assert_ptr_null(tc_atomic_open(&a, in_tmp("no-such-dir/out.tsv")));
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "no-such-dir/out.tsv"));
+    ck_assert_str_eq(listing(), "sub");
+}
+END_TEST
+
+START_TEST(test_util_atomic_commit_without_open_fails)
+{
+    struct tc_atomic a;
+    memset(&a, 0, sizeof a);
+    ck_assert_int_lt(snprintf(a.path, sizeof a.path, "%s", in_tmp("x")), (int)sizeof a.path);
+    ck_assert_int_eq(tc_atomic_commit(&a), -1);
+    ck_assert_str_eq(listing(), "");
+}
+END_TEST
+
+START_TEST(test_util_atomic_tmpname)
+{
+    char tmp[PATH_MAX], want[PATH_MAX];
+    ck_assert_int_eq(tc_atomic_tmpname("out/points.tsv", tmp, sizeof tmp), 0);
+    snprintf(want, sizeof want, "out/.points.tsv.tmp.%ld", (long)getpid());
+    ck_assert_str_eq(tmp, want);
+    ck_assert_int_eq(tc_atomic_tmpname("merged.h5", tmp, sizeof tmp), 0);
+    snprintf(want, sizeof want, "./.merged.h5.tmp.%ld", (long)getpid());
+    ck_assert_str_eq(tmp, want);
+    /* too small a buffer is an error, not a silent truncation */
+    ck_assert_int_eq(tc_atomic_tmpname("out/points.tsv", tmp, 10), -1);
+}
+END_TEST
+
+START_TEST(test_util_atomic_rename)
+{
+    char tmp[PATH_MAX];
+    ck_assert_int_eq(tc_atomic_tmpname(in_tmp("merged.h5"), tmp, sizeof tmp), 0);
+    write_plain(tmp, "HDF");
+    ck_assert_int_eq(tc_atomic_rename(tmp, in_tmp("merged.h5")), 0);
+    ck_assert_str_eq(content(in_tmp("merged.h5")), "HDF");
+    ck_assert_str_eq(listing(), "merged.h5");
+    /* a failed rename removes the temporary and names the target */
+    write_plain(tmp, "HDF2");
+    ck_assert_int_eq(tc_atomic_rename(tmp, in_tmp("missing-dir/merged.h5")), -1);
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "missing-dir/merged.h5"));
+    ck_assert_str_eq(listing(), "merged.h5");
+}
+END_TEST
+
+/* A process killed (SIGKILL, no cleanup at all) after writing 4 MiB but before commit leaves no trace of the
+ * new file, and an existing file at the target keeps its old content. */
+START_TEST(test_util_atomic_sigkill_before_commit)
+{
+    pid_t pid;
+    int status;
+    write_plain(in_tmp("keep.tsv"), "old\n");
+    pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        struct tc_atomic a, b;
+        FILE *fa = tc_atomic_open(&a, in_tmp("new.tsv"));
+        FILE *fb = tc_atomic_open(&b, in_tmp("keep.tsv"));
+        if (fa == NULL || fb == NULL)
+            _exit(3);
+        for (int i = 0; i < 1 << 16; i++) {
+            fputs("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\n", fa);
+            if (i % 1024 == 0)
+                fputs("partial\n", fb);
+        }
+        fflush(fa);
+        fflush(fb);
+        raise(SIGKILL);
+        _exit(4);
+    }
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    ck_assert_str_eq(content(in_tmp("keep.tsv")), "old\n");
+    /* With O_TMPFILE nothing else is visible; the named fallback would leave ".new.tsv.tmp.PID". */
+    ck_assert_str_eq(listing(), "keep.tsv");
+}
+END_TEST
+
+static Suite *util_suite(void)
+{
+    Suite *s = suite_create("util");
+    TCase *opt = tcase_create("tc_opt");
+    TCase *atomic = tcase_create("tc_atomic");
+
+    tcase_add_test(opt, test_util_parse_long_accepts_whole_numbers);
+    tcase_add_test(opt, test_util_parse_long_rejects_junk_and_leaves_output);
+    tcase_add_test(opt, test_util_parse_long_null_is_an_error);
+    tcase_add_test(opt, test_util_parse_int_range);
+    tcase_add_test(opt, test_util_parse_u64_full_range);
+    tcase_add_test(opt, test_util_parse_double_finite_only);
+    tcase_add_test(opt, test_util_parse_range_long);
+    tcase_add_test(opt, test_util_parse_range_double);
+    tcase_add_test(opt, test_util_parse_bytes_suffixes);
+    tcase_add_test(opt, test_util_parse_shape);
+    tcase_add_test(opt, test_util_parse_shape_failure_leaves_output);
+    tcase_add_test(opt, test_util_format_shape);
+    tcase_add_test(opt, test_util_parse_long_list);
+    suite_add_tcase(s, opt);
+
+    tcase_add_checked_fixture(atomic, make_tmpdir, remove_tmpdir);
+    tcase_add_test(atomic, test_util_atomic_commit_publishes_whole_file);
+    tcase_add_test(atomic, test_util_atomic_mode_follows_umask);
+    tcase_add_test(atomic, test_util_atomic_abort_leaves_nothing);
+    tcase_add_test(atomic, test_util_atomic_replace_keeps_old_until_commit);
+    tcase_add_test(atomic, test_util_atomic_open_errors_name_the_path);
+    tcase_add_test(atomic, test_util_atomic_commit_without_open_fails);
+    tcase_add_test(atomic, test_util_atomic_tmpname);
+    tcase_add_test(atomic, test_util_atomic_rename);
+    tcase_add_test(atomic, test_util_atomic_sigkill_before_commit);
+    suite_add_tcase(s, atomic);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(util_suite());
+    int failed;
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
