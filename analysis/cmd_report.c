@@ -1,9 +1,196 @@
-/* cmd_report.c — placeholder until the stage lands. */
+/* cmd_report.c — `tunecost report`: from one trace, every figure and table of the paper as a report directory
+ * (index.html, summary.md with computed Findings, every table as TSV, every figure as PNG and SVG).
+ * Simulations run in-process through simulate/sim.h; figures are drawn by the gnuplot scripts in plots/, which
+ * read only the TSV files written here. The report is built in a temporary directory beside DIR and renamed into
+ * place at the end, so an interrupted run leaves DIR as it was. */
+#include "frontier.h"
+#include "report.h"
+#include "sim.h"
+#include "tables.h"
+#include "tc_err.h"
+#include "tc_opt.h"
+#include "trace.h"
 #include "tunecost.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    interrupted = sig;
+}
+
+static void usage(FILE *fp)
+{
+    struct report_options o;
+    report_options_default(&o);
+    fprintf(fp,
+            "usage: tunecost report [TRACE] -o DIR [--input MxNxK] [--seed S] [--triton-trace T] [options]\n"
+            "\n"
+            "Write every figure and table of the paper for TRACE as a report directory: DIR/index.html (opens\n"
+            "offline), DIR/summary.md with a Findings section computed from the data, every table as TSV and every\n"
+            "figure as PNG and SVG (drawn by gnuplot; without it the tables are still written and the report says\n"
+            "which figures are missing). Simulations run in-process with the paper's model (design.md). The report\n"
+            "is built beside DIR and moved into place when complete; an existing report in DIR is replaced.\n"
+            "\n"
+            "TRACE defaults to the shipped reference trace: %s\n"
+            "\n"
+            "Options:\n"
+            "  -o, --output DIR        where to write the report (required)\n"
+            "  -i, --input MxNxK       input of the single-input figures (Figure 3, Table 6, models)\n"
+            "                          (default %s; the first input if the trace lacks it)\n"
+            "  -s, --seed S            seed of every simulation; same seed, same files (default %llu)\n"
+            "  -t, --triton-trace T    a triton-protocol trace for the estimation study (Figure 2)\n"
+            "                          (default: none; the report says the figure needs one)\n"
+            "  -S, --samples N         hyperparameter samples per simulation (default %d, the paper's)\n"
+            "  -R, --runs N            simulated tuning runs per sample and input (default %d, the paper's)\n"
+            "  -c, --compile-factor F  compile workers of the parallel and pipelined scenarios (default %d)\n"
+            "  -j, --threads N         simulation threads; never changes the output (default 0 = all cores)\n"
+            "  -f, --force             replace DIR even if it is not a tunecost report\n"
+            "  -q, --quiet             no progress on stderr\n"
+            "  -h, --help              this help\n"
+            "\n"
+            "Examples:\n"
+            "  tunecost report -o report                     # the reference trace; open report/index.html\n"
+            "  tunecost report data/gemm-h200.h5 -o report --triton-trace data/gemm-h200-triton.h5\n"
+            "  tunecost report mytrace.h5 -o quick --samples 100 --runs 10 --input 1024x1024x1024\n"
+            "  tunecost report -o report --seed 7           # another draw of the simulations\n"
+            "\n"
+            "Figures need gnuplot (Debian: gnuplot-nox) on PATH; the scripts are in %s and are copied into\n"
+            "DIR/plots, so `cd DIR && gnuplot -e \"fmt='svg'\" plots/fig3-frontier.gp` redraws one.\n",
+            tc_default_trace(), o.input_label, (unsigned long long)o.seed, o.samples, o.runs, o.compile_factor,
+            report_plots_dir());
+}
+
+static void progress(const char *msg, void *arg)
+{
+    if (!*(int *)arg)
+        fprintf(stderr, "report: %s\n", msg);
+}
+
 int cmd_report(int argc, char **argv)
 {
-    (void)argc;
-    fprintf(stderr, "tunecost %s: not built yet\n", argv[0]);
-    return 2;
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"input", required_argument, NULL, 'i'},
+        {"seed", required_argument, NULL, 's'},
+        {"triton-trace", required_argument, NULL, 't'},
+        {"samples", required_argument, NULL, 'S'},
+        {"runs", required_argument, NULL, 'R'},
+        {"compile-factor", required_argument, NULL, 'c'},
+        {"threads", required_argument, NULL, 'j'},
+        {"force", no_argument, NULL, 'f'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct report_options o;
+    struct sigaction sa, old_int, old_term;
+    int opt, quiet = 0, rc;
+    const char *err_opt = NULL;
+
+    report_options_default(&o);
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "o:i:s:t:S:R:c:j:fqh", longopts, NULL)) != -1) {
+        int bad = 0;
+        switch (opt) {
+        case 'o':
+            o.out_dir = optarg;
+            break;
+        case 'i':
+            bad = tc_parse_shape("--input", optarg, 3, INT64_MAX / 4, o.input_dims);
+            if (!bad) {
+                o.input_given = 1;
+                snprintf(o.input_label, sizeof o.input_label, "%s", optarg);
+            }
+            err_opt = "--input";
+            break;
+        case 's':
+            bad = tc_parse_u64("--seed", optarg, &o.seed);
+            break;
+        case 't':
+            o.triton_path = optarg;
+            break;
+        case 'S':
+            bad = tc_parse_int("--samples", optarg, 1, 1000000, &o.samples);
+            break;
+        case 'R':
+            bad = tc_parse_int("--runs", optarg, 1, 100000, &o.runs);
+            break;
+        case 'c':
+            bad = tc_parse_int("--compile-factor", optarg, 1, 4096, &o.compile_factor);
+            break;
+        case 'j':
+            bad = tc_parse_int("--threads", optarg, 0, 4096, &o.threads);
+            break;
+        case 'f':
+            o.force = 1;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
+        }
+        if (bad) {
+            fprintf(stderr, "tunecost report: %s\n", tc_errmsg());
+            return 2;
+        }
+    }
+    (void)err_opt;
+    if (argc - optind > 1) {
+        fprintf(stderr, "tunecost report: expected at most one TRACE, got %d (a triton-protocol trace goes with "
+                        "--triton-trace)\n\n", argc - optind);
+        usage(stderr);
+        return 2;
+    }
+    if (o.out_dir == NULL) {
+        fprintf(stderr, "tunecost report: missing -o DIR (where to write the report)\n\n");
+        usage(stderr);
+        return 2;
+    }
+    o.trace_path = optind < argc ? argv[optind] : tc_default_trace();
+    o.plots_dir = report_plots_dir();
+    o.progress = progress;
+    o.progress_arg = &quiet;
+    o.progress_tty = !quiet && isatty(STDERR_FILENO);
+    o.interrupted = &interrupted;
+
+    /* Ctrl-C: finish the current step, remove the temporary directory, exit 130. A second one kills. */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = (int)SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+
+    rc = report_write(&o);
+    if (rc != 0)
+        fprintf(stderr, "tunecost report: %s\n", tc_errmsg());
+
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (interrupted) {
+        fprintf(stderr, "tunecost report: interrupted; %s left as it was\n", o.out_dir);
+        return 130;
+    }
+    if (rc == 0) {
+        printf("report: %s/index.html\n", o.out_dir);
+        if (o.n_missing > 0)
+            printf("report: %d figure(s) not drawn (%s); see %s/summary.md\n", o.n_missing, o.missing_why,
+                   o.out_dir);
+    }
+    return rc == 0 ? 0 : (rc == REPORT_EBADINPUT ? 2 : 1);
 }

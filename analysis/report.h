@@ -1,0 +1,46 @@
+/* report.h — `tunecost report` as a library call, so tests can build a report without the executable.
+ * report_write() reads the trace(s), writes the characterisation tables, runs the simulations through
+ * simulate/sim.h, draws the figures with the gnuplot scripts in plots/ (a child process per figure and format),
+ * writes summary.md (with Findings computed from the data) and index.html, all in a temporary directory beside
+ * out_dir, then moves it into place (replacing an earlier report there). */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#define REPORT_EBADINPUT 2 /* returned for a bad trace, input or output directory (exit status 2) */
+
+struct report_options {
+    const char *trace_path;       /* the trace to report on (required) */
+    const char *triton_path;      /* a triton-protocol trace for Figure 2, or NULL */
+    const char *out_dir;          /* the report directory (required) */
+    const char *plots_dir;        /* where the gnuplot scripts are (report_plots_dir()) */
+    int64_t input_dims[3];        /* input of the single-input figures */
+    char input_label[64];         /* the same as text, "4096x256x4096" */
+    int input_given;              /* 1: --input was given, so it must exist in the trace */
+    uint64_t seed;                /* seed of every simulation (1) */
+    int samples, runs;            /* simulation size (500, 30: the paper's) */
+    int compile_factor;           /* workers of the parallel / pipelined scenarios (16) */
+    int threads;                  /* simulation threads, 0 = all cores; never changes the output */
+    int force;                    /* replace out_dir even when it is not a tunecost report */
+    /* progress: one line per step; progress_tty adds a live sample counter during simulations */
+    void (*progress)(const char *msg, void *arg);
+    void *progress_arg;
+    int progress_tty;
+    volatile sig_atomic_t *interrupted; /* checked between steps; non-zero: clean up and fail */
+    /* filled by report_write */
+    int n_figures;                /* figures the report has */
+    int n_missing;                /* figures not drawn */
+    char missing_why[256];        /* why, in short ("gnuplot not found on PATH") */
+};
+
+/* The defaults listed above; out_dir and trace_path NULL. */
+void report_options_default(struct report_options *o);
+/* Write the report. Returns 0; REPORT_EBADINPUT when the trace, --input, --triton-trace or out_dir is not
+ * usable; -1 on a failure while working (interrupted included). tc_errmsg() says what happened. */
+int report_write(struct report_options *o);
+/* Where the gnuplot scripts are: $TUNECOST_PLOTS_DIR, else the source tree's plots/, else the installed copy. */
+const char *report_plots_dir(void);
+
+#endif
