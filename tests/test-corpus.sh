@@ -8,16 +8,20 @@
 #   - `nodata` files: simulate and report exit 2 with one line; info and merge may accept them;
 #   - after a failure, nothing is left behind: the working directory is empty and the corpus unchanged.
 #
-# Usage: test-corpus.sh TUNECOST MAKE_CORPUS_PY [RESULTS_TSV]
-#   TUNECOST_WRAPPER   command prefix for every tunecost run, e.g. "valgrind -q --error-exitcode=99"
+# Usage: test-corpus.sh TUNECOST MAKE_CORPUS_PY [CORPUS_OPEN [RESULTS_TSV]]
+#   CORPUS_OPEN        tests/corpus/corpus-open (the trace library alone), run as the pseudo-command "open"
+#   RESULTS_TSV        write one row per (command, file) with the verdict and the first line of stderr
+#   TUNECOST_WRAPPER   command prefix for every run, e.g. "valgrind -q --error-exitcode=99"
 #   CORPUS_ONLY        run only files whose name contains this string
-#   CORPUS_COMMANDS    space-separated subset of: info simulate report merge collect
+#   CORPUS_COMMANDS    space-separated subset of: open info simulate report merge collect
 # Exit: 0 all pass, 1 a check failed, 77 skipped (no python3 with h5py).
 set -u
 
-TUNECOST=$(realpath "${1:?usage: test-corpus.sh TUNECOST MAKE_CORPUS_PY [RESULTS_TSV]}")
-MAKE_CORPUS=$(realpath "${2:?usage: test-corpus.sh TUNECOST MAKE_CORPUS_PY [RESULTS_TSV]}")
-RESULTS=${3:-}
+usage="usage: test-corpus.sh TUNECOST MAKE_CORPUS_PY [CORPUS_OPEN [RESULTS_TSV]]"
+TUNECOST=$(realpath "${1:?$usage}")
+MAKE_CORPUS=$(realpath "${2:?$usage}")
+OPEN=${3:+$(realpath "$3")}
+RESULTS=${4:-}
 PY=/usr/bin/python3
 read -r -a WRAP <<<"${TUNECOST_WRAPPER:-}"
 
@@ -34,8 +38,10 @@ CORPUS=$TMP/corpus
 
 # A command is tested when it is built: `tunecost CMD --help` exits 0 (placeholders and absent collect do not).
 COMMANDS=()
-for c in ${CORPUS_COMMANDS:-info simulate report merge collect}; do
-    if "$TUNECOST" "$c" --help >/dev/null 2>&1; then
+for c in ${CORPUS_COMMANDS:-open info simulate report merge collect}; do
+    if [ "$c" = open ]; then
+        [ -n "$OPEN" ] && COMMANDS+=(open)
+    elif "$TUNECOST" "$c" --help >/dev/null 2>&1; then
         COMMANDS+=("$c")
     else
         echo "note: '$c' is not built here; skipped"
@@ -47,7 +53,9 @@ done
 # small so that accepted files finish quickly.
 invocation() {
     local cmd=$1 trace=$2 work=$3
+    EXE=$TUNECOST
     case $cmd in
+    open)     EXE=$OPEN; ARGS=("$trace") ;;
     info)     ARGS=(info "$trace") ;;
     simulate) ARGS=(simulate "$trace" -o "$work/sim" --samples 4 --runs 2 --threads 1) ;;
     report)   ARGS=(report "$trace" -o "$work/report" --samples 4 --runs 2) ;;
@@ -83,7 +91,7 @@ while IFS=$'\t' read -r file class expect desc; do
         work=$TMP/work
         rm -rf "$work" && mkdir "$work"
         invocation "$cmd" "$CORPUS/$file" "$work"
-        (cd "$work" && timeout -k 5 60 "${WRAP[@]}" "$TUNECOST" "${ARGS[@]}" >"$TMP/out" 2>"$TMP/err")
+        (cd "$work" && timeout -k 5 60 "${WRAP[@]}" "$EXE" "${ARGS[@]}" >"$TMP/out" 2>"$TMP/err")
         rc=$?
         nlines=$(wc -l <"$TMP/err")
         first=$(head -n 1 "$TMP/err" | cut -c1-300)
@@ -94,7 +102,7 @@ while IFS=$'\t' read -r file class expect desc; do
         verdict=pass
         want=$expect
         if [ "$expect" = nodata ]; then
-            case $cmd in simulate|report) want=reject ;; *) want=either ;; esac
+            case $cmd in simulate|report) want=reject ;; *) want=either ;; esac  # open, info, merge: either
         fi
         if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
             verdict="hang (killed after 60 s)"
