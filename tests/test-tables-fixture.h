@@ -1,0 +1,19 @@
+/* test-tables-fixture.h — small hand-built traces for the table and report tests, written through the trace
+ * library. Every number of the "small" trace is listed in test-tables-fixture.c, where the tests' expected
+ * values are worked out by hand. */
+#ifndef TEST_TABLES_FIXTURE_H
+#define TEST_TABLES_FIXTURE_H
+
+#include <stdint.h>
+
+/* The small fixed-time trace: 3 configurations (one out of resources), 2 inputs, 4 runs (one launch error).
+ * variant 0 is the reference; variant 1 is "the same collection without the L2 flush": config 0 faster on input
+ * 0 (so the best configuration changes there), every wall time halved, no flush time. Returns 0 or -1. */
+int fixture_small(const char *path, int64_t flush_bytes, int variant);
+/* A triton-protocol trace with one run whose estimate is the mean of its two (cold) estimate executions. */
+int fixture_triton(const char *path);
+/* A larger pseudo-random fixed-time trace for the report: 4 inputs (4096x256x4096 among them), 10
+ * configurations (one fails to compile), 60 timed executions per run, deterministic. */
+int fixture_report(const char *path);
+
+#endif
