@@ -1,9 +1,116 @@
-/* cmd_frontier.c — placeholder until the stage lands. */
+/* cmd_frontier.c — `tunecost frontier POINTS.tsv`: the Pareto-optimal rows of a points file (per scenario, by
+ * time), the same rows `tunecost simulate` writes to frontier.tsv. See frontier.h and docs/simulation.md. */
+#include "frontier.h"
+#include "tc_atomic.h"
+#include "tc_err.h"
 #include "tunecost.h"
+
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: tunecost frontier [OPTIONS] POINTS.tsv\n"
+            "\n"
+            "Print the Pareto frontier of a points file (from `tunecost simulate -o DIR`, or any TSV with '#'\n"
+            "comments, a header and the columns named below): per value of the `scenario` column, the rows\n"
+            "that no other row beats on both time (lower) and performance (higher), sorted by time.\n"
+            "POINTS.tsv may be '-' for standard input.\n"
+            "\n"
+            "Options (default in brackets):\n"
+            "  -o, --output FILE     write the frontier there (complete or not at all) [standard output]\n"
+            "      --by COLUMN       performance column, higher is better: speedup, tflops or any [speedup]\n"
+            "      --time COLUMN     time column, lower is better [time_s]\n"
+            "  -h, --help            this help\n"
+            "\n"
+            "Examples:\n"
+            "  tunecost frontier sim/points.tsv                  # same rows as sim/frontier.tsv\n"
+            "  tunecost frontier sim/points.tsv --by tflops -o sim/frontier-tflops.tsv\n"
+            "  grep -v early-stop sim/points.tsv | tunecost frontier -\n");
+}
+
 int cmd_frontier(int argc, char **argv)
 {
-    (void)argc;
-    fprintf(stderr, "tunecost %s: not built yet\n", argv[0]);
-    return 2;
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"by", required_argument, NULL, 'b'},
+        {"time", required_argument, NULL, 't'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *out = NULL, *perf_col = "speedup", *time_col = "time_s", *path;
+    struct frontier_table *ft = NULL;
+    FILE *in = NULL, *fp;
+    struct tc_atomic a;
+    char note[256];
+    int opt, rc = 1;
+
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'o': out = optarg; break;
+        case 'b': perf_col = optarg; break;
+        case 't': time_col = optarg; break;
+        case 'h': usage(stdout); return 0;
+        case ':':
+            fprintf(stderr, "tunecost frontier: option '%s' needs a value\n", argv[optind - 1]);
+            usage(stderr);
+            return 2;
+        default:
+            fprintf(stderr, "tunecost frontier: unknown option '%s'\n", argv[optind - 1]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "tunecost frontier: expected one POINTS.tsv, got %d arguments\n", argc - optind);
+        usage(stderr);
+        return 2;
+    }
+    path = argv[optind];
+    in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    if (in == NULL) {
+        fprintf(stderr, "tunecost frontier: %s: cannot open: %s\n", path, strerror(errno));
+        return 2;
+    }
+    ft = frontier_table_read(in, strcmp(path, "-") == 0 ? "<stdin>" : path, time_col, perf_col);
+    if (in != stdin)
+        fclose(in);
+    if (ft == NULL) {
+        fprintf(stderr, "tunecost frontier: %s\n", tc_errmsg());
+        return 2;
+    }
+    snprintf(note, sizeof note, "frontier: the points not dominated in (%s, %s), per scenario, by time", time_col,
+             perf_col);
+    if (out == NULL) {
+        if (frontier_table_write(ft, stdout, note) != 0 || fflush(stdout) != 0) {
+            fprintf(stderr, "tunecost frontier: standard output: %s\n", tc_errmsg());
+            goto done;
+        }
+    } else {
+        fp = tc_atomic_open(&a, out);
+        if (fp == NULL) {
+            fprintf(stderr, "tunecost frontier: %s\n", tc_errmsg());
+            goto done;
+        }
+        if (frontier_table_write(ft, fp, note) != 0) {
+            tc_atomic_abort(&a);
+            fprintf(stderr, "tunecost frontier: %s: %s\n", out, tc_errmsg());
+            goto done;
+        }
+        if (tc_atomic_commit(&a) != 0) {
+            fprintf(stderr, "tunecost frontier: %s\n", tc_errmsg());
+            goto done;
+        }
+        fprintf(stderr, "tunecost frontier: %zu of %zu rows on the frontier, written to %s\n",
+                frontier_table_n_frontier(ft), frontier_table_n_rows(ft), out);
+    }
+    rc = 0;
+done:
+    frontier_table_free(ft);
+    return rc;
 }

@@ -1,1 +1,360 @@
-/* frontier.c — under construction */
+/* frontier.c — Pareto frontiers (lower time, higher performance) of points, and of points.tsv files grouped by
+ * scenario (see frontier.h). O(n log n): sort by time, then sweep keeping the best performance seen. */
+#include "frontier.h"
+#include "tc_err.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct fpt {
+    double time, perf;
+    size_t idx;
+};
+
+static int fpt_cmp(const void *pa, const void *pb)
+{
+    const struct fpt *a = pa, *b = pb;
+    if (a->time != b->time)
+        return a->time < b->time ? -1 : 1;
+    if (a->perf != b->perf)
+        return a->perf > b->perf ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Sorts the n finite points in p by time ascending, performance descending, and marks on[p.idx]. */
+static void mark_sorted(struct fpt *p, size_t n, unsigned char *on)
+{
+    double best_before = -INFINITY; /* best performance among strictly smaller times */
+    size_t g = 0;
+    qsort(p, n, sizeof *p, fpt_cmp);
+    while (g < n) {
+        size_t e = g;
+        double top = p[g].perf; /* the group's best: it sorts first */
+        while (e < n && p[e].time == p[g].time)
+            e++;
+        for (size_t q = g; q < e; q++)
+            on[p[q].idx] = p[q].perf == top && top > best_before;
+        if (top > best_before)
+            best_before = top;
+        g = e;
+    }
+}
+
+int frontier_mark(size_t n, const double *time, const double *perf, unsigned char *on)
+{
+    struct fpt *p = malloc((n ? n : 1) * sizeof *p);
+    size_t m = 0;
+    if (p == NULL)
+        return tc_seterr("frontier: out of memory");
+    for (size_t i = 0; i < n; i++) {
+        on[i] = 0;
+        if (isnan(time[i]) || isnan(perf[i]))
+            continue;
+        p[m].time = time[i];
+        p[m].perf = perf[i];
+        p[m].idx = i;
+        m++;
+    }
+    mark_sorted(p, m, on);
+    free(p);
+    return 0;
+}
+
+/* ---- tables ------------------------------------------------------------------------------------------- */
+
+struct frontier_table {
+    char **comments;
+    size_t n_comments;
+    char *header;
+    char **rows;          /* verbatim, without the newline */
+    double *time, *perf;
+    size_t *group;        /* group index of each row */
+    unsigned char *on;
+    size_t n_rows, cap_rows;
+    char **groups;        /* group names in order of first appearance */
+    size_t n_groups, cap_groups;
+    size_t n_on;
+};
+
+void frontier_table_free(struct frontier_table *t)
+{
+    if (t == NULL)
+        return;
+    for (size_t i = 0; i < t->n_comments; i++)
+        free(t->comments[i]);
+    for (size_t i = 0; i < t->n_rows; i++)
+        free(t->rows[i]);
+    for (size_t i = 0; i < t->n_groups; i++)
+        free(t->groups[i]);
+    free(t->comments);
+    free(t->header);
+    free(t->rows);
+    free(t->time);
+    free(t->perf);
+    free(t->group);
+    free(t->on);
+    free(t->groups);
+    free(t);
+}
+
+/* The field `col` (0-based) of a tab-separated line: start and length. Returns -1 if there are fewer fields. */
+static int field(const char *line, int col, const char **start, size_t *len)
+{
+    const char *p = line;
+    for (int c = 0; c < col; c++) {
+        p = strchr(p, '\t');
+        if (p == NULL)
+            return -1;
+        p++;
+    }
+    *start = p;
+    *len = strcspn(p, "\t");
+    return 0;
+}
+
+static int count_fields(const char *line)
+{
+    int n = 1;
+    for (const char *p = line; *p; p++)
+        n += *p == '\t';
+    return n;
+}
+
+static int parse_num(const char *start, size_t len, double *out)
+{
+    char buf[64], *end;
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, start, len);
+    buf[len] = '\0';
+    errno = 0;
+    *out = strtod(buf, &end);
+    return *end != '\0' || errno == ERANGE ? -1 : 0;
+}
+
+static int push_str(char ***arr, size_t *n, size_t *cap, char *s)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 64;
+        char **p = realloc(*arr, c * sizeof *p);
+        if (p == NULL)
+            return -1;
+        *arr = p;
+        *cap = c;
+    }
+    (*arr)[(*n)++] = s;
+    return 0;
+}
+
+static int find_col(const char *header, const char *name)
+{
+    int n = count_fields(header);
+    for (int c = 0; c < n; c++) {
+        const char *s = NULL;
+        size_t len = 0;
+        field(header, c, &s, &len);
+        if (len == strlen(name) && strncmp(s, name, len) == 0)
+            return c;
+    }
+    return -1;
+}
+
+struct frontier_table *frontier_table_read(FILE *fp, const char *name, const char *time_col, const char *perf_col)
+{
+    struct frontier_table *t = calloc(1, sizeof *t);
+    char *line = NULL;
+    size_t cap = 0, cap_comments = 0;
+    ssize_t got;
+    long lineno = 0;
+    int n_fields = 0, c_time = -1, c_perf = -1, c_group = -1;
+    size_t last_group = 0;
+
+    if (t == NULL) {
+        tc_seterr("frontier: out of memory");
+        return NULL;
+    }
+    while ((got = getline(&line, &cap, fp)) >= 0) {
+        char *copy;
+        const char *s = NULL;
+        size_t len = 0, g;
+        lineno++;
+        while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))
+            line[--got] = '\0';
+        if (got == 0)
+            continue;
+        if (line[0] == '#') {
+            if (t->header == NULL) {
+                copy = strdup(line);
+                if (copy == NULL || push_str(&t->comments, &t->n_comments, &cap_comments, copy) != 0) {
+                    free(copy);
+                    goto oom;
+                }
+            }
+            continue;
+        }
+        if (t->header == NULL) {
+            t->header = strdup(line);
+            if (t->header == NULL)
+                goto oom;
+            n_fields = count_fields(line);
+            c_time = find_col(line, time_col);
+            c_perf = find_col(line, perf_col);
+            c_group = find_col(line, "scenario");
+            if (c_time < 0 || c_perf < 0) {
+                tc_seterr("%s:%ld: expected a header with columns '%s' and '%s' (a points.tsv of tunecost "
+                          "simulate), got '%.60s'", name, lineno, time_col, perf_col, line);
+                goto fail;
+            }
+            continue;
+        }
+        if (count_fields(line) != n_fields) {
+            tc_seterr("%s:%ld: expected %d tab-separated fields as in the header, got %d", name, lineno, n_fields,
+                      count_fields(line));
+            goto fail;
+        }
+        if (t->n_rows == t->cap_rows) {
+            size_t c = t->cap_rows ? 2 * t->cap_rows : 256;
+            double *a = realloc(t->time, c * sizeof *a), *b;
+            size_t *gg;
+            if (a == NULL)
+                goto oom;
+            t->time = a;
+            b = realloc(t->perf, c * sizeof *b);
+            if (b == NULL)
+                goto oom;
+            t->perf = b;
+            gg = realloc(t->group, c * sizeof *gg);
+            if (gg == NULL)
+                goto oom;
+            t->group = gg;
+            {
+                char **r = realloc(t->rows, c * sizeof *r);
+                if (r == NULL)
+                    goto oom;
+                t->rows = r;
+            }
+            t->cap_rows = c;
+        }
+        field(line, c_time, &s, &len);
+        if (parse_num(s, len, &t->time[t->n_rows]) != 0) {
+            tc_seterr("%s:%ld: column '%s': expected a number, got '%.*s'", name, lineno, time_col, (int)len, s);
+            goto fail;
+        }
+        field(line, c_perf, &s, &len);
+        if (parse_num(s, len, &t->perf[t->n_rows]) != 0) {
+            tc_seterr("%s:%ld: column '%s': expected a number, got '%.*s'", name, lineno, perf_col, (int)len, s);
+            goto fail;
+        }
+        g = 0;
+        if (c_group >= 0) {
+            field(line, c_group, &s, &len);
+            if (last_group < t->n_groups && strlen(t->groups[last_group]) == len &&
+                strncmp(t->groups[last_group], s, len) == 0)
+                g = last_group;
+            else {
+                for (g = 0; g < t->n_groups; g++)
+                    if (strlen(t->groups[g]) == len && strncmp(t->groups[g], s, len) == 0)
+                        break;
+            }
+        }
+        if (g == t->n_groups) {
+            copy = c_group >= 0 ? strndup(s, len) : strdup("");
+            if (copy == NULL || push_str(&t->groups, &t->n_groups, &t->cap_groups, copy) != 0) {
+                free(copy);
+                goto oom;
+            }
+        }
+        last_group = g;
+        t->group[t->n_rows] = g;
+        t->rows[t->n_rows] = strdup(line);
+        if (t->rows[t->n_rows] == NULL)
+            goto oom;
+        t->n_rows++;
+    }
+    if (ferror(fp)) {
+        tc_seterr("%s: read error: %s", name, strerror(errno));
+        goto fail;
+    }
+    if (t->header == NULL) {
+        tc_seterr("%s: expected a header line with columns '%s' and '%s', found none", name, time_col, perf_col);
+        goto fail;
+    }
+    free(line);
+    line = NULL;
+
+    /* Mark per group. */
+    t->on = calloc(t->n_rows ? t->n_rows : 1, 1);
+    if (t->on == NULL)
+        goto oom;
+    {
+        struct fpt *p = malloc((t->n_rows ? t->n_rows : 1) * sizeof *p);
+        unsigned char *on = t->on;
+        if (p == NULL)
+            goto oom;
+        for (size_t g = 0; g < t->n_groups; g++) {
+            size_t m = 0;
+            for (size_t i = 0; i < t->n_rows; i++)
+                if (t->group[i] == g && !isnan(t->time[i]) && !isnan(t->perf[i])) {
+                    p[m].time = t->time[i];
+                    p[m].perf = t->perf[i];
+                    p[m].idx = i;
+                    m++;
+                }
+            mark_sorted(p, m, on);
+        }
+        free(p);
+    }
+    for (size_t i = 0; i < t->n_rows; i++)
+        t->n_on += t->on[i];
+    return t;
+oom:
+    tc_seterr("%s: out of memory", name);
+fail:
+    free(line);
+    frontier_table_free(t);
+    return NULL;
+}
+
+size_t frontier_table_n_rows(const struct frontier_table *t)
+{
+    return t->n_rows;
+}
+size_t frontier_table_n_frontier(const struct frontier_table *t)
+{
+    return t->n_on;
+}
+int frontier_table_on(const struct frontier_table *t, size_t row)
+{
+    return row < t->n_rows && t->on[row];
+}
+
+int frontier_table_write(const struct frontier_table *t, FILE *out, const char *note)
+{
+    struct fpt *p = malloc((t->n_on ? t->n_on : 1) * sizeof *p);
+    if (p == NULL)
+        return tc_seterr("frontier: out of memory");
+    for (size_t i = 0; i < t->n_comments; i++)
+        fprintf(out, "%s\n", t->comments[i]);
+    if (note != NULL)
+        fprintf(out, "# %s\n", note);
+    fprintf(out, "%s\n", t->header);
+    for (size_t g = 0; g < t->n_groups; g++) {
+        size_t m = 0;
+        for (size_t i = 0; i < t->n_rows; i++)
+            if (t->on[i] && t->group[i] == g) {
+                p[m].time = t->time[i];
+                p[m].perf = t->perf[i];
+                p[m].idx = i;
+                m++;
+            }
+        qsort(p, m, sizeof *p, fpt_cmp);
+        for (size_t q = 0; q < m; q++)
+            fprintf(out, "%s\n", t->rows[p[q].idx]);
+    }
+    free(p);
+    if (ferror(out))
+        return tc_seterr("write error: %s", strerror(errno));
+    return 0;
+}

@@ -1,0 +1,841 @@
+/* test-sim.c — the simulator (simulate/sim.h) against values worked out by hand from design.md's model, against
+ * the closed form of best-of-N under sampling without replacement, for thread-count independence, and through a
+ * hand-built trace file written with the trace API. The data sets here are hand-built in memory; the comment
+ * beside each lists every number it uses.
+ *
+ *   test-sim            unit tests (suite unit)
+ *   test-sim --cli EXE  end-to-end tests of `EXE simulate` and `EXE frontier` (suite integration) */
+#include "frontier.h"
+#include "sim.h"
+#include "tc_err.h"
+#include "trace.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MS 1000000ull /* ns per ms */
+
+static const char *cli_exe; /* the tunecost binary, for the integration suite */
+
+/* A configuration of n executions of `ms` milliseconds each (plus optional overrides), no untimed executions,
+ * wall_ms = Σ timed + ovh_ms. */
+static void add_const(struct sim_data *d, int input, int config, double compile_ms, double ovh_ms,
+                      const uint64_t *x, int n)
+{
+    struct sim_config_run r;
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += (double)x[i] * 1e-6;
+    memset(&r, 0, sizeof r);
+    r.config = config;
+    r.compile_ms = compile_ms;
+    r.wall_ms = sum + ovh_ms;
+    r.timed_ns = x;
+    r.n_timed = n;
+    ck_assert_msg(sim_data_add_config(d, input, &r) == 0, "%s", tc_errmsg());
+}
+
+static void fixed(struct sim_settings *s, int n_config, int exec_ms)
+{
+    s->n_config_lo = s->n_config_hi = n_config;
+    s->exec_ms_lo = s->exec_ms_hi = exec_ms;
+}
+
+static void scen(struct sim_settings *s, int i, const char *name, int factor)
+{
+    ck_assert_msg(sim_scenario_parse(name, SIM_COMPILE_SEQUENTIAL, factor, SIM_OVERHEAD_PAPER, &s->scenarios[i]) ==
+                      0,
+                  "%s", tc_errmsg());
+    if (i + 1 > s->n_scenarios)
+        s->n_scenarios = i + 1;
+}
+
+#define ck_near(a, b)                                                                                         \
+    ck_assert_msg(fabs((double)(a) - (double)(b)) <= 1e-9 * (1 + fabs((double)(b))), "%s = %.17g, expected %.17g", \
+                  #a, (double)(a), (double)(b))
+
+/* Three configurations of one input, EXEC_TIME 10 ms, flops 2e12 (TFLOP/s = 2000 / true_ms):
+ *   A: 4 3 3 3 3 3 ms   prefix 4 7 10 13 -> j = 4, rep 13, estimate 3.25, true (median) 3;  compile 100, overhead 20
+ *   B: 2 ms x 7         prefix ... 10 12 -> j = 6, rep 12, estimate 2,    true 2;            compile 50,  overhead 10
+ *   C: 5 5              sum 10, never > 10: short, j = 2, rep 10, estimate 5, true 5;        compile 30,  overhead 5
+ * Every run explores all three, so, whatever the order:
+ *   baseline time = (13+100+20) + (12+50+10) + (10+30+5) = 250 ms; winner B: 1000 TFLOP/s, speedup 1; 1 short
+ *   parallel x2: effective factor 3 / ceil(3/2) = 1.5: (13+20)+(12+10)+(10+5) + 180/1.5 = 190 ms */
+static struct sim_data *data_abc(struct sim_settings *s)
+{
+    static const uint64_t a[] = {4 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS};
+    static const uint64_t b[] = {2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS};
+    static const uint64_t c[] = {5 * MS, 5 * MS};
+    struct sim_data *d = sim_data_new(s);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(sim_data_add_input(d, "1x2x3", 2e12), 0);
+    add_const(d, 0, 10, 100, 20, a, 6);
+    add_const(d, 0, 11, 50, 10, b, 7);
+    add_const(d, 0, 12, 30, 5, c, 2);
+    return d;
+}
+
+START_TEST(test_sim_exact_baseline_and_parallel)
+{
+    struct sim_settings s;
+    struct sim_data *d;
+    struct sim_result *r;
+    sim_settings_default(&s);
+    fixed(&s, 3, 10);
+    s.samples = 3;
+    s.runs = 7;
+    s.n_scenarios = 0;
+    scen(&s, 0, "baseline", 2);
+    scen(&s, 1, "parallel", 2);
+    d = data_abc(&s);
+    ck_near(sim_data_optimal_ms(d, 0), 2.0);
+    ck_assert_int_eq(sim_data_n_valid(d, 0), 3);
+    r = sim_run(d, &s, NULL, NULL);
+    ck_assert_msg(r != NULL, "%s", tc_errmsg());
+    ck_assert_int_eq(r->n_points, 6);
+    for (int i = 0; i < s.samples; i++) {
+        const struct sim_point *b = &r->points[i * 2], *p = &r->points[i * 2 + 1];
+        ck_assert_int_eq(b->results, 7);
+        ck_near(b->time_s, 0.250);
+        ck_near(b->time_s_lo, 0.250);
+        ck_near(b->time_s_hi, 0.250);
+        ck_near(b->tflops, 1000.0);
+        ck_near(b->speedup, 1.0);
+        ck_assert_int_eq(b->n_short, 7);
+        ck_near(p->time_s, 0.190);
+        ck_near(p->speedup, 1.0);
+        ck_assert_int_eq(p->n_config, 3);
+        ck_assert_int_eq(p->exec_ms, 10);
+    }
+    sim_result_free(r);
+    sim_data_free(d);
+}
+END_TEST
+
+/* The estimator decides the winner. Two configurations, EXEC_TIME 10 ms, all executions run (j = n):
+ *   P: 1 1 1 1 1 1 9 ms (sum 15 > 10 only at j = 7): mean 15/7 = 2.14, median 1, min 1; true median 1
+ *   Q: 2 2 2 2 2 2 ms (sum 12 > 10 at j = 6): mean 2, median 2, min 2; true 2
+ * mean picks Q (speedup 1/2), median and min pick P (speedup 1). */
+START_TEST(test_sim_estimators)
+{
+    static const uint64_t p[] = {1 * MS, 1 * MS, 1 * MS, 1 * MS, 1 * MS, 1 * MS, 9 * MS};
+    static const uint64_t q[] = {2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS};
+    static const enum sim_estimator est[3] = {SIM_ESTIMATOR_MEAN, SIM_ESTIMATOR_MEDIAN, SIM_ESTIMATOR_MIN};
+    static const double want[3] = {0.5, 1.0, 1.0};
+    for (int e = 0; e < 3; e++) {
+        struct sim_settings s;
+        struct sim_data *d;
+        struct sim_result *r;
+        sim_settings_default(&s);
+        fixed(&s, 2, 10);
+        s.samples = 2;
+        s.runs = 5;
+        s.estimator = est[e];
+        s.n_scenarios = 0;
+        scen(&s, 0, "baseline", 1);
+        d = sim_data_new(&s);
+        ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
+        add_const(d, 0, 0, 0, 0, p, 7);
+        add_const(d, 0, 1, 0, 0, q, 6);
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        ck_near(r->points[0].speedup, want[e]);
+        ck_near(r->points[0].time_s, (15.0 + 12.0) * 1e-3);
+        sim_result_free(r);
+        sim_data_free(d);
+    }
+}
+END_TEST
+
+/* j at its boundaries: executions of exactly 1 ms, n = 50, no compile, no overhead (tuning time = x1+...+xj):
+ *   EXEC_TIME 10: prefix 10 is not > 10, so j = 11 -> 11 ms; EXEC_TIME 49: j = 50 -> 50 ms, not short;
+ *   EXEC_TIME 50: the sum 50 never exceeds 50 -> j = 50, short; EXEC_TIME 60: short as well.
+ * A first execution longer than EXEC_TIME: 12 ms then 1 ms: EXEC_TIME 10 -> j = 1, 12 ms. */
+START_TEST(test_sim_j_boundaries)
+{
+    static const int exec_ms[] = {10, 49, 50, 60, 1};
+    static const double want_ms[] = {11, 50, 50, 50, 1 + 1};
+    static const long want_short[] = {0, 0, 1, 1, 0};
+    uint64_t x[50];
+    for (int i = 0; i < 50; i++)
+        x[i] = MS;
+    for (int k = 0; k < 5; k++) {
+        struct sim_settings s;
+        struct sim_data *d;
+        struct sim_result *r;
+        sim_settings_default(&s);
+        fixed(&s, 1, exec_ms[k]);
+        s.samples = 1;
+        s.runs = 3;
+        s.n_scenarios = 0;
+        scen(&s, 0, "baseline", 1);
+        d = sim_data_new(&s);
+        ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
+        add_const(d, 0, 0, 0, 0, x, 50);
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        ck_near(r->points[0].time_s, want_ms[k] * 1e-3);
+        ck_assert_int_eq(r->points[0].n_short, want_short[k] * 3);
+        sim_result_free(r);
+        sim_data_free(d);
+    }
+    {
+        static const uint64_t y[] = {12 * MS, 1 * MS};
+        struct sim_settings s;
+        struct sim_data *d;
+        struct sim_result *r;
+        sim_settings_default(&s);
+        fixed(&s, 1, 10);
+        s.samples = 1;
+        s.runs = 1;
+        s.n_scenarios = 0;
+        scen(&s, 0, "baseline", 1);
+        d = sim_data_new(&s);
+        ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
+        add_const(d, 0, 0, 0, 0, y, 2);
+        r = sim_run(d, &s, NULL, NULL);
+        ck_near(r->points[0].time_s, 12e-3);
+        ck_assert(isnan(r->points[0].time_s_lo)); /* one result: no interval */
+        sim_result_free(r);
+        sim_data_free(d);
+    }
+}
+END_TEST
+
+/* Early stopping. EXEC_TIME 9 ms, no compile or overhead:
+ *   P: 1 ms x 10, then 0.1 ms: prefix 10 > 9 at j = 10, so the 0.1 ms execution is never run: BEST_KNOWN after P
+ *      is 1 ms (not 0.1); rep 10 ms
+ *   Q: 2 ms x 10: j = 5 (prefix 10 > 9), rep 10 ms; mean of its first k executions is 2 ms
+ * Runs that explore P first: Q is stopped iff j = 5 > EARLY_STOP_NUM and 2 > 1 x THRESHOLD; stopped at
+ * EARLY_STOP_NUM = 4 it costs 8 ms instead of 10. Runs that explore Q first never stop (BEST_KNOWN = inf, then
+ * P's mean 1 is not > 2 x THRESHOLD). So time = 20 ms − 2 ms x (stopped per run) and the winner is P always.
+ *   ESN 4, thr 1.999 -> stops in P-first runs (about half: 0 < stopped < 1), time = 20 − 2 x stopped
+ *   ESN 4, thr 2.0   -> 2 > 2 is false: never (and never if BEST_KNOWN wrongly counted the unrun 0.1 ms: then
+ *                       it would stop)
+ *   ESN 5, thr 1.5   -> j = 5 is not > 5: never */
+START_TEST(test_sim_early_stop_rule)
+{
+    uint64_t p[11], q[10];
+    static const int esn[3] = {4, 4, 5};
+    static const double thr[3] = {1.999, 2.0, 1.5};
+    for (int i = 0; i < 10; i++)
+        p[i] = MS, q[i] = 2 * MS;
+    p[10] = MS / 10;
+    for (int k = 0; k < 3; k++) {
+        struct sim_settings s;
+        struct sim_data *d;
+        struct sim_result *r;
+        const struct sim_point *base, *es;
+        sim_settings_default(&s);
+        fixed(&s, 2, 9);
+        s.es_num_lo = s.es_num_hi = esn[k];
+        s.es_thr_lo = s.es_thr_hi = thr[k];
+        s.samples = 1;
+        s.runs = 400;
+        s.n_scenarios = 0;
+        scen(&s, 0, "baseline", 1);
+        scen(&s, 1, "early-stop", 1);
+        d = sim_data_new(&s);
+        ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
+        add_const(d, 0, 0, 0, 0, p, 11);
+        add_const(d, 0, 1, 0, 0, q, 10);
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        base = &r->points[0];
+        es = &r->points[1];
+        ck_near(base->time_s, 20e-3);
+        ck_near(base->stopped, 0);
+        ck_near(es->speedup, 1.0);
+        ck_assert_int_eq(es->es_num, esn[k]);
+        ck_near(es->es_thr, thr[k]);
+        if (k == 0) {
+            ck_assert_msg(es->stopped > 0.3 && es->stopped < 0.7, "stopped %g", es->stopped);
+            ck_near(es->time_s, (20.0 - 2.0 * es->stopped) * 1e-3);
+        } else {
+            ck_near(es->stopped, 0);
+            ck_near(es->time_s, 20e-3);
+        }
+        sim_result_free(r);
+        sim_data_free(d);
+    }
+}
+END_TEST
+
+/* The effective compile factor when N_CONFIG is not a multiple of the factor, and N_CONFIG capped at the valid
+ * count. Five configurations of 1 ms x 20 (EXEC_TIME 10: j = 11, rep 11 ms), compile 30 ms, overhead 4 ms:
+ *   sequential: 5 x (11 + 30 + 4) = 225 ms
+ *   parallel x2: effective 5 / ceil(5/2) = 5/3: 55 + 20 + 150 / (5/3) = 75 + 90 = 165 ms
+ *   parallel x4: 5 / ceil(5/4) = 2.5: 75 + 60 = 135 ms; parallel x16: 5 / 1 = 5: 75 + 30 = 105 ms;
+ *   parallel x5 (divisible): 5 / 1 = 5: 105 ms
+ *   pipelined x1: compiles end at 30, 60, ..., 150; each benchmark (15 ms) starts when its compile is done and
+ *     the GPU is free: the last starts at 150 -> 165 ms; pipelined x16: all compiled at 30 -> 30 + 5 x 15 = 105 ms
+ * N_CONFIG is drawn as 9 and capped at 5 valid. */
+START_TEST(test_sim_compile_factor)
+{
+    static const char *names[] = {"baseline", "parallel", "parallel", "parallel", "pipelined", "pipelined",
+                                  "parallel"};
+    static const int factor[] = {1, 2, 4, 16, 1, 16, 5};
+    static const double want_ms[] = {225, 165, 135, 105, 165, 105, 105};
+    uint64_t x[20];
+    struct sim_settings s;
+    struct sim_data *d;
+    struct sim_result *r;
+    for (int i = 0; i < 20; i++)
+        x[i] = MS;
+    sim_settings_default(&s);
+    fixed(&s, 9, 10);
+    s.samples = 2;
+    s.runs = 4;
+    s.n_scenarios = 0;
+    for (int k = 0; k < 7; k++) {
+        scen(&s, k, names[k], factor[k]);
+        snprintf(s.scenarios[k].name, sizeof s.scenarios[k].name, "%s-%d", names[k], factor[k]);
+    }
+    d = sim_data_new(&s);
+    ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
+    for (int c = 0; c < 5; c++)
+        add_const(d, 0, c, 30, 4, x, 20);
+    r = sim_run(d, &s, NULL, NULL);
+    ck_assert_msg(r != NULL, "%s", tc_errmsg());
+    for (int k = 0; k < 7; k++) {
+        ck_assert_int_eq(r->points[k].n_config, 9);
+        ck_near(r->points[k].time_s, want_ms[k] * 1e-3);
+    }
+    sim_result_free(r);
+    sim_data_free(d);
+}
+END_TEST
+
+/* Pipelined compilation where the draw order does not matter: three configurations with the same compile
+ * (50 ms) and benchmark cost (rep 27 ms + overhead 3 ms = 30 ms) but different speed, EXEC_TIME 25:
+ *   X: 3 ms x 9 (j = 9), Y: 9 ms x 3 (j = 3), Z: 27 ms (j = 1): winner X (true 3 ms; optimal 3 ms -> speedup 1)
+ *   sequential 3 x 80 = 240; pipelined x1: compiles end 50, 100, 150 -> last benchmark 150..180 = 180 ms;
+ *   pipelined x2: compiles end 50, 50, 100; GPU 50..80, 80..110, 110..140 = 140 ms; x3 the same 140 ms. */
+START_TEST(test_sim_pipelined)
+{
+    static const uint64_t xx[] = {3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS};
+    static const uint64_t yy[] = {9 * MS, 9 * MS, 9 * MS};
+    static const uint64_t zz[] = {27 * MS};
+    static const int factor[] = {1, 1, 2, 3};
+    static const double want_ms[] = {240, 180, 140, 140};
+    struct sim_settings s;
+    struct sim_data *d;
+    struct sim_result *r;
+    sim_settings_default(&s);
+    fixed(&s, 3, 25);
+    s.samples = 2;
+    s.runs = 6;
+    s.n_scenarios = 0;
+    for (int k = 0; k < 4; k++) {
+        scen(&s, k, k == 0 ? "baseline" : "pipelined", factor[k]);
+        snprintf(s.scenarios[k].name, sizeof s.scenarios[k].name, "s%d", k);
+    }
+    d = sim_data_new(&s);
+    ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
+    add_const(d, 0, 0, 50, 3, xx, 9);
+    add_const(d, 0, 1, 50, 3, yy, 3);
+    add_const(d, 0, 2, 50, 3, zz, 1);
+    r = sim_run(d, &s, NULL, NULL);
+    ck_assert_msg(r != NULL, "%s", tc_errmsg());
+    for (int k = 0; k < 4; k++) {
+        ck_near(r->points[k].time_s, want_ms[k] * 1e-3);
+        ck_near(r->points[k].speedup, 1.0);
+        ck_near(r->points[k].tflops, 1e9 / 3.0 * 1e-9);
+    }
+    sim_result_free(r);
+    sim_data_free(d);
+}
+END_TEST
+
+/* The per-execution overhead model. One configuration: 1 estimate execution of 3 ms (untimed), 9 timed of 3 ms,
+ * wall 33 ms: overhead = 33 − 27 = 6 ms, of which 3 ms of gaps over 10 launches = 0.3 ms per execution.
+ * EXEC_TIME 10: j = 4 (12 > 10), rep 12.
+ *   paper:    12 + 6 = 18 ms
+ *   per-exec: 12 + 6 − 0.3 x (9 − 4) = 16.5 ms
+ * EXEC_TIME 30 (short, all 9 run): both 27 + 6 = 33 ms. */
+START_TEST(test_sim_overhead_per_exec)
+{
+    static const uint64_t x[] = {3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS};
+    static const int exec_ms[] = {10, 30};
+    static const double want_paper[] = {18, 33}, want_pe[] = {16.5, 33};
+    for (int k = 0; k < 2; k++) {
+        struct sim_settings s;
+        struct sim_data *d;
+        struct sim_result *r;
+        struct sim_config_run cr;
+        sim_settings_default(&s);
+        fixed(&s, 1, exec_ms[k]);
+        s.samples = 1;
+        s.runs = 2;
+        s.n_scenarios = 0;
+        scen(&s, 0, "baseline", 1);
+        scen(&s, 1, "per-exec", 1);
+        d = sim_data_new(&s);
+        ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
+        memset(&cr, 0, sizeof cr);
+        cr.wall_ms = 33;
+        cr.timed_ns = x;
+        cr.n_timed = 9;
+        cr.untimed_ms = 3;
+        cr.n_untimed = 1;
+        ck_assert_int_eq(sim_data_add_config(d, 0, &cr), 0);
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        ck_near(r->points[0].time_s, want_paper[k] * 1e-3);
+        ck_near(r->points[1].time_s, want_pe[k] * 1e-3);
+        sim_result_free(r);
+        sim_data_free(d);
+    }
+}
+END_TEST
+
+static double choose(int n, int k)
+{
+    double c = 1;
+    if (k < 0 || k > n)
+        return 0;
+    for (int i = 1; i <= k; i++)
+        c = c * (double)(n - k + i) / (double)i;
+    return c;
+}
+
+/* Monte Carlo against theory. V = 12 configurations whose executions are constant (every estimate is the true
+ * time), true times t_k = 1 + 0.75 k ms for k = 1..12 (rank k). Best of N drawn uniformly without replacement:
+ * P(best has rank k) = C(V − k, N − 1) / C(V, N), so E[speedup] = Σ_k P(k) t_1 / t_k. The simulated mean over
+ * 3000 runs must agree with it within its confidence interval, for N = 1, 2, 3, 5, 8 and 12. */
+START_TEST(test_sim_monte_carlo_order_statistics)
+{
+    static const int ns[] = {1, 2, 3, 5, 8, 12};
+    const int v = 12;
+    uint64_t x[12][40];
+    for (int k = 0; k < v; k++)
+        for (int i = 0; i < 40; i++)
+            x[k][i] = (uint64_t)((1 + 0.75 * (k + 1)) * (double)MS);
+    for (size_t q = 0; q < sizeof ns / sizeof ns[0]; q++) {
+        int n = ns[q];
+        double expect = 0;
+        struct sim_settings s;
+        struct sim_data *d;
+        struct sim_result *r;
+        const struct sim_point *p;
+        for (int k = 1; k <= v; k++)
+            expect += choose(v - k, n - 1) / choose(v, n) * (1 + 0.75) / (1 + 0.75 * k);
+        sim_settings_default(&s);
+        fixed(&s, n, 20);
+        s.samples = 1;
+        s.runs = 3000;
+        s.seed = 12345;
+        s.n_scenarios = 0;
+        scen(&s, 0, "baseline", 1);
+        d = sim_data_new(&s);
+        ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
+        /* added in shuffled order so that rank and index differ */
+        for (int c = 0; c < v; c++) {
+            int k = (c * 5) % v;
+            add_const(d, 0, c, 10, 1, x[k], 40);
+        }
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        p = &r->points[0];
+        if (n == v) {
+            ck_near(p->speedup, 1.0);
+        } else {
+            /* The 95% CI the simulator reports, widened to 99.9% (z 3.2905 / t 1.9608) so that six checks on
+             * one fixed seed fail by chance in about 0.6% of seeds rather than 26%; it still catches a sampler
+             * with replacement or an off-by-one in the draw (each moves the mean by several widths). */
+            double half = (p->speedup_hi - p->speedup_lo) / 2 * 3.2905 / 1.9608;
+            ck_assert_msg(fabs(p->speedup - expect) <= half,
+                          "N = %d: closed form %.6f outside mean %.6f +- %.6f (95%% CI [%.6f, %.6f])", n, expect,
+                          p->speedup, half, p->speedup_lo, p->speedup_hi);
+            ck_assert_msg(p->speedup_hi - p->speedup_lo < 0.05, "CI too wide to test anything");
+        }
+        sim_result_free(r);
+        sim_data_free(d);
+    }
+}
+END_TEST
+
+/* Random data: 3 inputs x 25 configurations of 50..400 executions of 0.05..2 ms, random compile and overhead. */
+static struct sim_data *data_random(struct sim_settings *s, unsigned seed)
+{
+    struct sim_data *d = sim_data_new(s);
+    uint64_t x[400];
+    ck_assert_ptr_nonnull(d);
+    srand(seed);
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "in%d", i);
+        ck_assert_int_eq(sim_data_add_input(d, name, 1e9 * (i + 1)), i);
+        for (int c = 0; c < 25; c++) {
+            int n = 50 + rand() % 351;
+            double base = 0.05 + 1.95 * rand() / (double)RAND_MAX;
+            struct sim_config_run cr;
+            double sum = 0;
+            for (int k = 0; k < n; k++) {
+                x[k] = (uint64_t)(base * (1 + 0.2 * rand() / (double)RAND_MAX) * (double)MS);
+                sum += (double)x[k] * 1e-6;
+            }
+            memset(&cr, 0, sizeof cr);
+            cr.config = c;
+            cr.compile_ms = 100 + rand() % 900;
+            cr.untimed_ms = 5;
+            cr.n_untimed = 10;
+            cr.wall_ms = sum + 5 + 0.01 * (n + 10);
+            cr.timed_ns = x;
+            cr.n_timed = n;
+            ck_assert_int_eq(sim_data_add_config(d, i, &cr), 0);
+        }
+    }
+    return d;
+}
+
+static char *points_text(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r,
+                         size_t *len)
+{
+    char *buf = NULL;
+    FILE *fp = open_memstream(&buf, len);
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_int_eq(sim_write_points(fp, d, s, r, "test"), 0);
+    fclose(fp);
+    return buf;
+}
+
+/* Same seed -> byte-identical points for 1, 2 and 7 threads; another seed -> different points. */
+START_TEST(test_sim_threads_identical)
+{
+    static const int threads[] = {1, 2, 7};
+    static const char *names[] = {"baseline", "parallel", "early-stop", "pipelined+early-stop", "per-exec"};
+    char *first = NULL;
+    size_t first_len = 0;
+    struct sim_settings s;
+    struct sim_data *d;
+    sim_settings_default(&s);
+    s.samples = 60;
+    s.runs = 8;
+    s.n_config_hi = 30;
+    s.seed = 99;
+    s.n_scenarios = 0;
+    for (int k = 0; k < 5; k++)
+        scen(&s, k, names[k], 16);
+    d = data_random(&s, 7);
+    for (int t = 0; t < 4; t++) {
+        struct sim_result *r;
+        char *text;
+        size_t len;
+        s.threads = t < 3 ? threads[t] : 1;
+        if (t == 3)
+            s.seed = 100;
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        ck_assert_int_eq(r->n_inputs_used, 3);
+        text = points_text(d, &s, r, &len);
+        if (t == 0) {
+            first = text;
+            first_len = len;
+        } else {
+            int same = len == first_len && memcmp(text, first, len) == 0;
+            ck_assert_msg(t < 3 ? same : !same, "threads %d seed %llu: output %s", s.threads,
+                          (unsigned long long)s.seed, same ? "unchanged" : "differs");
+            free(text);
+        }
+        sim_result_free(r);
+    }
+    free(first);
+    sim_data_free(d);
+}
+END_TEST
+
+/* Scenarios replay the same draws: adding a scenario changes no other scenario's points, and the parallel
+ * scenario is never slower than the baseline on the same sample (same draws, compile divided by >= 1). */
+START_TEST(test_sim_shared_draws)
+{
+    struct sim_settings s, s2;
+    struct sim_data *d;
+    struct sim_result *r, *r2;
+    sim_settings_default(&s);
+    s.samples = 40;
+    s.runs = 5;
+    s.n_scenarios = 0;
+    scen(&s, 0, "baseline", 16);
+    scen(&s, 1, "parallel", 16);
+    d = data_random(&s, 3);
+    s2 = s;
+    s2.n_scenarios = 1;
+    r = sim_run(d, &s, NULL, NULL);
+    r2 = sim_run(d, &s2, NULL, NULL);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_ptr_nonnull(r2);
+    for (int i = 0; i < s.samples; i++) {
+        const struct sim_point *b = &r->points[2 * i], *p = &r->points[2 * i + 1], *b2 = &r2->points[i];
+        ck_assert(b->time_s == b2->time_s && b->speedup == b2->speedup);
+        ck_assert(p->time_s <= b->time_s);
+        ck_assert(p->speedup == b->speedup); /* same draws, same winners */
+    }
+    sim_result_free(r);
+    sim_result_free(r2);
+    sim_data_free(d);
+}
+END_TEST
+
+START_TEST(test_sim_bad_settings)
+{
+    struct sim_settings s;
+    struct sim_scenario sc;
+    struct sim_data *d;
+    sim_settings_default(&s);
+    ck_assert_int_eq(sim_settings_check(&s), 0);
+    s.exec_ms_lo = 0;
+    ck_assert_int_eq(sim_settings_check(&s), -1);
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "--exec-ms"));
+    sim_settings_default(&s);
+    s.n_config_lo = 5, s.n_config_hi = 4;
+    ck_assert_int_eq(sim_settings_check(&s), -1);
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "--n-config"));
+    ck_assert_int_eq(sim_scenario_parse("parallel+turbo", SIM_COMPILE_SEQUENTIAL, 16, SIM_OVERHEAD_PAPER, &sc), -1);
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "turbo"));
+    ck_assert_int_eq(sim_scenario_parse("parallel+pipelined", SIM_COMPILE_SEQUENTIAL, 16, SIM_OVERHEAD_PAPER, &sc),
+                     -1);
+    ck_assert_int_eq(sim_scenario_parse("pipelined+early-stop+per-exec", SIM_COMPILE_SEQUENTIAL, 8,
+                                        SIM_OVERHEAD_PAPER, &sc),
+                     0);
+    ck_assert(sc.compile == SIM_COMPILE_PIPELINED && sc.compile_factor == 8 && sc.early_stop &&
+              sc.overhead == SIM_OVERHEAD_PER_EXEC);
+    /* settings outside the tables the data were built for */
+    sim_settings_default(&s);
+    d = data_random(&s, 1);
+    s.exec_ms_hi = 200;
+    ck_assert_ptr_null(sim_run(d, &s, NULL, NULL));
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "--exec-ms"));
+    sim_settings_default(&s);
+    s.estimator = SIM_ESTIMATOR_MEDIAN;
+    ck_assert_ptr_null(sim_run(d, &s, NULL, NULL));
+    sim_data_free(d);
+    /* a zero-length execution is refused */
+    {
+        static const uint64_t z[] = {MS, 0};
+        struct sim_config_run cr;
+        sim_settings_default(&s);
+        d = sim_data_new(&s);
+        sim_data_add_input(d, "x", 1e9);
+        memset(&cr, 0, sizeof cr);
+        cr.timed_ns = z;
+        cr.n_timed = 2;
+        cr.wall_ms = 5;
+        ck_assert_int_eq(sim_data_add_config(d, 0, &cr), -1);
+        ck_assert_ptr_nonnull(strstr(tc_errmsg(), "0 ns"));
+        sim_data_free(d);
+    }
+}
+END_TEST
+
+/* ---- through a trace file ------------------------------------------------------------------------------- */
+
+/* A hand-built trace (written with the trace API): 2 inputs, 3 configurations.
+ *   configs: 0 ok compile 100 ms; 1 ok compile 200 ms; 2 out of resources (compile 50 ms)
+ *   input 0 (64x64x64, flops 1e9): config 0: estimate 2 ms | warm-up 2 ms | timed 2 2 2 2 2 2 ms, wall 20 ms
+ *                                 config 1: timed 1 ms x 12, wall 16 ms
+ *                                 config 2: status out of resources, no executions
+ *   input 1 (128x128x128, flops 8e9): config 0 only: timed 4 ms x 5, wall 21 ms; config 1: launch error
+ * EXEC_TIME 5, N_CONFIG 2 (capped per input):
+ *   input 0: c0 j = 3 (6 > 5), rep 6, overhead 20 − 12 = 8, compile 100 -> 114; c1 j = 6, rep 6, overhead 4,
+ *            compile 200 -> 210; total 324 ms; winner c1 (1 ms, optimal) -> 1 TFLOP/s, speedup 1
+ *   input 1: c0 j = 2 (8 > 5), rep 8, overhead 1, compile 100 -> 109 ms; 8e9 / 4 ms = 2 TFLOP/s, speedup 1
+ *   all inputs: mean time (324 + 109) / 2 ms over equal numbers of runs per input */
+static void write_trace(const char *path)
+{
+    static const char *const pn[] = {"BLOCK_M"};
+    static const char *const dn[] = {"M", "N", "K"};
+    static const int32_t params[] = {16, 32, 64};
+    struct trace_config cfg[3] = {{TRACE_OK, 100, 1, 0, 0, 0}, {TRACE_OK, 200, 1, 0, 0, 0},
+                                  {TRACE_OUT_OF_RESOURCES, 50, 0, 0, 0, 0}};
+    static const int64_t dims[] = {64, 64, 64, 128, 128, 128};
+    struct trace_input ins[2] = {{1e9, NAN}, {8e9, NAN}};
+    struct trace_meta meta;
+    struct trace *t;
+    uint64_t x0[8], x1[12], x2[5], bad[2] = {MS, MS};
+    struct trace_run r;
+    for (int i = 0; i < 8; i++)
+        x0[i] = 2 * MS;
+    for (int i = 0; i < 12; i++)
+        x1[i] = MS;
+    for (int i = 0; i < 5; i++)
+        x2[i] = 4 * MS;
+    memset(&meta, 0, sizeof meta);
+    snprintf(meta.generator, sizeof meta.generator, "test-sim");
+    snprintf(meta.kernel, sizeof meta.kernel, "gemm_f16_f32acc");
+    snprintf(meta.device_name, sizeof meta.device_name, "hand-built");
+    snprintf(meta.timer, sizeof meta.timer, "events");
+    snprintf(meta.protocol, sizeof meta.protocol, "fixed-time");
+    t = trace_create(path, &meta, pn, 1, dn, 3);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    ck_assert_int_eq(trace_write_configs(t, 3, params, cfg), 0);
+    ck_assert_int_eq(trace_write_inputs(t, 2, dims, ins), 0);
+    memset(&r, 0, sizeof r);
+    r.estimate_ms = NAN;
+    r.input = 0, r.config = 0, r.status = TRACE_OK, r.n_estimate = 1, r.n_warmup = 1, r.n_timed = 6, r.wall_ms = 20;
+    ck_assert_msg(trace_append_run(t, &r, x0, 8) == 0, "%s", tc_errmsg());
+    r.input = 0, r.config = 1, r.n_estimate = 0, r.n_warmup = 0, r.n_timed = 12, r.wall_ms = 16;
+    ck_assert_int_eq(trace_append_run(t, &r, x1, 12), 0);
+    r.input = 0, r.config = 2, r.status = TRACE_OUT_OF_RESOURCES, r.n_timed = 0, r.wall_ms = 0;
+    ck_assert_int_eq(trace_append_run(t, &r, NULL, 0), 0);
+    r.input = 1, r.config = 0, r.status = TRACE_OK, r.n_timed = 5, r.wall_ms = 21;
+    ck_assert_int_eq(trace_append_run(t, &r, x2, 5), 0);
+    r.input = 1, r.config = 1, r.status = TRACE_LAUNCH_ERROR, r.n_timed = 2, r.wall_ms = 3;
+    ck_assert_int_eq(trace_append_run(t, &r, bad, 2), 0);
+    ck_assert_int_eq(trace_close(t), 0);
+}
+
+static void tmp_path(char *buf, size_t len, const char *name)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(buf, len, "%s/test-sim-%ld-%s", dir ? dir : "/tmp", (long)getpid(), name);
+}
+
+START_TEST(test_sim_from_trace)
+{
+    char path[512];
+    struct trace *t;
+    struct sim_settings s;
+    struct sim_data *d;
+    struct sim_result *r;
+    int one = 1;
+    tmp_path(path, sizeof path, "trace.h5");
+    write_trace(path);
+    t = trace_open(path);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    sim_settings_default(&s);
+    fixed(&s, 2, 5);
+    s.samples = 3;
+    s.runs = 4;
+    s.n_scenarios = 0;
+    scen(&s, 0, "baseline", 1);
+    d = sim_data_from_trace(t, NULL, 0, &s);
+    ck_assert_msg(d != NULL, "%s", tc_errmsg());
+    ck_assert_int_eq(sim_data_n_inputs(d), 2);
+    ck_assert_int_eq(sim_data_n_valid(d, 0), 2);
+    ck_assert_int_eq(sim_data_n_valid(d, 1), 1);
+    ck_assert_str_eq(sim_data_input_name(d, 1), "128x128x128");
+    ck_near(sim_data_optimal_ms(d, 0), 1.0);
+    ck_near(sim_data_optimal_ms(d, 1), 4.0);
+    trace_close(t); /* the data must not need it any more */
+    s.input = 0;
+    r = sim_run(d, &s, NULL, NULL);
+    ck_assert_msg(r != NULL, "%s", tc_errmsg());
+    ck_near(r->points[0].time_s, 0.324);
+    ck_near(r->points[0].tflops, 1.0);
+    s.input = 1;
+    sim_result_free(r);
+    r = sim_run(d, &s, NULL, NULL);
+    ck_near(r->points[0].time_s, 0.109);
+    ck_near(r->points[0].tflops, 2.0);
+    s.input = -1;
+    sim_result_free(r);
+    r = sim_run(d, &s, NULL, NULL);
+    ck_assert_int_eq(r->points[0].results, 8);
+    ck_near(r->points[0].time_s, (0.324 + 0.109) / 2);
+    ck_near(r->points[0].speedup, 1.0);
+    sim_result_free(r);
+    sim_data_free(d);
+    /* asking for input 1 alone works; an input index outside the trace is refused with its name */
+    t = trace_open(path);
+    d = sim_data_from_trace(t, &one, 1, &s);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(sim_data_n_inputs(d), 1);
+    sim_data_free(d);
+    one = 5;
+    ck_assert_ptr_null(sim_data_from_trace(t, &one, 1, &s));
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), path));
+    trace_close(t);
+    unlink(path);
+}
+END_TEST
+
+/* ---- the command line (suite integration) ----------------------------------------------------------------- */
+
+static int sh(const char *fmt, ...) TC_PRINTF(1, 2);
+static int sh(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    int st;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(test_sim_cli)
+{
+    char dir[512], trace_file[600];
+    tmp_path(dir, sizeof dir, "cli");
+    ck_assert_int_eq(sh("rm -rf '%s' && mkdir -p '%s'", dir, dir), 0);
+    snprintf(trace_file, sizeof trace_file, "%s/t.h5", dir);
+    write_trace(trace_file);
+    /* help on stdout with exit 0; misuse exit 2 with usage on stderr; bad values name the option */
+    ck_assert_int_eq(sh("'%s' simulate --help | grep -q 'Examples'", cli_exe), 0);
+    ck_assert_int_eq(sh("'%s' simulate --bogus 2>/dev/null", cli_exe), 2);
+    ck_assert_int_eq(sh("'%s' simulate --samples ten '%s' 2>&1 >/dev/null | grep -q -- '--samples'", cli_exe,
+                        trace_file), 0);
+    ck_assert_int_eq(sh("'%s' simulate --scenarios baseline,warp '%s' 2>/dev/null", cli_exe, trace_file), 2);
+    ck_assert_int_eq(sh("'%s' simulate --input 1x2x3 '%s' 2>&1 >/dev/null | grep -q 'not among'", cli_exe,
+                        trace_file), 0);
+    ck_assert_int_eq(sh("'%s' simulate '%s/missing.h5' 2>/dev/null", cli_exe, dir), 2);
+    /* the same seed gives the same bytes with 1 and 2 threads */
+    ck_assert_int_eq(sh("'%s' simulate -q -s 50 -r 5 --exec-ms 1:6 --seed 5 -j 1 -o '%s/a' '%s' >/dev/null",
+                        cli_exe, dir, trace_file), 0);
+    ck_assert_int_eq(sh("'%s' simulate -q -s 50 -r 5 --exec-ms 1:6 --seed 5 -j 2 -o '%s/b' '%s' >/dev/null",
+                        cli_exe, dir, trace_file), 0);
+    ck_assert_int_eq(sh("cmp -s '%s/a/points.tsv' '%s/b/points.tsv' && cmp -s '%s/a/frontier.tsv' "
+                        "'%s/b/frontier.tsv'", dir, dir, dir, dir), 0);
+    /* 150 rows (50 samples x 3 scenarios) under a header, settings echoed as comments */
+    ck_assert_int_eq(sh("test $(grep -vc '^#' '%s/a/points.tsv') -eq 151", dir), 0);
+    ck_assert_int_eq(sh("grep -q '^# seed: 5$' '%s/a/points.tsv'", dir), 0);
+    /* `tunecost frontier` on points.tsv gives the rows of frontier.tsv */
+    ck_assert_int_eq(sh("'%s' frontier '%s/a/points.tsv' | grep -v '^#' > '%s/f1' && grep -v '^#' "
+                        "'%s/a/frontier.tsv' > '%s/f2' && cmp -s '%s/f1' '%s/f2'", cli_exe, dir, dir, dir, dir, dir,
+                        dir), 0);
+    ck_assert_int_eq(sh("'%s' frontier '%s/a/frontier.tsv' --by nosuch 2>&1 | grep -q nosuch", cli_exe, dir), 0);
+    ck_assert_int_eq(sh("rm -rf '%s'", dir), 0);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    Suite *su = suite_create("sim");
+    TCase *tc = tcase_create("core");
+    SRunner *sr;
+    int failed;
+    if (argc == 3 && strcmp(argv[1], "--cli") == 0) {
+        cli_exe = argv[2];
+        tcase_add_test(tc, test_sim_cli);
+        tcase_set_timeout(tc, 120);
+    } else {
+        tcase_add_test(tc, test_sim_exact_baseline_and_parallel);
+        tcase_add_test(tc, test_sim_estimators);
+        tcase_add_test(tc, test_sim_j_boundaries);
+        tcase_add_test(tc, test_sim_early_stop_rule);
+        tcase_add_test(tc, test_sim_compile_factor);
+        tcase_add_test(tc, test_sim_pipelined);
+        tcase_add_test(tc, test_sim_overhead_per_exec);
+        tcase_add_test(tc, test_sim_monte_carlo_order_statistics);
+        tcase_add_test(tc, test_sim_threads_identical);
+        tcase_add_test(tc, test_sim_shared_draws);
+        tcase_add_test(tc, test_sim_bad_settings);
+        tcase_add_test(tc, test_sim_from_trace);
+        tcase_set_timeout(tc, 60);
+    }
+    suite_add_tcase(su, tc);
+    sr = srunner_create(su);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
