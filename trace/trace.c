@@ -2,6 +2,7 @@
  * A trace is loaded whole into memory on open (the simulator replays every execution); a writer keeps the same
  * in-memory copy up to date, so the accessors work alike on a trace being read, written or resumed. */
 #include "trace.h"
+#include "tc_atomic.h"
 #include "tc_err.h"
 #include "tc_version.h"
 
@@ -16,9 +17,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
-/* Storage of the growing datasets. /exec_ns: 32768 values (256 KiB raw) per chunk, byte shuffle + deflate 4:
- * about 1.2 bytes per execution on realistic durations (bench/bench-trace.c, docs/performance.md). */
+/* Storage. While a writer appends, /runs and /exec_ns are chunked and unfiltered: an unfiltered chunk keeps its
+ * place in the file when rewritten, so a process killed in the middle of an append cannot damage what earlier
+ * appends flushed (with compression, HDF5 moves a rewritten chunk and may reuse the freed space before the
+ * metadata pointing at it is rewritten; tests/test-trace.c caught exactly that). trace_close() then rewrites
+ * the trace compressed: /exec_ns in chunks of 32768 values (256 KiB raw), byte shuffle + deflate 4, about 1.2
+ * bytes per execution on realistic durations (bench/bench-trace.c, docs/performance.md). */
 #define EXEC_CHUNK 32768
 #define EXEC_DEFLATE 4
 #define RUNS_CHUNK 1024
@@ -70,6 +76,8 @@ static const struct layout run_layout = {"/runs", run_members, N_OF(run_members)
 struct trace {
     char *path;
     int writable;
+    int compress_on_close; /* a writer rewrites the trace compressed when it closes */
+    int append_ready;      /* /runs and /exec_ns can grow in place (chunked, unlimited, unfiltered) */
     hid_t file, d_configs, d_inputs, d_runs, d_exec, d_log, d_warmup;
     hid_t mt_config, mt_input, mt_run; /* memory compound types */
     struct trace_meta meta;
@@ -569,8 +577,10 @@ static void complete_meta(struct trace_meta *m)
     }
 }
 
-struct trace *trace_create(const char *path, const struct trace_meta *meta, const char *const *param_names,
-                           int n_params, const char *const *dim_names, int n_dims)
+/* trace_create with the growing datasets compressed (a finished trace) or not (a trace being written). */
+static struct trace *create_storage(const char *path, const struct trace_meta *meta,
+                                    const char *const *param_names, int n_params, const char *const *dim_names,
+                                    int n_dims, int compress)
 {
     struct trace *t = NULL;
     hid_t ft = H5I_INVALID_HID;
@@ -604,9 +614,9 @@ struct trace *trace_create(const char *path, const struct trace_meta *meta, cons
     if (write_meta(t, &t->meta) < 0)
         goto out;
     H5TRY(ft = layout_type(&run_layout, 1), "cannot build the /runs type");
-    if ((t->d_runs = create_extendible(t, "/runs", ft, RUNS_CHUNK, RUNS_DEFLATE)) < 0)
+    if ((t->d_runs = create_extendible(t, "/runs", ft, RUNS_CHUNK, compress ? RUNS_DEFLATE : 0)) < 0)
         goto out;
-    if ((t->d_exec = create_extendible(t, "/exec_ns", H5T_STD_U64LE, EXEC_CHUNK, EXEC_DEFLATE)) < 0)
+    if ((t->d_exec = create_extendible(t, "/exec_ns", H5T_STD_U64LE, EXEC_CHUNK, compress ? EXEC_DEFLATE : 0)) < 0)
         goto out;
     H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush the new trace");
     ok = 1;
@@ -615,6 +625,17 @@ out:
     if (!ok) {
         (void)trace_close(t);
         return NULL;
+    }
+    return t;
+}
+
+struct trace *trace_create(const char *path, const struct trace_meta *meta, const char *const *param_names,
+                           int n_params, const char *const *dim_names, int n_dims)
+{
+    struct trace *t = create_storage(path, meta, param_names, n_params, dim_names, n_dims, 0);
+    if (t != NULL) {
+        t->compress_on_close = 1;
+        t->append_ready = 1;
     }
     return t;
 }
@@ -809,14 +830,16 @@ int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_
     row = *run;
     row.exec_offset = (int64_t)t->n_exec;
 
-    /* Executions, then the run row that makes them reachable, then one flush. A process killed between the
-     * two writes leaves values past the last run's end, which readers ignore and resumed writers overwrite. */
+    /* Executions, flush, then the run row that makes them reachable, flush. A process killed between the two
+     * leaves values past the last run's end, which readers ignore and resumed writers overwrite. Within a flush
+     * HDF5 writes raw data before the metadata that makes it visible. */
     if (n_exec > 0) {
         ext = (hsize_t)(t->n_exec + n_exec);
         H5TRY(H5Dset_extent(t->d_exec, &ext), "cannot extend /exec_ns to %llu values", (unsigned long long)ext);
         if (write_rows(t, t->d_exec, "/exec_ns", H5T_NATIVE_UINT64, (hsize_t)t->n_exec, (hsize_t)n_exec,
                        exec_ns) < 0)
             goto out;
+        H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush the appended executions");
     }
     ext = (hsize_t)(t->n_runs + 1);
     H5TRY(H5Dset_extent(t->d_runs, &ext), "cannot extend /runs to %llu rows", (unsigned long long)ext);
@@ -1193,8 +1216,8 @@ out:
     return rc;
 }
 
-/* Is the dataset chunked with an unlimited first dimension (so that it can grow)? */
-static int is_extendible(struct trace *t, hid_t d, const char *name)
+/* 1 if the dataset can grow in place: chunked, unlimited first dimension, no filters; 0 if not; -1 on error. */
+static int appendable(struct trace *t, hid_t d, const char *name)
 {
     int rc = -1;
     hid_t sp = H5I_INVALID_HID, dcpl = H5I_INVALID_HID;
@@ -1202,9 +1225,7 @@ static int is_extendible(struct trace *t, hid_t d, const char *name)
     H5TRY(sp = H5Dget_space(d), "cannot read the shape of %s", name);
     H5TRY(H5Sget_simple_extent_dims(sp, &dim, &maxdim), "cannot read the shape of %s", name);
     H5TRY(dcpl = H5Dget_create_plist(d), "cannot read the layout of %s", name);
-    if (H5Pget_layout(dcpl) != H5D_CHUNKED || maxdim != H5S_UNLIMITED)
-        FAIL("cannot append: %s is not an extendible (chunked, unlimited) dataset", name);
-    rc = 0;
+    rc = H5Pget_layout(dcpl) == H5D_CHUNKED && maxdim == H5S_UNLIMITED && H5Pget_nfilters(dcpl) == 0;
 out:
     close_id(&dcpl);
     close_id(&sp);
@@ -1226,7 +1247,6 @@ static struct trace *trace_load(const char *path, int writable)
     }
     if ((t = trace_alloc(path)) == NULL)
         return NULL;
-    t->writable = writable;
     if (stat(path, &st) != 0)
         FAIL("%s", strerror(errno));
     if (S_ISDIR(st.st_mode))
@@ -1247,10 +1267,9 @@ static struct trace *trace_load(const char *path, int writable)
     H5TRY(fapl = H5Pcreate(H5P_FILE_ACCESS), "cannot open");
 #if H5_VERSION_GE(1, 10, 7)
     /* Readers may look at a trace while a collector appends to it (every append ends with a flush). */
-    if (!writable)
-        H5TRY(H5Pset_file_locking(fapl, 0, 1), "cannot open");
+    H5TRY(H5Pset_file_locking(fapl, 0, 1), "cannot open");
 #endif
-    H5TRY(t->file = H5Fopen(path, writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl),
+    H5TRY(t->file = H5Fopen(path, H5F_ACC_RDONLY, fapl),
           "cannot open the HDF5 file (truncated or damaged? locked by a running writer?)");
     if (read_meta(t) < 0)
         goto out;
@@ -1286,27 +1305,25 @@ static struct trace *trace_load(const char *path, int writable)
         goto out;
 
     if (writable) {
-        hsize_t end = (hsize_t)t->n_exec;
-        if (is_extendible(t, t->d_runs, "/runs") < 0 || is_extendible(t, t->d_exec, "/exec_ns") < 0)
+        int a = appendable(t, t->d_runs, "/runs"), b = a > 0 ? appendable(t, t->d_exec, "/exec_ns") : 0;
+        if (a < 0 || b < 0)
             goto out;
-        /* Drop values past the last run's end (a writer killed between its two writes): appends go there. */
-        H5TRY(H5Dset_extent(t->d_exec, &end), "cannot trim /exec_ns to %llu values", (unsigned long long)end);
-    } else {
-        /* A reader keeps no dataset open. */
-        close_id(&t->d_configs);
-        close_id(&t->d_inputs);
-        close_id(&t->d_runs);
-        close_id(&t->d_exec);
-        close_id(&t->d_log);
-        close_id(&t->d_warmup);
-        close_id(&t->file);
+        t->append_ready = a && b;
     }
+    /* Everything is in memory now; the file is closed (trace_open_append reopens it for writing). */
+    close_id(&t->d_configs);
+    close_id(&t->d_inputs);
+    close_id(&t->d_runs);
+    close_id(&t->d_exec);
+    close_id(&t->d_log);
+    close_id(&t->d_warmup);
+    H5TRY(H5Fclose(t->file), "cannot close");
+    t->file = H5I_INVALID_HID;
     ok = 1;
 out:
     free(buf);
     close_id(&fapl);
     if (!ok) {
-        t->writable = 0; /* nothing to flush */
         (void)trace_close(t);
         return NULL;
     }
@@ -1318,9 +1335,107 @@ struct trace *trace_open(const char *path)
     return trace_load(path, 0);
 }
 
+/* All runs and executions of src into the (new, empty) trace t in one write each; flushed. */
+static int bulk_write(struct trace *t, const struct trace *src)
+{
+    int rc = -1;
+    hsize_t n = (hsize_t)src->n_exec;
+    H5TRY(H5Dset_extent(t->d_exec, &n), "cannot extend /exec_ns to %llu values", (unsigned long long)n);
+    if (n > 0 && write_rows(t, t->d_exec, "/exec_ns", H5T_NATIVE_UINT64, 0, n, src->exec) < 0)
+        goto out;
+    n = (hsize_t)src->n_runs;
+    H5TRY(H5Dset_extent(t->d_runs, &n), "cannot extend /runs to %llu rows", (unsigned long long)n);
+    if (n > 0 && write_rows(t, t->d_runs, "/runs", t->mt_run, 0, n, src->runs) < 0)
+        goto out;
+    H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush");
+    rc = 0;
+out:
+    return rc;
+}
+
+/* Write the whole in-memory trace to a temporary beside t->path and rename it over t->path: compressed (a
+ * finished trace) or not (a trace about to be appended to). The file is replaced complete or not at all. */
+static int snapshot(struct trace *t, int compress)
+{
+    int rc = -1;
+    char tmp[PATH_MAX];
+    struct trace *s = NULL;
+    if (tc_atomic_tmpname(t->path, tmp, sizeof tmp) < 0)
+        return -1;
+    s = create_storage(tmp, &t->meta, (const char *const *)t->param_names, t->n_params,
+                       (const char *const *)t->dim_names, t->n_dims, compress);
+    if (s == NULL)
+        goto out;
+    if (trace_write_configs(s, t->n_configs, t->params, t->configs) < 0 ||
+        trace_write_inputs(s, t->n_inputs, t->dims, t->inputs) < 0)
+        goto out;
+    for (int i = 0; i < t->n_configs; i++)
+        if (t->logs[i] != NULL && t->logs[i][0] != '\0' && trace_set_compile_log(s, i, t->logs[i]) < 0)
+            goto out;
+    if (t->warmup_ms != NULL && trace_write_compile_warmup(s, t->warmup_ms, t->n_warmup) < 0)
+        goto out;
+    if (bulk_write(s, t) < 0)
+        goto out;
+    if (trace_close(s) < 0) {
+        s = NULL;
+        goto out;
+    }
+    s = NULL;
+    if (tc_atomic_rename(tmp, t->path) < 0)
+        goto out;
+    rc = 0;
+out:
+    if (s != NULL)
+        (void)trace_close(s);
+    if (rc != 0) {
+        (void)unlink(tmp);
+        tc_preferr("%s: cannot rewrite the trace %s", t->path,
+                   compress ? "compressed (it is complete, but uncompressed)" : "for appending");
+    }
+    return rc;
+}
+
+/* Open t->path for writing and the datasets a writer updates; trim /exec_ns to the end of the last run. */
+static int reopen_rw(struct trace *t)
+{
+    int rc = -1;
+    hsize_t end = (hsize_t)t->n_exec;
+    htri_t e;
+    H5TRY(t->file = H5Fopen(t->path, H5F_ACC_RDWR, H5P_DEFAULT),
+          "cannot open for appending (is another process writing it?)");
+    H5TRY(t->d_configs = H5Dopen2(t->file, "/configs", H5P_DEFAULT), "cannot open /configs");
+    H5TRY(t->d_inputs = H5Dopen2(t->file, "/inputs", H5P_DEFAULT), "cannot open /inputs");
+    H5TRY(t->d_runs = H5Dopen2(t->file, "/runs", H5P_DEFAULT), "cannot open /runs");
+    H5TRY(t->d_exec = H5Dopen2(t->file, "/exec_ns", H5P_DEFAULT), "cannot open /exec_ns");
+    H5TRY(e = H5Lexists(t->file, "/compile_log", H5P_DEFAULT), "cannot look up /compile_log");
+    if (e > 0)
+        H5TRY(t->d_log = H5Dopen2(t->file, "/compile_log", H5P_DEFAULT), "cannot open /compile_log");
+    H5TRY(e = H5Lexists(t->file, "/compile_warmup_ms", H5P_DEFAULT), "cannot look up /compile_warmup_ms");
+    if (e > 0)
+        H5TRY(t->d_warmup = H5Dopen2(t->file, "/compile_warmup_ms", H5P_DEFAULT),
+              "cannot open /compile_warmup_ms");
+    /* Values past the last run's end (a writer killed between its two writes) are overwritten by appends. */
+    H5TRY(H5Dset_extent(t->d_exec, &end), "cannot trim /exec_ns to %llu values", (unsigned long long)end);
+    H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush");
+    rc = 0;
+out:
+    return rc;
+}
+
 struct trace *trace_open_append(const char *path)
 {
-    return trace_load(path, 1);
+    struct trace *t = trace_load(path, 1);
+    if (t == NULL)
+        return NULL;
+    /* A finished (compressed) trace, or one written by another tool, is first rewritten in the layout that
+     * appends safely; trace_close() compresses it again. */
+    if ((!t->append_ready && snapshot(t, 0) < 0) || reopen_rw(t) < 0) {
+        (void)trace_close(t);
+        return NULL;
+    }
+    t->writable = 1;
+    t->compress_on_close = 1;
+    return t;
 }
 
 int trace_close(struct trace *t)
@@ -1328,6 +1443,24 @@ int trace_close(struct trace *t)
     int rc = 0;
     if (t == NULL)
         return 0;
+    if (t->compress_on_close && t->file >= 0 && t->n_configs >= 0 && t->n_inputs >= 0) {
+        /* Everything is flushed already; close the appendable file and replace it by a compressed copy. */
+        t->compress_on_close = 0;
+        t->writable = 0;
+        close_id(&t->d_configs);
+        close_id(&t->d_inputs);
+        close_id(&t->d_runs);
+        close_id(&t->d_exec);
+        close_id(&t->d_log);
+        close_id(&t->d_warmup);
+        if (H5Fclose(t->file) < 0) {
+            h5fail(t->path, "H5Fclose()", "cannot close the trace");
+            rc = -1;
+        }
+        t->file = H5I_INVALID_HID;
+        if (rc == 0 && snapshot(t, 1) < 0)
+            rc = -1;
+    }
     if (t->writable && t->file >= 0 && H5Fflush(t->file, H5F_SCOPE_LOCAL) < 0) {
         h5fail(t->path, "H5Fflush()", "cannot flush the trace on close");
         rc = -1;
