@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # build.sh — build the libFuzzer harnesses with clang, ASan and UBSan (outside meson: libFuzzer needs clang).
-# Usage: tests/fuzz/build.sh OUTDIR [HARNESS...]     (harnesses: fuzz_opt fuzz_trace; default both)
+# Usage: tests/fuzz/build.sh OUTDIR [HARNESS...]     (fuzz_opt fuzz_trace fuzz_tracegen; default all three)
 # Env: CC (default clang). Exit 77 when clang cannot link a libFuzzer binary here (so meson counts a skip).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -8,7 +8,7 @@ root=$(cd "$here/../.." && pwd)
 out=${1:?usage: build.sh OUTDIR [HARNESS...]}
 shift
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_opt fuzz_trace)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_opt fuzz_trace fuzz_tracegen)
 CC=${CC:-clang}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -28,10 +28,10 @@ util=("$root"/util/tc_err.c "$root"/util/tc_opt.c "$root"/util/tc_atomic.c "$roo
 for h in "${harnesses[@]}"; do
     case $h in
     fuzz_opt)   "$CC" "${flags[@]}" "$here/fuzz_opt.c" "${util[@]}" -lm -o "$out/fuzz_opt" ;;
-    fuzz_trace) # shellcheck disable=SC2046
-                "$CC" "${flags[@]}" $(pkg-config --cflags hdf5) "$here/fuzz_trace.c" "$root/trace/trace.c" \
-                    "${util[@]}" $(pkg-config --libs hdf5) -lm -o "$out/fuzz_trace" ;;
-    *) echo "build.sh: unknown harness '$h' (known: fuzz_opt fuzz_trace)" >&2; exit 2 ;;
+    fuzz_trace|fuzz_tracegen) # shellcheck disable=SC2046
+                "$CC" "${flags[@]}" $(pkg-config --cflags hdf5) "$here/$h.c" "$root/trace/trace.c" \
+                    "${util[@]}" $(pkg-config --libs hdf5) -lm -o "$out/$h" ;;
+    *) echo "build.sh: unknown harness '$h' (known: fuzz_opt fuzz_trace fuzz_tracegen)" >&2; exit 2 ;;
     esac
     echo "built $out/$h"
 done
