@@ -1,9 +1,526 @@
-/* cmd_info.c — placeholder until the stage lands. */
+/* cmd_info.c — `tunecost info [TRACE] [--json]`: what a trace holds. Device, protocol and timing settings,
+ * configurations and runs by status, executions and measured GPU time, compile times, and per input the best
+ * configuration (lowest median timed execution among valid runs) with its TFLOP/s and its speed relative to the
+ * reference library (ref_ms / best median). Text for people, one JSON object with --json for scripts. */
+#include "tc_err.h"
+#include "tc_json.h"
+#include "trace.h"
 #include "tunecost.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: tunecost info [TRACE] [--json]\n"
+            "\n"
+            "Show what a trace holds: device, protocol and timing settings, configurations (valid / by failure\n"
+            "reason), inputs, runs, executions, total measured GPU time, compile times, and per input the best\n"
+            "configuration (lowest median of the timed executions of its valid run) with its TFLOP/s and its\n"
+            "speed relative to the reference library (ref_ms / best median; above 1 = faster than the reference).\n"
+            "\n"
+            "Arguments:\n"
+            "  TRACE        trace file (default: %s)\n"
+            "\n"
+            "Options:\n"
+            "  --json       print one JSON object instead of text (default: text)\n"
+            "  -h, --help   show this help and exit\n"
+            "\n"
+            "Exit status: 0 ok; 2 usage error or a missing, unreadable or invalid trace (one line on stderr).\n"
+            "\n"
+            "Examples:\n"
+            "  tunecost info                              # the shipped reference trace\n"
+            "  tunecost info run1.h5\n"
+            "  tunecost info run1.h5 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runs\"])'\n",
+            tc_default_trace());
+}
+
+/* ---- statistics -------------------------------------------------------------------------------------------- */
+
+/* k-th smallest of x[0..n) (0-based), leaving x[0..k) <= x[k] <= x(k..n) (Wirth's selection; copes with many
+ * equal values, which durations often are). */
+static uint64_t select_kth(uint64_t *x, size_t n, size_t k)
+{
+    long l = 0, m = (long)n - 1, kk = (long)k;
+    while (l < m) {
+        uint64_t pivot = x[kk];
+        long i = l, j = m;
+        do {
+            while (x[i] < pivot)
+                i++;
+            while (pivot < x[j])
+                j--;
+            if (i <= j) {
+                uint64_t tmp = x[i];
+                x[i] = x[j];
+                x[j] = tmp;
+                i++;
+                j--;
+            }
+        } while (i <= j);
+        if (j < kk)
+            l = i;
+        if (kk < i)
+            m = j;
+    }
+    return x[k];
+}
+
+/* Median of n > 0 values (mean of the two middle ones when n is even); scratch holds n values. */
+static double median_u64(const uint64_t *x, size_t n, uint64_t *scratch)
+{
+    memcpy(scratch, x, n * sizeof *x);
+    uint64_t hi = select_kth(scratch, n, n / 2);
+    if (n % 2)
+        return (double)hi;
+    uint64_t lo = scratch[0]; /* the largest of the lower half */
+    for (size_t i = 1; i < n / 2; i++)
+        if (scratch[i] > lo)
+            lo = scratch[i];
+    return ((double)lo + (double)hi) / 2.0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* ---- the summary ------------------------------------------------------------------------------------------ */
+
+struct best {
+    int config;     /* -1: no valid run */
+    double median_ns;
+    double tflops;
+    double vs_ref;  /* ref_ms / best ms; NaN without a reference */
+};
+
+struct summary {
+    int cfg_by_status[TRACE_N_STATUS];
+    size_t runs_by_status[TRACE_N_STATUS];
+    size_t runs_valid;
+    long pairs_measured;
+    uint64_t n_estimate, n_warmup, n_timed;
+    double exec_ms, timed_ms, flush_ms, wall_ms;
+    int n_compiled;
+    double compile_min, compile_median, compile_max, compile_total;
+    double warmup_mean;
+    struct best *best; /* per input */
+};
+
+static int summarize(const struct trace *t, struct summary *s)
+{
+    int n_cfg = trace_n_configs(t), n_in = trace_n_inputs(t);
+    size_t n_runs = trace_n_runs(t), max_timed = 1;
+    uint64_t *scratch = NULL;
+    double *compile = NULL;
+    memset(s, 0, sizeof *s);
+    s->best = calloc((size_t)(n_in > 0 ? n_in : 1), sizeof *s->best);
+    compile = malloc((size_t)(n_cfg > 0 ? n_cfg : 1) * sizeof *compile);
+    if (s->best == NULL || compile == NULL)
+        goto oom;
+
+    for (int c = 0; c < n_cfg; c++) {
+        const struct trace_config *cf = trace_config(t, c);
+        s->cfg_by_status[cf->status]++;
+        if (isfinite(cf->compile_ms) && cf->compile_ms > 0)
+            compile[s->n_compiled++] = cf->compile_ms;
+    }
+    if (s->n_compiled > 0) {
+        qsort(compile, (size_t)s->n_compiled, sizeof *compile, cmp_double);
+        s->compile_min = compile[0];
+        s->compile_max = compile[s->n_compiled - 1];
+        s->compile_median = s->n_compiled % 2 ? compile[s->n_compiled / 2]
+                                              : (compile[s->n_compiled / 2 - 1] + compile[s->n_compiled / 2]) / 2;
+        for (int i = 0; i < s->n_compiled; i++)
+            s->compile_total += compile[i];
+    }
+    if (trace_n_compile_warmup(t) > 0) {
+        for (int w = 0; w < trace_n_compile_warmup(t); w++)
+            s->warmup_mean += trace_compile_warmup(t)[w];
+        s->warmup_mean /= trace_n_compile_warmup(t);
+    }
+
+    uint64_t exec_ns = 0, timed_ns = 0;
+    for (size_t r = 0; r < n_runs; r++) {
+        const struct trace_run *run = trace_run(t, r);
+        size_t n = (size_t)run->n_estimate + (size_t)run->n_warmup + (size_t)run->n_timed;
+        const uint64_t *x = trace_run_exec(t, r);
+        s->runs_by_status[run->status]++;
+        s->runs_valid += (size_t)trace_run_valid(t, r);
+        s->n_estimate += (uint64_t)run->n_estimate;
+        s->n_warmup += (uint64_t)run->n_warmup;
+        s->n_timed += (uint64_t)run->n_timed;
+        for (size_t i = 0; i < n; i++) {
+            exec_ns += x[i];
+            if (i >= n - (size_t)run->n_timed)
+                timed_ns += x[i];
+        }
+        if (isfinite(run->flush_ms))
+            s->flush_ms += run->flush_ms;
+        if (isfinite(run->wall_ms))
+            s->wall_ms += run->wall_ms;
+        if ((size_t)run->n_timed > max_timed)
+            max_timed = (size_t)run->n_timed;
+    }
+    s->exec_ms = (double)exec_ns * 1e-6;
+    s->timed_ms = (double)timed_ns * 1e-6;
+
+    if ((scratch = malloc(max_timed * sizeof *scratch)) == NULL)
+        goto oom;
+    for (int i = 0; i < n_in; i++) {
+        struct best *b = &s->best[i];
+        const struct trace_input *in = trace_input(t, i);
+        b->config = -1;
+        for (int c = 0; c < n_cfg; c++) {
+            long r = trace_find_run(t, i, c);
+            if (r < 0)
+                continue;
+            s->pairs_measured++;
+            if (!trace_run_valid(t, (size_t)r))
+                continue;
+            double med = median_u64(trace_run_timed(t, (size_t)r), (size_t)trace_run(t, (size_t)r)->n_timed, scratch);
+            if (b->config < 0 || med < b->median_ns) {
+                b->config = c;
+                b->median_ns = med;
+            }
+        }
+        if (b->config >= 0) {
+            b->tflops = in->flops / b->median_ns * 1e-3; /* flops / (ns * 1e-9) / 1e12 */
+            b->vs_ref = isfinite(in->ref_ms) && in->ref_ms > 0 ? in->ref_ms * 1e6 / b->median_ns : NAN;
+        }
+    }
+    free(scratch);
+    free(compile);
+    return 0;
+oom:
+    free(scratch);
+    free(compile);
+    free(s->best);
+    s->best = NULL;
+    return tc_seterr("%s: out of memory", trace_path(t));
+}
+
+/* "13.0" from 13000 (cuDriverGetVersion's encoding). */
+static void cuda_ver(char *buf, size_t len, int32_t v)
+{
+    if (v <= 0)
+        snprintf(buf, len, "unknown");
+    else
+        snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+static void human_bytes(char *buf, size_t len, int64_t b)
+{
+    if (b >= 1 << 30 && b % (1 << 30) == 0)
+        snprintf(buf, len, "%" PRId64 " GiB", b >> 30);
+    else if (b >= 1 << 20)
+        snprintf(buf, len, "%.4g MiB", (double)b / (1 << 20));
+    else if (b >= 1 << 10)
+        snprintf(buf, len, "%.4g KiB", (double)b / (1 << 10));
+    else
+        snprintf(buf, len, "%" PRId64 " B", b);
+}
+
+/* Duration for people, 4 significant digits: "8750 ns", "45 us", "1.25 ms", "12.5 s", "5321 s". */
+static void human_ns(char *buf, size_t len, double ns)
+{
+    static const struct {
+        double scale;
+        const char *unit;
+    } units[] = {{1, "ns"}, {1e3, "us"}, {1e6, "ms"}, {1e9, "s"}};
+    size_t u = 0;
+    while (u + 1 < sizeof units / sizeof units[0] && fabs(ns) >= 10 * units[u + 1].scale)
+        u++;
+    double v = ns / units[u].scale;
+    if (fabs(v) >= 1000)
+        snprintf(buf, len, "%.0f %s", v, units[u].unit);
+    else
+        snprintf(buf, len, "%.4g %s", v, units[u].unit);
+}
+
+static void human_ms(char *buf, size_t len, double ms)
+{
+    human_ns(buf, len, ms * 1e6);
+}
+
+static void print_params(char *buf, size_t len, const struct trace *t, int c)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int p = 0; p < trace_n_params(t) && used < len; p++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%d", p ? "," : "", trace_params(t, c)[p]);
+}
+
+static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
+{
+    const struct trace_meta *m = trace_get_meta(t);
+    char a[64], b[64], c[64], d[64];
+    int n_cfg = trace_n_configs(t), n_in = trace_n_inputs(t);
+
+    fprintf(fp, "trace           %s\n", trace_path(t));
+    fprintf(fp, "format          %s v%d, written by %s at %s\n", TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION,
+            m->generator, m->created_utc);
+    fprintf(fp, "kernel          %s\n", m->kernel);
+    human_bytes(a, sizeof a, m->device_l2_bytes);
+    cuda_ver(b, sizeof b, m->driver_version);
+    cuda_ver(c, sizeof c, m->cuda_version);
+    fprintf(fp, "device          %s (sm_%d, %d SMs, L2 %s), driver %s, CUDA %s\n", m->device_name, m->device_cc,
+            m->device_sms, a, b, c);
+    if (m->flush_bytes > 0)
+        human_bytes(d, sizeof d, m->flush_bytes);
+    else
+        snprintf(d, sizeof d, "off");
+    fprintf(fp, "protocol        %s, timer %s, warm-up %g ms, repetition %g ms, L2 flush %s, %d compile jobs, "
+                "seed %" PRIu64 "\n",
+            m->protocol, m->timer, m->warmup_ms, m->rep_ms, d, m->compile_jobs, m->seed);
+
+    fprintf(fp, "\nconfigurations  %d: %d valid", n_cfg, s->cfg_by_status[TRACE_OK]);
+    for (int st = 1; st < TRACE_N_STATUS; st++)
+        if (s->cfg_by_status[st] > 0)
+            fprintf(fp, ", %d %s", s->cfg_by_status[st], trace_status_name(st));
+    fprintf(fp, "\nparameters      ");
+    for (int p = 0; p < trace_n_params(t); p++)
+        fprintf(fp, "%s%s", p ? " " : "", trace_param_name(t, p));
+    fprintf(fp, "\ninputs          %d (", n_in);
+    for (int dd = 0; dd < trace_n_dims(t); dd++)
+        fprintf(fp, "%s%s", dd ? " x " : "", trace_dim_name(t, dd));
+    fprintf(fp, ")\nruns            %zu: %zu valid", trace_n_runs(t), s->runs_valid);
+    for (int st = 0; st < TRACE_N_STATUS; st++) {
+        size_t n = s->runs_by_status[st];
+        if (st == TRACE_OK)
+            n -= s->runs_valid; /* status ok but a zero duration or no timed execution */
+        if (n > 0)
+            fprintf(fp, ", %zu %s", n, st == TRACE_OK ? "ok without timed executions" : trace_status_name(st));
+    }
+    fprintf(fp, "; %ld of %ld (input, configuration) pairs measured\n", s->pairs_measured,
+            (long)n_cfg * (long)n_in);
+    fprintf(fp, "executions      %zu (%" PRIu64 " estimate, %" PRIu64 " warm-up, %" PRIu64 " timed)\n",
+            trace_n_exec(t), s->n_estimate, s->n_warmup, s->n_timed);
+    human_ms(a, sizeof a, s->exec_ms);
+    human_ms(b, sizeof b, s->timed_ms);
+    human_ms(c, sizeof c, s->flush_ms);
+    human_ms(d, sizeof d, s->wall_ms);
+    fprintf(fp, "GPU time        %s in executions (%s timed), %s in L2 flushes; benchmarking wall time %s\n", a, b,
+            c, d);
+    if (s->n_compiled > 0) {
+        human_ms(a, sizeof a, s->compile_min);
+        human_ms(b, sizeof b, s->compile_median);
+        human_ms(c, sizeof c, s->compile_max);
+        human_ms(d, sizeof d, s->compile_total);
+        fprintf(fp, "compile         %d configurations: min %s, median %s, max %s, total %s\n", s->n_compiled, a, b,
+                c, d);
+    } else {
+        fprintf(fp, "compile         no compile times recorded\n");
+    }
+    if (trace_n_compile_warmup(t) > 0) {
+        fprintf(fp, "compile warm-up %d workers:", trace_n_compile_warmup(t));
+        for (int w = 0; w < trace_n_compile_warmup(t); w++)
+            fprintf(fp, " %g", trace_compile_warmup(t)[w]);
+        fprintf(fp, " ms (mean %g ms; first compile of each worker, not in the times above)\n", s->warmup_mean);
+    }
+
+    fprintf(fp, "\nbest configuration per input (lowest median of the timed executions of a valid run):\n");
+    fprintf(fp, "  %-20s %6s  %-28s %12s %9s %11s %8s\n", "input", "config", "parameters", "median", "TFLOP/s",
+            "ref_ms", "ref/best");
+    for (int i = 0; i < n_in; i++) {
+        const struct best *bb = &s->best[i];
+        char dims[64] = "", params[128];
+        size_t used = 0;
+        for (int dd = 0; dd < trace_n_dims(t) && used < sizeof dims; dd++)
+            used += (size_t)snprintf(dims + used, sizeof dims - used, "%s%" PRId64, dd ? "x" : "",
+                                     trace_dims(t, i)[dd]);
+        double ref = trace_input(t, i)->ref_ms;
+        if (isfinite(ref))
+            snprintf(b, sizeof b, "%.5g", ref);
+        else
+            snprintf(b, sizeof b, "-");
+        if (bb->config < 0) {
+            fprintf(fp, "  %-20s %6s  %-28s %12s %9s %11s %8s\n", dims, "-", "(no valid run)", "-", "-", b, "-");
+            continue;
+        }
+        print_params(params, sizeof params, t, bb->config);
+        human_ns(a, sizeof a, bb->median_ns);
+        if (isfinite(bb->vs_ref))
+            snprintf(c, sizeof c, "%.3f", bb->vs_ref);
+        else
+            snprintf(c, sizeof c, "-");
+        fprintf(fp, "  %-20s %6d  %-28s %12s %9.1f %11s %8s\n", dims, bb->config, params, a, bb->tflops, b, c);
+    }
+}
+
+static void json_key(FILE *fp, const char *key)
+{
+    tc_json_str(fp, key);
+    fputc(':', fp);
+}
+
+static void print_json(FILE *fp, const struct trace *t, const struct summary *s)
+{
+    const struct trace_meta *m = trace_get_meta(t);
+    int n_cfg = trace_n_configs(t), n_in = trace_n_inputs(t);
+    fputc('{', fp);
+    json_key(fp, "trace");
+    tc_json_str(fp, trace_path(t));
+    fprintf(fp, ",\"format\":\"%s\",\"format_version\":%d,", TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION);
+    json_key(fp, "generator");
+    tc_json_str(fp, m->generator);
+    fputc(',', fp);
+    json_key(fp, "created_utc");
+    tc_json_str(fp, m->created_utc);
+    fputc(',', fp);
+    json_key(fp, "kernel");
+    tc_json_str(fp, m->kernel);
+    fprintf(fp, ",\"device\":{");
+    json_key(fp, "name");
+    tc_json_str(fp, m->device_name);
+    fprintf(fp, ",\"cc\":%d,\"sms\":%d,\"l2_bytes\":%" PRId64 ",\"driver_version\":%d,\"cuda_version\":%d},",
+            m->device_cc, m->device_sms, m->device_l2_bytes, m->driver_version, m->cuda_version);
+    fprintf(fp, "\"settings\":{");
+    json_key(fp, "protocol");
+    tc_json_str(fp, m->protocol);
+    fputc(',', fp);
+    json_key(fp, "timer");
+    tc_json_str(fp, m->timer);
+    fprintf(fp, ",\"warmup_ms\":");
+    tc_json_num(fp, m->warmup_ms);
+    fprintf(fp, ",\"rep_ms\":");
+    tc_json_num(fp, m->rep_ms);
+    fprintf(fp, ",\"flush_bytes\":%" PRId64 ",\"compile_jobs\":%d,\"seed\":%" PRIu64 "},", m->flush_bytes,
+            m->compile_jobs, m->seed);
+
+    fprintf(fp, "\"params\":[");
+    for (int p = 0; p < trace_n_params(t); p++) {
+        if (p)
+            fputc(',', fp);
+        tc_json_str(fp, trace_param_name(t, p));
+    }
+    fprintf(fp, "],\"dims\":[");
+    for (int d = 0; d < trace_n_dims(t); d++) {
+        if (d)
+            fputc(',', fp);
+        tc_json_str(fp, trace_dim_name(t, d));
+    }
+    fprintf(fp, "],\"configs\":{\"total\":%d,\"valid\":%d,\"by_status\":{", n_cfg, s->cfg_by_status[TRACE_OK]);
+    for (int st = 0; st < TRACE_N_STATUS; st++) {
+        fprintf(fp, "%s", st ? "," : "");
+        json_key(fp, trace_status_name(st));
+        fprintf(fp, "%d", s->cfg_by_status[st]);
+    }
+    fprintf(fp, "}},\"n_inputs\":%d,", n_in);
+    fprintf(fp, "\"runs\":{\"total\":%zu,\"valid\":%zu,\"by_status\":{", trace_n_runs(t), s->runs_valid);
+    for (int st = 0; st < TRACE_N_STATUS; st++) {
+        fprintf(fp, "%s", st ? "," : "");
+        json_key(fp, trace_status_name(st));
+        fprintf(fp, "%zu", s->runs_by_status[st]);
+    }
+    fprintf(fp, "},\"pairs_measured\":%ld,\"pairs_total\":%ld},", s->pairs_measured, (long)n_cfg * (long)n_in);
+    fprintf(fp,
+            "\"executions\":{\"total\":%zu,\"estimate\":%" PRIu64 ",\"warmup\":%" PRIu64 ",\"timed\":%" PRIu64 "},",
+            trace_n_exec(t), s->n_estimate, s->n_warmup, s->n_timed);
+    fprintf(fp, "\"gpu_time_ms\":{\"executions\":");
+    tc_json_num(fp, s->exec_ms);
+    fprintf(fp, ",\"timed\":");
+    tc_json_num(fp, s->timed_ms);
+    fprintf(fp, ",\"flush\":");
+    tc_json_num(fp, s->flush_ms);
+    fprintf(fp, "},\"wall_ms\":");
+    tc_json_num(fp, s->wall_ms);
+    fprintf(fp, ",\"compile_ms\":{\"n\":%d,\"min\":", s->n_compiled);
+    tc_json_num(fp, s->n_compiled ? s->compile_min : NAN);
+    fprintf(fp, ",\"median\":");
+    tc_json_num(fp, s->n_compiled ? s->compile_median : NAN);
+    fprintf(fp, ",\"max\":");
+    tc_json_num(fp, s->n_compiled ? s->compile_max : NAN);
+    fprintf(fp, ",\"total\":");
+    tc_json_num(fp, s->compile_total);
+    fprintf(fp, "},\"compile_warmup_ms\":[");
+    for (int w = 0; w < trace_n_compile_warmup(t); w++) {
+        if (w)
+            fputc(',', fp);
+        tc_json_num(fp, trace_compile_warmup(t)[w]);
+    }
+    fprintf(fp, "],\"best\":[");
+    for (int i = 0; i < n_in; i++) {
+        const struct best *b = &s->best[i];
+        fprintf(fp, "%s{\"input\":%d,\"dims\":[", i ? "," : "", i);
+        for (int d = 0; d < trace_n_dims(t); d++)
+            fprintf(fp, "%s%" PRId64, d ? "," : "", trace_dims(t, i)[d]);
+        fprintf(fp, "],\"flops\":");
+        tc_json_num(fp, trace_input(t, i)->flops);
+        fprintf(fp, ",\"ref_ms\":");
+        tc_json_num(fp, trace_input(t, i)->ref_ms);
+        if (b->config < 0) {
+            fprintf(fp, ",\"config\":null,\"params\":null,\"median_ns\":null,\"tflops\":null,\"ref_over_best\":null}");
+            continue;
+        }
+        fprintf(fp, ",\"config\":%d,\"params\":[", b->config);
+        for (int p = 0; p < trace_n_params(t); p++)
+            fprintf(fp, "%s%d", p ? "," : "", trace_params(t, b->config)[p]);
+        fprintf(fp, "],\"median_ns\":");
+        tc_json_num(fp, b->median_ns);
+        fprintf(fp, ",\"tflops\":");
+        tc_json_num(fp, b->tflops);
+        fprintf(fp, ",\"ref_over_best\":");
+        tc_json_num(fp, b->vs_ref);
+        fputc('}', fp);
+    }
+    fprintf(fp, "]}\n");
+}
+
 int cmd_info(int argc, char **argv)
 {
-    (void)argc;
-    fprintf(stderr, "tunecost %s: not built yet\n", argv[0]);
-    return 2;
+    static const struct option longopts[] = {
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int json = 0, opt, rc = 1;
+    const char *path;
+    struct trace *t = NULL;
+    struct summary s = {0};
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'j': json = 1; break;
+        case 'h': usage(stdout); return 0;
+        default:
+            fprintf(stderr, "tunecost info: unknown option '%s'\n", argv[optind - 1]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (argc - optind > 1) {
+        fprintf(stderr, "tunecost info: expected at most one TRACE, got %d arguments\n", argc - optind);
+        usage(stderr);
+        return 2;
+    }
+    path = optind < argc ? argv[optind] : tc_default_trace();
+    if ((t = trace_open(path)) == NULL) {
+        fprintf(stderr, "tunecost info: %s\n", tc_errmsg());
+        return 2;
+    }
+    if (summarize(t, &s) < 0) {
+        fprintf(stderr, "tunecost info: %s\n", tc_errmsg());
+        goto out;
+    }
+    if (json)
+        print_json(stdout, t, &s);
+    else
+        print_text(stdout, t, &s);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "tunecost info: cannot write the output\n");
+        goto out;
+    }
+    rc = 0;
+out:
+    free(s.best);
+    trace_close(t);
+    return rc;
 }

@@ -1,0 +1,30 @@
+# common.gp — terminal, fonts and data conventions shared by every tunecost figure; loaded first by each script.
+# Every script runs in the report directory and reads only the TSV files there (never HDF5). Variables, set with
+# gnuplot -e "fmt='svg'; out='fig3-frontier.svg'; input='4096x256x4096'; device='NVIDIA H200'; factor=16":
+#   fmt     png (pngcairo) or svg                          (default png)
+#   out     output file                                   (default figure.<fmt>)
+#   input   the single input's label, device the GPU name, factor the compile workers (titles only)
+if (!exists("fmt")) fmt = "png"
+if (!exists("out")) out = "figure." . fmt
+if (!exists("input")) input = ""
+if (!exists("device")) device = ""
+if (!exists("factor")) factor = 16
+# a script may set aspect = height / width before loading this file (the heat map is square)
+if (!exists("aspect")) aspect = 0.62
+if (fmt eq "svg") {
+    set terminal svg size 1000,int(1000*aspect) dynamic noenhanced font "DejaVu Sans,15" background rgb "white"
+} else {
+    set terminal pngcairo size 1500,int(1500*aspect) noenhanced font "DejaVu Sans,21" background rgb "white" \
+        linewidth 1.5
+}
+set output out
+# TSV with one header line; columns are used by name; "nan" marks a missing value
+set datafile separator "\t"
+set datafile columnheaders
+set datafile missing "nan"
+set grid lc rgb "#dddddd" lw 1
+set border lc rgb "#444444"
+set key opaque box lc rgb "#bbbbbb"
+set tics nomirror
+# colours (Okabe-Ito): baseline blue, parallel orange, early stop green, per-exec purple, pipelined vermilion
+c_base = "#0072b2"; c_par = "#e69f00"; c_es = "#009e73"; c_pex = "#cc79a7"; c_pip = "#d55e00"

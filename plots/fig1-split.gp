@@ -1,0 +1,16 @@
+# fig1-split.gp — the paper's Figure 1: per input, tuning time split into repetition (timed executions), overhead
+# (wall time minus timed executions, warm-up included) and compilation, stacked. Reads fig1-split.tsv.
+load "plots/common.gp"
+set title sprintf("Where tuning time goes, per input (%s)", device)
+set ylabel "Tuning time of the input (s)"
+set xlabel "Input (M x N x K)"
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.9 border rgb "#555555"
+set boxwidth 0.8
+set xtics rotate by 90 right font ",13" nomirror
+set key outside top center horizontal
+set grid noxtics
+plot "fig1-split.tsv" using (column("repetition_ms")/1e3):xtic(2) lc rgb c_base title "repetition (timed executions)", \
+     "" using (column("overhead_ms")/1e3) lc rgb c_par title "overhead (warm-up, flushes, launches, sync)", \
+     "" using (column("compile_ms")/1e3) lc rgb "#999999" title "compilation"

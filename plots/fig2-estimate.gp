@@ -1,0 +1,22 @@
+# fig2-estimate.gp — the paper's Figure 2: Triton's per-execution estimate against the warmed execution time
+# (left, log-log, the diagonal is a perfect estimate) and the timed total against the requested repetition time
+# (right). Reads fig2-estimate.tsv (from a triton-protocol trace).
+load "plots/common.gp"
+stats "fig2-estimate.tsv" using "rep_ms" nooutput
+rep = STATS_max
+set multiplot layout 1,2 title sprintf("Triton-protocol estimate vs warmed execution time (%s)", device)
+set logscale xy
+set xlabel "Warmed execution time, median (ms)"
+set ylabel "Estimated time per execution (ms)"
+set key top left
+plot "fig2-estimate.tsv" using "warm_median_ms":"estimate_ms" with points pt 7 ps 1.0 lc rgb c_base \
+         title "run (input, configuration)", \
+     x with lines dt 2 lw 2 lc rgb "#333333" title "estimate = warmed time"
+unset logscale y
+set ylabel "Timed executions, total (ms)"
+set key bottom right
+set yrange [0:rep * 1.15]
+plot "fig2-estimate.tsv" using "warm_median_ms":"timed_total_ms" with points pt 7 ps 1.0 lc rgb c_pip \
+         title "run (input, configuration)", \
+     rep with lines dt 2 lw 2 lc rgb "#333333" title sprintf("requested %.0f ms", rep)
+unset multiplot

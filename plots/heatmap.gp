@@ -1,0 +1,18 @@
+# heatmap.gp — beyond the paper: every configuration's performance relative to the input's best (best time /
+# its time), configurations ranked by their mean over inputs; blank cells failed or were not measured.
+# Reads heatmap.tsv.
+aspect = 1.0
+load "plots/common.gp"
+set title sprintf("Performance relative to the best configuration of each input (%s)", device)
+set xlabel "Configuration, ranked by mean relative performance (0 = best overall)"
+set ylabel "Input (M x N x K)"
+set cblabel "Relative performance (1 = the input's best)"
+set cbrange [0:1]
+set palette defined (0 "#fff7ec", 0.5 "#fc8d59", 0.8 "#d7301f", 1 "#4a0000")
+set ytics font ",12" nomirror
+set grid noxtics noytics
+set key off
+set xrange [-0.5:*]
+set yrange [-0.5:*] reverse
+plot "heatmap.tsv" using "config_rank":"input":(0.5):(0.5):"rel_perf":ytic(2) with boxxyerror \
+     fs solid 1.0 noborder lc palette notitle

@@ -12,8 +12,8 @@
 int fixture_small(const char *path, int64_t flush_bytes, int variant);
 /* A triton-protocol trace with one run whose estimate is the mean of its two (cold) estimate executions. */
 int fixture_triton(const char *path);
-/* A larger pseudo-random fixed-time trace for the report: 4 inputs (4096x256x4096 among them), 10
- * configurations (one fails to compile), 60 timed executions per run, deterministic. */
+/* A larger pseudo-random fixed-time trace for the report: 4 inputs (4096x256x4096 among them), 24
+ * configurations (one fails to compile), timed executions up to 100 ms (at most 4000) per run, deterministic. */
 int fixture_report(const char *path);
 
 #endif
