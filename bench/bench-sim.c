@@ -9,7 +9,9 @@
  *   bench-sim --paper              the paper's full experiment only
  *   bench-sim --write-trace F.h5   write the synthetic data set as a trace, for timing `tunecost simulate F.h5`
  *   -j T                           threads (default: online cores)
- * Prints one TSV row per measurement: what, size, wall seconds, and the peak resident memory. */
+ * Prints one TSV row per measurement: what, size, wall seconds of building the tables and of the replay, CPU
+ * seconds of the replay (all threads; steadier than wall time on a busy machine), the tables' size and the peak
+ * resident memory of the process (which holds the synthetic executions throughout). */
 #include "sim.h"
 #include "tc_err.h"
 #include "trace.h"
@@ -41,6 +43,13 @@ struct raw_input {
 
 static struct raw_input raw[N_INPUTS];
 static size_t raw_execs;
+
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static double now_s(void)
 {
@@ -130,7 +139,7 @@ static struct sim_data *build(const struct sim_settings *s, int n_inputs, int n_
 /* One measurement: build the data and replay; prints a row. Returns the replay's wall seconds. */
 static int measure(const char *what, long size, struct sim_settings *s, int n_inputs, int n_valid)
 {
-    double t0 = now_s(), t1, t2;
+    double t0 = now_s(), t1, t2, c1, c2;
     struct sim_data *d = build(s, n_inputs, n_valid);
     struct sim_result *res;
     if (d == NULL) {
@@ -138,14 +147,16 @@ static int measure(const char *what, long size, struct sim_settings *s, int n_in
         return -1;
     }
     t1 = now_s();
+    c1 = cpu_s();
     res = sim_run(d, s, NULL, NULL);
     t2 = now_s();
+    c2 = cpu_s();
     if (res == NULL) {
         fprintf(stderr, "bench-sim: %s\n", tc_errmsg());
         sim_data_free(d);
         return -1;
     }
-    printf("%s\t%ld\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\n", what, size, t1 - t0, t2 - t1, t2 - t0,
+    printf("%s\t%ld\t%.3f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\n", what, size, t1 - t0, t2 - t1, c2 - c1, t2 - t0,
            (double)sim_data_bytes(d) / 1048576.0, peak_mib());
     fflush(stdout);
     sim_result_free(res);
@@ -231,7 +242,7 @@ int main(int argc, char **argv)
            "MiB\n", N_INPUTS, raw_execs, (double)raw_execs * 8 / 1048576.0, now_s() - t0, peak_mib());
     if (trace_out != NULL)
         return write_trace(trace_out);
-    printf("what\tsize\tbuild_s\treplay_s\ttotal_s\ttables_MiB\tpeak_MiB\n");
+    printf("what\tsize\tbuild_s\treplay_s\treplay_cpu_s\ttotal_s\ttables_MiB\tpeak_MiB\n");
     sim_settings_default(&s);
     s.threads = threads;
     if (measure("paper (3 scenarios x 500 x 30 x 64 inputs)", 500, &s, N_INPUTS, 0) != 0)

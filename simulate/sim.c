@@ -613,6 +613,16 @@ struct acc {
     long n_short, n_stopped;
 };
 
+/* Scenarios that share the overhead model and the early-stop rule benchmark exactly the same executions and pick
+ * the same winner; they differ only in how compile time is charged. One pass over the drawn configurations
+ * serves such a group. */
+struct group {
+    enum sim_overhead overhead;
+    int early_stop;
+    int n;
+    int sc[SIM_MAX_SCENARIOS]; /* indices into settings.scenarios */
+};
+
 struct job {
     const struct sim_data *d;
     const struct sim_settings *s;
@@ -620,7 +630,9 @@ struct job {
     double tq;                /* t quantile for the 95% CI */
     atomic_int next;          /* next sample to take */
     atomic_int done;          /* samples finished */
-    int max_factor;           /* largest pipelined factor (worker array size) */
+    int max_factor;           /* largest pipelined factor (worker clocks per scenario) */
+    int n_groups;
+    struct group groups[SIM_MAX_SCENARIOS];
     int max_valid;
 };
 
@@ -628,7 +640,7 @@ struct worker {
     struct job *job;
     gsl_rng *rng;
     int *idx;                 /* [max_valid] the draw order */
-    double *wfree;            /* [max_factor] when each compile worker is free, ms */
+    double *wfree;            /* [n_scenarios][max_factor] when each compile worker is free, ms */
     struct acc acc[SIM_MAX_SCENARIOS];
     pthread_t tid;
     int started;
@@ -643,61 +655,64 @@ static uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
-/* One tuning run of scenario sc over the n drawn configurations idx[0..n) of input in. */
-static void run_one(const struct sinput *in, const struct sim_scenario *sc, const int *idx, int n, int eidx,
-                    int es_num, double es_thr, enum sim_estimator estimator, double *wfree, struct acc *a)
+/* One tuning run of the scenarios of group g over the n drawn configurations idx[0..n) of input in. wfree holds
+ * max_factor compile-worker clocks per scenario. */
+static void run_group(const struct sinput *in, const struct group *g, const struct sim_scenario *scs,
+                      const int *idx, int n, int eidx, int es_num, double es_thr, enum sim_estimator estimator,
+                      double *wfree, int max_factor, struct acc *acc)
 {
-    double t_ms = 0, gpu_ms = 0, best_known = INFINITY, best_est = INFINITY, comp_div = 1;
+    double sum_bench = 0, sum_compile = 0, best_known = INFINITY, best_est = INFINITY;
+    double gpu_ms[SIM_MAX_SCENARIOS];
+    long n_short = 0, n_stopped = 0;
+    int n_pipe = 0, pipe[SIM_MAX_SCENARIOS];
     const struct sconf *win = NULL;
-    if (sc->compile == SIM_COMPILE_PARALLEL) {
-        int f = sc->compile_factor;
-        comp_div = (double)n / (double)((n + f - 1) / f);
-    } else if (sc->compile == SIM_COMPILE_PIPELINED) {
-        for (int w = 0; w < sc->compile_factor; w++)
-            wfree[w] = 0;
+    for (int k = 0; k < g->n; k++) {
+        const struct sim_scenario *sc = &scs[g->sc[k]];
+        if (sc->compile == SIM_COMPILE_PIPELINED) {
+            double *wf = wfree + (size_t)g->sc[k] * (size_t)max_factor;
+            for (int w = 0; w < sc->compile_factor; w++)
+                wf[w] = 0;
+            gpu_ms[k] = 0;
+            pipe[n_pipe++] = k;
+        }
     }
     for (int q = 0; q < n; q++) {
         const struct sconf *c = &in->c[idx[q]];
         const struct e_entry *e = &c->e[eidx];
         int m = e->j, cand = 1;
         double rep = e->rep_ms, mn = e->pmin_ms, ovh, bench;
-        if (sc->early_stop && m > es_num) {
+        if (g->early_stop && m > es_num) {
             const struct k_entry *k = &c->k[es_num - 1];
             if (k->sum_ms / (double)es_num > best_known * es_thr) {
                 m = es_num;
                 rep = k->sum_ms;
                 mn = k->pmin_ms;
                 cand = 0;
-                a->n_stopped++;
+                n_stopped++;
             }
         }
         if (cand && e->is_short)
-            a->n_short++;
+            n_short++;
         ovh = c->ovh_ms;
-        if (sc->overhead == SIM_OVERHEAD_PER_EXEC) {
+        if (g->overhead == SIM_OVERHEAD_PER_EXEC) {
             ovh -= c->gap_ms * (double)(c->n_timed - m);
             if (ovh < 0)
                 ovh = 0;
         }
         bench = rep + ovh;
-        switch (sc->compile) {
-        case SIM_COMPILE_SEQUENTIAL:
-            t_ms += c->compile_ms + bench;
-            break;
-        case SIM_COMPILE_PARALLEL:
-            t_ms += c->compile_ms / comp_div + bench;
-            break;
-        case SIM_COMPILE_PIPELINED: {
-            int w = 0;
-            double ready;
-            for (int v = 1; v < sc->compile_factor; v++)
-                if (wfree[v] < wfree[w])
+        sum_bench += bench;
+        sum_compile += c->compile_ms;
+        /* pipelined: the next compile goes to the first free worker; the benchmark starts when both the
+         * configuration is compiled and the GPU is free */
+        for (int p = 0; p < n_pipe; p++) {
+            int k = pipe[p], w = 0, f = scs[g->sc[k]].compile_factor;
+            double *wf = wfree + (size_t)g->sc[k] * (size_t)max_factor, ready;
+            for (int v = 1; v < f; v++)
+                if (wf[v] < wf[w])
                     w = v;
-            ready = wfree[w] + c->compile_ms;
-            wfree[w] = ready;
-            gpu_ms = (ready > gpu_ms ? ready : gpu_ms) + bench;
-            break;
-        }
+            ready = wf[w] + c->compile_ms;
+            wf[w] = ready;
+            gpu_ms[k] = (ready > gpu_ms[k] ? ready : gpu_ms[k]) + bench;
         }
         if (cand) {
             double est = estimator == SIM_ESTIMATOR_MEAN ? rep / (double)m
@@ -711,11 +726,24 @@ static void run_one(const struct sinput *in, const struct sim_scenario *sc, cons
         if (mn < best_known)
             best_known = mn;
     }
-    if (sc->compile == SIM_COMPILE_PIPELINED)
-        t_ms = gpu_ms;
-    welford_add(&a->time_s, t_ms * 1e-3);
-    welford_add(&a->tflops, in->flops / win->true_ms * 1e-9);
-    welford_add(&a->speedup, in->opt_ms / win->true_ms);
+    for (int k = 0; k < g->n; k++) {
+        const struct sim_scenario *sc = &scs[g->sc[k]];
+        struct acc *a = &acc[g->sc[k]];
+        double t_ms;
+        if (sc->compile == SIM_COMPILE_SEQUENTIAL) {
+            t_ms = sum_bench + sum_compile;
+        } else if (sc->compile == SIM_COMPILE_PARALLEL) {
+            int f = sc->compile_factor;
+            t_ms = sum_bench + sum_compile / ((double)n / (double)((n + f - 1) / f));
+        } else {
+            t_ms = gpu_ms[k];
+        }
+        welford_add(&a->time_s, t_ms * 1e-3);
+        welford_add(&a->tflops, in->flops / win->true_ms * 1e-9);
+        welford_add(&a->speedup, in->opt_ms / win->true_ms);
+        a->n_short += n_short;
+        a->n_stopped += n_stopped;
+    }
 }
 
 static void point_ci(const struct welford *w, double tq, double *mean, double *lo, double *hi)
@@ -764,9 +792,9 @@ static void run_sample(struct worker *wk, int sample)
                 wk->idx[q] = wk->idx[p];
                 wk->idx[p] = t;
             }
-            for (int sc = 0; sc < s->n_scenarios; sc++)
-                run_one(in, &s->scenarios[sc], wk->idx, n, exec_ms - d->exec_lo, es_num, es_thr, s->estimator,
-                        wk->wfree, &wk->acc[sc]);
+            for (int g = 0; g < jb->n_groups; g++)
+                run_group(in, &jb->groups[g], s->scenarios, wk->idx, n, exec_ms - d->exec_lo, es_num, es_thr,
+                          s->estimator, wk->wfree, jb->max_factor, wk->acc);
         }
     }
     for (int sc = 0; sc < s->n_scenarios; sc++) {
@@ -838,9 +866,20 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
     jb.d = d;
     jb.s = s;
     jb.max_factor = 1;
-    for (int i = 0; i < s->n_scenarios; i++)
-        if (s->scenarios[i].compile_factor > jb.max_factor)
-            jb.max_factor = s->scenarios[i].compile_factor;
+    for (int i = 0; i < s->n_scenarios; i++) {
+        const struct sim_scenario *sc = &s->scenarios[i];
+        int g = 0;
+        if (sc->compile == SIM_COMPILE_PIPELINED && sc->compile_factor > jb.max_factor)
+            jb.max_factor = sc->compile_factor;
+        while (g < jb.n_groups && (jb.groups[g].overhead != sc->overhead || jb.groups[g].early_stop != sc->early_stop))
+            g++;
+        if (g == jb.n_groups) {
+            jb.groups[g].overhead = sc->overhead;
+            jb.groups[g].early_stop = sc->early_stop;
+            jb.n_groups++;
+        }
+        jb.groups[g].sc[jb.groups[g].n++] = i;
+    }
     res = calloc(1, sizeof *res);
     if (res == NULL)
         goto oom;
@@ -879,7 +918,7 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
         wk[t].job = &jb;
         wk[t].rng = gsl_rng_alloc(gsl_rng_mt19937);
         wk[t].idx = malloc((size_t)jb.max_valid * sizeof *wk[t].idx);
-        wk[t].wfree = malloc((size_t)jb.max_factor * sizeof *wk[t].wfree);
+        wk[t].wfree = malloc((size_t)jb.max_factor * (size_t)s->n_scenarios * sizeof *wk[t].wfree);
         if (wk[t].rng == NULL || wk[t].idx == NULL || wk[t].wfree == NULL)
             goto oom;
     }
