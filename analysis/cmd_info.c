@@ -503,7 +503,8 @@ int cmd_info(int argc, char **argv)
     }
     path = optind < argc ? argv[optind] : tc_default_trace();
     if ((t = trace_open(path)) == NULL) {
-        fprintf(stderr, "tunecost info: %s\n", tc_errmsg());
+        fprintf(stderr, "tunecost info: %s%s\n", tc_errmsg(),
+                optind < argc ? "" : " (the default trace; give a TRACE to read another)");
         return 2;
     }
     if (summarize(t, &s) < 0) {

@@ -3,11 +3,14 @@
  *   tracegen small OUT.h5     the 4-configuration, 2-input trace whose every number is listed below, so that
  *                             tests can check `tunecost info` (and others) against values worked out by hand
  *   tracegen empty OUT.h5     the same configurations and inputs, no runs
+ *   tracegen future OUT.h5    the small trace claiming format_version 2 (which this tunecost must refuse)
  *
  * Other engineers: build target `tracegen` (tests/meson.build); in a meson test use
  * `tracegen_exe.full_path()` or pass it as an argument. Exit 0 on success, 1 on failure, 2 on usage. */
 #include "trace.h"
 #include "tc_err.h"
+
+#include <hdf5.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -99,12 +102,37 @@ fail:
     return 1;
 }
 
+/* Rewrite the root attribute format_version (the one edit here that bypasses the library). */
+static int set_version(const char *path, int32_t version)
+{
+    int rc = 1;
+    hid_t f = H5I_INVALID_HID, sp = H5I_INVALID_HID, a = H5I_INVALID_HID;
+    if ((f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT)) < 0 || H5Adelete(f, "format_version") < 0 ||
+        (sp = H5Screate(H5S_SCALAR)) < 0 ||
+        (a = H5Acreate2(f, "format_version", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT)) < 0 ||
+        H5Awrite(a, H5T_NATIVE_INT32, &version) < 0) {
+        fprintf(stderr, "tracegen: %s: cannot rewrite format_version\n", path);
+        goto out;
+    }
+    rc = 0;
+out:
+    if (a >= 0)
+        H5Aclose(a);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (f >= 0 && H5Fclose(f) < 0)
+        rc = 1;
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "future") == 0)
+        return write_small(argv[2], 1) != 0 ? 1 : set_version(argv[2], 2);
     if (argc == 3 && strcmp(argv[1], "small") == 0)
         return write_small(argv[2], 1);
     if (argc == 3 && strcmp(argv[1], "empty") == 0)
         return write_small(argv[2], 0);
-    fprintf(stderr, "usage: tracegen small|empty OUT.h5\n");
+    fprintf(stderr, "usage: tracegen small|empty|future OUT.h5\n");
     return 2;
 }
