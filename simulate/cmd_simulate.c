@@ -7,11 +7,13 @@
 #include "trace.h"
 #include "tunecost.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -282,6 +284,18 @@ int cmd_simulate(int argc, char **argv)
         return 2;
     }
     path = optind < argc ? argv[optind] : tc_default_trace();
+    if (out_dir != NULL) {
+        /* Find out now, not after the replay, whether the results can be written. */
+        struct stat st;
+        if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "tunecost simulate: -o %s: cannot create the directory: %s\n", out_dir, strerror(errno));
+            return 2;
+        }
+        if (stat(out_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(out_dir, W_OK | X_OK) != 0) {
+            fprintf(stderr, "tunecost simulate: -o %s: expected a writable directory\n", out_dir);
+            return 2;
+        }
+    }
 
     t0 = now_s();
     t = trace_open(path);
