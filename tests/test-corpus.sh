@@ -57,8 +57,8 @@ invocation() {
     case $cmd in
     open)     EXE=$OPEN; ARGS=("$trace") ;;
     info)     ARGS=(info "$trace") ;;
-    simulate) ARGS=(simulate "$trace" -o "$work/sim" --samples 4 --runs 2 --threads 1) ;;
-    report)   ARGS=(report "$trace" -o "$work/report" --samples 4 --runs 2) ;;
+    simulate) ARGS=(simulate "$trace" -o "$work/sim" --samples 4 --runs 2 --threads 1 --quiet) ;;
+    report)   ARGS=(report "$trace" -o "$work/report" --samples 4 --runs 2 --threads 1 --quiet) ;;
     merge)    ARGS=(merge -o "$work/merged.h5" "$trace") ;;
     collect)  ARGS=(collect --resume "$trace") ;;
     esac

@@ -31,18 +31,19 @@ RUN_T = [("input", "<i4"), ("config", "<i4"), ("status", "<i4"), ("n_estimate", 
          ("verify_ms", "<f8"), ("estimate_ms", "<f8"), ("rel_error", "<f8")]
 
 
-def base_spec():
+def base_spec(triton=False):
     """The valid control trace as plain Python/numpy data: 2 inputs, 6 configurations (5 compile, one of which
     faults at launch on input 0; 1 compile error) and 10 runs: 9 with 2 warm-up + 5 timed executions each
-    and one launch error with none."""
+    and one launch error with none. With triton=True the protocol is "triton": each measured run starts with 3
+    estimate executions and records their mean as estimate_ms."""
     rng = np.random.default_rng(7)
     attrs = {
         "format": "tunecost-trace", "format_version": np.int32(1), "generator": "make_corpus.py",
         "created_utc": "2026-11-22T00:00:00Z", "kernel": "gemm_f16_f32acc", "device_name": "Corpus GPU",
         "device_cc": np.int32(90), "device_sms": np.int32(132), "device_l2_bytes": np.int64(50331648),
         "driver_version": np.int32(13000), "cuda_version": np.int32(13000), "timer": "events",
-        "protocol": "fixed-time", "warmup_ms": 25.0, "rep_ms": 100.0, "flush_bytes": np.int64(0),
-        "compile_jobs": np.int32(1), "seed": np.uint64(1),
+        "protocol": "triton" if triton else "fixed-time", "warmup_ms": 25.0, "rep_ms": 100.0,
+        "flush_bytes": np.int64(0), "compile_jobs": np.int32(1), "seed": np.uint64(1),
     }
     params = np.array([[64, 64, 32, 8, 3, 4], [128, 64, 32, 8, 3, 4], [64, 128, 32, 8, 4, 4],
                        [128, 128, 64, 8, 3, 8], [256, 256, 128, 8, 5, 8], [64, 64, 64, 8, 4, 4]], dtype="<i4")
@@ -61,10 +62,12 @@ def base_spec():
                 runs.append((i, c, 3, 0, 0, 0, off, 0.4, 0.0, 0.0, np.nan, np.nan))
                 continue
             base = 20000 + 3000 * c + 15000 * i
-            e = (base * (1 + 0.02 * rng.standard_normal(7))).astype("<u8")
-            e[:2] += 4000                                # cold warm-up executions
+            n_est = 3 if triton else 0
+            e = (base * (1 + 0.02 * rng.standard_normal(n_est + 7))).astype("<u8")
+            e[:n_est + 2] += 4000                        # cold estimate and warm-up executions
             wall = e.sum() / 1e6 + 0.25
-            runs.append((i, c, 0, 0, 2, 5, off, wall, 0.0, 0.3, np.nan, 1e-3))
+            est = e[:n_est].mean() / 1e6 if triton else np.nan
+            runs.append((i, c, 0, n_est, 2, 5, off, wall, 0.0, 0.3, est, 1e-3))
             execs.append(e)
             off += len(e)
     return {
@@ -146,6 +149,8 @@ case("valid-wide-ints", "control", "accept", "int64 members where the spec says 
                                                     "n_timed")}))
 case("valid-extra-member", "control", "accept", "an extra compound member in /runs (readers match by name)",
      lambda s: s["runs"].update(data=_add_member(s["runs"]["data"], "gpu_temp_c", "<f4", 61.0)))
+case("valid-triton", "control", "accept", "protocol 'triton': 3 estimate executions per run, estimate_ms set",
+     lambda s: s.update(base_spec(triton=True)))
 case("valid-long-strings", "control", "accept", "a 5000-character device_name (truncated on read)",
      lambda s: s["attrs"].update(device_name="X" * 5000))
 
@@ -171,7 +176,8 @@ case("empty", "not-hdf5", "reject", "an empty file (0 bytes)", post=_write_bytes
 case("random-bytes", "not-hdf5", "reject", "4096 random bytes", post=_write_bytes(_rand.bytes(4096)), own_file=True)
 case("hdf5-signature-then-random", "not-hdf5", "reject", "the HDF5 signature followed by 4088 random bytes",
      post=_write_bytes(b"\x89HDF\r\n\x1a\n" + _rand.bytes(4088)), own_file=True)
-case("text-file", "not-hdf5", "reject", "a CSV file named .h5", post=_write_bytes(b"input,config,ms\n0,0,1.5\n"), own_file=True)
+case("text-file", "not-hdf5", "reject", "a CSV file named .h5",
+     post=_write_bytes(b"input,config,ms\n0,0,1.5\n"), own_file=True)
 
 
 def _truncate(frac=None, at=None):

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# test-options.sh — bad command-line options for every subcommand (issue 7, item 2).
+# Each row of the table below names a command, an option, a value that works and values that must not:
+# non-numbers, negatives, zero, huge numbers, inverted ranges, unknown shapes and names, missing arguments.
+# For every row the good value runs first as a control (exit 0), so a command that fails for another reason
+# (a missing trace, say) cannot make the bad values look rejected. Each bad value must then give a usage
+# error: exit 2, stderr naming the option (or the value), no crash, no output left behind. Every command's
+# --help must exit 0 with examples on stdout, and an unknown option or a missing argument must exit 2.
+#
+# Usage: test-options.sh TUNECOST MAKE_CORPUS_PY      (the valid trace of the corpus is the input)
+#   TUNECOST_WRAPPER   command prefix for every tunecost run (valgrind: see tests/valgrind-wrap.sh)
+# Exit: 0 all pass, 1 a check failed, 77 skipped (no python3 with h5py to build the input trace).
+set -u
+TUNECOST=$(realpath "${1:?usage: test-options.sh TUNECOST MAKE_CORPUS_PY}")
+MAKE_CORPUS=$(realpath "${2:?usage: test-options.sh TUNECOST MAKE_CORPUS_PY}")
+read -r -a WRAP <<<"${TUNECOST_WRAPPER:-}"
+PY=/usr/bin/python3
+"$PY" -c 'import h5py, numpy' 2>/dev/null || { echo "SKIP: $PY with h5py and numpy is needed"; exit 77; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tc-options.XXXXXX")
+trap 'chmod -R u+rwX "$TMP" 2>/dev/null; rm -rf "$TMP"' EXIT
+"$PY" "$MAKE_CORPUS" "$TMP/corpus" >/dev/null || { echo "FAIL: make_corpus.py failed"; exit 1; }
+T=$TMP/corpus/valid.h5
+T2=$TMP/corpus/valid-fixed-strings.h5
+TRITON=$TMP/corpus/valid-triton.h5
+BAD=$TMP/corpus/format-wrong.h5
+W=$TMP/work
+# A small points file for `frontier` (columns as docs/simulation.md describes; hand-written).
+PTS=$TMP/points.tsv
+printf '# hand-written\nscenario\tsample\ttime_s\tspeedup\ttflops\nbaseline\t0\t1.0\t0.9\t100\nbaseline\t1\t2.0\t0.95\t110\n' >"$PTS"
+
+n_pass=0; n_fail=0
+FAILS=()
+fail() { n_fail=$((n_fail + 1)); FAILS+=("$*"); }
+
+# run ARGS...: run tunecost in an empty work dir; sets rc, err (stderr), out (stdout), left (files left).
+run() {
+    rm -rf "$W" && mkdir -p "$W"
+    (cd "$W" && timeout -k 5 120 "${WRAP[@]}" "$TUNECOST" "$@" >"$TMP/out" 2>"$TMP/err")
+    rc=$?
+    err=$(cat "$TMP/err")
+    out=$(cat "$TMP/out")
+    left=$(cd "$W" && find . -mindepth 1 -maxdepth 1 | head -n 3 | tr '\n' ' ')
+}
+
+crashed() { [ "$rc" -ge 124 ] || grep -qE 'Sanitizer|runtime error:|ERROR SUMMARY: [1-9]' "$TMP/err"; }
+
+built() { "$TUNECOST" "$1" --help >/dev/null 2>&1; }
+
+# ---- the table: command, base arguments, option, good value, bad values ('|'-separated; <empty> = "") ----
+# {T}, {T2} = valid fixed-time traces, {TRITON} = a valid triton-protocol trace, {BAD} = a file that is not
+# a trace, {W} = the empty working directory, {P} = a points file. The option goes last, so that
+# it overrides the same option in the base arguments.
+TABLE=$(cat <<'EOF'
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--samples	3	abc|-1|0|99999999999999999999|1.5|<empty>|3x| 3
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	-s	3	abc|-5|0
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--runs	2	abc|-1|0|99999999999999999999|2.5
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	-r	2	x|0
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--n-config	1:3	5:2|a:b|1:2:3|:|0:3|-1:4|99999999999999999999|1:
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--exec-ms	10:20	20:10|x|-5:10|1e999|:|10:20:30
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--early-stop-num	2:10	10:2|x|-1:5|0:0
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--early-stop-threshold	1.0:1.1	1.1:1.0|nan|inf|x|nan:1.1
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--scenarios	baseline,early-stop	nosuch|<empty>|baseline,,parallel|early-stop+nosuch|,
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--compile-factor	4	0|-1|x|99999999999999999999|2.5
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--compile	parallel	nosuch|<empty>
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--overhead	per-exec	nosuch|<empty>
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--estimator	median	nosuch|<empty>|MEAN
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--seed	7	-1|x|18446744073709551616|1.5
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--threads	2	-1|x|99999999999999999999
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--input	256x256x256	7x7x7|256x256|abc|0x0x0|256x256x256x1|-256x256x256
+report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	--samples	3	abc|-1|0|99999999999999999999
+report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	-S	3	x|0
+report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	--runs	2	abc|-1|0|99999999999999999999
+report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	--seed	7	-1|x|18446744073709551616
+report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	--compile-factor	4	0|-1|x
+report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	--threads	1	-1|x|99999999999999999999
+report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	--input	512x256x128	7x7x7|abc|512x256|0x1x1
+report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	--triton-trace	{TRITON}	{W}/does-not-exist.h5|{BAD}|{T2}
+table	best {T} -o {W}/t.tsv -q	--max-rows	5	-1|x|99999999999999999999|1.5
+frontier	{P} -o {W}/f.tsv	--by	tflops	nosuch|<empty>
+frontier	{P} -o {W}/f.tsv	--time	time_s	nosuch|speedup2
+EOF
+)
+
+subst() { local s=${1//\{T\}/$T}; s=${s//\{T2\}/$T2}; s=${s//\{TRITON\}/$TRITON}; s=${s//\{BAD\}/$BAD}; s=${s//\{W\}/$W}; echo "${s//\{P\}/$PTS}"; }
+
+declare -A control_done=()
+while IFS=$'\t' read -r cmd base opt good bads; do
+    [ -n "$cmd" ] || continue
+    built "$cmd" || { echo "note: '$cmd' is not built here; its rows are skipped"; continue; }
+    read -r -a B <<<"$(subst "$base")"
+    name=${opt#-}; name=${name#-}
+    run "$cmd" "${B[@]}" "$opt" "$(subst "$good")"
+    if crashed || [ $rc -ne 0 ]; then
+        fail "$cmd $opt $good (control): exit $rc, expected 0: $(head -n 1 "$TMP/err")"
+        continue
+    fi
+    n_pass=$((n_pass + 1))
+    IFS='|' read -r -a values <<<"$bads"
+    for v in "${values[@]}"; do
+        [ "$v" = "<empty>" ] && v=""
+        v=$(subst "$v")
+        run "$cmd" "${B[@]}" "$opt" "$v"
+        first=$(head -n 1 "$TMP/err")
+        if crashed; then
+            fail "$cmd $opt '$v': crash or hang (exit $rc): $first"
+        elif [ $rc -ne 2 ]; then
+            fail "$cmd $opt '$v': exit $rc, expected 2: $first"
+        elif [ -z "$err" ]; then
+            fail "$cmd $opt '$v': exit 2 but nothing on stderr"
+        elif [ -n "$v" ] && ! grep -qF -- "$name" "$TMP/err" && ! grep -qF -- "$v" "$TMP/err"; then
+            fail "$cmd $opt '$v': message names neither the option nor the value: $first"
+        elif [ -n "$left" ]; then
+            fail "$cmd $opt '$v': left behind: $left"
+        else
+            n_pass=$((n_pass + 1))
+        fi
+    done
+    control_done[$cmd]=1
+done <<<"$TABLE"
+
+# ---- every command: --help, an unknown option, a missing argument, a bad positional -------------------------
+for cmd in info table simulate frontier report merge collect; do
+    built "$cmd" || continue
+    run "$cmd" --help
+    if [ $rc -ne 0 ] || ! grep -qi 'example' "$TMP/out" || [ -n "$err" ]; then
+        fail "$cmd --help: exit $rc, examples on stdout: $(grep -ci example "$TMP/out"), stderr: $(head -n 1 "$TMP/err")"
+    else
+        n_pass=$((n_pass + 1))
+    fi
+    for args in "--no-such-option" "-o" "--output"; do
+        # shellcheck disable=SC2086
+        run "$cmd" $args
+        if crashed || [ $rc -ne 2 ] || [ -z "$err" ]; then
+            fail "$cmd $args: exit $rc, expected 2 with a message: $(head -n 1 "$TMP/err")"
+        else
+            n_pass=$((n_pass + 1))
+        fi
+    done
+done
+# Positional arguments that are not what the command expects.
+check2() { # description args...
+    local what=$1; shift
+    run "$@"
+    if crashed || [ $rc -ne 2 ] || [ -z "$err" ] || [ -n "$left" ]; then
+        fail "$what: exit $rc, expected 2 with a message and no output: $(head -n 1 "$TMP/err") ${left:+left: $left}"
+    else
+        n_pass=$((n_pass + 1))
+    fi
+}
+built table && check2 "table with an unknown name" table nosuch "$T"
+built table && check2 "table without a name" table
+built simulate && check2 "simulate with two traces" simulate "$T" "$T2" -o "$W/sim" -s 2 -r 2 -q
+built simulate && check2 "simulate of a missing trace" simulate "$W/none.h5" -o "$W/sim" -q
+built report && check2 "report without -o" report "$T" -S 2 -R 2 -q
+built frontier && check2 "frontier without a points file" frontier
+built frontier && check2 "frontier of a missing file" frontier "$W/none.tsv"
+built frontier && check2 "frontier of a trace (not a TSV)" frontier "$T"
+built info && check2 "info of a missing trace" info "$W/none.h5"
+built merge && check2 "merge without inputs" merge -o "$W/m.h5"
+built merge && check2 "merge without -o" merge "$T"
+
+echo "options: $n_pass pass, $n_fail fail"
+for f in "${FAILS[@]}"; do echo "FAIL $f"; done
+[ $n_fail -eq 0 ]
