@@ -614,18 +614,22 @@ static int compute_findings(struct report_ctx *c)
                     "inputs): with the %.2f s the baseline needs for 0.90 of optimal, it reaches a mean speedup vs "
                     "optimal of %.3f instead of %.3f; reaching 0.95 takes %.2f s instead of %.2f s (%.1fx less tuning time).",
                     c->o->compile_factor,
-                    !(tb / tp > 1.1) ? (tb / tp < 0.9 ? "moves the frontier right" : "does not move the frontier")
-                                     : "moves the frontier left",
+                    !isfinite(tb / tp) ? "cannot be compared at 0.95 of optimal (a frontier never reaches it)"
+                    : tb / tp > 1.1    ? "moves the frontier left"
+                    : tb / tp < 0.9    ? "moves the frontier right"
+                                       : "does not move the frontier",
                     ra->n_inputs_used, med, sp, sb, tp, tb, tb / tp);
         {
             double g95 = tb / te, g90 = tb9 / te9;
             int moves = (isfinite(g95) && fabs(g95 - 1) > 0.1) || (isfinite(g90) && fabs(g90 - 1) > 0.1);
+            int comparable = isfinite(g95) || isfinite(g90);
             add_finding(c, "**Early stopping %s** (EARLY_STOP_NUM %d:%d, threshold %.2f:%.2f): reaching 0.90 and "
                         "0.95 of optimal takes %.2f s and %.2f s with it vs %.2f s and %.2f s without "
                         "(ratios %.2f, %.2f; a change under 10%% counts as none); it stops %.2f configurations per "
                         "tuning run on average.",
-                        moves ? (g95 > 1 || g90 > 1 ? "moves the frontier left" : "moves the frontier right")
-                              : "does not move the frontier",
+                        !comparable ? "cannot be compared (no frontier reaches 0.90 of optimal)"
+                        : moves     ? (g95 > 1 || g90 > 1 ? "moves the frontier left" : "moves the frontier right")
+                                    : "does not move the frontier",
                         c->s_all.es_num_lo, c->s_all.es_num_hi, c->s_all.es_thr_lo, c->s_all.es_thr_hi, te9, te,
                         tb9, tb, g90, g95, stopped);
         }

@@ -12,7 +12,9 @@ set palette defined (0 "#fff7ec", 0.5 "#fc8d59", 0.8 "#d7301f", 1 "#4a0000")
 set ytics font ",12" nomirror
 set grid noxtics noytics
 set key off
-set xrange [-0.5:*]
-set yrange [-0.5:*] reverse
+# fit the cells exactly; configurations that never ran (failed everywhere) are left out at the right
+set autoscale xfix
+set autoscale yfix
+set yrange [*:*] reverse
 plot "heatmap.tsv" using "config_rank":"input":(0.5):(0.5):"rel_perf":ytic(2) with boxxyerror \
      fs solid 1.0 noborder lc palette notitle

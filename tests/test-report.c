@@ -4,7 +4,9 @@
  *
  *   test-report                     run the tests
  *   test-report fixture OUT.h5      write the report fixture trace (for test-report-chromium.sh)
- *   test-report triton OUT.h5       write the triton-protocol fixture trace */
+ *   test-report triton OUT.h5       write the triton-protocol fixture trace
+ *   test-report small OUT.h5 FLUSH_BYTES VARIANT   write the small table fixture (test-tables-fixture.c)
+ *   test-report full OUT.h5 N       write a synthetic trace of the paper's full shape, at most N timed per run */
 #include "report.h"
 #include "tc_err.h"
 #include "test-tables-fixture.h"
@@ -345,6 +347,11 @@ int main(int argc, char **argv)
 
     if (argc == 3 && strcmp(argv[1], "fixture") == 0)
         return fixture_report(argv[2]) == 0 ? 0 : (fprintf(stderr, "%s\n", tc_errmsg()), 1);
+    if (argc == 5 && strcmp(argv[1], "small") == 0)
+        return fixture_small(argv[2], atoll(argv[3]), atoi(argv[4])) == 0 ? 0
+                                                                            : (fprintf(stderr, "%s\n", tc_errmsg()), 1);
+    if (argc == 4 && strcmp(argv[1], "full") == 0)
+        return fixture_full(argv[2], atoi(argv[3])) == 0 ? 0 : (fprintf(stderr, "%s\n", tc_errmsg()), 1);
     if (argc == 3 && strcmp(argv[1], "triton") == 0)
         return fixture_triton(argv[2]) == 0 ? 0 : (fprintf(stderr, "%s\n", tc_errmsg()), 1);
 

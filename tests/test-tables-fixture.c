@@ -18,6 +18,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct trace *create(const char *path, const char *protocol, int64_t flush_bytes, int n_params)
@@ -200,6 +201,74 @@ int fixture_report(const char *path)
     }
     rc = 0;
 out:
+    if (trace_close(t) != 0)
+        rc = -1;
+    return rc;
+}
+
+int fixture_full(const char *path, int max_timed)
+{
+    enum { NC = 100, NI = 64, NW = 20 };
+    static const int64_t sizes[] = {256, 512, 1024, 4096};
+    int64_t dims[NI * 3];
+    int32_t params[NC * 4];
+    struct trace_config configs[NC];
+    struct trace_input inputs[NI];
+    uint64_t seed = 7, *x = malloc(sizeof *x * (size_t)(NW + max_timed));
+    struct trace *t = create(path, "fixed-time", 0, 4);
+    int rc = -1;
+    if (t == NULL || x == NULL)
+        goto out;
+    for (int c = 0; c < NC; c++) {
+        params[c * 4 + 0] = 32 << (c % 4);
+        params[c * 4 + 1] = 32 << ((c / 4) % 4);
+        params[c * 4 + 2] = 32 << ((c / 16) % 4);
+        params[c * 4 + 3] = 2 << (c % 3);
+        /* a third fail for shared memory, as on the H200 */
+        configs[c] = (struct trace_config){c % 3 == 2 ? TRACE_OUT_OF_RESOURCES : TRACE_OK, 150 + 250 * lcg(&seed),
+                                           1 + lcg(&seed), 128, 49152, 0};
+    }
+    for (int i = 0; i < NI; i++) {
+        dims[i * 3] = sizes[i / 16];
+        dims[i * 3 + 1] = sizes[(i / 4) % 4];
+        dims[i * 3 + 2] = sizes[i % 4];
+        inputs[i].flops = 2.0 * (double)dims[i * 3] * (double)dims[i * 3 + 1] * (double)dims[i * 3 + 2];
+        inputs[i].ref_ms = fmax(0.004, inputs[i].flops / 600e9);
+    }
+    if (trace_write_configs(t, NC, params, configs) != 0 || trace_write_inputs(t, NI, dims, inputs) != 0)
+        goto out;
+    for (int c = 0; c < NC; c++)
+        if (configs[c].status != TRACE_OK &&
+            trace_set_compile_log(t, c, "out of resources: shared memory 262144 > 232448 bytes") != 0)
+            goto out;
+    for (int i = 0; i < NI; i++) {
+        for (int c = 0; c < NC; c++) {
+            double tflops = 600 * (0.2 + 0.8 * lcg(&seed)), ms = fmax(0.005, inputs[i].flops / tflops / 1e9);
+            int nt = (int)fmin(max_timed, ceil(100.0 / ms));
+            double timed = 0;
+            struct trace_run r;
+            if (configs[c].status != TRACE_OK)
+                continue;
+            memset(&r, 0, sizeof r);
+            for (int k = 0; k < NW + nt; k++) {
+                x[k] = (uint64_t)llround(ms * (1 + 0.03 * lcg(&seed)) * (k < 3 ? 1.5 : 1.0) * 1e6);
+                if (k >= NW)
+                    timed += (double)x[k] / 1e6;
+            }
+            r.input = i;
+            r.config = c;
+            r.status = TRACE_OK;
+            r.n_warmup = NW;
+            r.n_timed = nt;
+            r.wall_ms = timed + 25 + 20 * lcg(&seed);
+            r.estimate_ms = NAN;
+            if (trace_append_run(t, &r, x, (size_t)(NW + nt)) != 0)
+                goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(x);
     if (trace_close(t) != 0)
         rc = -1;
     return rc;
