@@ -95,7 +95,6 @@ int cmd_report(int argc, char **argv)
     struct report_options o;
     struct sigaction sa, old_int, old_term;
     int opt, quiet = 0, rc;
-    const char *err_opt = NULL;
 
     report_options_default(&o);
     optind = 1;
@@ -111,7 +110,6 @@ int cmd_report(int argc, char **argv)
                 o.input_given = 1;
                 snprintf(o.input_label, sizeof o.input_label, "%s", optarg);
             }
-            err_opt = "--input";
             break;
         case 's':
             bad = tc_parse_u64("--seed", optarg, &o.seed);
@@ -149,7 +147,6 @@ int cmd_report(int argc, char **argv)
             return 2;
         }
     }
-    (void)err_opt;
     if (argc - optind > 1) {
         fprintf(stderr, "tunecost report: expected at most one TRACE, got %d (a triton-protocol trace goes with "
                         "--triton-trace)\n\n", argc - optind);
@@ -177,7 +174,7 @@ int cmd_report(int argc, char **argv)
     sigaction(SIGTERM, &sa, &old_term);
 
     rc = report_write(&o);
-    if (rc != 0)
+    if (rc != 0 && !interrupted)
         fprintf(stderr, "tunecost report: %s\n", tc_errmsg());
 
     sigaction(SIGINT, &old_int, NULL);
