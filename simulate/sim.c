@@ -58,6 +58,21 @@ struct sinput {
     struct sconf *c;
 };
 
+/* Working memory of building one configuration's tables (one per building thread). */
+struct build_scratch {
+    uint64_t *tmp;              /* copy for the median of all executions */
+    size_t tmp_cap;
+    uint64_t *lo_heap, *hi_heap;/* running median of the prefixes (median estimator only) */
+    size_t heap_cap;
+};
+
+static void scratch_free(struct build_scratch *bs)
+{
+    free(bs->tmp);
+    free(bs->lo_heap);
+    free(bs->hi_heap);
+}
+
 struct sim_data {
     int exec_lo, exec_hi, n_e;
     int k_max;
@@ -65,11 +80,7 @@ struct sim_data {
     int n_in, cap_in;
     struct sinput *in;
     size_t bytes;
-    /* scratch for building */
-    uint64_t *tmp;
-    size_t tmp_cap;
-    uint64_t *lo_heap, *hi_heap;
-    size_t heap_cap;
+    struct build_scratch bs; /* for sim_data_add_config */
 };
 
 /* ---- names and settings --------------------------------------------------------------------------------- */
@@ -251,9 +262,7 @@ void sim_data_free(struct sim_data *d)
         free(d->in[i].c);
     }
     free(d->in);
-    free(d->tmp);
-    free(d->lo_heap);
-    free(d->hi_heap);
+    scratch_free(&d->bs);
     free(d);
 }
 
@@ -311,26 +320,26 @@ static uint64_t select_k(uint64_t *a, size_t n, size_t k)
 }
 
 /* Median of x[0..n) in ms; x is copied. */
-static int median_ms(struct sim_data *d, const uint64_t *x, size_t n, double *out)
+static int median_ms(struct build_scratch *bs, const uint64_t *x, size_t n, double *out)
 {
     uint64_t hi_v, lo_v;
-    if (d->tmp_cap < n) {
-        uint64_t *p = realloc(d->tmp, n * sizeof *p);
+    if (bs->tmp_cap < n) {
+        uint64_t *p = realloc(bs->tmp, n * sizeof *p);
         if (p == NULL)
             return tc_seterr("simulate: out of memory");
-        d->tmp = p;
-        d->tmp_cap = n;
+        bs->tmp = p;
+        bs->tmp_cap = n;
     }
-    memcpy(d->tmp, x, n * sizeof *x);
-    hi_v = select_k(d->tmp, n, n / 2);
+    memcpy(bs->tmp, x, n * sizeof *x);
+    hi_v = select_k(bs->tmp, n, n / 2);
     if (n % 2 == 1) {
         *out = (double)hi_v * 1e-6;
         return 0;
     }
-    lo_v = d->tmp[0]; /* after the select, [0, n/2) holds the n/2 smallest */
+    lo_v = bs->tmp[0]; /* after the select, [0, n/2) holds the n/2 smallest */
     for (size_t i = 1; i < n / 2; i++)
-        if (d->tmp[i] > lo_v)
-            lo_v = d->tmp[i];
+        if (bs->tmp[i] > lo_v)
+            lo_v = bs->tmp[i];
     *out = ((double)lo_v + (double)hi_v) * 0.5e-6;
     return 0;
 }
@@ -368,18 +377,16 @@ static uint64_t heap_pop(uint64_t *h, size_t *n, int is_max)
     return top;
 }
 
-int sim_data_add_config(struct sim_data *d, int input, const struct sim_config_run *run)
+/* Build one configuration's tables into input `in` (d gives the table ranges only). Adds its size to *bytes. */
+static int config_add(const struct sim_data *d, struct build_scratch *bs, struct sinput *in,
+                      const struct sim_config_run *run, size_t *bytes)
 {
-    struct sinput *in;
     struct sconf *c;
     const uint64_t *x = run->timed_ns;
     size_t n = (size_t)run->n_timed, i = 0, n_lo = 0, n_hi = 0, block;
     uint64_t sum = 0, pmin = UINT64_MAX;
     double sum_ms;
 
-    if (input < 0 || input >= d->n_in)
-        return tc_seterr("simulate: input index %d out of range [0, %d)", input, d->n_in);
-    in = &d->in[input];
     if (run->n_timed <= 0 || x == NULL)
         return tc_seterr("input %s, configuration %d: no timed executions", in->name, run->config);
     if (!isfinite(run->compile_ms) || run->compile_ms < 0 || !isfinite(run->wall_ms) ||
@@ -399,16 +406,16 @@ int sim_data_add_config(struct sim_data *d, int input, const struct sim_config_r
         in->c = p;
         in->cap = cap;
     }
-    if (d->have_median && d->heap_cap < n) {
-        uint64_t *a = realloc(d->lo_heap, n * sizeof *a), *b;
+    if (d->have_median && bs->heap_cap < n) {
+        uint64_t *a = realloc(bs->lo_heap, n * sizeof *a), *b;
         if (a == NULL)
             return tc_seterr("simulate: out of memory");
-        d->lo_heap = a;
-        b = realloc(d->hi_heap, n * sizeof *b);
+        bs->lo_heap = a;
+        b = realloc(bs->hi_heap, n * sizeof *b);
         if (b == NULL)
             return tc_seterr("simulate: out of memory");
-        d->hi_heap = b;
-        d->heap_cap = n;
+        bs->hi_heap = b;
+        bs->heap_cap = n;
     }
     c = &in->c[in->n];
     memset(c, 0, sizeof *c);
@@ -432,14 +439,14 @@ int sim_data_add_config(struct sim_data *d, int input, const struct sim_config_r
             if (v < pmin)
                 pmin = v;
             if (d->have_median) {
-                if (n_lo == 0 || v <= d->lo_heap[0])
-                    heap_push(d->lo_heap, &n_lo, v, 1);
+                if (n_lo == 0 || v <= bs->lo_heap[0])
+                    heap_push(bs->lo_heap, &n_lo, v, 1);
                 else
-                    heap_push(d->hi_heap, &n_hi, v, 0);
+                    heap_push(bs->hi_heap, &n_hi, v, 0);
                 if (n_lo > n_hi + 1)
-                    heap_push(d->hi_heap, &n_hi, heap_pop(d->lo_heap, &n_lo, 1), 0);
+                    heap_push(bs->hi_heap, &n_hi, heap_pop(bs->lo_heap, &n_lo, 1), 0);
                 else if (n_hi > n_lo)
-                    heap_push(d->lo_heap, &n_lo, heap_pop(d->hi_heap, &n_hi, 0), 1);
+                    heap_push(bs->lo_heap, &n_lo, heap_pop(bs->hi_heap, &n_hi, 0), 1);
             }
         }
         en->j = (int32_t)i;
@@ -447,7 +454,7 @@ int sim_data_add_config(struct sim_data *d, int input, const struct sim_config_r
         en->rep_ms = (double)sum * 1e-6;
         en->pmin_ms = (double)pmin * 1e-6;
         if (d->have_median)
-            en->med_ms = (n_lo > n_hi ? (double)d->lo_heap[0] : ((double)d->lo_heap[0] + (double)d->hi_heap[0]) * 0.5) *
+            en->med_ms = (n_lo > n_hi ? (double)bs->lo_heap[0] : ((double)bs->lo_heap[0] + (double)bs->hi_heap[0]) * 0.5) *
                          1e-6;
         else
             en->med_ms = NAN;
@@ -478,92 +485,156 @@ int sim_data_add_config(struct sim_data *d, int input, const struct sim_config_r
         c->ovh_ms = ovh > 0 ? ovh : 0;
         c->gap_ms = gaps > 0 ? gaps / (double)(run->n_timed + run->n_untimed) : 0;
     }
-    if (median_ms(d, x, n, &c->true_ms) != 0) {
+    if (median_ms(bs, x, n, &c->true_ms) != 0) {
         free(c->e);
         return -1;
     }
     if (!(in->opt_ms <= c->true_ms))
         in->opt_ms = c->true_ms;
     in->n++;
-    d->bytes += sizeof *c + block;
+    *bytes += sizeof *c + block;
     return 0;
+}
+
+int sim_data_add_config(struct sim_data *d, int input, const struct sim_config_run *run)
+{
+    if (input < 0 || input >= d->n_in)
+        return tc_seterr("simulate: input index %d out of range [0, %d)", input, d->n_in);
+    return config_add(d, &d->bs, &d->in[input], run, &d->bytes);
+}
+
+/* Building from a trace: inputs are independent, so threads take them one at a time; each input's tables are the
+ * same whichever thread builds them. */
+struct build_job {
+    const struct trace *t;
+    struct sim_data *d;
+    const int *trace_inputs;    /* [d->n_in] the trace's index of each input */
+    atomic_int next;
+    size_t *bytes;              /* [d->n_in] */
+    char (*err)[320];           /* [d->n_in] "" or the message of the input's failure */
+};
+
+static int build_input(struct build_job *bj, int q, struct build_scratch *bs)
+{
+    const struct trace *t = bj->t;
+    int input = bj->trace_inputs[q], n_cfg = trace_n_configs(t);
+    for (int c = 0; c < n_cfg; c++) {
+        long r = trace_find_run(t, input, c);
+        const struct trace_run *tr;
+        const uint64_t *all;
+        struct sim_config_run cr;
+        uint64_t untimed = 0;
+        int n_untimed;
+        if (r < 0 || !trace_run_valid(t, (size_t)r))
+            continue;
+        tr = trace_run(t, (size_t)r);
+        all = trace_run_exec(t, (size_t)r);
+        n_untimed = tr->n_estimate + tr->n_warmup;
+        for (int k = 0; k < n_untimed; k++)
+            untimed += all[k];
+        cr.config = c;
+        cr.compile_ms = trace_config(t, c)->compile_ms;
+        cr.wall_ms = tr->wall_ms;
+        cr.timed_ns = trace_run_timed(t, (size_t)r);
+        cr.n_timed = tr->n_timed;
+        cr.untimed_ms = (double)untimed * 1e-6;
+        cr.n_untimed = n_untimed;
+        if (config_add(bj->d, bs, &bj->d->in[q], &cr, &bj->bytes[q]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void *build_worker(void *arg)
+{
+    struct build_job *bj = arg;
+    struct build_scratch bs;
+    memset(&bs, 0, sizeof bs);
+    for (;;) {
+        int q = atomic_fetch_add(&bj->next, 1);
+        if (q >= bj->d->n_in)
+            break;
+        if (build_input(bj, q, &bs) != 0)
+            snprintf(bj->err[q], sizeof bj->err[q], "%s", tc_errmsg());
+    }
+    scratch_free(&bs);
+    return NULL;
 }
 
 struct sim_data *sim_data_from_trace(const struct trace *t, const int *inputs, int n_inputs,
                                      const struct sim_settings *s)
 {
     struct sim_data *d = NULL;
-    long *map = NULL; /* map[config] = last run of (input, config), -1 if none */
-    int n_cfg = trace_n_configs(t), n_all = trace_n_inputs(t), n_sel = inputs ? n_inputs : n_all;
-    size_t n_runs = trace_n_runs(t);
+    struct build_job bj;
+    int n_all = trace_n_inputs(t), n_sel = inputs ? n_inputs : n_all, n_threads = s->threads;
+    int *sel = NULL;
+    pthread_t tids[64];
+    int started[64];
     const char *path = trace_path(t);
 
+    memset(&bj, 0, sizeof bj);
     d = sim_data_new(s);
     if (d == NULL)
         return NULL;
-    map = malloc((size_t)(n_cfg > 0 ? n_cfg : 1) * sizeof *map);
-    if (map == NULL) {
+    sel = malloc((size_t)(n_sel > 0 ? n_sel : 1) * sizeof *sel);
+    bj.bytes = calloc((size_t)(n_sel > 0 ? n_sel : 1), sizeof *bj.bytes);
+    bj.err = calloc((size_t)(n_sel > 0 ? n_sel : 1), sizeof *bj.err);
+    if (sel == NULL || bj.bytes == NULL || bj.err == NULL) {
         tc_seterr("simulate: out of memory");
         goto fail;
     }
     for (int q = 0; q < n_sel; q++) {
         int input = inputs ? inputs[q] : q;
         char name[64];
-        const struct trace_input *ti;
-        int idx;
         if (input < 0 || input >= n_all) {
             tc_seterr("%s: input index %d out of range [0, %d)", path, input, n_all);
             goto fail;
         }
-        ti = trace_input(t, input);
         tc_format_shape(trace_dims(t, input), trace_n_dims(t), name, (int)sizeof name);
-        idx = sim_data_add_input(d, name, ti->flops);
-        if (idx < 0) {
+        if (sim_data_add_input(d, name, trace_input(t, input)->flops) < 0) {
             tc_preferr("%s", path);
             goto fail;
         }
-        for (int c = 0; c < n_cfg; c++)
-            map[c] = -1;
-        for (size_t r = 0; r < n_runs; r++) {
-            const struct trace_run *tr = trace_run(t, r);
-            if (tr->input == input && tr->config >= 0 && tr->config < n_cfg)
-                map[tr->config] = (long)r;
+        sel[q] = input;
+    }
+    bj.t = t;
+    bj.d = d;
+    bj.trace_inputs = sel;
+    atomic_init(&bj.next, 0);
+    if (n_threads == 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        n_threads = c > 0 ? (int)c : 1;
+    }
+    if (n_threads > 64)
+        n_threads = 64;
+    if (n_threads > n_sel)
+        n_threads = n_sel > 0 ? n_sel : 1;
+    for (int k = 1; k < n_threads; k++)
+        started[k] = pthread_create(&tids[k], NULL, build_worker, &bj) == 0;
+    build_worker(&bj);
+    for (int k = 1; k < n_threads; k++)
+        if (started[k])
+            pthread_join(tids[k], NULL);
+    for (int q = 0; q < n_sel; q++) {
+        if (bj.err[q][0] != '\0') {
+            tc_seterr("%s: %s", path, bj.err[q]);
+            goto fail;
         }
-        for (int c = 0; c < n_cfg; c++) {
-            const struct trace_run *tr;
-            const uint64_t *all;
-            struct sim_config_run cr;
-            uint64_t untimed = 0;
-            int n_untimed;
-            if (map[c] < 0 || !trace_run_valid(t, (size_t)map[c]))
-                continue;
-            tr = trace_run(t, (size_t)map[c]);
-            all = trace_run_exec(t, (size_t)map[c]);
-            n_untimed = tr->n_estimate + tr->n_warmup;
-            for (int k = 0; k < n_untimed; k++)
-                untimed += all[k];
-            cr.config = c;
-            cr.compile_ms = trace_config(t, c)->compile_ms;
-            cr.wall_ms = tr->wall_ms;
-            cr.timed_ns = trace_run_timed(t, (size_t)map[c]);
-            cr.n_timed = tr->n_timed;
-            cr.untimed_ms = (double)untimed * 1e-6;
-            cr.n_untimed = n_untimed;
-            if (sim_data_add_config(d, idx, &cr) != 0) {
-                tc_preferr("%s", path);
-                goto fail;
-            }
-        }
-        if (inputs != NULL && d->in[idx].n == 0) {
+        d->bytes += bj.bytes[q];
+        if (inputs != NULL && d->in[q].n == 0) {
             tc_seterr("%s: input %s has no valid configuration (expected at least one run with status 0)", path,
-                      name);
+                      d->in[q].name);
             goto fail;
         }
     }
-    free(map);
+    free(sel);
+    free(bj.bytes);
+    free(bj.err);
     return d;
 fail:
-    free(map);
+    free(sel);
+    free(bj.bytes);
+    free(bj.err);
     sim_data_free(d);
     return NULL;
 }
@@ -640,6 +711,7 @@ struct worker {
     struct job *job;
     gsl_rng *rng;
     int *idx;                 /* [max_valid] the draw order */
+    struct row *rows;         /* [max_valid] the current input's configurations as this sample sees them */
     double *wfree;            /* [n_scenarios][max_factor] when each compile worker is free, ms */
     struct acc acc[SIM_MAX_SCENARIOS];
     pthread_t tid;
@@ -655,17 +727,64 @@ static uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
-/* One tuning run of the scenarios of group g over the n drawn configurations idx[0..n) of input in. wfree holds
- * max_factor compile-worker clocks per scenario. */
-static void run_group(const struct sinput *in, const struct group *g, const struct sim_scenario *scs,
-                      const int *idx, int n, int eidx, int es_num, double es_thr, enum sim_estimator estimator,
-                      double *wfree, int max_factor, struct acc *acc)
+/* One configuration as one sample sees it (its EXEC_TIME and EARLY_STOP_NUM), packed for the inner loop: the
+ * tables of all configurations of an input are gathered into a contiguous array once per sample and input, and
+ * the R runs then read only that. */
+struct row {
+    double rep_ms, est_ms, pmin_ms;   /* x1..xj: sum, the estimator's estimate, minimum */
+    double ovh_ms, ovh_pe_ms;         /* overhead charged after j executions: paper, per-exec */
+    double compile_ms, true_ms;
+    double k_mean_ms;                 /* mean(x1..x_ESN), or -inf where an early stop is impossible (j <= ESN) */
+    double k_sum_ms, k_pmin_ms, k_ovh_pe_ms; /* the same quantities for a stop after ESN executions */
+    int is_short;
+};
+
+static double ovh_per_exec(const struct sconf *c, int m)
+{
+    double ovh = c->ovh_ms - c->gap_ms * (double)(c->n_timed - m);
+    return ovh < 0 ? 0 : ovh;
+}
+
+static void fill_rows(const struct sinput *in, int eidx, int es_num, enum sim_estimator estimator, struct row *rows)
+{
+    for (int q = 0; q < in->n; q++) {
+        const struct sconf *c = &in->c[q];
+        const struct e_entry *e = &c->e[eidx];
+        struct row *r = &rows[q];
+        r->rep_ms = e->rep_ms;
+        r->pmin_ms = e->pmin_ms;
+        r->est_ms = estimator == SIM_ESTIMATOR_MEAN  ? e->rep_ms / (double)e->j
+                    : estimator == SIM_ESTIMATOR_MIN ? e->pmin_ms
+                                                     : e->med_ms;
+        r->ovh_ms = c->ovh_ms;
+        r->ovh_pe_ms = ovh_per_exec(c, e->j);
+        r->compile_ms = c->compile_ms;
+        r->true_ms = c->true_ms;
+        r->is_short = e->is_short;
+        if (e->j > es_num) { /* then es_num < j <= n, so the k table has it */
+            const struct k_entry *k = &c->k[es_num - 1];
+            r->k_mean_ms = k->sum_ms / (double)es_num;
+            r->k_sum_ms = k->sum_ms;
+            r->k_pmin_ms = k->pmin_ms;
+            r->k_ovh_pe_ms = ovh_per_exec(c, es_num);
+        } else {
+            r->k_mean_ms = -INFINITY;
+            r->k_sum_ms = r->k_pmin_ms = r->k_ovh_pe_ms = NAN;
+        }
+    }
+}
+
+/* One tuning run of the scenarios of group g over the n drawn configurations idx[0..n) of an input (rows from
+ * fill_rows). wfree holds max_factor compile-worker clocks per scenario. */
+static void run_group(const struct row *rows, double flops, double opt_ms, const struct group *g,
+                      const struct sim_scenario *scs, const int *idx, int n, double es_thr, double *wfree,
+                      int max_factor, struct acc *acc)
 {
     double sum_bench = 0, sum_compile = 0, best_known = INFINITY, best_est = INFINITY;
     double gpu_ms[SIM_MAX_SCENARIOS];
     long n_short = 0, n_stopped = 0;
-    int n_pipe = 0, pipe[SIM_MAX_SCENARIOS];
-    const struct sconf *win = NULL;
+    int n_pipe = 0, pipe[SIM_MAX_SCENARIOS], per_exec = g->overhead == SIM_OVERHEAD_PER_EXEC;
+    const struct row *win = NULL;
     for (int k = 0; k < g->n; k++) {
         const struct sim_scenario *sc = &scs[g->sc[k]];
         if (sc->compile == SIM_COMPILE_PIPELINED) {
@@ -677,29 +796,22 @@ static void run_group(const struct sinput *in, const struct group *g, const stru
         }
     }
     for (int q = 0; q < n; q++) {
-        const struct sconf *c = &in->c[idx[q]];
-        const struct e_entry *e = &c->e[eidx];
-        int m = e->j, cand = 1;
-        double rep = e->rep_ms, mn = e->pmin_ms, ovh, bench;
-        if (g->early_stop && m > es_num) {
-            const struct k_entry *k = &c->k[es_num - 1];
-            if (k->sum_ms / (double)es_num > best_known * es_thr) {
-                m = es_num;
-                rep = k->sum_ms;
-                mn = k->pmin_ms;
-                cand = 0;
-                n_stopped++;
+        const struct row *c = &rows[idx[q]];
+        double bench, mn;
+        if (g->early_stop && c->k_mean_ms > best_known * es_thr) {
+            /* stopped after EARLY_STOP_NUM executions and dropped from the running */
+            bench = c->k_sum_ms + (per_exec ? c->k_ovh_pe_ms : c->ovh_ms);
+            mn = c->k_pmin_ms;
+            n_stopped++;
+        } else {
+            bench = c->rep_ms + (per_exec ? c->ovh_pe_ms : c->ovh_ms);
+            mn = c->pmin_ms;
+            n_short += c->is_short;
+            if (c->est_ms < best_est) {
+                best_est = c->est_ms;
+                win = c;
             }
         }
-        if (cand && e->is_short)
-            n_short++;
-        ovh = c->ovh_ms;
-        if (g->overhead == SIM_OVERHEAD_PER_EXEC) {
-            ovh -= c->gap_ms * (double)(c->n_timed - m);
-            if (ovh < 0)
-                ovh = 0;
-        }
-        bench = rep + ovh;
         sum_bench += bench;
         sum_compile += c->compile_ms;
         /* pipelined: the next compile goes to the first free worker; the benchmark starts when both the
@@ -713,15 +825,6 @@ static void run_group(const struct sinput *in, const struct group *g, const stru
             ready = wf[w] + c->compile_ms;
             wf[w] = ready;
             gpu_ms[k] = (ready > gpu_ms[k] ? ready : gpu_ms[k]) + bench;
-        }
-        if (cand) {
-            double est = estimator == SIM_ESTIMATOR_MEAN ? rep / (double)m
-                         : estimator == SIM_ESTIMATOR_MIN ? mn
-                                                          : e->med_ms;
-            if (est < best_est) {
-                best_est = est;
-                win = c;
-            }
         }
         if (mn < best_known)
             best_known = mn;
@@ -739,8 +842,8 @@ static void run_group(const struct sinput *in, const struct group *g, const stru
             t_ms = gpu_ms[k];
         }
         welford_add(&a->time_s, t_ms * 1e-3);
-        welford_add(&a->tflops, in->flops / win->true_ms * 1e-9);
-        welford_add(&a->speedup, in->opt_ms / win->true_ms);
+        welford_add(&a->tflops, flops / win->true_ms * 1e-9);
+        welford_add(&a->speedup, opt_ms / win->true_ms);
         a->n_short += n_short;
         a->n_stopped += n_stopped;
     }
@@ -784,6 +887,7 @@ static void run_sample(struct worker *wk, int sample)
             continue;
         for (int k = 0; k < v; k++)
             wk->idx[k] = k;
+        fill_rows(in, exec_ms - d->exec_lo, es_num, s->estimator, wk->rows);
         for (int run = 0; run < s->runs; run++) {
             /* N distinct configurations, uniformly, in draw order: a partial Fisher-Yates shuffle. */
             for (int q = 0; q < n; q++) {
@@ -793,8 +897,8 @@ static void run_sample(struct worker *wk, int sample)
                 wk->idx[p] = t;
             }
             for (int g = 0; g < jb->n_groups; g++)
-                run_group(in, &jb->groups[g], s->scenarios, wk->idx, n, exec_ms - d->exec_lo, es_num, es_thr,
-                          s->estimator, wk->wfree, jb->max_factor, wk->acc);
+                run_group(wk->rows, in->flops, in->opt_ms, &jb->groups[g], s->scenarios, wk->idx, n, es_thr,
+                          wk->wfree, jb->max_factor, wk->acc);
         }
     }
     for (int sc = 0; sc < s->n_scenarios; sc++) {
@@ -919,7 +1023,8 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
         wk[t].rng = gsl_rng_alloc(gsl_rng_mt19937);
         wk[t].idx = malloc((size_t)jb.max_valid * sizeof *wk[t].idx);
         wk[t].wfree = malloc((size_t)jb.max_factor * (size_t)s->n_scenarios * sizeof *wk[t].wfree);
-        if (wk[t].rng == NULL || wk[t].idx == NULL || wk[t].wfree == NULL)
+        wk[t].rows = malloc((size_t)jb.max_valid * sizeof *wk[t].rows);
+        if (wk[t].rng == NULL || wk[t].idx == NULL || wk[t].wfree == NULL || wk[t].rows == NULL)
             goto oom;
     }
     /* Thread 0 is this one; the others are started here (if one cannot be, the rest share its work). */
@@ -951,6 +1056,7 @@ out:
             gsl_rng_free(wk[t].rng);
             free(wk[t].idx);
             free(wk[t].wfree);
+            free(wk[t].rows);
         }
     free(wk);
     if (!ok) {
