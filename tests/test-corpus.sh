@@ -5,7 +5,7 @@
 #   - `reject` files: exit 2 and exactly one line on stderr that names the file;
 #   - `accept` files (the valid controls): exit 0, so a reader that rejects everything cannot pass;
 #   - `either` files: exit 0, or exit 2 with one line naming the file;
-#   - `nodata` files: simulate and report exit 2 with one line; info and merge may accept them;
+#   - `nodata` files: simulate and report exit 2 with one line; open, info, table and merge may accept them;
 #   - after a failure, nothing is left behind: the working directory is empty and the corpus unchanged.
 #
 # Usage: test-corpus.sh TUNECOST MAKE_CORPUS_PY [CORPUS_OPEN [RESULTS_TSV]]
@@ -13,7 +13,7 @@
 #   RESULTS_TSV        write one row per (command, file) with the verdict and the first line of stderr
 #   TUNECOST_WRAPPER   command prefix for every run, e.g. "valgrind -q --error-exitcode=99"
 #   CORPUS_ONLY        run only files whose name contains this string
-#   CORPUS_COMMANDS    space-separated subset of: open info simulate report merge collect
+#   CORPUS_COMMANDS    space-separated subset of: open info table simulate report merge collect
 # Exit: 0 all pass, 1 a check failed, 77 skipped (no python3 with h5py).
 set -u
 
@@ -38,7 +38,7 @@ CORPUS=$TMP/corpus
 
 # A command is tested when it is built: `tunecost CMD --help` exits 0 (placeholders and absent collect do not).
 COMMANDS=()
-for c in ${CORPUS_COMMANDS:-open info simulate report merge collect}; do
+for c in ${CORPUS_COMMANDS:-open info table simulate report merge collect}; do
     if [ "$c" = open ]; then
         [ -n "$OPEN" ] && COMMANDS+=(open)
     elif "$TUNECOST" "$c" --help >/dev/null 2>&1; then
@@ -59,6 +59,7 @@ invocation() {
     info)     ARGS=(info "$trace") ;;
     simulate) ARGS=(simulate "$trace" -o "$work/sim" --samples 4 --runs 2 --threads 1 --quiet) ;;
     report)   ARGS=(report "$trace" -o "$work/report" --samples 4 --runs 2 --threads 1 --quiet) ;;
+    table)    ARGS=(table best "$trace" -o "$work/best.tsv" -q) ;;
     merge)    ARGS=(merge -o "$work/merged.h5" "$trace") ;;
     collect)  ARGS=(collect --resume "$trace") ;;
     esac
