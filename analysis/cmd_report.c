@@ -65,7 +65,7 @@ static void usage(FILE *fp)
             "  tunecost report -o report --seed 7           # another draw of the simulations\n"
             "\n"
             "Figures need gnuplot (Debian: gnuplot-nox) on PATH; the scripts are in %s and are copied into\n"
-            "DIR/plots, so `cd DIR && gnuplot -e \"fmt='svg'\" plots/fig3-frontier.gp` redraws one.\n",
+            "DIR/plots, so `cd DIR && gnuplot -e \"fmt='svg'; out='fig3.svg'\" plots/fig3-frontier.gp` redraws one.\n",
             tc_default_trace(), o.input_label, (unsigned long long)o.seed, o.samples, o.runs, o.compile_factor,
             report_plots_dir());
 }
