@@ -539,11 +539,15 @@ static int compute_findings(struct report_ctx *c)
             y[i] = ri->points[(size_t)i * N_SC_INPUT + SC_BASELINE].time_s;
         double t_n = eta_squared(x1, y, n, c->s_in.n_config_lo, c->s_in.n_config_hi);
         double t_x = eta_squared(x2, y, n, c->s_in.exec_ms_lo, c->s_in.exec_ms_hi);
-        add_finding(c, "**N_CONFIG decides, EXEC_TIME hardly matters** (%s, %d samples): N_CONFIG explains %.0f%% "
+        double chance = 9.0 / (n > 1 ? n - 1 : 1);
+        const char *head = e_n >= 2 * e_x && e_n > 2 * chance   ? "N_CONFIG decides, EXEC_TIME hardly matters"
+                           : e_x >= 2 * e_n && e_x > 2 * chance ? "EXEC_TIME matters more than N_CONFIG"
+                                                                : "Neither N_CONFIG nor EXEC_TIME clearly decides";
+        add_finding(c, "**%s** (%s, %d samples): N_CONFIG explains %.0f%% "
                     "of the variance of the tuned kernel's TFLOP/s and %.0f%% of tuning time; EXEC_TIME explains "
                     "%.0f%% and %.0f%% (share of variance between 10 equal-width bins of each, eta squared; "
-                    "by chance about %.0f%%).",
-                    c->input_label, n, 100 * e_n, 100 * t_n, 100 * e_x, 100 * t_x, 100.0 * 9 / (n > 1 ? n - 1 : 1));
+                    "by chance about %.0f%%; the headline needs one at least twice the other and twice chance).",
+                    head, c->input_label, n, 100 * e_n, 100 * t_n, 100 * e_x, 100 * t_x, 100 * chance);
     }
     if (c->t6 != NULL && table_n_rows(c->t6) >= 3) {
         int m = table_n_rows(c->t6);
@@ -1180,7 +1184,16 @@ int report_write(struct report_options *o)
             rc = REPORT_EBADINPUT;
             goto out;
         }
+        /* the first input with a valid run (the single-input simulation needs one) */
         c.input = 0;
+        for (size_t r = 0; r < trace_n_runs(c.t); r++)
+            if (trace_run_valid(c.t, r)) {
+                c.input = trace_run(c.t, r)->input;
+                break;
+            }
+        for (size_t r = 0; r < trace_n_runs(c.t); r++)
+            if (trace_run_valid(c.t, r) && trace_run(c.t, r)->input < c.input)
+                c.input = trace_run(c.t, r)->input;
     }
     tables_input_label(c.t, c.input, c.input_label, sizeof c.input_label);
     if (!o->input_given && strcmp(c.input_label, o->input_label) != 0)
