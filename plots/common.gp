@@ -26,5 +26,7 @@ set grid lc rgb "#dddddd" lw 1
 set border lc rgb "#444444"
 set key opaque box lc rgb "#bbbbbb"
 set tics nomirror
+# size of a sample's point (svg draws points larger than pngcairo)
+psz = (fmt eq "svg") ? 0.45 : 0.9
 # colours (Okabe-Ito): baseline blue, parallel orange, early stop green, per-exec purple, pipelined vermilion
 c_base = "#0072b2"; c_par = "#e69f00"; c_es = "#009e73"; c_pex = "#cc79a7"; c_pip = "#d55e00"

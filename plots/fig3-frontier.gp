@@ -9,9 +9,9 @@ set cblabel "N_CONFIG (configurations explored)"
 set palette defined (0 "#c6dbef", 1 "#6baed6", 2 "#2171b5", 3 "#08306b")
 set key bottom right
 set xrange [0:*]
-plot "sim/input-baseline.tsv" using "time_s":"tflops":"n_config" with points pt 7 ps 1.0 lc palette \
+plot "sim/input-baseline.tsv" using "time_s":"tflops":"n_config" with points pt 7 ps psz lc palette \
          title "simulated sample (mean of its runs)", \
-     "sim/input-baseline-frontier.tsv" using "time_s":"tflops" with linespoints lw 3 pt 7 ps 1.1 lc rgb "black" \
+     "sim/input-baseline-frontier.tsv" using "time_s":"tflops" with linespoints lw 3 pt 7 ps (psz * 1.3) lc rgb "black" \
          title "Pareto frontier (label: N_CONFIG)", \
      "" using "time_s":"tflops":(sprintf("%d", column("n_config"))) every 2 with labels offset 0,0.9 \
          font ",12" tc rgb "#333333" notitle

@@ -7,11 +7,11 @@ set xlabel "Tuning time (s, log scale)"
 set ylabel "Performance of the tuned kernel (TFLOP/s)"
 set logscale x
 set key bottom right
-plot "sim/input-baseline-frontier.tsv" using "time_s":"tflops" with linespoints lw 3 pt 7 ps 0.8 lc rgb c_base \
+plot "sim/input-baseline-frontier.tsv" using "time_s":"tflops" with linespoints lw 3 pt 7 ps (psz * 0.9) lc rgb c_base \
          title "paper's model (sequential compile, full overhead)", \
-     "sim/input-per-exec-frontier.tsv" using "time_s":"tflops" with linespoints lw 3 pt 5 ps 0.8 lc rgb c_pex \
+     "sim/input-per-exec-frontier.tsv" using "time_s":"tflops" with linespoints lw 3 pt 5 ps (psz * 0.9) lc rgb c_pex \
          title "overhead per execution run (per-exec)", \
-     "sim/input-pipelined-frontier.tsv" using "time_s":"tflops" with linespoints lw 3 pt 9 ps 0.9 lc rgb c_pip \
+     "sim/input-pipelined-frontier.tsv" using "time_s":"tflops" with linespoints lw 3 pt 9 ps psz lc rgb c_pip \
          title sprintf("compilation pipelined, %d workers", factor), \
-     "sim/input-parallel-frontier.tsv" using "time_s":"tflops" with linespoints lw 3 pt 11 ps 0.9 lc rgb c_par \
+     "sim/input-parallel-frontier.tsv" using "time_s":"tflops" with linespoints lw 3 pt 11 ps psz lc rgb c_par \
          title sprintf("ideal parallel compilation x%d (paper)", factor)
