@@ -277,6 +277,14 @@ START_TEST(test_trace_append_rejects_bad_runs)
     run = base_run(0);
     ck_assert_int_eq(trace_append_run(t, &run, x, BASE_EXEC - 1), -1);
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "= 8 but 7 executions were given"));
+    run.wall_ms = -1;
+    ck_assert_int_eq(trace_append_run(t, &run, x, BASE_EXEC), -1);
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "wall_ms -1 is not a positive, finite duration"));
+    run = base_run(0);
+    x[5] = UINT64_MAX;
+    ck_assert_int_eq(trace_append_run(t, &run, x, BASE_EXEC), -1);
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "execution 5 has duration 18446744073709551615 ns"));
+    x[5] = 5;
     x[6] = 0;
     ck_assert_int_eq(trace_append_run(t, &run, x, BASE_EXEC), -1);
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "execution 6 has duration 0 ns"));
@@ -438,17 +446,18 @@ static void edit_config_negative(struct trace_run *r) { r->config = -1; }
 static void edit_negative_count(struct trace_run *r) { r->n_warmup = -2; }
 static void edit_bad_status(struct trace_run *r) { r->status = 9; }
 static void edit_negative_offset(struct trace_run *r) { r->exec_offset = -8; }
+static void edit_wall_nan(struct trace_run *r) { r->wall_ms = NAN; }
+static void edit_wall_zero(struct trace_run *r) { r->wall_ms = 0; }
 
-static void zero_exec(const char *path, hsize_t at)
+static void set_exec(const char *path, hsize_t at, uint64_t v)
 {
     hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
     hid_t d = H5Dopen2(f, "/exec_ns", H5P_DEFAULT);
     hid_t fs = H5Dget_space(d);
     hsize_t one = 1;
     hid_t ms = H5Screate_simple(1, &one, NULL);
-    uint64_t zero = 0;
     H5Sselect_hyperslab(fs, H5S_SELECT_SET, &at, NULL, &one, NULL);
-    ck_assert_int_ge(H5Dwrite(d, H5T_NATIVE_UINT64, ms, fs, H5P_DEFAULT, &zero), 0);
+    ck_assert_int_ge(H5Dwrite(d, H5T_NATIVE_UINT64, ms, fs, H5P_DEFAULT, &v), 0);
     H5Sclose(ms);
     H5Sclose(fs);
     H5Dclose(d);
@@ -496,14 +505,26 @@ START_TEST(test_trace_rejects_bad_runs_rows)
 
     /* run 4 is status ok (4 % 3 != 2); its executions are values 32..39, timed ones from 35 */
     copy_file(base, p);
-    zero_exec(p, 4 * BASE_EXEC + 6);
+    set_exec(p, 4 * BASE_EXEC + 6, 0);
     snprintf(want, sizeof want,
              "/runs row 4 (status ok): execution 6 of 8 has duration 0 ns; a status-0 run needs every duration > 0");
     expect_error(p, want);
 
     /* run 5 failed (out of resources): a zero duration there is fine, the file opens */
     copy_file(base, p);
-    zero_exec(p, 5 * BASE_EXEC + 6);
+    set_exec(p, 4 * BASE_EXEC + 7, 18446744073709551611ull); /* -5 as uint64 */
+    expect_error(p, "/runs row 4 (status ok): execution 7 of 8 has duration 18446744073709551611 ns, a negative "
+                    "number stored as unsigned");
+
+    copy_file(base, p);
+    edit_run(p, 4, edit_wall_nan);
+    expect_error(p, "/runs row 4 (status ok): wall_ms nan is not a positive, finite duration");
+    copy_file(base, p);
+    edit_run(p, 3, edit_wall_zero);
+    expect_error(p, "/runs row 3 (status ok): wall_ms 0 is not a positive, finite duration");
+
+    copy_file(base, p);
+    set_exec(p, 5 * BASE_EXEC + 6, 0);
     struct trace *t = trace_open(p);
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     trace_close(t);

@@ -9,7 +9,9 @@
 #include <hdf5.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -30,6 +32,8 @@
 #define RUNS_CHUNK 1024
 #define RUNS_DEFLATE 4
 #define WARMUP_CHUNK 64
+/* Durations from 2^63 ns up are negative numbers stored as unsigned (an importer's int64 -5 is 2^64-5). */
+#define EXEC_NS_LIMIT (UINT64_C(1) << 63)
 
 /* ---- compound layouts: one member table per struct gives both the memory and the file type -------------- */
 
@@ -818,12 +822,17 @@ int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_
     if ((size_t)run->n_estimate + (size_t)run->n_warmup + (size_t)run->n_timed != n_exec)
         FAIL("appended run: n_estimate + n_warmup + n_timed = %zu but %zu executions were given",
              (size_t)run->n_estimate + (size_t)run->n_warmup + (size_t)run->n_timed, n_exec);
-    if (run->status == TRACE_OK)
+    if (run->status == TRACE_OK) {
+        if (!isfinite(run->wall_ms) || run->wall_ms <= 0)
+            FAIL("appended run (input %d, config %d, status ok): wall_ms %g is not a positive, finite duration",
+                 run->input, run->config, run->wall_ms);
         for (size_t i = 0; i < n_exec; i++)
-            if (exec_ns[i] == 0)
-                FAIL("appended run (input %d, config %d, status ok): execution %zu has duration 0 ns; a "
-                     "status-0 run needs every duration > 0 (record it with a failure status instead)",
-                     run->input, run->config, i);
+            if (exec_ns[i] == 0 || exec_ns[i] >= EXEC_NS_LIMIT)
+                FAIL("appended run (input %d, config %d, status ok): execution %zu has duration %" PRIu64
+                     " ns; a status-0 run needs every duration > 0 and < 2^63 (record it with a failure "
+                     "status instead)",
+                     run->input, run->config, i, exec_ns[i]);
+    }
     /* Memory first, so that a failed allocation leaves the file as it was. */
     if (reserve(t, t->n_runs + 1, t->n_exec + n_exec + 1) < 0)
         goto out;
@@ -1164,12 +1173,20 @@ static int read_runs_and_exec(struct trace *t)
         const struct trace_run *run = &t->runs[r];
         const uint64_t *x = t->exec + run->exec_offset;
         size_t count = (size_t)run->n_estimate + (size_t)run->n_warmup + (size_t)run->n_timed;
-        if (run->status == TRACE_OK)
-            for (size_t i = 0; i < count; i++)
+        if (run->status == TRACE_OK) {
+            if (!isfinite(run->wall_ms) || run->wall_ms <= 0)
+                FAIL("/runs row %zu (status ok): wall_ms %g is not a positive, finite duration", r, run->wall_ms);
+            for (size_t i = 0; i < count; i++) {
                 if (x[i] == 0)
                     FAIL("/runs row %zu (status ok): execution %zu of %zu has duration 0 ns; a status-0 run "
                          "needs every duration > 0",
                          r, i, count);
+                if (x[i] >= EXEC_NS_LIMIT)
+                    FAIL("/runs row %zu (status ok): execution %zu of %zu has duration %" PRIu64 " ns, a negative "
+                         "number stored as unsigned",
+                         r, i, count, x[i]);
+            }
+        }
         t->valid[r] = run_is_valid(run, x);
     }
     rc = 0;
