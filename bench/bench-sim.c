@@ -7,6 +7,7 @@
  *   bench-sim                      the paper's full experiment (3 scenarios x 500 samples x 30 runs x 64 inputs)
  *                                  and the scaling series (samples, runs, inputs, configurations)
  *   bench-sim --paper              the paper's full experiment only
+ *   bench-sim --physical ...       the "physical" data set instead (see synthesise())
  *   bench-sim --write-trace F.h5   write the synthetic data set as a trace, for timing `tunecost simulate F.h5`
  *   -j T                           threads (default: online cores)
  * Prints one TSV row per measurement: what, size, wall seconds of building the tables and of the replay, CPU
@@ -74,8 +75,11 @@ static double peak_mib(void)
 }
 
 /* The synthetic data set, from a fixed seed. Compile times 150-900 ms per configuration (an H200's NVRTC times),
- * overhead 25 ms of warm-up plus 2 us per execution. */
-static void synthesise(void)
+ * overhead 25 ms of warm-up plus 2 us per execution. Sizing "brief": 1 000-15 000 executions per run, uniformly
+ * (3.4e7 in all; execution times 7-110 us whatever the input, so TFLOP/s mean nothing). Sizing "physical": each
+ * execution time follows from the input's work at 10-85% of 700 TFLOP/s with a 4-6 us launch floor, and a run
+ * holds 110 ms of them (59-27 500 per run, 6.7e7 in all: what a real 64-input trace of fast GEMMs may hold). */
+static void synthesise(int physical)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     double compile_ms[N_CONFIGS];
@@ -92,6 +96,14 @@ static void synthesise(void)
             struct raw_run *run = &in->runs[k];
             int n = 1000 + (int)gsl_rng_uniform_int(r, 14001);
             double t_ns = 110e6 / n, sum = 0;
+            if (physical) {
+                /* the kernel's time from its work: 10-85% of 700 TFLOP/s, at least a 4-6 us launch */
+                double eff = 0.10 + 0.75 * gsl_rng_uniform(r), floor_ns = 4000 * (1 + 0.5 * gsl_rng_uniform(r));
+                t_ns = in->flops / (eff * 700e12) * 1e9;
+                if (t_ns < floor_ns)
+                    t_ns = floor_ns;
+                n = (int)(110e6 / t_ns) + 1;
+            }
             run->config = k;
             run->compile_ms = compile_ms[k];
             run->n = n;
@@ -221,7 +233,7 @@ fail:
 int main(int argc, char **argv)
 {
     struct sim_settings s;
-    int threads = 0, paper_only = 0;
+    int threads = 0, paper_only = 0, physical = 0;
     const char *trace_out = NULL;
     double t0;
     for (int a = 1; a < argc; a++) {
@@ -229,17 +241,19 @@ int main(int argc, char **argv)
             paper_only = 1;
         else if (strcmp(argv[a], "--write-trace") == 0 && a + 1 < argc)
             trace_out = argv[++a];
+        else if (strcmp(argv[a], "--physical") == 0)
+            physical = 1;
         else if (strcmp(argv[a], "-j") == 0 && a + 1 < argc)
             threads = atoi(argv[++a]);
         else {
-            fprintf(stderr, "usage: bench-sim [--paper] [-j THREADS] [--write-trace OUT.h5]\n");
+            fprintf(stderr, "usage: bench-sim [--paper] [--physical] [-j THREADS] [--write-trace OUT.h5]\n");
             return 2;
         }
     }
     t0 = now_s();
-    synthesise();
-    printf("# synthetic data: %d inputs, %zu timed executions (%.1f MiB as uint64 ns), made in %.2f s; peak %.1f "
-           "MiB\n", N_INPUTS, raw_execs, (double)raw_execs * 8 / 1048576.0, now_s() - t0, peak_mib());
+    synthesise(physical);
+    printf("# synthetic data (%s sizing): %d inputs, %zu timed executions (%.1f MiB as uint64 ns), made in %.2f s; peak %.1f "
+           "MiB\n", physical ? "physical" : "brief", N_INPUTS, raw_execs, (double)raw_execs * 8 / 1048576.0, now_s() - t0, peak_mib());
     if (trace_out != NULL)
         return write_trace(trace_out);
     printf("what\tsize\tbuild_s\treplay_s\treplay_cpu_s\ttotal_s\ttables_MiB\tpeak_MiB\n");
