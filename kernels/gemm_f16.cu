@@ -83,6 +83,20 @@ __host__ __device__ constexpr int tc_warps_m()
 #define A_CHUNKS (BLOCK_K / 8)        /* 16-byte chunks per row of an A stage (BLOCK_M x BLOCK_K) */
 #define B_CHUNKS (BLOCK_N / 8)        /* 16-byte chunks per row of a B stage (BLOCK_K x BLOCK_N) */
 
+/* Thread blocks per SM the compiler should leave room for (__launch_bounds__'s second argument): as many as
+ * the shared memory allows, capped by a register estimate of accumulators + 64 per thread, at least 1. This is
+ * what keeps small warp tiles from taking 255 registers and one block per SM. */
+__host__ __device__ constexpr int tc_min_blocks()
+{
+    int acc = (BLOCK_M / tc_warps_m()) * (BLOCK_N / (NUM_WARPS / tc_warps_m())) / 32; /* fp32 per thread */
+    int by_regs = 65536 / (NUM_THREADS * (acc + 64));
+    int by_smem = (228 * 1024) / (TC_SMEM_BYTES + 1024);
+    int b = by_regs < by_smem ? by_regs : by_smem;
+    b = b < 1 ? 1 : b;
+    return b > 8 ? 8 : b;
+}
+#define MIN_BLOCKS (tc_min_blocks())
+
 static_assert(BLOCK_M >= 16 && BLOCK_N >= 8 && BLOCK_K >= 32, "tiles too small");
 static_assert(BLOCK_K % 16 == 0 && BLOCK_N % 32 == 0 && BLOCK_M % 16 == 0, "tile sizes must be multiples of 32");
 static_assert(NUM_WARPS == 1 || NUM_WARPS == 2 || NUM_WARPS == 4 || NUM_WARPS == 8, "NUM_WARPS in {1,2,4,8}");
@@ -118,26 +132,62 @@ __device__ __forceinline__ void tc_cp_async_wait()
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
+/* Per-thread state of the global -> shared copies, computed once per block so that the main loop spends a few
+ * instructions per 16-byte chunk. NUM_THREADS is a multiple of the chunks per row (A_CHUNKS, B_CHUNKS <= 32), so
+ * a thread copies the same chunk column of rows r0, r0 + RP, r0 + 2 RP, ... of each tile. */
+#define A_RP (NUM_THREADS / A_CHUNKS)                              /* A rows per pass of the whole block */
+#define A_IT (BLOCK_M >= A_RP ? BLOCK_M / A_RP : 1)
+#define B_RP (NUM_THREADS / B_CHUNKS)                              /* B rows (k) per pass */
+#define B_IT (BLOCK_K >= B_RP ? BLOCK_K / B_RP : 1)
+
+struct tc_loader {
+    const u16 *a_src;  /* A[bm0 + a_r0][a_c * 8] of k-tile 0 */
+    const u16 *b_src;  /* B[b_r0][bn0 + b_c * 8] of k-tile 0 */
+    int a_rows;        /* rows of A left below this thread's first row (M - bm0 - a_r0) */
+    int a_col;         /* a_c * 8 */
+    int b_row;         /* b_r0 */
+    bool b_ok;         /* this thread's B column is inside N */
+    int a_r0, a_c, b_r0, b_c;
+};
+
+__device__ __forceinline__ void tc_loader_init(tc_loader &L, const u16 *A, const u16 *B, int M, int N, int K, int bm0,
+                                               int bn0, int tid)
+{
+    L.a_c = tid % A_CHUNKS;
+    L.a_r0 = tid / A_CHUNKS;
+    L.b_c = tid % B_CHUNKS;
+    L.b_r0 = tid / B_CHUNKS;
+    L.a_src = A + (size_t)(bm0 + L.a_r0) * K + L.a_c * 8;
+    L.b_src = B + (size_t)L.b_r0 * N + bn0 + L.b_c * 8;
+    L.a_rows = M - bm0 - L.a_r0;
+    L.a_col = L.a_c * 8;
+    L.b_row = L.b_r0;
+    L.b_ok = bn0 + L.b_c * 8 < N;
+}
+
 /* Copy k-tile `kt` of A and B into stage buffers sA (BLOCK_M x BLOCK_K) and sB (BLOCK_K x BLOCK_N). */
-__device__ __forceinline__ void tc_load_tile(const u16 *__restrict__ A, const u16 *__restrict__ B, u16 *sA,
-                                             u16 *sB, int M, int N, int K, int bm0, int bn0, int kt, int tid)
+__device__ __forceinline__ void tc_load_tile(const tc_loader &L, const u16 *A, const u16 *B, u16 *sA, u16 *sB, int N,
+                                             int K, int kt)
 {
     const int k0 = kt * BLOCK_K;
+    const bool a_kok = k0 + L.a_col < K;
 #pragma unroll
-    for (int i = tid; i < BLOCK_M * A_CHUNKS; i += NUM_THREADS) {
-        int r = i / A_CHUNKS, c = i % A_CHUNKS;
-        int row = bm0 + r, col = k0 + c * 8;
-        bool ok = row < M && col < K;
-        const u16 *src = ok ? A + (size_t)row * K + col : A;
-        tc_cp_async16(tc_smem_addr(sA + r * BLOCK_K + tc_swz(r, c, A_CHUNKS) * 8), src, ok ? 16 : 0);
+    for (int j = 0; j < A_IT; j++) {
+        int r = L.a_r0 + j * A_RP;
+        if (A_RP > BLOCK_M && r >= BLOCK_M)
+            break;
+        bool ok = a_kok && j * A_RP < L.a_rows;
+        const u16 *src = ok ? L.a_src + (size_t)j * A_RP * K + k0 : A;
+        tc_cp_async16(tc_smem_addr(sA + r * BLOCK_K + tc_swz(r, L.a_c, A_CHUNKS) * 8), src, ok ? 16 : 0);
     }
 #pragma unroll
-    for (int i = tid; i < BLOCK_K * B_CHUNKS; i += NUM_THREADS) {
-        int r = i / B_CHUNKS, c = i % B_CHUNKS;
-        int krow = k0 + r, col = bn0 + c * 8;
-        bool ok = krow < K && col < N;
-        const u16 *src = ok ? B + (size_t)krow * N + col : B;
-        tc_cp_async16(tc_smem_addr(sB + r * BLOCK_N + tc_swz(r, c, B_CHUNKS) * 8), src, ok ? 16 : 0);
+    for (int j = 0; j < B_IT; j++) {
+        int r = L.b_r0 + j * B_RP;
+        if (B_RP > BLOCK_K && r >= BLOCK_K)
+            break;
+        bool ok = L.b_ok && k0 + r < K;
+        const u16 *src = ok ? L.b_src + (size_t)(k0 + j * B_RP) * N : B;
+        tc_cp_async16(tc_smem_addr(sB + r * BLOCK_N + tc_swz(r, L.b_c, B_CHUNKS) * 8), src, ok ? 16 : 0);
     }
 }
 
@@ -148,7 +198,7 @@ __device__ __forceinline__ u32 tc_pack_f16x2(float lo, float hi)
     return d;
 }
 
-extern "C" __global__ void __launch_bounds__(NUM_THREADS)
+extern "C" __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS)
 tc_gemm_f16(const u16 *__restrict__ A, const u16 *__restrict__ B, u16 *__restrict__ C, int M, int N, int K)
 {
     extern __shared__ __align__(128) u16 smem[];
@@ -180,11 +230,13 @@ tc_gemm_f16(const u16 *__restrict__ A, const u16 *__restrict__ B, u16 *__restric
             for (int e = 0; e < 4; e++)
                 acc[i][j][e] = 0.0f;
 
+    tc_loader L;
+    tc_loader_init(L, A, B, M, N, K, bm0, bn0, tid);
     const int KT = (K + BLOCK_K - 1) / BLOCK_K;
 #pragma unroll
     for (int s = 0; s < NUM_STAGES - 1; s++) {
         if (s < KT)
-            tc_load_tile(A, B, sA + s * BLOCK_M * BLOCK_K, sB + s * BLOCK_K * BLOCK_N, M, N, K, bm0, bn0, s, tid);
+            tc_load_tile(L, A, B, sA + s * BLOCK_M * BLOCK_K, sB + s * BLOCK_K * BLOCK_N, N, K, s);
         tc_cp_async_commit();
     }
 
@@ -194,8 +246,7 @@ tc_gemm_f16(const u16 *__restrict__ A, const u16 *__restrict__ B, u16 *__restric
         {
             int nt = kt + NUM_STAGES - 1, ns = nt % NUM_STAGES;
             if (nt < KT)
-                tc_load_tile(A, B, sA + ns * BLOCK_M * BLOCK_K, sB + ns * BLOCK_K * BLOCK_N, M, N, K, bm0, bn0,
-                             nt, tid);
+                tc_load_tile(L, A, B, sA + ns * BLOCK_M * BLOCK_K, sB + ns * BLOCK_K * BLOCK_N, N, K, nt);
             tc_cp_async_commit();
         }
         const int st = kt % NUM_STAGES;
