@@ -276,7 +276,7 @@ static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
         human_bytes(d, sizeof d, m->flush_bytes);
     else
         snprintf(d, sizeof d, "off");
-    fprintf(fp, "protocol        %s, timer %s, warm-up %g ms, repetition %g ms, L2 flush %s, %d compile jobs, "
+    fprintf(fp, "protocol        %s, timer %s, warm-up %g ms, repetition %g ms, L2 flush %s, compile jobs %d, "
                 "seed %" PRIu64 "\n",
             m->protocol, m->timer, m->warmup_ms, m->rep_ms, d, m->compile_jobs, m->seed);
 
