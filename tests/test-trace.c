@@ -214,9 +214,19 @@ static void check_base(const struct trace *t, size_t n_runs)
         ck_assert_int_eq(trace_run_valid(t, r), e_r.status == TRACE_OK);
     }
     ck_assert_ptr_null(trace_run(t, n_runs));
-    /* (input, config) -> the last run of that pair: pairs repeat every 6 rows */
-    ck_assert_int_eq(trace_find_run(t, 1, 1), n_runs >= 19 ? 19 : -1);
-    ck_assert_int_eq(trace_find_run(t, 0, 0), n_runs >= 19 ? 18 : -1);
+    /* (input, config) -> the last run of that pair: run r is (r % 2, r % 3), so pairs repeat every 6 rows */
+    for (int i = 0; i < 2; i++)
+        for (int c = 0; c < 3; c++) {
+            long last = -1;
+            for (size_t r = 0; r < n_runs; r++)
+                if ((int)(r % 2) == i && (int)(r % 3) == c)
+                    last = (long)r;
+            ck_assert_int_eq(trace_find_run(t, i, c), last);
+        }
+    if (n_runs == BASE_RUNS) {
+        ck_assert_int_eq(trace_find_run(t, 1, 1), 19);
+        ck_assert_int_eq(trace_find_run(t, 0, 0), 18);
+    }
     ck_assert_int_eq(trace_find_run(t, 5, 0), -1);
 }
 
@@ -325,6 +335,49 @@ START_TEST(test_trace_resume_appends_after_existing_runs)
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     check_base(t, BASE_RUNS);
     trace_close(t);
+    remove_dir();
+}
+END_TEST
+
+/* Number of filters on a dataset of the file (-1 if it cannot be read). */
+static int n_filters(const char *path, const char *name)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+    hid_t dcpl = H5Dget_create_plist(d);
+    int n = dcpl >= 0 ? H5Pget_nfilters(dcpl) : -1;
+    H5Pclose(dcpl);
+    H5Dclose(d);
+    H5Fclose(f);
+    return n;
+}
+
+/* Unfiltered (crash-safe) while written, shuffle + deflate once closed; resuming a closed trace makes it
+ * unfiltered again until the next close. */
+START_TEST(test_trace_compressed_on_close_only)
+{
+    make_dir();
+    const char *p = in_dir("c.h5");
+    struct trace *t = write_base_open(p, 6);
+    ck_assert_int_eq(n_filters(p, "/exec_ns"), 0);
+    ck_assert_int_eq(n_filters(p, "/runs"), 0);
+    ck_assert_int_eq(trace_close(t), 0);
+    ck_assert_int_eq(n_filters(p, "/exec_ns"), 2);
+    ck_assert_int_eq(n_filters(p, "/runs"), 2);
+    t = trace_open_append(p);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    ck_assert_int_eq(n_filters(p, "/exec_ns"), 0);
+    ck_assert_uint_eq(trace_n_runs(t), 6);
+    ck_assert_int_eq(trace_close(t), 0);
+    ck_assert_int_eq(n_filters(p, "/exec_ns"), 2);
+    t = trace_open(p);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    check_base(t, 6);
+    trace_close(t);
+    /* no temporary left beside it */
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", dir);
+    ck_assert_int_eq(system(cmd), 0);
     remove_dir();
 }
 END_TEST
@@ -1064,6 +1117,7 @@ int main(int argc, char **argv)
         tcase_add_test(tc, test_trace_writer_sees_what_it_wrote);
         tcase_add_test(tc, test_trace_append_rejects_bad_runs);
         tcase_add_test(tc, test_trace_resume_appends_after_existing_runs);
+        tcase_add_test(tc, test_trace_compressed_on_close_only);
         tcase_add_test(tc, test_trace_rejects_bad_runs_rows);
         tcase_add_test(tc, test_trace_rejects_bad_structure);
         tcase_add_test(tc, test_trace_rejects_damaged_files);
