@@ -520,6 +520,7 @@ struct coll {
     int busy_input, busy_config;
     double busy_since, t_start, last_draw;
     double run_ms_sum;    /* wall of finished runs, for the ETA */
+    double t0, hello_ms, first_run_ms; /* process start, benchmarking child ready, first run sent */
     int restarts;
 };
 
@@ -742,7 +743,8 @@ static int handle_run(struct coll *c, struct bench_result *res)
     return 0;
 }
 
-/* Next thing for the idle child: 1 = sent, 0 = nothing launchable now, 2 = all done. */
+/* Next thing for the idle child: 1 = sent, 0 = nothing launchable now, 2 = all done. Inputs go in order; an
+ * input's cuBLAS reference is prepared as soon as the input has work left, overlapping its first compiles. */
 static int dispatch(struct coll *c)
 {
     for (int i = 0; i < c->n_in; i++) {
@@ -750,19 +752,22 @@ static int dispatch(struct coll *c)
         for (int k = 0; k < c->n_cfg; k++) {
             if (c->done[(size_t)i * c->n_cfg + k])
                 continue;
+            c->busy_input = i;
+            if (c->child_input != i) {
+                c->busy = 1;
+                c->busy_config = -1;
+                c->busy_since = now_ms();
+                return bench_send_input(c->bench, i, c->dims + i * SPACE_N_DIMS) == 0 ? 1 : -1;
+            }
             if (c->state[k] != 1) {
                 waiting = 1;
                 continue;
             }
-            c->busy_input = i;
-            c->busy_since = now_ms();
-            if (c->child_input != i) {
-                c->busy = 1;
-                c->busy_config = -1;
-                return bench_send_input(c->bench, i, c->dims + i * SPACE_N_DIMS) == 0 ? 1 : -1;
-            }
             c->busy = 2;
             c->busy_config = k;
+            c->busy_since = now_ms();
+            if (c->first_run_ms == 0.0)
+                c->first_run_ms = c->busy_since;
             return bench_send_run(c->bench, k, c->params + k * SP_N_PARAMS, c->cubin[k], c->cubin_len[k]) == 0 ? 1
                                                                                                                : -1;
         }
@@ -818,8 +823,10 @@ static void summary(struct coll *c, double wall_ms)
         printf("%-18s %-36s %10.1f %10.1f %8.2f\n",
                tc_format_shape(trace_dims(c->t, i), SPACE_N_DIMS, shape, sizeof shape), cfg, tf, ref, tf / ref);
     }
-    printf("wall time %.1f s (this invocation, %ld runs); GPU time asked for (valid runs x (warm-up + rep), whole "
-           "trace) %.1f s\n", wall_ms / 1e3, c->finished, requested_ms / 1e3);
+    printf("wall time %.2f s (this invocation, %ld runs; GPU ready after %.2f s, first run at %.2f s); GPU time "
+           "asked for (valid runs x (warm-up + rep), whole trace) %.2f s; ratio %.3f\n", wall_ms / 1e3, c->finished,
+           (c->hello_ms - c->t0) / 1e3, c->first_run_ms > 0 ? (c->first_run_ms - c->t0) / 1e3 : NAN,
+           requested_ms / 1e3, requested_ms > 0 ? wall_ms / requested_ms : NAN);
     if (c->restarts > 0)
         printf("benchmarking process restarted %d time%s after faults\n", c->restarts, c->restarts == 1 ? "" : "s");
     printf("trace: %s\n", c->o->output);
@@ -835,6 +842,7 @@ static int collect(const struct opts *o)
 
     memset(&c, 0, sizeof c);
     c.o = o;
+    c.t0 = t0;
     c.child_input = -1;
     c.busy_input = -1;
     c.dims = o->dims;
@@ -879,6 +887,7 @@ static int collect(const struct opts *o)
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
         goto out;
     }
+    c.hello_ms = now_ms();
     if (!o->arch)
         c.arch = c.dev.cc;
 

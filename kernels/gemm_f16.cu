@@ -191,6 +191,36 @@ __device__ __forceinline__ void tc_load_tile(const tc_loader &L, const u16 *A, c
     }
 }
 
+/* ldmatrix the A fragments (MI x 16x16) and B fragments (NI x 16x8) of k-step ks from one stage. */
+__device__ __forceinline__ void tc_load_frags(const u16 *a_st, const u16 *b_st, int ks, int wm0, int wn0, int lane,
+                                              u32 (&af)[MI][4], u32 (&bf)[NI][2])
+{
+#pragma unroll
+    for (int i = 0; i < MI; i++) {
+        int r = wm0 + i * 16 + (lane & 15), c = ks * 2 + (lane >> 4);
+        u32 addr = tc_smem_addr(a_st + r * BLOCK_K + tc_swz(r, c, A_CHUNKS) * 8);
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                     : "=r"(af[i][0]), "=r"(af[i][1]), "=r"(af[i][2]), "=r"(af[i][3])
+                     : "r"(addr));
+    }
+#pragma unroll
+    for (int j = 0; j + 1 < NI; j += 2) {
+        int r = ks * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, c = (wn0 + j * 8) / 8 + (lane >> 4);
+        u32 addr = tc_smem_addr(b_st + r * BLOCK_N + tc_swz(r, c, B_CHUNKS) * 8);
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                     : "=r"(bf[j][0]), "=r"(bf[j][1]), "=r"(bf[j + 1][0]), "=r"(bf[j + 1][1])
+                     : "r"(addr));
+    }
+    if (NI % 2 == 1) {
+        const int j = NI - 1;
+        int r = ks * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, c = (wn0 + j * 8) / 8;
+        u32 addr = tc_smem_addr(b_st + r * BLOCK_N + tc_swz(r, c, B_CHUNKS) * 8);
+        asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
+                     : "=r"(bf[j][0]), "=r"(bf[j][1])
+                     : "r"(addr));
+    }
+}
+
 __device__ __forceinline__ u32 tc_pack_f16x2(float lo, float hi)
 {
     u32 d;
@@ -252,33 +282,13 @@ tc_gemm_f16(const u16 *__restrict__ A, const u16 *__restrict__ B, u16 *__restric
         const int st = kt % NUM_STAGES;
         const u16 *a_st = sA + st * BLOCK_M * BLOCK_K;
         const u16 *b_st = sB + st * BLOCK_K * BLOCK_N;
+        /* Fragments double-buffered in registers: step ks+1's ldmatrix are issued before step ks's mma. */
+        u32 af[2][MI][4], bf[2][NI][2];
+        tc_load_frags(a_st, b_st, 0, wm0, wn0, lane, af[0], bf[0]);
 #pragma unroll
         for (int ks = 0; ks < BLOCK_K / 16; ks++) {
-            u32 af[MI][4], bf[NI][2];
-#pragma unroll
-            for (int i = 0; i < MI; i++) {
-                int r = wm0 + i * 16 + (lane & 15), c = ks * 2 + (lane >> 4);
-                u32 addr = tc_smem_addr(a_st + r * BLOCK_K + tc_swz(r, c, A_CHUNKS) * 8);
-                asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                             : "=r"(af[i][0]), "=r"(af[i][1]), "=r"(af[i][2]), "=r"(af[i][3])
-                             : "r"(addr));
-            }
-#pragma unroll
-            for (int j = 0; j + 1 < NI; j += 2) {
-                int r = ks * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, c = (wn0 + j * 8) / 8 + (lane >> 4);
-                u32 addr = tc_smem_addr(b_st + r * BLOCK_N + tc_swz(r, c, B_CHUNKS) * 8);
-                asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                             : "=r"(bf[j][0]), "=r"(bf[j][1]), "=r"(bf[j + 1][0]), "=r"(bf[j + 1][1])
-                             : "r"(addr));
-            }
-            if (NI % 2 == 1) {
-                const int j = NI - 1;
-                int r = ks * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, c = (wn0 + j * 8) / 8;
-                u32 addr = tc_smem_addr(b_st + r * BLOCK_N + tc_swz(r, c, B_CHUNKS) * 8);
-                asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
-                             : "=r"(bf[j][0]), "=r"(bf[j][1])
-                             : "r"(addr));
-            }
+            if (ks + 1 < BLOCK_K / 16)
+                tc_load_frags(a_st, b_st, ks + 1, wm0, wn0, lane, af[(ks + 1) & 1], bf[(ks + 1) & 1]);
 #pragma unroll
             for (int i = 0; i < MI; i++)
 #pragma unroll
@@ -286,8 +296,8 @@ tc_gemm_f16(const u16 *__restrict__ A, const u16 *__restrict__ B, u16 *__restric
                     asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
                                  "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
                                  : "+f"(acc[i][j][0]), "+f"(acc[i][j][1]), "+f"(acc[i][j][2]), "+f"(acc[i][j][3])
-                                 : "r"(af[i][0]), "r"(af[i][1]), "r"(af[i][2]), "r"(af[i][3]), "r"(bf[j][0]),
-                                   "r"(bf[j][1]));
+                                 : "r"(af[ks & 1][i][0]), "r"(af[ks & 1][i][1]), "r"(af[ks & 1][i][2]),
+                                   "r"(af[ks & 1][i][3]), "r"(bf[ks & 1][j][0]), "r"(bf[ks & 1][j][1]));
         }
     }
     tc_cp_async_wait<0>();
