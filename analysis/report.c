@@ -10,6 +10,7 @@
 #include "tc_opt.h"
 #include "trace.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -17,6 +18,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1074,7 +1076,7 @@ static int move_into_place(struct report_ctx *c)
         snprintf(parent, sizeof parent, "%s", dirname(copy));
         snprintf(copy, sizeof copy, "%s", dir);
         snprintf(base, sizeof base, "%s", basename(copy));
-        if (fmt_into(old, sizeof old, "%s/.%s.old.XXXXXX", parent, base) != 0)
+        if (fmt_into(old, sizeof old, "%s/.%s.old.%ld.XXXXXX", parent, base, (long)getpid()) != 0)
             return -1;
         if (mkdtemp(old) == NULL || rmdir(old) != 0 || rename(dir, old) != 0)
             return tc_seterr("%s: cannot move the earlier report aside: %s", dir, strerror(errno));
@@ -1091,6 +1093,42 @@ static int move_into_place(struct report_ctx *c)
     return 0;
 }
 
+/* Remove temporaries of earlier reports into the same DIR whose process is gone (killed with SIGKILL, or the
+ * machine went down): ".BASE.tmp.PID.XXXXXX" and ".BASE.old.PID.XXXXXX" beside DIR. A live PID is left alone. */
+static void remove_stale(const char *parent, const char *base)
+{
+    char pre_tmp[PATH_MAX], pre_old[PATH_MAX], path[PATH_MAX];
+    size_t lt, lo;
+    DIR *d = opendir(parent);
+    struct dirent *e;
+    if (d == NULL)
+        return;
+    if (fmt_into(pre_tmp, sizeof pre_tmp, ".%s.tmp.", base) != 0 ||
+        fmt_into(pre_old, sizeof pre_old, ".%s.old.", base) != 0) {
+        closedir(d);
+        return;
+    }
+    lt = strlen(pre_tmp);
+    lo = strlen(pre_old);
+    while ((e = readdir(d)) != NULL) {
+        const char *rest;
+        char *end;
+        long pid;
+        if (strncmp(e->d_name, pre_tmp, lt) == 0)
+            rest = e->d_name + lt;
+        else if (strncmp(e->d_name, pre_old, lo) == 0)
+            rest = e->d_name + lo;
+        else
+            continue;
+        pid = strtol(rest, &end, 10);
+        if (end == rest || *end != '.' || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+            continue;
+        if (fmt_into(path, sizeof path, "%s/%s", parent, e->d_name) == 0)
+            rm_tree(path);
+    }
+    closedir(d);
+}
+
 static int make_tmp(struct report_ctx *c)
 {
     char copy[PATH_MAX], parent[PATH_MAX], base[PATH_MAX], sub[PATH_MAX];
@@ -1103,7 +1141,8 @@ static int make_tmp(struct report_ctx *c)
         return tc_seterr("-o %s: expected a directory name to create or replace", c->o->out_dir);
     if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode))
         return tc_seterr("-o %s: the parent directory '%s' does not exist", c->o->out_dir, parent);
-    if (fmt_into(c->tmp, sizeof c->tmp, "%s/.%s.tmp.XXXXXX", parent, base) != 0) {
+    remove_stale(parent, base);
+    if (fmt_into(c->tmp, sizeof c->tmp, "%s/.%s.tmp.%ld.XXXXXX", parent, base, (long)getpid()) != 0) {
         c->tmp[0] = '\0';
         return -1;
     }

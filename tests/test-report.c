@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/test-report.XXXXXX";
@@ -337,6 +338,28 @@ START_TEST(test_report_interrupted_leaves_nothing)
 }
 END_TEST
 
+START_TEST(test_report_removes_stale_temporaries)
+{
+    struct report_options o;
+    char out[600], stale[700], live[700];
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0)
+        _exit(0);
+    waitpid(pid, NULL, 0); /* a process that is gone, as after a SIGKILL */
+    snprintf(out, sizeof out, "%s/r1", dir);
+    snprintf(stale, sizeof stale, "%s/.r1.tmp.%ld.abcdef", dir, (long)pid);
+    snprintf(live, sizeof live, "%s/.r1.tmp.%ld.abcdef", dir, (long)getpid());
+    ck_assert_int_eq(mkdir(stale, 0755), 0);
+    ck_assert_int_eq(mkdir(live, 0755), 0);
+    options(&o, out);
+    ck_assert_msg(report_write(&o) == 0, "%s", tc_errmsg());
+    ck_assert_int_ne(access(stale, F_OK), 0);
+    ck_assert_int_eq(access(live, F_OK), 0); /* a running report's temporary is left alone */
+    rmdir(live);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     Suite *s;
@@ -378,6 +401,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_report_triton_trace_adds_figure2);
     tcase_add_test(tc, test_report_bad_inputs_leave_output_alone);
     tcase_add_test(tc, test_report_interrupted_leaves_nothing);
+    tcase_add_test(tc, test_report_removes_stale_temporaries);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
