@@ -173,6 +173,11 @@ int cmd_report(int argc, char **argv)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
 
+    if (optind >= argc && access(o.trace_path, F_OK) != 0) {
+        fprintf(stderr, "tunecost report: no TRACE given and the reference trace %s is missing (it ships in data/ "
+                        "of the source tree); name a trace: tunecost report TRACE -o DIR\n", o.trace_path);
+        return 2;
+    }
     rc = report_write(&o);
     if (rc != 0 && !interrupted)
         fprintf(stderr, "tunecost report: %s\n", tc_errmsg());

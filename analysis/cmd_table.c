@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_TRACES 64
 
@@ -118,8 +119,15 @@ int cmd_table(int argc, char **argv)
     }
     for (int i = optind; i < argc; i++)
         paths[n++] = argv[i];
-    if (n == 0)
+    if (n == 0) {
         paths[n++] = tc_default_trace();
+        if (access(paths[0], F_OK) != 0) {
+            fprintf(stderr, "tunecost table: no TRACE given and the reference trace %s is missing (it ships in "
+                            "data/ of the source tree); name a trace: tunecost table %s TRACE\n", paths[0],
+                    def->name);
+            return 2;
+        }
+    }
     if (def->build == NULL && n < 2) {
         fprintf(stderr, "tunecost table %s: needs at least two traces of the same inputs collected with different "
                         "--flush settings, got %d\n", def->name, n);
