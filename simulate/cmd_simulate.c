@@ -297,8 +297,13 @@ int cmd_simulate(int argc, char **argv)
         }
     }
 
+    ps.on = !quiet && isatty(STDERR_FILENO);
+    if (ps.on)
+        fprintf(stderr, "simulate: reading %s ...", path);
     t0 = now_s();
     t = trace_open(path);
+    if (ps.on)
+        fprintf(stderr, "\r%*s\r", (int)strlen(path) + 24, "");
     if (t == NULL) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         if (optind >= argc && access(path, F_OK) != 0)
@@ -323,12 +328,18 @@ int cmd_simulate(int argc, char **argv)
             rc = 2;
             goto out;
         }
+        if (ps.on)
+            fprintf(stderr, "simulate: building tables ...");
         d = sim_data_from_trace(t, &idx, 1, &s);
         s.input = 0;
     } else {
+        if (ps.on)
+            fprintf(stderr, "simulate: building tables ...");
         d = sim_data_from_trace(t, NULL, 0, &s);
         s.input = -1;
     }
+    if (ps.on)
+        fprintf(stderr, "\r%40s\r", "");
     if (d == NULL) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         rc = 2;
@@ -349,7 +360,6 @@ int cmd_simulate(int argc, char **argv)
     printf("# threads: %d\n", n_threads);
     fflush(stdout);
 
-    ps.on = !quiet && isatty(STDERR_FILENO);
     res = sim_run(d, &s, progress_cb, &ps);
     if (ps.printed)
         fprintf(stderr, "\r%40s\r", "");
