@@ -418,7 +418,7 @@ static int write_sim_files(struct report_ctx *c, int all)
                         if (k == 2 || k == 3)
                             table_set_int(c->t6, row, k, (long long)v);
                         else
-                            table_set_num(c->t6, row, k, v, k == 0 || k >= 4 ? 2 : 2);
+                            table_set_num(c->t6, row, k, v, 2);
                     }
                 }
                 if (c->t6 == NULL)

@@ -11,7 +11,7 @@ set style data histograms
 set style histogram rowstacked
 set style fill solid 0.9 border rgb "#555555"
 set boxwidth 0.8
-set xtics rotate by 90 right font ",13" nomirror
+set xtics rotate by 90 right font ",14" nomirror
 set key outside top center horizontal maxcols 3 samplen 1.5 width -2
 set grid noxtics
 plot "fig1-split.tsv" using (column("repetition_ms")/1e3):xtic(2) lc rgb c_base title "repetition (timed executions)", \

@@ -9,7 +9,7 @@ set ylabel "Input (M x N x K)"
 set cblabel "Relative performance (1 = the input's best)"
 set cbrange [0:1]
 set palette defined (0 "#fff7ec", 0.5 "#fc8d59", 0.8 "#d7301f", 1 "#4a0000")
-set ytics font ",12" nomirror
+set ytics font ",14" nomirror
 set grid noxtics noytics
 set key off
 # fit the cells exactly; configurations that never ran (failed everywhere) are left out at the right
