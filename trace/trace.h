@@ -102,7 +102,8 @@ int trace_set_compile_log(struct trace *t, int config, const char *log);
 int trace_write_compile_warmup(struct trace *t, const double *warmup_ms, int n_workers);
 
 /* Reopen an existing, valid trace to append more runs (collect --resume). Everything already in it is loaded
- * and readable through the accessors below. */
+ * and readable through the accessors below. A compressed (closed) trace is first rewritten uncompressed, the
+ * layout in which appends survive a crash. */
 struct trace *trace_open_append(const char *path);
 
 /* ---- reading ------------------------------------------------------------------------------------------ */
@@ -111,7 +112,9 @@ struct trace *trace_open_append(const char *path);
  * dataset and attribute, shapes that agree, offsets and counts inside /exec_ns, run indices inside /configs and
  * /inputs, every duration of a status-0 run > 0. */
 struct trace *trace_open(const char *path);
-/* Close (flushing if writable) and free. Returns -1 if the final flush failed. NULL is fine. */
+/* Close (flushing if writable) and free. Returns -1 if the final flush failed. NULL is fine.
+ * A writer's close also rewrites the trace compressed (temporary + rename; see docs/trace-format.md, "Storage");
+ * if that fails it returns -1 and leaves the complete, uncompressed trace in place. */
 int trace_close(struct trace *t);
 
 const char *trace_path(const struct trace *t);
