@@ -442,9 +442,9 @@ struct table *tables_best(const struct trace *t)
             table_set_str(tab, row, col++, "-");
             table_set_str(tab, row, col++, "(no valid run)");
         }
-        table_set_num(tab, row, col++, b.best_ms[i], 4);
+        table_set_num(tab, row, col++, b.best_ms[i], 5);
         table_set_num(tab, row, col++, tf, 1);
-        table_set_num(tab, row, col++, in->ref_ms, 4);
+        table_set_num(tab, row, col++, in->ref_ms, 5);
         table_set_num(tab, row, col++, ref_tf, 1);
         if (table_set_num(tab, row, col++, ratio, 3) != 0)
             goto fail;
@@ -690,6 +690,14 @@ struct table *tables_flush(const struct trace *const *traces, const char *const 
     }
     table_add_note(tab, "reference for speedup and best-configuration changes: %s (flush_bytes %lld, the largest)",
                    names[ref], (long long)trace_get_meta(traces[ref])->flush_bytes);
+    {
+        int same = 1;
+        for (int k = 1; k < n; k++)
+            same &= trace_get_meta(traces[k])->flush_bytes == trace_get_meta(traces[0])->flush_bytes;
+        if (same)
+            table_add_note(tab, "warning: every trace has flush_bytes %lld, so this compares collections, not flush "
+                           "settings", (long long)trace_get_meta(traces[0])->flush_bytes);
+    }
     table_add_note(tab, "total_s = benchmarking (sum of wall_ms) + compile and module load + verification; "
                    "gemm_* = every recorded GEMM execution (estimate, warm-up, timed)");
     table_add_note(tab, "best_changed = inputs whose best configuration differs from the reference's; "
