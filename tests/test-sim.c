@@ -4,7 +4,8 @@
  * beside each lists every number it uses.
  *
  *   test-sim            unit tests (suite unit)
- *   test-sim --cli EXE  end-to-end tests of `EXE simulate` and `EXE frontier` (suite integration) */
+ *   test-sim --cli EXE  end-to-end tests of `EXE simulate` and `EXE frontier` (suite integration)
+ *   test-sim --write-random-trace OUT.h5 SEED   the random trace of tests/sim-crosscheck.py */
 #include "frontier.h"
 #include "sim.h"
 #include "tc_err.h"
@@ -807,12 +808,85 @@ START_TEST(test_sim_cli)
 }
 END_TEST
 
+/* A random trace for tests/sim-crosscheck.py, which recomputes the simulator's results independently (Python,
+ * h5py) from the file: 3 inputs x 20 configurations; configurations 3 and 11 fail to compile (no runs), some runs
+ * end in a launch error or a wrong result (with a zero duration), and valid runs have 0-3 estimate and 0-5 warm-up
+ * executions and 40-800 timed ones of 0.05-1.5 ms with noise, so some are short of EXEC_TIME. */
+static int write_random_trace(const char *path, unsigned seed)
+{
+    static const char *const pn[] = {"BLOCK_M"};
+    static const char *const dn[] = {"M", "N", "K"};
+    static const int64_t dims[] = {64, 64, 64, 128, 64, 32, 256, 256, 256};
+    int32_t params[20];
+    struct trace_config cfg[20];
+    struct trace_input ins[3];
+    struct trace_meta meta;
+    struct trace *t;
+    static uint64_t x[1000];
+    srand(seed);
+    memset(&meta, 0, sizeof meta);
+    snprintf(meta.generator, sizeof meta.generator, "test-sim random");
+    snprintf(meta.kernel, sizeof meta.kernel, "gemm_f16_f32acc");
+    snprintf(meta.device_name, sizeof meta.device_name, "random");
+    snprintf(meta.timer, sizeof meta.timer, "events");
+    snprintf(meta.protocol, sizeof meta.protocol, "fixed-time");
+    for (int c = 0; c < 20; c++) {
+        params[c] = 16 * (c + 1);
+        memset(&cfg[c], 0, sizeof cfg[c]);
+        cfg[c].status = c == 3 || c == 11 ? TRACE_COMPILE_ERROR : TRACE_OK;
+        cfg[c].compile_ms = 50 + rand() % 450 + (rand() % 1000) / 1000.0;
+    }
+    for (int i = 0; i < 3; i++)
+        ins[i].flops = 2.0 * (double)dims[3 * i] * (double)dims[3 * i + 1] * (double)dims[3 * i + 2],
+        ins[i].ref_ms = NAN;
+    t = trace_create(path, &meta, pn, 1, dn, 3);
+    if (t == NULL || trace_write_configs(t, 20, params, cfg) != 0 || trace_write_inputs(t, 3, dims, ins) != 0)
+        goto fail;
+    for (int i = 0; i < 3; i++)
+        for (int c = 0; c < 20; c++) {
+            struct trace_run r;
+            int n_all, kind = rand() % 20;
+            double base = 0.05 + 1.45 * rand() / (double)RAND_MAX, sum = 0;
+            if (cfg[c].status != TRACE_OK)
+                continue;
+            memset(&r, 0, sizeof r);
+            r.input = i, r.config = c, r.estimate_ms = NAN;
+            r.status = kind == 0 ? TRACE_LAUNCH_ERROR : TRACE_OK;
+            r.n_estimate = rand() % 4, r.n_warmup = rand() % 6, r.n_timed = 40 + rand() % 761;
+            n_all = r.n_estimate + r.n_warmup + r.n_timed;
+            for (int k = 0; k < n_all; k++) {
+                x[k] = (uint64_t)(base * (1 + 0.3 * rand() / (double)RAND_MAX) * 1e6) + 1;
+                sum += (double)x[k] * 1e-6;
+            }
+            if (kind == 1) {
+                x[n_all - 1] = 0; /* a zero duration: only in a failed run (the trace library refuses it in ok) */
+                r.status = TRACE_WRONG_RESULT;
+            }
+            r.wall_ms = sum + 0.01 * n_all + (rand() % 50) * 0.1;
+            if (kind == 2)
+                r.wall_ms = sum * 0.5; /* wall below the kernels' sum: overhead clamps at 0 */
+            if (trace_append_run(t, &r, x, (size_t)n_all) != 0)
+                goto fail;
+        }
+    if (trace_close(t) != 0) {
+        t = NULL;
+        goto fail;
+    }
+    return 0;
+fail:
+    fprintf(stderr, "test-sim: %s\n", tc_errmsg());
+    trace_close(t);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     Suite *su = suite_create("sim");
     TCase *tc = tcase_create("core");
     SRunner *sr;
     int failed;
+    if (argc == 4 && strcmp(argv[1], "--write-random-trace") == 0)
+        return write_random_trace(argv[2], (unsigned)strtoul(argv[3], NULL, 10));
     if (argc == 3 && strcmp(argv[1], "--cli") == 0) {
         cli_exe = argv[2];
         tcase_add_test(tc, test_sim_cli);

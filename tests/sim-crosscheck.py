@@ -1,0 +1,162 @@
+#!/usr/bin/python3
+"""sim-crosscheck.py — recompute `tunecost simulate` results independently, from the trace file, with h5py/numpy.
+
+When every run explores every valid configuration (N_CONFIG >= the valid count) and neither early stopping nor
+pipelined compilation is on, a tuning run's time and winner do not depend on the draw order: each point is then a
+deterministic function of the trace and of the drawn EXEC_TIME, which this script computes from design.md's
+model, in a different language and from a different reader, and compares with every row of points.tsv, for one
+input and for all inputs, under the paper and per-exec overhead models and sequential and parallel compilation.
+
+    sim-crosscheck.py TUNECOST TEST_SIM     (TEST_SIM writes the random trace: test-sim --write-random-trace)
+Exit 0 when every row agrees, 1 otherwise, 77 (skipped) without h5py.
+"""
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import h5py
+    import numpy as np
+except ImportError:
+    print("h5py/numpy not available: skipped")
+    sys.exit(77)
+
+FACTOR = 4
+REL = 1e-9
+
+
+def per_input_models(f):
+    """For each input: list of valid configurations as dicts with the per-EXEC_TIME model inputs."""
+    runs = f["runs"][:]
+    ex = f["exec_ns"][:]
+    compile_ms = f["configs"]["compile_ms"]
+    last = {}
+    for r, row in enumerate(runs):
+        last[(int(row["input"]), int(row["config"]))] = r
+    out = []
+    for i in range(f["dims"].shape[0]):
+        confs = []
+        for c in range(f["configs"].shape[0]):
+            r = last.get((i, c))
+            if r is None:
+                continue
+            row = runs[r]
+            nu = int(row["n_estimate"]) + int(row["n_warmup"])
+            n = int(row["n_timed"])
+            allx = ex[int(row["exec_offset"]):int(row["exec_offset"]) + nu + n].astype(np.int64)
+            if row["status"] != 0 or n <= 0 or (allx <= 0).any():
+                continue
+            x = allx[nu:]
+            ovh = float(row["wall_ms"]) - x.sum() / 1e6
+            gaps = ovh - allx[:nu].sum() / 1e6
+            confs.append({
+                "cum": np.cumsum(x),
+                "ovh": max(ovh, 0.0),
+                "gap": gaps / (n + nu) if gaps > 0 else 0.0,
+                "n": n,
+                "compile": float(compile_ms[c]),
+                "true": float(np.median(x)) / 1e6,
+            })
+        out.append(confs)
+    return out
+
+
+def run_value(confs, flops, exec_ms, per_exec, parallel):
+    """(time_s, tflops, speedup, n_short) of a run that explores every configuration."""
+    bench = 0.0
+    comp = 0.0
+    best = None
+    n_short = 0
+    thr = exec_ms * 1000000
+    for c in confs:
+        cum = c["cum"]
+        k = int(np.searchsorted(cum, thr, side="right"))  # first index with cum > thr
+        if k == len(cum):
+            j = len(cum)
+            n_short += 1
+        else:
+            j = k + 1
+        rep = cum[j - 1] / 1e6
+        ovh = max(c["ovh"] - c["gap"] * (c["n"] - j), 0.0) if per_exec else c["ovh"]
+        bench += rep + ovh
+        comp += c["compile"]
+        est = rep / j
+        if best is None or est < best[0]:
+            best = (est, c)
+    n = len(confs)
+    if parallel:
+        comp /= n / math.ceil(n / FACTOR)
+    opt = min(c["true"] for c in confs)
+    t = best[1]["true"]
+    return (bench + comp) / 1e3, flops / t * 1e-9, opt / t, n_short
+
+
+def read_points(path):
+    rows = []
+    header = None
+    with open(path) as fp:
+        for line in fp:
+            if line.startswith("#"):
+                continue
+            fields = line.rstrip("\n").split("\t")
+            if header is None:
+                header = fields
+            else:
+                rows.append(dict(zip(header, fields)))
+    return rows
+
+
+def close(a, b):
+    return abs(a - b) <= REL * (1 + abs(b))
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__)
+        return 2
+    tunecost, test_sim = sys.argv[1], sys.argv[2]
+    failures = 0
+    checked = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in (1, 3):
+            trace = os.path.join(tmp, "r%d.h5" % seed)
+            subprocess.run([test_sim, "--write-random-trace", trace, str(seed)], check=True)
+            with h5py.File(trace, "r") as f:
+                models = per_input_models(f)
+                flops = f["inputs"]["flops"]
+                dims = f["dims"][:]
+            for mode in ("0", "all"):
+                out = os.path.join(tmp, "out-%d-%s" % (seed, mode))
+                cmd = [tunecost, "simulate", "-q", "-s", "60", "-r", "3", "--n-config", "1000",
+                       "--exec-ms", "1:150", "--compile-factor", str(FACTOR), "--seed", str(seed),
+                       "--scenarios", "baseline,parallel,per-exec,parallel+per-exec", "-o", out, trace]
+                if mode == "0":
+                    cmd[2:2] = ["--input", "x".join(str(v) for v in dims[0])]
+                subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+                inputs = [0] if mode == "0" else [i for i in range(len(models)) if models[i]]
+                for row in read_points(os.path.join(out, "points.tsv")):
+                    sc = row["scenario"]
+                    e = int(row["exec_ms"])
+                    vals = [run_value(models[i], float(flops[i]), e, "per-exec" in sc, "parallel" in sc)
+                            for i in inputs]
+                    want = [sum(v[k] for v in vals) / len(vals) for k in range(3)]
+                    want_short = sum(v[3] for v in vals) * 3
+                    got = [float(row["time_s"]), float(row["tflops"]), float(row["speedup"])]
+                    checked += 1
+                    # points.tsv prints %.9g: compare at that precision
+                    ok = all(abs(g - w) <= 1e-8 * (1 + abs(w)) for g, w in zip(got, want))
+                    ok = ok and int(row["short"]) == want_short and int(row["results"]) == 3 * len(inputs)
+                    if not ok:
+                        failures += 1
+                        if failures <= 10:
+                            print("MISMATCH seed %d input %s sample %s %s exec_ms %d: got %s short %s, "
+                                  "expected %s short %d" % (seed, mode, row["sample"], sc, e, got, row["short"],
+                                                            want, want_short))
+    print("sim-crosscheck: %d rows checked, %d mismatches" % (checked, failures))
+    return 1 if failures or checked == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
