@@ -12,7 +12,9 @@
 #include "trace.h"
 #include "tunecost.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -48,8 +50,9 @@ static void usage(FILE *fp)
             "  -i, --input MxNxK       input of the single-input figures (Figure 3, Table 6, models)\n"
             "                          (default %s; the first input if the trace lacks it)\n"
             "  -s, --seed S            seed of every simulation; same seed, same files (default %llu)\n"
-            "  -t, --triton-trace T    a triton-protocol trace for the estimation study (Figure 2)\n"
-            "                          (default: none; the report says the figure needs one)\n"
+            "  -t, --triton-trace T    a triton-protocol trace for the estimation study (Figure 2); `none`: skip it\n"
+            "                          (default: with no TRACE, the data/*triton*.h5 shipped beside the reference\n"
+            "                          trace if there is one; else none, and the report says the figure needs one)\n"
             "  -S, --samples N         hyperparameter samples per simulation (default %d, the paper's)\n"
             "  -R, --runs N            simulated tuning runs per sample and input (default %d, the paper's)\n"
             "  -c, --compile-factor F  compile workers of the parallel and pipelined scenarios (default %d)\n"
@@ -68,6 +71,32 @@ static void usage(FILE *fp)
             "DIR/plots, so `cd DIR && gnuplot -e \"fmt='svg'; out='fig3.svg'\" plots/fig3-frontier.gp` redraws one.\n",
             tc_default_trace(), o.input_label, (unsigned long long)o.seed, o.samples, o.runs, o.compile_factor,
             report_plots_dir());
+}
+
+/* The triton-protocol trace shipped beside the reference trace (an .h5 file in data/ whose name contains
+ * "triton", the first by name), or NULL. */
+static const char *shipped_triton(const char *default_trace, char *buf, size_t len)
+{
+    char dir[PATH_MAX], best[NAME_MAX + 1] = "";
+    DIR *d;
+    struct dirent *e;
+    const char *slash = strrchr(default_trace, '/');
+    if (slash == NULL)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - default_trace), default_trace);
+    if ((d = opendir(dir)) == NULL)
+        return NULL;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n > 3 && strcmp(e->d_name + n - 3, ".h5") == 0 && strstr(e->d_name, "triton") != NULL &&
+            (best[0] == '\0' || strcmp(e->d_name, best) < 0))
+            snprintf(best, sizeof best, "%s", e->d_name);
+    }
+    closedir(d);
+    if (best[0] == '\0' || snprintf(buf, len, "%s/%s", dir, best) >= (int)len)
+        return NULL;
+    return buf;
 }
 
 static void progress(const char *msg, void *arg)
@@ -94,6 +123,7 @@ int cmd_report(int argc, char **argv)
     };
     struct report_options o;
     struct sigaction sa, old_int, old_term;
+    char triton_buf[PATH_MAX];
     int opt, quiet = 0, rc;
 
     report_options_default(&o);
@@ -159,6 +189,12 @@ int cmd_report(int argc, char **argv)
         return 2;
     }
     o.trace_path = optind < argc ? argv[optind] : tc_default_trace();
+    if (o.triton_path != NULL && strcmp(o.triton_path, "none") == 0)
+        o.triton_path = NULL;
+    else if (o.triton_path == NULL && optind >= argc &&
+             (o.triton_path = shipped_triton(o.trace_path, triton_buf, sizeof triton_buf)) != NULL && !quiet)
+        fprintf(stderr, "report: with the triton-protocol trace shipped beside it, %s (--triton-trace none: "
+                        "without)\n", o.triton_path);
     o.plots_dir = report_plots_dir();
     o.progress = progress;
     o.progress_arg = &quiet;
