@@ -32,7 +32,7 @@ static void usage(FILE *fp)
             "Options (default in brackets):\n"
             "  -o, --output DIR          write DIR/points.tsv and DIR/frontier.tsv [only the summary]\n"
             "      --input MxNxK         replay one input (the paper's Figure 3, Table 6)\n"
-            "      --all-inputs          replay every input, mean over inputs and runs (Figures 4-5) [this]\n"
+            "      --all-inputs          replay every input, mean over inputs and runs (Figures 4-5) [default]\n"
             "  -s, --samples S           hyperparameter samples [500]\n"
             "  -r, --runs R              tuning runs per sample and input [30]\n"
             "      --n-config A:B        N_CONFIG range, or one value (capped at an input's valid count) [1:80]\n"

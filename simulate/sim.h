@@ -66,7 +66,8 @@ struct sim_settings {
     int input;                        /* index into the data's inputs, or -1: every input (mean over inputs and
                                          runs, the paper's Figures 4-5) (-1) */
     uint64_t seed;                    /* (1) */
-    int threads;                      /* worker threads; 0 = online cores. Never changes the output. (0) */
+    int threads;                      /* worker threads (replay and table building); 0 = online cores. Never
+                                         changes the output. (0) */
     int n_scenarios;                  /* (3: baseline, parallel ×16, early-stop) */
     struct sim_scenario scenarios[SIM_MAX_SCENARIOS];
 };
