@@ -348,6 +348,20 @@ int cmd_simulate(int argc, char **argv)
     trace_close(t); /* the data keep no pointer into it: free the executions before replaying */
     t = NULL;
     t_build = now_s() - t0 - t_load;
+    {
+        int n_empty = 0;
+        for (int i = 0; i < sim_data_n_inputs(d); i++)
+            n_empty += sim_data_n_valid(d, i) == 0;
+        if (n_empty == sim_data_n_inputs(d)) {
+            fprintf(stderr, "tunecost simulate: %s: no input has a valid run (status 0 with timed executions); "
+                            "nothing to replay\n", path);
+            rc = 2;
+            goto out;
+        }
+        if (n_empty > 0)
+            fprintf(stderr, "tunecost simulate: note: %d of %d inputs have no valid run and are left out\n",
+                    n_empty, sim_data_n_inputs(d));
+    }
 
     n_threads = s.threads;
     if (n_threads == 0) {

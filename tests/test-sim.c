@@ -789,6 +789,29 @@ START_TEST(test_sim_cli)
     ck_assert_int_eq(sh("'%s' simulate --input 1x2x3 '%s' 2>&1 >/dev/null | grep -q 'not among'", cli_exe,
                         trace_file), 0);
     ck_assert_int_eq(sh("'%s' simulate '%s/missing.h5' 2>/dev/null", cli_exe, dir), 2);
+    {
+        /* a trace without any valid run: exit 2 and say so, naming the file */
+        static const char *const pn[] = {"BLOCK_M"};
+        static const char *const dn[] = {"M", "N", "K"};
+        static const int32_t params[] = {16};
+        static const int64_t dims[] = {64, 64, 64};
+        struct trace_config cfg = {TRACE_OK, 10, 1, 0, 0, 0};
+        struct trace_input in = {1e9, NAN};
+        struct trace_meta meta;
+        struct trace *t;
+        char empty[600];
+        snprintf(empty, sizeof empty, "%s/empty.h5", dir);
+        memset(&meta, 0, sizeof meta);
+        t = trace_create(empty, &meta, pn, 1, dn, 3);
+        ck_assert_msg(t != NULL, "%s", tc_errmsg());
+        ck_assert_int_eq(trace_write_configs(t, 1, params, &cfg), 0);
+        ck_assert_int_eq(trace_write_inputs(t, 1, dims, &in), 0);
+        ck_assert_int_eq(trace_close(t), 0);
+        ck_assert_int_eq(sh("'%s' simulate -o '%s/e' '%s' 2>&1 >/dev/null | grep -q 'empty.h5: no input has a valid run'",
+                            cli_exe, dir, empty), 0);
+        ck_assert_int_eq(sh("'%s' simulate '%s' 2>/dev/null >/dev/null", cli_exe, empty), 2);
+        ck_assert_int_eq(sh("test ! -e '%s/e/points.tsv'", dir), 0);
+    }
     /* the same seed gives the same bytes with 1 and 2 threads */
     ck_assert_int_eq(sh("'%s' simulate -q -s 50 -r 5 --exec-ms 1:6 --seed 5 -j 1 -o '%s/a' '%s' >/dev/null",
                         cli_exe, dir, trace_file), 0);
