@@ -681,7 +681,7 @@ static void welford_add(struct welford *w, double x)
 
 struct acc {
     struct welford time_s, tflops, speedup;
-    long n_short, n_stopped;
+    long n_short, n_stopped, n_explored;
 };
 
 /* Scenarios that share the overhead model and the early-stop rule benchmark exactly the same executions and pick
@@ -846,6 +846,7 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
         welford_add(&a->speedup, opt_ms / win->true_ms);
         a->n_short += n_short;
         a->n_stopped += n_stopped;
+        a->n_explored += n;
     }
 }
 
@@ -916,6 +917,7 @@ static void run_sample(struct worker *wk, int sample)
         point_ci(&a->speedup, jb->tq, &p->speedup, &p->speedup_lo, &p->speedup_hi);
         p->n_short = a->n_short;
         p->stopped = a->time_s.n ? (double)a->n_stopped / (double)a->time_s.n : 0;
+        p->explored = a->time_s.n ? (double)a->n_explored / (double)a->time_s.n : 0;
     }
 }
 
@@ -1138,7 +1140,7 @@ int sim_write_points(FILE *fp, const struct sim_data *d, const struct sim_settin
     const char *input = point_input(d, s);
     sim_write_settings(fp, d, s, source);
     fputs("sample\tscenario\tinput\tn_config\texec_ms\tes_num\tes_threshold\tresults\ttime_s\ttime_s_lo\ttime_s_hi"
-          "\ttflops\ttflops_lo\ttflops_hi\tspeedup\tspeedup_lo\tspeedup_hi\tshort\tstopped\n",
+          "\ttflops\ttflops_lo\ttflops_hi\tspeedup\tspeedup_lo\tspeedup_hi\tshort\tstopped\texplored\n",
           fp);
     for (int i = 0; i < r->n_points; i++) {
         const struct sim_point *p = &r->points[i];
@@ -1158,7 +1160,7 @@ int sim_write_points(FILE *fp, const struct sim_data *d, const struct sim_settin
         put_num(fp, p->speedup);
         put_num(fp, p->speedup_lo);
         put_num(fp, p->speedup_hi);
-        fprintf(fp, "\t%ld\t%.6g\n", p->n_short, p->stopped);
+        fprintf(fp, "\t%ld\t%.6g\t%.6g\n", p->n_short, p->stopped, p->explored);
     }
     if (ferror(fp))
         return tc_seterr("writing points: %s", strerror(errno));

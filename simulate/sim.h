@@ -146,6 +146,7 @@ struct sim_point {
     double speedup, speedup_lo, speedup_hi;    /* optimal true time ÷ tuned true time, ≤ 1 */
     long n_short;                       /* configuration benchmarks whose executions never exceeded EXEC_TIME */
     double stopped;                     /* mean early-stopped configurations per run */
+    double explored;                    /* mean configurations explored per run: min(N_CONFIG, valid count) */
 };
 
 struct sim_result {

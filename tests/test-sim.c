@@ -307,6 +307,7 @@ START_TEST(test_sim_compile_factor)
     ck_assert_msg(r != NULL, "%s", tc_errmsg());
     for (int k = 0; k < 7; k++) {
         ck_assert_int_eq(r->points[k].n_config, 9);
+        ck_near(r->points[k].explored, 5);
         ck_near(r->points[k].time_s, want_ms[k] * 1e-3);
     }
     sim_result_free(r);
@@ -740,6 +741,7 @@ START_TEST(test_sim_from_trace)
     sim_result_free(r);
     r = sim_run(d, &s, NULL, NULL);
     ck_assert_int_eq(r->points[0].results, 8);
+    ck_near(r->points[0].explored, 1.5); /* min(2, 2) and min(2, 1) */
     ck_near(r->points[0].time_s, (0.324 + 0.109) / 2);
     ck_near(r->points[0].speedup, 1.0);
     sim_result_free(r);
