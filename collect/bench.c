@@ -189,6 +189,8 @@ struct gpu {
     struct module *cur;         /* module of the run in progress */
     CUevent *ev;                /* event pool (timer events) */
     CUevent mark[2];            /* around Triton's estimate and the verification launch */
+    int check_timer;            /* TC_TIMER_CHECK=1: events too, around every CUPTI-timed execution */
+    double check_events_ms, check_cupti_ms;
     int n_ev;
     char errbuf[256];
 };
@@ -196,16 +198,24 @@ struct gpu {
 /* Kinds of launches the protocols time. */
 enum target { T_GEMM, T_REF };
 
-static int helpers_load(struct gpu *g)
+/* The helper kernels are compiled by NVRTC on a thread of their own while the main thread opens the device. */
+struct helpers_job {
+    int cc;
+    void *cubin;
+    size_t len;
+    int rc;
+    char err[256];
+};
+
+static void *helpers_compile(void *arg)
 {
+    struct helpers_job *j = arg;
     nvrtcProgram prog = NULL;
     char arch[48], *log = NULL;
     const char *opts[2] = {arch, "--std=c++17"};
-    void *cubin = NULL;
-    size_t len = 0;
     int rc = -1;
     nvrtcResult r;
-    snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d", g->d.cc);
+    snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d", j->cc);
     TC_TRY(nvrtc, nvrtcCreateProgram(&prog, tc_src_helpers, "helpers.cu", 0, NULL, NULL));
     r = nvrtcCompileProgram(prog, 2, opts);
     if (r != NVRTC_SUCCESS) {
@@ -214,14 +224,30 @@ static int helpers_load(struct gpu *g)
         log = calloc(1, ll + 1);
         if (log)
             nvrtcGetProgramLog(prog, log);
-        tc_seterr("helper kernels failed to compile for sm_%d: %.200s", g->d.cc, log ? log : "");
+        tc_seterr("helper kernels failed to compile for sm_%d: %.200s", j->cc, log ? log : "");
         goto out;
     }
-    TC_TRY(nvrtc, nvrtcGetCUBINSize(prog, &len));
-    cubin = malloc(len);
-    if (cubin == NULL)
+    TC_TRY(nvrtc, nvrtcGetCUBINSize(prog, &j->len));
+    j->cubin = malloc(j->len);
+    if (j->cubin == NULL) {
+        tc_seterr("out of memory");
         goto out;
-    TC_TRY(nvrtc, nvrtcGetCUBIN(prog, cubin));
+    }
+    TC_TRY(nvrtc, nvrtcGetCUBIN(prog, j->cubin));
+    rc = 0;
+out:
+    if (rc != 0)
+        snprintf(j->err, sizeof j->err, "%s", tc_errmsg());
+    j->rc = rc;
+    free(log);
+    if (prog)
+        nvrtcDestroyProgram(&prog);
+    return NULL;
+}
+
+static int helpers_load(struct gpu *g, const void *cubin)
+{
+    int rc = -1;
     TC_TRY(cu, cu.cuModuleLoadData(&g->helpers, cubin));
     TC_TRY(cu, cu.cuModuleGetFunction(&g->f_random, g->helpers, "tc_fill_random"));
     TC_TRY(cu, cu.cuModuleGetFunction(&g->f_fill, g->helpers, "tc_fill_u16"));
@@ -229,16 +255,15 @@ static int helpers_load(struct gpu *g)
     TC_TRY(cu, cu.cuModuleGetFunction(&g->f_relerr, g->helpers, "tc_rel_error"));
     rc = 0;
 out:
-    free(log);
-    free(cubin);
-    if (prog)
-        nvrtcDestroyProgram(&prog);
     return rc;
 }
 
 static int gpu_init(struct gpu *g)
 {
-    int v = 0, count = 0, rc = -1;
+    struct helpers_job hj;
+    pthread_t th;
+    int v = 0, count = 0, rc = -1, th_started = 0;
+    memset(&hj, 0, sizeof hj);
     size_t total = 0;
     (void)total;
     if (cuapi_load() != 0)
@@ -271,6 +296,12 @@ static int gpu_init(struct gpu *g)
         goto out;
     }
     g->d.flush_bytes = g->s.flush_bytes < 0 ? g->d.l2_bytes : g->s.flush_bytes;
+    hj.cc = g->d.cc;
+    if (pthread_create(&th, NULL, helpers_compile, &hj) != 0) {
+        tc_seterr("cannot start a thread");
+        goto out;
+    }
+    th_started = 1;
     if (g->s.timer == BENCH_TIMER_CUPTI) {
         TC_TRY(cupti, cuptiActivityRegisterCallbacks(buf_requested, buf_completed));
         TC_TRY(cupti, cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
@@ -278,10 +309,16 @@ static int gpu_init(struct gpu *g)
     TC_TRY(cu, cu.cuDevicePrimaryCtxRetain(&g->ctx, g->dev));
     TC_TRY(cu, cu.cuCtxSetCurrent(g->ctx));
     TC_TRY(cu, cu.cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING));
-    if (helpers_load(g) != 0)
-        goto out;
     TC_TRY(cublas, cublasCreate(&g->blas));
     TC_TRY(cublas, cublasSetStream(g->blas, (cudaStream_t)g->stream));
+    pthread_join(th, NULL);
+    th_started = 0;
+    if (hj.rc != 0) {
+        tc_seterr("%s", hj.err);
+        goto out;
+    }
+    if (helpers_load(g, hj.cubin) != 0)
+        goto out;
     TC_TRY(cu, cu.cuMemAlloc(&g->err, 4 * sizeof(double)));
     TC_TRY(cu, cu.cuEventCreate(&g->mark[0], CU_EVENT_DEFAULT));
     TC_TRY(cu, cu.cuEventCreate(&g->mark[1], CU_EVENT_DEFAULT));
@@ -289,6 +326,9 @@ static int gpu_init(struct gpu *g)
         TC_TRY(cu, cu.cuMemAlloc(&g->flush, (size_t)g->d.flush_bytes));
     rc = 0;
 out:
+    if (th_started)
+        pthread_join(th, NULL);
+    free(hj.cubin);
     return rc;
 }
 
@@ -401,7 +441,7 @@ static int cupti_discard(struct gpu *g)
 static int run_batch(struct gpu *g, enum target t, long n, int flush, struct seq *out, double *flush_ms,
                      double *batch_ms, CUevent *mark)
 {
-    int rc = -1, events = g->s.timer == BENCH_TIMER_EVENTS;
+    int rc = -1, events = g->s.timer == BENCH_TIMER_EVENTS || g->check_timer;
     int per = t == T_REF ? g->ref_per_call : 1;
     struct krec *recs = NULL;
     size_t n_recs = 0, first = out->n;
@@ -429,7 +469,7 @@ static int run_batch(struct gpu *g, enum target t, long n, int flush, struct seq
     if (mark != NULL)
         TC_TRY(cu, cu.cuEventRecord(mark[1], g->stream));
     TC_TRY(cu, cu.cuStreamSynchronize(g->stream));
-    if (events) {
+    if (g->s.timer == BENCH_TIMER_EVENTS) {
         for (long i = 0; i < n; i++) {
             float ms = 0.0f;
             int st = flush ? 4 : 2;
@@ -443,6 +483,14 @@ static int run_batch(struct gpu *g, enum target t, long n, int flush, struct seq
             }
         }
     } else {
+        if (events) { /* TC_TIMER_CHECK: the same executions by events, summed for comparison */
+            for (long i = 0; i < n; i++) {
+                float ms = 0.0f;
+                int st = flush ? 4 : 2;
+                TC_TRY(cu, cu.cuEventElapsedTime(&ms, g->ev[st * i], g->ev[st * i + 1]));
+                g->check_events_ms += ms;
+            }
+        }
         long got = 0, calls = 0;
         uint64_t acc = 0;
         if (cupti_take(&recs, &n_recs) != 0)
@@ -462,6 +510,8 @@ static int run_batch(struct gpu *g, enum target t, long n, int flush, struct seq
                 }
             }
         }
+        if (events)
+            g->check_cupti_ms += *batch_ms;
         if (calls != n || got % per != 0) {
             tc_seterr("CUPTI delivered %ld kernel records for %ld launches of %d kernel%s each", got, n, per,
                       per == 1 ? "" : "s");
@@ -475,13 +525,15 @@ out:
     return rc;
 }
 
-/* ceil(remaining / per), clamped to [1, 1<<20]. */
+/* Executions for the next batch: when several remain, 97% of the estimate (durations drift upward as a
+ * kernel keeps running, and a batch cannot be taken back), else ceil(remaining / per), so the total ends at
+ * most one execution past the target. Clamped to [1, 1<<20]. */
 static long batch_size(double remaining_ms, double per_ms)
 {
     double n;
     if (per_ms < 1e-4)
         per_ms = 1e-4;
-    n = ceil(remaining_ms / per_ms);
+    n = remaining_ms > 8.0 * per_ms ? floor(0.97 * remaining_ms / per_ms) : ceil(remaining_ms / per_ms);
     return n < 1 ? 1 : n > (1 << 20) ? (1 << 20) : (long)n;
 }
 
@@ -761,9 +813,13 @@ static void do_run(struct gpu *g, const struct run_wire *rw, const void *cubin, 
         snprintf(o->msg, sizeof o->msg, "relative error %.3g > %.3g", rel, g->s.tol);
         return;
     }
+    g->check_events_ms = g->check_cupti_ms = 0.0;
     if (protocol(g, T_GEMM, est, &o->run, ex) != 0)
         goto fail;
     o->n_exec = ex->n;
+    if (g->check_timer && g->check_cupti_ms > 0.0)
+        fprintf(stderr, "timer check: config %d: %zu executions, CUPTI %.3f ms, events %.3f ms, events/CUPTI %.4f\n",
+                rw->config, ex->n, g->check_cupti_ms, g->check_events_ms, g->check_events_ms / g->check_cupti_ms);
     return;
 fail:
     o->run.status = TRACE_LAUNCH_ERROR;
@@ -780,6 +836,8 @@ static void child_main(int in_fd, int out_fd, const struct bench_settings *s)
     struct seq ex = {0};
     memset(&g, 0, sizeof g);
     g.s = *s;
+    g.check_timer = s->timer == BENCH_TIMER_CUPTI && getenv("TC_TIMER_CHECK") != NULL &&
+                    strcmp(getenv("TC_TIMER_CHECK"), "1") == 0;
     signal(SIGINT, SIG_IGN); /* Ctrl-C is the coordinator's: it stops after the current run */
     if (gpu_init(&g) != 0) {
         ipc_send(out_fd, MSG_ERROR, tc_errmsg(), strlen(tc_errmsg()), NULL, 0);

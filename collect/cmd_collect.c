@@ -49,6 +49,7 @@ struct opts {
     const char *output;
     const char *configs_tsv;
     int resume, force, quiet, variant;
+    int compile_invalid; /* compile configurations that cannot launch (shared memory over the limit) too */
 };
 
 static volatile sig_atomic_t g_interrupted;
@@ -109,6 +110,9 @@ static void usage(FILE *fp)
 "                       speedup as TSV to -o (no GPU needed); --arch picks the target\n"
 "  --arch N             target sm_N for --compile-only without a GPU (default: the device's, else 90)\n"
 "  --configs-tsv FILE   with --compile-only: one row per configuration (status, compile_ms, registers, ...)\n"
+"  --compile-invalid    also compile configurations whose shared memory exceeds the device's limit (Triton\n"
+"                       does; they are `out of resources` either way and never launched; default: not compiled,\n"
+"                       compile_ms NaN)\n"
 "  --compile-cache      let NVRTC reuse the driver's compute cache (off by default: compile_ms would then be\n"
 "                       ~15 ms cache hits for configurations compiled before on this machine)\n"
 "Output:\n"
@@ -159,7 +163,7 @@ static int parse(int argc, char **argv, struct opts *o, int *help)
 {
     enum { O_CONFIGS = 256, O_SPACE, O_PARAM, O_SEED, O_SHAPE, O_SHAPES_FILE, O_SHARD, O_PROTOCOL, O_WARMUP,
            O_REP, O_FLUSH, O_TIMER, O_TOL, O_DEVICE, O_TIMEOUT, O_JOBS, O_COMPILE_ONLY, O_ARCH, O_CONFIGS_TSV,
-           O_RESUME, O_FORCE, O_VARIANT, O_COMPILE_CACHE };
+           O_RESUME, O_FORCE, O_VARIANT, O_COMPILE_CACHE, O_COMPILE_INVALID };
     static const struct option lo[] = {
         {"configs", required_argument, 0, O_CONFIGS}, {"space", required_argument, 0, O_SPACE},
         {"param", required_argument, 0, O_PARAM}, {"seed", required_argument, 0, O_SEED},
@@ -173,7 +177,7 @@ static int parse(int argc, char **argv, struct opts *o, int *help)
         {"configs-tsv", required_argument, 0, O_CONFIGS_TSV}, {"output", required_argument, 0, 'o'},
         {"resume", no_argument, 0, O_RESUME}, {"force", no_argument, 0, O_FORCE},
         {"quiet", no_argument, 0, 'q'}, {"variant", required_argument, 0, O_VARIANT},
-        {"compile-cache", no_argument, 0, O_COMPILE_CACHE}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"compile-cache", no_argument, 0, O_COMPILE_CACHE}, {"compile-invalid", no_argument, 0, O_COMPILE_INVALID}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int c, r = 0;
 
     memset(o, 0, sizeof *o);
@@ -232,6 +236,7 @@ static int parse(int argc, char **argv, struct opts *o, int *help)
         case O_JOBS: r = tc_parse_long_list("--jobs", optarg, 1, 1024, o->jobs, MAX_JOBS_LIST, &o->n_jobs); break;
         case O_COMPILE_ONLY: o->compile_only = 1; break;
         case O_COMPILE_CACHE: setenv("TC_COMPILE_CACHE", "1", 1); break;
+        case O_COMPILE_INVALID: o->compile_invalid = 1; break;
         case O_ARCH: {
             const char *a = strncmp(optarg, "sm_", 3) == 0 ? optarg + 3 : optarg;
             r = tc_parse_int("--arch", a, 50, 200, &o->arch);
@@ -923,7 +928,17 @@ static int collect(const struct opts *o)
     for (int k = 0; k < c.n_cfg; k++) {
         const struct trace_config *cfg = trace_config(c.t, k);
         int needed = 0;
-        if (!isnan(cfg->compile_ms) && cfg->status != TRACE_OK) {
+        if (isnan(cfg->compile_ms) && cfg->status == TRACE_OK && !o->compile_invalid &&
+            space_smem_bytes(c.params + k * SP_N_PARAMS) > c.dev.smem_optin) {
+            struct trace_config oor = *cfg; /* the resource check alone decides: never compiled, never launched */
+            oor.status = TRACE_OUT_OF_RESOURCES;
+            if (trace_update_config(c.t, k, &oor) != 0) {
+                fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
+                goto out;
+            }
+            cfg = trace_config(c.t, k);
+        }
+        if (cfg->status == TRACE_OUT_OF_RESOURCES || (!isnan(cfg->compile_ms) && cfg->status != TRACE_OK)) {
             c.state[k] = 2; /* compile error or out of resources, known from the first attempt */
             for (int i = 0; i < c.n_in; i++)
                 c.done[(size_t)i * c.n_cfg + k] = 1;
