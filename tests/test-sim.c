@@ -586,6 +586,57 @@ START_TEST(test_sim_shared_draws)
 }
 END_TEST
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The true time is the median of all timed executions (the mean of the two middle ones for even n). Checked
+ * against a sort for n = 1..9 and larger n, for constant, narrow, wide, heavy-tailed and two-valued data
+ * (one input per case, one configuration each, so the optimal time is that median). */
+START_TEST(test_sim_true_time_median)
+{
+    static const size_t sizes[] = {1, 2, 3, 4, 5, 8, 9, 1000, 1001, 30000};
+    uint64_t *x = malloc(30000 * sizeof *x), *y = malloc(30000 * sizeof *y);
+    struct sim_settings s;
+    struct sim_data *d;
+    int input = 0;
+    sim_settings_default(&s);
+    d = sim_data_new(&s);
+    srand(5);
+    for (int kind = 0; kind < 6; kind++)
+        for (size_t q = 0; q < sizeof sizes / sizeof sizes[0]; q++) {
+            size_t n = sizes[q];
+            double want;
+            char name[32];
+            for (size_t i = 0; i < n; i++) {
+                uint64_t r = (uint64_t)rand();
+                switch (kind) {
+                case 0: x[i] = 5 * MS; break;                                       /* constant */
+                case 1: x[i] = 7000 + r % 300; break;                               /* narrow: one value per bin */
+                case 2: x[i] = 1 + r * 997; break;                                  /* wide */
+                case 3: x[i] = 20000 + r % 2000 + (i % 97 == 0 ? 50 * MS : 0); break; /* far outliers */
+                case 4: x[i] = i % 2 ? 3 * MS : 4 * MS; break;                      /* two values */
+                default: x[i] = (uint64_t)1 << (r % 60); break;                     /* powers of two up to 2^59 */
+                }
+            }
+            memcpy(y, x, n * sizeof *x);
+            qsort(y, n, sizeof *y, cmp_u64);
+            want = n % 2 ? (double)y[n / 2] * 1e-6 : ((double)y[n / 2 - 1] + (double)y[n / 2]) * 0.5e-6;
+            snprintf(name, sizeof name, "k%d-n%zu", kind, n);
+            ck_assert_int_eq(sim_data_add_input(d, name, 1e9), input);
+            add_const(d, input, 0, 0, 0, x, (int)n);
+            ck_assert_msg(sim_data_optimal_ms(d, input) == want, "%s: median %.17g, expected %.17g", name,
+                          sim_data_optimal_ms(d, input), want);
+            input++;
+        }
+    sim_data_free(d);
+    free(x);
+    free(y);
+}
+END_TEST
+
 START_TEST(test_sim_bad_settings)
 {
     struct sim_settings s;
@@ -928,6 +979,7 @@ int main(int argc, char **argv)
         tcase_add_test(tc, test_sim_threads_identical);
         tcase_add_test(tc, test_sim_shared_draws);
         tcase_add_test(tc, test_sim_bad_settings);
+        tcase_add_test(tc, test_sim_true_time_median);
         tcase_add_test(tc, test_sim_from_trace);
         tcase_set_timeout(tc, 60);
     }
