@@ -10,8 +10,8 @@
  *   bench-sim --physical ...       the "physical" data set instead (see synthesise())
  *   bench-sim --write-trace F.h5   write the synthetic data set as a trace, for timing `tunecost simulate F.h5`
  *   -j T                           threads (default: online cores)
- * Prints one TSV row per measurement: what, size, wall seconds of building the tables and of the replay, CPU
- * seconds of the replay (all threads; steadier than wall time on a busy machine), the tables' size and the peak
+ * Prints one TSV row per measurement: what, size, wall and CPU seconds of building the tables (one thread here)
+ * and of the replay (CPU of all threads; steadier than wall time on a busy machine), the tables' size and the peak
  * resident memory of the process (which holds the synthetic executions throughout). */
 #include "sim.h"
 #include "tc_err.h"
@@ -151,7 +151,7 @@ static struct sim_data *build(const struct sim_settings *s, int n_inputs, int n_
 /* One measurement: build the data and replay; prints a row. Returns the replay's wall seconds. */
 static int measure(const char *what, long size, struct sim_settings *s, int n_inputs, int n_valid)
 {
-    double t0 = now_s(), t1, t2, c1, c2;
+    double t0 = now_s(), c0 = cpu_s(), t1, t2, c1, c2;
     struct sim_data *d = build(s, n_inputs, n_valid);
     struct sim_result *res;
     if (d == NULL) {
@@ -168,7 +168,8 @@ static int measure(const char *what, long size, struct sim_settings *s, int n_in
         sim_data_free(d);
         return -1;
     }
-    printf("%s\t%ld\t%.3f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\n", what, size, t1 - t0, t2 - t1, c2 - c1, t2 - t0,
+    printf("%s\t%ld\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\n", what, size, t1 - t0, c1 - c0, t2 - t1, c2 - c1,
+           t2 - t0,
            (double)sim_data_bytes(d) / 1048576.0, peak_mib());
     fflush(stdout);
     sim_result_free(res);
@@ -256,7 +257,7 @@ int main(int argc, char **argv)
            "MiB\n", physical ? "physical" : "brief", N_INPUTS, raw_execs, (double)raw_execs * 8 / 1048576.0, now_s() - t0, peak_mib());
     if (trace_out != NULL)
         return write_trace(trace_out);
-    printf("what\tsize\tbuild_s\treplay_s\treplay_cpu_s\ttotal_s\ttables_MiB\tpeak_MiB\n");
+    printf("what\tsize\tbuild_s\tbuild_cpu_s\treplay_s\treplay_cpu_s\ttotal_s\ttables_MiB\tpeak_MiB\n");
     sim_settings_default(&s);
     s.threads = threads;
     if (measure("paper (3 scenarios x 500 x 30 x 64 inputs)", 500, &s, N_INPUTS, 0) != 0)
