@@ -1,0 +1,31 @@
+#!/bin/bash
+# collect/measure.sh — the collector's measurements for docs/performance.md, on the GPU machine.
+# usage: bash collect/measure.sh OUTDIR [e2e|timer|shapes|scaling|gpu-tests]...
+set -uo pipefail
+cd "$(dirname "$0")/.."
+O=$1; shift
+. .debs/env.sh
+T=./build-dev/tunecost
+for what in "$@"; do
+  case $what in
+  gpu-tests)
+    ninja -C build-dev tests/test-collect-gpu >/dev/null && meson test -C build-dev --no-rebuild --suite gpu \
+      --print-errorlogs 2>&1 | tail -15 | tee "$O/gpu-tests.log" ;;
+  e2e)   # end-to-end cost: one input, the paper's 100 configurations, no flush
+    /usr/bin/time -f "e2e process wall %e s" $T collect --shape 4096x4096x4096 --flush-bytes 0 -o "$O/e2e.h5" 2>&1 \
+      | tail -6 | tee "$O/e2e.log" ;;
+  timer) # CUPTI vs CUDA events on the same executions
+    TC_TIMER_CHECK=1 $T collect --configs 30 --shape 4096x4096x4096 --shape 1024x1024x1024 --shape 256x256x256 \
+      -q -o "$O/timer.h5" 2>&1 | grep "timer check" >"$O/timer.log"
+    awk '{r=$NF; n++; s+=r; if(n==1||r<mn)mn=r; if(n==1||r>mx)mx=r; d=(r>1?r-1:1-r); if(d>md)md=d}
+         END {printf "timer check: %d runs, events/CUPTI mean %.4f min %.4f max %.4f, max |dev| %.2f%%\n", n, s/n, mn, mx, 100*md}' \
+      "$O/timer.log" | tee -a "$O/timer.log" ;;
+  shapes) # best of the paper's 100 configurations vs cuBLAS
+    printf '%s\n' 4096x4096x4096 4096x256x4096 256x4096x4096 4096x4096x256 1024x1024x1024 512x512x512 \
+      256x256x256 1024x4096x1024 >/tmp/shapes.txt
+    $T collect --shapes-file /tmp/shapes.txt --flush-bytes 0 -o "$O/shapes.h5" 2>&1 | tail -14 | tee "$O/shapes.log" ;;
+  scaling) # compile scaling of the full space, 1 vs 16 workers (and the 100-config sample 1..16)
+    $T collect --compile-only --space full --jobs 16,1 -o "$O/scaling-full.tsv" 2>&1 | tail -4
+    $T collect --compile-only --jobs 1,2,4,8,16 --compile-invalid -o "$O/scaling-100.tsv" 2>&1 | tail -7 ;;
+  esac
+done
