@@ -1216,7 +1216,7 @@ int sim_write_outputs(const char *dir, const struct sim_data *d, const struct si
     size_t len = 0;
     FILE *mem = NULL, *in = NULL, *fp;
     struct frontier_table *ft = NULL;
-    struct tc_atomic a;
+    struct tc_atomic a, af;
     int rc = -1;
 
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
@@ -1243,28 +1243,35 @@ int sim_write_outputs(const char *dir, const struct sim_data *d, const struct si
     if (ft == NULL)
         goto out;
 
+    /* Both files are written in full before either is renamed into place, so a write error (a full disk)
+     * leaves the previous pair untouched. */
     snprintf(path, sizeof path, "%s/points.tsv", dir);
     fp = tc_atomic_open(&a, path);
     if (fp == NULL)
         goto out;
-    if (fwrite(buf, 1, len, fp) != len) {
+    if (fwrite(buf, 1, len, fp) != len || fflush(fp) != 0) {
         tc_atomic_abort(&a);
         tc_seterr("%s: write failed: %s", path, strerror(errno));
         goto out;
     }
-    if (tc_atomic_commit(&a) != 0)
-        goto out;
     snprintf(path, sizeof path, "%s/frontier.tsv", dir);
-    fp = tc_atomic_open(&a, path);
-    if (fp == NULL)
-        goto out;
-    if (frontier_table_write(ft, fp, "frontier: the points not dominated in (time_s, speedup), per "
-                                     "scenario, by time") != 0) {
+    fp = tc_atomic_open(&af, path);
+    if (fp == NULL) {
         tc_atomic_abort(&a);
-        tc_preferr("%s", path);
         goto out;
     }
-    if (tc_atomic_commit(&a) != 0)
+    if (frontier_table_write(ft, fp, "frontier: the points not dominated in (time_s, speedup), per "
+                                     "scenario, by time") != 0 || fflush(fp) != 0) {
+        tc_atomic_abort(&af);
+        tc_atomic_abort(&a);
+        tc_seterr("%s: write failed: %s", path, strerror(errno));
+        goto out;
+    }
+    if (tc_atomic_commit(&a) != 0) {
+        tc_atomic_abort(&af);
+        goto out;
+    }
+    if (tc_atomic_commit(&af) != 0)
         goto out;
     rc = 0;
 out:
