@@ -721,10 +721,31 @@ static void welford_add(struct welford *w, double x)
     w->m2 += delta * (x - w->mean);
 }
 
+/* A point's accumulators. The mean is over every run of every input; its standard error is stratified by
+ * input (inputs are fixed, not sampled, so only the spread within an input is noise): SE² = Σ_i s_i² / R / K²
+ * over the K inputs, s_i² the variance of input i's R runs. */
 struct acc {
-    struct welford time_s, tflops, speedup;
+    struct welford time_s, tflops, speedup;      /* all runs */
+    struct welford in_time, in_tflops, in_speedup; /* the current input's runs */
+    double se2_time, se2_tflops, se2_speedup;    /* Σ_i s_i² / R */
+    int k_inputs;
     long n_short, n_stopped, n_explored;
 };
+
+/* Close the current input's stratum. */
+static void acc_end_input(struct acc *a)
+{
+    struct welford *w[3] = {&a->in_time, &a->in_tflops, &a->in_speedup};
+    double *se2[3] = {&a->se2_time, &a->se2_tflops, &a->se2_speedup};
+    for (int k = 0; k < 3; k++) {
+        if (w[k]->n >= 2)
+            *se2[k] += w[k]->m2 / (double)(w[k]->n - 1) / (double)w[k]->n;
+        else
+            *se2[k] = NAN;
+        memset(w[k], 0, sizeof *w[k]);
+    }
+    a->k_inputs++;
+}
 
 /* Scenarios that share the overhead model and the early-stop rule benchmark exactly the same executions and pick
  * the same winner; they differ only in how compile time is charged. One pass over the drawn configurations
@@ -886,20 +907,26 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
         welford_add(&a->time_s, t_ms * 1e-3);
         welford_add(&a->tflops, flops / win->true_ms * 1e-9);
         welford_add(&a->speedup, opt_ms / win->true_ms);
+        welford_add(&a->in_time, t_ms * 1e-3);
+        welford_add(&a->in_tflops, flops / win->true_ms * 1e-9);
+        welford_add(&a->in_speedup, opt_ms / win->true_ms);
         a->n_short += n_short;
         a->n_stopped += n_stopped;
         a->n_explored += n;
     }
 }
 
-static void point_ci(const struct welford *w, double tq, double *mean, double *lo, double *hi)
+/* Mean and 95% CI: mean ± t(0.975, K(R−1)) · sqrt(Σ_i s_i² / R) / K; NaN bounds when R < 2. */
+static void point_ci(const struct welford *w, double se2_sum, int k_inputs, double tq, double *mean, double *lo,
+                     double *hi)
 {
+    double half;
     *mean = w->mean;
-    if (w->n < 2) {
+    if (isnan(se2_sum) || isnan(tq) || k_inputs < 1) {
         *lo = *hi = NAN;
         return;
     }
-    double half = tq * sqrt(w->m2 / (double)(w->n - 1)) / sqrt((double)w->n);
+    half = tq * sqrt(se2_sum) / (double)k_inputs;
     *lo = w->mean - half;
     *hi = w->mean + half;
 }
@@ -943,6 +970,8 @@ static void run_sample(struct worker *wk, int sample)
                 run_group(wk->rows, in->flops, in->opt_ms, &jb->groups[g], s->scenarios, wk->idx, n, es_thr,
                           wk->wfree, jb->max_factor, wk->acc);
         }
+        for (int sc = 0; sc < s->n_scenarios; sc++)
+            acc_end_input(&wk->acc[sc]);
     }
     for (int sc = 0; sc < s->n_scenarios; sc++) {
         struct sim_point *p = &jb->points[(size_t)sample * (size_t)s->n_scenarios + (size_t)sc];
@@ -954,9 +983,9 @@ static void run_sample(struct worker *wk, int sample)
         p->es_num = es_num;
         p->es_thr = es_thr;
         p->results = a->time_s.n;
-        point_ci(&a->time_s, jb->tq, &p->time_s, &p->time_s_lo, &p->time_s_hi);
-        point_ci(&a->tflops, jb->tq, &p->tflops, &p->tflops_lo, &p->tflops_hi);
-        point_ci(&a->speedup, jb->tq, &p->speedup, &p->speedup_lo, &p->speedup_hi);
+        point_ci(&a->time_s, a->se2_time, a->k_inputs, jb->tq, &p->time_s, &p->time_s_lo, &p->time_s_hi);
+        point_ci(&a->tflops, a->se2_tflops, a->k_inputs, jb->tq, &p->tflops, &p->tflops_lo, &p->tflops_hi);
+        point_ci(&a->speedup, a->se2_speedup, a->k_inputs, jb->tq, &p->speedup, &p->speedup_lo, &p->speedup_hi);
         p->n_short = a->n_short;
         p->stopped = a->time_s.n ? (double)a->n_stopped / (double)a->time_s.n : 0;
         p->explored = a->time_s.n ? (double)a->n_explored / (double)a->time_s.n : 0;
@@ -1041,10 +1070,8 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
         free(res);
         return NULL;
     }
-    {
-        long n_results = (long)s->runs * res->n_inputs_used;
-        jb.tq = n_results >= 2 ? gsl_cdf_tdist_Pinv(0.975, (double)(n_results - 1)) : NAN;
-    }
+    /* degrees of freedom of the stratified variance: K (R − 1) */
+    jb.tq = s->runs >= 2 ? gsl_cdf_tdist_Pinv(0.975, (double)res->n_inputs_used * (double)(s->runs - 1)) : NAN;
     res->n_points = s->samples * s->n_scenarios;
     res->points = calloc((size_t)res->n_points, sizeof *res->points);
     if (res->points == NULL)

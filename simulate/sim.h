@@ -132,7 +132,9 @@ size_t sim_data_bytes(const struct sim_data *d);
 /* ---- running ----------------------------------------------------------------------------------------- */
 
 /* One (sample, scenario): the sample's draws and the mean and 95% confidence interval (t distribution) over its
- * `results` = runs × inputs tuning runs. CI bounds are NaN when results < 2. */
+ * `results` = runs × inputs tuning runs. With several inputs the standard error is stratified by input (the
+ * inputs are fixed; only the spread within an input is noise): mean ± t(0.975, K(R−1)) · sqrt(Σ_i s_i²/R) / K.
+ * CI bounds are NaN when runs < 2. */
 struct sim_point {
     int sample;
     int scenario;                       /* index into settings.scenarios */

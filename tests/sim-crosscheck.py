@@ -148,6 +148,10 @@ def main():
                     # points.tsv prints %.9g: compare at that precision
                     ok = all(abs(g - w) <= 1e-8 * (1 + abs(w)) for g, w in zip(got, want))
                     ok = ok and int(row["short"]) == want_short and int(row["results"]) == 3 * len(inputs)
+                    # every run of an input is the same here, so the CI (stratified by input) has no width
+                    for col in ("time_s", "tflops", "speedup"):
+                        for end in ("_lo", "_hi"):
+                            ok = ok and abs(float(row[col + end]) - float(row[col])) <= 1e-8 * (1 + abs(float(row[col])))
                     want_explored = sum(len(models[i]) for i in inputs) / len(inputs)
                     ok = ok and abs(float(row["explored"]) - want_explored) <= 1e-5 * want_explored
                     if not ok:

@@ -795,6 +795,9 @@ START_TEST(test_sim_from_trace)
     ck_near(r->points[0].explored, 1.5); /* min(2, 2) and min(2, 1) */
     ck_near(r->points[0].time_s, (0.324 + 0.109) / 2);
     ck_near(r->points[0].speedup, 1.0);
+    /* each input's runs are identical, so the stratified CI has no width, although the inputs differ */
+    ck_near(r->points[0].time_s_lo, (0.324 + 0.109) / 2);
+    ck_near(r->points[0].time_s_hi, (0.324 + 0.109) / 2);
     sim_result_free(r);
     sim_data_free(d);
     /* asking for input 1 alone works; an input index outside the trace is refused with its name */
