@@ -31,7 +31,8 @@ static void usage(FILE *fp)
             "\n"
             "Options (default in brackets):\n"
             "  -o, --output DIR          write DIR/points.tsv and DIR/frontier.tsv [only the summary]\n"
-            "      --input MxNxK         replay one input (the paper's Figure 3, Table 6)\n"
+            "      --input MxNxK[,...]   replay one input (the paper's Figure 3, Table 6), or the mean over\n"
+            "                            the inputs listed\n"
             "      --all-inputs          replay every input, mean over inputs and runs (Figures 4-5) [default]\n"
             "  -s, --samples S           hyperparameter samples [500]\n"
             "  -r, --runs R              tuning runs per sample and input [30]\n"
@@ -313,25 +314,62 @@ int cmd_simulate(int argc, char **argv)
     }
     t_load = now_s() - t0;
     if (input_arg != NULL) {
-        int nd = trace_n_dims(t), idx;
-        if (nd < 1 || nd > 8 || tc_parse_shape("--input", input_arg, nd, INT64_MAX / 2, dims) != 0) {
-            fprintf(stderr, "tunecost simulate: %s\n", nd < 1 || nd > 8 ? "trace has no usable dims" : tc_errmsg());
+        /* one input, or a comma-separated list of them (replayed like --all-inputs over that subset) */
+        int nd = trace_n_dims(t), n_idx = 0, idx[256];
+        char list[4096], *save = NULL;
+        if (nd < 1 || nd > 8) {
+            fprintf(stderr, "tunecost simulate: %s: the trace has no usable input dimensions\n", path);
             rc = 2;
             goto out;
         }
-        idx = trace_find_input(t, dims);
-        if (idx < 0) {
+        if (strlen(input_arg) >= sizeof list) {
+            fprintf(stderr, "tunecost simulate: --input: list too long (at most %zu characters)\n", sizeof list - 1);
+            rc = 2;
+            goto out;
+        }
+        snprintf(list, sizeof list, "%s", input_arg);
+        for (char *tok = strtok_r(list, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
             char buf[64];
-            fprintf(stderr, "tunecost simulate: --input %s: not among the %d inputs of %s (e.g. %s; `tunecost "
-                            "info %s` lists them)\n", input_arg, trace_n_inputs(t), path,
-                    trace_n_inputs(t) > 0 ? tc_format_shape(trace_dims(t, 0), nd, buf, sizeof buf) : "none", path);
+            int k;
+            if (n_idx == (int)(sizeof idx / sizeof idx[0])) {
+                fprintf(stderr, "tunecost simulate: --input: at most %zu inputs (use --all-inputs)\n",
+                        sizeof idx / sizeof idx[0]);
+                rc = 2;
+                goto out;
+            }
+            if (tc_parse_shape("--input", tok, nd, INT64_MAX / 2, dims) != 0) {
+                fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
+                rc = 2;
+                goto out;
+            }
+            idx[n_idx] = trace_find_input(t, dims);
+            if (idx[n_idx] < 0) {
+                fprintf(stderr, "tunecost simulate: --input %s: not among the %d inputs of %s (e.g. %s; `tunecost "
+                                "info %s` lists them)\n", tok, trace_n_inputs(t), path,
+                        trace_n_inputs(t) > 0 ? tc_format_shape(trace_dims(t, 0), nd, buf, sizeof buf) : "none",
+                        path);
+                rc = 2;
+                goto out;
+            }
+            for (k = 0; k < n_idx && idx[k] != idx[n_idx]; k++)
+                ;
+            if (k < n_idx) {
+                fprintf(stderr, "tunecost simulate: --input: %s is listed twice\n", tok);
+                rc = 2;
+                goto out;
+            }
+            n_idx++;
+        }
+        if (n_idx == 0) {
+            fprintf(stderr, "tunecost simulate: --input: expected MxNxK or a comma-separated list, got '%s'\n",
+                    input_arg);
             rc = 2;
             goto out;
         }
         if (ps.on)
             fprintf(stderr, "simulate: building tables ...");
-        d = sim_data_from_trace(t, &idx, 1, &s);
-        s.input = 0;
+        d = sim_data_from_trace(t, idx, n_idx, &s);
+        s.input = n_idx == 1 ? 0 : -1;
     } else {
         if (ps.on)
             fprintf(stderr, "simulate: building tables ...");

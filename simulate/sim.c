@@ -80,6 +80,8 @@ struct sim_data {
     int n_in, cap_in;
     struct sinput *in;
     size_t bytes;
+    char *label;             /* points.tsv's input column in all-inputs mode: NULL ("all") or "A,B,C" for a
+                                chosen subset of a trace's inputs */
     struct build_scratch bs; /* for sim_data_add_config */
 };
 
@@ -263,6 +265,7 @@ void sim_data_free(struct sim_data *d)
     }
     free(d->in);
     scratch_free(&d->bs);
+    free(d->label);
     free(d);
 }
 
@@ -667,6 +670,22 @@ struct sim_data *sim_data_from_trace(const struct trace *t, const int *inputs, i
             tc_seterr("%s: input %s has no valid configuration (expected at least one run with status 0)", path,
                       d->in[q].name);
             goto fail;
+        }
+    }
+    if (inputs != NULL && n_sel > 1) {
+        size_t len = 1;
+        for (int q = 0; q < n_sel; q++)
+            len += strlen(d->in[q].name) + 1;
+        d->label = malloc(len);
+        if (d->label == NULL) {
+            tc_seterr("simulate: out of memory");
+            goto fail;
+        }
+        d->label[0] = '\0';
+        for (int q = 0; q < n_sel; q++) {
+            if (q > 0)
+                strcat(d->label, ",");
+            strcat(d->label, d->in[q].name);
         }
     }
     free(sel);
@@ -1164,7 +1183,7 @@ static void scenario_describe(const struct sim_scenario *sc, char *buf, size_t l
 
 static const char *point_input(const struct sim_data *d, const struct sim_settings *s)
 {
-    return s->input >= 0 ? d->in[s->input].name : "all";
+    return s->input >= 0 ? d->in[s->input].name : d->label != NULL ? d->label : "all";
 }
 
 void sim_write_settings(FILE *fp, const struct sim_data *d, const struct sim_settings *s, const char *source)
@@ -1181,8 +1200,8 @@ void sim_write_settings(FILE *fp, const struct sim_data *d, const struct sim_set
     if (s->input >= 0)
         fprintf(fp, "# input: %s (%d valid configurations)\n", d->in[s->input].name, d->in[s->input].n);
     else
-        fprintf(fp, "# input: all (%d inputs with valid configurations of %d; %d valid (input, configuration) "
-                    "pairs)\n", n_used, d->n_in, n_valid);
+        fprintf(fp, "# input: %s (%d inputs with valid configurations of %d; %d valid (input, configuration) "
+                    "pairs)\n", point_input(d, s), n_used, d->n_in, n_valid);
     fprintf(fp, "# samples: %d\n# runs: %d\n# seed: %llu\n", s->samples, s->runs, (unsigned long long)s->seed);
     fprintf(fp, "# n-config: %d:%d\n# exec-ms: %d:%d\n# early-stop-num: %d:%d\n# early-stop-threshold: %.15g:%.15g\n",
             s->n_config_lo, s->n_config_hi, s->exec_ms_lo, s->exec_ms_hi, s->es_num_lo, s->es_num_hi,

@@ -878,6 +878,14 @@ START_TEST(test_sim_cli)
     /* 150 rows (50 samples x 3 scenarios) under a header, settings echoed as comments */
     ck_assert_int_eq(sh("test $(grep -vc '^#' '%s/a/points.tsv') -eq 151", dir), 0);
     ck_assert_int_eq(sh("grep -q '^# seed: 5$' '%s/a/points.tsv'", dir), 0);
+    /* a list of inputs: the mean over them, named in the input column; a duplicate is refused */
+    ck_assert_int_eq(sh("'%s' simulate -q -s 4 -r 5 --exec-ms 5 --n-config 2 --input 128x128x128,64x64x64 -o '%s/l' "
+                        "'%s' >/dev/null", cli_exe, dir, trace_file), 0);
+    ck_assert_int_eq(sh("grep -v '^#' '%s/l/points.tsv' | awk -F'\t' 'NR > 1 && ($3 != \"128x128x128,64x64x64\" "
+                        "|| $8 != 10) { bad = 1 } NR > 1 && $2 == \"baseline\" && ($9 < 0.2164999 || $9 > 0.2165001) "
+                        "{ bad = 1 } END { exit bad }'", dir), 0);
+    ck_assert_int_eq(sh("'%s' simulate --input 64x64x64,64x64x64 '%s' 2>/dev/null >/dev/null", cli_exe, trace_file),
+                     2);
     /* `tunecost frontier` on points.tsv gives the rows of frontier.tsv */
     ck_assert_int_eq(sh("'%s' frontier '%s/a/points.tsv' | grep -v '^#' > '%s/f1' && grep -v '^#' "
                         "'%s/a/frontier.tsv' > '%s/f2' && cmp -s '%s/f1' '%s/f2'", cli_exe, dir, dir, dir, dir, dir,
