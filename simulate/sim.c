@@ -215,6 +215,8 @@ int sim_settings_check(const struct sim_settings *s)
                          s->es_thr_hi);
     if ((unsigned)s->estimator > SIM_ESTIMATOR_MIN)
         return tc_seterr("--estimator: unknown estimator %d", (int)s->estimator);
+    if (s->input < -1)
+        return tc_seterr("simulate: input index %d (expected -1 for all inputs, or an index >= 0)", s->input);
     if (s->threads < 0)
         return tc_seterr("--threads: expected a non-negative integer, got %d", s->threads);
     if (s->n_scenarios < 1 || s->n_scenarios > SIM_MAX_SCENARIOS)
