@@ -24,11 +24,15 @@ static void usage(FILE *fp)
             "  -o, --output FILE     write the frontier there (complete or not at all) [standard output]\n"
             "      --by COLUMN       performance column, higher is better: speedup, tflops or any [speedup]\n"
             "      --time COLUMN     time column, lower is better [time_s]\n"
+            "      --columns LIST    print only these columns, e.g. time_s,tflops,n_config,exec_ms [all]\n"
+            "      --scenario NAME   print only this scenario's frontier [every scenario]\n"
             "  -h, --help            this help\n"
             "\n"
             "Examples:\n"
             "  tunecost frontier sim/points.tsv                  # same rows as sim/frontier.tsv\n"
             "  tunecost frontier sim/points.tsv --by tflops -o sim/frontier-tflops.tsv\n"
+            "  tunecost frontier sim/points.tsv --by tflops --scenario baseline \\\n"
+            "      --columns time_s,tflops,n_config,exec_ms             # the paper's Table 6\n"
             "  grep -v early-stop sim/points.tsv | tunecost frontier -\n");
 }
 
@@ -38,10 +42,12 @@ int cmd_frontier(int argc, char **argv)
         {"output", required_argument, NULL, 'o'},
         {"by", required_argument, NULL, 'b'},
         {"time", required_argument, NULL, 't'},
+        {"columns", required_argument, NULL, 'c'},
+        {"scenario", required_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *out = NULL, *perf_col = "speedup", *time_col = "time_s", *path;
+    const char *out = NULL, *perf_col = "speedup", *time_col = "time_s", *path, *columns = NULL, *scenario = NULL;
     struct frontier_table *ft = NULL;
     FILE *in = NULL, *fp;
     struct tc_atomic a;
@@ -55,6 +61,8 @@ int cmd_frontier(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'b': perf_col = optarg; break;
         case 't': time_col = optarg; break;
+        case 'c': columns = optarg; break;
+        case 's': scenario = optarg; break;
         case 'h': usage(stdout); return 0;
         case ':':
             fprintf(stderr, "tunecost frontier: option '%s' needs a value\n", argv[optind - 1]);
@@ -87,7 +95,13 @@ int cmd_frontier(int argc, char **argv)
     snprintf(note, sizeof note, "frontier: the points not dominated in (%s, %s), per scenario, by time", time_col,
              perf_col);
     if (out == NULL) {
-        if (frontier_table_write(ft, stdout, note) != 0 || fflush(stdout) != 0) {
+        int w = frontier_table_write_select(ft, stdout, note, columns, scenario);
+        if (w == -2) {
+            fprintf(stderr, "tunecost frontier: %s\n", tc_errmsg());
+            rc = 2;
+            goto done;
+        }
+        if (w != 0 || fflush(stdout) != 0) {
             fprintf(stderr, "tunecost frontier: standard output: %s\n", tc_errmsg());
             goto done;
         }
@@ -97,9 +111,15 @@ int cmd_frontier(int argc, char **argv)
             fprintf(stderr, "tunecost frontier: %s\n", tc_errmsg());
             goto done;
         }
-        if (frontier_table_write(ft, fp, note) != 0) {
+        int w = frontier_table_write_select(ft, fp, note, columns, scenario);
+        if (w != 0) {
             tc_atomic_abort(&a);
-            fprintf(stderr, "tunecost frontier: %s: %s\n", out, tc_errmsg());
+            if (w == -2) {
+                fprintf(stderr, "tunecost frontier: %s\n", tc_errmsg());
+                rc = 2;
+            } else {
+                fprintf(stderr, "tunecost frontier: %s: %s\n", out, tc_errmsg());
+            }
             goto done;
         }
         if (tc_atomic_commit(&a) != 0) {

@@ -330,18 +330,63 @@ int frontier_table_on(const struct frontier_table *t, size_t row)
     return row < t->n_rows && t->on[row];
 }
 
-int frontier_table_write(const struct frontier_table *t, FILE *out, const char *note)
+/* Print the fields `cols` (indices, n_cols of them; all when cols == NULL) of a tab-separated line. */
+static void put_fields(FILE *out, const char *line, const int *cols, int n_cols)
 {
-    struct fpt *p = malloc((t->n_on ? t->n_on : 1) * sizeof *p);
+    if (cols == NULL) {
+        fprintf(out, "%s\n", line);
+        return;
+    }
+    for (int k = 0; k < n_cols; k++) {
+        const char *f = "";
+        size_t len = 0;
+        field(line, cols[k], &f, &len);
+        fprintf(out, "%s%.*s", k ? "\t" : "", (int)len, f);
+    }
+    fputc('\n', out);
+}
+
+int frontier_table_write_select(const struct frontier_table *t, FILE *out, const char *note, const char *columns,
+                                const char *scenario)
+{
+    struct fpt *p = NULL;
+    int cols[64], n_cols = 0, rc = -1;
+    size_t only = (size_t)-1;
+    if (columns != NULL) {
+        char buf[1024], *save = NULL;
+        if (strlen(columns) >= sizeof buf)
+            return tc_seterr("--columns: list too long"), -2;
+        snprintf(buf, sizeof buf, "%s", columns);
+        for (char *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+            if (n_cols == 64)
+                return tc_seterr("--columns: at most 64 columns"), -2;
+            cols[n_cols] = find_col(t->header, tok);
+            if (cols[n_cols] < 0)
+                return tc_seterr("--columns: no column '%s' in the header", tok), -2;
+            n_cols++;
+        }
+        if (n_cols == 0)
+            return tc_seterr("--columns: expected a comma-separated list of column names, got '%s'", columns), -2;
+    }
+    if (scenario != NULL) {
+        for (only = 0; only < t->n_groups; only++)
+            if (strcmp(t->groups[only], scenario) == 0)
+                break;
+        if (only == t->n_groups)
+            return tc_seterr("--scenario: no rows of scenario '%s'", scenario), -2;
+    }
+    p = malloc((t->n_on ? t->n_on : 1) * sizeof *p);
     if (p == NULL)
         return tc_seterr("frontier: out of memory");
     for (size_t i = 0; i < t->n_comments; i++)
         fprintf(out, "%s\n", t->comments[i]);
     if (note != NULL)
         fprintf(out, "# %s\n", note);
-    fprintf(out, "%s\n", t->header);
+    put_fields(out, t->header, columns ? cols : NULL, n_cols);
     for (size_t g = 0; g < t->n_groups; g++) {
         size_t m = 0;
+        if (scenario != NULL && g != only)
+            continue;
         for (size_t i = 0; i < t->n_rows; i++)
             if (t->on[i] && t->group[i] == g) {
                 p[m].time = t->time[i];
@@ -351,10 +396,16 @@ int frontier_table_write(const struct frontier_table *t, FILE *out, const char *
             }
         qsort(p, m, sizeof *p, fpt_cmp);
         for (size_t q = 0; q < m; q++)
-            fprintf(out, "%s\n", t->rows[p[q].idx]);
+            put_fields(out, t->rows[p[q].idx], columns ? cols : NULL, n_cols);
     }
-    free(p);
+    rc = 0;
     if (ferror(out))
-        return tc_seterr("write error: %s", strerror(errno));
-    return 0;
+        rc = tc_seterr("write error: %s", strerror(errno));
+    free(p);
+    return rc;
+}
+
+int frontier_table_write(const struct frontier_table *t, FILE *out, const char *note)
+{
+    return frontier_table_write_select(t, out, note, NULL, NULL);
 }

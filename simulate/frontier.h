@@ -26,6 +26,11 @@ int frontier_table_on(const struct frontier_table *t, size_t row);
  * frontier rows verbatim: grouped in order of first appearance, by time ascending, then performance descending.
  * Returns -1 on a write error. */
 int frontier_table_write(const struct frontier_table *t, FILE *out, const char *note);
+/* The same, keeping only the columns named in `columns` ("time_s,tflops,n_config"; NULL: all) and the rows of
+ * one `scenario` (NULL: all). An unknown column or scenario returns -2 before anything is written; a write
+ * error -1. */
+int frontier_table_write_select(const struct frontier_table *t, FILE *out, const char *note, const char *columns,
+                                const char *scenario);
 void frontier_table_free(struct frontier_table *t);
 
 #endif

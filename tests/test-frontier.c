@@ -123,6 +123,29 @@ START_TEST(test_frontier_table_groups)
     ck_assert_str_eq(buf, want);
     free(buf);
     frontier_table_free(t);
+    /* selected columns of one scenario: the paper's Table 6 layout */
+    {
+        static const char want_sel[] = "# settings\n"
+                                       "time_s\ttflops\tsample\n"
+                                       "0.5\t50\t1\n"
+                                       "1\t90\t0\n";
+        FILE *o;
+        t = read_text(text, "speedup");
+        buf = NULL;
+        o = open_memstream(&buf, &len);
+        ck_assert_int_eq(frontier_table_write_select(t, o, NULL, "time_s,tflops,sample", "par"), 0);
+        fclose(o);
+        ck_assert_str_eq(buf, want_sel);
+        free(buf);
+        buf = NULL;
+        o = open_memstream(&buf, &len);
+        ck_assert_int_eq(frontier_table_write_select(t, o, NULL, "time_s,nosuch", NULL), -2);
+        ck_assert_int_eq(frontier_table_write_select(t, o, NULL, NULL, "nosuch"), -2);
+        fclose(o);
+        ck_assert_int_eq(len, 0); /* nothing written */
+        free(buf);
+        frontier_table_free(t);
+    }
     /* by tflops, base's sample 2 (4 s, 95) joins */
     t = read_text(text, "tflops");
     ck_assert_int_eq(frontier_table_n_frontier(t), 5);
