@@ -968,12 +968,14 @@ fail:
 
 int main(int argc, char **argv)
 {
-    Suite *su = suite_create("sim");
-    TCase *tc = tcase_create("core");
+    Suite *su;
+    TCase *tc;
     SRunner *sr;
     int failed;
     if (argc == 4 && strcmp(argv[1], "--write-random-trace") == 0)
         return write_random_trace(argv[2], (unsigned)strtoul(argv[3], NULL, 10));
+    su = suite_create("sim");
+    tc = tcase_create("core");
     if (argc == 3 && strcmp(argv[1], "--cli") == 0) {
         cli_exe = argv[2];
         tcase_add_test(tc, test_sim_cli);
