@@ -525,15 +525,15 @@ out:
     return rc;
 }
 
-/* Executions for the next batch: when several remain, 97% of the estimate (durations drift upward as a
- * kernel keeps running, and a batch cannot be taken back), else ceil(remaining / per), so the total ends at
- * most one execution past the target. Clamped to [1, 1<<20]. */
+/* Executions for the next batch: when several remain, 90% of the estimate (durations drift upward as the GPU
+ * warms and its clock drops, and a batch cannot be taken back), else ceil(remaining / per), so the total ends
+ * about one execution past the target. Clamped to [1, 1<<20]. */
 static long batch_size(double remaining_ms, double per_ms)
 {
     double n;
     if (per_ms < 1e-4)
         per_ms = 1e-4;
-    n = remaining_ms > 8.0 * per_ms ? floor(0.97 * remaining_ms / per_ms) : ceil(remaining_ms / per_ms);
+    n = remaining_ms > 8.0 * per_ms ? floor(0.9 * remaining_ms / per_ms) : ceil(remaining_ms / per_ms);
     return n < 1 ? 1 : n > (1 << 20) ? (1 << 20) : (long)n;
 }
 

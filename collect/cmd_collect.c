@@ -837,12 +837,26 @@ static void summary(struct coll *c, double wall_ms)
     printf("trace: %s\n", c->o->output);
 }
 
+static const int32_t *qsort_params;
+
+static long compile_cost(const int32_t *p)
+{
+    return (long)p[SP_BLOCK_M] * p[SP_BLOCK_N] / (p[SP_NUM_WARPS] * 32) * p[SP_BLOCK_K];
+}
+
+static int cmp_compile_cost(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    long cx = compile_cost(qsort_params + x * SP_N_PARAMS), cy = compile_cost(qsort_params + y * SP_N_PARAMS);
+    return cx < cy ? -1 : cx > cy ? 1 : x - y;
+}
+
 static int collect(const struct opts *o)
 {
     struct coll c;
     struct bench_settings bs;
     struct stat st;
-    int rc = 1, n_cfg = 0, exists, warm_written = 0;
+    int rc = 1, n_cfg = 0, exists, warm_written = 0, *order = NULL, n_order = 0;
     double t0 = now_ms();
 
     memset(&c, 0, sizeof c);
@@ -917,7 +931,8 @@ static int collect(const struct opts *o)
     c.cubin_len = calloc((size_t)c.n_cfg, sizeof *c.cubin_len);
     c.state = calloc((size_t)c.n_cfg, sizeof *c.state);
     c.done = calloc((size_t)c.n_cfg * (size_t)c.n_in, 1);
-    if (c.cubin == NULL || c.cubin_len == NULL || c.state == NULL || c.done == NULL) {
+    order = calloc((size_t)c.n_cfg, sizeof *order);
+    if (c.cubin == NULL || c.cubin_len == NULL || c.state == NULL || c.done == NULL || order == NULL) {
         fprintf(stderr, "tunecost collect: out of memory\n");
         goto out;
     }
@@ -949,12 +964,17 @@ static int collect(const struct opts *o)
                 needed = 1;
                 c.total++;
             }
-        if ((needed || isnan(cfg->compile_ms)) &&
-            compile_pool_submit(c.pool, k, c.params + k * SP_N_PARAMS, c.arch) != 0) {
+        if (needed || isnan(cfg->compile_ms))
+            order[n_order++] = k;
+    }
+    /* Cheapest compiles first (accumulators per thread x k-tile depth), so that benchmarking starts early. */
+    qsort_params = c.params;
+    qsort(order, (size_t)n_order, sizeof *order, cmp_compile_cost);
+    for (int q = 0; q < n_order; q++)
+        if (compile_pool_submit(c.pool, order[q], c.params + order[q] * SP_N_PARAMS, c.arch) != 0) {
             fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
             goto out;
         }
-    }
     if (!o->quiet) {
         char fl[32];
         if (c.dev.flush_bytes > 0)
@@ -1089,6 +1109,7 @@ out:
     free(c.state);
     free(c.done);
     free(c.params);
+    free(order);
     return rc;
 }
 

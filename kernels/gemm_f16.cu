@@ -263,32 +263,35 @@ tc_gemm_f16(const u16 *__restrict__ A, const u16 *__restrict__ B, u16 *__restric
     tc_loader L;
     tc_loader_init(L, A, B, M, N, K, bm0, bn0, tid);
     const int KT = (K + BLOCK_K - 1) / BLOCK_K;
+    constexpr int KS = BLOCK_K / 16; /* mma k-steps per k-tile (>= 2) */
 #pragma unroll
     for (int s = 0; s < NUM_STAGES - 1; s++) {
         if (s < KT)
             tc_load_tile(L, A, B, sA + s * BLOCK_M * BLOCK_K, sB + s * BLOCK_K * BLOCK_N, N, K, s);
         tc_cp_async_commit();
     }
+    tc_cp_async_wait<NUM_STAGES - 2>(); /* k-tile 0 has landed (for this thread) */
+    __syncthreads();                     /* ... for every thread */
 
+    /* Main loop in the manner of CUTLASS's multistage GEMM: fragments double-buffered in registers; the wait for
+     * the next k-tile and the barrier come after the second-to-last k-step's mma, so the last k-step's mma (its
+     * fragments already loaded) covers the barrier and the first ldmatrix of the next tile. Each k-tile
+     * iteration commits one cp.async group (k-tile kt + NUM_STAGES - 1, into the stage read in iteration kt - 1,
+     * which every thread has left behind at that iteration's barrier). */
+    int rd = 0, wr = NUM_STAGES - 1;
+    u32 af[2][MI][4], bf[2][NI][2];
+    tc_load_frags(sA, sB, 0, wm0, wn0, lane, af[0], bf[0]);
     for (int kt = 0; kt < KT; kt++) {
-        tc_cp_async_wait<NUM_STAGES - 2>(); /* k-tile kt has landed (for this thread) */
-        __syncthreads();                     /* ... for every thread, and stage (kt-1) is free again */
-        {
-            int nt = kt + NUM_STAGES - 1, ns = nt % NUM_STAGES;
-            if (nt < KT)
-                tc_load_tile(L, A, B, sA + ns * BLOCK_M * BLOCK_K, sB + ns * BLOCK_K * BLOCK_N, N, K, nt);
-            tc_cp_async_commit();
-        }
-        const int st = kt % NUM_STAGES;
-        const u16 *a_st = sA + st * BLOCK_M * BLOCK_K;
-        const u16 *b_st = sB + st * BLOCK_K * BLOCK_N;
-        /* Fragments double-buffered in registers: step ks+1's ldmatrix are issued before step ks's mma. */
-        u32 af[2][MI][4], bf[2][NI][2];
-        tc_load_frags(a_st, b_st, 0, wm0, wn0, lane, af[0], bf[0]);
 #pragma unroll
-        for (int ks = 0; ks < BLOCK_K / 16; ks++) {
-            if (ks + 1 < BLOCK_K / 16)
-                tc_load_frags(a_st, b_st, ks + 1, wm0, wn0, lane, af[(ks + 1) & 1], bf[(ks + 1) & 1]);
+        for (int ks = 0; ks < KS; ks++) {
+            if (ks == 0) {
+                if (kt + NUM_STAGES - 1 < KT)
+                    tc_load_tile(L, A, B, sA + wr * BLOCK_M * BLOCK_K, sB + wr * BLOCK_K * BLOCK_N, N, K,
+                                 kt + NUM_STAGES - 1);
+            }
+            /* fragments of the next k-step: this stage's, or after the barrier the next stage's first */
+            tc_load_frags(sA + rd * BLOCK_M * BLOCK_K, sB + rd * BLOCK_K * BLOCK_N, (ks + 1) % KS, wm0, wn0, lane,
+                          af[(ks + 1) & 1], bf[(ks + 1) & 1]);
 #pragma unroll
             for (int i = 0; i < MI; i++)
 #pragma unroll
@@ -298,6 +301,13 @@ tc_gemm_f16(const u16 *__restrict__ A, const u16 *__restrict__ B, u16 *__restric
                                  : "+f"(acc[i][j][0]), "+f"(acc[i][j][1]), "+f"(acc[i][j][2]), "+f"(acc[i][j][3])
                                  : "r"(af[ks & 1][i][0]), "r"(af[ks & 1][i][1]), "r"(af[ks & 1][i][2]),
                                    "r"(af[ks & 1][i][3]), "r"(bf[ks & 1][j][0]), "r"(bf[ks & 1][j][1]));
+            if (ks == KS - 2) {
+                tc_cp_async_commit();
+                tc_cp_async_wait<NUM_STAGES - 2>(); /* k-tile kt + 1 has landed */
+                __syncthreads();
+                rd = rd + 1 == NUM_STAGES ? 0 : rd + 1;
+                wr = wr + 1 == NUM_STAGES ? 0 : wr + 1;
+            }
         }
     }
     tc_cp_async_wait<0>();
