@@ -1050,6 +1050,59 @@ START_TEST(test_trace_appends_survive_sigkill)
 }
 END_TEST
 
+/* `tunecost info` during a collection: a reader opens the trace while another process appends to it. */
+START_TEST(test_trace_reads_a_trace_being_written)
+{
+    make_dir();
+    const char *p = in_dir("live.h5");
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        struct trace *t = write_base_open(p, 0);
+        static uint64_t x[5000];
+        for (size_t j = 0; j < 5000; j++)
+            x[j] = kill_value(0, j);
+        if (write(fds[1], "x", 1) != 1)
+            _exit(4);
+        for (int q = 0; q < 300; q++) {
+            struct trace_run run = base_run(0);
+            run.n_estimate = run.n_warmup = 0;
+            run.n_timed = 5000;
+            usleep(1000);
+            if (trace_append_run(t, &run, x, 5000) != 0)
+                _exit(3);
+        }
+        _exit(trace_close(t) == 0 ? 0 : 5);
+    }
+    close(fds[1]);
+    char c;
+    ck_assert_int_eq(read(fds[0], &c, 1), 1);
+    close(fds[0]);
+    size_t last = 0;
+    for (int k = 0; k < 60; k++) {
+        struct trace *t = trace_open(p);
+        ck_assert_msg(t != NULL, "open %d while being written: %s", k, tc_errmsg());
+        ck_assert_uint_ge(trace_n_runs(t), last);
+        last = trace_n_runs(t);
+        if (last > 0)
+            ck_assert_uint_eq(trace_run_timed(t, last - 1)[4999], kill_value(0, 4999));
+        trace_close(t);
+        usleep(3000);
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    struct trace *t = trace_open(p);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    ck_assert_uint_eq(trace_n_runs(t), 300);
+    trace_close(t);
+    remove_dir();
+}
+END_TEST
+
 /* ---- 10^7 executions -------------------------------------------------------------------------------------- */
 
 START_TEST(test_trace_big_roundtrip)
@@ -1124,6 +1177,7 @@ int main(int argc, char **argv)
         tcase_add_test(tc, test_trace_reads_files_of_other_writers);
         tcase_add_test(tc, test_trace_ignores_executions_past_the_last_run);
         tcase_add_test(tc, test_trace_appends_survive_sigkill);
+        tcase_add_test(tc, test_trace_reads_a_trace_being_written);
     }
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

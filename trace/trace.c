@@ -1286,8 +1286,18 @@ static struct trace *trace_load(const char *path, int writable)
     /* Readers may look at a trace while a collector appends to it (every append ends with a flush). */
     H5TRY(H5Pset_file_locking(fapl, 0, 1), "cannot open");
 #endif
-    H5TRY(t->file = H5Fopen(path, H5F_ACC_RDONLY, fapl),
-          "cannot open the HDF5 file (truncated or damaged? locked by a running writer?)");
+    if ((t->file = H5Fopen(path, H5F_ACC_RDONLY, fapl)) < 0) {
+        /* This process may hold the file open already (a writer) with locking on: HDF5 then wants the same
+         * locking flags. Retry with the defaults; report the first failure if that fails too. */
+        h5fail(t->path, "H5Fopen()", "cannot open the HDF5 file (truncated or damaged? locked by a running writer?)");
+        char first[1024];
+        snprintf(first, sizeof first, "%s", tc_errmsg());
+        if ((t->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0) {
+            (void)H5Eclear2(H5E_DEFAULT);
+            tc_seterr("%s", first);
+            goto out;
+        }
+    }
     if (read_meta(t) < 0)
         goto out;
 
@@ -1349,7 +1359,17 @@ out:
 
 struct trace *trace_open(const char *path)
 {
-    return trace_load(path, 0);
+    /* A trace being appended to by a collector may be caught between two of its writes (measured: 1-3 opens in
+     * 150 fail that way). If the file changed while we read it, read it again, up to 5 times. */
+    for (int attempt = 1;; attempt++) {
+        struct stat before, after;
+        int known = path != NULL && stat(path, &before) == 0;
+        struct trace *t = trace_load(path, 0);
+        if (t != NULL || attempt == 5 || !known || stat(path, &after) != 0 || (before.st_size == after.st_size &&
+            before.st_mtim.tv_sec == after.st_mtim.tv_sec && before.st_mtim.tv_nsec == after.st_mtim.tv_nsec))
+            return t;
+        nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+    }
 }
 
 /* All runs and executions of src into the (new, empty) trace t in one write each; flushed. */
