@@ -342,13 +342,32 @@ static int32_t *make_configs(const struct opts *o, int *n)
     return p;
 }
 
+static const int32_t *qsort_params;
+
+static long compile_cost(const int32_t *p)
+{
+    return (long)p[SP_BLOCK_M] * p[SP_BLOCK_N] / (p[SP_NUM_WARPS] * 32) * p[SP_BLOCK_K];
+}
+
+static int cmp_compile_cost(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    long cx = compile_cost(qsort_params + x * SP_N_PARAMS), cy = compile_cost(qsort_params + y * SP_N_PARAMS);
+    return cx < cy ? -1 : cx > cy ? 1 : x - y;
+}
+
+static int cmp_compile_cost_desc(const void *a, const void *b)
+{
+    return cmp_compile_cost(b, a);
+}
+
 /* ---- compile-only: compile scaling (paper Table 7) --------------------------------------------------------- */
 
 static int compile_all(int jobs, int arch, const int32_t *params, int n_cfg, int variant, double *wall_ms,
                        double *warm_mean_ms, struct compile_result *keep, int quiet)
 {
     struct compile_pool *pool = compile_pool_start(jobs, arch, tc_src_gemm_f16, variant);
-    int done = 0, rc = -1;
+    int done = 0, rc = -1, *order = NULL;
     double t0, last = 0.0;
     if (pool == NULL)
         return -1;
@@ -357,9 +376,17 @@ static int compile_all(int jobs, int arch, const int32_t *params, int n_cfg, int
     *warm_mean_ms = 0.0;
     for (int w = 0; w < jobs; w++)
         *warm_mean_ms += compile_pool_warmup_ms(pool)[w] / jobs;
+    /* Longest first (by accumulators per thread x k-tile depth), so no long compile starts last. */
+    order = malloc((size_t)n_cfg * sizeof *order);
+    if (order == NULL)
+        goto out;
+    for (int c = 0; c < n_cfg; c++)
+        order[c] = c;
+    qsort_params = params;
+    qsort(order, (size_t)n_cfg, sizeof *order, cmp_compile_cost_desc);
     t0 = now_ms();
     for (int c = 0; c < n_cfg; c++)
-        if (compile_pool_submit(pool, c, params + c * SP_N_PARAMS, arch) != 0)
+        if (compile_pool_submit(pool, order[c], params + order[c] * SP_N_PARAMS, arch) != 0)
             goto out;
     while (done < n_cfg) {
         struct pollfd fds[1024];
@@ -396,6 +423,7 @@ static int compile_all(int jobs, int arch, const int32_t *params, int n_cfg, int
     rc = 0;
 out:
     compile_pool_stop(pool);
+    free(order);
     return rc;
 }
 
@@ -835,20 +863,6 @@ static void summary(struct coll *c, double wall_ms)
     if (c->restarts > 0)
         printf("benchmarking process restarted %d time%s after faults\n", c->restarts, c->restarts == 1 ? "" : "s");
     printf("trace: %s\n", c->o->output);
-}
-
-static const int32_t *qsort_params;
-
-static long compile_cost(const int32_t *p)
-{
-    return (long)p[SP_BLOCK_M] * p[SP_BLOCK_N] / (p[SP_NUM_WARPS] * 32) * p[SP_BLOCK_K];
-}
-
-static int cmp_compile_cost(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    long cx = compile_cost(qsort_params + x * SP_N_PARAMS), cy = compile_cost(qsort_params + y * SP_N_PARAMS);
-    return cx < cy ? -1 : cx > cy ? 1 : x - y;
 }
 
 static int collect(const struct opts *o)

@@ -24,8 +24,8 @@ for what in "$@"; do
     printf '%s\n' 4096x4096x4096 4096x256x4096 256x4096x4096 4096x4096x256 1024x1024x1024 512x512x512 \
       256x256x256 1024x4096x1024 >/tmp/shapes.txt
     $T collect --shapes-file /tmp/shapes.txt --flush-bytes 0 -o "$O/shapes.h5" 2>&1 | tail -14 | tee "$O/shapes.log" ;;
-  scaling) # compile scaling of the full space, 1 vs 16 workers (and the 100-config sample 1..16)
-    $T collect --compile-only --space full --jobs 16,1 -o "$O/scaling-full.tsv" 2>&1 | tail -4
-    $T collect --compile-only --jobs 1,2,4,8,16 --compile-invalid -o "$O/scaling-100.tsv" 2>&1 | tail -7 ;;
+  scaling) # compile scaling: the paper's 100-configuration sample with 1..16 workers; the full space with 16
+    $T collect --compile-only --jobs 16,8,4,2,1 -o "$O/scaling-100.tsv" --configs-tsv "$O/configs-100.tsv" 2>&1 | tail -8
+    $T collect --compile-only --space full --jobs 16 -o "$O/scaling-full16.tsv" --configs-tsv "$O/configs-full.tsv" 2>&1 | tail -4 ;;
   esac
 done
