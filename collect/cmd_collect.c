@@ -472,8 +472,14 @@ static int compile_only(const struct opts *o)
         fprintf(stderr, " %ld", o->jobs[j]);
     if (!o->quiet)
         fprintf(stderr, "\n");
+    int keep = 0; /* per-configuration results from the 1-worker pass (uncontended), else the first */
+    for (int j = 0; j < o->n_jobs; j++)
+        if (o->jobs[j] == 1) {
+            keep = j;
+            break;
+        }
     for (int j = 0; j < o->n_jobs; j++) {
-        if (compile_all((int)o->jobs[j], arch, params, n_cfg, o->variant, &wall[j], &warm[j], j == 0 ? res : NULL,
+        if (compile_all((int)o->jobs[j], arch, params, n_cfg, o->variant, &wall[j], &warm[j], j == keep ? res : NULL,
                         o->quiet) != 0) {
             fprintf(stderr, "tunecost collect: compiling with %ld workers: %s\n", o->jobs[j], tc_errmsg());
             goto out;
