@@ -60,7 +60,7 @@ invocation() {
     simulate) ARGS=(simulate "$trace" -o "$work/sim" --samples 4 --runs 2 --threads 1 --quiet) ;;
     report)   ARGS=(report "$trace" -o "$work/report" --samples 4 --runs 2 --threads 1 --quiet) ;;
     table)    ARGS=(table best "$trace" -o "$work/best.tsv" -q) ;;
-    merge)    ARGS=(merge -o "$work/merged.h5" "$trace") ;;
+    merge)    ARGS=(merge -q "$work/merged.h5" "$trace") ;;
     collect)  ARGS=(collect --resume "$trace") ;;
     esac
 }
@@ -100,6 +100,9 @@ while IFS=$'\t' read -r file class expect desc; do
         names_file=0
         grep -qF -- "$base" "$TMP/err" && names_file=1
         left=$(cd "$work" && find . -mindepth 1 | head -n 3 | tr '\n' ' ')
+        if [ -n "$left" ] && [ -z "$(cd "$work" && find . -mindepth 1 ! -type d)" ]; then
+            left="empty directory $left(created before the input was checked)"
+        fi
         verdict=pass
         want=$expect
         if [ "$expect" = nodata ]; then
@@ -135,5 +138,14 @@ if [ "$BEFORE" != "$AFTER" ]; then
 fi
 
 echo "corpus: ${#COMMANDS[@]} commands (${COMMANDS[*]}), $n_pass pass, $n_fail fail, $n_skip skipped"
-for f in "${FAILS[@]}"; do echo "FAIL $f"; done
+# Failures grouped by command and kind (one root cause often fails many files): count, then 3 examples.
+declare -A group_n=()
+for f in "${FAILS[@]}"; do
+    key=$(echo "$f" | sed -E 's/^([a-z]+) [^ ]+ \[[a-z-]+\]: ([^(]*).*/\1: \2/')
+    group_n[$key]=$(( ${group_n[$key]:-0} + 1 ))
+    [ "${group_n[$key]}" -le 3 ] && echo "FAIL $f"
+done
+for key in "${!group_n[@]}"; do
+    [ "${group_n[$key]}" -gt 3 ] && echo "  ... $key: ${group_n[$key]} files in all"
+done
 [ $n_fail -eq 0 ]

@@ -157,8 +157,12 @@ built frontier && check2 "frontier without a points file" frontier
 built frontier && check2 "frontier of a missing file" frontier "$W/none.tsv"
 built frontier && check2 "frontier of a trace (not a TSV)" frontier "$T"
 built info && check2 "info of a missing trace" info "$W/none.h5"
-built merge && check2 "merge without inputs" merge -o "$W/m.h5"
-built merge && check2 "merge without -o" merge "$T"
+built merge && check2 "merge without inputs" merge "$W/m.h5"
+built merge && check2 "merge without arguments" merge
+built merge && check2 "merge of a missing input" merge "$W/m.h5" "$W/none.h5"
+built merge && check2 "merge of a trace with itself (same pairs twice)" merge "$W/m.h5" "$T" "$T"
+built merge && check2 "merge of a trace and a non-trace" merge "$W/m.h5" "$T" "$BAD"
+built merge && check2 "merge into a directory" merge "$W" "$T"
 
 echo "options: $n_pass pass, $n_fail fail"
 for f in "${FAILS[@]}"; do echo "FAIL $f"; done
