@@ -1040,10 +1040,26 @@ START_TEST(test_trace_appends_survive_sigkill)
             ck_assert_uint_eq(x[KILL_EXEC - 1], kill_value(q, KILL_EXEC - 1));
         }
         trace_close(t);
-        /* and it can be resumed */
+        /* and it can be resumed: the next run goes right after the last complete one, over any executions a
+         * killed append left behind */
         t = trace_open_append(p);
         ck_assert_msg(t != NULL, "%s", tc_errmsg());
         ck_assert_uint_eq(trace_n_runs(t), n);
+        static uint64_t x[KILL_EXEC];
+        for (size_t j = 0; j < KILL_EXEC; j++)
+            x[j] = kill_value(n, j);
+        struct trace_run run = base_run(0);
+        run.n_estimate = 0;
+        run.n_warmup = 1000;
+        run.n_timed = KILL_EXEC - 1000;
+        ck_assert_msg(trace_append_run(t, &run, x, KILL_EXEC) == 0, "%s", tc_errmsg());
+        ck_assert_int_eq(trace_close(t), 0);
+        t = trace_open(p);
+        ck_assert_msg(t != NULL, "%s", tc_errmsg());
+        ck_assert_uint_eq(trace_n_runs(t), n + 1);
+        ck_assert_uint_eq(trace_n_exec(t), (n + 1) * KILL_EXEC);
+        ck_assert_uint_eq(trace_run_exec(t, n)[KILL_EXEC - 1], kill_value(n, KILL_EXEC - 1));
+        ck_assert_uint_eq(trace_run_exec(t, n - 1)[0], kill_value(n - 1, 0));
         trace_close(t);
     }
     remove_dir();
