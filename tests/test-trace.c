@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[256];
@@ -1066,29 +1067,52 @@ START_TEST(test_trace_appends_survive_sigkill)
 }
 END_TEST
 
-/* `tunecost info` during a collection: a reader opens the trace while another process appends to it. */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* `tunecost info` during a collection: a reader opens the trace while another process appends to it. The writer
+ * appends at intervals of 10 times the time an open takes here (measured first: valgrind slows it 50-fold),
+ * as a collector appends a run every 130 ms or more while a load of its trace takes milliseconds. */
+#define LIVE_RUNS 40
+#define LIVE_EXEC 2000
 START_TEST(test_trace_reads_a_trace_being_written)
 {
     make_dir();
-    const char *p = in_dir("live.h5");
+    const char *p = in_dir("live.h5"), *ref = in_dir("ref.h5");
+    static uint64_t x[LIVE_EXEC];
+    for (size_t j = 0; j < LIVE_EXEC; j++)
+        x[j] = kill_value(0, j);
+    struct trace_run run = base_run(0);
+    run.n_estimate = run.n_warmup = 0;
+    run.n_timed = LIVE_EXEC;
+    /* how long an open of the finished file takes on this machine, under this tool */
+    struct trace *t = write_base_open(ref, 0);
+    for (int q = 0; q < LIVE_RUNS; q++)
+        ck_assert_int_eq(trace_append_run(t, &run, x, LIVE_EXEC), 0);
+    ck_assert_int_eq(trace_close(t), 0);
+    double t0 = now_s();
+    t = trace_open(ref);
+    double open_s = now_s() - t0;
+    ck_assert_ptr_nonnull(t);
+    trace_close(t);
+    useconds_t interval_us = (useconds_t)(open_s * 10 * 1e6) + 2000;
+
     int fds[2];
     ck_assert_int_eq(pipe(fds), 0);
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
         close(fds[0]);
-        struct trace *t = write_base_open(p, 0);
-        static uint64_t x[5000];
-        for (size_t j = 0; j < 5000; j++)
-            x[j] = kill_value(0, j);
+        t = write_base_open(p, 0);
         if (write(fds[1], "x", 1) != 1)
             _exit(4);
-        for (int q = 0; q < 300; q++) {
-            struct trace_run run = base_run(0);
-            run.n_estimate = run.n_warmup = 0;
-            run.n_timed = 5000;
-            usleep(1000);
-            if (trace_append_run(t, &run, x, 5000) != 0)
+        for (int q = 0; q < LIVE_RUNS; q++) {
+            usleep(interval_us);
+            if (trace_append_run(t, &run, x, LIVE_EXEC) != 0)
                 _exit(3);
         }
         _exit(trace_close(t) == 0 ? 0 : 5);
@@ -1098,22 +1122,23 @@ START_TEST(test_trace_reads_a_trace_being_written)
     ck_assert_int_eq(read(fds[0], &c, 1), 1);
     close(fds[0]);
     size_t last = 0;
-    for (int k = 0; k < 60; k++) {
-        struct trace *t = trace_open(p);
-        ck_assert_msg(t != NULL, "open %d while being written: %s", k, tc_errmsg());
+    int opens = 0, status = 0;
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+        t = trace_open(p);
+        ck_assert_msg(t != NULL, "open %d while being written: %s", opens, tc_errmsg());
         ck_assert_uint_ge(trace_n_runs(t), last);
         last = trace_n_runs(t);
         if (last > 0)
-            ck_assert_uint_eq(trace_run_timed(t, last - 1)[4999], kill_value(0, 4999));
+            ck_assert_uint_eq(trace_run_timed(t, last - 1)[LIVE_EXEC - 1], kill_value(0, LIVE_EXEC - 1));
         trace_close(t);
-        usleep(3000);
+        opens++;
+        usleep(interval_us / 3);
     }
-    int status = 0;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
     ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    struct trace *t = trace_open(p);
+    ck_assert_int_ge(opens, LIVE_RUNS);
+    t = trace_open(p);
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
-    ck_assert_uint_eq(trace_n_runs(t), 300);
+    ck_assert_uint_eq(trace_n_runs(t), LIVE_RUNS);
     trace_close(t);
     remove_dir();
 }
