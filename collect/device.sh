@@ -4,7 +4,7 @@
 # usage: bash collect/device.sh [BUILD_DIR]   (default build-dev); then BUILD_DIR/tunecost collect ...
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. .debs/env.sh
+. collect/device-env.sh
 B=${1:-build-dev}
 [ -f "$B/build.ninja" ] || meson setup "$B" -Dcollector=enabled >"$B.setup.log" 2>&1 || { cat "$B.setup.log"; exit 1; }
 ninja -C "$B" tunecost >"$B.ninja.log" 2>&1 || { tail -40 "$B.ninja.log"; exit 1; }

@@ -4,7 +4,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 O=$1; shift
-. .debs/env.sh
+. collect/device-env.sh
 T=./build-dev/tunecost
 for what in "$@"; do
   case $what in

@@ -1,0 +1,12 @@
+# collect/device-env.sh — source in the repository root on the GPU machine: GSL and check from the Debian packages
+# unpacked into .debs/root (docs/collector.md, "Build"). Their .pc files name /usr; copies pointing at
+# .debs/root go to /tmp/tc-pc, and the library paths are set for linking and running.
+R=$PWD/.debs/root/usr
+mkdir -p /tmp/tc-pc
+for f in "$R"/lib/x86_64-linux-gnu/pkgconfig/*.pc; do
+  sed -e "s|^prefix=.*|prefix=$R|" -e "s|-I/usr/include|-I$R/include|g" \
+      -e "s|-L/usr/lib/x86_64-linux-gnu|-L$R/lib/x86_64-linux-gnu|g" "$f" >/tmp/tc-pc/"$(basename "$f")"
+done
+export PKG_CONFIG_PATH=/tmp/tc-pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+export LD_LIBRARY_PATH=$R/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LIBRARY_PATH=$R/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}
