@@ -64,7 +64,9 @@ static void usage(FILE *fp)
             "  --loads K    fresh-process loads to time (default 3)\n"
             "  --out FILE   trace to write (default bench-trace.h5 in the current directory)\n"
             "  --keep       keep FILE afterwards (default: remove it)\n"
-            "  --load FILE  (internal) load FILE once and print 'load_s maxrss_kb base_kb'\n"
+            "  --load FILE  (internal) load FILE once and print 'load_s maxrss_kb base_kb n_exec'\n"
+            "\n"
+            "Environment: TC_TRACE_THREADS=N inflates /exec_ns with N threads (0: HDF5's H5Dread alone).\n"
             "\n"
             "Examples:\n"
             "  build/bench/bench-trace\n"
@@ -130,8 +132,9 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    printf("bench-trace: --exec %ld --noise %g --seed %llu --loads %ld --out %s\n", n_target, noise_pct,
-           (unsigned long long)seed, loads, out);
+    printf("bench-trace: --exec %ld --noise %g --seed %llu --loads %ld --out %s; TC_TRACE_THREADS=%s\n", n_target,
+           noise_pct, (unsigned long long)seed, loads, out,
+           getenv("TC_TRACE_THREADS") != NULL ? getenv("TC_TRACE_THREADS") : "(unset: one per CPU, at most 16)");
 
     static const char *const pnames[] = {"BLOCK_M", "BLOCK_N", "BLOCK_K", "GROUP_M", "NUM_STAGES", "NUM_WARPS"};
     static const char *const dnames[] = {"M", "N", "K"};

@@ -1240,7 +1240,20 @@ static int read_exec_fast(struct trace *t, hsize_t end)
         rc = 0;
         goto out;
     }
+    /* TC_TRACE_THREADS: how many threads inflate (default: the online CPUs, at most 16); 0 reads through
+     * H5Dread alone (for comparison and as an escape hatch). */
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *env = getenv("TC_TRACE_THREADS");
+    if (env != NULL && env[0] != '\0') {
+        char *e = NULL;
+        long v = strtol(env, &e, 10);
+        if (*e == '\0' && v >= 0 && v <= 1024)
+            cpus = v;
+        if (cpus == 0) {
+            rc = 0;
+            goto out;
+        }
+    }
     size_t n_threads = cpus < 1 ? 1 : cpus > 16 ? 16 : (size_t)cpus;
     size_t batch = n_threads * 8, chunk_bytes = (size_t)chunk * 8, n_chunks = (size_t)((end + chunk - 1) / chunk);
     size_t max_stored = chunk_bytes + chunk_bytes / 500 + 64; /* deflate may grow incompressible data by 0.1% */
