@@ -779,6 +779,18 @@ static int handle_run(struct coll *c, struct bench_result *res)
     }
     c->done[(size_t)i * c->n_cfg + k] = 1;
     c->finished++;
+    if (!c->o->quiet && !isatty(2)) { /* logs: one line per finished input instead of the live progress line */
+        int left = 0;
+        char shape[64], el[32];
+        for (int kk = 0; kk < c->n_cfg; kk++)
+            left += !c->done[(size_t)i * c->n_cfg + kk];
+        if (left == 0) {
+            fmt_dur((now_ms() - c->t_start) / 1e3, el, sizeof el);
+            fprintf(stderr, "collect: input %d/%d %s done; %ld/%ld runs, elapsed %s\n", i + 1, c->n_in,
+                    tc_format_shape(c->dims + i * SPACE_N_DIMS, SPACE_N_DIMS, shape, sizeof shape), c->finished,
+                    c->total, el);
+        }
+    }
     return 0;
 }
 
