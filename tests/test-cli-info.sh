@@ -89,6 +89,9 @@ fi
 "$TC" info "$tmp/empty.h5" >"$tmp/out" 2>"$tmp/err" || fail "info empty.h5 exited $?: $(cat "$tmp/err")"
 expect "runs            0: 0 valid; 0 of 8 (input, configuration) pairs measured"
 grep -q "(no valid run)" "$tmp/out" || fail "empty trace: no '(no valid run)' line"
+"$TC" info --json "$tmp/empty.h5" >"$tmp/json" 2>"$tmp/err" || fail "info --json empty.h5 exited $?"
+grep -qF '"runs":{"total":0,"valid":0' "$tmp/json" || fail "empty trace JSON runs: $(cat "$tmp/json")"
+grep -qF '"config":null,"params":null,"median_ns":null' "$tmp/json" || fail "empty trace JSON best: $(cat "$tmp/json")"
 
 # ---- help and misuse -----------------------------------------------------------------------------------------
 "$TC" info --help >"$tmp/out" 2>"$tmp/err" || fail "--help exited $?"
