@@ -318,8 +318,8 @@ static int parse(int argc, char **argv, struct opts *o, int *help)
     }
     return 0;
 bad:
-    fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
-    fprintf(stderr, "run `tunecost collect --help` for the options and examples\n");
+    fprintf(stderr, "tunecost collect: %s\n\n", tc_errmsg());
+    usage(stderr);
     return 2;
 }
 
