@@ -636,15 +636,16 @@ out:
     return rc;
 }
 
-/* --resume: the trace must come from the same settings. */
-static int check_resume(struct coll *c)
+/* --resume: the trace must come from the same settings. Without the device (with_device 0) the checks that need
+ * it (device name, the flush size `l2` resolves to) are left for later. */
+static int check_resume(struct coll *c, int with_device)
 {
     const struct trace_meta *m = trace_get_meta(c->t);
     const struct opts *o = c->o;
     const char *f = o->output;
     if (strcmp(m->kernel, "gemm_f16_f32acc") != 0)
         return tc_seterr("%s: --resume: kernel '%s' is not this collector's gemm_f16_f32acc", f, m->kernel);
-    if (strcmp(m->device_name, c->dev.name) != 0)
+    if (with_device && strcmp(m->device_name, c->dev.name) != 0)
         return tc_seterr("%s: --resume: collected on '%s', this device is '%s'", f, m->device_name, c->dev.name);
     if (strcmp(m->timer, timer_name(o->timer)) != 0)
         return tc_seterr("%s: --resume: collected with --timer %s, not %s", f, m->timer, timer_name(o->timer));
@@ -654,7 +655,7 @@ static int check_resume(struct coll *c)
     if (m->warmup_ms != o->warmup_ms || m->rep_ms != o->rep_ms)
         return tc_seterr("%s: --resume: collected with --warmup-ms %g --rep-ms %g, not %g and %g", f, m->warmup_ms,
                          m->rep_ms, o->warmup_ms, o->rep_ms);
-    if (m->flush_bytes != c->dev.flush_bytes)
+    if (with_device && m->flush_bytes != c->dev.flush_bytes)
         return tc_seterr("%s: --resume: collected with --flush-bytes %lld, not %lld", f, (long long)m->flush_bytes,
                          (long long)c->dev.flush_bytes);
     if (m->seed != o->seed)
@@ -917,6 +918,20 @@ static int collect(const struct opts *o)
         return 2;
     }
 
+    if (o->resume) {
+        /* A file that is not a valid trace of these settings is refused before any GPU work (and untouched). */
+        c.t = trace_open(o->output);
+        if (c.t == NULL || check_resume(&c, 0) != 0) {
+            fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
+            trace_close(c.t);
+            c.t = NULL;
+            free(c.params);
+            return 2;
+        }
+        trace_close(c.t);
+        c.t = NULL;
+    }
+
     /* 1. Processes first: compile workers, then the benchmarking child (this process stays CUDA-free). */
     c.arch = o->arch ? o->arch : 90;
     c.pool = compile_pool_start((int)o->jobs[0], c.arch, tc_src_gemm_f16, o->variant);
@@ -950,7 +965,7 @@ static int collect(const struct opts *o)
             rc = 2;
             goto out;
         }
-        if (check_resume(&c) != 0) {
+        if (check_resume(&c, 1) != 0) {
             fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
             rc = 2;
             goto out;
