@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1081,6 +1082,82 @@ START_TEST(test_trace_appends_survive_sigkill)
 }
 END_TEST
 
+/* Disk full, simulated with RLIMIT_FSIZE in a child: appends start failing with a message, the failed close
+ * leaves the uncompressed trace, and that file opens with every run whose append succeeded. */
+START_TEST(test_trace_disk_full_keeps_a_valid_file)
+{
+    make_dir();
+    const char *p = in_dir("full.h5");
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        signal(SIGXFSZ, SIG_IGN);
+        struct trace *t = write_base_open(p, 0);
+        struct stat st;
+        if (stat(p, &st) != 0)
+            _exit(4);
+        struct rlimit lim = {(rlim_t)st.st_size + 2000000, (rlim_t)st.st_size + 2000000};
+        if (setrlimit(RLIMIT_FSIZE, &lim) != 0)
+            _exit(5);
+        static uint64_t x[KILL_EXEC];
+        size_t ok = 0;
+        char msg[1024] = "";
+        for (size_t r = 0; r < 1000; r++) {
+            struct trace_run run = base_run(0);
+            run.n_estimate = 0;
+            run.n_warmup = 1000;
+            run.n_timed = KILL_EXEC - 1000;
+            for (size_t j = 0; j < KILL_EXEC; j++)
+                x[j] = kill_value(r, j);
+            if (trace_append_run(t, &run, x, KILL_EXEC) != 0) {
+                snprintf(msg, sizeof msg, "%s", tc_errmsg());
+                break;
+            }
+            ok++;
+        }
+        int closed = trace_close(t);
+        char close_msg[1024];
+        snprintf(close_msg, sizeof close_msg, "%s", tc_errmsg());
+        dprintf(fds[1], "%zu %d\n%s\n%s\n", ok, closed, msg, close_msg);
+        _exit(0);
+    }
+    close(fds[1]);
+    char buf[4096] = "";
+    size_t got = 0;
+    ssize_t k;
+    while ((k = read(fds[0], buf + got, sizeof buf - 1 - got)) > 0)
+        got += (size_t)k;
+    close(fds[0]);
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+    size_t ok = 0;
+    int closed = 0;
+    ck_assert_int_eq(sscanf(buf, "%zu %d", &ok, &closed), 2);
+    char *append_msg = strchr(buf, '\n') + 1, *close_msg = strchr(append_msg, '\n') + 1;
+    ck_assert_msg(ok > 0 && ok < 1000, "%zu appends succeeded", ok);
+    ck_assert_msg(strstr(append_msg, p) == append_msg, "append failure message: %s", append_msg);
+    ck_assert_msg(strstr(append_msg, "nothing was written") != NULL, "append failure message: %s", append_msg);
+    if (closed != 0) /* the compressed copy (about 1/6 of the size) fits under this limit; if not: */
+        ck_assert_msg(strstr(close_msg, p) == close_msg && strstr(close_msg, "complete, but uncompressed") != NULL,
+                      "close message: %s", close_msg);
+
+    struct trace *t = trace_open(p);
+    ck_assert_msg(t != NULL, "after disk full: %s", tc_errmsg());
+    ck_assert_uint_eq(trace_n_runs(t), ok);
+    for (size_t q = 0; q < ok; q++)
+        ck_assert_uint_eq(trace_run_exec(t, q)[KILL_EXEC - 1], kill_value(q, KILL_EXEC - 1));
+    trace_close(t);
+    char cmd[600]; /* the failed compressed copy left nothing behind */
+    snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    remove_dir();
+}
+END_TEST
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -1247,6 +1324,7 @@ int main(int argc, char **argv)
         tcase_add_test(tc, test_trace_ignores_executions_past_the_last_run);
         tcase_add_test(tc, test_trace_appends_survive_sigkill);
         tcase_add_test(tc, test_trace_reads_a_trace_being_written);
+        tcase_add_test(tc, test_trace_disk_full_keeps_a_valid_file);
     }
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -135,6 +137,9 @@ static void TC_PRINTF(3, 4) h5fail(const char *path, const char *call, const cha
     va_end(ap);
     (void)H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost_cb, detail);
     (void)H5Eclear2(H5E_DEFAULT);
+    for (char *c = detail; *c != '\0'; c++) /* one line: HDF5 puts ctime()'s newline into some messages */
+        if (*c == '\n' || *c == '\r' || *c == '\t')
+            *c = ' ';
     if (paren != NULL) { /* the identifier just before the first '(' of the call's text */
         const char *b = paren;
         while (b > call && (b[-1] == '_' || (b[-1] >= 'A' && b[-1] <= 'Z') || (b[-1] >= 'a' && b[-1] <= 'z') ||
@@ -804,9 +809,31 @@ int trace_update_input(struct trace *t, int input, const struct trace_input *in)
     return 0;
 }
 
+/* Refuse an append that may not fit: HDF5 cannot undo a failed write, and once it has recorded an end of file
+ * past what the disk took, the whole file is unreadable ("truncated file"; tests/test-trace.c,
+ * test_trace_disk_full_keeps_a_valid_file). Checks the file system's free space and RLIMIT_FSIZE, with a margin
+ * for a new chunk of /exec_ns and of /runs and metadata. Another process can still fill the disk in between. */
+static int check_space(struct trace *t, size_t n_exec)
+{
+    double need = (double)n_exec * 8.0 + 2.0 * EXEC_CHUNK * 8 + RUNS_CHUNK * sizeof(struct trace_run) + 262144;
+    struct statvfs fs;
+    struct stat st;
+    struct rlimit lim;
+    if (statvfs(t->path, &fs) == 0 && (double)fs.f_bavail * (double)fs.f_frsize < need)
+        return tc_seterr("%s: cannot append a run of %zu executions: %.1f MiB free on its file system, %.1f MiB "
+                         "needed (nothing was written; free space, then resume)",
+                         t->path, n_exec, (double)fs.f_bavail * (double)fs.f_frsize / 1048576.0, need / 1048576.0);
+    if (getrlimit(RLIMIT_FSIZE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY && stat(t->path, &st) == 0 &&
+        (double)st.st_size + need > (double)lim.rlim_cur)
+        return tc_seterr("%s: cannot append a run of %zu executions: the file size limit (ulimit -f) is %.1f MiB, "
+                         "the file would grow past it (nothing was written)",
+                         t->path, n_exec, (double)lim.rlim_cur / 1048576.0);
+    return 0;
+}
+
 int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_t *exec_ns, size_t n_exec)
 {
-    int rc = -1;
+    int rc = -1, runs_extended = 0;
     struct trace_run row;
     hsize_t ext;
     if (check_writable(t, "trace_append_run") < 0)
@@ -841,6 +868,8 @@ int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_
     /* Memory first, so that a failed allocation leaves the file as it was. */
     if (reserve(t, t->n_runs + 1, t->n_exec + n_exec + 1) < 0)
         goto out;
+    if (check_space(t, n_exec) < 0)
+        goto out;
     row = *run;
     row.exec_offset = (int64_t)t->n_exec;
 
@@ -857,9 +886,11 @@ int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_
     }
     ext = (hsize_t)(t->n_runs + 1);
     H5TRY(H5Dset_extent(t->d_runs, &ext), "cannot extend /runs to %llu rows", (unsigned long long)ext);
+    runs_extended = 1;
     if (write_rows(t, t->d_runs, "/runs", t->mt_run, (hsize_t)t->n_runs, 1, &row) < 0)
         goto out;
     H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush the appended run");
+    runs_extended = 0;
 
     if (n_exec > 0)
         memcpy(t->exec + t->n_exec, exec_ns, n_exec * sizeof *exec_ns);
@@ -870,6 +901,14 @@ int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_
     t->n_exec += n_exec;
     rc = 0;
 out:
+    if (runs_extended) {
+        /* The row may not be in the file (disk full?): shrink /runs back, so that no row of fill values (a
+         * status-0 run with wall_ms 0, which readers refuse) is left in it. Best effort; the message stays. */
+        ext = (hsize_t)t->n_runs;
+        (void)H5Dset_extent(t->d_runs, &ext);
+        (void)H5Fflush(t->file, H5F_SCOPE_LOCAL);
+        (void)H5Eclear2(H5E_DEFAULT);
+    }
     return rc;
 }
 
