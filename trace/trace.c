@@ -1497,6 +1497,19 @@ out:
     return rc;
 }
 
+/* A writer killed inside a flush can leave metadata pointing at chunks it wrote past the end of file it had
+ * recorded (raw data goes out before metadata). Let HDF5 address the whole physical file, so that those chunks
+ * read (and a resumed writer allocates past them, instead of failing with "addr overflow"). In memory only;
+ * a read-only open leaves the file untouched. */
+static void cover_eof(struct trace *t)
+{
+    struct stat st;
+    haddr_t eoa = 0;
+    if (stat(t->path, &st) == 0 && H5Fget_eoa(t->file, &eoa) >= 0 && (haddr_t)st.st_size > eoa)
+        (void)H5Fincrement_filesize(t->file, 0);
+    (void)H5Eclear2(H5E_DEFAULT);
+}
+
 static struct trace *trace_load(const char *path, int writable)
 {
     struct trace *t = NULL;
@@ -1546,6 +1559,7 @@ static struct trace *trace_load(const char *path, int writable)
             goto out;
         }
     }
+    cover_eof(t);
     if (read_meta(t) < 0)
         goto out;
 
@@ -1688,6 +1702,7 @@ static int reopen_rw(struct trace *t)
     htri_t e;
     H5TRY(t->file = H5Fopen(t->path, H5F_ACC_RDWR, H5P_DEFAULT),
           "cannot open for appending (is another process writing it?)");
+    cover_eof(t);
     H5TRY(t->d_configs = H5Dopen2(t->file, "/configs", H5P_DEFAULT), "cannot open /configs");
     H5TRY(t->d_inputs = H5Dopen2(t->file, "/inputs", H5P_DEFAULT), "cannot open /inputs");
     H5TRY(t->d_runs = H5Dopen2(t->file, "/runs", H5P_DEFAULT), "cannot open /runs");
