@@ -262,6 +262,33 @@ START_TEST(test_trace_roundtrip_every_field)
 }
 END_TEST
 
+/* A trace with no configuration and no input is valid (nothing measured yet): it writes, reads and resumes. */
+START_TEST(test_trace_empty_tables_round_trip)
+{
+    make_dir();
+    const char *p = in_dir("none.h5");
+    struct trace_meta m = base_meta();
+    struct trace *t = trace_create(p, &m, pnames, 6, dnames, 3);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    ck_assert_msg(trace_write_configs(t, 0, NULL, NULL) == 0, "%s", tc_errmsg());
+    ck_assert_msg(trace_write_inputs(t, 0, NULL, NULL) == 0, "%s", tc_errmsg());
+    ck_assert_int_eq(trace_append_run(t, &(struct trace_run){0}, NULL, 0), -1);
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "input 0 is outside /inputs (0..-1)"));
+    ck_assert_int_eq(trace_close(t), 0);
+    for (int k = 0; k < 2; k++) {
+        t = k ? trace_open_append(p) : trace_open(p);
+        ck_assert_msg(t != NULL, "%s", tc_errmsg());
+        ck_assert_int_eq(trace_n_configs(t), 0);
+        ck_assert_int_eq(trace_n_inputs(t), 0);
+        ck_assert_int_eq(trace_n_params(t), 6);
+        ck_assert_uint_eq(trace_n_runs(t), 0);
+        ck_assert_int_eq(trace_find_run(t, 0, 0), -1);
+        ck_assert_int_eq(trace_close(t), 0);
+    }
+    remove_dir();
+}
+END_TEST
+
 START_TEST(test_trace_writer_sees_what_it_wrote)
 {
     make_dir();
@@ -1314,6 +1341,7 @@ int main(int argc, char **argv)
     } else {
         tcase_add_test(tc, test_trace_roundtrip_every_field);
         tcase_add_test(tc, test_trace_writer_sees_what_it_wrote);
+        tcase_add_test(tc, test_trace_empty_tables_round_trip);
         tcase_add_test(tc, test_trace_append_rejects_bad_runs);
         tcase_add_test(tc, test_trace_resume_appends_after_existing_runs);
         tcase_add_test(tc, test_trace_compressed_on_close_only);

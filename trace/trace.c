@@ -683,29 +683,34 @@ int trace_write_configs(struct trace *t, int n_configs, const int32_t *params, c
         return -1;
     if (t->n_configs >= 0)
         FAIL("/configs is already written");
-    if (n_configs < 1 || params == NULL || configs == NULL)
-        FAIL("trace_write_configs needs at least one configuration (got %d)", n_configs);
+    if (n_configs < 0 || (n_configs > 0 && (params == NULL || configs == NULL)))
+        FAIL("trace_write_configs: bad arguments (%d configurations)", n_configs);
     for (int i = 0; i < n_configs; i++)
         if (configs[i].status < 0 || configs[i].status >= TRACE_N_STATUS)
             FAIL("configuration %d: status %d is not a known status (0..%d)", i, configs[i].status,
                  TRACE_N_STATUS - 1);
     size_t np = (size_t)n_configs * (size_t)t->n_params;
-    if ((t->params = malloc(np * sizeof *t->params)) == NULL ||
-        (t->configs = malloc((size_t)n_configs * sizeof *t->configs)) == NULL ||
-        (t->logs = calloc((size_t)n_configs, sizeof *t->logs)) == NULL)
+    size_t nc = (size_t)n_configs > 0 ? (size_t)n_configs : 1; /* a trace may hold no configuration */
+    if ((t->params = malloc((np > 0 ? np : 1) * sizeof *t->params)) == NULL ||
+        (t->configs = malloc(nc * sizeof *t->configs)) == NULL || (t->logs = calloc(nc, sizeof *t->logs)) == NULL)
         FAIL("out of memory for %d configurations", n_configs);
-    memcpy(t->params, params, np * sizeof *t->params);
-    memcpy(t->configs, configs, (size_t)n_configs * sizeof *t->configs);
+    if (n_configs > 0) {
+        memcpy(t->params, params, np * sizeof *t->params);
+        memcpy(t->configs, configs, (size_t)n_configs * sizeof *t->configs);
+    }
 
     if ((d = create_fixed(t, "/params", H5T_STD_I32LE, (hsize_t)n_configs, (hsize_t)t->n_params)) < 0)
         goto out;
-    H5TRY(H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, params), "cannot write /params");
+    if (n_configs > 0)
+        H5TRY(H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, params), "cannot write /params");
     if (attr_write_strs(t, d, "names", t->param_names, t->n_params) < 0)
         goto out;
     H5TRY(ft = layout_type(&config_layout, 1), "cannot build the /configs type");
     if ((t->d_configs = create_fixed(t, "/configs", ft, (hsize_t)n_configs, 0)) < 0)
         goto out;
-    H5TRY(H5Dwrite(t->d_configs, t->mt_config, H5S_ALL, H5S_ALL, H5P_DEFAULT, configs), "cannot write /configs");
+    if (n_configs > 0)
+        H5TRY(H5Dwrite(t->d_configs, t->mt_config, H5S_ALL, H5S_ALL, H5P_DEFAULT, configs),
+              "cannot write /configs");
     H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush after writing /configs");
     t->n_configs = n_configs;
     if (build_run_index(t) < 0)
@@ -725,24 +730,28 @@ int trace_write_inputs(struct trace *t, int n_inputs, const int64_t *dims, const
         return -1;
     if (t->n_inputs >= 0)
         FAIL("/inputs is already written");
-    if (n_inputs < 1 || dims == NULL || inputs == NULL)
-        FAIL("trace_write_inputs needs at least one input (got %d)", n_inputs);
-    size_t nd = (size_t)n_inputs * (size_t)t->n_dims;
-    if ((t->dims = malloc(nd * sizeof *t->dims)) == NULL ||
-        (t->inputs = malloc((size_t)n_inputs * sizeof *t->inputs)) == NULL)
+    if (n_inputs < 0 || (n_inputs > 0 && (dims == NULL || inputs == NULL)))
+        FAIL("trace_write_inputs: bad arguments (%d inputs)", n_inputs);
+    size_t nd = (size_t)n_inputs * (size_t)t->n_dims, ni = n_inputs > 0 ? (size_t)n_inputs : 1;
+    if ((t->dims = malloc((nd > 0 ? nd : 1) * sizeof *t->dims)) == NULL ||
+        (t->inputs = malloc(ni * sizeof *t->inputs)) == NULL)
         FAIL("out of memory for %d inputs", n_inputs);
-    memcpy(t->dims, dims, nd * sizeof *t->dims);
-    memcpy(t->inputs, inputs, (size_t)n_inputs * sizeof *t->inputs);
+    if (n_inputs > 0) {
+        memcpy(t->dims, dims, nd * sizeof *t->dims);
+        memcpy(t->inputs, inputs, (size_t)n_inputs * sizeof *t->inputs);
+    }
 
     if ((d = create_fixed(t, "/dims", H5T_STD_I64LE, (hsize_t)n_inputs, (hsize_t)t->n_dims)) < 0)
         goto out;
-    H5TRY(H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, dims), "cannot write /dims");
+    if (n_inputs > 0)
+        H5TRY(H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, dims), "cannot write /dims");
     if (attr_write_strs(t, d, "names", t->dim_names, t->n_dims) < 0)
         goto out;
     H5TRY(ft = layout_type(&input_layout, 1), "cannot build the /inputs type");
     if ((t->d_inputs = create_fixed(t, "/inputs", ft, (hsize_t)n_inputs, 0)) < 0)
         goto out;
-    H5TRY(H5Dwrite(t->d_inputs, t->mt_input, H5S_ALL, H5S_ALL, H5P_DEFAULT, inputs), "cannot write /inputs");
+    if (n_inputs > 0)
+        H5TRY(H5Dwrite(t->d_inputs, t->mt_input, H5S_ALL, H5S_ALL, H5P_DEFAULT, inputs), "cannot write /inputs");
     H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush after writing /inputs");
     t->n_inputs = n_inputs;
     if (build_run_index(t) < 0)
