@@ -706,7 +706,10 @@ static int compute_findings(struct report_ctx *c)
             if (top < 0 || table_num(f, i, 3) > table_num(f, top, 3))
                 top = i;
         }
-        if (bad > 0)
+        if (bad > 0 && strcmp(table_cell(f, top, 2), "(no compile log)") == 0)
+            add_finding(c, "%d of %d configurations fail; the most common status: %s (%d).", bad, nc,
+                        table_cell(f, top, 1), (int)table_num(f, top, 3));
+        else if (bad > 0)
             add_finding(c, "%d of %d configurations fail; the most common reason (%d): %s: %s.", bad, nc,
                         (int)table_num(f, top, 3), table_cell(f, top, 1), table_cell(f, top, 2));
         else

@@ -496,7 +496,7 @@ static void first_line(const char *log, char *out, size_t len)
     memcpy(out, s, (size_t)(e - s));
     out[e - s] = '\0';
     if (out[0] == '\0')
-        snprintf(out, len, "-");
+        snprintf(out, len, "(no compile log)");
 }
 
 static int group_add(struct group **g, int *n, const char *scope, int status, const char *reason, int example)

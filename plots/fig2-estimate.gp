@@ -8,15 +8,15 @@ set multiplot layout 1,2 title sprintf("Triton-protocol estimate vs warmed execu
 set logscale xy
 set xlabel "Warmed execution time, median (ms)"
 set ylabel "Estimated time per execution (ms)"
-set key top left
+set key top left font ",16" samplen 2
 plot "fig2-estimate.tsv" using "warm_median_ms":"estimate_ms" with points pt 7 ps 1.0 lc rgb c_base \
-         title "run (input, configuration)", \
-     x with lines dt 2 lw 2 lc rgb "#333333" title "estimate = warmed time"
+         title "one run (input, config.)", \
+     x with lines dt 2 lw 2 lc rgb "#333333" title "estimate = warmed"
 unset logscale y
 set ylabel "Timed executions, total (ms)"
-set key bottom right
+set key top left font ",16" samplen 2
 set yrange [0:rep * 1.15]
 plot "fig2-estimate.tsv" using "warm_median_ms":"timed_total_ms" with points pt 7 ps 1.0 lc rgb c_pip \
-         title "run (input, configuration)", \
+         title "one run (input, config.)", \
      rep with lines dt 2 lw 2 lc rgb "#333333" title sprintf("requested %.0f ms", rep)
 unset multiplot
