@@ -6,7 +6,7 @@ set title sprintf("Pareto frontier under other cost models, %s (%s)", input, dev
 set xlabel "Tuning time (s, log scale)"
 set ylabel "Performance of the tuned kernel (TFLOP/s)"
 set logscale x
-set key bottom right
+set key top left
 plot "sim/input-baseline-frontier.tsv" using "time_s":"tflops" with linespoints lw 3 pt 7 ps (psz * 0.9) lc rgb c_base \
          title "paper's model (sequential compile, full overhead)", \
      "sim/input-per-exec-frontier.tsv" using "time_s":"tflops" with linespoints lw 3 pt 5 ps (psz * 0.9) lc rgb c_pex \
