@@ -13,8 +13,9 @@ cd "$(dirname "$0")/.."
 OUT=$1; what=$2
 deadline=${DEADLINE_S:-540}
 bash collect/device.sh build-dev || exit 1
+. collect/device-env.sh   # GSL and check from the carried Debian packages
 T=build-dev/tunecost
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv >"$OUT/device-$what.txt" 2>&1
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv >>"$OUT/log-$what.txt" 2>&1
 common=(--seed 0 --configs 100 --warmup-ms 25 --rep-ms 100 --timer cupti --jobs 16)
 case $what in
 ref)
@@ -23,7 +24,7 @@ ref)
     if (( SECONDS + last_s * 3 / 2 > deadline )); then echo "not starting shard $i: the call's time is short"; break; fi
     t0=$SECONDS
     $T collect "${common[@]}" --protocol fixed-time --flush-bytes 0 --shard "$i/8" -o "$OUT/ref-$i-of-8.h5" \
-      2>"$OUT/ref-$i-of-8.log" || { echo "shard $i failed"; tail -5 "$OUT/ref-$i-of-8.log"; }
+      2>>"$OUT/log-ref.txt" || { echo "shard $i failed"; tail -5 "$OUT/log-ref.txt"; }
     last_s=$((SECONDS - t0))
     echo "shard $i/8: ${last_s} s, $(du -h "$OUT/ref-$i-of-8.h5" | cut -f1)"
   done ;;
@@ -31,13 +32,13 @@ triton)
   printf '%s\n' 256x256x256 512x512x512 1024x1024x1024 4096x4096x4096 4096x256x4096 256x4096x4096 \
     1024x4096x1024 512x512x4096 >/tmp/triton-shapes.txt
   $T collect "${common[@]}" --protocol triton --flush-bytes 256M --shapes-file /tmp/triton-shapes.txt \
-    -o "$OUT/gemm-h200-triton.h5" 2>"$OUT/triton.log"; echo "triton: $? in $SECONDS s" ;;
+    -o "$OUT/gemm-h200-triton.h5" 2>>"$OUT/log-triton.txt"; echo "triton: $? in $SECONDS s" ;;
 flush)
   printf '%s\n' 256x256x256 1024x1024x1024 4096x256x4096 4096x4096x4096 >/tmp/flush-shapes.txt
   for fb in 256M l2 0; do
     t0=$SECONDS
     $T collect "${common[@]}" --protocol fixed-time --flush-bytes "$fb" --shapes-file /tmp/flush-shapes.txt \
-      -o "$OUT/flush-$fb.h5" 2>"$OUT/flush-$fb.log"
+      -o "$OUT/flush-$fb.h5" 2>>"$OUT/log-flush.txt"
     echo "flush $fb: rc $? in $((SECONDS - t0)) s (collection wall time)"
   done ;;
 esac
