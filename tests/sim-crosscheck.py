@@ -7,7 +7,8 @@ deterministic function of the trace and of the drawn EXEC_TIME, which this scrip
 model, in a different language and from a different reader, and compares with every row of points.tsv, for one
 input and for all inputs, under the paper and per-exec overhead models and sequential and parallel compilation.
 
-    sim-crosscheck.py TUNECOST TEST_SIM     (TEST_SIM writes the random trace: test-sim --write-random-trace)
+    sim-crosscheck.py TUNECOST TEST_SIM            two random traces (written by test-sim --write-random-trace)
+    sim-crosscheck.py TUNECOST TEST_SIM TRACE.h5   a given trace instead (all inputs and its first input)
 Exit 0 when every row agrees, 1 otherwise, 77 (skipped) without h5py.
 """
 import math
@@ -113,16 +114,18 @@ def close(a, b):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         print(__doc__)
         return 2
     tunecost, test_sim = sys.argv[1], sys.argv[2]
+    given = sys.argv[3] if len(sys.argv) == 4 else None
     failures = 0
     checked = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for seed in (1, 3):
-            trace = os.path.join(tmp, "r%d.h5" % seed)
-            subprocess.run([test_sim, "--write-random-trace", trace, str(seed)], check=True)
+        for seed in ((1,) if given else (1, 3)):
+            trace = given or os.path.join(tmp, "r%d.h5" % seed)
+            if not given:
+                subprocess.run([test_sim, "--write-random-trace", trace, str(seed)], check=True)
             with h5py.File(trace, "r") as f:
                 models = per_input_models(f)
                 flops = f["inputs"]["flops"]
