@@ -1,8 +1,10 @@
 #!/bin/bash
 # docs/characterisation.sh — regenerate every table of docs/characterisation.md from the traces in data/.
 #
-# usage: bash docs/characterisation.sh [OUTDIR]        (default OUTDIR: characterisation-out)
+# usage: bash docs/characterisation.sh [--check] [OUTDIR]   (default OUTDIR: characterisation-out)
 #        TUNECOST=build-charact/tunecost bash docs/characterisation.sh /tmp/ch
+#   --check   afterwards, compare every block of docs/characterisation.md with what the commands print now
+#             (exit 1 on a difference; a block may show fewer lines than the command printed)
 #
 # Needs a built tunecost (default build/tunecost; set TUNECOST to use another) and, for the two checks that no
 # tunecost command prints yet (estimate study summary, per-run timed total), /usr/bin/python3 with h5py/numpy.
@@ -14,6 +16,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 T=${TUNECOST:-build/tunecost}
 PY=${PYTHON:-/usr/bin/python3}
+check=0
+if [[ ${1:-} == --check ]]; then check=1; shift; fi
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ ${1:-} == -* ]]; then echo "characterisation.sh: unknown option '$1' (usage: [--check] [OUTDIR])" >&2; exit 2; fi
 OUT=${1:-characterisation-out}
 if [[ ! -x $T ]]; then
     echo "characterisation.sh: $T is not an executable tunecost (build it: meson setup build && ninja -C build," \
@@ -44,7 +50,7 @@ sec() {
 
 # ---- reference trace and acceptance -------------------------------------------------------------------------
 sec 00-info-reference   '$T info '$REF
-sec 01-valid-per-input  '$T table best '$REF' -o '$OUT'/best.tsv -q && cut -f6 '$OUT'/best.tsv | sort | uniq -c'
+sec 01-valid-per-input  '$T table best '$REF' -o '$OUT'/best.tsv -q && awk -F"\t" '"'"'NR > 1 { n[$6]++ } END { for (v in n) printf "%d inputs with %d valid configurations\n", n[v], v }'"'"' '$OUT'/best.tsv'
 sec 02-timed-per-run    "$PY - $REF <<'EOF'
 # Per-run timed total (sum of the timed executions) of every valid run; no tunecost command prints it yet.
 import sys, h5py, numpy as np
@@ -63,7 +69,7 @@ EOF"
 # ---- Table 1 and Table 7: compilation -----------------------------------------------------------------------
 sec 10-table1-compile   '$T table compile '$REF' -n 10 -o '$OUT'/compile.tsv'
 sec 11-compile-by-status "awk -F'\t' 'NR>1 { n[\$8]++; s[\$8] += \$9 } END { for (k in n) printf \"%-17s %3d configurations, compile %8.1f s (one worker)\n\", k, n[k], s[k] / 1000 }' data/compile-scaling/configs-100.tsv"
-sec 13-compile-extremes "(head -1 '$OUT'/compile.tsv; awk -F'\t' 'NR>1 && \$9 != \"nan\"' '$OUT'/compile.tsv | sort -t\"\$(printf '\\t')\" -k9,9g | sed -n '1,3p;56,58p') | cut -f1-7,9,11 | column -t"
+sec 13-compile-extremes "(head -1 $OUT/compile.tsv; grep -v nan $OUT/compile.tsv | tail -n +2 | sort -t\$'\\t' -k9,9g | sed -n '1,3p;56,58p') | cut -f1-7,9,11 | column -t"
 sec 12-table7-scaling   'cat data/compile-scaling/scaling-100.tsv; echo; cat data/compile-scaling/scaling-full16.tsv'
 
 # ---- Table 2 and Figure 1: tuning time and its split --------------------------------------------------------
@@ -118,4 +124,29 @@ sec 52-failures         '$T table failures '$REF
 sec 53-failures-smem    "awk -F'\t' 'NR>1 && \$8 != \"ok\" { n++; if (\$12 > 232448) s++; b = (\$2*\$4 + \$4*\$3) * 2; if ((\$6 - 1) * b > 232448) t++ } END { printf \"%d out of resources; %d of them need more than 227 KiB (232448 B) of shared memory = NUM_STAGES x (BLOCK_M x BLOCK_K + BLOCK_K x BLOCK_N) x 2 B; with (NUM_STAGES - 1) stages buffered, %d would\n\", n, s, t }' data/compile-scaling/configs-100.tsv"
 
 if ((fail)); then echo "characterisation.sh: some sections failed" >&2; exit 1; fi
+if ((check)); then
+    # The document shows OUTDIR as characterisation-out; compare each section with the doc's block that starts
+    # with the same command line.
+    "$PY" - "$OUT" docs/characterisation.md <<'EOF' || exit 1
+import sys, os, re
+out, doc = sys.argv[1], open(sys.argv[2]).read()
+blocks = re.findall(r'```\n(.*?)\n```', doc, re.S)
+bad = 0
+for name in sorted(os.listdir(out)):
+    if not name.endswith('.txt'):
+        continue
+    got = open(os.path.join(out, name)).read().rstrip('\n').replace(out.rstrip('/'), 'characterisation-out')
+    got = [l.rstrip() for l in got.split('\n')]
+    shown = [b.split('\n') for b in blocks if b.split('\n')[0] == got[0]]
+    if not shown:
+        print(f'characterisation.sh: {name}: no block of the document shows this command'); bad += 1
+    elif shown[0] != got[:len(shown[0])]:
+        diff = next(i for i, (a, b) in enumerate(zip(shown[0] + [''], got + [''])) if a != b)
+        print(f'characterisation.sh: {name}: differs from the document at line {diff + 1}:\n  doc: '
+              f'{(shown[0] + [""])[diff]}\n  now: {(got + [""])[diff]}'); bad += 1
+print(f'characterisation.sh: --check: {bad} section(s) differ from docs/characterisation.md' if bad else
+      'characterisation.sh: --check: every section matches docs/characterisation.md')
+sys.exit(1 if bad else 0)
+EOF
+fi
 echo "characterisation.sh: all sections written to $OUT" >&2
