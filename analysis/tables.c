@@ -751,7 +751,7 @@ struct table *tables_estimate(const struct trace *t)
     for (size_t r = 0; r < nr; r++) {
         const struct trace_run *run = trace_run(t, r);
         const uint64_t *x = trace_run_exec(t, r);
-        long ne = (long)run->n_estimate + run->n_warmup + run->n_timed;
+        long ne = (long)run->n_estimate + run->n_warmup + run->n_timed, nf;
         double est_mean = NAN, warm, flush_pe, timed, s = 0;
         int row, col = 0;
         if (!trace_run_valid(t, r) || !isfinite(run->estimate_ms))
@@ -761,7 +761,9 @@ struct table *tables_estimate(const struct trace *t)
         if (run->n_estimate > 0)
             est_mean = s / run->n_estimate / 1e6;
         warm = tables_run_median_ms(t, r);
-        flush_pe = isfinite(run->flush_ms) && ne > 0 ? run->flush_ms / (double)ne : 0;
+        /* Flushes precede the estimate and the timed executions, never the warm-up (Triton's do_bench). */
+        nf = (long)run->n_estimate + run->n_timed;
+        flush_pe = isfinite(run->flush_ms) && nf > 0 ? run->flush_ms / (double)nf : 0;
         timed = run_timed_ms(t, r);
         if ((row = table_add_row(tab)) < 0 || set_dims(tab, row, 2, t, run->input) != 0)
             goto fail;

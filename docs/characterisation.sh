@@ -85,18 +85,16 @@ sec 32-flush-info       'for f in '"${FL[*]}"'; do echo "$f"; $T info "$f" | gre
 # ---- Figure 2: the estimation study -------------------------------------------------------------------------
 sec 40-fig2-estimate    '$T table estimate '$TRI' -n 8 -o '$OUT'/estimate.tsv'
 sec 41-estimate-summary "$PY - $OUT/estimate.tsv <<'EOF'
-# Per input, from the estimate table's TSV: medians over the valid runs. flush per flushed execution =
-# flush_ms / (n_estimate + n_timed), since the Triton protocol's warm-up is not flushed (the table's
-# flush_per_exec_ms divides by all executions). gap = estimate - (cold estimate executions + flush).
+# Per input, from the estimate table's TSV: medians over the valid runs. flush_per_exec_ms = flush_ms /
+# (n_estimate + n_timed): the Triton protocol flushes before the estimate and timed executions, not the
+# warm-up. gap = estimate - (cold estimate executions + flush).
 import sys, csv, statistics as st
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter='\t'))
 g = {}
 for r in rows:
     g.setdefault(r['label'], []).append(r)
 f = lambda r, k: float(r[k])
-def per(r):
-    ne = f(r, 'n_estimate') + f(r, 'n_warmup') + f(r, 'n_timed')
-    return f(r, 'flush_per_exec_ms') * ne / (f(r, 'n_estimate') + f(r, 'n_timed'))
+per = lambda r: f(r, 'flush_per_exec_ms')
 print(f\"{'input':15} {'runs':>4} {'estimate':>9} {'cold5':>8} {'warm':>8} {'flush':>7} {'gap':>7} {'est/warm':>8} {'timed_ms':>8} {'err_cold':>8} {'err_wf':>7}\")
 allc, allw, allg = [], [], []
 for lab, rs in g.items():
