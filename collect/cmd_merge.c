@@ -82,6 +82,53 @@ static int check_same(const struct trace *a, const char *fa, const struct trace 
     return 0;
 }
 
+static int dims_cmp(const int64_t *a, const int64_t *b, int n_dim)
+{
+    for (int d = 0; d < n_dim; d++)
+        if (a[d] != b[d])
+            return a[d] < b[d] ? -1 : 1;
+    return 0;
+}
+
+/* Reorder dims/inputs (n_inputs rows) by dims_cmp and renumber map[f][i] for each of the n_in files. Insertion
+ * sort: a trace has tens of inputs. Returns -1 when out of memory (nothing changed then). */
+static int sort_inputs(int n_inputs, int n_dim, int64_t *dims, struct trace_input *inputs, int **map,
+                       struct trace *const *in, int n_in)
+{
+    int *order = malloc((size_t)(n_inputs > 0 ? n_inputs : 1) * sizeof *order);
+    int *rank = malloc((size_t)(n_inputs > 0 ? n_inputs : 1) * sizeof *rank);
+    int64_t *d2 = malloc((size_t)(n_inputs > 0 ? n_inputs : 1) * n_dim * sizeof *d2);
+    struct trace_input *i2 = malloc((size_t)(n_inputs > 0 ? n_inputs : 1) * sizeof *i2);
+    int rc = -1;
+    if (order == NULL || rank == NULL || d2 == NULL || i2 == NULL)
+        goto out;
+    rc = 0;
+    if (n_inputs == 0)
+        goto out;
+    for (int i = 0; i < n_inputs; i++) {
+        int j = i;
+        for (; j > 0 && dims_cmp(dims + (size_t)order[j - 1] * n_dim, dims + (size_t)i * n_dim, n_dim) > 0; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    for (int r = 0; r < n_inputs; r++) {
+        rank[order[r]] = r;
+        memcpy(d2 + (size_t)r * n_dim, dims + (size_t)order[r] * n_dim, (size_t)n_dim * sizeof *d2);
+        i2[r] = inputs[order[r]];
+    }
+    memcpy(dims, d2, (size_t)n_inputs * n_dim * sizeof *d2);
+    memcpy(inputs, i2, (size_t)n_inputs * sizeof *i2);
+    for (int f = 0; f < n_in; f++)
+        for (int i = 0; i < trace_n_inputs(in[f]); i++)
+            map[f][i] = rank[map[f][i]];
+out:
+    free(order);
+    free(rank);
+    free(d2);
+    free(i2);
+    return rc;
+}
+
 int cmd_merge(int argc, char **argv)
 {
     static const struct option lo[] = {{"force", no_argument, 0, 'f'}, {"quiet", no_argument, 0, 'q'},
@@ -153,7 +200,7 @@ int cmd_merge(int argc, char **argv)
     n_par = trace_n_params(in[0]);
     n_dim = trace_n_dims(in[0]);
 
-    /* Inputs: the union by dimensions, in order of first appearance. */
+    /* Inputs: the union by dimensions. */
     {
         int cap = 0;
         for (int f = 0; f < n_in; f++) {
@@ -189,6 +236,10 @@ int cmd_merge(int argc, char **argv)
             }
         }
     }
+    /* Sort the united inputs by their dimensions (first dimension most significant): the order the collector
+     * gives the paper's shapes, so shards of one collection merge back into the collection's own order. */
+    if (sort_inputs(n_inputs, n_dim, dims, inputs, map, in, n_in) != 0)
+        goto oom;
     /* Configurations: the first file's rows, completed by later files where the first never compiled one. */
     configs = malloc((size_t)n_cfg * sizeof *configs);
     params = malloc((size_t)n_cfg * n_par * sizeof *params);

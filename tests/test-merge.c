@@ -149,6 +149,29 @@ START_TEST(test_merge_joins_shards)
 }
 END_TEST
 
+/* Shards given in any order merge into the collection's input order: dimensions ascending, M first. */
+START_TEST(test_merge_orders_inputs_by_shape)
+{
+    const int64_t d1[6] = {512, 256, 256, 256, 512, 256}, d2[3] = {256, 256, 1024};
+    const int64_t want[3][3] = {{256, 256, 1024}, {256, 512, 256}, {512, 256, 256}};
+    struct trace *t;
+    make_shard(path("a.h5"), 100, d1, 2, &params[0][0]);
+    make_shard(path("b.h5"), 100, d2, 1, &params[0][0]);
+    ck_assert_int_eq(run_merge(path("m.h5"), path("a.h5"), path("b.h5"), ""), 0);
+    t = trace_open(path("m.h5"));
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    ck_assert_int_eq(trace_n_inputs(t), 3);
+    for (int i = 0; i < 3; i++)
+        for (int d = 0; d < 3; d++)
+            ck_assert_int_eq(trace_dims(t, i)[d], want[i][d]);
+    for (size_t r = 0; r < trace_n_runs(t); r++) { /* runs follow their inputs to the new indices */
+        const struct trace_run *run = trace_run(t, r);
+        ck_assert_int_eq((int64_t)trace_run_exec(t, r)[0], trace_dims(t, run->input)[0] * 1000 + run->config * 10 + 1);
+    }
+    trace_close(t);
+}
+END_TEST
+
 START_TEST(test_merge_refuses_other_settings)
 {
     const int64_t d1[3] = {256, 256, 256}, d2[3] = {512, 512, 512};
@@ -214,6 +237,7 @@ int main(int argc, char **argv)
     g_tunecost = argv[1];
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_merge_joins_shards);
+    tcase_add_test(tc, test_merge_orders_inputs_by_shape);
     tcase_add_test(tc, test_merge_refuses_other_settings);
     tcase_add_test(tc, test_merge_refuses_other_configurations);
     tcase_add_test(tc, test_merge_refuses_pair_twice);
