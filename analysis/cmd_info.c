@@ -4,6 +4,7 @@
  * reference library (ref_ms / best median). Text for people, one JSON object with --json for scripts. */
 #include "tc_err.h"
 #include "tc_json.h"
+#include "tc_stats.h"
 #include "trace.h"
 #include "tunecost.h"
 
@@ -41,49 +42,6 @@ static void usage(FILE *fp)
 }
 
 /* ---- statistics -------------------------------------------------------------------------------------------- */
-
-/* k-th smallest of x[0..n) (0-based), leaving x[0..k) <= x[k] <= x(k..n) (Wirth's selection; copes with many
- * equal values, which durations often are). */
-static uint64_t select_kth(uint64_t *x, size_t n, size_t k)
-{
-    long l = 0, m = (long)n - 1, kk = (long)k;
-    while (l < m) {
-        uint64_t pivot = x[kk];
-        long i = l, j = m;
-        do {
-            while (x[i] < pivot)
-                i++;
-            while (pivot < x[j])
-                j--;
-            if (i <= j) {
-                uint64_t tmp = x[i];
-                x[i] = x[j];
-                x[j] = tmp;
-                i++;
-                j--;
-            }
-        } while (i <= j);
-        if (j < kk)
-            l = i;
-        if (kk < i)
-            m = j;
-    }
-    return x[k];
-}
-
-/* Median of n > 0 values (mean of the two middle ones when n is even); scratch holds n values. */
-static double median_u64(const uint64_t *x, size_t n, uint64_t *scratch)
-{
-    memcpy(scratch, x, n * sizeof *x);
-    uint64_t hi = select_kth(scratch, n, n / 2);
-    if (n % 2)
-        return (double)hi;
-    uint64_t lo = scratch[0]; /* the largest of the lower half */
-    for (size_t i = 1; i < n / 2; i++)
-        if (scratch[i] > lo)
-            lo = scratch[i];
-    return ((double)lo + (double)hi) / 2.0;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -184,7 +142,8 @@ static int summarize(const struct trace *t, struct summary *s)
             s->pairs_measured++;
             if (!trace_run_valid(t, (size_t)r))
                 continue;
-            double med = median_u64(trace_run_timed(t, (size_t)r), (size_t)trace_run(t, (size_t)r)->n_timed, scratch);
+            double med = tc_median_u64(trace_run_timed(t, (size_t)r), (size_t)trace_run(t, (size_t)r)->n_timed,
+                                       scratch);
             if (b->config < 0 || med < b->median_ns) {
                 b->config = c;
                 b->median_ns = med;

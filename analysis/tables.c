@@ -4,6 +4,7 @@
 #include "tables.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_stats.h"
 #include "trace.h"
 
 #include <math.h>
@@ -11,58 +12,6 @@
 #include <string.h>
 
 /* ---- helpers ---------------------------------------------------------------------------------------------- */
-
-/* k-th smallest of a[0..n) (0-based), reordering a so that a[0..k) <= a[k] <= a(k..n) (Wirth's selection). */
-static uint64_t select_kth(uint64_t *a, size_t n, size_t k)
-{
-    long l = 0, m = (long)n - 1, kk = (long)k;
-    while (l < m) {
-        uint64_t x = a[kk];
-        long i = l, j = m;
-        do {
-            while (a[i] < x)
-                i++;
-            while (x < a[j])
-                j--;
-            if (i <= j) {
-                uint64_t tmp = a[i];
-                a[i] = a[j];
-                a[j] = tmp;
-                i++;
-                j--;
-            }
-        } while (i <= j);
-        if (j < kk)
-            l = i;
-        if (kk < i)
-            m = j;
-    }
-    return a[kk];
-}
-
-static double median_u64(const uint64_t *v, size_t n)
-{
-    uint64_t *a;
-    double m;
-    if (n == 0)
-        return NAN;
-    if ((a = malloc(n * sizeof *a)) == NULL)
-        return NAN;
-    memcpy(a, v, n * sizeof *a);
-    if (n % 2 == 1) {
-        m = (double)select_kth(a, n, n / 2);
-    } else {
-        uint64_t hi = select_kth(a, n, n / 2);
-        uint64_t lo = a[0];
-        /* after selecting n/2, everything below it is in a[0 .. n/2): the lower middle is their maximum */
-        for (size_t i = 1; i < n / 2; i++)
-            if (a[i] > lo)
-                lo = a[i];
-        m = ((double)lo + (double)hi) / 2.0;
-    }
-    free(a);
-    return m;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -88,7 +37,7 @@ double tables_run_median_ms(const struct trace *t, size_t r)
     const struct trace_run *run = trace_run(t, r);
     if (run->n_timed <= 0)
         return NAN;
-    return median_u64(trace_run_timed(t, r), (size_t)run->n_timed) / 1e6;
+    return tc_median_u64(trace_run_timed(t, r), (size_t)run->n_timed, NULL) / 1e6;
 }
 
 int tables_best_config(const struct trace *t, int input, double *median_ms)

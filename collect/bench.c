@@ -7,6 +7,7 @@
 #include "kernels_src.h"
 #include "space.h"
 #include "tc_err.h"
+#include "tc_stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -53,26 +54,9 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 double bench_median_ms(const uint64_t *ns, size_t n)
 {
-    uint64_t *c;
-    double m;
-    if (n == 0)
-        return NAN;
-    c = malloc(n * sizeof *c);
-    if (c == NULL)
-        return NAN;
-    memcpy(c, ns, n * sizeof *c);
-    qsort(c, n, sizeof *c, cmp_u64);
-    m = n % 2 ? (double)c[n / 2] : 0.5 * ((double)c[n / 2 - 1] + (double)c[n / 2]);
-    free(c);
-    return m / 1e6;
+    return tc_median_u64(ns, n, NULL) / 1e6;
 }
 
 /* ======================================= child side ========================================================= */

@@ -75,7 +75,7 @@ void bench_kill(struct bench_child *c);
 void bench_stop(struct bench_child *c);
 pid_t bench_pid(const struct bench_child *c);
 
-/* Median of n durations (ns) in ms; NaN if n == 0. Sorts a copy. */
+/* Median of n durations (ns) in ms; NaN if n == 0 (tc_median_u64 on an allocated copy). */
 double bench_median_ms(const uint64_t *ns, size_t n);
 
 #endif

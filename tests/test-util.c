@@ -5,11 +5,13 @@
 #include "tc_atomic.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_stats.h"
 
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -353,6 +355,26 @@ START_TEST(test_util_parse_long_list)
 }
 END_TEST
 
+/* ---- tc_stats ---------------------------------------------------------------------------------------------- */
+
+/* Medians worked out by hand: {7,1,5} sorted is 1,5,7 -> 5; {4,9,2,8} sorted is 2,4,8,9 -> (4+8)/2 = 6;
+ * {3,3,3,1,3,3} sorted is 1,3,3,3,3,3 -> 3; a single value is its own median. */
+START_TEST(test_util_median_u64)
+{
+    const uint64_t odd[] = {7, 1, 5}, even[] = {4, 9, 2, 8}, dup[] = {3, 3, 3, 1, 3, 3}, one[] = {42};
+    uint64_t scratch[6];
+    ck_assert_double_eq(tc_median_u64(odd, 3, NULL), 5.0);
+    ck_assert_double_eq(tc_median_u64(odd, 3, scratch), 5.0);
+    ck_assert_double_eq(tc_median_u64(even, 4, NULL), 6.0);
+    ck_assert_double_eq(tc_median_u64(even, 4, scratch), 6.0);
+    ck_assert_double_eq(tc_median_u64(dup, 6, scratch), 3.0);
+    ck_assert_double_eq(tc_median_u64(one, 1, NULL), 42.0);
+    ck_assert(isnan(tc_median_u64(one, 0, NULL)));
+    /* the input is left as it was */
+    ck_assert(even[0] == 4 && even[1] == 9 && even[2] == 2 && even[3] == 8);
+}
+END_TEST
+
 /* ---- tc_atomic ------------------------------------------------------------------------------------------- */
 
 START_TEST(test_util_atomic_commit_publishes_whole_file)
@@ -513,6 +535,7 @@ static Suite *util_suite(void)
     Suite *s = suite_create("util");
     TCase *opt = tcase_create("tc_opt");
     TCase *atomic = tcase_create("tc_atomic");
+    TCase *stats = tcase_create("tc_stats");
 
     tcase_add_test(opt, test_util_parse_long_accepts_whole_numbers);
     tcase_add_test(opt, test_util_parse_long_rejects_junk_and_leaves_output);
@@ -540,6 +563,9 @@ static Suite *util_suite(void)
     tcase_add_test(atomic, test_util_atomic_rename);
     tcase_add_test(atomic, test_util_atomic_sigkill_before_commit);
     suite_add_tcase(s, atomic);
+
+    tcase_add_test(stats, test_util_median_u64);
+    suite_add_tcase(s, stats);
     return s;
 }
 

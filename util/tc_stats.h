@@ -1,0 +1,14 @@
+/* tc_stats.h — small statistics shared by the stages: the exact median of durations (uint64 nanoseconds),
+ * found by selection rather than a sort, so that runs of thousands of executions cost one pass or two. */
+#ifndef TC_STATS_H
+#define TC_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Median of x[0..n) (the mean of the two middle values when n is even); x is not changed. scratch holds n
+ * values and is overwritten; with scratch NULL the function allocates its own. NaN if n is 0 or the allocation
+ * fails. */
+double tc_median_u64(const uint64_t *x, size_t n, uint64_t *scratch);
+
+#endif
