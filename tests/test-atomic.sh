@@ -51,7 +51,7 @@ check_command() {
         return
     fi
     t1=$(now)
-    dur=$(echo "$t1 - $t0" | bc -l)
+    dur=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')  # awk: bc is not in a minimal image
     sums "$out" >"$log/ref.md5"
     rm -rf "$out"
     "${WRAP[@]}" "$TUNECOST" "$name" "${old[@]}" -o "$out" >/dev/null 2>&1 || { fail "$name: old run failed"; return; }
@@ -66,7 +66,7 @@ check_command() {
     for f in 0.1 0.3 0.5 0.7 0.85 0.93 0.98; do
         local delay pid state after open_out
         k=$((k + 1))
-        delay=$(echo "$dur * $f" | bc -l)
+        delay=$(awk -v d="$dur" -v f="$f" 'BEGIN { printf "%.3f", d * f }')
         "${WRAP[@]}" "$TUNECOST" "$name" "${new[@]}" -o "$out" >"$log/kill$k.log" 2>&1 &
         pid=$!
         sleep "$delay"
