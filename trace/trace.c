@@ -675,10 +675,37 @@ static int check_writable(struct trace *t, const char *fn)
     return 0;
 }
 
-int trace_write_configs(struct trace *t, int n_configs, const int32_t *params, const struct trace_config *configs)
+/* Write a fixed-size table pair and flush: the integer matrix mat_name (rows x n_names of file type ftype, from
+ * mat in memory type mtype, with the column names as attribute "names") and the compound dataset l->dataset (rows
+ * of memory type mt from recs), whose identifier goes to *d_recs. */
+static int write_fixed_pair(struct trace *t, const char *mat_name, hid_t ftype, hid_t mtype, const void *mat,
+                            char *const *names, int n_names, const struct layout *l, hid_t mt, const void *recs,
+                            int rows, hid_t *d_recs)
 {
     int rc = -1;
     hid_t d = H5I_INVALID_HID, ft = H5I_INVALID_HID;
+    if ((d = create_fixed(t, mat_name, ftype, (hsize_t)rows, (hsize_t)n_names)) < 0)
+        goto out;
+    if (rows > 0)
+        H5TRY(H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, mat), "cannot write %s", mat_name);
+    if (attr_write_strs(t, d, "names", names, n_names) < 0)
+        goto out;
+    H5TRY(ft = layout_type(l, 1), "cannot build the %s type", l->dataset);
+    if ((*d_recs = create_fixed(t, l->dataset, ft, (hsize_t)rows, 0)) < 0)
+        goto out;
+    if (rows > 0)
+        H5TRY(H5Dwrite(*d_recs, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, recs), "cannot write %s", l->dataset);
+    H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush after writing %s", l->dataset);
+    rc = 0;
+out:
+    close_id(&ft);
+    close_id(&d);
+    return rc;
+}
+
+int trace_write_configs(struct trace *t, int n_configs, const int32_t *params, const struct trace_config *configs)
+{
+    int rc = -1;
     if (check_writable(t, "trace_write_configs") < 0)
         return -1;
     if (t->n_configs >= 0)
@@ -699,33 +726,20 @@ int trace_write_configs(struct trace *t, int n_configs, const int32_t *params, c
         memcpy(t->configs, configs, (size_t)n_configs * sizeof *t->configs);
     }
 
-    if ((d = create_fixed(t, "/params", H5T_STD_I32LE, (hsize_t)n_configs, (hsize_t)t->n_params)) < 0)
+    if (write_fixed_pair(t, "/params", H5T_STD_I32LE, H5T_NATIVE_INT32, params, t->param_names, t->n_params,
+                         &config_layout, t->mt_config, configs, n_configs, &t->d_configs) < 0)
         goto out;
-    if (n_configs > 0)
-        H5TRY(H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, params), "cannot write /params");
-    if (attr_write_strs(t, d, "names", t->param_names, t->n_params) < 0)
-        goto out;
-    H5TRY(ft = layout_type(&config_layout, 1), "cannot build the /configs type");
-    if ((t->d_configs = create_fixed(t, "/configs", ft, (hsize_t)n_configs, 0)) < 0)
-        goto out;
-    if (n_configs > 0)
-        H5TRY(H5Dwrite(t->d_configs, t->mt_config, H5S_ALL, H5S_ALL, H5P_DEFAULT, configs),
-              "cannot write /configs");
-    H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush after writing /configs");
     t->n_configs = n_configs;
     if (build_run_index(t) < 0)
         goto out;
     rc = 0;
 out:
-    close_id(&ft);
-    close_id(&d);
     return rc;
 }
 
 int trace_write_inputs(struct trace *t, int n_inputs, const int64_t *dims, const struct trace_input *inputs)
 {
     int rc = -1;
-    hid_t d = H5I_INVALID_HID, ft = H5I_INVALID_HID;
     if (check_writable(t, "trace_write_inputs") < 0)
         return -1;
     if (t->n_inputs >= 0)
@@ -741,25 +755,14 @@ int trace_write_inputs(struct trace *t, int n_inputs, const int64_t *dims, const
         memcpy(t->inputs, inputs, (size_t)n_inputs * sizeof *t->inputs);
     }
 
-    if ((d = create_fixed(t, "/dims", H5T_STD_I64LE, (hsize_t)n_inputs, (hsize_t)t->n_dims)) < 0)
+    if (write_fixed_pair(t, "/dims", H5T_STD_I64LE, H5T_NATIVE_INT64, dims, t->dim_names, t->n_dims, &input_layout,
+                         t->mt_input, inputs, n_inputs, &t->d_inputs) < 0)
         goto out;
-    if (n_inputs > 0)
-        H5TRY(H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, dims), "cannot write /dims");
-    if (attr_write_strs(t, d, "names", t->dim_names, t->n_dims) < 0)
-        goto out;
-    H5TRY(ft = layout_type(&input_layout, 1), "cannot build the /inputs type");
-    if ((t->d_inputs = create_fixed(t, "/inputs", ft, (hsize_t)n_inputs, 0)) < 0)
-        goto out;
-    if (n_inputs > 0)
-        H5TRY(H5Dwrite(t->d_inputs, t->mt_input, H5S_ALL, H5S_ALL, H5P_DEFAULT, inputs), "cannot write /inputs");
-    H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush after writing /inputs");
     t->n_inputs = n_inputs;
     if (build_run_index(t) < 0)
         goto out;
     rc = 0;
 out:
-    close_id(&ft);
-    close_id(&d);
     return rc;
 }
 
