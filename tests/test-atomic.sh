@@ -52,6 +52,12 @@ check_command() {
     fi
     t1=$(now)
     dur=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')  # awk: bc is not in a minimal image
+    # the machine may be loaded: time a second run and space the kills by the shorter of the two
+    rm -rf "$out"
+    t0=$(now)
+    "${WRAP[@]}" "$TUNECOST" "$name" "${new[@]}" -o "$out" >/dev/null 2>&1 || { fail "$name: second run failed"; return; }
+    t1=$(now)
+    dur=$(awk -v a="$t0" -v b="$t1" -v d="$dur" 'BEGIN { x = b - a; printf "%.3f", x < d ? x : d }')
     sums "$out" >"$log/ref.md5"
     rm -rf "$out"
     "${WRAP[@]}" "$TUNECOST" "$name" "${old[@]}" -o "$out" >/dev/null 2>&1 || { fail "$name: old run failed"; return; }
@@ -60,7 +66,7 @@ check_command() {
         fail "$name: the old and new settings give the same output; the test could not tell them apart"
         return
     fi
-    echo "$name: reference run took $dur s, $(wc -l <"$log/ref.md5") files"
+    echo "$name: reference run took $dur s (the shorter of two), $(wc -l <"$log/ref.md5") files"
 
     local k=0 f killed=0 writing=0
     for f in 0.1 0.3 0.5 0.7 0.85 0.93 0.98; do
