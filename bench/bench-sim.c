@@ -15,6 +15,7 @@
  * resident memory of the process (which holds the synthetic executions throughout). */
 #include "sim.h"
 #include "tc_err.h"
+#include "tc_time.h"
 #include "trace.h"
 
 #include <gsl/gsl_randist.h>
@@ -49,13 +50,6 @@ static double cpu_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -151,17 +145,17 @@ static struct sim_data *build(const struct sim_settings *s, int n_inputs, int n_
 /* One measurement: build the data and replay; prints a row. Returns the replay's wall seconds. */
 static int measure(const char *what, long size, struct sim_settings *s, int n_inputs, int n_valid)
 {
-    double t0 = now_s(), c0 = cpu_s(), t1, t2, c1, c2;
+    double t0 = tc_now_s(), c0 = cpu_s(), t1, t2, c1, c2;
     struct sim_data *d = build(s, n_inputs, n_valid);
     struct sim_result *res;
     if (d == NULL) {
         fprintf(stderr, "bench-sim: %s\n", tc_errmsg());
         return -1;
     }
-    t1 = now_s();
+    t1 = tc_now_s();
     c1 = cpu_s();
     res = sim_run(d, s, NULL, NULL);
-    t2 = now_s();
+    t2 = tc_now_s();
     c2 = cpu_s();
     if (res == NULL) {
         fprintf(stderr, "bench-sim: %s\n", tc_errmsg());
@@ -251,10 +245,10 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    t0 = now_s();
+    t0 = tc_now_s();
     synthesise(physical);
     printf("# synthetic data (%s sizing): %d inputs, %zu timed executions (%.1f MiB as uint64 ns), made in %.2f s; peak %.1f "
-           "MiB\n", physical ? "physical" : "brief", N_INPUTS, raw_execs, (double)raw_execs * 8 / 1048576.0, now_s() - t0, peak_mib());
+           "MiB\n", physical ? "physical" : "brief", N_INPUTS, raw_execs, (double)raw_execs * 8 / 1048576.0, tc_now_s() - t0, peak_mib());
     if (trace_out != NULL)
         return write_trace(trace_out);
     printf("what\tsize\tbuild_s\tbuild_cpu_s\treplay_s\treplay_cpu_s\ttotal_s\ttables_MiB\tpeak_MiB\n");

@@ -7,6 +7,7 @@
  * d * U(1, 1.5); 5 estimate executions. */
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_time.h"
 #include "trace.h"
 
 #include <getopt.h>
@@ -17,15 +18,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static long maxrss_kb(void)
 {
@@ -77,9 +70,9 @@ static void usage(FILE *fp)
 static int load_once(const char *path)
 {
     long base = maxrss_kb();
-    double t0 = now_s();
+    double t0 = tc_now_s();
     struct trace *t = trace_open(path);
-    double t1 = now_s();
+    double t1 = tc_now_s();
     if (t == NULL) {
         fprintf(stderr, "bench-trace: %s\n", tc_errmsg());
         return 1;
@@ -157,7 +150,7 @@ int main(int argc, char **argv)
                               .compile_jobs = 1, .seed = seed};
     rng_state = seed * 0x9E3779B97F4A7C15ull + 1;
 
-    double t0 = now_s();
+    double t0 = tc_now_s();
     struct trace *t = trace_create(out, &meta, pnames, 6, dnames, 3);
     if (t == NULL || trace_write_configs(t, N_CONFIGS, params, configs) < 0 ||
         trace_write_inputs(t, N_INPUTS, dims, inputs) < 0) {
@@ -184,23 +177,23 @@ int main(int argc, char **argv)
         int n_est = n > 5 ? 5 : 0, n_warm = (int)((n - (size_t)n_est) / 5);
         struct trace_run run = {(int)(runs % N_INPUTS), (int)(runs / N_INPUTS % N_CONFIGS), TRACE_OK, n_est, n_warm,
                                 (int)(n - (size_t)n_est - (size_t)n_warm), 0, 130.0, 0, 0, NAN, 0};
-        double a = now_s();
+        double a = tc_now_s();
         if (trace_append_run(t, &run, x, n) < 0) {
             fprintf(stderr, "bench-trace: %s\n", tc_errmsg());
             return 1;
         }
-        append_s += now_s() - a;
+        append_s += tc_now_s() - a;
         total += n;
         runs++;
     }
     struct stat st;
     off_t live_bytes = stat(out, &st) == 0 ? st.st_size : -1;
-    double c0 = now_s();
+    double c0 = tc_now_s();
     if (trace_close(t) < 0) {
         fprintf(stderr, "bench-trace: %s\n", tc_errmsg());
         return 1;
     }
-    double close_s = now_s() - c0, write_s = now_s() - t0;
+    double close_s = tc_now_s() - c0, write_s = tc_now_s() - t0;
     if (stat(out, &st) != 0) {
         perror(out);
         return 1;

@@ -8,6 +8,7 @@
 #include "space.h"
 #include "tc_err.h"
 #include "tc_stats.h"
+#include "tc_time.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 enum { MSG_HELLO = 1, MSG_ERROR, MSG_INPUT, MSG_INPUT_DONE, MSG_RUN, MSG_RUN_DONE, MSG_QUIT };
@@ -46,13 +46,6 @@ struct run_done_wire {
     char msg[256];
     uint64_t n_exec;
 };
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 double bench_median_ms(const uint64_t *ns, size_t n)
 {
@@ -530,7 +523,7 @@ static int protocol(struct gpu *g, enum target t, double est_ms, struct trace_ru
     run->estimate_ms = NAN;
     if (cupti_discard(g) != 0)
         return -1;
-    t0 = now_ms();
+    t0 = tc_now_ms();
     if (g->s.protocol == BENCH_FIXED_TIME) {
         double sum = 0.0;
         while (sum < g->s.warmup_ms) {
@@ -577,7 +570,7 @@ static int protocol(struct gpu *g, enum target t, double est_ms, struct trace_ru
         run->n_warmup = (int32_t)n_warm;
         run->n_timed = (int32_t)n_rep;
     }
-    run->wall_ms = now_ms() - t0;
+    run->wall_ms = tc_now_ms() - t0;
     run->flush_ms = flush_ms;
     rc = 0;
 out:
@@ -707,11 +700,11 @@ static int module_get(struct gpu *g, const struct run_wire *rw, const void *cubi
     memset(&m, 0, sizeof m);
     m.config = rw->config;
     memcpy(m.params, rw->params, sizeof m.params);
-    t0 = now_ms();
+    t0 = tc_now_ms();
     TC_TRY(cu, cu.cuModuleLoadData(&m.mod, cubin));
     TC_TRY(cu, cu.cuModuleGetFunction(&m.fn, m.mod, "tc_gemm_f16"));
     TC_TRY(cu, cu.cuFuncSetAttribute(m.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
-    *load_ms = now_ms() - t0;
+    *load_ms = tc_now_ms() - t0;
     if (g->n_mods == g->cap_mods) {
         int cap = g->cap_mods ? 2 * g->cap_mods : 128;
         struct module *nm = realloc(g->mods, (size_t)cap * sizeof *nm);
@@ -787,10 +780,10 @@ static void do_run(struct gpu *g, const struct run_wire *rw, const void *cubin, 
     }
     if (module_get(g, rw, cubin, &o->load_ms) != 0)
         goto fail;
-    t0 = now_ms();
+    t0 = tc_now_ms();
     if (verify(g, &rel, &est) != 0)
         goto fail;
-    o->run.verify_ms = now_ms() - t0;
+    o->run.verify_ms = tc_now_ms() - t0;
     o->run.rel_error = rel;
     if (!(rel <= g->s.tol)) {
         o->run.status = TRACE_WRONG_RESULT;

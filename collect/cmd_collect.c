@@ -9,6 +9,7 @@
 #include "tc_atomic.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_time.h"
 #include "tc_version.h"
 #include "trace.h"
 #include "tunecost.h"
@@ -58,13 +59,6 @@ static void on_sigint(int sig)
 {
     (void)sig;
     g_interrupted++;
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 static int online_cores(void)
@@ -384,7 +378,7 @@ static int compile_all(int jobs, int arch, const int32_t *params, int n_cfg, int
         order[c] = c;
     qsort_params = params;
     qsort(order, (size_t)n_cfg, sizeof *order, cmp_compile_cost_desc);
-    t0 = now_ms();
+    t0 = tc_now_ms();
     for (int c = 0; c < n_cfg; c++)
         if (compile_pool_submit(pool, order[c], params + order[c] * SP_N_PARAMS, arch) != 0)
             goto out;
@@ -412,12 +406,12 @@ static int compile_all(int jobs, int arch, const int32_t *params, int n_cfg, int
         }
         if (r < 0)
             goto out;
-        if (!quiet && isatty(2) && now_ms() - last > 200.0) {
-            last = now_ms();
+        if (!quiet && isatty(2) && tc_now_ms() - last > 200.0) {
+            last = tc_now_ms();
             fprintf(stderr, "\r  jobs %-3d compiled %d/%d, %.1f s   ", jobs, done, n_cfg, (last - t0) / 1e3);
         }
     }
-    *wall_ms = now_ms() - t0;
+    *wall_ms = tc_now_ms() - t0;
     if (!quiet && isatty(2))
         fprintf(stderr, "\r%60s\r", "");
     rc = 0;
@@ -690,7 +684,7 @@ static void fmt_dur(double s, char *buf, size_t len)
 static void progress(struct coll *c, int force)
 {
     char el[32], eta[32], shape[64], cfg[64] = "";
-    double t = now_ms();
+    double t = tc_now_ms();
     if (c->o->quiet || !isatty(2) || (!force && t - c->last_draw < 250.0))
         return;
     c->last_draw = t;
@@ -786,7 +780,7 @@ static int handle_run(struct coll *c, struct bench_result *res)
         for (int kk = 0; kk < c->n_cfg; kk++)
             left += !c->done[(size_t)i * c->n_cfg + kk];
         if (left == 0) {
-            fmt_dur((now_ms() - c->t_start) / 1e3, el, sizeof el);
+            fmt_dur((tc_now_ms() - c->t_start) / 1e3, el, sizeof el);
             fprintf(stderr, "collect: input %d/%d %s done; %ld/%ld runs, elapsed %s\n", i + 1, c->n_in,
                     tc_format_shape(c->dims + i * SPACE_N_DIMS, SPACE_N_DIMS, shape, sizeof shape), c->finished,
                     c->total, el);
@@ -808,7 +802,7 @@ static int dispatch(struct coll *c)
             if (c->child_input != i) {
                 c->busy = 1;
                 c->busy_config = -1;
-                c->busy_since = now_ms();
+                c->busy_since = tc_now_ms();
                 return bench_send_input(c->bench, i, c->dims + i * SPACE_N_DIMS) == 0 ? 1 : -1;
             }
             if (c->state[k] != 1) {
@@ -817,7 +811,7 @@ static int dispatch(struct coll *c)
             }
             c->busy = 2;
             c->busy_config = k;
-            c->busy_since = now_ms();
+            c->busy_since = tc_now_ms();
             if (c->first_run_ms == 0.0)
                 c->first_run_ms = c->busy_since;
             return bench_send_run(c->bench, k, c->params + k * SP_N_PARAMS, c->cubin[k], c->cubin_len[k]) == 0 ? 1
@@ -890,7 +884,7 @@ static int collect(const struct opts *o)
     struct bench_settings bs;
     struct stat st;
     int rc = 1, n_cfg = 0, exists, warm_written = 0, *order = NULL, n_order = 0;
-    double t0 = now_ms();
+    double t0 = tc_now_ms();
 
     memset(&c, 0, sizeof c);
     c.o = o;
@@ -953,7 +947,7 @@ static int collect(const struct opts *o)
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
         goto out;
     }
-    c.hello_ms = now_ms();
+    c.hello_ms = tc_now_ms();
     if (!o->arch)
         c.arch = c.dev.cc;
 
@@ -1044,7 +1038,7 @@ static int collect(const struct opts *o)
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
     }
-    c.t_start = now_ms();
+    c.t_start = tc_now_ms();
     for (;;) {
         struct pollfd fds[1025];
         struct compile_result cr;
@@ -1108,7 +1102,7 @@ static int collect(const struct opts *o)
                     }
                 }
             } else {
-                c.run_ms_sum += now_ms() - c.busy_since;
+                c.run_ms_sum += tc_now_ms() - c.busy_since;
                 if (handle_run(&c, &res) != 0) {
                     free(res.exec_ns);
                     fprintf(stderr, "\ntunecost collect: %s\n", tc_errmsg());
@@ -1124,7 +1118,7 @@ static int collect(const struct opts *o)
                     goto out;
                 }
             }
-        } else if (c.busy && now_ms() - c.busy_since > o->timeout_s * 1e3) {
+        } else if (c.busy && tc_now_ms() - c.busy_since > o->timeout_s * 1e3) {
             bench_kill(c.bench); /* the watchdog: the next poll sees the child's end */
         }
         progress(&c, 0);
@@ -1139,7 +1133,7 @@ static int collect(const struct opts *o)
         goto out;
     }
     if (!o->quiet)
-        summary(&c, now_ms() - t0);
+        summary(&c, tc_now_ms() - t0);
     rc = 0;
 out:
     bench_stop(c.bench);

@@ -4,6 +4,7 @@
 #include "ipc.h"
 #include "space.h"
 #include "tc_err.h"
+#include "tc_time.h"
 #include "trace.h"
 
 #include <errno.h>
@@ -12,15 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 void compile_parse_ptxas(const char *log, int32_t *registers, int32_t *spill_bytes)
 {
@@ -77,7 +70,7 @@ int compile_one(const char *src, const int32_t *params, int variant, int arch, i
     opts[n_opts++] = "-Xptxas";
     opts[n_opts++] = "-v";
 
-    t0 = now_ms();
+    t0 = tc_now_ms();
     TC_TRY(nvrtc, nvrtcCreateProgram(&prog, src, "gemm_f16.cu", 0, NULL, NULL));
     r = nvrtcCompileProgram(prog, n_opts, opts);
     if (r == NVRTC_SUCCESS) {
@@ -92,7 +85,7 @@ int compile_one(const char *src, const int32_t *params, int variant, int arch, i
         cuapi_check_nvrtc(r, "nvrtcCompileProgram", __FILE__, __LINE__);
         goto out;
     }
-    res->compile_ms = now_ms() - t0;
+    res->compile_ms = tc_now_ms() - t0;
     res->status = r == NVRTC_SUCCESS ? TRACE_OK : TRACE_COMPILE_ERROR;
     TC_TRY(nvrtc, nvrtcGetProgramLogSize(prog, &log_len));
     res->log = malloc(log_len + 1);
@@ -154,12 +147,12 @@ static int worker_warmup(int arch, double *ms)
     nvrtcProgram prog = NULL;
     char a[48];
     const char *opts[1] = {a};
-    double t0 = now_ms();
+    double t0 = tc_now_ms();
     int rc = -1;
     snprintf(a, sizeof a, "--gpu-architecture=sm_%d", arch);
     TC_TRY(nvrtc, nvrtcCreateProgram(&prog, warmup_src, "warmup.cu", 0, NULL, NULL));
     TC_TRY(nvrtc, nvrtcCompileProgram(prog, 1, opts));
-    *ms = now_ms() - t0;
+    *ms = tc_now_ms() - t0;
     rc = 0;
 out:
     if (prog != NULL)

@@ -4,6 +4,7 @@
 #include "sim.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_time.h"
 #include "trace.h"
 #include "tunecost.h"
 
@@ -14,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 static void usage(FILE *fp)
@@ -79,13 +79,6 @@ static void progress_cb(int done, int total, void *arg)
     fprintf(stderr, "\rsimulate: %d/%d samples", done, total);
     fflush(stderr);
     ps->printed = 1;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* Split the --scenarios list into s->scenarios. */
@@ -301,7 +294,7 @@ int cmd_simulate(int argc, char **argv)
     ps.on = !quiet && isatty(STDERR_FILENO);
     if (ps.on)
         fprintf(stderr, "simulate: reading %s ...", path);
-    t0 = now_s();
+    t0 = tc_now_s();
     t = trace_open(path);
     if (ps.on)
         fprintf(stderr, "\r%*s\r", (int)strlen(path) + 24, "");
@@ -312,7 +305,7 @@ int cmd_simulate(int argc, char **argv)
                             "`tunecost collect`)\n");
         return 2;
     }
-    t_load = now_s() - t0;
+    t_load = tc_now_s() - t0;
     if (input_arg != NULL) {
         /* one input, or a comma-separated list of them (replayed like --all-inputs over that subset) */
         int nd = trace_n_dims(t), n_idx = 0, idx[256];
@@ -385,7 +378,7 @@ int cmd_simulate(int argc, char **argv)
     }
     trace_close(t); /* the data keep no pointer into it: free the executions before replaying */
     t = NULL;
-    t_build = now_s() - t0 - t_load;
+    t_build = tc_now_s() - t0 - t_load;
     {
         int n_empty = 0;
         for (int i = 0; i < sim_data_n_inputs(d); i++)

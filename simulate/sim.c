@@ -9,6 +9,7 @@
 #include "tc_atomic.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_time.h"
 #include "tc_version.h"
 #include "trace.h"
 
@@ -21,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* One EXEC_TIME's view of a configuration's timed executions x1..xn. */
@@ -1027,13 +1027,6 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *s, sim_progress_fn progress,
                            void *arg)
 {
@@ -1041,7 +1034,7 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
     struct worker *wk = NULL;
     struct job jb;
     int n_threads = s->threads, ok = 0;
-    double t0 = now_s(), last;
+    double t0 = tc_now_s(), last;
 
     if (sim_settings_check(s) != 0)
         return NULL;
@@ -1122,15 +1115,15 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
     /* Thread 0 is this one; the others are started here (if one cannot be, the rest share its work). */
     for (int t = 1; t < n_threads; t++)
         wk[t].started = pthread_create(&wk[t].tid, NULL, worker_main, &wk[t]) == 0;
-    last = now_s();
+    last = tc_now_s();
     for (;;) {
         int sample = atomic_fetch_add(&jb.next, 1);
         if (sample >= s->samples)
             break;
         run_sample(&wk[0], sample);
         atomic_fetch_add(&jb.done, 1);
-        if (progress != NULL && now_s() - last >= 0.2) {
-            last = now_s();
+        if (progress != NULL && tc_now_s() - last >= 0.2) {
+            last = tc_now_s();
             progress(atomic_load(&jb.done), s->samples, arg);
         }
     }
@@ -1138,7 +1131,7 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
         if (wk[t].started)
             pthread_join(wk[t].tid, NULL);
     ok = 1;
-    res->elapsed_s = now_s() - t0;
+    res->elapsed_s = tc_now_s() - t0;
     goto out;
 oom:
     tc_seterr("simulate: out of memory");

@@ -4,6 +4,7 @@
  * malformed ones are made by editing a valid file with the HDF5 API or by cutting and garbling its bytes. */
 #include "trace.h"
 #include "tc_err.h"
+#include "tc_time.h"
 
 #include <check.h>
 #include <hdf5.h>
@@ -18,7 +19,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static char dir[256];
@@ -1185,13 +1185,6 @@ START_TEST(test_trace_disk_full_keeps_a_valid_file)
 }
 END_TEST
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* `tunecost info` during a collection: a reader opens the trace while another process appends to it. The writer
  * appends at intervals of 10 times the time an open takes here (measured first: valgrind slows it 50-fold),
  * as a collector appends a run every 130 ms or more while a load of its trace takes milliseconds. */
@@ -1212,9 +1205,9 @@ START_TEST(test_trace_reads_a_trace_being_written)
     for (int q = 0; q < LIVE_RUNS; q++)
         ck_assert_int_eq(trace_append_run(t, &run, x, LIVE_EXEC), 0);
     ck_assert_int_eq(trace_close(t), 0);
-    double t0 = now_s();
+    double t0 = tc_now_s();
     t = trace_open(ref);
-    double open_s = now_s() - t0;
+    double open_s = tc_now_s() - t0;
     ck_assert_ptr_nonnull(t);
     trace_close(t);
     useconds_t interval_us = (useconds_t)(open_s * 10 * 1e6) + 2000;
