@@ -4,6 +4,7 @@
  * reference library (ref_ms / best median). Text for people, one JSON object with --json for scripts. */
 #include "tc_err.h"
 #include "tc_json.h"
+#include "tc_opt.h"
 #include "tc_stats.h"
 #include "trace.h"
 #include "tunecost.h"
@@ -289,11 +290,8 @@ static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
             "ref_ms", "ref/best");
     for (int i = 0; i < n_in; i++) {
         const struct best *bb = &s->best[i];
-        char dims[64] = "", params[128];
-        size_t used = 0;
-        for (int dd = 0; dd < trace_n_dims(t) && used < sizeof dims; dd++)
-            used += (size_t)snprintf(dims + used, sizeof dims - used, "%s%" PRId64, dd ? "x" : "",
-                                     trace_dims(t, i)[dd]);
+        char dims[64], params[128];
+        tc_format_shape(trace_dims(t, i), trace_n_dims(t), dims, (int)sizeof dims);
         double ref = trace_input(t, i)->ref_ms;
         if (isfinite(ref))
             snprintf(b, sizeof b, "%.5g", ref);
