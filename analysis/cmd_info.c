@@ -42,14 +42,6 @@ static void usage(FILE *fp)
             tc_default_trace());
 }
 
-/* ---- statistics -------------------------------------------------------------------------------------------- */
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* ---- the summary ------------------------------------------------------------------------------------------ */
 
 struct best {
@@ -91,11 +83,10 @@ static int summarize(const struct trace *t, struct summary *s)
             compile[s->n_compiled++] = cf->compile_ms;
     }
     if (s->n_compiled > 0) {
-        qsort(compile, (size_t)s->n_compiled, sizeof *compile, cmp_double);
+        qsort(compile, (size_t)s->n_compiled, sizeof *compile, tc_cmp_double);
         s->compile_min = compile[0];
         s->compile_max = compile[s->n_compiled - 1];
-        s->compile_median = s->n_compiled % 2 ? compile[s->n_compiled / 2]
-                                              : (compile[s->n_compiled / 2 - 1] + compile[s->n_compiled / 2]) / 2;
+        s->compile_median = tc_median_sorted(compile, (size_t)s->n_compiled);
         for (int i = 0; i < s->n_compiled; i++)
             s->compile_total += compile[i];
     }

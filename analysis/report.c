@@ -8,6 +8,7 @@
 #include "tables.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_stats.h"
 #include "trace.h"
 
 #include <dirent.h>
@@ -488,12 +489,6 @@ static double round_sig2(double v)
     return round(v / p) * p;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static struct table *ttt_table(const struct sim_result *r, int n_sc, const char *title)
 {
     static const double targets[] = {0.80, 0.90, 0.95, 0.98};
@@ -581,7 +576,7 @@ static int compute_findings(struct report_ctx *c)
     /* 2. parallel compilation and early stopping at fixed budget (all inputs) */
     for (int i = 0; i < na; i++)
         times[i] = ra->points[(size_t)i * N_SC_ALL + SC_BASELINE].time_s;
-    qsort(times, (size_t)na, sizeof *times, cmp_dbl);
+    qsort(times, (size_t)na, sizeof *times, tc_cmp_double);
     {
         /* budgets: 6 steps, evenly spaced in log, from the cheapest baseline sample to the median one */
         static const char *cols[] = {"budget_s", "baseline", "parallel", "early-stop"};
@@ -687,11 +682,11 @@ static int compute_findings(struct report_ctx *c)
                 v[m++] = table_num(b, i, cv);
                 beat += v[m - 1] >= 1;
             }
-        qsort(v, (size_t)m, sizeof *v, cmp_dbl);
+        qsort(v, (size_t)m, sizeof *v, tc_cmp_double);
         if (m > 0)
             add_finding(c, "The best tuned configuration reaches a median %.0f%% of cuBLAS's TFLOP/s (range "
-                        "%.0f%%-%.0f%% over %d inputs) and matches or beats it on %d.", 100 * (m % 2 ? v[m / 2] :
-                        (v[m / 2 - 1] + v[m / 2]) / 2), 100 * v[0], 100 * v[m - 1], m, beat);
+                        "%.0f%%-%.0f%% over %d inputs) and matches or beats it on %d.",
+                        100 * tc_median_sorted(v, (size_t)m), 100 * v[0], 100 * v[m - 1], m, beat);
         else
             add_finding(c, "The trace has no cuBLAS reference times, so the comparison with cuBLAS is missing.");
         free(v);
@@ -732,7 +727,7 @@ static int compute_findings(struct report_ctx *c)
             shortn += table_num(e, i, ct) < 0.9;
             cold += fabs(est - table_num(e, i, ce)) < fabs(est - (table_num(e, i, cw) + table_num(e, i, cf)));
         }
-        qsort(r, (size_t)m, sizeof *r, cmp_dbl);
+        qsort(r, (size_t)m, sizeof *r, tc_cmp_double);
         add_finding(c, "Triton's estimate (Figure 2, %s): the per-execution estimate is a median %.2fx the warmed "
                     "execution time; %d of %d runs timed less than 90%% of the requested repetition time. The "
                     "estimate is closer to the mean of the (cold) estimate executions in %d runs and to the warm "

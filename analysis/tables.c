@@ -13,12 +13,6 @@
 
 /* ---- helpers ---------------------------------------------------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Median of the finite values of v (v is reordered); NaN if none. */
 static double median_finite(double *v, int n)
 {
@@ -28,8 +22,8 @@ static double median_finite(double *v, int n)
             v[m++] = v[i];
     if (m == 0)
         return NAN;
-    qsort(v, (size_t)m, sizeof *v, cmp_double);
-    return m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2.0;
+    qsort(v, (size_t)m, sizeof *v, tc_cmp_double);
+    return tc_median_sorted(v, (size_t)m);
 }
 
 double tables_run_median_ms(const struct trace *t, size_t r)

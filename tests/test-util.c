@@ -375,6 +375,18 @@ START_TEST(test_util_median_u64)
 }
 END_TEST
 
+/* {2.5, -1, 0.5, 10} sorted is -1, 0.5, 2.5, 10: median (0.5 + 2.5) / 2 = 1.5; its first three: 0.5. */
+START_TEST(test_util_median_sorted)
+{
+    double v[] = {2.5, -1.0, 0.5, 10.0};
+    qsort(v, 4, sizeof *v, tc_cmp_double);
+    ck_assert(v[0] == -1.0 && v[1] == 0.5 && v[2] == 2.5 && v[3] == 10.0);
+    ck_assert_double_eq(tc_median_sorted(v, 4), 1.5);
+    ck_assert_double_eq(tc_median_sorted(v, 3), 0.5);
+    ck_assert_double_eq(tc_median_sorted(v + 3, 1), 10.0);
+}
+END_TEST
+
 /* ---- tc_atomic ------------------------------------------------------------------------------------------- */
 
 START_TEST(test_util_atomic_commit_publishes_whole_file)
@@ -565,6 +577,7 @@ static Suite *util_suite(void)
     suite_add_tcase(s, atomic);
 
     tcase_add_test(stats, test_util_median_u64);
+    tcase_add_test(stats, test_util_median_sorted);
     suite_add_tcase(s, stats);
     return s;
 }

@@ -1,4 +1,4 @@
-/* tc_stats.c — exact median of uint64 durations by selection (see tc_stats.h). */
+/* tc_stats.c — exact median of uint64 durations by selection; median of sorted doubles (see tc_stats.h). */
 #include "tc_stats.h"
 
 #include <math.h>
@@ -54,4 +54,15 @@ double tc_median_u64(const uint64_t *x, size_t n, uint64_t *scratch)
     if (a != scratch)
         free(a);
     return n % 2 ? (double)hi : ((double)lo + (double)hi) / 2.0;
+}
+
+int tc_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double tc_median_sorted(const double *v, size_t n)
+{
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }

@@ -1,5 +1,6 @@
 /* tc_stats.h — small statistics shared by the stages: the exact median of durations (uint64 nanoseconds),
- * found by selection rather than a sort, so that runs of thousands of executions cost one pass or two. */
+ * found by selection rather than a sort, so that runs of thousands of executions cost one pass or two; the
+ * comparator and median for sorted doubles. */
 #ifndef TC_STATS_H
 #define TC_STATS_H
 
@@ -10,5 +11,10 @@
  * values and is overwritten; with scratch NULL the function allocates its own. NaN if n is 0 or the allocation
  * fails. */
 double tc_median_u64(const uint64_t *x, size_t n, uint64_t *scratch);
+
+/* qsort comparator: doubles in ascending order. */
+int tc_cmp_double(const void *a, const void *b);
+/* Median of v[0..n), already sorted ascending, n > 0 (the mean of the two middle values when n is even). */
+double tc_median_sorted(const double *v, size_t n);
 
 #endif
