@@ -34,26 +34,6 @@ double tables_run_median_ms(const struct trace *t, size_t r)
     return tc_median_u64(trace_run_timed(t, r), (size_t)run->n_timed, NULL) / 1e6;
 }
 
-int tables_best_config(const struct trace *t, int input, double *median_ms)
-{
-    int best = -1;
-    double best_ms = INFINITY;
-    for (size_t r = 0; r < trace_n_runs(t); r++) {
-        const struct trace_run *run = trace_run(t, r);
-        double ms;
-        if (run->input != input || !trace_run_valid(t, r))
-            continue;
-        ms = tables_run_median_ms(t, r);
-        if (ms < best_ms || (ms == best_ms && run->config < best)) {
-            best_ms = ms;
-            best = run->config;
-        }
-    }
-    if (median_ms != NULL)
-        *median_ms = best >= 0 ? best_ms : NAN;
-    return best;
-}
-
 char *tables_config_label(const struct trace *t, int config, char *buf, int len)
 {
     const int32_t *p = trace_params(t, config);

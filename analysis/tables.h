@@ -60,9 +60,6 @@ void html_escape(FILE *fp, const char *s);
 /* Median of the timed executions of run r in ms (mean of the two middle values for an even count); NaN if the
  * run has none. */
 double tables_run_median_ms(const struct trace *t, size_t r);
-/* Best valid configuration of an input: the lowest median timed execution over its valid runs. Returns the
- * config index (and *median_ms), or -1 if the input has no valid run. */
-int tables_best_config(const struct trace *t, int input, double *median_ms);
 /* "BLOCK_M=128 BLOCK_N=64 ..." for a configuration, in buf; returns buf. */
 char *tables_config_label(const struct trace *t, int config, char *buf, int len);
 /* "4096x256x4096" for an input, in buf; returns buf. */
