@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_SHAPES 4096
@@ -567,14 +566,6 @@ static const char *timer_name(int t)
     return t == BENCH_TIMER_EVENTS ? "events" : "cupti";
 }
 
-static void utc_now(char *buf, size_t len)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static int trace_new(struct coll *c)
 {
     const struct opts *o = c->o;
@@ -586,9 +577,7 @@ static int trace_new(struct coll *c)
         tc_seterr("out of memory");
         goto out;
     }
-    memset(&m, 0, sizeof m);
-    snprintf(m.generator, sizeof m.generator, "tunecost %s", TC_VERSION);
-    utc_now(m.created_utc, sizeof m.created_utc);
+    memset(&m, 0, sizeof m); /* generator and created_utc left empty: trace_create fills them */
     snprintf(m.kernel, sizeof m.kernel, "gemm_f16_f32acc");
     snprintf(m.device_name, sizeof m.device_name, "%s", c->dev.name);
     m.device_cc = c->dev.cc;

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 static void merge_usage(FILE *fp)
@@ -281,10 +280,7 @@ int cmd_merge(int argc, char **argv)
     }
     {
         struct trace_meta m = *trace_get_meta(in[0]);
-        time_t now = time(NULL);
-        struct tm tm;
-        gmtime_r(&now, &tm);
-        strftime(m.created_utc, sizeof m.created_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        m.created_utc[0] = '\0'; /* trace_create fills in the time of the merge */
         snprintf(m.generator, sizeof m.generator, "tunecost %s (merge of %d)", TC_VERSION, n_in);
         out = trace_create(tmp, &m, pnames, n_par, dnames, n_dim);
     }
