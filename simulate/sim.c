@@ -9,6 +9,7 @@
 #include "tc_atomic.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_stats.h"
 #include "tc_time.h"
 #include "tc_version.h"
 #include "trace.h"
@@ -293,37 +294,6 @@ int sim_data_add_input(struct sim_data *d, const char *name, double flops)
     return d->n_in++;
 }
 
-/* k-th smallest (0-based) of a[0..n), partially reordering a. Iterative quickselect, median-of-three pivot. */
-static uint64_t select_k(uint64_t *a, size_t n, size_t k)
-{
-    size_t lo = 0, hi = n - 1;
-    while (hi > lo) {
-        size_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
-        uint64_t x = a[lo], y = a[mid], z = a[hi], pivot, t;
-        pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
-        while (i <= j) {
-            while (a[i] < pivot)
-                i++;
-            while (a[j] > pivot)
-                j--;
-            if (i <= j) {
-                t = a[i], a[i] = a[j], a[j] = t;
-                i++;
-                if (j == 0)
-                    break;
-                j--;
-            }
-        }
-        if (k <= j)
-            hi = j;
-        else if (k >= i)
-            lo = i;
-        else
-            return a[k];
-    }
-    return a[k];
-}
-
 /* Median of x[0..n) in ms (the mean of the two middle values when n is even); x is not changed. A histogram of
  * 4096 bins over [min, max] finds the bins of the middle ranks in one pass; only the values in those bins are
  * copied and selected exactly. Executions of one run cluster tightly, so that is usually a few hundred values,
@@ -378,7 +348,7 @@ static int median_ms(struct build_scratch *bs, const uint64_t *x, size_t n, doub
                 bs->tmp[m++] = x[i];
         }
         /* ranks within the gathered values; after the select, [0, k) holds the k smallest of them */
-        v_hi = select_k(bs->tmp, m, r_hi - base);
+        v_hi = tc_select_u64(bs->tmp, m, r_hi - base);
         v_lo = v_hi;
         if (r_lo != r_hi) {
             v_lo = bs->tmp[0];

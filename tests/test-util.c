@@ -375,6 +375,21 @@ START_TEST(test_util_median_u64)
 }
 END_TEST
 
+/* {9,3,7,3,1,8,3} sorted is 1,3,3,3,7,8,9: rank 4 is 7, rank 0 is 1, rank 6 is 9; after selecting rank k the
+ * k values before it are all <= it and those after are all >= it. */
+START_TEST(test_util_select_u64)
+{
+    const uint64_t x[] = {9, 3, 7, 3, 1, 8, 3}, want[] = {1, 3, 3, 3, 7, 8, 9};
+    for (size_t k = 0; k < 7; k++) {
+        uint64_t a[7];
+        memcpy(a, x, sizeof a);
+        ck_assert_uint_eq(tc_select_u64(a, 7, k), want[k]);
+        for (size_t i = 0; i < 7; i++)
+            ck_assert(i < k ? a[i] <= a[k] : a[i] >= a[k]);
+    }
+}
+END_TEST
+
 /* {2.5, -1, 0.5, 10} sorted is -1, 0.5, 2.5, 10: median (0.5 + 2.5) / 2 = 1.5; its first three: 0.5. */
 START_TEST(test_util_median_sorted)
 {
@@ -576,6 +591,7 @@ static Suite *util_suite(void)
     tcase_add_test(atomic, test_util_atomic_sigkill_before_commit);
     suite_add_tcase(s, atomic);
 
+    tcase_add_test(stats, test_util_select_u64);
     tcase_add_test(stats, test_util_median_u64);
     tcase_add_test(stats, test_util_median_sorted);
     suite_add_tcase(s, stats);

@@ -5,9 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* k-th smallest of a[0..n) (0-based), reordering a so that a[0..k) <= a[k] <= a(k..n) (Wirth's selection; copes
- * with many equal values, which durations often are). */
-static uint64_t select_kth(uint64_t *a, size_t n, size_t k)
+uint64_t tc_select_u64(uint64_t *a, size_t n, size_t k)
 {
     long l = 0, m = (long)n - 1, kk = (long)k;
     while (l < m) {
@@ -42,7 +40,7 @@ double tc_median_u64(const uint64_t *x, size_t n, uint64_t *scratch)
     if (a == NULL && (a = malloc(n * sizeof *a)) == NULL)
         return NAN;
     memcpy(a, x, n * sizeof *a);
-    hi = select_kth(a, n, n / 2);
+    hi = tc_select_u64(a, n, n / 2);
     lo = hi;
     if (n % 2 == 0) {
         /* after selecting n/2, everything below it is in a[0 .. n/2): the lower middle is their maximum */

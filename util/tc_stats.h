@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* k-th smallest (0-based) of a[0..n), n > k, reordering a so that a[0..k) <= a[k] <= a(k..n) (Wirth's
+ * selection; copes with many equal values, which durations often are). */
+uint64_t tc_select_u64(uint64_t *a, size_t n, size_t k);
 /* Median of x[0..n) (the mean of the two middle values when n is even); x is not changed. scratch holds n
  * values and is overwritten; with scratch NULL the function allocates its own. NaN if n is 0 or the allocation
  * fails. */
