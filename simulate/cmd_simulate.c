@@ -394,11 +394,7 @@ int cmd_simulate(int argc, char **argv)
                     n_empty, sim_data_n_inputs(d));
     }
 
-    n_threads = s.threads;
-    if (n_threads == 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        n_threads = c > 0 ? (int)c : 1;
-    }
+    n_threads = sim_threads(s.threads);
     /* Echo the settings. */
     printf("tunecost simulate: %s\n", path);
     sim_write_settings(stdout, d, &s, NULL);

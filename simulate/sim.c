@@ -618,10 +618,7 @@ struct sim_data *sim_data_from_trace(const struct trace *t, const int *inputs, i
     bj.d = d;
     bj.trace_inputs = sel;
     atomic_init(&bj.next, 0);
-    if (n_threads == 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        n_threads = c > 0 ? (int)c : 1;
-    }
+    n_threads = sim_threads(n_threads);
     if (n_threads > 64)
         n_threads = 64;
     if (n_threads > n_sel)
@@ -1064,10 +1061,7 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
     atomic_init(&jb.next, 0);
     atomic_init(&jb.done, 0);
 
-    if (n_threads == 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        n_threads = c > 0 ? (int)c : 1;
-    }
+    n_threads = sim_threads(n_threads);
     if (n_threads > s->samples)
         n_threads = s->samples;
     wk = calloc((size_t)n_threads, sizeof *wk);
@@ -1127,6 +1121,15 @@ void sim_result_free(struct sim_result *r)
         return;
     free(r->points);
     free(r);
+}
+
+int sim_threads(int threads)
+{
+    long c;
+    if (threads != 0)
+        return threads;
+    c = sysconf(_SC_NPROCESSORS_ONLN);
+    return c > 0 ? (int)c : 1;
 }
 
 /* ---- outputs -------------------------------------------------------------------------------------------- */

@@ -158,6 +158,9 @@ struct sim_result {
     double elapsed_s;                   /* wall time of sim_run */
 };
 
+/* The worker threads a `threads` setting means: itself, or the online cores when 0 (at least 1). */
+int sim_threads(int threads);
+
 /* Called from the calling thread about every 0.2 s with samples done so far (never after sim_run returns). */
 typedef void (*sim_progress_fn)(int done, int total, void *arg);
 
