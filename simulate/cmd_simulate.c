@@ -89,6 +89,8 @@ static int parse_scenarios(const char *list, enum sim_compile comp, int factor, 
     int n = 0;
     if (strlen(list) >= sizeof buf)
         return tc_seterr("--scenarios: list too long (at most %zu characters)", sizeof buf - 1);
+    if (list[0] == ',' || (list[0] != '\0' && list[strlen(list) - 1] == ',') || strstr(list, ",,") != NULL)
+        return tc_seterr("--scenarios: empty element in '%s' (expected names separated by single commas)", list);
     snprintf(buf, sizeof buf, "%s", list);
     for (char *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
         if (n == SIM_MAX_SCENARIOS)
@@ -205,7 +207,7 @@ int cmd_simulate(int argc, char **argv)
     const char *out_dir = NULL, *input_arg = NULL, *scen_arg = "baseline,parallel,early-stop", *path;
     enum sim_compile comp = SIM_COMPILE_SEQUENTIAL;
     enum sim_overhead ovh = SIM_OVERHEAD_PAPER;
-    int factor = 16, all_inputs = 0, quiet = 0, opt, rc = 1, n_threads;
+    int factor = 16, all_inputs = 0, quiet = 0, opt, rc = 1, n_threads, created_dir = 0;
     long lo, hi;
     struct trace *t = NULL;
     struct sim_data *d = NULL;
@@ -281,13 +283,16 @@ int cmd_simulate(int argc, char **argv)
     if (out_dir != NULL) {
         /* Find out now, not after the replay, whether the results can be written. */
         struct stat st;
-        if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+        if (mkdir(out_dir, 0777) == 0)
+            created_dir = 1; /* removed again if this run fails: a refused input leaves nothing behind */
+        else if (errno != EEXIST) {
             fprintf(stderr, "tunecost simulate: -o %s: cannot create the directory: %s\n", out_dir, strerror(errno));
             return 2;
         }
         if (stat(out_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(out_dir, W_OK | X_OK) != 0) {
             fprintf(stderr, "tunecost simulate: -o %s: expected a writable directory\n", out_dir);
-            return 2;
+            rc = 2;
+            goto out;
         }
     }
 
@@ -303,7 +308,8 @@ int cmd_simulate(int argc, char **argv)
         if (optind >= argc && access(path, F_OK) != 0)
             fprintf(stderr, "tunecost simulate: the default trace is missing; give a TRACE (a file written by "
                             "`tunecost collect`)\n");
-        return 2;
+        rc = 2;
+        goto out;
     }
     t_load = tc_now_s() - t0;
     if (input_arg != NULL) {
@@ -427,6 +433,8 @@ int cmd_simulate(int argc, char **argv)
     }
     rc = 0;
 out:
+    if (rc != 0 && created_dir)
+        rmdir(out_dir); /* only if still empty: outputs are renamed into place whole or not at all */
     trace_close(t);
     sim_result_free(res);
     sim_data_free(d);
