@@ -942,13 +942,17 @@ static int collect(const struct opts *o)
 
     /* 2. The trace. */
     if (o->resume) {
-        c.t = trace_open_append(o->output);
-        if (c.t == NULL) {
+        /* The device checks too on a read-only open: trace_open_append may rewrite the file into its appendable
+         * layout, and a refused trace must stay byte for byte as it was. */
+        c.t = trace_open(o->output);
+        if (c.t == NULL || check_resume(&c, 1) != 0) {
             fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
             rc = 2;
             goto out;
         }
-        if (check_resume(&c, 1) != 0) {
+        trace_close(c.t);
+        c.t = trace_open_append(o->output);
+        if (c.t == NULL) {
             fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
             rc = 2;
             goto out;
