@@ -568,9 +568,18 @@ static int compute_findings(struct report_ctx *c)
         double best_tf = sim_data_flops(c->d_in, 0) / sim_data_optimal_ms(c->d_in, 0) / 1e9;
         double t90 = time_to_target(ri, N_SC_INPUT, SC_BASELINE, 0.90);
         double t98 = time_to_target(ri, N_SC_INPUT, SC_BASELINE, 0.98);
+        char s90[64], s98[64];
+        /* time_to_target is NaN when no sample on the frontier reaches the target */
+        if (isfinite(t90))
+            snprintf(s90, sizeof s90, "after %.2f s of tuning on average", t90);
+        else
+            snprintf(s90, sizeof s90, "never in these samples");
+        if (isfinite(t98))
+            snprintf(s98, sizeof s98, "after %.2f s", t98);
+        else
+            snprintf(s98, sizeof s98, "never in these samples");
         add_finding(c, "For %s the best configuration runs at %.1f TFLOP/s; the paper's tuner reaches 90%% of it "
-                    "after %.2f s of tuning on average and 98%% after %.2f s (nan: never, in these samples).",
-                    c->input_label, best_tf, t90, t98);
+                    "%s and 98%% %s.", c->input_label, best_tf, s90, s98);
     }
 
     /* 2. parallel compilation and early stopping at fixed budget (all inputs) */
