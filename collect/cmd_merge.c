@@ -94,15 +94,16 @@ static int dims_cmp(const int64_t *a, const int64_t *b, int n_dim)
 static int sort_inputs(int n_inputs, int n_dim, int64_t *dims, struct trace_input *inputs, int **map,
                        struct trace *const *in, int n_in)
 {
-    int *order = malloc((size_t)(n_inputs > 0 ? n_inputs : 1) * sizeof *order);
-    int *rank = malloc((size_t)(n_inputs > 0 ? n_inputs : 1) * sizeof *rank);
-    int64_t *d2 = malloc((size_t)(n_inputs > 0 ? n_inputs : 1) * n_dim * sizeof *d2);
-    struct trace_input *i2 = malloc((size_t)(n_inputs > 0 ? n_inputs : 1) * sizeof *i2);
-    int rc = -1;
-    if (order == NULL || rank == NULL || d2 == NULL || i2 == NULL)
-        goto out;
-    rc = 0;
+    int *order, *rank, rc = -1;
+    int64_t *d2;
+    struct trace_input *i2;
     if (n_inputs == 0)
+        return 0;
+    order = malloc((size_t)n_inputs * sizeof *order);
+    rank = malloc((size_t)n_inputs * sizeof *rank);
+    d2 = malloc((size_t)n_inputs * n_dim * sizeof *d2);
+    i2 = malloc((size_t)n_inputs * sizeof *i2);
+    if (order == NULL || rank == NULL || d2 == NULL || i2 == NULL)
         goto out;
     for (int i = 0; i < n_inputs; i++) {
         int j = i;
@@ -120,6 +121,7 @@ static int sort_inputs(int n_inputs, int n_dim, int64_t *dims, struct trace_inpu
     for (int f = 0; f < n_in; f++)
         for (int i = 0; i < trace_n_inputs(in[f]); i++)
             map[f][i] = rank[map[f][i]];
+    rc = 0;
 out:
     free(order);
     free(rank);
