@@ -81,7 +81,7 @@ static void CUPTIAPI buf_completed(CUcontext ctx, uint32_t stream, uint8_t *buff
     (void)stream;
     (void)size;
     pthread_mutex_lock(&g_lock);
-    while (cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS) {
+    while (cpt.cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS) {
         if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
             continue;
         const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
@@ -193,24 +193,24 @@ static void *helpers_compile(void *arg)
     int rc = -1;
     nvrtcResult r;
     snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d", j->cc);
-    TC_TRY(nvrtc, nvrtcCreateProgram(&prog, tc_src_helpers, "helpers.cu", 0, NULL, NULL));
-    r = nvrtcCompileProgram(prog, 2, opts);
+    TC_TRY(nvrtc, nvr.nvrtcCreateProgram(&prog, tc_src_helpers, "helpers.cu", 0, NULL, NULL));
+    r = nvr.nvrtcCompileProgram(prog, 2, opts);
     if (r != NVRTC_SUCCESS) {
         size_t ll = 0;
-        nvrtcGetProgramLogSize(prog, &ll);
+        nvr.nvrtcGetProgramLogSize(prog, &ll);
         log = calloc(1, ll + 1);
         if (log)
-            nvrtcGetProgramLog(prog, log);
+            nvr.nvrtcGetProgramLog(prog, log);
         tc_seterr("helper kernels failed to compile for sm_%d: %.200s", j->cc, log ? log : "");
         goto out;
     }
-    TC_TRY(nvrtc, nvrtcGetCUBINSize(prog, &j->len));
+    TC_TRY(nvrtc, nvr.nvrtcGetCUBINSize(prog, &j->len));
     j->cubin = malloc(j->len);
     if (j->cubin == NULL) {
         tc_seterr("out of memory");
         goto out;
     }
-    TC_TRY(nvrtc, nvrtcGetCUBIN(prog, j->cubin));
+    TC_TRY(nvrtc, nvr.nvrtcGetCUBIN(prog, j->cubin));
     rc = 0;
 out:
     if (rc != 0)
@@ -218,7 +218,7 @@ out:
     j->rc = rc;
     free(log);
     if (prog)
-        nvrtcDestroyProgram(&prog);
+        nvr.nvrtcDestroyProgram(&prog);
     return NULL;
 }
 
@@ -243,7 +243,8 @@ static int gpu_init(struct gpu *g)
     memset(&hj, 0, sizeof hj);
     size_t total = 0;
     (void)total;
-    if (cuapi_load() != 0)
+    if (cuapi_load() != 0 || cuapi_load_nvrtc() != 0 || cuapi_load_cublas() != 0 ||
+        (g->s.timer == BENCH_TIMER_CUPTI && cuapi_load_cupti() != 0))
         return -1;
     TC_TRY(cu, cu.cuInit(0));
     TC_TRY(cu, cu.cuDeviceGetCount(&count));
@@ -280,14 +281,14 @@ static int gpu_init(struct gpu *g)
     }
     th_started = 1;
     if (g->s.timer == BENCH_TIMER_CUPTI) {
-        TC_TRY(cupti, cuptiActivityRegisterCallbacks(buf_requested, buf_completed));
-        TC_TRY(cupti, cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+        TC_TRY(cupti, cpt.cuptiActivityRegisterCallbacks(buf_requested, buf_completed));
+        TC_TRY(cupti, cpt.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
     }
     TC_TRY(cu, cu.cuDevicePrimaryCtxRetain(&g->ctx, g->dev));
     TC_TRY(cu, cu.cuCtxSetCurrent(g->ctx));
     TC_TRY(cu, cu.cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING));
-    TC_TRY(cublas, cublasCreate(&g->blas));
-    TC_TRY(cublas, cublasSetStream(g->blas, (cudaStream_t)g->stream));
+    TC_TRY(cublas, cbl.cublasCreate_v2(&g->blas));
+    TC_TRY(cublas, cbl.cublasSetStream_v2(g->blas, (cudaStream_t)g->stream));
     pthread_join(th, NULL);
     th_started = 0;
     if (hj.rc != 0) {
@@ -355,7 +356,7 @@ static int launch_ref(struct gpu *g)
 {
     const float alpha = 1.0f, beta = 0.0f;
     int rc = -1;
-    TC_TRY(cublas, cublasGemmEx(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)g->n, (int)g->m, (int)g->k, &alpha,
+    TC_TRY(cublas, cbl.cublasGemmEx(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)g->n, (int)g->m, (int)g->k, &alpha,
                                 (const void *)g->b, CUDA_R_16F, (int)g->n, (const void *)g->a, CUDA_R_16F,
                                 (int)g->k, &beta, (void *)g->cref, CUDA_R_16F, (int)g->n, CUBLAS_COMPUTE_32F,
                                 CUBLAS_GEMM_DEFAULT));
@@ -379,7 +380,7 @@ out:
 static int cupti_take(struct krec **recs, size_t *n)
 {
     int rc = -1;
-    TC_TRY(cupti, cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+    TC_TRY(cupti, cpt.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
     pthread_mutex_lock(&g_lock);
     *recs = g_recs;
     *n = g_n;

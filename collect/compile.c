@@ -70,24 +70,26 @@ int compile_one(const char *src, const int32_t *params, int variant, int arch, i
     opts[n_opts++] = "-Xptxas";
     opts[n_opts++] = "-v";
 
+    if (cuapi_load_nvrtc() != 0)
+        goto out;
     t0 = tc_now_ms();
-    TC_TRY(nvrtc, nvrtcCreateProgram(&prog, src, "gemm_f16.cu", 0, NULL, NULL));
-    r = nvrtcCompileProgram(prog, n_opts, opts);
+    TC_TRY(nvrtc, nvr.nvrtcCreateProgram(&prog, src, "gemm_f16.cu", 0, NULL, NULL));
+    r = nvr.nvrtcCompileProgram(prog, n_opts, opts);
     if (r == NVRTC_SUCCESS) {
-        TC_TRY(nvrtc, nvrtcGetCUBINSize(prog, &res->cubin_len));
+        TC_TRY(nvrtc, nvr.nvrtcGetCUBINSize(prog, &res->cubin_len));
         res->cubin = malloc(res->cubin_len);
         if (res->cubin == NULL) {
             tc_seterr("out of memory for a cubin of %zu bytes", res->cubin_len);
             goto out;
         }
-        TC_TRY(nvrtc, nvrtcGetCUBIN(prog, res->cubin));
+        TC_TRY(nvrtc, nvr.nvrtcGetCUBIN(prog, res->cubin));
     } else if (r != NVRTC_ERROR_COMPILATION) {
         cuapi_check_nvrtc(r, "nvrtcCompileProgram", __FILE__, __LINE__);
         goto out;
     }
     res->compile_ms = tc_now_ms() - t0;
     res->status = r == NVRTC_SUCCESS ? TRACE_OK : TRACE_COMPILE_ERROR;
-    TC_TRY(nvrtc, nvrtcGetProgramLogSize(prog, &log_len));
+    TC_TRY(nvrtc, nvr.nvrtcGetProgramLogSize(prog, &log_len));
     res->log = malloc(log_len + 1);
     if (res->log == NULL) {
         tc_seterr("out of memory for a compile log");
@@ -95,13 +97,13 @@ int compile_one(const char *src, const int32_t *params, int variant, int arch, i
     }
     res->log[0] = '\0';
     if (log_len > 0)
-        TC_TRY(nvrtc, nvrtcGetProgramLog(prog, res->log));
+        TC_TRY(nvrtc, nvr.nvrtcGetProgramLog(prog, res->log));
     res->log[log_len] = '\0';
     compile_parse_ptxas(res->log, &res->registers, &res->spill_bytes);
     rc = 0;
 out:
     if (prog != NULL)
-        nvrtcDestroyProgram(&prog);
+        nvr.nvrtcDestroyProgram(&prog);
     if (rc != 0)
         compile_result_free(res);
     return rc;
@@ -150,13 +152,15 @@ static int worker_warmup(int arch, double *ms)
     double t0 = tc_now_ms();
     int rc = -1;
     snprintf(a, sizeof a, "--gpu-architecture=sm_%d", arch);
-    TC_TRY(nvrtc, nvrtcCreateProgram(&prog, warmup_src, "warmup.cu", 0, NULL, NULL));
-    TC_TRY(nvrtc, nvrtcCompileProgram(prog, 1, opts));
+    if (cuapi_load_nvrtc() != 0) /* part of a worker's warm-up: loading NVRTC is what a fresh worker pays first */
+        goto out;
+    TC_TRY(nvrtc, nvr.nvrtcCreateProgram(&prog, warmup_src, "warmup.cu", 0, NULL, NULL));
+    TC_TRY(nvrtc, nvr.nvrtcCompileProgram(prog, 1, opts));
     *ms = tc_now_ms() - t0;
     rc = 0;
 out:
     if (prog != NULL)
-        nvrtcDestroyProgram(&prog);
+        nvr.nvrtcDestroyProgram(&prog);
     return rc;
 }
 
