@@ -29,6 +29,7 @@ struct input_wire {
 };
 struct input_done_wire {
     double ref_ms;
+    double ready_ms; /* when the child finished its start-up (CLOCK_MONOTONIC) */
     int32_t ok;
     int32_t kernels_per_ref;
     char msg[256];
@@ -147,6 +148,15 @@ struct module {
     int32_t params[SP_N_PARAMS];
 };
 
+/* The helper kernels are compiled by NVRTC on a thread of their own while the main thread opens the device. */
+struct helpers_job {
+    int cc;
+    void *cubin;
+    size_t len;
+    int rc;
+    char err[256];
+};
+
 struct gpu {
     struct bench_settings s;
     struct bench_device d;
@@ -167,6 +177,11 @@ struct gpu {
     CUevent *ev;                /* event pool (timer events) */
     CUevent mark[2];            /* around Triton's estimate and the verification launch */
     int check_timer;            /* TC_TIMER_CHECK=1: events too, around every CUPTI-timed execution */
+    int timing;                 /* TC_TIMING=1: start-up phases on stderr */
+    struct helpers_job hj;      /* the helper kernels' compilation, on its own thread during start-up */
+    pthread_t hj_thread;
+    int hj_started;
+    double ready_ms;            /* when start-up finished (CLOCK_MONOTONIC ms, the coordinator's clock too) */
     double check_events_ms, check_cupti_ms;
     int n_ev;
     char errbuf[256];
@@ -175,14 +190,6 @@ struct gpu {
 /* Kinds of launches the protocols time. */
 enum target { T_GEMM, T_REF };
 
-/* The helper kernels are compiled by NVRTC on a thread of their own while the main thread opens the device. */
-struct helpers_job {
-    int cc;
-    void *cubin;
-    size_t len;
-    int rc;
-    char err[256];
-};
 
 static void *helpers_compile(void *arg)
 {
@@ -235,18 +242,23 @@ out:
     return rc;
 }
 
-static int gpu_init(struct gpu *g)
+/* TC_TIMING=1: the child's start-up phases on stderr, in ms since the coordinator started (for performance.md). */
+static void mark(const struct gpu *g, const char *what)
 {
-    struct helpers_job hj;
-    pthread_t th;
-    int v = 0, count = 0, rc = -1, th_started = 0;
-    memset(&hj, 0, sizeof hj);
-    size_t total = 0;
-    (void)total;
-    if (cuapi_load() != 0 || cuapi_load_nvrtc() != 0 || cuapi_load_cublas() != 0 ||
-        (g->s.timer == BENCH_TIMER_CUPTI && cuapi_load_cupti() != 0))
+    if (g->timing)
+        fprintf(stderr, "timing: child %-22s %8.1f ms\n", what, tc_now_ms() - g->s.t0_ms);
+}
+
+/* Start-up, phase 1: the driver and the device's properties, all the coordinator needs to create the trace and
+ * start compiling for the right architecture. The helper kernels start compiling on a thread of their own. */
+static int gpu_open(struct gpu *g)
+{
+    int v = 0, count = 0, rc = -1;
+    mark(g, "start");
+    if (cuapi_load() != 0)
         return -1;
     TC_TRY(cu, cu.cuInit(0));
+    mark(g, "cuInit");
     TC_TRY(cu, cu.cuDeviceGetCount(&count));
     if (g->s.device >= count) {
         tc_seterr("--device %d: this machine has %d CUDA device%s", g->s.device, count, count == 1 ? "" : "s");
@@ -274,12 +286,27 @@ static int gpu_init(struct gpu *g)
         goto out;
     }
     g->d.flush_bytes = g->s.flush_bytes < 0 ? g->d.l2_bytes : g->s.flush_bytes;
-    hj.cc = g->d.cc;
-    if (pthread_create(&th, NULL, helpers_compile, &hj) != 0) {
+    if (cuapi_load_nvrtc() != 0)
+        goto out;
+    g->hj.cc = g->d.cc;
+    if (pthread_create(&g->hj_thread, NULL, helpers_compile, &g->hj) != 0) {
         tc_seterr("cannot start a thread");
         goto out;
     }
-    th_started = 1;
+    g->hj_started = 1;
+    mark(g, "device known");
+    rc = 0;
+out:
+    return rc;
+}
+
+/* Start-up, phase 2 (after the device is reported): CUPTI, the context, cuBLAS, the helper kernels, buffers. */
+static int gpu_setup(struct gpu *g)
+{
+    int rc = -1;
+    if (cuapi_load_cublas() != 0 || (g->s.timer == BENCH_TIMER_CUPTI && cuapi_load_cupti() != 0))
+        goto out;
+    mark(g, "libraries loaded");
     if (g->s.timer == BENCH_TIMER_CUPTI) {
         TC_TRY(cupti, cpt.cuptiActivityRegisterCallbacks(buf_requested, buf_completed));
         TC_TRY(cupti, cpt.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
@@ -287,26 +314,31 @@ static int gpu_init(struct gpu *g)
     TC_TRY(cu, cu.cuDevicePrimaryCtxRetain(&g->ctx, g->dev));
     TC_TRY(cu, cu.cuCtxSetCurrent(g->ctx));
     TC_TRY(cu, cu.cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING));
+    mark(g, "context");
     TC_TRY(cublas, cbl.cublasCreate_v2(&g->blas));
     TC_TRY(cublas, cbl.cublasSetStream_v2(g->blas, (cudaStream_t)g->stream));
-    pthread_join(th, NULL);
-    th_started = 0;
-    if (hj.rc != 0) {
-        tc_seterr("%s", hj.err);
+    mark(g, "cuBLAS");
+    pthread_join(g->hj_thread, NULL);
+    g->hj_started = 0;
+    if (g->hj.rc != 0) {
+        tc_seterr("%s", g->hj.err);
         goto out;
     }
-    if (helpers_load(g, hj.cubin) != 0)
+    if (helpers_load(g, g->hj.cubin) != 0)
         goto out;
     TC_TRY(cu, cu.cuMemAlloc(&g->err, 4 * sizeof(double)));
     TC_TRY(cu, cu.cuEventCreate(&g->mark[0], CU_EVENT_DEFAULT));
     TC_TRY(cu, cu.cuEventCreate(&g->mark[1], CU_EVENT_DEFAULT));
     if (g->d.flush_bytes > 0)
         TC_TRY(cu, cu.cuMemAlloc(&g->flush, (size_t)g->d.flush_bytes));
+    mark(g, "ready");
     rc = 0;
 out:
-    if (th_started)
-        pthread_join(th, NULL);
-    free(hj.cubin);
+    if (g->hj_started)
+        pthread_join(g->hj_thread, NULL);
+    g->hj_started = 0;
+    free(g->hj.cubin);
+    g->hj.cubin = NULL;
     return rc;
 }
 
@@ -503,15 +535,17 @@ out:
     return rc;
 }
 
-/* Executions for the next batch: when several remain, 90% of the estimate (durations drift upward as the GPU
- * warms and its clock drops, and a batch cannot be taken back), else ceil(remaining / per), so the total ends
- * about one execution past the target. Clamped to [1, 1<<20]. */
-static long batch_size(double remaining_ms, double per_ms)
+/* Executions for the next batch: when more than 8 remain, `share` of what the estimate says fits (durations drift
+ * upward as the GPU warms and its clock drops, and a batch cannot be taken back), else ceil(remaining / per), so
+ * the total ends about one execution past the target. Every batch costs a synchronisation and a CUPTI flush
+ * (~0.4 ms of idle GPU on the H200), so the share is as large as the estimate allows (protocol()). Clamped to
+ * [1, 1<<20]. */
+static long batch_size(double remaining_ms, double per_ms, double share)
 {
     double n;
     if (per_ms < 1e-4)
         per_ms = 1e-4;
-    n = remaining_ms > 8.0 * per_ms ? floor(0.9 * remaining_ms / per_ms) : ceil(remaining_ms / per_ms);
+    n = remaining_ms > 8.0 * per_ms ? floor(share * remaining_ms / per_ms) : ceil(remaining_ms / per_ms);
     return n < 1 ? 1 : n > (1 << 20) ? (1 << 20) : (long)n;
 }
 
@@ -526,22 +560,34 @@ static int protocol(struct gpu *g, enum target t, double est_ms, struct trace_ru
         return -1;
     t0 = tc_now_ms();
     if (g->s.protocol == BENCH_FIXED_TIME) {
-        double sum = 0.0;
+        /* The share of the estimate a batch may use: 0.9 while it comes from the single cold verification launch,
+         * 0.95 once it comes from 8 or more executions of the same kind, 0.5 for the first flushed batch, whose
+         * estimate comes from unflushed (L2-warm) executions: a flushed small GEMM can take 1.5x as long, and with
+         * 0.9 the timed total overshot --rep-ms by up to 43% (256^3, 256 MiB flush, H200). */
+        double sum = 0.0, share = 0.9;
         while (sum < g->s.warmup_ms) {
-            long n = batch_size(g->s.warmup_ms - sum, est_ms);
+            long n = batch_size(g->s.warmup_ms - sum, est_ms, share);
             if (run_batch(g, t, n, 0, ex, &flush_ms, &batch, NULL) != 0)
                 goto out;
             sum += batch;
-            est_ms = batch / (double)n;
+            if (n >= 8 || share < 0.95) {
+                est_ms = batch / (double)n;
+                share = n >= 8 ? 0.95 : 0.9;
+            }
             run->n_warmup += (int32_t)n;
         }
         sum = 0.0;
+        if (g->d.flush_bytes > 0)
+            share = 0.5;
         while (sum < g->s.rep_ms) {
-            long n = batch_size(g->s.rep_ms - sum, est_ms);
+            long n = batch_size(g->s.rep_ms - sum, est_ms, share);
             if (run_batch(g, t, n, 1, ex, &flush_ms, &batch, NULL) != 0)
                 goto out;
             sum += batch;
-            est_ms = batch / (double)n;
+            if (n >= 8 || share < 0.95) {
+                est_ms = batch / (double)n;
+                share = n >= 8 ? 0.95 : 0.9;
+            }
             run->n_timed += (int32_t)n;
         }
     } else {
@@ -796,8 +842,10 @@ static void do_run(struct gpu *g, const struct run_wire *rw, const void *cubin, 
         goto fail;
     o->n_exec = ex->n;
     if (g->check_timer && g->check_cupti_ms > 0.0)
-        fprintf(stderr, "timer check: config %d: %zu executions, CUPTI %.3f ms, events %.3f ms, events/CUPTI %.4f\n",
-                rw->config, ex->n, g->check_cupti_ms, g->check_events_ms, g->check_events_ms / g->check_cupti_ms);
+        fprintf(stderr, "timer check: config %d: %zu executions, CUPTI %.3f ms, events %.3f ms, (events - CUPTI) per "
+                        "execution %.2f us, events/CUPTI %.4f\n", rw->config, ex->n, g->check_cupti_ms,
+                g->check_events_ms, (g->check_events_ms - g->check_cupti_ms) * 1e3 / (double)ex->n,
+                g->check_events_ms / g->check_cupti_ms);
     return;
 fail:
     o->run.status = TRACE_LAUNCH_ERROR;
@@ -817,12 +865,21 @@ static void child_main(int in_fd, int out_fd, const struct bench_settings *s)
     g.check_timer = s->timer == BENCH_TIMER_CUPTI && getenv("TC_TIMER_CHECK") != NULL &&
                     strcmp(getenv("TC_TIMER_CHECK"), "1") == 0;
     signal(SIGINT, SIG_IGN); /* Ctrl-C is the coordinator's: it stops after the current run */
-    if (gpu_init(&g) != 0) {
+    g.timing = getenv("TC_TIMING") != NULL && strcmp(getenv("TC_TIMING"), "1") == 0;
+    /* The device is reported as soon as it is known, so the coordinator creates the trace and starts compiling
+     * for its architecture while this process opens the context, cuBLAS and CUPTI. A failure after that is
+     * reported as the answer to the first request. */
+    if (gpu_open(&g) != 0) {
         ipc_send(out_fd, MSG_ERROR, tc_errmsg(), strlen(tc_errmsg()), NULL, 0);
         _exit(1);
     }
     if (ipc_send(out_fd, MSG_HELLO, &g.d, sizeof g.d, NULL, 0) != 0)
         _exit(1);
+    if (gpu_setup(&g) != 0) {
+        ipc_send(out_fd, MSG_ERROR, tc_errmsg(), strlen(tc_errmsg()), NULL, 0);
+        _exit(1);
+    }
+    g.ready_ms = tc_now_ms();
     for (;;) {
         struct ipc_hdr h;
         void *payload = NULL;
@@ -836,6 +893,7 @@ static void child_main(int in_fd, int out_fd, const struct bench_settings *s)
             memset(&d, 0, sizeof d);
             d.ok = set_input(&g, iw.dims, &d.ref_ms) == 0;
             d.kernels_per_ref = g.ref_per_call;
+            d.ready_ms = g.ready_ms;
             if (!d.ok)
                 snprintf(d.msg, sizeof d.msg, "%s", tc_errmsg());
             if (ipc_send(out_fd, MSG_INPUT_DONE, &d, sizeof d, NULL, 0) != 0)
@@ -867,6 +925,7 @@ struct bench_child {
     int to_fd, from_fd;
     struct bench_settings s;
     int expect; /* MSG_INPUT_DONE or MSG_RUN_DONE, 0 when idle */
+    double ready_ms; /* the first child's start-up end, from its first input reply; 0 before */
 };
 
 static void reap(struct bench_child *c, int kill_it)
@@ -950,6 +1009,11 @@ pid_t bench_pid(const struct bench_child *c)
     return c->pid;
 }
 
+double bench_ready_ms(const struct bench_child *c)
+{
+    return c->ready_ms;
+}
+
 int bench_send_input(struct bench_child *c, int input, const int64_t *dims)
 {
     struct input_wire iw;
@@ -957,7 +1021,8 @@ int bench_send_input(struct bench_child *c, int input, const int64_t *dims)
     iw.input = input;
     memcpy(iw.dims, dims, sizeof iw.dims);
     c->expect = MSG_INPUT_DONE;
-    return ipc_send(c->to_fd, MSG_INPUT, &iw, sizeof iw, NULL, 0);
+    /* A child that is gone (EPIPE) explains itself on the reply path: bench_recv reads its last word or EOF. */
+    return ipc_send(c->to_fd, MSG_INPUT, &iw, sizeof iw, NULL, 0) == 0 || errno == EPIPE ? 0 : -1;
 }
 
 int bench_send_run(struct bench_child *c, int config, const int32_t *params, const void *cubin, size_t len)
@@ -968,7 +1033,7 @@ int bench_send_run(struct bench_child *c, int config, const int32_t *params, con
     memcpy(rw.params, params, sizeof rw.params);
     rw.cubin_len = len;
     c->expect = MSG_RUN_DONE;
-    return ipc_send(c->to_fd, MSG_RUN, &rw, sizeof rw, cubin, len);
+    return ipc_send(c->to_fd, MSG_RUN, &rw, sizeof rw, cubin, len) == 0 || errno == EPIPE ? 0 : -1;
 }
 
 int bench_recv(struct bench_child *c, double *ref_ms, struct bench_result *res)
@@ -1000,6 +1065,8 @@ int bench_recv(struct bench_child *c, double *ref_ms, struct bench_result *res)
         if (!d.ok)
             return tc_seterr("preparing the input failed: %s", d.msg);
         *ref_ms = d.ref_ms;
+        if (c->ready_ms == 0.0)
+            c->ready_ms = d.ready_ms;
         return 0;
     }
     if (h.type == MSG_RUN_DONE && expect == MSG_RUN_DONE && h.len >= sizeof(struct run_done_wire)) {
@@ -1024,6 +1091,12 @@ int bench_recv(struct bench_child *c, double *ref_ms, struct bench_result *res)
         }
         free(payload);
         return o.fatal ? 1 : 0;
+    }
+    if (h.type == MSG_ERROR) { /* start-up failed after the device was reported: the child has exited */
+        tc_seterr("the benchmarking process could not open the GPU: %.*s", (int)h.len, (char *)payload);
+        free(payload);
+        reap(c, 1);
+        return -1;
     }
     free(payload);
     return tc_seterr("benchmarking process: unexpected message %u", h.type);

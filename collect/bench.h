@@ -28,6 +28,7 @@ struct bench_settings {
     int64_t flush_bytes;   /* 0 = no flush; -1 = the device's L2 size */
     uint64_t seed;         /* input data */
     double tol;            /* verification threshold */
+    double t0_ms;          /* the coordinator's start (tc_now_ms), for TC_TIMING=1 logs */
 };
 
 struct bench_device {
@@ -55,7 +56,9 @@ struct bench_result {
 
 struct bench_child; /* opaque */
 
-/* Fork the child, which opens the device, cuBLAS and CUPTI and reports the device. NULL on failure (message). */
+/* Fork the child; it reports the device as soon as the driver knows it (then bench_start returns) and goes on to
+ * open the context, cuBLAS and CUPTI. A failure of that second part is the answer to the first request
+ * (bench_recv returns -1). NULL on failure (message). */
 struct bench_child *bench_start(const struct bench_settings *s, struct bench_device *dev);
 int bench_fd(const struct bench_child *c);
 
@@ -74,6 +77,8 @@ void bench_kill(struct bench_child *c);
 /* Ask the child to exit, reap it, free. NULL is fine. */
 void bench_stop(struct bench_child *c);
 pid_t bench_pid(const struct bench_child *c);
+/* When the first child finished its start-up (tc_now_ms clock), known from its first input reply; 0 before. */
+double bench_ready_ms(const struct bench_child *c);
 
 /* Median of n durations (ns) in ms; NaN if n == 0 (tc_median_u64 on an allocated copy). */
 double bench_median_ms(const uint64_t *ns, size_t n);

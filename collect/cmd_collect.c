@@ -113,7 +113,8 @@ static void usage(FILE *fp)
 "  --resume             continue FILE (same options), skipping the runs it holds\n"
 "  --force              overwrite FILE\n"
 "  -q, --quiet          no progress and no summary\n"
-"  --variant V          testing only: normal (default), wrong, fault or bad-syntax kernel variants\n"
+"  --variant V          testing only: normal (default), wrong, fault, fault-some (NUM_WARPS=4 faults) or\n"
+"                       bad-syntax kernel variants\n"
 "  -h, --help           this help\n"
 "\n"
 "Examples:\n"
@@ -249,8 +250,10 @@ static int parse(int argc, char **argv, struct opts *o, int *help)
                 o->variant = VARIANT_FAULT;
             else if (strcmp(optarg, "bad-syntax") == 0)
                 o->variant = VARIANT_BAD_SYNTAX;
+            else if (strcmp(optarg, "fault-some") == 0)
+                o->variant = VARIANT_FAULT_SOME;
             else
-                r = tc_seterr("--variant: expected normal, wrong, fault or bad-syntax, got '%s'", optarg);
+                r = tc_seterr("--variant: expected normal, wrong, fault, fault-some or bad-syntax, got '%s'", optarg);
             break;
         case 'h': *help = 1; return 0;
         case ':': r = tc_seterr("%s: missing value", argv[optind - 1]); break;
@@ -456,6 +459,7 @@ static int compile_only(const struct opts *o)
 
     if (params == NULL)
         goto out;
+    signal(SIGPIPE, SIG_IGN); /* a worker that is gone shows as a failed write, not as our death */
     res = calloc((size_t)n_cfg, sizeof *res);
     if (res == NULL)
         goto out;
@@ -552,7 +556,8 @@ struct coll {
     int busy_input, busy_config;
     double busy_since, t_start, last_draw;
     double run_ms_sum;    /* wall of finished runs, for the ETA */
-    double t0, hello_ms, first_run_ms; /* process start, benchmarking child ready, first run sent */
+    double t0, hello_ms, first_run_ms; /* process start, device known, first run sent */
+    double submit_ms, first_compiled_ms; /* compiles submitted, first launchable configuration back */
     int restarts;
 };
 
@@ -715,6 +720,8 @@ static void handle_compile(struct coll *c, struct compile_result *r)
     } else {
         cfg.status = TRACE_OK;
         c->state[k] = 1;
+        if (c->first_compiled_ms == 0.0)
+            c->first_compiled_ms = tc_now_ms();
         c->cubin[k] = r->cubin;
         c->cubin_len[k] = r->cubin_len;
         r->cubin = NULL;
@@ -735,9 +742,8 @@ static void handle_compile(struct coll *c, struct compile_result *r)
 }
 
 /* Record the outcome of the pair in flight. Returns 0 or -1 (trace write failed: stop). */
-static int handle_run(struct coll *c, struct bench_result *res)
+static int handle_run(struct coll *c, int i, int k, struct bench_result *res)
 {
-    int i = c->busy_input, k = c->busy_config;
     struct trace_run run = res->run;
     run.input = i;
     run.config = k;
@@ -858,10 +864,16 @@ static void summary(struct coll *c, double wall_ms)
         printf("%-18s %-36s %10.1f %10.1f %8.2f\n",
                tc_format_shape(trace_dims(c->t, i), SPACE_N_DIMS, shape, sizeof shape), cfg, tf, ref, tf / ref);
     }
-    printf("wall time %.2f s (this invocation, %ld runs; GPU ready after %.2f s, first run at %.2f s); GPU time "
-           "asked for (valid runs x (warm-up + rep), whole trace) %.2f s; ratio %.3f\n", wall_ms / 1e3, c->finished,
-           (c->hello_ms - c->t0) / 1e3, c->first_run_ms > 0 ? (c->first_run_ms - c->t0) / 1e3 : NAN,
-           requested_ms / 1e3, requested_ms > 0 ? wall_ms / requested_ms : NAN);
+    {
+        double ready = bench_ready_ms(c->bench);
+#define SINCE(x) ((x) > 0.0 ? ((x) - c->t0) / 1e3 : NAN)
+        printf("wall time %.2f s (this invocation, %ld runs; device known after %.2f s, compiling from %.2f s, first "
+               "configuration compiled at %.2f s, GPU ready at %.2f s, first run at %.2f s); GPU time asked for "
+               "(valid runs x (warm-up + rep), whole trace) %.2f s; ratio %.3f\n", wall_ms / 1e3, c->finished,
+               SINCE(c->hello_ms), SINCE(c->submit_ms), SINCE(c->first_compiled_ms), SINCE(ready),
+               SINCE(c->first_run_ms), requested_ms / 1e3, requested_ms > 0 ? wall_ms / requested_ms : NAN);
+#undef SINCE
+    }
     if (c->restarts > 0)
         printf("benchmarking process restarted %d time%s after faults\n", c->restarts, c->restarts == 1 ? "" : "s");
     printf("trace: %s\n", c->o->output);
@@ -876,6 +888,8 @@ static int collect(const struct opts *o)
     double t0 = tc_now_ms();
 
     memset(&c, 0, sizeof c);
+    /* A child or worker that is gone must show as a failed write (EPIPE) and its reply's end, not kill us. */
+    signal(SIGPIPE, SIG_IGN);
     c.o = o;
     c.t0 = t0;
     c.child_input = -1;
@@ -931,6 +945,7 @@ static int collect(const struct opts *o)
     bs.flush_bytes = o->flush_bytes;
     bs.seed = o->seed;
     bs.tol = o->tol;
+    bs.t0_ms = t0;
     c.bench = bench_start(&bs, &c.dev);
     if (c.bench == NULL) {
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
@@ -1001,6 +1016,7 @@ static int collect(const struct opts *o)
         if (needed || isnan(cfg->compile_ms))
             order[n_order++] = k;
     }
+    c.submit_ms = tc_now_ms();
     /* Cheapest compiles first (accumulators per thread x k-tile depth), so that benchmarking starts early. */
     qsort_params = c.params;
     qsort(order, (size_t)n_order, sizeof *order, cmp_compile_cost);
@@ -1095,8 +1111,16 @@ static int collect(const struct opts *o)
                     }
                 }
             } else {
+                int i = c.busy_input, k = c.busy_config;
                 c.run_ms_sum += tc_now_ms() - c.busy_since;
-                if (handle_run(&c, &res) != 0) {
+                /* The next pair starts before this one is written, so the GPU does not wait for the disk. */
+                c.done[(size_t)i * c.n_cfg + k] = 1;
+                if (r == 0 && !g_interrupted && dispatch(&c) < 0) {
+                    free(res.exec_ns);
+                    fprintf(stderr, "\ntunecost collect: benchmarking process: %s\n", tc_errmsg());
+                    goto out;
+                }
+                if (handle_run(&c, i, k, &res) != 0) {
                     free(res.exec_ns);
                     fprintf(stderr, "\ntunecost collect: %s\n", tc_errmsg());
                     goto out;

@@ -9,7 +9,8 @@
 #include <stdint.h>
 
 /* Test-only kernel variants (kernels/gemm_f16.cu TC_VARIANT). */
-enum compile_variant { VARIANT_NORMAL = 0, VARIANT_WRONG = 1, VARIANT_FAULT = 2, VARIANT_BAD_SYNTAX = 3 };
+enum compile_variant { VARIANT_NORMAL = 0, VARIANT_WRONG = 1, VARIANT_FAULT = 2, VARIANT_BAD_SYNTAX = 3,
+                       VARIANT_FAULT_SOME = 4 };
 
 struct compile_result {
     int32_t config;      /* index given in the request */

@@ -14,8 +14,12 @@ int ipc_write_all(int fd, const void *buf, size_t n)
         ssize_t w = write(fd, p, n);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w <= 0)
-            return tc_seterr("pipe write failed: %s", w < 0 ? strerror(errno) : "short write");
+        if (w <= 0) {
+            int e = w < 0 ? errno : EIO;
+            tc_seterr("pipe write failed: %s", w < 0 ? strerror(e) : "short write");
+            errno = e; /* callers tell a peer that is gone (EPIPE) from other failures */
+            return -1;
+        }
         p += w;
         n -= (size_t)w;
     }

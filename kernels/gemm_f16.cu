@@ -25,7 +25,8 @@
  * computes a (BLOCK_M / WARPS_M) x (BLOCK_N / WARPS_N) tile with ldmatrix(.trans) + mma.sync.m16n8k16.
  *
  * Test-only variants (collect --variant, gpu tests): TC_VARIANT 1 = wrong result (one element perturbed),
- * 2 = faulting (writes far outside C), 3 = compile error.
+ * 2 = faulting (writes far outside C), 3 = compile error, 4 = faulting only where NUM_WARPS == 4 (the others
+ * are correct: a fault followed by normal configurations).
  */
 #ifndef BLOCK_M
 #error "BLOCK_M must be defined (-DBLOCK_M=...)"
@@ -316,7 +317,7 @@ tc_gemm_f16(const u16 *__restrict__ A, const u16 *__restrict__ B, u16 *__restric
     if (pid == 0 && tid == 0)
         acc[0][0][0] += 1000.0f; /* deliberately wrong: C[0][0] off by 1000 */
 #endif
-#if TC_VARIANT == 2
+#if TC_VARIANT == 2 || (TC_VARIANT == 4 && NUM_WARPS == 4)
     if (tid == 0)
         C[(size_t)1 << 40] = 0; /* deliberately faulting: far outside any allocation */
 #endif
