@@ -250,7 +250,7 @@ static void mark(const struct gpu *g, const char *what)
 }
 
 /* Start-up, phase 1: the driver and the device's properties, all the coordinator needs to create the trace and
- * start compiling for the right architecture. The helper kernels start compiling on a thread of their own. */
+ * start compiling for the right architecture. */
 static int gpu_open(struct gpu *g)
 {
     int v = 0, count = 0, rc = -1;
@@ -286,7 +286,18 @@ static int gpu_open(struct gpu *g)
         goto out;
     }
     g->d.flush_bytes = g->s.flush_bytes < 0 ? g->d.l2_bytes : g->s.flush_bytes;
-    if (cuapi_load_nvrtc() != 0)
+    mark(g, "device known");
+    rc = 0;
+out:
+    return rc;
+}
+
+/* Start-up, phase 2 (after the device is reported): the helper kernels compile on a thread of their own while
+ * CUPTI, the context and cuBLAS open; then buffers. */
+static int gpu_setup(struct gpu *g)
+{
+    int rc = -1;
+    if (cuapi_load_nvrtc() != 0) /* before the thread starts: the loaders are not thread-safe */
         goto out;
     g->hj.cc = g->d.cc;
     if (pthread_create(&g->hj_thread, NULL, helpers_compile, &g->hj) != 0) {
@@ -294,16 +305,6 @@ static int gpu_open(struct gpu *g)
         goto out;
     }
     g->hj_started = 1;
-    mark(g, "device known");
-    rc = 0;
-out:
-    return rc;
-}
-
-/* Start-up, phase 2 (after the device is reported): CUPTI, the context, cuBLAS, the helper kernels, buffers. */
-static int gpu_setup(struct gpu *g)
-{
-    int rc = -1;
     if (cuapi_load_cublas() != 0 || (g->s.timer == BENCH_TIMER_CUPTI && cuapi_load_cupti() != 0))
         goto out;
     mark(g, "libraries loaded");
