@@ -179,9 +179,16 @@ struct gpu {
     int check_timer;            /* TC_TIMER_CHECK=1: events too, around every CUPTI-timed execution */
     int timing;                 /* TC_TIMING=1: start-up phases on stderr */
     struct helpers_job hj;      /* the helper kernels' compilation, on its own thread during start-up */
+    pthread_t libs_thread;      /* loads NVRTC, cuBLAS and CUPTI while the main thread runs cuInit */
+    int libs_started, libs_rc, libs_cupti;
+    char libs_err[256];
     pthread_t hj_thread;
     int hj_started;
     double ready_ms;            /* when start-up finished (CLOCK_MONOTONIC ms, the coordinator's clock too) */
+    struct {                    /* TC_TIMING=1: where a run's host time goes (ms), printed per run */
+        int batches;
+        double launch, sync, cupti, verify_gemm, verify_check;
+    } tm;
     double check_events_ms, check_cupti_ms;
     int n_ev;
     char errbuf[256];
@@ -249,6 +256,15 @@ static void mark(const struct gpu *g, const char *what)
         fprintf(stderr, "timing: child %-22s %8.1f ms\n", what, tc_now_ms() - g->s.t0_ms);
 }
 
+static void *load_libs(void *arg)
+{
+    struct gpu *g = arg;
+    g->libs_rc = cuapi_load_nvrtc() != 0 || cuapi_load_cublas() != 0 || (g->libs_cupti && cuapi_load_cupti() != 0);
+    if (g->libs_rc != 0)
+        snprintf(g->libs_err, sizeof g->libs_err, "%s", tc_errmsg());
+    return NULL;
+}
+
 /* Start-up, phase 1: the driver and the device's properties, all the coordinator needs to create the trace and
  * start compiling for the right architecture. */
 static int gpu_open(struct gpu *g)
@@ -257,6 +273,10 @@ static int gpu_open(struct gpu *g)
     mark(g, "start");
     if (cuapi_load() != 0)
         return -1;
+    /* Mapping and relocating cuBLAS (~500 MB with cuBLASLt) and NVRTC takes 60 ms with a warm page cache and
+     * ~370 ms on a fresh machine (H200): done beside cuInit, which takes about as long. */
+    g->libs_cupti = g->s.timer == BENCH_TIMER_CUPTI;
+    g->libs_started = pthread_create(&g->libs_thread, NULL, load_libs, g) == 0;
     TC_TRY(cu, cu.cuInit(0));
     mark(g, "cuInit");
     TC_TRY(cu, cu.cuDeviceGetCount(&count));
@@ -297,7 +317,15 @@ out:
 static int gpu_setup(struct gpu *g)
 {
     int rc = -1;
-    if (cuapi_load_nvrtc() != 0) /* before the thread starts: the loaders are not thread-safe */
+    if (g->libs_started) { /* the loaders are not thread-safe: this thread touches none before the join */
+        pthread_join(g->libs_thread, NULL);
+        g->libs_started = 0;
+        if (g->libs_rc != 0) {
+            tc_seterr("%s", g->libs_err);
+            goto out;
+        }
+    }
+    if (cuapi_load_nvrtc() != 0) /* loaded already, unless the loading thread could not start */
         goto out;
     g->hj.cc = g->d.cc;
     if (pthread_create(&g->hj_thread, NULL, helpers_compile, &g->hj) != 0) {
@@ -456,6 +484,7 @@ static int run_batch(struct gpu *g, enum target t, long n, int flush, struct seq
     int per = t == T_REF ? g->ref_per_call : 1;
     struct krec *recs = NULL;
     size_t n_recs = 0, first = out->n;
+    double t_launch = tc_now_ms();
     flush = flush && g->d.flush_bytes > 0;
     *batch_ms = 0.0;
     if (events && events_reserve(g, (int)(n * (flush ? 4 : 2))) != 0)
@@ -479,7 +508,11 @@ static int run_batch(struct gpu *g, enum target t, long n, int flush, struct seq
     }
     if (mark != NULL)
         TC_TRY(cu, cu.cuEventRecord(mark[1], g->stream));
+    g->tm.batches++;
+    g->tm.launch += tc_now_ms() - t_launch;
+    t_launch = tc_now_ms();
     TC_TRY(cu, cu.cuStreamSynchronize(g->stream));
+    g->tm.sync += tc_now_ms() - t_launch;
     if (g->s.timer == BENCH_TIMER_EVENTS) {
         for (long i = 0; i < n; i++) {
             float ms = 0.0f;
@@ -504,8 +537,10 @@ static int run_batch(struct gpu *g, enum target t, long n, int flush, struct seq
         }
         long got = 0, calls = 0;
         uint64_t acc = 0;
+        t_launch = tc_now_ms();
         if (cupti_take(&recs, &n_recs) != 0)
             goto out;
+        g->tm.cupti += tc_now_ms() - t_launch;
         for (size_t i = 0; i < n_recs; i++) {
             int want = t == T_GEMM ? CLS_GEMM : CLS_OTHER;
             if (recs[i].cls == CLS_FLUSH) {
@@ -561,20 +596,19 @@ static int protocol(struct gpu *g, enum target t, double est_ms, struct trace_ru
         return -1;
     t0 = tc_now_ms();
     if (g->s.protocol == BENCH_FIXED_TIME) {
-        /* The share of the estimate a batch may use: 0.9 while it comes from the single cold verification launch,
-         * 0.95 once it comes from 8 or more executions of the same kind, 0.5 for the first flushed batch, whose
-         * estimate comes from unflushed (L2-warm) executions: a flushed small GEMM can take 1.5x as long, and with
-         * 0.9 the timed total overshot --rep-ms by up to 43% (256^3, 256 MiB flush, H200). */
-        double sum = 0.0, share = 0.9;
+        /* The share of the estimate a batch may use: 0.8, as durations drift within a run (on the H200 a 4096^3
+         * variant went from 0.69 to 0.89 ms per execution within its 100 ms: a batch sized at 95% ended at
+         * 111 ms); 0.5 for the first flushed batch, whose estimate comes from unflushed (L2-warm) executions: a
+         * flushed small GEMM can take 1.5x as long, and at 0.9 the timed total overshot --rep-ms by up to 43%
+         * (256^3, 256 MiB flush, H200). */
+        const double share_default = 0.8;
+        double sum = 0.0, share = share_default;
         while (sum < g->s.warmup_ms) {
             long n = batch_size(g->s.warmup_ms - sum, est_ms, share);
             if (run_batch(g, t, n, 0, ex, &flush_ms, &batch, NULL) != 0)
                 goto out;
             sum += batch;
-            if (n >= 8 || share < 0.95) {
-                est_ms = batch / (double)n;
-                share = n >= 8 ? 0.95 : 0.9;
-            }
+            est_ms = batch / (double)n;
             run->n_warmup += (int32_t)n;
         }
         sum = 0.0;
@@ -585,10 +619,8 @@ static int protocol(struct gpu *g, enum target t, double est_ms, struct trace_ru
             if (run_batch(g, t, n, 1, ex, &flush_ms, &batch, NULL) != 0)
                 goto out;
             sum += batch;
-            if (n >= 8 || share < 0.95) {
-                est_ms = batch / (double)n;
-                share = n >= 8 ? 0.95 : 0.9;
-            }
+            est_ms = batch / (double)n;
+            share = share_default;
             run->n_timed += (int32_t)n;
         }
     } else {
@@ -781,12 +813,14 @@ static int verify(struct gpu *g, double *rel, double *est_ms)
     float ms = 0.0f;
     int rc = -1;
     void *args[] = {&g->c, &g->cref, &mn, &g->err};
+    double t0 = tc_now_ms();
     if (fill_u16(g, g->c, mn, 0x7e00) != 0 || fill_u16(g, g->err, four * 4, 0) != 0)
         goto out;
     TC_TRY(cu, cu.cuEventRecord(g->mark[0], g->stream));
     TC_TRY(cu, launch_gemm(g));
     TC_TRY(cu, cu.cuEventRecord(g->mark[1], g->stream));
     TC_TRY(cu, cu.cuStreamSynchronize(g->stream));
+    g->tm.verify_gemm = tc_now_ms() - t0;
     TC_TRY(cu, cu.cuEventElapsedTime(&ms, g->mark[0], g->mark[1]));
     *est_ms = ms;
     TC_TRY(cu, launch_1d(g, g->f_relerr, 1024, 256, args));
@@ -798,6 +832,7 @@ static int verify(struct gpu *g, double *rel, double *est_ms)
         *rel = sqrt(h[0] / h[1]);
     else
         *rel = h[0] > 0.0 ? INFINITY : 0.0;
+    g->tm.verify_check = tc_now_ms() - t0 - g->tm.verify_gemm;
     rc = 0;
 out:
     return rc;
@@ -826,6 +861,7 @@ static void do_run(struct gpu *g, const struct run_wire *rw, const void *cubin, 
         snprintf(o->msg, sizeof o->msg, "no input set");
         return;
     }
+    memset(&g->tm, 0, sizeof g->tm);
     if (module_get(g, rw, cubin, &o->load_ms) != 0)
         goto fail;
     t0 = tc_now_ms();
@@ -842,6 +878,16 @@ static void do_run(struct gpu *g, const struct run_wire *rw, const void *cubin, 
     if (protocol(g, T_GEMM, est, &o->run, ex) != 0)
         goto fail;
     o->n_exec = ex->n;
+    if (g->timing) {
+        double sum = 0.0;
+        for (size_t i = 0; i < ex->n; i++)
+            sum += (double)ex->ns[i] / 1e6;
+        fprintf(stderr, "timing: run config %d: load %.2f, verify %.2f (gemm %.2f, check %.2f), protocol %.2f = "
+                        "executions %.2f + %.2f; %d batches, host: launch %.2f, sync %.2f, cupti %.2f\n",
+                rw->config, isnan(o->load_ms) ? 0.0 : o->load_ms, o->run.verify_ms, g->tm.verify_gemm,
+                g->tm.verify_check, o->run.wall_ms, sum, o->run.wall_ms - sum, g->tm.batches, g->tm.launch,
+                g->tm.sync, g->tm.cupti);
+    }
     if (g->check_timer && g->check_cupti_ms > 0.0)
         fprintf(stderr, "timer check: config %d: %zu executions, CUPTI %.3f ms, events %.3f ms, (events - CUPTI) per "
                         "execution %.2f us, events/CUPTI %.4f\n", rw->config, ex->n, g->check_cupti_ms,
