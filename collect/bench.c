@@ -176,6 +176,7 @@ struct gpu {
     struct module *cur;         /* module of the run in progress */
     CUevent *ev;                /* event pool (timer events) */
     CUevent mark[2];            /* around Triton's estimate and the verification launch */
+    CUevent pipe_ev[6];         /* three start/end pairs around the batches of a pipelined phase */
     int check_timer;            /* TC_TIMER_CHECK=1: events too, around every CUPTI-timed execution */
     int timing;                 /* TC_TIMING=1: start-up phases on stderr */
     struct helpers_job hj;      /* the helper kernels' compilation, on its own thread during start-up */
@@ -358,6 +359,8 @@ static int gpu_setup(struct gpu *g)
     TC_TRY(cu, cu.cuMemAlloc(&g->err, 4 * sizeof(double)));
     TC_TRY(cu, cu.cuEventCreate(&g->mark[0], CU_EVENT_DEFAULT));
     TC_TRY(cu, cu.cuEventCreate(&g->mark[1], CU_EVENT_DEFAULT));
+    for (int i = 0; i < 6; i++)
+        TC_TRY(cu, cu.cuEventCreate(&g->pipe_ev[i], CU_EVENT_DEFAULT));
     if (g->d.flush_bytes > 0)
         TC_TRY(cu, cu.cuMemAlloc(&g->flush, (size_t)g->d.flush_bytes));
     mark(g, "ready");
@@ -474,6 +477,47 @@ static int cupti_discard(struct gpu *g)
     return 0;
 }
 
+/* After a synchronisation: the CUPTI records of the last n launches of target t, appended to *out as execution
+ * durations (a cuBLAS call's kernels summed); flush kernels' time added to *flush_ms; *batch_ms = their sum. */
+static int cupti_collect(struct gpu *g, enum target t, long n, struct seq *out, double *flush_ms, double *batch_ms)
+{
+    struct krec *recs = NULL;
+    size_t n_recs = 0, first = out->n;
+    long got = 0, calls = 0;
+    uint64_t acc = 0;
+    int rc = -1, per = t == T_REF ? g->ref_per_call : 1, want = t == T_GEMM ? CLS_GEMM : CLS_OTHER;
+    double t0 = tc_now_ms();
+    *batch_ms = 0.0;
+    if (cupti_take(&recs, &n_recs) != 0)
+        return -1;
+    g->tm.cupti += tc_now_ms() - t0;
+    for (size_t i = 0; i < n_recs; i++) {
+        if (recs[i].cls == CLS_FLUSH) {
+            *flush_ms += (double)(recs[i].end - recs[i].start) / 1e6;
+        } else if (recs[i].cls == want) {
+            acc += recs[i].end - recs[i].start;
+            if (++got % per == 0) {
+                if (seq_push(out, acc) != 0)
+                    goto out;
+                *batch_ms += (double)acc / 1e6;
+                acc = 0;
+                calls++;
+            }
+        }
+    }
+    if (calls != n || got % per != 0) {
+        tc_seterr("CUPTI delivered %ld kernel records for %ld launches of %d kernel%s each", got, n, per,
+                  per == 1 ? "" : "s");
+        goto out;
+    }
+    rc = 0;
+out:
+    if (rc != 0)
+        out->n = first;
+    free(recs);
+    return rc;
+}
+
 /* Launch n executions of target t (each preceded by an L2 flush when `flush`), wait, and append their
  * durations to *out (and the flush kernels' GPU time to *flush_ms). *batch_ms receives the batch's summed
  * execution time. */
@@ -481,9 +525,7 @@ static int run_batch(struct gpu *g, enum target t, long n, int flush, struct seq
                      double *batch_ms, CUevent *mark)
 {
     int rc = -1, events = g->s.timer == BENCH_TIMER_EVENTS || g->check_timer;
-    int per = t == T_REF ? g->ref_per_call : 1;
-    struct krec *recs = NULL;
-    size_t n_recs = 0, first = out->n;
+    size_t first = out->n;
     double t_launch = tc_now_ms();
     flush = flush && g->d.flush_bytes > 0;
     *batch_ms = 0.0;
@@ -535,39 +577,15 @@ static int run_batch(struct gpu *g, enum target t, long n, int flush, struct seq
                 g->check_events_ms += ms;
             }
         }
-        long got = 0, calls = 0;
-        uint64_t acc = 0;
-        t_launch = tc_now_ms();
-        if (cupti_take(&recs, &n_recs) != 0)
+        if (cupti_collect(g, t, n, out, flush_ms, batch_ms) != 0)
             goto out;
-        g->tm.cupti += tc_now_ms() - t_launch;
-        for (size_t i = 0; i < n_recs; i++) {
-            int want = t == T_GEMM ? CLS_GEMM : CLS_OTHER;
-            if (recs[i].cls == CLS_FLUSH) {
-                *flush_ms += (double)(recs[i].end - recs[i].start) / 1e6;
-            } else if (recs[i].cls == want) {
-                acc += recs[i].end - recs[i].start;
-                if (++got % per == 0) {
-                    if (seq_push(out, acc) != 0)
-                        goto out;
-                    *batch_ms += (double)acc / 1e6;
-                    acc = 0;
-                    calls++;
-                }
-            }
-        }
         if (events)
             g->check_cupti_ms += *batch_ms;
-        if (calls != n || got % per != 0) {
-            tc_seterr("CUPTI delivered %ld kernel records for %ld launches of %d kernel%s each", got, n, per,
-                      per == 1 ? "" : "s");
-            out->n = first;
-            goto out;
-        }
     }
     rc = 0;
 out:
-    free(recs);
+    if (rc != 0)
+        out->n = first;
     return rc;
 }
 
@@ -583,6 +601,71 @@ static long batch_size(double remaining_ms, double per_ms, double share)
         per_ms = 1e-4;
     n = remaining_ms > 8.0 * per_ms ? floor(share * remaining_ms / per_ms) : ceil(remaining_ms / per_ms);
     return n < 1 ? 1 : n > (1 << 20) ? (1 << 20) : (long)n;
+}
+
+/* A fixed-time phase (unflushed executions until target_ms of kernel time) with up to two batches in flight: the
+ * host sizes the next batch from the event-timed spans of finished ones while the GPU runs the one queued behind,
+ * so a batch boundary costs no idle GPU (a synchronous boundary costs ~0.4 ms on the H200: wake-up, CUPTI flush,
+ * first launch). Spans include the gaps between launches, so they over-estimate kernel time: the phase may end
+ * short of the target, never past it by more than the drift a batch allows; the caller then tops it up from the
+ * exact CUPTI sum, synchronously. Only for the CUPTI timer (records are taken once, at the end, with nothing in
+ * flight). On return the stream is idle; *n_out executions were appended to ex, *sum_out is their exact kernel
+ * time and *est_ms their mean. */
+static int phase_pipelined(struct gpu *g, enum target t, double target_ms, double *est_ms, struct seq *ex,
+                           long *n_out, double *sum_out)
+{
+    long qn[2] = {0, 0}, total = 0;
+    int qs[2] = {0, 0}, nq = 0, slot = 0, rc = -1;
+    double done = 0.0, flush_ms = 0.0;
+    *n_out = 0;
+    *sum_out = 0.0;
+    for (;;) {
+        while (nq < 2) {
+            double rem = target_ms - done;
+            long n;
+            CUevent *e = g->pipe_ev + 2 * slot;
+            for (int i = 0; i < nq; i++)
+                rem -= (double)qn[i] * *est_ms;
+            if (rem <= 0.0)
+                break;
+            n = batch_size(rem, *est_ms, 0.8);
+            TC_TRY(cu, cu.cuEventRecord(e[0], g->stream));
+            for (long i = 0; i < n; i++)
+                if (launch_target(g, t) != 0)
+                    goto out;
+            TC_TRY(cu, cu.cuEventRecord(e[1], g->stream));
+            qn[nq] = n;
+            qs[nq] = slot;
+            nq++;
+            slot = (slot + 1) % 3;
+            total += n;
+            g->tm.batches++;
+        }
+        if (nq == 0)
+            break;
+        {
+            float ms = 0.0f;
+            CUevent *e = g->pipe_ev + 2 * qs[0];
+            double t0 = tc_now_ms();
+            TC_TRY(cu, cu.cuEventSynchronize(e[1]));
+            g->tm.sync += tc_now_ms() - t0;
+            TC_TRY(cu, cu.cuEventElapsedTime(&ms, e[0], e[1]));
+            done += ms;
+            *est_ms = (double)ms / (double)qn[0];
+            qn[0] = qn[1];
+            qs[0] = qs[1];
+            nq--;
+        }
+    }
+    TC_TRY(cu, cu.cuStreamSynchronize(g->stream));
+    if (cupti_collect(g, t, total, ex, &flush_ms, sum_out) != 0)
+        goto out;
+    *n_out = total;
+    if (total > 0)
+        *est_ms = *sum_out / (double)total;
+    rc = 0;
+out:
+    return rc;
 }
 
 /* Run the selected protocol on target t. est_ms: a first per-execution estimate (e.g. the verification). */
@@ -602,8 +685,15 @@ static int protocol(struct gpu *g, enum target t, double est_ms, struct trace_ru
          * flushed small GEMM can take 1.5x as long, and at 0.9 the timed total overshot --rep-ms by up to 43%
          * (256^3, 256 MiB flush, H200). */
         const double share_default = 0.8;
+        const int pipelined = g->s.timer == BENCH_TIMER_CUPTI && !g->check_timer;
         double sum = 0.0, share = share_default;
-        while (sum < g->s.warmup_ms) {
+        long n_pipe = 0;
+        if (pipelined) {
+            if (phase_pipelined(g, t, g->s.warmup_ms, &est_ms, ex, &n_pipe, &sum) != 0)
+                goto out;
+            run->n_warmup += (int32_t)n_pipe;
+        }
+        while (sum < g->s.warmup_ms) { /* synchronous batches: the top-up, or the whole phase */
             long n = batch_size(g->s.warmup_ms - sum, est_ms, share);
             if (run_batch(g, t, n, 0, ex, &flush_ms, &batch, NULL) != 0)
                 goto out;
@@ -612,8 +702,13 @@ static int protocol(struct gpu *g, enum target t, double est_ms, struct trace_ru
             run->n_warmup += (int32_t)n;
         }
         sum = 0.0;
-        if (g->d.flush_bytes > 0)
+        if (g->d.flush_bytes > 0) {
             share = 0.5;
+        } else if (pipelined) {
+            if (phase_pipelined(g, t, g->s.rep_ms, &est_ms, ex, &n_pipe, &sum) != 0)
+                goto out;
+            run->n_timed += (int32_t)n_pipe;
+        }
         while (sum < g->s.rep_ms) {
             long n = batch_size(g->s.rep_ms - sum, est_ms, share);
             if (run_batch(g, t, n, 1, ex, &flush_ms, &batch, NULL) != 0)
@@ -1162,12 +1257,20 @@ void bench_kill(struct bench_child *c)
         kill(c->pid, SIGKILL);
 }
 
+void bench_quit(struct bench_child *c)
+{
+    if (c == NULL || c->to_fd < 0)
+        return;
+    ipc_send(c->to_fd, MSG_QUIT, NULL, 0, NULL, 0);
+    close(c->to_fd);
+    c->to_fd = -1;
+}
+
 void bench_stop(struct bench_child *c)
 {
     if (c == NULL)
         return;
-    if (c->to_fd >= 0)
-        ipc_send(c->to_fd, MSG_QUIT, NULL, 0, NULL, 0);
+    bench_quit(c);
     reap(c, 0);
     free(c);
 }

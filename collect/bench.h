@@ -74,6 +74,8 @@ int bench_recv(struct bench_child *c, double *ref_ms, struct bench_result *res);
 int bench_restart(struct bench_child *c);
 /* Kill the child now (watchdog). */
 void bench_kill(struct bench_child *c);
+/* Ask the child to exit without waiting for it (its CUDA teardown then overlaps the caller's own). NULL is fine. */
+void bench_quit(struct bench_child *c);
 /* Ask the child to exit, reap it, free. NULL is fine. */
 void bench_stop(struct bench_child *c);
 pid_t bench_pid(const struct bench_child *c);

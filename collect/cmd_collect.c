@@ -1153,12 +1153,15 @@ static int collect(const struct opts *o)
         summary(&c, tc_now_ms() - t0);
     rc = 0;
 out:
-    bench_stop(c.bench);
-    compile_pool_stop(c.pool);
+    /* The children's exits (the CUDA context's teardown) overlap the trace's compressing close. */
+    bench_quit(c.bench);
+    compile_pool_quit(c.pool);
     if (trace_close(c.t) != 0) {
         fprintf(stderr, "tunecost collect: closing %s: %s\n", o->output, tc_errmsg());
         rc = 1;
     }
+    bench_stop(c.bench);
+    compile_pool_stop(c.pool);
     if (c.cubin != NULL)
         for (int k = 0; k < c.n_cfg; k++)
             free(c.cubin[k]);

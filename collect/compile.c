@@ -419,12 +419,24 @@ int compile_pool_wait_warmup(struct compile_pool *p)
     return 0;
 }
 
+void compile_pool_quit(struct compile_pool *p)
+{
+    if (p == NULL)
+        return;
+    for (int i = 0; i < p->jobs; i++)
+        if (p->w[i].to_fd >= 0 && !p->w[i].busy) { /* an idle worker exits at the end of its requests */
+            close(p->w[i].to_fd);
+            p->w[i].to_fd = -1;
+        }
+}
+
 void compile_pool_stop(struct compile_pool *p)
 {
     if (p == NULL)
         return;
     for (int i = 0; i < p->jobs; i++) {
-        close(p->w[i].to_fd);
+        if (p->w[i].to_fd >= 0)
+            close(p->w[i].to_fd);
         close(p->w[i].from_fd);
     }
     for (int i = 0; i < p->jobs; i++) {

@@ -48,7 +48,9 @@ int compile_pool_take(struct compile_pool *p, struct compile_result *res);
 int compile_pool_wait_warmup(struct compile_pool *p);
 const double *compile_pool_warmup_ms(const struct compile_pool *p);
 int compile_pool_jobs(const struct compile_pool *p);
-/* Ask workers to exit and reap them. NULL is fine. */
+/* Let idle workers exit now (their pipes closed) without waiting for them. NULL is fine. */
+void compile_pool_quit(struct compile_pool *p);
+/* Ask workers to exit (busy ones are killed) and reap them. NULL is fine. */
 void compile_pool_stop(struct compile_pool *p);
 
 /* Registers and spill stores reported by "ptxas -v" in a compile log; -1 where absent. */
