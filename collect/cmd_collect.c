@@ -1160,8 +1160,12 @@ out:
         fprintf(stderr, "tunecost collect: closing %s: %s\n", o->output, tc_errmsg());
         rc = 1;
     }
+    if (getenv("TC_TIMING") != NULL && strcmp(getenv("TC_TIMING"), "1") == 0)
+        fprintf(stderr, "timing: coordinator trace closed %8.1f ms\n", tc_now_ms() - t0);
     bench_stop(c.bench);
     compile_pool_stop(c.pool);
+    if (getenv("TC_TIMING") != NULL && strcmp(getenv("TC_TIMING"), "1") == 0)
+        fprintf(stderr, "timing: coordinator children reaped %8.1f ms\n", tc_now_ms() - t0);
     if (c.cubin != NULL)
         for (int k = 0; k < c.n_cfg; k++)
             free(c.cubin[k]);
