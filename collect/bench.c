@@ -675,8 +675,6 @@ static int protocol(struct gpu *g, enum target t, double est_ms, struct trace_ru
     int rc = -1;
     run->n_estimate = run->n_warmup = run->n_timed = 0;
     run->estimate_ms = NAN;
-    if (cupti_discard(g) != 0)
-        return -1;
     t0 = tc_now_ms();
     if (g->s.protocol == BENCH_FIXED_TIME) {
         /* The share of the estimate a batch may use: 0.8, as durations drift within a run (on the H200 a 4096^3
@@ -686,34 +684,49 @@ static int protocol(struct gpu *g, enum target t, double est_ms, struct trace_ru
          * (256^3, 256 MiB flush, H200). */
         const double share_default = 0.8;
         const int pipelined = g->s.timer == BENCH_TIMER_CUPTI && !g->check_timer;
-        double sum = 0.0, share = share_default;
+        const int flushed = g->d.flush_bytes > 0;
+        double warm = 0.0, timed = 0.0, share = share_default;
         long n_pipe = 0;
-        if (pipelined) {
-            if (phase_pipelined(g, t, g->s.warmup_ms, &est_ms, ex, &n_pipe, &sum) != 0)
+        /* The verification launch is not part of the warm-up: wall_ms and the warm-up are what an autotuner
+         * that does not verify would spend (design.md), and verify_ms is kept apart. */
+        if (cupti_discard(g) != 0)
+            goto out;
+        if (pipelined && !flushed) {
+            /* Unflushed warm-up and timed executions are the same launches back to back: one pipelined stretch
+             * for both, split afterwards at the first execution that completes the warm-up. */
+            size_t first = ex->n;
+            long k = 0;
+            if (phase_pipelined(g, t, g->s.warmup_ms + g->s.rep_ms, &est_ms, ex, &n_pipe, &batch) != 0)
                 goto out;
+            for (; k < n_pipe && warm < g->s.warmup_ms; k++)
+                warm += (double)ex->ns[first + (size_t)k] / 1e6;
+            for (long i = k; i < n_pipe; i++)
+                timed += (double)ex->ns[first + (size_t)i] / 1e6;
+            run->n_warmup += (int32_t)k;
+            run->n_timed += (int32_t)(n_pipe - k);
+        } else if (pipelined) {
+            if (phase_pipelined(g, t, g->s.warmup_ms, &est_ms, ex, &n_pipe, &batch) != 0)
+                goto out;
+            warm += batch;
             run->n_warmup += (int32_t)n_pipe;
         }
-        while (sum < g->s.warmup_ms) { /* synchronous batches: the top-up, or the whole phase */
-            long n = batch_size(g->s.warmup_ms - sum, est_ms, share);
+        /* Synchronous batches: the exact top-up after a pipelined stretch, or the whole protocol. Timed
+         * executions only start once the warm-up is complete. */
+        while (run->n_timed == 0 && warm < g->s.warmup_ms) {
+            long n = batch_size(g->s.warmup_ms - warm, est_ms, share);
             if (run_batch(g, t, n, 0, ex, &flush_ms, &batch, NULL) != 0)
                 goto out;
-            sum += batch;
+            warm += batch;
             est_ms = batch / (double)n;
             run->n_warmup += (int32_t)n;
         }
-        sum = 0.0;
-        if (g->d.flush_bytes > 0) {
+        if (flushed && run->n_timed == 0)
             share = 0.5;
-        } else if (pipelined) {
-            if (phase_pipelined(g, t, g->s.rep_ms, &est_ms, ex, &n_pipe, &sum) != 0)
-                goto out;
-            run->n_timed += (int32_t)n_pipe;
-        }
-        while (sum < g->s.rep_ms) {
-            long n = batch_size(g->s.rep_ms - sum, est_ms, share);
+        while (timed < g->s.rep_ms) {
+            long n = batch_size(g->s.rep_ms - timed, est_ms, share);
             if (run_batch(g, t, n, 1, ex, &flush_ms, &batch, NULL) != 0)
                 goto out;
-            sum += batch;
+            timed += batch;
             est_ms = batch / (double)n;
             share = share_default;
             run->n_timed += (int32_t)n;
@@ -723,6 +736,8 @@ static int protocol(struct gpu *g, enum target t, double est_ms, struct trace_ru
          * n_repeat from it; warm-up unflushed; every repetition flushed. */
         float ms = 0.0f;
         long n_warm, n_rep;
+        if (cupti_discard(g) != 0)
+            goto out;
         if (launch_target(g, t) != 0)
             goto out;
         TC_TRY(cu, cu.cuStreamSynchronize(g->stream));
@@ -914,12 +929,11 @@ static int verify(struct gpu *g, double *rel, double *est_ms)
     TC_TRY(cu, cu.cuEventRecord(g->mark[0], g->stream));
     TC_TRY(cu, launch_gemm(g));
     TC_TRY(cu, cu.cuEventRecord(g->mark[1], g->stream));
+    TC_TRY(cu, launch_1d(g, g->f_relerr, 1024, 256, args));
+    g->tm.verify_gemm = tc_now_ms() - t0; /* host time to here: launches (a first launch loads the kernel) */
     TC_TRY(cu, cu.cuStreamSynchronize(g->stream));
-    g->tm.verify_gemm = tc_now_ms() - t0;
     TC_TRY(cu, cu.cuEventElapsedTime(&ms, g->mark[0], g->mark[1]));
     *est_ms = ms;
-    TC_TRY(cu, launch_1d(g, g->f_relerr, 1024, 256, args));
-    TC_TRY(cu, cu.cuStreamSynchronize(g->stream));
     TC_TRY(cu, cu.cuMemcpyDtoH(h, g->err, sizeof h));
     if (h[2] > 0.0)
         *rel = INFINITY;
@@ -1264,6 +1278,16 @@ void bench_quit(struct bench_child *c)
     ipc_send(c->to_fd, MSG_QUIT, NULL, 0, NULL, 0);
     close(c->to_fd);
     c->to_fd = -1;
+}
+
+void bench_detach(struct bench_child *c)
+{
+    if (c == NULL)
+        return;
+    bench_quit(c);
+    if (c->from_fd >= 0)
+        close(c->from_fd);
+    free(c);
 }
 
 void bench_stop(struct bench_child *c)

@@ -76,6 +76,9 @@ int bench_restart(struct bench_child *c);
 void bench_kill(struct bench_child *c);
 /* Ask the child to exit without waiting for it (its CUDA teardown then overlaps the caller's own). NULL is fine. */
 void bench_quit(struct bench_child *c);
+/* Ask the idle child to exit and free, without waiting: the process that exits next (the coordinator) leaves
+ * the child's CUDA teardown (~0.1 s on the H200) to finish on its own; init reaps it. NULL is fine. */
+void bench_detach(struct bench_child *c);
 /* Ask the child to exit, reap it, free. NULL is fine. */
 void bench_stop(struct bench_child *c);
 pid_t bench_pid(const struct bench_child *c);

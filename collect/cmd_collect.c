@@ -1162,7 +1162,10 @@ out:
     }
     if (getenv("TC_TIMING") != NULL && strcmp(getenv("TC_TIMING"), "1") == 0)
         fprintf(stderr, "timing: coordinator trace closed %8.1f ms\n", tc_now_ms() - t0);
-    bench_stop(c.bench);
+    if (rc == 0)
+        bench_detach(c.bench); /* idle: nothing of the collection is left in it */
+    else
+        bench_stop(c.bench);
     compile_pool_stop(c.pool);
     if (getenv("TC_TIMING") != NULL && strcmp(getenv("TC_TIMING"), "1") == 0)
         fprintf(stderr, "timing: coordinator children reaped %8.1f ms\n", tc_now_ms() - t0);
