@@ -1,6 +1,6 @@
 #!/bin/bash
 # collect/measure.sh — the collector's measurements for docs/performance.md, on the GPU machine.
-# usage: bash collect/measure.sh OUTDIR [e2e|timer|shapes|scaling|gpu-tests]...
+# usage: bash collect/measure.sh OUTDIR [e2e|timer|shapes|search|scaling|gpu-tests]...
 set -uo pipefail
 cd "$(dirname "$0")/.."
 O=$1; shift
@@ -29,6 +29,11 @@ for what in "$@"; do
       256x256x256 1024x4096x1024 >/tmp/shapes.txt
     $T collect --shapes-file /tmp/shapes.txt --flush-bytes 0 -o "$O/shapes.h5" >"$O/shapes.log" 2>&1
     tail -14 "$O/shapes.log" ;;
+  search) # kernel quality: the best of a 216-configuration search at 4096^3 vs cuBLAS, the default protocol
+    $T collect --space full --param BLOCK_M=64,128,256 --param BLOCK_N=64,128,256 --param BLOCK_K=32,64,128 \
+      --param NUM_WARPS=4,8 --param NUM_STAGES=3,4 --flush-bytes 0 --shape 4096x4096x4096 -o "$O/search.h5" \
+      >"$O/search.log" 2>&1
+    tail -5 "$O/search.log" ;;
   scaling) # compile scaling: the paper's 100-configuration sample with 1..16 workers; the full space with 16
     $T collect --compile-only --jobs 16,8,4,2,1 -o "$O/scaling-100.tsv" --configs-tsv "$O/configs-100.tsv" 2>&1 | tail -8
     $T collect --compile-only --space full --jobs 16 -o "$O/scaling-full16.tsv" --configs-tsv "$O/configs-full.tsv" 2>&1 | tail -4 ;;
