@@ -28,7 +28,7 @@ if [[ ! -x $T ]]; then
 fi
 for f in data/gemm-h200.h5 data/gemm-h200-triton.h5 data/flush-study/gemm-h200-flush-{256M,l2,0}.h5 \
          data/compile-scaling/scaling-100.tsv data/compile-scaling/scaling-full16.tsv \
-         data/compile-scaling/configs-100.tsv; do
+         data/compile-scaling/configs-100.tsv data/compile-scaling/scaling-full-{bm256,bm32-128,j16}*.tsv; do
     [[ -r $f ]] || { echo "characterisation.sh: $f: missing (the traces ship in data/)" >&2; exit 2; }
 done
 mkdir -p "$OUT" || exit 1
@@ -71,6 +71,7 @@ sec 10-table1-compile   '$T table compile '$REF' -n 10 -o '$OUT'/compile.tsv'
 sec 11-compile-by-status "awk -F'\t' 'NR>1 { n[\$8]++; s[\$8] += \$9 } END { for (k in n) printf \"%-17s %3d configurations, compile %8.1f s (one worker)\n\", k, n[k], s[k] / 1000 }' data/compile-scaling/configs-100.tsv"
 sec 13-compile-extremes "(head -1 $OUT/compile.tsv; grep -v nan $OUT/compile.tsv | tail -n +2 | sort -t\$'\\t' -k9,9g | sed -n '1,3p;56,58p') | cut -f1-7,9,11 | column -t"
 sec 12-table7-scaling   'cat data/compile-scaling/scaling-100.tsv; echo; cat data/compile-scaling/scaling-full16.tsv'
+sec 14-full-scaling     'for f in data/compile-scaling/scaling-full-{bm256-j1,bm32-128-j1,j16}.tsv; do printf "%s\t" "$f"; sed -n 3p "$f"; done'
 
 # ---- Table 2 and Figure 1: tuning time and its split --------------------------------------------------------
 sec 20-table2-tuning    '$T table tuning '$REF
