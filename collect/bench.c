@@ -836,6 +836,7 @@ static int set_input(struct gpu *g, const int64_t *dims, double *ref_ms)
     if (fill_random(g, g->a, mk, seed * 2 + 1) != 0 || fill_random(g, g->b, kn, seed * 2 + 2) != 0)
         goto out;
     TC_TRY(cu, cu.cuStreamSynchronize(g->stream));
+    mark(g, "input: data ready");
 
     /* Two untimed cuBLAS calls (its own warm-up); the second tells how many kernels one call launches. */
     if (launch_ref(g) != 0)
@@ -863,9 +864,11 @@ static int set_input(struct gpu *g, const int64_t *dims, double *ref_ms)
         g->ref_per_call = k;
     }
     g->d.kernels_per_ref = g->ref_per_call;
+    mark(g, "input: cuBLAS warm");
     memset(&run, 0, sizeof run);
     if (protocol(g, T_REF, (double)ms, &run, &ex) != 0)
         goto out;
+    mark(g, "input: cuBLAS timed");
     *ref_ms = timed_median(&run, &ex);
     g->have_input = 1;
     rc = 0;
