@@ -341,7 +341,15 @@ static int gpu_setup(struct gpu *g)
         TC_TRY(cupti, cpt.cuptiActivityRegisterCallbacks(buf_requested, buf_completed));
         TC_TRY(cupti, cpt.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
     }
-    TC_TRY(cu, cu.cuDevicePrimaryCtxRetain(&g->ctx, g->dev));
+    {
+        /* In exclusive-process compute mode the device stays taken until the previous collection's child (which
+         * the coordinator does not wait for, bench_detach) has finished its teardown: retry for up to 5 s. */
+        CUresult r;
+        for (int i = 0; (r = cu.cuDevicePrimaryCtxRetain(&g->ctx, g->dev)) == CUDA_ERROR_DEVICE_UNAVAILABLE && i < 250;
+             i++)
+            usleep(20000);
+        TC_TRY(cu, r);
+    }
     TC_TRY(cu, cu.cuCtxSetCurrent(g->ctx));
     TC_TRY(cu, cu.cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING));
     mark(g, "context");
@@ -626,7 +634,8 @@ static int phase_pipelined(struct gpu *g, enum target t, double target_ms, doubl
             CUevent *e = g->pipe_ev + 2 * slot;
             for (int i = 0; i < nq; i++)
                 rem -= (double)qn[i] * *est_ms;
-            if (rem <= 0.0)
+            /* the last few executions are sized (ceil) only from a measured estimate, with nothing in flight */
+            if (rem <= 0.0 || (nq > 0 && rem <= 8.0 * *est_ms))
                 break;
             n = batch_size(rem, *est_ms, 0.8);
             TC_TRY(cu, cu.cuEventRecord(e[0], g->stream));
@@ -1084,11 +1093,19 @@ struct bench_child {
     int to_fd, from_fd;
     struct bench_settings s;
     int expect; /* MSG_INPUT_DONE or MSG_RUN_DONE, 0 when idle */
+    int gone;   /* the last request could not be sent: the child had already ended */
     double ready_ms; /* the first child's start-up end, from its first input reply; 0 before */
 };
 
 static void reap(struct bench_child *c, int kill_it)
 {
+    /* The pipes close first: a child blocked writing a large result to a coordinator that stopped reading gets
+     * EPIPE and exits, instead of waiting forever beside our waitpid. */
+    if (c->to_fd >= 0)
+        close(c->to_fd);
+    if (c->from_fd >= 0)
+        close(c->from_fd);
+    c->to_fd = c->from_fd = -1;
     if (c->pid <= 0)
         return;
     if (kill_it)
@@ -1096,11 +1113,6 @@ static void reap(struct bench_child *c, int kill_it)
     while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
         ;
     c->pid = -1;
-    if (c->to_fd >= 0)
-        close(c->to_fd);
-    if (c->from_fd >= 0)
-        close(c->from_fd);
-    c->to_fd = c->from_fd = -1;
 }
 
 static int child_spawn(struct bench_child *c, struct bench_device *dev)
@@ -1181,7 +1193,10 @@ int bench_send_input(struct bench_child *c, int input, const int64_t *dims)
     memcpy(iw.dims, dims, sizeof iw.dims);
     c->expect = MSG_INPUT_DONE;
     /* A child that is gone (EPIPE) explains itself on the reply path: bench_recv reads its last word or EOF. */
-    return ipc_send(c->to_fd, MSG_INPUT, &iw, sizeof iw, NULL, 0) == 0 || errno == EPIPE ? 0 : -1;
+    if (ipc_send(c->to_fd, MSG_INPUT, &iw, sizeof iw, NULL, 0) == 0)
+        return 0;
+    c->gone = errno == EPIPE;
+    return c->gone ? 0 : -1;
 }
 
 int bench_send_run(struct bench_child *c, int config, const int32_t *params, const void *cubin, size_t len)
@@ -1192,17 +1207,23 @@ int bench_send_run(struct bench_child *c, int config, const int32_t *params, con
     memcpy(rw.params, params, sizeof rw.params);
     rw.cubin_len = len;
     c->expect = MSG_RUN_DONE;
-    return ipc_send(c->to_fd, MSG_RUN, &rw, sizeof rw, cubin, len) == 0 || errno == EPIPE ? 0 : -1;
+    if (ipc_send(c->to_fd, MSG_RUN, &rw, sizeof rw, cubin, len) == 0)
+        return 0;
+    c->gone = errno == EPIPE;
+    return c->gone ? 0 : -1;
 }
 
 int bench_recv(struct bench_child *c, double *ref_ms, struct bench_result *res)
 {
     struct ipc_hdr h;
     void *payload = NULL;
-    int expect = c->expect, r;
+    int expect = c->expect, gone = c->gone, r;
     c->expect = 0;
+    c->gone = 0;
     memset(res, 0, sizeof *res);
     r = ipc_recv(c->from_fd, &h, &payload);
+    if (r == 1 && gone) /* it ended while idle (killed from outside): the request never ran */
+        return BENCH_NOT_RUN;
     if (r != 0) {
         /* The child is gone: a crash, a kill by the watchdog, or an exit after a sticky error. */
         res->fatal = 1;
@@ -1295,9 +1316,11 @@ void bench_detach(struct bench_child *c)
 
 void bench_stop(struct bench_child *c)
 {
+    int busy;
     if (c == NULL)
         return;
+    busy = c->expect != 0; /* a request in flight (the collection stopped on an error): its answer is not wanted */
     bench_quit(c);
-    reap(c, 0);
+    reap(c, busy);
     free(c);
 }

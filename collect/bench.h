@@ -70,6 +70,9 @@ int bench_send_run(struct bench_child *c, int config, const int32_t *params, con
  * untouched; for a run: *res. Returns 0, or 1 if the child died or reported a sticky error (res->fatal = 1,
  * res->run.status = TRACE_LAUNCH_ERROR for a run): call bench_restart. -1 on a protocol failure. */
 int bench_recv(struct bench_child *c, double *ref_ms, struct bench_result *res);
+/* bench_recv's answer when the child had ended (killed from outside) before the request reached it: nothing ran
+ * and nothing is to be recorded; call bench_restart and send the request again. */
+#define BENCH_NOT_RUN 2
 /* Kill (if alive) and reap the child, then start a fresh one. */
 int bench_restart(struct bench_child *c);
 /* Kill the child now (watchdog). */
@@ -77,7 +80,9 @@ void bench_kill(struct bench_child *c);
 /* Ask the child to exit without waiting for it (its CUDA teardown then overlaps the caller's own). NULL is fine. */
 void bench_quit(struct bench_child *c);
 /* Ask the idle child to exit and free, without waiting: the process that exits next (the coordinator) leaves
- * the child's CUDA teardown (~0.1 s on the H200) to finish on its own; init reaps it. NULL is fine. */
+ * the child's CUDA teardown (~0.1 s on the H200) to finish on its own; init reaps it. Only for a coordinator that
+ * exits right after (else the child stays a zombie). A next collection started at once on a GPU in
+ * exclusive-process mode waits for the device (gpu_setup retries). NULL is fine. */
 void bench_detach(struct bench_child *c);
 /* Ask the child to exit, reap it, free. NULL is fine. */
 void bench_stop(struct bench_child *c);

@@ -884,7 +884,8 @@ static int collect(const struct opts *o)
     struct coll c;
     struct bench_settings bs;
     struct stat st;
-    int rc = 1, n_cfg = 0, exists, warm_written = 0, *order = NULL, n_order = 0;
+    int rc = 1, n_cfg = 0, exists, warm_written = 0, *order = NULL, n_order = 0, created = 0;
+    size_t n_runs = 0;
     double t0 = tc_now_ms();
 
     memset(&c, 0, sizeof c);
@@ -975,6 +976,8 @@ static int collect(const struct opts *o)
     } else if (trace_new(&c) != 0) {
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
         goto out;
+    } else {
+        created = 1;
     }
     c.cubin = calloc((size_t)c.n_cfg, sizeof *c.cubin);
     c.cubin_len = calloc((size_t)c.n_cfg, sizeof *c.cubin_len);
@@ -1100,6 +1103,14 @@ static int collect(const struct opts *o)
                 fprintf(stderr, "\ntunecost collect: %s\n", tc_errmsg());
                 goto out;
             }
+            if (r == BENCH_NOT_RUN) { /* the child had ended before the request: a fresh one gets it again */
+                c.child_input = -1;
+                if (bench_restart(c.bench) != 0) {
+                    fprintf(stderr, "\ntunecost collect: restarting the benchmarking process: %s\n", tc_errmsg());
+                    goto out;
+                }
+                continue;
+            }
             if (was == 1) {
                 struct trace_input in = *trace_input(c.t, c.busy_input);
                 c.child_input = c.busy_input;
@@ -1156,10 +1167,16 @@ out:
     /* The children's exits (the CUDA context's teardown) overlap the trace's compressing close. */
     bench_quit(c.bench);
     compile_pool_quit(c.pool);
+    n_runs = c.t != NULL ? trace_n_runs(c.t) : 0;
     if (trace_close(c.t) != 0) {
         fprintf(stderr, "tunecost collect: closing %s: %s\n", o->output, tc_errmsg());
         rc = 1;
     }
+    /* The trace is created as soon as the device is known, before the context opens: a GPU that then fails to
+     * open leaves no empty trace behind (it would refuse the next attempt without --resume or --force). */
+    if (rc != 0 && created && n_runs == 0 && c.bench != NULL && bench_ready_ms(c.bench) == 0.0 &&
+        unlink(o->output) == 0)
+        fprintf(stderr, "tunecost collect: removed %s: no run was measured\n", o->output);
     if (getenv("TC_TIMING") != NULL && strcmp(getenv("TC_TIMING"), "1") == 0)
         fprintf(stderr, "timing: coordinator trace closed %8.1f ms\n", tc_now_ms() - t0);
     if (rc == 0)
