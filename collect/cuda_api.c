@@ -36,53 +36,45 @@ static void *open_toolkit_lib(const char *name)
     return lib;
 }
 
-#define TOOLKIT_RESOLVE(f)                                                                                    \
-    if ((*(void **)&tab.f = dlsym(lib, #f)) == NULL)                                                          \
-        return tc_seterr("%s of the CUDA toolkit lacks %s", libname, #f);
+/* Load lib<name> once and resolve the n symbols syms[] into *slots[]. */
+static int load_toolkit(const char *name, int *loaded_flag, const char *const *syms, void **const *slots, size_t n)
+{
+    void *lib;
+    if (*loaded_flag)
+        return 0;
+    if ((lib = open_toolkit_lib(name)) == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if ((*slots[i] = dlsym(lib, syms[i])) == NULL)
+            return tc_seterr("lib%s of the CUDA toolkit lacks %s", name, syms[i]);
+    *loaded_flag = 1;
+    return 0;
+}
+
+#define SYM_NAME(f) #f,
+#define NVR_SLOT(f) (void **)&nvr.f,
+#define CBL_SLOT(f) (void **)&cbl.f,
+#define CPT_SLOT(f) (void **)&cpt.f,
+static const char *const nvr_syms[] = {NVRAPI_FUNCS(SYM_NAME)};
+static void **const nvr_slots[] = {NVRAPI_FUNCS(NVR_SLOT)};
+static const char *const cbl_syms[] = {CBLAPI_FUNCS(SYM_NAME)};
+static void **const cbl_slots[] = {CBLAPI_FUNCS(CBL_SLOT)};
+static const char *const cpt_syms[] = {CPTAPI_FUNCS(SYM_NAME)};
+static void **const cpt_slots[] = {CPTAPI_FUNCS(CPT_SLOT)};
 
 int cuapi_load_nvrtc(void)
 {
-    const char *libname = "libnvrtc";
-    void *lib;
-    if (nvr_loaded)
-        return 0;
-    if ((lib = open_toolkit_lib("nvrtc")) == NULL)
-        return -1;
-#define tab nvr
-    NVRAPI_FUNCS(TOOLKIT_RESOLVE)
-#undef tab
-    nvr_loaded = 1;
-    return 0;
+    return load_toolkit("nvrtc", &nvr_loaded, nvr_syms, nvr_slots, sizeof nvr_syms / sizeof *nvr_syms);
 }
 
 int cuapi_load_cublas(void)
 {
-    const char *libname = "libcublas";
-    void *lib;
-    if (cbl_loaded)
-        return 0;
-    if ((lib = open_toolkit_lib("cublas")) == NULL)
-        return -1;
-#define tab cbl
-    CBLAPI_FUNCS(TOOLKIT_RESOLVE)
-#undef tab
-    cbl_loaded = 1;
-    return 0;
+    return load_toolkit("cublas", &cbl_loaded, cbl_syms, cbl_slots, sizeof cbl_syms / sizeof *cbl_syms);
 }
 
 int cuapi_load_cupti(void)
 {
-    const char *libname = "libcupti";
-    void *lib;
-    if (cpt_loaded)
-        return 0;
-    if ((lib = open_toolkit_lib("cupti")) == NULL)
-        return -1;
-#define tab cpt
-    CPTAPI_FUNCS(TOOLKIT_RESOLVE)
-#undef tab
-    cpt_loaded = 1;
-    return 0;
+    return load_toolkit("cupti", &cpt_loaded, cpt_syms, cpt_slots, sizeof cpt_syms / sizeof *cpt_syms);
 }
 
 int cuapi_load(void)
