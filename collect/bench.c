@@ -7,6 +7,7 @@
 #include "kernels_src.h"
 #include "space.h"
 #include "tc_err.h"
+#include "tc_opt.h"
 #include "tc_stats.h"
 #include "tc_time.h"
 
@@ -321,21 +322,19 @@ static int gpu_setup(struct gpu *g)
     if (g->libs_started) { /* the loaders are not thread-safe: this thread touches none before the join */
         pthread_join(g->libs_thread, NULL);
         g->libs_started = 0;
-        if (g->libs_rc != 0) {
-            tc_seterr("%s", g->libs_err);
-            goto out;
-        }
+    } else {
+        load_libs(g); /* the thread could not start: load them here */
     }
-    if (cuapi_load_nvrtc() != 0) /* loaded already, unless the loading thread could not start */
+    if (g->libs_rc != 0) {
+        tc_seterr("%s", g->libs_err);
         goto out;
+    }
     g->hj.cc = g->d.cc;
     if (pthread_create(&g->hj_thread, NULL, helpers_compile, &g->hj) != 0) {
         tc_seterr("cannot start a thread");
         goto out;
     }
     g->hj_started = 1;
-    if (cuapi_load_cublas() != 0 || (g->s.timer == BENCH_TIMER_CUPTI && cuapi_load_cupti() != 0))
-        goto out;
     mark(g, "libraries loaded");
     if (g->s.timer == BENCH_TIMER_CUPTI) {
         TC_TRY(cupti, cpt.cuptiActivityRegisterCallbacks(buf_requested, buf_completed));
@@ -684,6 +683,11 @@ static int protocol(struct gpu *g, enum target t, double est_ms, struct trace_ru
     int rc = -1;
     run->n_estimate = run->n_warmup = run->n_timed = 0;
     run->estimate_ms = NAN;
+    /* Records so far (the verification's, an input's untimed calls) are not the protocol's. The verification
+     * launch is not part of the warm-up: wall_ms and the warm-up are what an autotuner that does not verify would
+     * spend (design.md), and verify_ms is kept apart. */
+    if (cupti_discard(g) != 0)
+        return -1;
     t0 = tc_now_ms();
     if (g->s.protocol == BENCH_FIXED_TIME) {
         /* The share of the estimate a batch may use: 0.8, as durations drift within a run (on the H200 a 4096^3
@@ -696,10 +700,6 @@ static int protocol(struct gpu *g, enum target t, double est_ms, struct trace_ru
         const int flushed = g->d.flush_bytes > 0;
         double warm = 0.0, timed = 0.0, share = share_default;
         long n_pipe = 0;
-        /* The verification launch is not part of the warm-up: wall_ms and the warm-up are what an autotuner
-         * that does not verify would spend (design.md), and verify_ms is kept apart. */
-        if (cupti_discard(g) != 0)
-            goto out;
         if (pipelined && !flushed) {
             /* Unflushed warm-up and timed executions are the same launches back to back: one pipelined stretch
              * for both, split afterwards at the first execution that completes the warm-up. */
@@ -745,8 +745,6 @@ static int protocol(struct gpu *g, enum target t, double est_ms, struct trace_ru
          * n_repeat from it; warm-up unflushed; every repetition flushed. */
         float ms = 0.0f;
         long n_warm, n_rep;
-        if (cupti_discard(g) != 0)
-            goto out;
         if (launch_target(g, t) != 0)
             goto out;
         TC_TRY(cu, cu.cuStreamSynchronize(g->stream));
@@ -1030,10 +1028,9 @@ static void child_main(int in_fd, int out_fd, const struct bench_settings *s)
     struct seq ex = {0};
     memset(&g, 0, sizeof g);
     g.s = *s;
-    g.check_timer = s->timer == BENCH_TIMER_CUPTI && getenv("TC_TIMER_CHECK") != NULL &&
-                    strcmp(getenv("TC_TIMER_CHECK"), "1") == 0;
+    g.check_timer = s->timer == BENCH_TIMER_CUPTI && tc_env_flag("TC_TIMER_CHECK");
     signal(SIGINT, SIG_IGN); /* Ctrl-C is the coordinator's: it stops after the current run */
-    g.timing = getenv("TC_TIMING") != NULL && strcmp(getenv("TC_TIMING"), "1") == 0;
+    g.timing = tc_env_flag("TC_TIMING");
     /* The device is reported as soon as it is known, so the coordinator creates the trace and starts compiling
      * for its architecture while this process opens the context, cuBLAS and CUPTI. A failure after that is
      * reported as the answer to the first request. */
@@ -1185,18 +1182,25 @@ double bench_ready_ms(const struct bench_child *c)
     return c->ready_ms;
 }
 
+/* Send a request whose answer is `expect`. A child that is gone (EPIPE) is no failure here: it explains itself on
+ * the reply path, where bench_recv reads its last word or its end. */
+static int send_request(struct bench_child *c, int expect, uint32_t type, const void *p1, size_t n1, const void *p2,
+                        size_t n2)
+{
+    c->expect = expect;
+    if (ipc_send(c->to_fd, type, p1, n1, p2, n2) == 0)
+        return 0;
+    c->gone = errno == EPIPE;
+    return c->gone ? 0 : -1;
+}
+
 int bench_send_input(struct bench_child *c, int input, const int64_t *dims)
 {
     struct input_wire iw;
     memset(&iw, 0, sizeof iw);
     iw.input = input;
     memcpy(iw.dims, dims, sizeof iw.dims);
-    c->expect = MSG_INPUT_DONE;
-    /* A child that is gone (EPIPE) explains itself on the reply path: bench_recv reads its last word or EOF. */
-    if (ipc_send(c->to_fd, MSG_INPUT, &iw, sizeof iw, NULL, 0) == 0)
-        return 0;
-    c->gone = errno == EPIPE;
-    return c->gone ? 0 : -1;
+    return send_request(c, MSG_INPUT_DONE, MSG_INPUT, &iw, sizeof iw, NULL, 0);
 }
 
 int bench_send_run(struct bench_child *c, int config, const int32_t *params, const void *cubin, size_t len)
@@ -1206,11 +1210,7 @@ int bench_send_run(struct bench_child *c, int config, const int32_t *params, con
     rw.config = config;
     memcpy(rw.params, params, sizeof rw.params);
     rw.cubin_len = len;
-    c->expect = MSG_RUN_DONE;
-    if (ipc_send(c->to_fd, MSG_RUN, &rw, sizeof rw, cubin, len) == 0)
-        return 0;
-    c->gone = errno == EPIPE;
-    return c->gone ? 0 : -1;
+    return send_request(c, MSG_RUN_DONE, MSG_RUN, &rw, sizeof rw, cubin, len);
 }
 
 int bench_recv(struct bench_child *c, double *ref_ms, struct bench_result *res)

@@ -885,6 +885,7 @@ static int collect(const struct opts *o)
     struct bench_settings bs;
     struct stat st;
     int rc = 1, n_cfg = 0, exists, warm_written = 0, *order = NULL, n_order = 0, created = 0;
+    const int timing = tc_env_flag("TC_TIMING");
     size_t n_runs = 0;
     double t0 = tc_now_ms();
 
@@ -1177,14 +1178,14 @@ out:
     if (rc != 0 && created && n_runs == 0 && c.bench != NULL && bench_ready_ms(c.bench) == 0.0 &&
         unlink(o->output) == 0)
         fprintf(stderr, "tunecost collect: removed %s: no run was measured\n", o->output);
-    if (getenv("TC_TIMING") != NULL && strcmp(getenv("TC_TIMING"), "1") == 0)
+    if (timing)
         fprintf(stderr, "timing: coordinator trace closed %8.1f ms\n", tc_now_ms() - t0);
     if (rc == 0)
         bench_detach(c.bench); /* idle: nothing of the collection is left in it */
     else
         bench_stop(c.bench);
     compile_pool_stop(c.pool);
-    if (getenv("TC_TIMING") != NULL && strcmp(getenv("TC_TIMING"), "1") == 0)
+    if (timing)
         fprintf(stderr, "timing: coordinator children reaped %8.1f ms\n", tc_now_ms() - t0);
     if (c.cubin != NULL)
         for (int k = 0; k < c.n_cfg; k++)

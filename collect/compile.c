@@ -4,6 +4,7 @@
 #include "ipc.h"
 #include "space.h"
 #include "tc_err.h"
+#include "tc_opt.h"
 #include "tc_time.h"
 #include "trace.h"
 
@@ -174,7 +175,7 @@ static void worker_main(int in_fd, int out_fd, int arch, const char *src, int va
     /* NVRTC 12.9+ reuses results from the driver's compute cache when a driver is present: a repeated
      * configuration then "compiles" in ~15 ms. compile_ms must be the real cost, so the cache is off here unless
      * the caller kept it (collect --compile-cache sets TC_COMPILE_CACHE=1). */
-    if (getenv("TC_COMPILE_CACHE") == NULL || strcmp(getenv("TC_COMPILE_CACHE"), "1") != 0)
+    if (!tc_env_flag("TC_COMPILE_CACHE"))
         setenv("CUDA_CACHE_DISABLE", "1", 1);
     if (worker_warmup(arch, &warm) != 0) {
         ipc_send(out_fd, MSG_FAIL, tc_errmsg(), strlen(tc_errmsg()), NULL, 0);

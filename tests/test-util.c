@@ -355,6 +355,26 @@ START_TEST(test_util_parse_long_list)
 }
 END_TEST
 
+/* Environment switches (TC_TIMING=1, ...) are on only when set to exactly "1". */
+START_TEST(test_util_env_flag)
+{
+    const char *name = "TC_TEST_UTIL_FLAG";
+    unsetenv(name);
+    ck_assert_int_eq(tc_env_flag(name), 0);
+    ck_assert_int_eq(setenv(name, "1", 1), 0);
+    ck_assert_int_eq(tc_env_flag(name), 1);
+    ck_assert_int_eq(setenv(name, "0", 1), 0);
+    ck_assert_int_eq(tc_env_flag(name), 0);
+    ck_assert_int_eq(setenv(name, "", 1), 0);
+    ck_assert_int_eq(tc_env_flag(name), 0);
+    ck_assert_int_eq(setenv(name, "11", 1), 0);
+    ck_assert_int_eq(tc_env_flag(name), 0);
+    ck_assert_int_eq(setenv(name, "yes", 1), 0);
+    ck_assert_int_eq(tc_env_flag(name), 0);
+    unsetenv(name);
+}
+END_TEST
+
 /* ---- tc_stats ---------------------------------------------------------------------------------------------- */
 
 /* Medians worked out by hand: {7,1,5} sorted is 1,5,7 -> 5; {4,9,2,8} sorted is 2,4,8,9 -> (4+8)/2 = 6;
@@ -577,6 +597,7 @@ static Suite *util_suite(void)
     tcase_add_test(opt, test_util_parse_shape_failure_leaves_output);
     tcase_add_test(opt, test_util_format_shape);
     tcase_add_test(opt, test_util_parse_long_list);
+    tcase_add_test(opt, test_util_env_flag);
     suite_add_tcase(s, opt);
 
     tcase_add_checked_fixture(atomic, make_tmpdir, remove_tmpdir);

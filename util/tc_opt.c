@@ -194,3 +194,9 @@ int tc_parse_long_list(const char *opt, const char *s, long min, long max, long 
     *n = i;
     return 0;
 }
+
+int tc_env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v != NULL && strcmp(v, "1") == 0;
+}

@@ -28,4 +28,7 @@ char *tc_format_shape(const int64_t *dims, int n_dims, char *buf, int len);
 /* Comma-separated integers "16,32,64" (at most max_n, each in [min, max]); *n receives the count. */
 int tc_parse_long_list(const char *opt, const char *s, long min, long max, long *vals, int max_n, int *n);
 
+/* 1 if the environment switch `name` is set to exactly "1" (TC_TIMING=1 and the like), else 0. */
+int tc_env_flag(const char *name);
+
 #endif
