@@ -4,6 +4,7 @@
  * usage: test-merge TUNECOST */
 #include "trace.h"
 #include "tc_err.h"
+#include "tmpdir.h"
 
 #include <check.h>
 
@@ -16,32 +17,19 @@
 #include <unistd.h>
 
 static const char *g_tunecost;
-static char dir[256];
 
 static const char *const pnames[] = {"BLOCK_M", "BLOCK_N", "BLOCK_K", "GROUP_M", "NUM_STAGES", "NUM_WARPS"};
 static const char *const dnames[] = {"M", "N", "K"};
 static const int32_t params[2][6] = {{64, 64, 32, 8, 3, 4}, {128, 128, 64, 8, 4, 8}};
 
-static const char *path(const char *name)
-{
-    static char p[4][512];
-    static int next;
-    char *s = p[next++ % 4];
-    snprintf(s, 512, "%s/%s", dir, name);
-    return s;
-}
-
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/test-merge.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tmpdir_make("test-merge");
 }
 
 static void teardown(void)
 {
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    tmpdir_remove();
 }
 
 static struct trace_meta meta(double rep_ms)
@@ -125,10 +113,10 @@ START_TEST(test_merge_joins_shards)
 {
     const int64_t d1[6] = {256, 256, 256, 512, 256, 256}, d2[3] = {1024, 256, 256};
     struct trace *t;
-    make_shard(path("a.h5"), 100, d1, 2, &params[0][0]);
-    make_shard(path("b.h5"), 100, d2, 1, &params[0][0]);
-    ck_assert_int_eq(run_merge(path("m.h5"), path("a.h5"), path("b.h5"), ""), 0);
-    t = trace_open(path("m.h5"));
+    make_shard(tmpdir_path("a.h5"), 100, d1, 2, &params[0][0]);
+    make_shard(tmpdir_path("b.h5"), 100, d2, 1, &params[0][0]);
+    ck_assert_int_eq(run_merge(tmpdir_path("m.h5"), tmpdir_path("a.h5"), tmpdir_path("b.h5"), ""), 0);
+    t = trace_open(tmpdir_path("m.h5"));
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     ck_assert_int_eq(trace_n_inputs(t), 3);
     ck_assert_int_eq(trace_n_configs(t), 2);
@@ -155,10 +143,10 @@ START_TEST(test_merge_orders_inputs_by_shape)
     const int64_t d1[6] = {512, 256, 256, 256, 512, 256}, d2[3] = {256, 256, 1024};
     const int64_t want[3][3] = {{256, 256, 1024}, {256, 512, 256}, {512, 256, 256}};
     struct trace *t;
-    make_shard(path("a.h5"), 100, d1, 2, &params[0][0]);
-    make_shard(path("b.h5"), 100, d2, 1, &params[0][0]);
-    ck_assert_int_eq(run_merge(path("m.h5"), path("a.h5"), path("b.h5"), ""), 0);
-    t = trace_open(path("m.h5"));
+    make_shard(tmpdir_path("a.h5"), 100, d1, 2, &params[0][0]);
+    make_shard(tmpdir_path("b.h5"), 100, d2, 1, &params[0][0]);
+    ck_assert_int_eq(run_merge(tmpdir_path("m.h5"), tmpdir_path("a.h5"), tmpdir_path("b.h5"), ""), 0);
+    t = trace_open(tmpdir_path("m.h5"));
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     ck_assert_int_eq(trace_n_inputs(t), 3);
     for (int i = 0; i < 3; i++)
@@ -175,10 +163,10 @@ END_TEST
 START_TEST(test_merge_refuses_other_settings)
 {
     const int64_t d1[3] = {256, 256, 256}, d2[3] = {512, 512, 512};
-    make_shard(path("a.h5"), 100, d1, 1, &params[0][0]);
-    make_shard(path("b.h5"), 50, d2, 1, &params[0][0]);
-    ck_assert_int_eq(run_merge(path("m.h5"), path("a.h5"), path("b.h5"), ""), 2);
-    ck_assert(!exists(path("m.h5")));
+    make_shard(tmpdir_path("a.h5"), 100, d1, 1, &params[0][0]);
+    make_shard(tmpdir_path("b.h5"), 50, d2, 1, &params[0][0]);
+    ck_assert_int_eq(run_merge(tmpdir_path("m.h5"), tmpdir_path("a.h5"), tmpdir_path("b.h5"), ""), 2);
+    ck_assert(!exists(tmpdir_path("m.h5")));
 }
 END_TEST
 
@@ -188,20 +176,20 @@ START_TEST(test_merge_refuses_other_configurations)
     int32_t other[2][6];
     memcpy(other, params, sizeof other);
     other[1][4] = 5;
-    make_shard(path("a.h5"), 100, d1, 1, &params[0][0]);
-    make_shard(path("b.h5"), 100, d2, 1, &other[0][0]);
-    ck_assert_int_eq(run_merge(path("m.h5"), path("a.h5"), path("b.h5"), ""), 2);
-    ck_assert(!exists(path("m.h5")));
+    make_shard(tmpdir_path("a.h5"), 100, d1, 1, &params[0][0]);
+    make_shard(tmpdir_path("b.h5"), 100, d2, 1, &other[0][0]);
+    ck_assert_int_eq(run_merge(tmpdir_path("m.h5"), tmpdir_path("a.h5"), tmpdir_path("b.h5"), ""), 2);
+    ck_assert(!exists(tmpdir_path("m.h5")));
 }
 END_TEST
 
 START_TEST(test_merge_refuses_pair_twice)
 {
     const int64_t d1[3] = {256, 256, 256};
-    make_shard(path("a.h5"), 100, d1, 1, &params[0][0]);
-    make_shard(path("b.h5"), 100, d1, 1, &params[0][0]);
-    ck_assert_int_eq(run_merge(path("m.h5"), path("a.h5"), path("b.h5"), ""), 2);
-    ck_assert(!exists(path("m.h5")));
+    make_shard(tmpdir_path("a.h5"), 100, d1, 1, &params[0][0]);
+    make_shard(tmpdir_path("b.h5"), 100, d1, 1, &params[0][0]);
+    ck_assert_int_eq(run_merge(tmpdir_path("m.h5"), tmpdir_path("a.h5"), tmpdir_path("b.h5"), ""), 2);
+    ck_assert(!exists(tmpdir_path("m.h5")));
 }
 END_TEST
 
@@ -210,17 +198,17 @@ START_TEST(test_merge_keeps_existing_output_without_force)
     const int64_t d1[3] = {256, 256, 256}, d2[3] = {512, 512, 512};
     FILE *fp;
     char buf[16] = "";
-    make_shard(path("a.h5"), 100, d1, 1, &params[0][0]);
-    make_shard(path("b.h5"), 100, d2, 1, &params[0][0]);
-    fp = fopen(path("m.h5"), "w");
+    make_shard(tmpdir_path("a.h5"), 100, d1, 1, &params[0][0]);
+    make_shard(tmpdir_path("b.h5"), 100, d2, 1, &params[0][0]);
+    fp = fopen(tmpdir_path("m.h5"), "w");
     fputs("precious", fp);
     fclose(fp);
-    ck_assert_int_eq(run_merge(path("m.h5"), path("a.h5"), path("b.h5"), ""), 2);
-    fp = fopen(path("m.h5"), "r");
+    ck_assert_int_eq(run_merge(tmpdir_path("m.h5"), tmpdir_path("a.h5"), tmpdir_path("b.h5"), ""), 2);
+    fp = fopen(tmpdir_path("m.h5"), "r");
     ck_assert_ptr_nonnull(fgets(buf, sizeof buf, fp));
     fclose(fp);
     ck_assert_str_eq(buf, "precious");
-    ck_assert_int_eq(run_merge(path("m.h5"), path("a.h5"), path("b.h5"), "--force"), 0);
+    ck_assert_int_eq(run_merge(tmpdir_path("m.h5"), tmpdir_path("a.h5"), tmpdir_path("b.h5"), "--force"), 0);
 }
 END_TEST
 

@@ -4,6 +4,7 @@
  * malformed ones are made by editing a valid file with the HDF5 API or by cutting and garbling its bytes. */
 #include "trace.h"
 #include "tc_err.h"
+#include "tmpdir.h"
 #include "tc_time.h"
 
 #include <check.h>
@@ -21,30 +22,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char dir[256];
-
-static void make_dir(void)
-{
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/test-trace.XXXXXX", tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void remove_dir(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
-}
-
-static const char *in_dir(const char *name)
-{
-    static char path[4][512];
-    static int next;
-    char *p = path[next++ % 4];
-    snprintf(p, 512, "%s/%s", dir, name);
-    return p;
-}
 
 /* ---- a base trace: 3 configs, 2 inputs, 20 runs of 8 executions (1 estimate, 2 warm-up, 5 timed) ---------- */
 
@@ -234,8 +211,8 @@ static void check_base(const struct trace *t, size_t n_runs)
 
 START_TEST(test_trace_roundtrip_every_field)
 {
-    make_dir();
-    const char *path = in_dir("base.h5");
+    tmpdir_make("test-trace");
+    const char *path = tmpdir_path("base.h5");
     write_base(path);
     struct trace *t = trace_open(path);
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
@@ -258,15 +235,15 @@ START_TEST(test_trace_roundtrip_every_field)
         trace_close(t);
     }
     unsetenv("TC_TRACE_THREADS");
-    remove_dir();
+    tmpdir_remove();
 }
 END_TEST
 
 /* A trace with no configuration and no input is valid (nothing measured yet): it writes, reads and resumes. */
 START_TEST(test_trace_empty_tables_round_trip)
 {
-    make_dir();
-    const char *p = in_dir("none.h5");
+    tmpdir_make("test-trace");
+    const char *p = tmpdir_path("none.h5");
     struct trace_meta m = base_meta();
     struct trace *t = trace_create(p, &m, pnames, 6, dnames, 3);
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
@@ -285,14 +262,14 @@ START_TEST(test_trace_empty_tables_round_trip)
         ck_assert_int_eq(trace_find_run(t, 0, 0), -1);
         ck_assert_int_eq(trace_close(t), 0);
     }
-    remove_dir();
+    tmpdir_remove();
 }
 END_TEST
 
 START_TEST(test_trace_writer_sees_what_it_wrote)
 {
-    make_dir();
-    struct trace *t = write_base_open(in_dir("w.h5"), BASE_RUNS);
+    tmpdir_make("test-trace");
+    struct trace *t = write_base_open(tmpdir_path("w.h5"), BASE_RUNS);
     check_base(t, BASE_RUNS);
     /* updates of configs and inputs are durable and visible */
     struct trace_config c = base_config(1);
@@ -303,21 +280,21 @@ START_TEST(test_trace_writer_sees_what_it_wrote)
     ck_assert_int_eq(trace_update_input(t, 1, &in), 0);
     ck_assert_double_eq(trace_config(t, 1)->compile_ms, 777.0);
     ck_assert_int_eq(trace_close(t), 0);
-    t = trace_open(in_dir("w.h5"));
+    t = trace_open(tmpdir_path("w.h5"));
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     ck_assert_double_eq(trace_config(t, 1)->compile_ms, 777.0);
     ck_assert_double_eq(trace_input(t, 1)->ref_ms, 0.5);
     ck_assert_int_eq(trace_n_compile_warmup(t), 0);
     ck_assert_str_eq(trace_compile_log(t, 1), "");
     trace_close(t);
-    remove_dir();
+    tmpdir_remove();
 }
 END_TEST
 
 START_TEST(test_trace_append_rejects_bad_runs)
 {
-    make_dir();
-    struct trace *t = write_base_open(in_dir("a.h5"), 2);
+    tmpdir_make("test-trace");
+    struct trace *t = write_base_open(tmpdir_path("a.h5"), 2);
     uint64_t x[BASE_EXEC] = {5, 5, 5, 5, 5, 5, 5, 5};
     struct trace_run run = base_run(0);
     run.input = 2;
@@ -343,20 +320,20 @@ START_TEST(test_trace_append_rejects_bad_runs)
     ck_assert_int_eq(trace_write_configs(t, 3, &base_params[0][0], NULL), -1);
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "already written"));
     ck_assert_int_eq(trace_close(t), 0);
-    t = trace_open(in_dir("a.h5"));
+    t = trace_open(tmpdir_path("a.h5"));
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     ck_assert_uint_eq(trace_n_runs(t), 3);
     ck_assert_int_eq(trace_run(t, 2)->status, TRACE_LAUNCH_ERROR);
     ck_assert_uint_eq(trace_run_exec(t, 2)[6], 0);
     trace_close(t);
-    remove_dir();
+    tmpdir_remove();
 }
 END_TEST
 
 START_TEST(test_trace_resume_appends_after_existing_runs)
 {
-    make_dir();
-    const char *path = in_dir("r.h5");
+    tmpdir_make("test-trace");
+    const char *path = tmpdir_path("r.h5");
     struct trace *t = write_base_open(path, 12);
     ck_assert_int_eq(trace_close(t), 0);
     t = trace_open_append(path);
@@ -374,7 +351,7 @@ START_TEST(test_trace_resume_appends_after_existing_runs)
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     check_base(t, BASE_RUNS);
     trace_close(t);
-    remove_dir();
+    tmpdir_remove();
 }
 END_TEST
 
@@ -395,8 +372,8 @@ static int n_filters(const char *path, const char *name)
  * unfiltered again until the next close. */
 START_TEST(test_trace_compressed_on_close_only)
 {
-    make_dir();
-    const char *p = in_dir("c.h5");
+    tmpdir_make("test-trace");
+    const char *p = tmpdir_path("c.h5");
     struct trace *t = write_base_open(p, 6);
     ck_assert_int_eq(n_filters(p, "/exec_ns"), 0);
     ck_assert_int_eq(n_filters(p, "/runs"), 0);
@@ -417,7 +394,7 @@ START_TEST(test_trace_compressed_on_close_only)
     char cmd[600];
     snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", dir);
     ck_assert_int_eq(system(cmd), 0);
-    remove_dir();
+    tmpdir_remove();
 }
 END_TEST
 
@@ -565,10 +542,10 @@ static void copy_file(const char *from, const char *to)
 
 START_TEST(test_trace_rejects_bad_runs_rows)
 {
-    make_dir();
-    const char *base = in_dir("base.h5");
+    tmpdir_make("test-trace");
+    const char *base = tmpdir_path("base.h5");
     write_base(base);
-    const char *p = in_dir("bad.h5");
+    const char *p = tmpdir_path("bad.h5");
     char want[256];
 
     copy_file(base, p);
@@ -620,16 +597,16 @@ START_TEST(test_trace_rejects_bad_runs_rows)
     struct trace *t = trace_open(p);
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     trace_close(t);
-    remove_dir();
+    tmpdir_remove();
 }
 END_TEST
 
 START_TEST(test_trace_rejects_bad_structure)
 {
-    make_dir();
-    const char *base = in_dir("base.h5");
+    tmpdir_make("test-trace");
+    const char *base = tmpdir_path("base.h5");
     write_base(base);
-    const char *p = in_dir("bad.h5");
+    const char *p = tmpdir_path("bad.h5");
 
     copy_file(base, p);
     set_root_attr_int(p, "format_version", 2);
@@ -703,20 +680,20 @@ START_TEST(test_trace_rejects_bad_structure)
         ck_assert_int_ge(H5Fclose(f), 0);
     }
     expect_error(p, "/exec_ns must be a 1-D integer dataset (found a 2-D float one)");
-    remove_dir();
+    tmpdir_remove();
 }
 END_TEST
 
 START_TEST(test_trace_rejects_damaged_files)
 {
-    make_dir();
-    const char *base = in_dir("base.h5");
+    tmpdir_make("test-trace");
+    const char *base = tmpdir_path("base.h5");
     write_base(base);
-    const char *p = in_dir("bad.h5");
+    const char *p = tmpdir_path("bad.h5");
     char want[600];
     struct stat st;
 
-    expect_error(in_dir("absent.h5"), "No such file or directory");
+    expect_error(tmpdir_path("absent.h5"), "No such file or directory");
     expect_error(dir, "is a directory, not a trace file");
 
     FILE *fp = fopen(p, "w");
@@ -777,7 +754,7 @@ START_TEST(test_trace_rejects_damaged_files)
         close(fd);
     }
     expect_error(p, "not an HDF5 file");
-    remove_dir();
+    tmpdir_remove();
 }
 END_TEST
 
@@ -785,8 +762,8 @@ END_TEST
  * an extra member, fixed-length strings, contiguous (non-extendible) datasets. It must read and resume. */
 START_TEST(test_trace_reads_files_of_other_writers)
 {
-    make_dir();
-    const char *p = in_dir("foreign.h5");
+    tmpdir_make("test-trace");
+    const char *p = tmpdir_path("foreign.h5");
     hid_t f = H5Fcreate(p, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     ck_assert(f >= 0);
     set_root_attr_fixed_str(f, "format", "tunecost-trace");
@@ -966,7 +943,7 @@ START_TEST(test_trace_reads_files_of_other_writers)
     }
     H5Fclose(f);
     expect_error(p, "/runs lacks the member 'config'");
-    remove_dir();
+    tmpdir_remove();
 }
 END_TEST
 
@@ -974,8 +951,8 @@ END_TEST
  * them and a resumed writer overwrites them. */
 START_TEST(test_trace_ignores_executions_past_the_last_run)
 {
-    make_dir();
-    const char *p = in_dir("tail.h5");
+    tmpdir_make("test-trace");
+    const char *p = tmpdir_path("tail.h5");
     struct trace *t = write_base_open(p, 3);
     ck_assert_int_eq(trace_close(t), 0);
     {
@@ -1010,7 +987,7 @@ START_TEST(test_trace_ignores_executions_past_the_last_run)
     ck_assert_uint_eq(trace_n_exec(t), 4 * BASE_EXEC);
     ck_assert_uint_eq(trace_run_exec(t, 3)[0], base_value(3, 0));
     trace_close(t);
-    remove_dir();
+    tmpdir_remove();
 }
 END_TEST
 
@@ -1047,9 +1024,9 @@ static void child_append_forever(const char *path, int fd)
 
 START_TEST(test_trace_appends_survive_sigkill)
 {
-    make_dir();
+    tmpdir_make("test-trace");
     for (int round = 0; round < kill_rounds; round++) {
-        const char *p = in_dir("killed.h5");
+        const char *p = tmpdir_path("killed.h5");
         size_t k = 1 + (size_t)round * 3, seen = 0, r = 0;
         int fds[2];
         ck_assert_int_eq(pipe(fds), 0);
@@ -1105,7 +1082,7 @@ START_TEST(test_trace_appends_survive_sigkill)
         ck_assert_uint_eq(trace_run_exec(t, n - 1)[0], kill_value(n - 1, 0));
         trace_close(t);
     }
-    remove_dir();
+    tmpdir_remove();
 }
 END_TEST
 
@@ -1113,8 +1090,8 @@ END_TEST
  * leaves the uncompressed trace, and that file opens with every run whose append succeeded. */
 START_TEST(test_trace_disk_full_keeps_a_valid_file)
 {
-    make_dir();
-    const char *p = in_dir("full.h5");
+    tmpdir_make("test-trace");
+    const char *p = tmpdir_path("full.h5");
     int fds[2];
     ck_assert_int_eq(pipe(fds), 0);
     pid_t pid = fork();
@@ -1181,7 +1158,7 @@ START_TEST(test_trace_disk_full_keeps_a_valid_file)
     char cmd[600]; /* the failed compressed copy left nothing behind */
     snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", dir);
     ck_assert_int_eq(system(cmd), 0);
-    remove_dir();
+    tmpdir_remove();
 }
 END_TEST
 
@@ -1192,8 +1169,8 @@ END_TEST
 #define LIVE_EXEC 2000
 START_TEST(test_trace_reads_a_trace_being_written)
 {
-    make_dir();
-    const char *p = in_dir("live.h5"), *ref = in_dir("ref.h5");
+    tmpdir_make("test-trace");
+    const char *p = tmpdir_path("live.h5"), *ref = tmpdir_path("ref.h5");
     static uint64_t x[LIVE_EXEC];
     for (size_t j = 0; j < LIVE_EXEC; j++)
         x[j] = kill_value(0, j);
@@ -1251,7 +1228,7 @@ START_TEST(test_trace_reads_a_trace_being_written)
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     ck_assert_uint_eq(trace_n_runs(t), LIVE_RUNS);
     trace_close(t);
-    remove_dir();
+    tmpdir_remove();
 }
 END_TEST
 
@@ -1260,8 +1237,8 @@ END_TEST
 START_TEST(test_trace_big_roundtrip)
 {
     enum { PER_RUN = 20000, RUNS = 500 }; /* 10^7 executions */
-    make_dir();
-    const char *p = in_dir("big.h5");
+    tmpdir_make("test-trace");
+    const char *p = tmpdir_path("big.h5");
     uint64_t *x = malloc(PER_RUN * sizeof *x);
     struct trace_meta m = base_meta();
     struct trace_config configs[3];
@@ -1317,7 +1294,7 @@ START_TEST(test_trace_big_roundtrip)
     /* 12 random bits per value (1.5 bytes of entropy): compressed well below the 8 bytes of raw uint64 */
     ck_assert_int_lt(st.st_size, 10000000 * 3);
     free(x);
-    remove_dir();
+    tmpdir_remove();
 }
 END_TEST
 
