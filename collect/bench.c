@@ -729,7 +729,7 @@ static int protocol(struct gpu *g, enum target t, double est_ms, struct trace_ru
             est_ms = batch / (double)n;
             run->n_warmup += (int32_t)n;
         }
-        if (flushed && run->n_timed == 0)
+        if (flushed) /* no timed execution yet: with a flush, none is pipelined */
             share = 0.5;
         while (timed < g->s.rep_ms) {
             long n = batch_size(g->s.rep_ms - timed, est_ms, share);
