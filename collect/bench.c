@@ -37,6 +37,7 @@ struct input_done_wire {
 };
 struct run_wire {
     int32_t config;
+    int32_t path; /* enum space_path */
     int32_t params[SP_N_PARAMS];
     uint64_t cubin_len;
 };
@@ -144,9 +145,12 @@ static int seq_push(struct seq *s, uint64_t v)
 /* ---- the child's state ---- */
 struct module {
     int32_t config;
+    int32_t path;        /* enum space_path */
     CUmodule mod;
     CUfunction fn;
     int32_t params[SP_N_PARAMS];
+    int64_t tmap_input;  /* wgmma path: the input generation tm[] was encoded for (-1: none) */
+    CUtensorMap tm[2];   /* wgmma path: A and B tensor maps */
 };
 
 /* The helper kernels are compiled by NVRTC on a thread of their own while the main thread opens the device. */
@@ -168,6 +172,7 @@ struct gpu {
     CUfunction f_random, f_fill, f_flush, f_relerr;
     cublasHandle_t blas;
     CUdeviceptr a, b, c, cref, flush, err;
+    int64_t input_gen; /* counts set_input calls (the wgmma path's tensor maps are per input) */
     size_t a_cap, b_cap, c_cap, cref_cap; /* bytes allocated */
     int64_t m, n, k;
     int have_input;
@@ -412,14 +417,54 @@ static CUresult launch_flush(struct gpu *g)
     return launch_1d(g, g->f_flush, (unsigned)g->d.sms * 8, 256, args);
 }
 
+/* The wgmma path's tensor maps of the current input (kernels/gemm_f16_wgmma.cu's header says what it expects):
+ * A as {K, M}, B as {N, K}, fp16, boxes of one panel (A_W x BLOCK_M, B_W x BLOCK_K) swizzled by the panel's
+ * width in bytes, zeros out of bounds. Encoded once per (module, input). */
+static CUresult encode_tmaps(struct gpu *g, struct module *md)
+{
+    const int32_t *p = md->params;
+    int a_w, b_w;
+    CUresult r;
+    space_wgmma_panels(p, &a_w, &b_w);
+    cuuint64_t dim_a[2] = {(cuuint64_t)g->k, (cuuint64_t)g->m}, dim_b[2] = {(cuuint64_t)g->n, (cuuint64_t)g->k};
+    cuuint64_t str_a[1] = {(cuuint64_t)g->k * 2}, str_b[1] = {(cuuint64_t)g->n * 2};
+    cuuint32_t box_a[2] = {(cuuint32_t)a_w, (cuuint32_t)p[SP_BLOCK_M]}, box_b[2] = {(cuuint32_t)b_w, (cuuint32_t)p[SP_BLOCK_K]};
+    cuuint32_t es[2] = {1, 1};
+#define TC_SWZ(w) ((w) == 64 ? CU_TENSOR_MAP_SWIZZLE_128B : (w) == 32 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_32B)
+    CUtensorMap ta, tb; /* aligned as the driver requires (64 bytes); the module array is only malloc-aligned */
+    r = cu.cuTensorMapEncodeTiled(&ta, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, (void *)g->a, dim_a, str_a, box_a, es,
+                                  CU_TENSOR_MAP_INTERLEAVE_NONE, TC_SWZ(a_w), CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r == CUDA_SUCCESS)
+        r = cu.cuTensorMapEncodeTiled(&tb, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, (void *)g->b, dim_b, str_b, box_b,
+                                      es, CU_TENSOR_MAP_INTERLEAVE_NONE, TC_SWZ(b_w), CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+#undef TC_SWZ
+    if (r == CUDA_SUCCESS) {
+        memcpy(&md->tm[0], &ta, sizeof ta);
+        memcpy(&md->tm[1], &tb, sizeof tb);
+        md->tmap_input = g->input_gen;
+    }
+    return r;
+}
+
 static CUresult launch_gemm(struct gpu *g)
 {
-    const int32_t *p = g->cur->params;
+    struct module *md = g->cur;
+    const int32_t *p = md->params;
     int m = (int)g->m, n = (int)g->n, k = (int)g->k;
     unsigned grid = (unsigned)(((m + p[SP_BLOCK_M] - 1) / p[SP_BLOCK_M]) * ((n + p[SP_BLOCK_N] - 1) / p[SP_BLOCK_N]));
+    unsigned smem = (unsigned)space_smem_bytes_on(p, md->path);
+    if (md->path == SPACE_PATH_WGMMA) {
+        CUresult r = md->tmap_input == g->input_gen ? CUDA_SUCCESS : encode_tmaps(g, md);
+        void *wargs[] = {&md->tm[0], &md->tm[1], &g->c, &m, &n, &k};
+        if (r != CUDA_SUCCESS)
+            return r;
+        return cu.cuLaunchKernel(md->fn, grid, 1, 1, (unsigned)p[SP_NUM_WARPS] * 32, 1, 1, smem, g->stream, wargs,
+                                 NULL);
+    }
     void *args[] = {&g->a, &g->b, &g->c, &m, &n, &k};
-    return cu.cuLaunchKernel(g->cur->fn, grid, 1, 1, (unsigned)p[SP_NUM_WARPS] * 32, 1, 1,
-                             (unsigned)space_smem_bytes(p), g->stream, args, NULL);
+    return cu.cuLaunchKernel(md->fn, grid, 1, 1, (unsigned)p[SP_NUM_WARPS] * 32, 1, 1, smem, g->stream, args, NULL);
 }
 
 /* cuBLAS, row-major C = A B computed as column-major C^T = B^T A^T. Returns 0 or -1. */
@@ -828,6 +873,7 @@ static int set_input(struct gpu *g, const int64_t *dims, double *ref_ms)
     int rc = -1;
 
     g->have_input = 0;
+    g->input_gen++; /* tensor maps of the wgmma path point at the old input's shape */
     g->m = dims[0];
     g->n = dims[1];
     g->k = dims[2];
@@ -890,7 +936,7 @@ static int module_get(struct gpu *g, const struct run_wire *rw, const void *cubi
 {
     struct module m;
     double t0;
-    int rc = -1, smem = (int)space_smem_bytes(rw->params);
+    int rc = -1, smem = (int)space_smem_bytes_on(rw->params, rw->path);
     *load_ms = NAN;
     for (int i = 0; i < g->n_mods; i++)
         if (g->mods[i].config == rw->config) {
@@ -900,6 +946,8 @@ static int module_get(struct gpu *g, const struct run_wire *rw, const void *cubi
     memset(&m, 0, sizeof m);
     m.config = rw->config;
     memcpy(m.params, rw->params, sizeof m.params);
+    m.path = rw->path;
+    m.tmap_input = -1;
     t0 = tc_now_ms();
     TC_TRY(cu, cu.cuModuleLoadData(&m.mod, cubin));
     TC_TRY(cu, cu.cuModuleGetFunction(&m.fn, m.mod, "tc_gemm_f16"));
@@ -1203,11 +1251,13 @@ int bench_send_input(struct bench_child *c, int input, const int64_t *dims)
     return send_request(c, MSG_INPUT_DONE, MSG_INPUT, &iw, sizeof iw, NULL, 0);
 }
 
-int bench_send_run(struct bench_child *c, int config, const int32_t *params, const void *cubin, size_t len)
+int bench_send_run(struct bench_child *c, int config, const int32_t *params, int path, const void *cubin,
+                   size_t len)
 {
     struct run_wire rw;
     memset(&rw, 0, sizeof rw);
     rw.config = config;
+    rw.path = path;
     memcpy(rw.params, params, sizeof rw.params);
     rw.cubin_len = len;
     return send_request(c, MSG_RUN_DONE, MSG_RUN, &rw, sizeof rw, cubin, len);

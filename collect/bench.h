@@ -64,8 +64,10 @@ int bench_fd(const struct bench_child *c);
 
 /* Prepare input `input` (random A and B, the cuBLAS reference result, cuBLAS timed with the protocol). */
 int bench_send_input(struct bench_child *c, int input, const int64_t *dims);
-/* Verify and time configuration `config` on the current input. The cubin is cached by the child per config. */
-int bench_send_run(struct bench_child *c, int config, const int32_t *params, const void *cubin, size_t len);
+/* Verify and time configuration `config` (compiled for `path`, enum space_path) on the current input. The cubin
+ * is cached by the child per config. */
+int bench_send_run(struct bench_child *c, int config, const int32_t *params, int path, const void *cubin,
+                   size_t len);
 /* Receive the reply to the last request (blocking). For an input: *ref_ms receives cuBLAS's median and res is
  * untouched; for a run: *res. Returns 0, or 1 if the child died or reported a sticky error (res->fatal = 1,
  * res->run.status = TRACE_LAUNCH_ERROR for a run): call bench_restart. -1 on a protocol failure. */

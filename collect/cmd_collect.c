@@ -50,7 +50,19 @@ struct opts {
     const char *configs_tsv;
     int resume, force, quiet, variant;
     int compile_invalid; /* compile configurations that cannot launch (shared memory over the limit) too */
+    int family;          /* enum space_family */
 };
+
+/* The kernel a configuration runs on sm_<arch> (enum space_path) and the shared memory it is launched with. */
+static int path_of(const struct opts *o, int arch, const int32_t *p)
+{
+    return space_path(p, arch, o->family);
+}
+
+static int64_t smem_of(const struct opts *o, int arch, const int32_t *p)
+{
+    return space_smem_bytes_on(p, path_of(o, arch, p));
+}
 
 static volatile sig_atomic_t g_interrupted;
 
@@ -82,6 +94,9 @@ static void usage(FILE *fp)
 "  --param NAME=v1,...  replace one parameter's values (repeatable): BLOCK_M, BLOCK_N, BLOCK_K in {32,64,128,256},\n"
 "                       GROUP_M (default 8), NUM_STAGES (default 3,4,5), NUM_WARPS in {2,4,8} (default 2,4,8)\n"
 "  --seed S             seed of the sampling and of the random input data (default 0)\n"
+"  --family F           native (default): on sm_90 a configuration whose NUM_WARPS is a multiple of 4 and\n"
+"                       BLOCK_M a multiple of 64 runs the Hopper kernel (wgmma + TMA, sm_90a), the others the\n"
+"                       mma.sync kernel; mma-sync: every configuration on the mma.sync kernel\n"
 "Inputs (default: the paper's 64 shapes, M, N, K in {256, 512, 1024, 4096}):\n"
 "  --shape MxNxK        one input (repeatable); M, N, K multiples of 8\n"
 "  --shapes-file FILE   one MxNxK per line ('#' comments)\n"
@@ -157,7 +172,7 @@ static int parse(int argc, char **argv, struct opts *o, int *help)
 {
     enum { O_CONFIGS = 256, O_SPACE, O_PARAM, O_SEED, O_SHAPE, O_SHAPES_FILE, O_SHARD, O_PROTOCOL, O_WARMUP,
            O_REP, O_FLUSH, O_TIMER, O_TOL, O_DEVICE, O_TIMEOUT, O_JOBS, O_COMPILE_ONLY, O_ARCH, O_CONFIGS_TSV,
-           O_RESUME, O_FORCE, O_VARIANT, O_COMPILE_CACHE, O_COMPILE_INVALID };
+           O_RESUME, O_FORCE, O_VARIANT, O_COMPILE_CACHE, O_COMPILE_INVALID, O_FAMILY };
     static const struct option lo[] = {
         {"configs", required_argument, 0, O_CONFIGS}, {"space", required_argument, 0, O_SPACE},
         {"param", required_argument, 0, O_PARAM}, {"seed", required_argument, 0, O_SEED},
@@ -171,7 +186,8 @@ static int parse(int argc, char **argv, struct opts *o, int *help)
         {"configs-tsv", required_argument, 0, O_CONFIGS_TSV}, {"output", required_argument, 0, 'o'},
         {"resume", no_argument, 0, O_RESUME}, {"force", no_argument, 0, O_FORCE},
         {"quiet", no_argument, 0, 'q'}, {"variant", required_argument, 0, O_VARIANT},
-        {"compile-cache", no_argument, 0, O_COMPILE_CACHE}, {"compile-invalid", no_argument, 0, O_COMPILE_INVALID}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"compile-cache", no_argument, 0, O_COMPILE_CACHE}, {"compile-invalid", no_argument, 0, O_COMPILE_INVALID},
+        {"family", required_argument, 0, O_FAMILY}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int c, r = 0;
 
     memset(o, 0, sizeof *o);
@@ -231,6 +247,14 @@ static int parse(int argc, char **argv, struct opts *o, int *help)
         case O_COMPILE_ONLY: o->compile_only = 1; break;
         case O_COMPILE_CACHE: setenv("TC_COMPILE_CACHE", "1", 1); break;
         case O_COMPILE_INVALID: o->compile_invalid = 1; break;
+        case O_FAMILY:
+            if (strcmp(optarg, "native") == 0)
+                o->family = SPACE_FAMILY_NATIVE;
+            else if (strcmp(optarg, "mma-sync") == 0)
+                o->family = SPACE_FAMILY_MMA_SYNC;
+            else
+                r = tc_seterr("--family: expected native or mma-sync, got '%s'", optarg);
+            break;
         case O_ARCH: {
             const char *a = strncmp(optarg, "sm_", 3) == 0 ? optarg + 3 : optarg;
             r = tc_parse_int("--arch", a, 50, 200, &o->arch);
@@ -359,8 +383,8 @@ static int cmp_compile_cost_desc(const void *a, const void *b)
 
 /* ---- compile-only: compile scaling (paper Table 7) --------------------------------------------------------- */
 
-static int compile_all(int jobs, int arch, const int32_t *params, int n_cfg, int variant, double *wall_ms,
-                       double *warm_mean_ms, struct compile_result *keep, int quiet)
+static int compile_all(const struct opts *o, int jobs, int arch, const int32_t *params, int n_cfg, int variant,
+                       double *wall_ms, double *warm_mean_ms, struct compile_result *keep, int quiet)
 {
     struct compile_pool *pool = compile_pool_start(jobs, arch, tc_src_gemm_f16, variant);
     int done = 0, rc = -1, *order = NULL;
@@ -382,7 +406,8 @@ static int compile_all(int jobs, int arch, const int32_t *params, int n_cfg, int
     qsort(order, (size_t)n_cfg, sizeof *order, cmp_compile_cost_desc);
     t0 = tc_now_ms();
     for (int c = 0; c < n_cfg; c++)
-        if (compile_pool_submit(pool, order[c], params + order[c] * SP_N_PARAMS, arch) != 0)
+        if (compile_pool_submit(pool, order[c], params + order[c] * SP_N_PARAMS, arch,
+                                path_of(o, arch, params + order[c] * SP_N_PARAMS)) != 0)
             goto out;
     while (done < n_cfg) {
         struct pollfd fds[1024];
@@ -423,24 +448,24 @@ out:
     return rc;
 }
 
-static int write_configs_tsv(const char *path, const int32_t *params, int n_cfg, const struct compile_result *res,
-                             int smem_limit)
+static int write_configs_tsv(const struct opts *o, int arch, const char *path, const int32_t *params, int n_cfg,
+                             const struct compile_result *res, int smem_limit)
 {
     struct tc_atomic a;
     FILE *fp = tc_atomic_open(&a, path);
     if (fp == NULL)
         return -1;
     fprintf(fp, "config\tBLOCK_M\tBLOCK_N\tBLOCK_K\tGROUP_M\tNUM_STAGES\tNUM_WARPS\tstatus\tcompile_ms\tregisters\t"
-                "spill_bytes\tsmem_bytes\n");
+                "spill_bytes\tsmem_bytes\tpath\n");
     for (int c = 0; c < n_cfg; c++) {
         const int32_t *p = params + c * SP_N_PARAMS;
-        int64_t smem = space_smem_bytes(p);
+        int64_t smem = smem_of(o, arch, p);
         int st = res[c].status == TRACE_OK && smem > smem_limit ? TRACE_OUT_OF_RESOURCES : res[c].status;
         fprintf(fp, "%d", c);
         for (int k = 0; k < SP_N_PARAMS; k++)
             fprintf(fp, "\t%d", p[k]);
-        fprintf(fp, "\t%s\t%.3f\t%d\t%d\t%lld\n", trace_status_name(st), res[c].compile_ms, res[c].registers,
-                res[c].spill_bytes, (long long)smem);
+        fprintf(fp, "\t%s\t%.3f\t%d\t%d\t%lld\t%s\n", trace_status_name(st), res[c].compile_ms, res[c].registers,
+                res[c].spill_bytes, (long long)smem, space_path_name(path_of(o, arch, p)));
     }
     return tc_atomic_commit(&a);
 }
@@ -476,7 +501,7 @@ static int compile_only(const struct opts *o)
             break;
         }
     for (int j = 0; j < o->n_jobs; j++) {
-        if (compile_all((int)o->jobs[j], arch, params, n_cfg, o->variant, &wall[j], &warm[j], j == keep ? res : NULL,
+        if (compile_all(o, (int)o->jobs[j], arch, params, n_cfg, o->variant, &wall[j], &warm[j], j == keep ? res : NULL,
                         o->quiet) != 0) {
             fprintf(stderr, "tunecost collect: compiling with %ld workers: %s\n", o->jobs[j], tc_errmsg());
             goto out;
@@ -503,7 +528,7 @@ static int compile_only(const struct opts *o)
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
         goto out;
     }
-    if (o->configs_tsv != NULL && write_configs_tsv(o->configs_tsv, params, n_cfg, res, smem_limit) != 0) {
+    if (o->configs_tsv != NULL && write_configs_tsv(o, arch, o->configs_tsv, params, n_cfg, res, smem_limit) != 0) {
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
         goto out;
     }
@@ -511,7 +536,7 @@ static int compile_only(const struct opts *o)
         int count[TRACE_N_STATUS] = {0};
         double sum = 0.0;
         for (int c = 0; c < n_cfg; c++) {
-            int st = res[c].status == TRACE_OK && space_smem_bytes(params + c * SP_N_PARAMS) > smem_limit
+            int st = res[c].status == TRACE_OK && smem_of(o, arch, params + c * SP_N_PARAMS) > smem_limit
                          ? TRACE_OUT_OF_RESOURCES : res[c].status;
             count[st]++;
             sum += res[c].compile_ms;
@@ -607,7 +632,7 @@ static int trace_new(struct coll *c)
         cfg[k].load_ms = NAN;
         cfg[k].registers = -1;
         cfg[k].spill_bytes = -1;
-        cfg[k].smem_bytes = (int32_t)space_smem_bytes(c->params + k * SP_N_PARAMS);
+        cfg[k].smem_bytes = (int32_t)smem_of(c->o, c->arch, c->params + k * SP_N_PARAMS);
     }
     for (int i = 0; i < c->n_in; i++) {
         const int64_t *d = c->dims + i * SPACE_N_DIMS;
@@ -704,7 +729,7 @@ static void handle_compile(struct coll *c, struct compile_result *r)
 {
     int k = r->config;
     struct trace_config cfg = *trace_config(c->t, k);
-    int64_t smem = space_smem_bytes(c->params + k * SP_N_PARAMS);
+    int64_t smem = smem_of(c->o, c->arch, c->params + k * SP_N_PARAMS);
     int fresh = isnan(cfg.compile_ms); /* a resumed trace keeps its first measurement */
     cfg.registers = r->registers;
     cfg.spill_bytes = r->spill_bytes;
@@ -809,7 +834,8 @@ static int dispatch(struct coll *c)
             c->busy_since = tc_now_ms();
             if (c->first_run_ms == 0.0)
                 c->first_run_ms = c->busy_since;
-            return bench_send_run(c->bench, k, c->params + k * SP_N_PARAMS, c->cubin[k], c->cubin_len[k]) == 0 ? 1
+            return bench_send_run(c->bench, k, c->params + k * SP_N_PARAMS,
+                                  path_of(c->o, c->arch, c->params + k * SP_N_PARAMS), c->cubin[k], c->cubin_len[k]) == 0 ? 1
                                                                                                                : -1;
         }
         if (waiting)
@@ -997,7 +1023,7 @@ static int collect(const struct opts *o)
         const struct trace_config *cfg = trace_config(c.t, k);
         int needed = 0;
         if (isnan(cfg->compile_ms) && cfg->status == TRACE_OK && !o->compile_invalid &&
-            space_smem_bytes(c.params + k * SP_N_PARAMS) > c.dev.smem_optin) {
+            smem_of(o, c.arch, c.params + k * SP_N_PARAMS) > c.dev.smem_optin) {
             struct trace_config oor = *cfg; /* the resource check alone decides: never compiled, never launched */
             oor.status = TRACE_OUT_OF_RESOURCES;
             if (trace_update_config(c.t, k, &oor) != 0) {
@@ -1025,7 +1051,8 @@ static int collect(const struct opts *o)
     qsort_params = c.params;
     qsort(order, (size_t)n_order, sizeof *order, cmp_compile_cost);
     for (int q = 0; q < n_order; q++)
-        if (compile_pool_submit(c.pool, order[q], c.params + order[q] * SP_N_PARAMS, c.arch) != 0) {
+        if (compile_pool_submit(c.pool, order[q], c.params + order[q] * SP_N_PARAMS, c.arch,
+                                path_of(o, c.arch, c.params + order[q] * SP_N_PARAMS)) != 0) {
             fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
             goto out;
         }

@@ -2,6 +2,7 @@
 #include "compile.h"
 #include "cuda_api.h"
 #include "ipc.h"
+#include "kernels_src.h"
 #include "space.h"
 #include "tc_err.h"
 #include "tc_opt.h"
@@ -47,6 +48,12 @@ void compile_result_free(struct compile_result *res)
 int compile_one(const char *src, const int32_t *params, int variant, int arch, int32_t config,
                 struct compile_result *res)
 {
+    return compile_one_path(src, params, variant, arch, SPACE_PATH_MMA_SYNC, config, res);
+}
+
+int compile_one_path(const char *src, const int32_t *params, int variant, int arch, int path, int32_t config,
+                     struct compile_result *res)
+{
     nvrtcProgram prog = NULL;
     char defs[SP_N_PARAMS + 2][48];
     const char *opts[SP_N_PARAMS + 8];
@@ -65,7 +72,12 @@ int compile_one(const char *src, const int32_t *params, int variant, int arch, i
     }
     snprintf(defs[SP_N_PARAMS], sizeof defs[0], "-DTC_VARIANT=%d", variant);
     opts[n_opts++] = defs[SP_N_PARAMS];
-    snprintf(defs[SP_N_PARAMS + 1], sizeof defs[0], "--gpu-architecture=sm_%d", arch);
+    if (path == SPACE_PATH_WGMMA) {
+        src = tc_src_gemm_f16_wgmma;
+        snprintf(defs[SP_N_PARAMS + 1], sizeof defs[0], "--gpu-architecture=sm_90a");
+    } else {
+        snprintf(defs[SP_N_PARAMS + 1], sizeof defs[0], "--gpu-architecture=sm_%d", arch);
+    }
     opts[n_opts++] = defs[SP_N_PARAMS + 1];
     opts[n_opts++] = "--std=c++17";
     opts[n_opts++] = "-Xptxas";
@@ -74,7 +86,8 @@ int compile_one(const char *src, const int32_t *params, int variant, int arch, i
     if (cuapi_load_nvrtc() != 0)
         goto out;
     t0 = tc_now_ms();
-    TC_TRY(nvrtc, nvr.nvrtcCreateProgram(&prog, src, "gemm_f16.cu", 0, NULL, NULL));
+    TC_TRY(nvrtc, nvr.nvrtcCreateProgram(&prog, src, path == SPACE_PATH_WGMMA ? "gemm_f16_wgmma.cu" : "gemm_f16.cu",
+                                         0, NULL, NULL));
     r = nvr.nvrtcCompileProgram(prog, n_opts, opts);
     if (r == NVRTC_SUCCESS) {
         TC_TRY(nvrtc, nvr.nvrtcGetCUBINSize(prog, &res->cubin_len));
@@ -117,6 +130,7 @@ enum { MSG_REQ = 1, MSG_WARMUP = 2, MSG_RESULT = 3, MSG_FAIL = 4 };
 struct req {
     int32_t config;
     int32_t arch;
+    int32_t path;
     int32_t params[SP_N_PARAMS];
 };
 
@@ -192,7 +206,7 @@ static void worker_main(int in_fd, int out_fd, int arch, const char *src, int va
         if (r != 0 || h.type != MSG_REQ || h.len != sizeof(struct req))
             _exit(r == 1 ? 0 : 1);
         const struct req *q = payload;
-        if (compile_one(src, q->params, variant, q->arch, q->config, &res) != 0) {
+        if (compile_one_path(src, q->params, variant, q->arch, q->path, q->config, &res) != 0) {
             ipc_send(out_fd, MSG_FAIL, tc_errmsg(), strlen(tc_errmsg()), NULL, 0);
             _exit(1);
         }
@@ -284,7 +298,7 @@ static int dispatch(struct compile_pool *p)
     return 0;
 }
 
-int compile_pool_submit(struct compile_pool *p, int32_t config, const int32_t *params, int arch)
+int compile_pool_submit(struct compile_pool *p, int32_t config, const int32_t *params, int arch, int path)
 {
     if (p->q_len == p->q_cap) {
         int cap = p->q_cap ? p->q_cap * 2 : 64;
@@ -301,6 +315,7 @@ int compile_pool_submit(struct compile_pool *p, int32_t config, const int32_t *p
     struct req *q = &p->queue[(p->q_head + p->q_len) % p->q_cap];
     q->config = config;
     q->arch = arch;
+    q->path = path;
     memcpy(q->params, params, sizeof q->params);
     p->q_len++;
     return dispatch(p);

@@ -28,6 +28,10 @@ struct compile_result {
  * filled (a compile error is a result, status TRACE_COMPILE_ERROR, with its log), or -1 when NVRTC itself fails. */
 int compile_one(const char *src, const int32_t *params, int variant, int arch, int32_t config,
                 struct compile_result *res);
+/* The same for a configuration's path (enum space_path): the wgmma path compiles kernels/gemm_f16_wgmma.cu for
+ * sm_90a instead of `src` for sm_<arch>. */
+int compile_one_path(const char *src, const int32_t *params, int variant, int arch, int path, int32_t config,
+                     struct compile_result *res);
 void compile_result_free(struct compile_result *res);
 
 struct compile_pool; /* opaque */
@@ -35,8 +39,8 @@ struct compile_pool; /* opaque */
 /* Fork `jobs` workers. Each compiles a tiny kernel for sm_<arch> first and reports the time as its warm-up.
  * Call before any CUDA or thread start. NULL on failure. */
 struct compile_pool *compile_pool_start(int jobs, int arch, const char *src, int variant);
-/* Queue a configuration for sm_<arch>; it is sent to the next idle worker. */
-int compile_pool_submit(struct compile_pool *p, int32_t config, const int32_t *params, int arch);
+/* Queue a configuration for sm_<arch> on `path` (enum space_path); it is sent to the next idle worker. */
+int compile_pool_submit(struct compile_pool *p, int32_t config, const int32_t *params, int arch, int path);
 /* Number of requests queued or in flight. */
 int compile_pool_pending(const struct compile_pool *p);
 /* The pool's descriptors to poll (POLLIN): writes up to max entries, returns the count. */

@@ -133,6 +133,33 @@ int64_t space_smem_bytes(const int32_t *p)
     return (int64_t)p[SP_NUM_STAGES] * (p[SP_BLOCK_M] + p[SP_BLOCK_N]) * p[SP_BLOCK_K] * 2;
 }
 
+int space_path(const int32_t *p, int arch, int family)
+{
+    if (family == SPACE_FAMILY_NATIVE && arch == 90 && p[SP_NUM_WARPS] % 4 == 0 && p[SP_BLOCK_M] % 64 == 0 &&
+        p[SP_BLOCK_M] <= 256 && p[SP_BLOCK_K] <= 256 && p[SP_BLOCK_K] % 16 == 0 && p[SP_BLOCK_N] % 32 == 0 &&
+        p[SP_BLOCK_N] <= 256)
+        return SPACE_PATH_WGMMA;
+    return SPACE_PATH_MMA_SYNC;
+}
+
+const char *space_path_name(int path)
+{
+    return path == SPACE_PATH_WGMMA ? "wgmma" : "mma.sync";
+}
+
+int64_t space_smem_bytes_on(const int32_t *p, int path)
+{
+    return space_smem_bytes(p) + (path == SPACE_PATH_WGMMA ? 16 * (int64_t)p[SP_NUM_STAGES] : 0);
+}
+
+void space_wgmma_panels(const int32_t *p, int *a_w, int *b_w)
+{
+    int n_wg = p[SP_NUM_WARPS] / 4;
+    int wg_n = p[SP_BLOCK_M] / 64 >= n_wg ? p[SP_BLOCK_N] : p[SP_BLOCK_N] / n_wg;
+    *a_w = p[SP_BLOCK_K] < 64 ? p[SP_BLOCK_K] : 64;
+    *b_w = wg_n < 64 ? wg_n : 64;
+}
+
 char *space_format_config(const int32_t *p, char *buf, int len)
 {
     snprintf(buf, (size_t)len, "BM=%d BN=%d BK=%d G=%d S=%d W=%d", p[SP_BLOCK_M], p[SP_BLOCK_N], p[SP_BLOCK_K],

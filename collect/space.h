@@ -30,8 +30,24 @@ void space_config(const struct space *s, long idx, int32_t *params);
  * (min(n, size)) into params (count x SP_N_PARAMS), or -1 on allocation failure. */
 long space_sample(const struct space *s, long n, uint64_t seed, int32_t *params);
 
-/* Dynamic shared memory of a configuration, bytes: NUM_STAGES * (BLOCK_M + BLOCK_N) * BLOCK_K * 2. */
+/* Dynamic shared memory of a configuration on the mma.sync path, bytes: NUM_STAGES * (BLOCK_M + BLOCK_N) *
+ * BLOCK_K * 2. */
 int64_t space_smem_bytes(const int32_t *params);
+
+/* The kernel families: "native" takes the Hopper path (kernels/gemm_f16_wgmma.cu) where the device and the
+ * configuration allow it, as Triton does on Hopper; "mma-sync" keeps every configuration on kernels/gemm_f16.cu. */
+enum space_family { SPACE_FAMILY_NATIVE = 0, SPACE_FAMILY_MMA_SYNC = 1 };
+enum space_path { SPACE_PATH_MMA_SYNC = 0, SPACE_PATH_WGMMA = 1 };
+/* The path a configuration takes on sm_<arch>: wgmma when the family is native, arch is 90 (sm_90a), NUM_WARPS
+ * is a multiple of 4 and BLOCK_M a multiple of 64 (a warpgroup MMA is 64 rows tall); else mma.sync. */
+int space_path(const int32_t *params, int arch, int family);
+const char *space_path_name(int path); /* "mma.sync", "wgmma" */
+/* Dynamic shared memory of a configuration on `path`, bytes, exactly what the kernel is launched with: for wgmma
+ * the pipeline's NUM_STAGES * (BLOCK_M + BLOCK_N) * BLOCK_K * 2 plus two 8-byte mbarriers per stage. */
+int64_t space_smem_bytes_on(const int32_t *params, int path);
+/* Panel widths (elements) of the wgmma path's TMA boxes: A_W = min(64, BLOCK_K) and B_W = min(64, the warpgroup's
+ * N extent), as kernels/gemm_f16_wgmma.cu lays out its shared memory. */
+void space_wgmma_panels(const int32_t *params, int *a_w, int *b_w);
 /* "BM=128 BN=256 BK=32 G=8 S=3 W=8" into buf. */
 char *space_format_config(const int32_t *params, char *buf, int len);
 
