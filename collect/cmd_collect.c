@@ -633,6 +633,7 @@ static int trace_new(struct coll *c)
         cfg[k].registers = -1;
         cfg[k].spill_bytes = -1;
         cfg[k].smem_bytes = (int32_t)smem_of(c->o, c->arch, c->params + k * SP_N_PARAMS);
+        cfg[k].path = path_of(c->o, c->arch, c->params + k * SP_N_PARAMS);
     }
     for (int i = 0; i < c->n_in; i++) {
         const int64_t *d = c->dims + i * SPACE_N_DIMS;

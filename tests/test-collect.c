@@ -130,6 +130,36 @@ START_TEST(test_collect_smem_formula)
 }
 END_TEST
 
+START_TEST(test_collect_path_and_smem)
+{
+    /* The Hopper path: native family, sm_90, NUM_WARPS a multiple of 4, BLOCK_M a multiple of 64. */
+    int32_t a[SP_N_PARAMS] = {128, 256, 64, 8, 3, 8}; /* wgmma */
+    int32_t b[SP_N_PARAMS] = {128, 256, 64, 8, 3, 2}; /* 2 warps: no whole warpgroup -> mma.sync */
+    int32_t c[SP_N_PARAMS] = {32, 128, 64, 8, 4, 4};  /* BLOCK_M 32 < 64 rows of a wgmma -> mma.sync */
+    int32_t d[SP_N_PARAMS] = {64, 32, 32, 8, 3, 8};   /* two warpgroups split N: 16 columns each -> wgmma */
+    int aw, bw;
+    ck_assert_int_eq(space_path(a, 90, SPACE_FAMILY_NATIVE), SPACE_PATH_WGMMA);
+    ck_assert_int_eq(space_path(a, 90, SPACE_FAMILY_MMA_SYNC), SPACE_PATH_MMA_SYNC);
+    ck_assert_int_eq(space_path(a, 80, SPACE_FAMILY_NATIVE), SPACE_PATH_MMA_SYNC); /* wgmma is sm_90a only */
+    ck_assert_int_eq(space_path(b, 90, SPACE_FAMILY_NATIVE), SPACE_PATH_MMA_SYNC);
+    ck_assert_int_eq(space_path(c, 90, SPACE_FAMILY_NATIVE), SPACE_PATH_MMA_SYNC);
+    ck_assert_int_eq(space_path(d, 90, SPACE_FAMILY_NATIVE), SPACE_PATH_WGMMA);
+    ck_assert_str_eq(space_path_name(SPACE_PATH_WGMMA), "wgmma");
+    /* wgmma: the tiles plus two 8-byte mbarriers per stage: 3 * 384 * 64 * 2 + 3 * 16 = 147456 + 48 */
+    ck_assert_int_eq(space_smem_bytes_on(a, SPACE_PATH_WGMMA), 147504);
+    ck_assert_int_eq(space_smem_bytes_on(a, SPACE_PATH_MMA_SYNC), 147456);
+    /* 64,32,32 W=8: 3 * 96 * 32 * 2 + 48 = 18432 + 48 */
+    ck_assert_int_eq(space_smem_bytes_on(d, SPACE_PATH_WGMMA), 18480);
+    /* panels: A min(64, BK); B min(64, the warpgroup's N): a -> one warpgroup row-split, N 256 -> 64 */
+    space_wgmma_panels(a, &aw, &bw);
+    ck_assert_int_eq(aw, 64);
+    ck_assert_int_eq(bw, 64);
+    space_wgmma_panels(d, &aw, &bw); /* BK 32; BLOCK_M 64 with 2 warpgroups: N split, 32 / 2 = 16 */
+    ck_assert_int_eq(aw, 32);
+    ck_assert_int_eq(bw, 16);
+}
+END_TEST
+
 START_TEST(test_collect_default_shapes)
 {
     int64_t d[SPACE_N_DEFAULT_SHAPES * 3];
@@ -262,6 +292,7 @@ int main(int argc, char **argv)
         tcase_add_test(tc, test_collect_sampling_more_than_space_gives_all);
         tcase_add_test(tc, test_collect_param_rejects_bad_values);
         tcase_add_test(tc, test_collect_smem_formula);
+        tcase_add_test(tc, test_collect_path_and_smem);
         tcase_add_test(tc, test_collect_default_shapes);
         tcase_add_test(tc, test_collect_shape_checks);
         tcase_add_test(tc, test_collect_shapes_file);

@@ -49,13 +49,16 @@ struct member {
     const char *name;
     size_t offset;
     enum member_kind kind;
+    int optional; /* added after format v1 first shipped: a file without it reads as 0 */
 };
 
-#define MEMBER(type, field, kind) {#field, offsetof(type, field), kind}
+#define MEMBER(type, field, kind) {#field, offsetof(type, field), kind, 0}
+#define MEMBER_OPT(type, field, kind) {#field, offsetof(type, field), kind, 1}
 static const struct member config_members[] = {
     MEMBER(struct trace_config, status, M_I32),     MEMBER(struct trace_config, compile_ms, M_F64),
     MEMBER(struct trace_config, load_ms, M_F64),    MEMBER(struct trace_config, registers, M_I32),
     MEMBER(struct trace_config, smem_bytes, M_I32), MEMBER(struct trace_config, spill_bytes, M_I32),
+    MEMBER_OPT(struct trace_config, path, M_I32),
 };
 static const struct member input_members[] = {
     MEMBER(struct trace_input, flops, M_F64),
@@ -70,6 +73,7 @@ static const struct member run_members[] = {
     MEMBER(struct trace_run, estimate_ms, M_F64), MEMBER(struct trace_run, rel_error, M_F64),
 };
 #undef MEMBER
+#undef MEMBER_OPT
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 struct layout {
@@ -201,7 +205,9 @@ const char *trace_status_name(int status)
 /* ---- types ------------------------------------------------------------------------------------------------ */
 
 /* The memory type (native, at the struct's offsets) or the file type (packed little-endian) of a layout. */
-static hid_t layout_type(const struct layout *l, int file)
+/* With `present` (a dataset's file type), a memory type of the members that type has (optional ones may be
+ * missing from older files). */
+static hid_t layout_type_in(const struct layout *l, int file, hid_t present)
 {
     size_t size = 0;
     hid_t tid = H5I_INVALID_HID;
@@ -213,6 +219,10 @@ static hid_t layout_type(const struct layout *l, int file)
     size = 0;
     for (size_t i = 0; i < l->n_members; i++) {
         const struct member *m = &l->members[i];
+        if (present >= 0 && m->optional && H5Tget_member_index(present, m->name) < 0) {
+            (void)H5Eclear2(H5E_DEFAULT);
+            continue;
+        }
         hid_t mt = m->kind == M_I32 ? (file ? H5T_STD_I32LE : H5T_NATIVE_INT32)
                    : m->kind == M_I64 ? (file ? H5T_STD_I64LE : H5T_NATIVE_INT64)
                                       : (file ? H5T_IEEE_F64LE : H5T_NATIVE_DOUBLE);
@@ -223,6 +233,11 @@ static hid_t layout_type(const struct layout *l, int file)
         size += m->kind == M_I32 ? 4 : 8;
     }
     return tid;
+}
+
+static hid_t layout_type(const struct layout *l, int file)
+{
+    return layout_type_in(l, file, H5I_INVALID_HID);
 }
 
 static hid_t vlen_str_type(void)
@@ -1032,6 +1047,10 @@ static int check_members(struct trace *t, hid_t d, const struct layout *l)
     H5TRY(ft = H5Dget_type(d), "cannot read the type of %s", l->dataset);
     for (size_t i = 0; i < l->n_members; i++) {
         int idx = H5Tget_member_index(ft, l->members[i].name);
+        if (idx < 0 && l->members[i].optional) {
+            (void)H5Eclear2(H5E_DEFAULT);
+            continue;
+        }
         if (idx < 0) {
             (void)H5Eclear2(H5E_DEFAULT);
             FAIL("%s lacks the member '%s'", l->dataset, l->members[i].name);
@@ -1152,7 +1171,7 @@ static int read_compound(struct trace *t, const struct layout *l, hid_t memtype,
                          void **data, hsize_t *rows, hid_t *dp)
 {
     int rc = -1;
-    hid_t d = H5I_INVALID_HID;
+    hid_t d = H5I_INVALID_HID, ft = H5I_INVALID_HID, mt = H5I_INVALID_HID;
     hsize_t dim = 0;
     if ((d = open_dataset(t, l->dataset, 1, H5T_COMPOUND, &dim)) < 0)
         goto out;
@@ -1163,10 +1182,13 @@ static int read_compound(struct trace *t, const struct layout *l, hid_t memtype,
              l == &config_layout ? "/params" : "/dims", (unsigned long long)expect_rows);
     if (dim > (hsize_t)(SIZE_MAX / l->size))
         FAIL("%s has too many rows (%llu)", l->dataset, (unsigned long long)dim);
-    if ((*data = malloc((size_t)(dim ? dim : 1) * l->size)) == NULL)
+    if ((*data = calloc((size_t)(dim ? dim : 1), l->size)) == NULL) /* absent optional members read as 0 */
         FAIL("out of memory for %llu rows of %s", (unsigned long long)dim, l->dataset);
+    H5TRY(ft = H5Dget_type(d), "cannot read the type of %s", l->dataset);
+    H5TRY(mt = layout_type_in(l, 0, ft), "cannot make the memory type of %s", l->dataset);
+    (void)memtype;
     if (dim > 0)
-        H5TRY(H5Dread(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data), "cannot read %s", l->dataset);
+        H5TRY(H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data), "cannot read %s", l->dataset);
     *rows = dim;
     if (dp != NULL) {
         *dp = d;
@@ -1178,6 +1200,8 @@ out:
         free(*data);
         *data = NULL;
     }
+    close_id(&mt);
+    close_id(&ft);
     close_id(&d);
     return rc;
 }

@@ -51,6 +51,8 @@ struct trace_config {
     int32_t registers;
     int32_t smem_bytes;
     int32_t spill_bytes;
+    int32_t path;            /* kernel the configuration ran on: 0 mma.sync (also for traces written without the
+                              * member), 1 wgmma (the Hopper kernel); docs/trace-format.md */
 };
 
 /* One row of /inputs. */
