@@ -233,13 +233,14 @@ START_TEST(test_collect_ptxas_report_parsed)
 }
 END_TEST
 
-/* The whole space for sm_90 through the worker pool: no compile error, and `out of resources` exactly where the
- * hand formula exceeds 232448 bytes. */
+/* The whole space for sm_90 through the worker pool: no compile error, each configuration on the path the mapping
+ * rule gives (wgmma where NUM_WARPS % 4 == 0 and BLOCK_M % 64 == 0), and `out of resources` exactly where the hand
+ * formula of its path exceeds 232448 bytes. */
 START_TEST(test_collect_compile_full_space_sm90)
 {
     char cmd[1024], line[512];
     char tsv[] = "/tmp/test-collect-cfg.XXXXXX", scal[] = "/tmp/test-collect-scal.XXXXXX";
-    int rows = 0, oor = 0, ok = 0;
+    int rows = 0, oor = 0, ok = 0, wgmma = 0;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     FILE *fp;
     close(mkstemp(tsv));
@@ -252,10 +253,14 @@ START_TEST(test_collect_compile_full_space_sm90)
     ck_assert_ptr_nonnull(fgets(line, sizeof line, fp)); /* header */
     while (fgets(line, sizeof line, fp) != NULL) {
         int cfg, bm, bn, bk, g, s, w;
-        char status[64];
-        ck_assert_int_eq(sscanf(line, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%63[^\t]", &cfg, &bm, &bn, &bk, &g, &s, &w, status),
-                         8);
-        long smem = (long)s * (bm + bn) * bk * 2;
+        char status[64], path[32];
+        ck_assert_int_eq(sscanf(line, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%63[^\t]\t%*s\t%*s\t%*s\t%*s\t%31s", &cfg, &bm, &bn,
+                                &bk, &g, &s, &w, status, path),
+                         9);
+        int is_wgmma = w % 4 == 0 && bm % 64 == 0;
+        ck_assert_str_eq(path, is_wgmma ? "wgmma" : "mma.sync");
+        wgmma += is_wgmma;
+        long smem = (long)s * (bm + bn) * bk * 2 + (is_wgmma ? 16L * s : 0); /* + two mbarriers per stage */
         if (smem > 232448) {
             ck_assert_str_eq(status, "out of resources");
             oor++;
@@ -268,6 +273,7 @@ START_TEST(test_collect_compile_full_space_sm90)
     fclose(fp);
     ck_assert_int_eq(rows, 576);
     ck_assert_int_eq(ok + oor, 576);
+    ck_assert_int_eq(wgmma, 3 * 4 * 4 * 3 * 2); /* BLOCK_M 64/128/256 x BLOCK_N x BLOCK_K x stages x warps 4/8 */
     ck_assert_int_gt(oor, 0);
     ck_assert_int_gt(ok, 0);
     unlink(tsv);
