@@ -2,7 +2,9 @@
 # data/collect-reference.sh — how the traces in data/ were collected, on an `nvidia-h200` device machine.
 # The reference trace: the paper's benchmark (64 inputs, 100 configurations sampled with seed 0, warm-up 25 ms,
 # repetition 100 ms, fixed-time protocol, CUPTI timer), no L2 flush (docs/characterisation.md says why), in
-# 8 shards of 8 inputs each, joined afterwards with `tunecost merge data/gemm-h200.h5 shard*.h5`.
+# 8 shards of 8 inputs each, joined afterwards with `tunecost merge data/gemm-h200.h5 shard*.h5`. The default
+# kernel family is the native one (wgmma on sm_90 where the configuration allows it); data/gemm-h200-mmasync.h5
+# was collected the same way before that family existed (today: add --family mma-sync to `common`).
 #
 # usage: bash data/collect-reference.sh OUTDIR ref FIRST LAST   # reference shards FIRST..LAST of 8
 #        bash data/collect-reference.sh OUTDIR triton             # Triton-protocol trace, 8 inputs
