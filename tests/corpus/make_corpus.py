@@ -340,6 +340,74 @@ case("flops-nan", "durations", "either", "an input's flops = NaN",
 case("status-unknown", "durations", "either", "a run with status 9 (not in the enum)",
      lambda s: set_field(s, "runs", 0, "status", 9))
 
+# ---- silent conversions: values a reader must not saturate, truncate or cut short ----------------------------
+def _params_int64(s, v):
+    s["params"]["data"] = s["params"]["data"].astype("<i8")
+    s["params"]["data"][0][0] = v
+
+
+def _runs_member_float(s, member, v):
+    widen(s, "runs", {member: "<f8"})
+    s["runs"]["data"][member] = s["runs"]["data"][member].astype("<f8")
+    set_field(s, "runs", 0, member, v)
+
+
+case("conv-params-int64-huge", "conversions", "reject", "/params stored as int64 with one value 2^40 (int32 in "
+     "the spec; HDF5 would saturate it to 2147483647)", lambda s: _params_int64(s, 2**40))
+case("conv-params-int64-fits", "conversions", "accept", "/params stored as int64, every value within int32",
+     lambda s: _params_int64(s, 64))
+case("conv-attr-sms-huge", "conversions", "reject", "device_sms = 1e20 (a float; int32 in the spec)",
+     lambda s: s["attrs"].update(device_sms=1e20))
+case("conv-attr-sms-float-integral", "conversions", "accept", "device_sms = 132.0 (a float with an integral "
+     "value)", lambda s: s["attrs"].update(device_sms=132.0))
+case("conv-format-version-fraction", "conversions", "reject", "format_version = 1.5",
+     lambda s: s["attrs"].update(format_version=1.5))
+case("conv-seed-negative", "conversions", "reject", "seed = -1 (an int64; the seed is unsigned)",
+     lambda s: s["attrs"].update(seed=np.int64(-1)))
+case("conv-runs-input-float", "conversions", "reject", "runs.input stored as float64 with the value 0.7",
+     lambda s: _runs_member_float(s, "input", 0.7))
+case("conv-format-embedded-nul", "conversions", "reject", "format = 'tunecost-trace\\0junk' (a fixed-length "
+     "string with a NUL inside)", lambda s: s["attrs"].update(format=np.bytes_(b"tunecost-trace\0junk")))
+
+
+# ---- storage that was never written ------------------------------------------------------------------------
+def _exec_last_chunk_unwritten(path):
+    """Rewrite /exec_ns with chunks of 16 values and 16 more values than the runs so far use; add a run with
+    status 4 (wrong result) whose 16 timed executions are exactly that last chunk, which is never written (a
+    failed run whose executions were not kept): it reads as the fill value 0, whichever reader is used."""
+    with h5py.File(path, "r+") as f:
+        e = f["exec_ns"][...]
+        runs = f["runs"][...]
+        n = len(e)
+        pad = (-n) % 16
+        del f["exec_ns"]
+        d = f.create_dataset("exec_ns", shape=(n + pad + 16,), maxshape=(None,), chunks=(16,), dtype="<u8",
+                             compression="gzip", shuffle=True)
+        d[:n] = e
+        if pad:
+            d[n:n + pad] = 1          # padding executions no run owns, written so only the last chunk is empty
+        extra = np.zeros(1, dtype=runs.dtype)
+        extra[0] = (1, 3, 4, 0, 0, 16, n + pad, 0.5, 0.0, 0.3, np.nan, 0.5)
+        del f["runs"]
+        f.create_dataset("runs", data=np.concatenate([runs, extra]), maxshape=(None,), chunks=(64,))
+
+
+def _runs_declared_huge(path):
+    """/runs declared with 10^8 rows (chunked, extendible) of which only the first chunk (the 10 real rows) is
+    written: 91 KB on disk that claims 6.4 GB of rows."""
+    with h5py.File(path, "r+") as f:
+        runs = f["runs"][...]
+        del f["runs"]
+        d = f.create_dataset("runs", shape=(10**8,), maxshape=(None,), chunks=(64,), dtype=runs.dtype)
+        d[:len(runs)] = runs
+
+
+case("unwritten-exec-last-chunk", "storage", "accept", "/exec_ns's last chunk never written (a failed run's "
+     "executions lie over it): reads as the fill value in every reader", post=_exec_last_chunk_unwritten)
+case("unwritten-runs-declared-1e8", "storage", "reject", "/runs declared with 10^8 rows, 10 written: refused "
+     "before any allocation", post=_runs_declared_huge)
+
+
 # ---- nothing to work with -------------------------------------------------------------------------------------
 def _all_failed(s):
     s["runs"]["data"]["status"] = 3
