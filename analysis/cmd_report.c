@@ -7,6 +7,7 @@
 #include "report.h"
 #include "sim.h"
 #include "tables.h"
+#include "tc_atomic.h"
 #include "tc_err.h"
 #include "tc_opt.h"
 #include "trace.h"
@@ -213,6 +214,13 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "tunecost report: no TRACE given and the reference trace %s is missing (it ships in data/ "
                         "of the source tree); name a trace: tunecost report TRACE -o DIR\n", o.trace_path);
         return 2;
+    }
+    {
+        const char *inputs[2] = {o.trace_path, o.triton_path};
+        if (tc_output_check("-o", o.out_dir, 1, inputs, 2) != 0) {
+            fprintf(stderr, "tunecost report: %s\n", tc_errmsg());
+            return 2;
+        }
     }
     rc = report_write(&o);
     if (rc != 0 && !interrupted)

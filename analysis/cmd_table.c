@@ -133,6 +133,10 @@ int cmd_table(int argc, char **argv)
                         "--flush settings, got %d\n", def->name, n);
         return 2;
     }
+    if (out != NULL && tc_output_check("-o", out, 0, paths, n) != 0) {
+        fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
+        return 2;
+    }
     for (int i = 0; i < n; i++) {
         if ((traces[i] = trace_open(paths[i])) == NULL) {
             fprintf(stderr, "tunecost table: %s\n", tc_errmsg());

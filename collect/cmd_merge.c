@@ -168,6 +168,10 @@ int cmd_merge(int argc, char **argv)
     }
     out_path = argv[optind];
     n_in = argc - optind - 1;
+    if (tc_output_check("OUT.h5", out_path, 0, (const char *const *)argv + optind + 1, n_in) != 0) {
+        fprintf(stderr, "tunecost merge: %s\n", tc_errmsg());
+        return 2;
+    }
     for (int f = 0; f < n_in; f++) {
         struct stat si;
         if (stat(out_path, &st) == 0 && stat(argv[optind + 1 + f], &si) == 0 && st.st_dev == si.st_dev &&

@@ -80,6 +80,13 @@ int cmd_frontier(int argc, char **argv)
         return 2;
     }
     path = argv[optind];
+    if (out != NULL) {
+        const char *inputs[1] = {path};
+        if (tc_output_check("-o", out, 0, inputs, strcmp(path, "-") == 0 ? 0 : 1) != 0) {
+            fprintf(stderr, "tunecost frontier: %s\n", tc_errmsg());
+            return 2;
+        }
+    }
     in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (in == NULL) {
         fprintf(stderr, "tunecost frontier: %s: cannot open: %s\n", path, strerror(errno));

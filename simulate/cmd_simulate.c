@@ -2,12 +2,15 @@
  * frontier.tsv, and print a one-screen summary. Usage and examples: usage() below; formats: docs/simulation.md. */
 #include "frontier.h"
 #include "sim.h"
+#include "tc_atomic.h"
 #include "tc_err.h"
+#include "tc_outdir.h"
 #include "tc_opt.h"
 #include "tc_time.h"
 #include "trace.h"
 #include "tunecost.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -180,6 +183,27 @@ enum {
     OPT_SEED
 };
 
+/* An existing -o DIR is replaced whole: refuse one that holds anything but an earlier simulate's two files. */
+static int replaceable_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int rc = 0;
+    if (d == NULL)
+        return errno == ENOENT ? 0 : tc_seterr("-o %s: cannot read the directory: %s", dir, strerror(errno));
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 || strcmp(e->d_name, "points.tsv") == 0 ||
+            strcmp(e->d_name, "frontier.tsv") == 0)
+            continue;
+        rc = tc_seterr("-o %s: the directory holds '%s', not only an earlier simulate's points.tsv and "
+                       "frontier.tsv; it is replaced whole, so choose a new or empty directory",
+                       dir, e->d_name);
+        break;
+    }
+    closedir(d);
+    return rc;
+}
+
 int cmd_simulate(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -207,7 +231,8 @@ int cmd_simulate(int argc, char **argv)
     const char *out_dir = NULL, *input_arg = NULL, *scen_arg = "baseline,parallel,early-stop", *path;
     enum sim_compile comp = SIM_COMPILE_SEQUENTIAL;
     enum sim_overhead ovh = SIM_OVERHEAD_PAPER;
-    int factor = 16, all_inputs = 0, quiet = 0, opt, rc = 1, n_threads, created_dir = 0;
+    int factor = 16, all_inputs = 0, quiet = 0, opt, rc = 1, n_threads;
+    struct tc_outdir od;
     long lo, hi;
     struct trace *t = NULL;
     struct sim_data *d = NULL;
@@ -216,6 +241,7 @@ int cmd_simulate(int argc, char **argv)
     double t0, t_load, t_build;
     int64_t dims[8];
 
+    memset(&od, 0, sizeof od);
     sim_settings_default(&s);
     opterr = 0;
     optind = 1;
@@ -281,18 +307,14 @@ int cmd_simulate(int argc, char **argv)
     }
     path = optind < argc ? argv[optind] : tc_default_trace();
     if (out_dir != NULL) {
-        /* Find out now, not after the replay, whether the results can be written. */
-        struct stat st;
-        if (mkdir(out_dir, 0777) == 0)
-            created_dir = 1; /* removed again if this run fails: a refused input leaves nothing behind */
-        else if (errno != EEXIST) {
-            fprintf(stderr, "tunecost simulate: -o %s: cannot create the directory: %s\n", out_dir, strerror(errno));
+        /* Find out now, not after the replay, whether the results can be written: the output is a new
+         * directory swapped into place whole at the end (absent or complete, even under SIGKILL), so an
+         * existing DIR may hold only what an earlier simulate wrote there. */
+        const char *inputs[1] = {path};
+        if (tc_output_check("-o", out_dir, 1, inputs, 1) != 0 || replaceable_dir(out_dir) != 0 ||
+            tc_outdir_begin(&od, out_dir) != 0) {
+            fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
             return 2;
-        }
-        if (stat(out_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(out_dir, W_OK | X_OK) != 0) {
-            fprintf(stderr, "tunecost simulate: -o %s: expected a writable directory\n", out_dir);
-            rc = 2;
-            goto out;
         }
     }
 
@@ -423,7 +445,7 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     }
     if (out_dir != NULL) {
-        if (sim_write_outputs(out_dir, d, &s, res, path) != 0) {
+        if (sim_write_outputs(od.tmp, d, &s, res, path) != 0 || tc_outdir_commit(&od) != 0) {
             fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
             goto out;
         }
@@ -433,8 +455,7 @@ int cmd_simulate(int argc, char **argv)
     }
     rc = 0;
 out:
-    if (rc != 0 && created_dir)
-        rmdir(out_dir); /* only if still empty: outputs are renamed into place whole or not at all */
+    tc_outdir_abort(&od); /* nothing once committed */
     trace_close(t);
     sim_result_free(res);
     sim_data_free(d);
