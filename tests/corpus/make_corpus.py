@@ -372,9 +372,9 @@ case("conv-format-embedded-nul", "conversions", "reject", "format = 'tunecost-tr
 
 # ---- storage that was never written ------------------------------------------------------------------------
 def _exec_last_chunk_unwritten(path):
-    """Rewrite /exec_ns with chunks of 16 values and 16 more values than the runs so far use; add a run with
-    status 4 (wrong result) whose 16 timed executions are exactly that last chunk, which is never written (a
-    failed run whose executions were not kept): it reads as the fill value 0, whichever reader is used."""
+    """Rewrite /exec_ns with chunks of 16 values and 16 more values than the runs so far use; the launch-error run
+    (status 3) now owns 16 timed executions that are exactly that last chunk, which is never written (a failed
+    run whose executions were not kept): they read as the fill value 0, whichever reader is used."""
     with h5py.File(path, "r+") as f:
         e = f["exec_ns"][...]
         runs = f["runs"][...]
@@ -386,10 +386,11 @@ def _exec_last_chunk_unwritten(path):
         d[:n] = e
         if pad:
             d[n:n + pad] = 1          # padding executions no run owns, written so only the last chunk is empty
-        extra = np.zeros(1, dtype=runs.dtype)
-        extra[0] = (1, 3, 4, 0, 0, 16, n + pad, 0.5, 0.0, 0.3, np.nan, 0.5)
+        r = int(np.nonzero(runs["status"] == 3)[0][0])   # the launch error on input 0: give it the last chunk
+        runs[r]["n_timed"] = 16
+        runs[r]["exec_offset"] = n + pad
         del f["runs"]
-        f.create_dataset("runs", data=np.concatenate([runs, extra]), maxshape=(None,), chunks=(64,))
+        f.create_dataset("runs", data=runs, maxshape=(None,), chunks=(64,))
 
 
 def _runs_declared_huge(path):
