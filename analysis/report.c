@@ -514,8 +514,8 @@ static int compute_findings(struct report_ctx *c)
 {
     const struct sim_result *ri = c->r_in, *ra = c->r_all;
     int n = ri->n_points / N_SC_INPUT, na = ra->n_points / N_SC_ALL;
-    double *x1 = malloc(((size_t)n + 1) * sizeof *x1), *x2 = malloc(((size_t)n + 1) * sizeof *x2);
-    double *y = malloc(((size_t)n + 1) * sizeof *y), *times = malloc(((size_t)na + 1) * sizeof *times);
+    double *x1 = calloc((size_t)n + 1, sizeof *x1), *x2 = calloc((size_t)n + 1, sizeof *x2);
+    double *y = calloc((size_t)n + 1, sizeof *y), *times = calloc((size_t)na + 1, sizeof *times);
     int rc = -1;
     if (x1 == NULL || x2 == NULL || y == NULL || times == NULL) {
         tc_seterr("out of memory");
@@ -905,6 +905,22 @@ static int draw_figures(struct report_ctx *c)
 
 /* ---- summary.md and index.html ----------------------------------------------------------------------------- */
 
+/* Text from the trace (device name, paths) in Markdown: '<', '>' and '&' as entities, so that a renderer shows
+ * them instead of treating them as HTML. */
+static void md_escape(FILE *fp, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '<')
+            fputs("&lt;", fp);
+        else if (*s == '>')
+            fputs("&gt;", fp);
+        else if (*s == '&')
+            fputs("&amp;", fp);
+        else
+            fputc(*s, fp);
+    }
+}
+
 static void settings_lines(struct report_ctx *c, char lines[][256], int *n)
 {
     const struct trace_meta *m = trace_get_meta(c->t);
@@ -951,9 +967,14 @@ static int write_summary(struct report_ctx *c)
     if (fp == NULL)
         return -1;
     settings_lines(c, lines, &nl);
-    fprintf(fp, "# tunecost report: %s\n\n", trace_get_meta(c->t)->device_name);
-    for (int i = 0; i < nl; i++)
-        fprintf(fp, "- %s\n", lines[i]);
+    fputs("# tunecost report: ", fp);
+    md_escape(fp, trace_get_meta(c->t)->device_name);
+    fputs("\n\n", fp);
+    for (int i = 0; i < nl; i++) {
+        fputs("- ", fp);
+        md_escape(fp, lines[i]);
+        fputc('\n', fp);
+    }
     fprintf(fp, "\nRegenerate: `tunecost report %s -o DIR --input %s --seed %llu --samples %d --runs %d "
             "--compile-factor %d%s%s`\n\n## Findings\n\n", c->o->trace_path, c->input_label,
             (unsigned long long)c->o->seed, c->o->samples, c->o->runs, c->o->compile_factor,

@@ -4,6 +4,7 @@
 #include "trace.h"
 #include "tc_atomic.h"
 #include "tc_err.h"
+#include "tc_stats.h"
 #include "tc_version.h"
 
 #include <hdf5.h>
@@ -2094,4 +2095,38 @@ size_t trace_n_exec(const struct trace *t)
 int trace_run_valid(const struct trace *t, size_t r)
 {
     return r < t->n_runs ? t->valid[r] : 0;
+}
+
+double trace_run_median_ns(const struct trace *t, size_t r)
+{
+    const struct trace_run *run = &t->runs[r];
+    return tc_median_u64(trace_run_timed(t, r), (size_t)run->n_timed, NULL);
+}
+
+int trace_best_config(const struct trace *t, int input, double *median_ns, int *n_valid)
+{
+    int best = -1, nv = 0;
+    double best_ns = NAN;
+    for (int c = 0; c < t->n_configs; c++) {
+        long r = trace_find_run(t, input, c);
+        if (r < 0 || !trace_run_valid(t, (size_t)r))
+            continue;
+        double ns = trace_run_median_ns(t, (size_t)r);
+        if (isnan(ns)) {
+            tc_seterr("%s: out of memory", t->path);
+            best = -1;
+            best_ns = NAN;
+            break;
+        }
+        nv++;
+        if (best < 0 || ns < best_ns) {
+            best = c;
+            best_ns = ns;
+        }
+    }
+    if (median_ns != NULL)
+        *median_ns = best_ns;
+    if (n_valid != NULL)
+        *n_valid = nv;
+    return best;
 }

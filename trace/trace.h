@@ -141,6 +141,15 @@ size_t trace_n_runs(const struct trace *t);
 const struct trace_run *trace_run(const struct trace *t, size_t r);
 /* Index of the run of (input, config), or -1 (the last one if a file holds several). */
 long trace_find_run(const struct trace *t, int input, int config);
+/* The one definition of "best" that every command uses. A pair (input, configuration) measured more than once
+ * counts with its LAST run (trace_find_run), whatever the earlier runs gave. The best configuration of an input
+ * is the one whose current run is valid and has the lowest median timed execution; a tie goes to the lower
+ * configuration index. Returns that configuration, or -1 when the input has no valid current run (or memory ran
+ * out: then tc_errmsg says so). *median_ns (if not NULL) receives its median, NaN with -1; *n_valid (if not NULL)
+ * the number of configurations of the input with a valid current run. */
+int trace_best_config(const struct trace *t, int input, double *median_ns, int *n_valid);
+/* Median of run r's timed executions in nanoseconds (NaN when it has none). */
+double trace_run_median_ns(const struct trace *t, size_t r);
 /* Pointers into the loaded /exec_ns: all executions of run r, and its timed ones alone. */
 const uint64_t *trace_run_exec(const struct trace *t, size_t r);   /* n_estimate + n_warmup + n_timed */
 const uint64_t *trace_run_timed(const struct trace *t, size_t r);  /* n_timed */

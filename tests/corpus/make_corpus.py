@@ -151,8 +151,39 @@ case("valid-extra-member", "control", "accept", "an extra compound member in /ru
      lambda s: s["runs"].update(data=_add_member(s["runs"]["data"], "gpu_temp_c", "<f4", 61.0)))
 case("valid-triton", "control", "accept", "protocol 'triton': 3 estimate executions per run, estimate_ms set",
      lambda s: s.update(base_spec(triton=True)))
+def _remeasure_first_pair(s):
+    """Measure pair (input 0, configuration 0) a second time, later in the file, and slower: 7 executions of
+    40000 ns (2 warm-up, 5 timed; wall 0.53 ms). The first measurement (about 20000 ns) is the fastest of input 0
+    by any run; by the pair's last run, configuration 0 now takes 40000 ns and configuration 1 (about 23000 ns)
+    is input 0's best."""
+    runs, e = s["runs"]["data"], s["exec_ns"]["data"]
+    extra = np.zeros(1, dtype=runs.dtype)
+    extra[0] = (0, 0, 0, 0, 2, 5, len(e), 7 * 0.04 + 0.25, 0.0, 0.3, np.nan, 1e-3)
+    s["runs"]["data"] = np.concatenate([runs, extra])
+    s["exec_ns"]["data"] = np.concatenate([e, np.full(7, 40000, dtype="<u8")])
+
+
 case("valid-long-strings", "control", "accept", "a 5000-character device_name (truncated on read)",
      lambda s: s["attrs"].update(device_name="X" * 5000))
+def _huge_failed_executions(s):
+    """The launch-error run (status 3) gets 3 timed executions of 2^63-1 ns each (a failed run's values are not
+    checked): the total GPU time is 3 * (2^63 - 1) ns = 2.7670116e19 ns, past 2^64 (1.8446744e19)."""
+    runs, e = s["runs"]["data"], s["exec_ns"]["data"]
+    r = int(np.nonzero(runs["status"] == 3)[0][0])
+    runs[r]["n_timed"] = 3
+    runs[r]["exec_offset"] = len(e)
+    s["exec_ns"]["data"] = np.concatenate([e, np.full(3, 2**63 - 1, dtype="<u8")])
+
+
+case("valid-device-name-not-utf8", "control", "accept", "device_name holds bytes that are not UTF-8 "
+     "(GPU \\xff\\xfe\\x80): info --json must still be valid UTF-8",
+     lambda s: s["attrs"].update(device_name=np.bytes_(b"GPU \xff\xfe\x80")))
+case("valid-device-name-html", "control", "accept", "device_name '<b>GPU</b> & co': escaped in summary.md and "
+     "index.html", lambda s: s["attrs"].update(device_name="<b>GPU</b> & co"))
+case("valid-gpu-time-past-2e64", "control", "accept", "a failed run's 3 executions of 2^63-1 ns: the total GPU "
+     "time exceeds 2^64 ns and must not wrap", _huge_failed_executions)
+case("valid-remeasured-pair", "control", "accept", "pair (input 0, configuration 0) measured twice, the last run "
+     "slower: every command takes the last run (tests/test-best.sh)", _remeasure_first_pair)
 
 
 def _add_member(arr, name, typ, value):
