@@ -144,7 +144,7 @@ int cmd_merge(int argc, char **argv)
     struct trace_config *configs = NULL;
     int32_t *params = NULL;
     int **map = NULL;          /* map[f][input of file f] -> merged input */
-    unsigned char *seen = NULL; /* merged input x config: measured */
+    int *seen = NULL; /* merged input x config: 1 + the file that measured it, 0 if none */
     const char **pnames = NULL, **dnames = NULL;
     size_t n_runs = 0;
 
@@ -248,7 +248,7 @@ int cmd_merge(int argc, char **argv)
     /* Configurations: the first file's rows, completed by later files where the first never compiled one. */
     configs = malloc((size_t)n_cfg * sizeof *configs);
     params = malloc((size_t)n_cfg * n_par * sizeof *params);
-    seen = calloc((size_t)n_inputs * n_cfg, 1);
+    seen = calloc((size_t)n_inputs * n_cfg, sizeof *seen);
     pnames = malloc((size_t)n_par * sizeof *pnames);
     dnames = malloc((size_t)n_dim * sizeof *dnames);
     if (configs == NULL || params == NULL || seen == NULL || pnames == NULL || dnames == NULL)
@@ -269,14 +269,15 @@ int cmd_merge(int argc, char **argv)
         for (size_t r = 0; r < trace_n_runs(in[f]); r++) {
             const struct trace_run *run = trace_run(in[f], r);
             size_t key = (size_t)map[f][run->input] * n_cfg + run->config;
-            if (seen[key]) {
+            if (seen[key] != 0 && seen[key] != f + 1) { /* a pair re-measured within one file
+                                                                          * is kept as it is: its last run counts */
                 fprintf(stderr, "tunecost merge: %s: input %d, configuration %d was measured in an earlier file too; "
                                 "merge refuses to choose between two measurements of one pair\n",
                         argv[optind + 1 + f], run->input, run->config);
                 rc = 2;
                 goto out;
             }
-            seen[key] = 1;
+            seen[key] = f + 1;
             n_runs++;
         }
 

@@ -104,6 +104,13 @@ expect_refused "info on /runs declared 1e8 rows" T info "$C/unwritten-runs-decla
 t1=$(date +%s.%N)
 awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 5) }' || fail "refusing the 1e8-row /runs took $(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') s"
 
+# ---- 9. memory follows the trace, not the --exec-ms range ------------------------------------------------------
+# valid.h5 has 9 valid runs whose 5 timed executions sum to about 0.1-0.3 ms: every EXEC_TIME from 1 ms on uses
+# all of them. Tables for 1..100000 ms per configuration would be 9 x 100000 x 40 bytes = 34 MiB; bounded by the
+# trace they stay far under 1 MiB, as for 10:100.
+mib=$(T simulate t.h5 --exec-ms 1:100000 --samples 20 --runs 3 2>&1 | sed -n 's/.*tables built in [0-9.]* s (\([0-9.]*\) MiB).*/\1/p')
+if [ -n "$mib" ] && awk -v m="$mib" 'BEGIN { exit !(m < 1) }'; then ok "--exec-ms 1:100000: tables of $mib MiB"; else fail "--exec-ms 1:100000: tables of '${mib:-?}' MiB (expected < 1)"; fi
+
 # ---- 7. one definition of best: a re-measured pair counts with its last run ------------------------------------
 # valid-remeasured-pair.h5: pair (input 0, config 0) first measured at about 20000 ns, then again at 40000 ns.
 # By the last run, input 0's best is config 1 (about 23000 ns), and input 0 has 4 configurations with a valid
