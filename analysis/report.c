@@ -398,7 +398,8 @@ static int write_sim_files(struct report_ctx *c, int all)
         return -1;
     for (int sc = 0; sc < n_sc; sc++) {
         for (int fr = 0; fr < 2; fr++) {
-            struct table *tab = scenario_table(r, n_sc, sc, fr, all, fr ? "frontier" : "points");
+            struct table *tab = scenario_table(r, n_sc, sc, fr, all || isnan(sim_data_flops(c->d_in, 0)),
+                                               fr ? "frontier" : "points");
             int rc;
             if (tab == NULL)
                 return -1;
@@ -514,6 +515,7 @@ static int compute_findings(struct report_ctx *c)
 {
     const struct sim_result *ri = c->r_in, *ra = c->r_all;
     int n = ri->n_points / N_SC_INPUT, na = ra->n_points / N_SC_ALL;
+    int flops_known = !isnan(sim_data_flops(c->d_in, 0));
     double *x1 = calloc((size_t)n + 1, sizeof *x1), *x2 = calloc((size_t)n + 1, sizeof *x2);
     double *y = calloc((size_t)n + 1, sizeof *y), *times = calloc((size_t)na + 1, sizeof *times);
     int rc = -1;
@@ -527,7 +529,7 @@ static int compute_findings(struct report_ctx *c)
         const struct sim_point *p = &ri->points[(size_t)i * N_SC_INPUT + SC_BASELINE];
         x1[i] = p->n_config;
         x2[i] = p->exec_ms;
-        y[i] = p->tflops;
+        y[i] = flops_known ? p->tflops : p->speedup; /* an imported trace may not know its flops */
     }
     {
         double e_n = eta_squared(x1, y, n, c->s_in.n_config_lo, c->s_in.n_config_hi);
@@ -541,10 +543,11 @@ static int compute_findings(struct report_ctx *c)
                            : e_x >= 2 * e_n && e_x > 2 * chance ? "EXEC_TIME matters more than N_CONFIG"
                                                                 : "Neither N_CONFIG nor EXEC_TIME clearly decides";
         add_finding(c, "**%s** (%s, %d samples): N_CONFIG explains %.0f%% "
-                    "of the variance of the tuned kernel's TFLOP/s and %.0f%% of tuning time; EXEC_TIME explains "
+                    "of the variance of the tuned kernel's %s and %.0f%% of tuning time; EXEC_TIME explains "
                     "%.0f%% and %.0f%% (share of variance between 10 equal-width bins of each, eta squared; "
                     "by chance about %.0f%%; the headline needs one at least twice the other and twice chance).",
-                    head, c->input_label, n, 100 * e_n, 100 * t_n, 100 * e_x, 100 * t_x, 100 * chance);
+                    head, c->input_label, n, 100 * e_n, flops_known ? "TFLOP/s" : "speedup", 100 * t_n, 100 * e_x,
+                    100 * t_x, 100 * chance);
     }
     if (c->t6 != NULL && table_n_rows(c->t6) >= 3) {
         int m = table_n_rows(c->t6);
@@ -578,8 +581,13 @@ static int compute_findings(struct report_ctx *c)
             snprintf(s98, sizeof s98, "after %.2f s", t98);
         else
             snprintf(s98, sizeof s98, "never in these samples");
-        add_finding(c, "For %s the best configuration runs at %.1f TFLOP/s; the paper's tuner reaches 90%% of it "
-                    "%s and 98%% %s.", c->input_label, best_tf, s90, s98);
+        if (flops_known)
+            add_finding(c, "For %s the best configuration runs at %.1f TFLOP/s; the paper's tuner reaches 90%% of "
+                        "it %s and 98%% %s.", c->input_label, best_tf, s90, s98);
+        else
+            add_finding(c, "For %s the best configuration takes %.4g ms (flops unknown); the paper's tuner reaches "
+                        "90%% of its speed %s and 98%% %s.", c->input_label, sim_data_optimal_ms(c->d_in, 0), s90,
+                        s98);
     }
 
     /* 2. parallel compilation and early stopping at fixed budget (all inputs) */

@@ -123,6 +123,8 @@ static int print_summary(const struct sim_data *d, const struct sim_settings *s,
         tc_seterr("simulate: out of memory");
         goto out;
     }
+    if (single && isnan(sim_data_flops(d, 0)))
+        single = 0; /* flops unknown (an imported trace): speedup relative to optimal instead of TFLOP/s */
     printf("\n%-26s %8s %9s %9s %9s %9s  best %s on the frontier within a budget of\n", "scenario", "frontier",
            "time_s", single ? "TFLOP/s" : "speedup", "short", "stopped", single ? "TFLOP/s" : "speedup");
     printf("%-26s %8s %9s %9s %9s %9s ", "", "points", "mean", "mean", "per run", "per run");

@@ -277,8 +277,9 @@ void sim_data_free(struct sim_data *d)
 int sim_data_add_input(struct sim_data *d, const char *name, double flops)
 {
     struct sinput *in;
-    if (!(flops > 0) || !isfinite(flops))
-        return tc_seterr("input '%s': flops must be a positive number, got %g", name, flops);
+    /* NaN: not known (an imported search space); TFLOP/s columns are then NaN and speedup carries the result */
+    if (!isnan(flops) && (!(flops > 0) || !isfinite(flops)))
+        return tc_seterr("input '%s': flops must be a positive number (or NaN: unknown), got %g", name, flops);
     if (d->n_in == d->cap_in) {
         int cap = d->cap_in ? 2 * d->cap_in : 16;
         struct sinput *p = realloc(d->in, (size_t)cap * sizeof *p);

@@ -90,6 +90,7 @@ struct trace {
     int writable;
     int compress_on_close; /* a writer rewrites the trace compressed when it closes */
     int append_ready;      /* /runs and /exec_ns can grow in place (chunked, unlimited, unfiltered) */
+    int no_run_flush;      /* trace_set_flush_each_run(t, 0): appends are not flushed one by one */
     hid_t file, d_configs, d_inputs, d_runs, d_exec, d_log, d_warmup;
     hid_t mt_config, mt_input, mt_run; /* memory compound types */
     struct trace_meta meta;
@@ -931,14 +932,16 @@ int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_
         if (write_rows(t, t->d_exec, "/exec_ns", H5T_NATIVE_UINT64, (hsize_t)t->n_exec, (hsize_t)n_exec,
                        exec_ns) < 0)
             goto out;
-        H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush the appended executions");
+        if (!t->no_run_flush)
+            H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush the appended executions");
     }
     ext = (hsize_t)(t->n_runs + 1);
     H5TRY(H5Dset_extent(t->d_runs, &ext), "cannot extend /runs to %llu rows", (unsigned long long)ext);
     runs_extended = 1;
     if (write_rows(t, t->d_runs, "/runs", t->mt_run, (hsize_t)t->n_runs, 1, &row) < 0)
         goto out;
-    H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush the appended run");
+    if (!t->no_run_flush)
+        H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush the appended run");
     runs_extended = 0;
 
     if (n_exec > 0)
@@ -2129,4 +2132,30 @@ int trace_best_config(const struct trace *t, int input, double *median_ns, int *
     if (n_valid != NULL)
         *n_valid = nv;
     return best;
+}
+
+void trace_set_flush_each_run(struct trace *t, int per_run)
+{
+    if (t != NULL)
+        t->no_run_flush = !per_run;
+}
+
+int trace_set_param_values(struct trace *t, int p, const char *const *values, int n)
+{
+    int rc = -1;
+    hid_t d = H5I_INVALID_HID;
+    char name[128];
+    if (check_writable(t, "trace_set_param_values") < 0)
+        return -1;
+    if (t->n_configs < 0 || p < 0 || p >= t->n_params || n < 1 || values == NULL)
+        FAIL("trace_set_param_values: write /configs first; parameter %d of %d, %d values", p, t->n_params, n);
+    if (snprintf(name, sizeof name, "values_%s", t->param_names[p]) >= (int)sizeof name)
+        FAIL("parameter name '%s' is too long for its value table", t->param_names[p]);
+    H5TRY(d = H5Dopen2(t->file, "/params", H5P_DEFAULT), "cannot open /params");
+    if (attr_write_strs(t, d, name, (char *const *)values, n) < 0)
+        goto out;
+    rc = 0;
+out:
+    close_id(&d);
+    return rc;
 }

@@ -100,6 +100,13 @@ int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_
  * first-compile warm-up of each compile worker (ms). */
 int trace_set_compile_log(struct trace *t, int config, const char *log);
 int trace_write_compile_warmup(struct trace *t, const double *warmup_ms, int n_workers);
+/* Optional: parameter p's values are not integers (an imported search space): its /params column holds indices
+ * into `values` (the values' text, in order), written as the attribute "values_NAME" of /params
+ * (docs/trace-format.md). Call after trace_write_configs. */
+int trace_set_param_values(struct trace *t, int p, const char *const *values, int n);
+/* A writer that produces a file under a temporary name (an importer) needs no flush after every run: with
+ * per_run 0, trace_append_run only writes; trace_close flushes. The default is 1 (durable on return). */
+void trace_set_flush_each_run(struct trace *t, int per_run);
 
 /* Reopen an existing, valid trace to append more runs (collect --resume). Everything already in it is loaded
  * and readable through the accessors below. A compressed (closed) trace is first rewritten uncompressed, the
