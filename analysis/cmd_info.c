@@ -280,7 +280,10 @@ static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
             snprintf(c, sizeof c, "%.3f", bb->vs_ref);
         else
             snprintf(c, sizeof c, "-");
-        fprintf(fp, "  %-20s %6d  %-28s %12s %9.1f %11s %8s\n", dims, bb->config, params, a, bb->tflops, b, c);
+        char tf[32] = "-"; /* flops unknown (an imported trace): the median time says it all */
+        if (isfinite(bb->tflops))
+            snprintf(tf, sizeof tf, "%.1f", bb->tflops);
+        fprintf(fp, "  %-20s %6d  %-28s %12s %9s %11s %8s\n", dims, bb->config, params, a, tf, b, c);
     }
 }
 

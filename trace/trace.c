@@ -117,6 +117,9 @@ struct trace {
 
     int n_warmup;
     double *warmup_ms;
+
+    char ***vtab; /* NULL, or per parameter NULL or its value table (trace_set_param_values), kept for snapshot */
+    int *n_vtab;
 };
 
 /* ---- errors ----------------------------------------------------------------------------------------------- */
@@ -1850,6 +1853,9 @@ static int snapshot(struct trace *t, int compress)
             goto out;
     if (t->warmup_ms != NULL && trace_write_compile_warmup(s, t->warmup_ms, t->n_warmup) < 0)
         goto out;
+    for (int p = 0; t->vtab != NULL && t->n_vtab != NULL && p < t->n_params; p++)
+        if (t->vtab[p] != NULL && trace_set_param_values(s, p, (const char *const *)t->vtab[p], t->n_vtab[p]) < 0)
+            goto out;
     if (bulk_write(s, t) < 0)
         goto out;
     if (trace_close(s) < 0) {
@@ -1956,6 +1962,10 @@ int trace_close(struct trace *t)
         rc = -1;
     }
     t->file = H5I_INVALID_HID;
+    for (int p = 0; t->vtab != NULL && t->n_vtab != NULL && p < t->n_params; p++)
+        free_strs(t->vtab[p], t->n_vtab[p]);
+    free(t->vtab);
+    free(t->n_vtab);
     free_strs(t->param_names, t->n_params);
     free_strs(t->dim_names, t->n_dims);
     free_strs(t->logs, t->n_configs > 0 ? t->n_configs : 0);
@@ -2154,6 +2164,14 @@ int trace_set_param_values(struct trace *t, int p, const char *const *values, in
     H5TRY(d = H5Dopen2(t->file, "/params", H5P_DEFAULT), "cannot open /params");
     if (attr_write_strs(t, d, name, (char *const *)values, n) < 0)
         goto out;
+    if (t->vtab == NULL && ((t->vtab = calloc((size_t)t->n_params, sizeof *t->vtab)) == NULL ||
+                            (t->n_vtab = calloc((size_t)t->n_params, sizeof *t->n_vtab)) == NULL))
+        FAIL("out of memory");
+    free_strs(t->vtab[p], t->n_vtab[p]);
+    t->n_vtab[p] = 0;
+    if ((t->vtab[p] = dup_strs(values, n)) == NULL)
+        FAIL("out of memory");
+    t->n_vtab[p] = n;
     rc = 0;
 out:
     close_id(&d);
