@@ -246,6 +246,8 @@ static int read_kt_header(struct json_tokener *tok, struct src *s)
                 s->truncated = 1;
                 break;
             }
+            (void)madvise((void *)s->buf, pos / (size_t)sysconf(_SC_PAGESIZE) * (size_t)sysconf(_SC_PAGESIZE),
+                          MADV_DONTNEED);
             continue;
         }
         int eof;
@@ -560,6 +562,18 @@ static int t4_entry(struct imp *im, struct src *s, size_t idx, struct json_objec
     return 0;
 }
 
+/* Let the kernel take back the pages of the mapped file behind `pos` (they are read again only by the next
+ * pass): the file is never resident as a whole, so a 500 MB cache costs tens of MB of mapping, not 500. */
+static void release_behind(const struct src *s, size_t pos, size_t *released)
+{
+    const size_t step = (size_t)64 << 20, page = (size_t)sysconf(_SC_PAGESIZE);
+    if (pos < *released + step)
+        return;
+    size_t end = pos / page * page;
+    (void)madvise((void *)(s->buf + *released), end - *released, MADV_DONTNEED);
+    *released = end;
+}
+
 /* Call fn for every entry of source s, in file order. */
 typedef int (*entry_fn)(struct imp *im, int src, const struct entry *e);
 
@@ -570,6 +584,7 @@ static int walk(struct imp *im, struct json_tokener *tok, int si, entry_fn fn)
     char key[1024];
     struct entry e;
     int first = 1, eof;
+    size_t released = 0;
     if (im->fmt == FMT_KT) {
         int r;
         while ((r = next_key(tok, s, &pos, first, key, sizeof key, "key 'cache'")) == 1) {
@@ -584,6 +599,7 @@ static int walk(struct imp *im, struct json_tokener *tok, int si, entry_fn fn)
             json_object_put(o);
             if (rc != 0 || fn(im, si, &e) != 0)
                 return -1;
+            release_behind(s, pos, &released);
         }
         if (r == -1)
             return -1;
@@ -610,6 +626,7 @@ static int walk(struct imp *im, struct json_tokener *tok, int si, entry_fn fn)
         json_object_put(o);
         if (rc != 0 || fn(im, si, &e) != 0)
             return -1;
+        release_behind(s, pos, &released);
     }
 }
 
