@@ -425,13 +425,13 @@ int cmd_info(int argc, char **argv)
         case 'h': usage(stdout); return 0;
         default:
             fprintf(stderr, "tunecost info: unknown option '%s'\n", argv[optind - 1]);
-            usage(stderr);
+            fprintf(stderr, "see 'tunecost info --help'\n");
             return 2;
         }
     }
     if (argc - optind > 1) {
         fprintf(stderr, "tunecost info: expected at most one TRACE, got %d arguments\n", argc - optind);
-        usage(stderr);
+        fprintf(stderr, "see 'tunecost info --help'\n");
         return 2;
     }
     path = optind < argc ? argv[optind] : tc_default_trace();

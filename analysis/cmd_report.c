@@ -129,7 +129,8 @@ int cmd_report(int argc, char **argv)
 
     report_options_default(&o);
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "o:i:s:t:S:R:c:j:fqh", longopts, NULL)) != -1) {
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":o:i:s:t:S:R:c:j:fqh", longopts, NULL)) != -1) {
         int bad = 0;
         switch (opt) {
         case 'o':
@@ -169,8 +170,13 @@ int cmd_report(int argc, char **argv)
         case 'h':
             usage(stdout);
             return 0;
+        case ':':
+            fprintf(stderr, "tunecost report: option '%s' needs a value; see 'tunecost report --help'\n",
+                    argv[optind - 1]);
+            return 2;
         default:
-            usage(stderr);
+            fprintf(stderr, "tunecost report: unknown option '%s'; see 'tunecost report --help'\n",
+                    argv[optind - 1]);
             return 2;
         }
         if (bad) {
@@ -181,12 +187,12 @@ int cmd_report(int argc, char **argv)
     if (argc - optind > 1) {
         fprintf(stderr, "tunecost report: expected at most one TRACE, got %d (a triton-protocol trace goes with "
                         "--triton-trace)\n\n", argc - optind);
-        usage(stderr);
+        fprintf(stderr, "see 'tunecost report --help'\n");
         return 2;
     }
     if (o.out_dir == NULL) {
-        fprintf(stderr, "tunecost report: missing -o DIR (where to write the report)\n\n");
-        usage(stderr);
+        fprintf(stderr, "tunecost report: missing -o DIR (where to write the report)\n");
+        fprintf(stderr, "see 'tunecost report --help'\n");
         return 2;
     }
     o.trace_path = optind < argc ? argv[optind] : tc_default_trace();

@@ -490,6 +490,16 @@ static double round_sig2(double v)
     return round(v / p) * p;
 }
 
+/* v rounded up to two significant digits (0.01234 -> 0.013). */
+static double round_sig2_up(double v)
+{
+    double p;
+    if (!(v > 0))
+        return v;
+    p = pow(10.0, floor(log10(v)) - 1);
+    return ceil(v / p - 1e-9) * p;
+}
+
 static struct table *ttt_table(const struct sim_result *r, int n_sc, const char *title)
 {
     static const double targets[] = {0.80, 0.90, 0.95, 0.98};
@@ -601,6 +611,8 @@ static int compute_findings(struct report_ctx *c)
         c->budget = table_new("Best mean speedup vs optimal within a tuning budget, all inputs", 4, cols);
         for (int k = 0; c->budget != NULL && k < 6; k++) {
             double b = round_sig2(lo > 0 && hi > lo ? lo * pow(hi / lo, k / 5.0) : hi);
+            if (k == 0 && b < lo) /* rounding must not put the first budget below the cheapest sample */
+                b = round_sig2_up(lo);
             int row = table_add_row(c->budget);
             table_set_num(c->budget, row, 0, b, -1);
             for (int sc = 0; sc < N_SC_ALL; sc++)

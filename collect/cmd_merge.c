@@ -157,13 +157,13 @@ int cmd_merge(int argc, char **argv)
         case 'h': merge_usage(stdout); return 0;
         default:
             fprintf(stderr, "tunecost merge: unknown option '%s'\n", argv[optind - 1]);
-            merge_usage(stderr);
+            fprintf(stderr, "see 'tunecost merge --help'\n");
             return 2;
         }
     }
     if (argc - optind < 2) {
         fprintf(stderr, "tunecost merge: expected OUT.h5 and at least one IN.h5\n");
-        merge_usage(stderr);
+        fprintf(stderr, "see 'tunecost merge --help'\n");
         return 2;
     }
     out_path = argv[optind];

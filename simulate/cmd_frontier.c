@@ -66,17 +66,17 @@ int cmd_frontier(int argc, char **argv)
         case 'h': usage(stdout); return 0;
         case ':':
             fprintf(stderr, "tunecost frontier: option '%s' needs a value\n", argv[optind - 1]);
-            usage(stderr);
+            fprintf(stderr, "see 'tunecost frontier --help'\n");
             return 2;
         default:
             fprintf(stderr, "tunecost frontier: unknown option '%s'\n", argv[optind - 1]);
-            usage(stderr);
+            fprintf(stderr, "see 'tunecost frontier --help'\n");
             return 2;
         }
     }
     if (optind != argc - 1) {
         fprintf(stderr, "tunecost frontier: expected one POINTS.tsv, got %d arguments\n", argc - optind);
-        usage(stderr);
+        fprintf(stderr, "see 'tunecost frontier --help'\n");
         return 2;
     }
     path = argv[optind];

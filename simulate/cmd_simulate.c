@@ -281,11 +281,11 @@ int cmd_simulate(int argc, char **argv)
         case 'h': usage(stdout); return 0;
         case ':':
             fprintf(stderr, "tunecost simulate: option '%s' needs a value\n", argv[optind - 1]);
-            usage(stderr);
+            fprintf(stderr, "see 'tunecost simulate --help'\n");
             return 2;
         default:
             fprintf(stderr, "tunecost simulate: unknown option '%s'\n", argv[optind - 1]);
-            usage(stderr);
+            fprintf(stderr, "see 'tunecost simulate --help'\n");
             return 2;
         }
         if (bad) {
@@ -296,7 +296,7 @@ int cmd_simulate(int argc, char **argv)
     if (optind < argc - 1) {
         fprintf(stderr, "tunecost simulate: expected at most one TRACE, got '%s' and '%s'\n", argv[optind],
                 argv[optind + 1]);
-        usage(stderr);
+        fprintf(stderr, "see 'tunecost simulate --help'\n");
         return 2;
     }
     if (input_arg != NULL && all_inputs) {
@@ -426,10 +426,10 @@ int cmd_simulate(int argc, char **argv)
 
     n_threads = sim_threads(s.threads);
     /* Echo the settings. */
-    printf("tunecost simulate: %s\n", path);
-    sim_write_settings(stdout, d, &s, NULL);
-    printf("# threads: %d\n", n_threads);
-    fflush(stdout);
+    /* Status on stderr (settings, timings, what was written); the summary table on stdout; data in files. */
+    fprintf(stderr, "tunecost simulate: %s\n", path);
+    sim_write_settings(stderr, d, &s, NULL);
+    fprintf(stderr, "# threads: %d\n", n_threads);
 
     res = sim_run(d, &s, progress_cb, &ps);
     if (ps.printed)
@@ -438,7 +438,7 @@ int cmd_simulate(int argc, char **argv)
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         goto out;
     }
-    printf("\n%d points (%d samples x %d scenarios), %ld tuning runs each, replayed in %.3f s; trace read in "
+    fprintf(stderr, "%d points (%d samples x %d scenarios), %ld tuning runs each, replayed in %.3f s; trace read in "
            "%.3f s, tables built in %.3f s (%.1f MiB)\n",
            res->n_points, s.samples, s.n_scenarios, res->points[0].results, res->elapsed_s, t_load, t_build,
            (double)sim_data_bytes(d) / 1048576.0);
@@ -451,9 +451,9 @@ int cmd_simulate(int argc, char **argv)
             fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
             goto out;
         }
-        printf("\nwrote %s/points.tsv and %s/frontier.tsv\n", out_dir, out_dir);
+        fprintf(stderr, "wrote %s/points.tsv and %s/frontier.tsv\n", out_dir, out_dir);
     } else {
-        printf("\n(no --output DIR: nothing written)\n");
+        fprintf(stderr, "(no --output DIR: nothing written)\n");
     }
     rc = 0;
 out:

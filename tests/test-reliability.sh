@@ -73,7 +73,7 @@ for delay in 0.02 0.05 0.1 0.2 0.3 0.5; do
     rm -rf s
     T simulate t.h5 --samples 400 --runs 30 --seed 1 -o s >/dev/null 2>&1
     oldpair="$(md5sum <s/points.tsv) $(md5sum <s/frontier.tsv)"
-    T simulate t.h5 --samples 400 --runs 30 --seed 2 -o s >/dev/null 2>&1 &
+    "$TUNECOST" simulate t.h5 --samples 400 --runs 30 --seed 2 -o s >/dev/null 2>&1 &   # not T: kill the process itself
     pid=$!
     sleep "$delay"
     kill -9 "$pid" 2>/dev/null
