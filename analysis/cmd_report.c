@@ -41,7 +41,7 @@ static void usage(FILE *fp)
             "Write every figure and table of the paper for TRACE as a report directory: DIR/index.html (opens\n"
             "offline), DIR/summary.md with a Findings section computed from the data, every table as TSV and every\n"
             "figure as PNG and SVG (drawn by gnuplot; without it the tables are still written and the report says\n"
-            "which figures are missing). Simulations run in-process with the paper's model (design.md). The report\n"
+            "which figures are missing). Simulations run in-process with the paper's model (docs/simulation.md). The report\n"
             "is built beside DIR and moved into place when complete; an existing report in DIR is replaced.\n"
             "\n"
             "TRACE defaults to the shipped reference trace: %s\n"

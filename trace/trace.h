@@ -1,5 +1,5 @@
 /* trace.h — the one library that reads, writes and validates tunecost traces (HDF5, format v1).
- * The format is defined in docs/trace-format.md (contract: ../shared/design.md). Nothing outside trace/ calls
+ * The format is defined in docs/trace-format.md (the contract between the stages: docs/architecture.md). Nothing outside trace/ calls
  * HDF5. All functions return 0 (or a pointer) on success and -1 (or NULL) on failure with a one-line message in
  * tc_errmsg() that names the file and the failed check. */
 #ifndef TRACE_H
