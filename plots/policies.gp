@@ -11,8 +11,7 @@ set xlabel 'tuning time (s)'
 set ylabel 'speedup relative to optimal (mean over inputs and runs)'
 set yrange [0:1.02]
 set grid
-stats 'curves.tsv' using 0 nooutput
 policies = system("awk -F'\t' 'NR>2 && !seen[$1]++ {printf \"%s \", $1}' curves.tsv")
-plot for [p in policies] 'curves.tsv' using ($1 eq p ? $2 : 1/0):4:5 with filledcurves fs transparent solid 0.15 notitle, \
-     for [p in policies] 'curves.tsv' using ($1 eq p ? $2 : 1/0):3 with lines lw 2 title p, \
-     'curves.tsv' using ($1 eq 'random' ? $2 : 1/0):6 with lines dt 2 lc 'black' title 'random, analytic'
+plot for [p in policies] 'curves.tsv' using (strcol(1) eq p ? $2 : 1/0):4:5 with filledcurves fs transparent solid 0.15 notitle, \
+     for [p in policies] 'curves.tsv' using (strcol(1) eq p ? $2 : 1/0):3 with lines lw 2 title p, \
+     'curves.tsv' using (strcol(1) eq "random" ? $2 : 1/0):6 with lines dt 2 lc 'black' title 'random, analytic'
