@@ -397,6 +397,13 @@ static int take_reply(struct coll *c)
         }
     } else {
         int i = c->busy_input, k = c->busy_config;
+        if (r == 1 && g_interrupted) {
+            /* The child died with us (mpirun's or srun's SIGTERM goes to the whole job, children included): the
+             * run was cut, not failed. Nothing is recorded; --resume runs the pair again. */
+            free(res.exec_ns);
+            c->child_input = -1;
+            return 0;
+        }
         c->run_ms_sum += tc_now_ms() - c->busy_since;
         /* The next pair starts before this one is written, so the GPU does not wait for the disk. */
         c->done[(size_t)i * c->n_cfg + k] = 1;

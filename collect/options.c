@@ -39,6 +39,10 @@ void copt_usage(FILE *fp)
 "  --shape MxNxK        one input (repeatable); M, N, K multiples of 8\n"
 "  --shapes-file FILE   one MxNxK per line ('#' comments)\n"
 "  --shard i/n          only inputs j with j %% n == i-1 (split a long collection; join with `tunecost merge`)\n"
+"Several GPUs (mpirun -np N tunecost collect ... -o FILE; docs/collector.md):\n"
+"                       each rank drives one GPU of its node and gets a share of the (input, configuration)\n"
+"                       pairs balanced by expected cost; it writes FILE.rank-K as it goes, and rank 0 merges\n"
+"                       the shards into FILE at the end (or lists the pairs missing); --resume continues all\n"
 "Measurement:\n"
 "  --protocol P         fixed-time (default): warm up for --warmup-ms of kernel time, then time executions\n"
 "                       until --rep-ms of kernel time, keeping every one; triton: Triton 3.6 do_bench exactly\n"
@@ -48,10 +52,11 @@ void copt_usage(FILE *fp)
 "                       such as 256M (default 256M, like Triton)\n"
 "  --timer cupti|events per-execution durations from CUPTI activity records (default) or CUDA events\n"
 "  --tol X              relative Frobenius error vs cuBLAS above which a result is wrong (default 0.01)\n"
-"  --device D           CUDA device ordinal (default 0)\n"
+"  --device D           CUDA device ordinal (default 0; under mpirun the node-local rank picks it)\n"
 "  --timeout-s S        a run taking longer is killed and recorded as launch error (default 60)\n"
 "Compilation:\n"
-"  --jobs J             compile worker processes (default: online cores, here %d)\n"
+"  --jobs J             compile worker processes (default: online cores, here %d; under mpirun the rank's share\n"
+"                       of its node's cores)\n"
 "  --compile-only       compile the space once per worker count of --jobs J1,J2,... and write the wall time and\n"
 "                       speedup as TSV to -o (no GPU needed); --arch picks the target\n"
 "  --arch N             target sm_N for --compile-only without a GPU (default: the device's, else 90)\n"
@@ -76,7 +81,8 @@ void copt_usage(FILE *fp)
 "  tunecost collect --shard 1/4 -o part1.h5 && ... && tunecost merge all.h5 part*.h5\n"
 "  tunecost collect --resume -o gemm-h200.h5                   # after Ctrl-C or a crash, same options\n"
 "  tunecost collect --protocol triton --shape 256x256x256 -o triton.h5\n"
-"  tunecost collect --compile-only --space full --jobs 1,2,4,8,16 -o scaling.tsv\n",
+"  tunecost collect --compile-only --space full --jobs 1,2,4,8,16 -o scaling.tsv\n"
+"  mpirun -np 2 --bind-to none tunecost collect -o gemm-h200.h5      # 2 GPUs of one machine\n",
             copt_online_cores());
 }
 
