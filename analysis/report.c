@@ -398,7 +398,8 @@ static int write_sim_files(struct report_ctx *c, int all)
         return -1;
     for (int sc = 0; sc < n_sc; sc++) {
         for (int fr = 0; fr < 2; fr++) {
-            struct table *tab = scenario_table(r, n_sc, sc, fr, all, fr ? "frontier" : "points");
+            struct table *tab = scenario_table(r, n_sc, sc, fr, all || isnan(sim_data_flops(c->d_in, 0)),
+                                               fr ? "frontier" : "points");
             int rc;
             if (tab == NULL)
                 return -1;
@@ -489,6 +490,16 @@ static double round_sig2(double v)
     return round(v / p) * p;
 }
 
+/* v rounded up to two significant digits (0.01234 -> 0.013). */
+static double round_sig2_up(double v)
+{
+    double p;
+    if (!(v > 0))
+        return v;
+    p = pow(10.0, floor(log10(v)) - 1);
+    return ceil(v / p - 1e-9) * p;
+}
+
 static struct table *ttt_table(const struct sim_result *r, int n_sc, const char *title)
 {
     static const double targets[] = {0.80, 0.90, 0.95, 0.98};
@@ -514,8 +525,9 @@ static int compute_findings(struct report_ctx *c)
 {
     const struct sim_result *ri = c->r_in, *ra = c->r_all;
     int n = ri->n_points / N_SC_INPUT, na = ra->n_points / N_SC_ALL;
-    double *x1 = malloc(((size_t)n + 1) * sizeof *x1), *x2 = malloc(((size_t)n + 1) * sizeof *x2);
-    double *y = malloc(((size_t)n + 1) * sizeof *y), *times = malloc(((size_t)na + 1) * sizeof *times);
+    int flops_known = !isnan(sim_data_flops(c->d_in, 0));
+    double *x1 = calloc((size_t)n + 1, sizeof *x1), *x2 = calloc((size_t)n + 1, sizeof *x2);
+    double *y = calloc((size_t)n + 1, sizeof *y), *times = calloc((size_t)na + 1, sizeof *times);
     int rc = -1;
     if (x1 == NULL || x2 == NULL || y == NULL || times == NULL) {
         tc_seterr("out of memory");
@@ -527,7 +539,7 @@ static int compute_findings(struct report_ctx *c)
         const struct sim_point *p = &ri->points[(size_t)i * N_SC_INPUT + SC_BASELINE];
         x1[i] = p->n_config;
         x2[i] = p->exec_ms;
-        y[i] = p->tflops;
+        y[i] = flops_known ? p->tflops : p->speedup; /* an imported trace may not know its flops */
     }
     {
         double e_n = eta_squared(x1, y, n, c->s_in.n_config_lo, c->s_in.n_config_hi);
@@ -541,10 +553,11 @@ static int compute_findings(struct report_ctx *c)
                            : e_x >= 2 * e_n && e_x > 2 * chance ? "EXEC_TIME matters more than N_CONFIG"
                                                                 : "Neither N_CONFIG nor EXEC_TIME clearly decides";
         add_finding(c, "**%s** (%s, %d samples): N_CONFIG explains %.0f%% "
-                    "of the variance of the tuned kernel's TFLOP/s and %.0f%% of tuning time; EXEC_TIME explains "
+                    "of the variance of the tuned kernel's %s and %.0f%% of tuning time; EXEC_TIME explains "
                     "%.0f%% and %.0f%% (share of variance between 10 equal-width bins of each, eta squared; "
                     "by chance about %.0f%%; the headline needs one at least twice the other and twice chance).",
-                    head, c->input_label, n, 100 * e_n, 100 * t_n, 100 * e_x, 100 * t_x, 100 * chance);
+                    head, c->input_label, n, 100 * e_n, flops_known ? "TFLOP/s" : "speedup", 100 * t_n, 100 * e_x,
+                    100 * t_x, 100 * chance);
     }
     if (c->t6 != NULL && table_n_rows(c->t6) >= 3) {
         int m = table_n_rows(c->t6);
@@ -578,8 +591,13 @@ static int compute_findings(struct report_ctx *c)
             snprintf(s98, sizeof s98, "after %.2f s", t98);
         else
             snprintf(s98, sizeof s98, "never in these samples");
-        add_finding(c, "For %s the best configuration runs at %.1f TFLOP/s; the paper's tuner reaches 90%% of it "
-                    "%s and 98%% %s.", c->input_label, best_tf, s90, s98);
+        if (flops_known)
+            add_finding(c, "For %s the best configuration runs at %.1f TFLOP/s; the paper's tuner reaches 90%% of "
+                        "it %s and 98%% %s.", c->input_label, best_tf, s90, s98);
+        else
+            add_finding(c, "For %s the best configuration takes %.4g ms (flops unknown); the paper's tuner reaches "
+                        "90%% of its speed %s and 98%% %s.", c->input_label, sim_data_optimal_ms(c->d_in, 0), s90,
+                        s98);
     }
 
     /* 2. parallel compilation and early stopping at fixed budget (all inputs) */
@@ -593,6 +611,8 @@ static int compute_findings(struct report_ctx *c)
         c->budget = table_new("Best mean speedup vs optimal within a tuning budget, all inputs", 4, cols);
         for (int k = 0; c->budget != NULL && k < 6; k++) {
             double b = round_sig2(lo > 0 && hi > lo ? lo * pow(hi / lo, k / 5.0) : hi);
+            if (k == 0 && b < lo) /* rounding must not put the first budget below the cheapest sample */
+                b = round_sig2_up(lo);
             int row = table_add_row(c->budget);
             table_set_num(c->budget, row, 0, b, -1);
             for (int sc = 0; sc < N_SC_ALL; sc++)
@@ -905,6 +925,22 @@ static int draw_figures(struct report_ctx *c)
 
 /* ---- summary.md and index.html ----------------------------------------------------------------------------- */
 
+/* Text from the trace (device name, paths) in Markdown: '<', '>' and '&' as entities, so that a renderer shows
+ * them instead of treating them as HTML. */
+static void md_escape(FILE *fp, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '<')
+            fputs("&lt;", fp);
+        else if (*s == '>')
+            fputs("&gt;", fp);
+        else if (*s == '&')
+            fputs("&amp;", fp);
+        else
+            fputc(*s, fp);
+    }
+}
+
 static void settings_lines(struct report_ctx *c, char lines[][256], int *n)
 {
     const struct trace_meta *m = trace_get_meta(c->t);
@@ -951,9 +987,14 @@ static int write_summary(struct report_ctx *c)
     if (fp == NULL)
         return -1;
     settings_lines(c, lines, &nl);
-    fprintf(fp, "# tunecost report: %s\n\n", trace_get_meta(c->t)->device_name);
-    for (int i = 0; i < nl; i++)
-        fprintf(fp, "- %s\n", lines[i]);
+    fputs("# tunecost report: ", fp);
+    md_escape(fp, trace_get_meta(c->t)->device_name);
+    fputs("\n\n", fp);
+    for (int i = 0; i < nl; i++) {
+        fputs("- ", fp);
+        md_escape(fp, lines[i]);
+        fputc('\n', fp);
+    }
     fprintf(fp, "\nRegenerate: `tunecost report %s -o DIR --input %s --seed %llu --samples %d --runs %d "
             "--compile-factor %d%s%s`\n\n## Findings\n\n", c->o->trace_path, c->input_label,
             (unsigned long long)c->o->seed, c->o->samples, c->o->runs, c->o->compile_factor,
