@@ -253,10 +253,19 @@ static int handle_run(struct coll *c, int i, int k, struct bench_result *res)
         for (int kk = 0; kk < c->n_cfg; kk++)
             left += !c->done[(size_t)i * c->n_cfg + kk];
         if (left == 0) {
-            progress_fmt_dur((tc_now_ms() - c->prog.t_start) / 1e3, el, sizeof el);
-            fprintf(stderr, "%scollect: input %d/%d %s done; %ld/%ld runs, elapsed %s\n", c->sh->label, i + 1, c->n_in,
-                    tc_format_shape(c->dims + i * SPACE_N_DIMS, SPACE_N_DIMS, shape, sizeof shape), c->finished,
-                    c->total, el);
+            double s = (tc_now_ms() - c->prog.t_start) / 1e3;
+            long done = c->finished, total = c->total;
+            char eta[64] = "";
+            progress_fmt_dur(s, el, sizeof el);
+            if (c->sh->tick != NULL) { /* the job's counts (all ranks) and ETA at their combined rate */
+                char d[32];
+                c->sh->tick(c->sh->ctx, c->finished, c->total, &done, &total);
+                progress_fmt_dur(done > 0 ? s / (double)done * (double)(total - done) : -1.0, d, sizeof d);
+                snprintf(eta, sizeof eta, " (all ranks), eta %s", d);
+            }
+            fprintf(stderr, "%scollect: input %d/%d %s done; %ld/%ld runs, elapsed %s%s\n", c->sh->label, i + 1,
+                    c->n_in, tc_format_shape(c->dims + i * SPACE_N_DIMS, SPACE_N_DIMS, shape, sizeof shape), done,
+                    total, el, eta);
         }
     }
     return 0;
