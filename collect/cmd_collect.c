@@ -512,6 +512,17 @@ static int collect_ranks(struct collect_opts *o, struct ranks *rk)
             fprintf(stderr, "tunecost collect: --resume: %s exists: the collection ran with more than %d ranks; "
                             "resume it with the same number\n", path, rk->size);
             refused = 2;
+        } else if (o->resume) {
+            int any = 0;
+            for (int r = 0; r < rk->size && !any; r++) {
+                shard_name(o->output, r, path, sizeof path);
+                any = stat(path, &st) == 0;
+            }
+            if (!any) {
+                fprintf(stderr, "tunecost collect: --resume: no shard %s.rank-K exists (K < %d): nothing to "
+                                "continue\n", o->output, rk->size);
+                refused = 2;
+            }
         }
     }
     ranks_bcast_int(rk, &refused);
