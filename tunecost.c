@@ -24,7 +24,13 @@ static const struct command commands[] = {
     {"table", cmd_table, "print one of the paper's tables (compile times, tuning time, L2 flush, ...) from traces"},
     {"simulate", cmd_simulate, "replay a trace over random tuning budgets (points.tsv, frontier.tsv)"},
     {"frontier", cmd_frontier, "recompute the Pareto frontier of a points.tsv"},
+    {"policies", cmd_policies, "compare tuning policies on a trace, every cost charged (curves, scores)"},
     {"report", cmd_report, "write every figure and table of the paper as an HTML report"},
+#ifdef TC_HAVE_IMPORT
+    {"import", cmd_import, "import Kernel Tuner cache files or T4 results as a trace"},
+#else
+    {"import", NULL, "import Kernel Tuner cache files or T4 results (not in this build: json-c was not found)"},
+#endif
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

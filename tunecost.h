@@ -9,7 +9,11 @@ int cmd_table(int argc, char **argv);     /* analysis/cmd_table.c: the paper's t
 int cmd_report(int argc, char **argv);    /* analysis/cmd_report.c */
 int cmd_simulate(int argc, char **argv);  /* simulate/cmd_simulate.c */
 int cmd_frontier(int argc, char **argv);  /* simulate/cmd_frontier.c */
+int cmd_policies(int argc, char **argv);  /* simulate/cmd_policies.c: tuning policies on a trace */
 int cmd_merge(int argc, char **argv);     /* collect/cmd_merge.c (no CUDA needed) */
+#ifdef TC_HAVE_IMPORT
+int cmd_import(int argc, char **argv);    /* import/cmd_import.c (json-c) */
+#endif
 #ifdef TC_HAVE_COLLECTOR
 int cmd_collect(int argc, char **argv);   /* collect/cmd_collect.c (CUDA) */
 #endif

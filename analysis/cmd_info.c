@@ -67,8 +67,7 @@ struct summary {
 static int summarize(const struct trace *t, struct summary *s)
 {
     int n_cfg = trace_n_configs(t), n_in = trace_n_inputs(t);
-    size_t n_runs = trace_n_runs(t), max_timed = 1;
-    uint64_t *scratch = NULL;
+    size_t n_runs = trace_n_runs(t);
     double *compile = NULL;
     memset(s, 0, sizeof *s);
     s->best = calloc((size_t)(n_in > 0 ? n_in : 1), sizeof *s->best);
@@ -96,7 +95,8 @@ static int summarize(const struct trace *t, struct summary *s)
         s->warmup_mean /= trace_n_compile_warmup(t);
     }
 
-    uint64_t exec_ns = 0, timed_ns = 0;
+    /* long double: exact integers up to 2^64, and no wrap-around beyond (each value may be up to 2^63) */
+    long double exec_ns = 0, timed_ns = 0;
     for (size_t r = 0; r < n_runs; r++) {
         const struct trace_run *run = trace_run(t, r);
         size_t n = (size_t)run->n_estimate + (size_t)run->n_warmup + (size_t)run->n_timed;
@@ -107,50 +107,32 @@ static int summarize(const struct trace *t, struct summary *s)
         s->n_warmup += (uint64_t)run->n_warmup;
         s->n_timed += (uint64_t)run->n_timed;
         for (size_t i = 0; i < n; i++) {
-            exec_ns += x[i];
+            exec_ns += (long double)x[i];
             if (i >= n - (size_t)run->n_timed)
-                timed_ns += x[i];
+                timed_ns += (long double)x[i];
         }
         if (isfinite(run->flush_ms))
             s->flush_ms += run->flush_ms;
         if (isfinite(run->wall_ms))
             s->wall_ms += run->wall_ms;
-        if ((size_t)run->n_timed > max_timed)
-            max_timed = (size_t)run->n_timed;
     }
     s->exec_ms = (double)exec_ns * 1e-6;
     s->timed_ms = (double)timed_ns * 1e-6;
 
-    if ((scratch = malloc(max_timed * sizeof *scratch)) == NULL)
-        goto oom;
     for (int i = 0; i < n_in; i++) {
         struct best *b = &s->best[i];
         const struct trace_input *in = trace_input(t, i);
-        b->config = -1;
-        for (int c = 0; c < n_cfg; c++) {
-            long r = trace_find_run(t, i, c);
-            if (r < 0)
-                continue;
-            s->pairs_measured++;
-            if (!trace_run_valid(t, (size_t)r))
-                continue;
-            double med = tc_median_u64(trace_run_timed(t, (size_t)r), (size_t)trace_run(t, (size_t)r)->n_timed,
-                                       scratch);
-            if (b->config < 0 || med < b->median_ns) {
-                b->config = c;
-                b->median_ns = med;
-            }
-        }
+        for (int c = 0; c < n_cfg; c++)
+            s->pairs_measured += trace_find_run(t, i, c) >= 0;
+        b->config = trace_best_config(t, i, &b->median_ns, NULL); /* the pair's last run counts */
         if (b->config >= 0) {
             b->tflops = in->flops / b->median_ns * 1e-3; /* flops / (ns * 1e-9) / 1e12 */
             b->vs_ref = isfinite(in->ref_ms) && in->ref_ms > 0 ? in->ref_ms * 1e6 / b->median_ns : NAN;
         }
     }
-    free(scratch);
     free(compile);
     return 0;
 oom:
-    free(scratch);
     free(compile);
     free(s->best);
     s->best = NULL;
@@ -298,7 +280,10 @@ static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
             snprintf(c, sizeof c, "%.3f", bb->vs_ref);
         else
             snprintf(c, sizeof c, "-");
-        fprintf(fp, "  %-20s %6d  %-28s %12s %9.1f %11s %8s\n", dims, bb->config, params, a, bb->tflops, b, c);
+        char tf[32] = "-"; /* flops unknown (an imported trace): the median time says it all */
+        if (isfinite(bb->tflops))
+            snprintf(tf, sizeof tf, "%.1f", bb->tflops);
+        fprintf(fp, "  %-20s %6d  %-28s %12s %9s %11s %8s\n", dims, bb->config, params, a, tf, b, c);
     }
 }
 
@@ -440,13 +425,13 @@ int cmd_info(int argc, char **argv)
         case 'h': usage(stdout); return 0;
         default:
             fprintf(stderr, "tunecost info: unknown option '%s'\n", argv[optind - 1]);
-            usage(stderr);
+            fprintf(stderr, "see 'tunecost info --help'\n");
             return 2;
         }
     }
     if (argc - optind > 1) {
         fprintf(stderr, "tunecost info: expected at most one TRACE, got %d arguments\n", argc - optind);
-        usage(stderr);
+        fprintf(stderr, "see 'tunecost info --help'\n");
         return 2;
     }
     path = optind < argc ? argv[optind] : tc_default_trace();

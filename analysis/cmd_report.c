@@ -7,6 +7,7 @@
 #include "report.h"
 #include "sim.h"
 #include "tables.h"
+#include "tc_atomic.h"
 #include "tc_err.h"
 #include "tc_opt.h"
 #include "trace.h"
@@ -40,7 +41,7 @@ static void usage(FILE *fp)
             "Write every figure and table of the paper for TRACE as a report directory: DIR/index.html (opens\n"
             "offline), DIR/summary.md with a Findings section computed from the data, every table as TSV and every\n"
             "figure as PNG and SVG (drawn by gnuplot; without it the tables are still written and the report says\n"
-            "which figures are missing). Simulations run in-process with the paper's model (design.md). The report\n"
+            "which figures are missing). Simulations run in-process with the paper's model (docs/simulation.md). The report\n"
             "is built beside DIR and moved into place when complete; an existing report in DIR is replaced.\n"
             "\n"
             "TRACE defaults to the shipped reference trace: %s\n"
@@ -128,7 +129,8 @@ int cmd_report(int argc, char **argv)
 
     report_options_default(&o);
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "o:i:s:t:S:R:c:j:fqh", longopts, NULL)) != -1) {
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":o:i:s:t:S:R:c:j:fqh", longopts, NULL)) != -1) {
         int bad = 0;
         switch (opt) {
         case 'o':
@@ -168,8 +170,13 @@ int cmd_report(int argc, char **argv)
         case 'h':
             usage(stdout);
             return 0;
+        case ':':
+            fprintf(stderr, "tunecost report: option '%s' needs a value; see 'tunecost report --help'\n",
+                    argv[optind - 1]);
+            return 2;
         default:
-            usage(stderr);
+            fprintf(stderr, "tunecost report: unknown option '%s'; see 'tunecost report --help'\n",
+                    argv[optind - 1]);
             return 2;
         }
         if (bad) {
@@ -180,12 +187,12 @@ int cmd_report(int argc, char **argv)
     if (argc - optind > 1) {
         fprintf(stderr, "tunecost report: expected at most one TRACE, got %d (a triton-protocol trace goes with "
                         "--triton-trace)\n\n", argc - optind);
-        usage(stderr);
+        fprintf(stderr, "see 'tunecost report --help'\n");
         return 2;
     }
     if (o.out_dir == NULL) {
-        fprintf(stderr, "tunecost report: missing -o DIR (where to write the report)\n\n");
-        usage(stderr);
+        fprintf(stderr, "tunecost report: missing -o DIR (where to write the report)\n");
+        fprintf(stderr, "see 'tunecost report --help'\n");
         return 2;
     }
     o.trace_path = optind < argc ? argv[optind] : tc_default_trace();
@@ -213,6 +220,13 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "tunecost report: no TRACE given and the reference trace %s is missing (it ships in data/ "
                         "of the source tree); name a trace: tunecost report TRACE -o DIR\n", o.trace_path);
         return 2;
+    }
+    {
+        const char *inputs[2] = {o.trace_path, o.triton_path};
+        if (tc_output_check("-o", o.out_dir, 1, inputs, 2) != 0) {
+            fprintf(stderr, "tunecost report: %s\n", tc_errmsg());
+            return 2;
+        }
     }
     rc = report_write(&o);
     if (rc != 0 && !interrupted)

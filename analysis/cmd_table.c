@@ -75,7 +75,8 @@ int cmd_table(int argc, char **argv)
     int max_rows = 0, quiet = 0, n = 0, rc = 1, opt;
 
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "o:n:qh", longopts, NULL)) != -1) {
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":o:n:qh", longopts, NULL)) != -1) {
         switch (opt) {
         case 'o':
             out = optarg;
@@ -92,8 +93,12 @@ int cmd_table(int argc, char **argv)
         case 'h':
             usage(stdout);
             return 0;
+        case ':':
+            fprintf(stderr, "tunecost table: option '%s' needs a value; see 'tunecost table --help'\n",
+                    argv[optind - 1]);
+            return 2;
         default:
-            usage(stderr);
+            fprintf(stderr, "tunecost table: unknown option '%s'; see 'tunecost table --help'\n", argv[optind - 1]);
             return 2;
         }
     }
@@ -101,8 +106,8 @@ int cmd_table(int argc, char **argv)
         fprintf(stderr, "tunecost table: missing NAME (one of:");
         for (int i = 0; i < tables_n_defs; i++)
             fprintf(stderr, " %s", tables_defs[i].name);
-        fprintf(stderr, ")\n\n");
-        usage(stderr);
+        fprintf(stderr, ")\n");
+        fprintf(stderr, "see 'tunecost table --help'\n");
         return 2;
     }
     if ((def = tables_find(argv[optind])) == NULL) {
@@ -131,6 +136,10 @@ int cmd_table(int argc, char **argv)
     if (def->build == NULL && n < 2) {
         fprintf(stderr, "tunecost table %s: needs at least two traces of the same inputs collected with different "
                         "--flush settings, got %d\n", def->name, n);
+        return 2;
+    }
+    if (out != NULL && tc_output_check("-o", out, 0, paths, n) != 0) {
+        fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
         return 2;
     }
     for (int i = 0; i < n; i++) {

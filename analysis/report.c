@@ -3,6 +3,7 @@
  * data under sim/, the figures as NAME.png and NAME.svg, the gnuplot scripts under plots/ (they read only TSV).
  * Nothing in DIR depends on the clock or the thread count: the same trace and seed give the same files. */
 #include "report.h"
+#include "policy.h"
 #include "frontier.h"
 #include "sim.h"
 #include "tables.h"
@@ -68,7 +69,7 @@ struct report_ctx {
     struct sim_result *r_in, *r_all;
     char *findings[MAX_FINDINGS];
     int n_findings;
-    struct figure figs[8];
+    struct figure figs[12];
     int n_figs;
     char gnuplot[PATH_MAX]; /* "" if not found */
 };
@@ -398,7 +399,8 @@ static int write_sim_files(struct report_ctx *c, int all)
         return -1;
     for (int sc = 0; sc < n_sc; sc++) {
         for (int fr = 0; fr < 2; fr++) {
-            struct table *tab = scenario_table(r, n_sc, sc, fr, all, fr ? "frontier" : "points");
+            struct table *tab = scenario_table(r, n_sc, sc, fr, all || isnan(sim_data_flops(c->d_in, 0)),
+                                               fr ? "frontier" : "points");
             int rc;
             if (tab == NULL)
                 return -1;
@@ -489,6 +491,16 @@ static double round_sig2(double v)
     return round(v / p) * p;
 }
 
+/* v rounded up to two significant digits (0.01234 -> 0.013). */
+static double round_sig2_up(double v)
+{
+    double p;
+    if (!(v > 0))
+        return v;
+    p = pow(10.0, floor(log10(v)) - 1);
+    return ceil(v / p - 1e-9) * p;
+}
+
 static struct table *ttt_table(const struct sim_result *r, int n_sc, const char *title)
 {
     static const double targets[] = {0.80, 0.90, 0.95, 0.98};
@@ -510,12 +522,90 @@ static struct table *ttt_table(const struct sim_result *r, int n_sc, const char 
     return tab;
 }
 
+/* Tuning policies (docs/simulation.md): every built-in policy on every input, the report's runs and seed, a 60 s
+ * budget; policies-curves.tsv for the figure, policies.tsv (scores) as a table, one finding. */
+static int policies_section(struct report_ctx *c)
+{
+    static const char *cols[] = {"policy", "score", "t90_s", "t95_s", "t99_s", "final_speedup", "budget_stops"};
+    struct pol_settings s;
+    struct pol_data *d = NULL;
+    struct pol_curve curves[16];
+    struct table *tab = NULL;
+    double grid[60];
+    char path[PATH_MAX];
+    int n = 0, rc = -1, best = -1, rnd = -1;
+    FILE *fp = NULL;
+    say(c, "tuning policies: every built-in policy, %d runs per input", c->o->runs);
+    pol_settings_default(&s);
+    s.runs = c->o->runs;
+    s.seed = c->o->seed;
+    s.n_grid = 60;
+    pol_grid(s.budget_s * 1e-4, s.budget_s, s.n_grid, grid);
+    if ((d = pol_data_from_trace(c->t)) == NULL)
+        goto out;
+    for (; policy_registry[n] != NULL && n < 16; n++)
+        if (pol_evaluate(d, policy_registry[n], &s, grid, &curves[n]) != 0)
+            goto out;
+    if ((fp = open_out(c, "policies-curves.tsv", path, sizeof path)) == NULL)
+        goto out;
+    fprintf(fp, "policy\ttime_s\tspeedup\tspeedup_lo\tspeedup_hi\tbaseline\n");
+    for (int i = 0; i < n; i++)
+        for (int g = 0; g < curves[i].n_grid; g++)
+            fprintf(fp, "%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", curves[i].policy, curves[i].grid_s[g],
+                    curves[i].mean[g], curves[i].lo[g], curves[i].hi[g], curves[i].baseline[g]);
+    if (close_out(fp, path) != 0) {
+        fp = NULL;
+        goto out;
+    }
+    fp = NULL;
+    if ((tab = table_new("Tuning policies: score against random search, time to 90/95/99% of optimal", 7, cols)) ==
+        NULL)
+        goto out;
+    for (int i = 0; i < n; i++) {
+        int row = table_add_row(tab);
+        table_set_str(tab, row, 0, curves[i].policy);
+        table_set_num(tab, row, 1, curves[i].score, 3);
+        table_set_num(tab, row, 2, curves[i].t90_s, 3);
+        table_set_num(tab, row, 3, curves[i].t95_s, 3);
+        table_set_num(tab, row, 4, curves[i].t99_s, 3);
+        table_set_num(tab, row, 5, curves[i].final_speedup, 4);
+        table_set_num(tab, row, 6, (double)curves[i].n_budget_stops, 0);
+        if (best < 0 || curves[i].score > curves[best].score)
+            best = i;
+        if (strcmp(curves[i].policy, "random") == 0)
+            rnd = i;
+    }
+    table_add_note(tab, "score: mean over the time grid of (speedup - baseline) / (1 - baseline), 0 = random search "
+                   "(analytic), 1 = optimal at once; budget %g s, %d runs per input, seed %llu (docs/simulation.md)",
+                   s.budget_s, s.runs, (unsigned long long)s.seed);
+    if (keep_table(c, tab, "policies.tsv", "Tuning policies (beyond the paper)", 20) != 0) {
+        tab = NULL;
+        goto out;
+    }
+    tab = NULL;
+    if (best >= 0 && rnd >= 0)
+        add_finding(c, "**Tuning policies** (every cost charged, %d inputs x %d runs): %s scores best (%.3f against "
+                    "random search's analytic baseline) and reaches 95%% of optimal after %.3g s on average, random "
+                    "search after %.3g s.", pol_data_n_inputs(d), s.runs, curves[best].policy, curves[best].score,
+                    curves[best].t95_s, curves[rnd].t95_s);
+    rc = 0;
+out:
+    if (fp != NULL)
+        fclose(fp);
+    table_free(tab);
+    for (int i = 0; i < n; i++)
+        pol_curve_free(&curves[i]);
+    pol_data_free(d);
+    return rc;
+}
+
 static int compute_findings(struct report_ctx *c)
 {
     const struct sim_result *ri = c->r_in, *ra = c->r_all;
     int n = ri->n_points / N_SC_INPUT, na = ra->n_points / N_SC_ALL;
-    double *x1 = malloc(((size_t)n + 1) * sizeof *x1), *x2 = malloc(((size_t)n + 1) * sizeof *x2);
-    double *y = malloc(((size_t)n + 1) * sizeof *y), *times = malloc(((size_t)na + 1) * sizeof *times);
+    int flops_known = !isnan(sim_data_flops(c->d_in, 0));
+    double *x1 = calloc((size_t)n + 1, sizeof *x1), *x2 = calloc((size_t)n + 1, sizeof *x2);
+    double *y = calloc((size_t)n + 1, sizeof *y), *times = calloc((size_t)na + 1, sizeof *times);
     int rc = -1;
     if (x1 == NULL || x2 == NULL || y == NULL || times == NULL) {
         tc_seterr("out of memory");
@@ -527,7 +617,7 @@ static int compute_findings(struct report_ctx *c)
         const struct sim_point *p = &ri->points[(size_t)i * N_SC_INPUT + SC_BASELINE];
         x1[i] = p->n_config;
         x2[i] = p->exec_ms;
-        y[i] = p->tflops;
+        y[i] = flops_known ? p->tflops : p->speedup; /* an imported trace may not know its flops */
     }
     {
         double e_n = eta_squared(x1, y, n, c->s_in.n_config_lo, c->s_in.n_config_hi);
@@ -541,10 +631,11 @@ static int compute_findings(struct report_ctx *c)
                            : e_x >= 2 * e_n && e_x > 2 * chance ? "EXEC_TIME matters more than N_CONFIG"
                                                                 : "Neither N_CONFIG nor EXEC_TIME clearly decides";
         add_finding(c, "**%s** (%s, %d samples): N_CONFIG explains %.0f%% "
-                    "of the variance of the tuned kernel's TFLOP/s and %.0f%% of tuning time; EXEC_TIME explains "
+                    "of the variance of the tuned kernel's %s and %.0f%% of tuning time; EXEC_TIME explains "
                     "%.0f%% and %.0f%% (share of variance between 10 equal-width bins of each, eta squared; "
                     "by chance about %.0f%%; the headline needs one at least twice the other and twice chance).",
-                    head, c->input_label, n, 100 * e_n, 100 * t_n, 100 * e_x, 100 * t_x, 100 * chance);
+                    head, c->input_label, n, 100 * e_n, flops_known ? "TFLOP/s" : "speedup", 100 * t_n, 100 * e_x,
+                    100 * t_x, 100 * chance);
     }
     if (c->t6 != NULL && table_n_rows(c->t6) >= 3) {
         int m = table_n_rows(c->t6);
@@ -578,8 +669,13 @@ static int compute_findings(struct report_ctx *c)
             snprintf(s98, sizeof s98, "after %.2f s", t98);
         else
             snprintf(s98, sizeof s98, "never in these samples");
-        add_finding(c, "For %s the best configuration runs at %.1f TFLOP/s; the paper's tuner reaches 90%% of it "
-                    "%s and 98%% %s.", c->input_label, best_tf, s90, s98);
+        if (flops_known)
+            add_finding(c, "For %s the best configuration runs at %.1f TFLOP/s; the paper's tuner reaches 90%% of "
+                        "it %s and 98%% %s.", c->input_label, best_tf, s90, s98);
+        else
+            add_finding(c, "For %s the best configuration takes %.4g ms (flops unknown); the paper's tuner reaches "
+                        "90%% of its speed %s and 98%% %s.", c->input_label, sim_data_optimal_ms(c->d_in, 0), s90,
+                        s98);
     }
 
     /* 2. parallel compilation and early stopping at fixed budget (all inputs) */
@@ -593,6 +689,8 @@ static int compute_findings(struct report_ctx *c)
         c->budget = table_new("Best mean speedup vs optimal within a tuning budget, all inputs", 4, cols);
         for (int k = 0; c->budget != NULL && k < 6; k++) {
             double b = round_sig2(lo > 0 && hi > lo ? lo * pow(hi / lo, k / 5.0) : hi);
+            if (k == 0 && b < lo) /* rounding must not put the first budget below the cheapest sample */
+                b = round_sig2_up(lo);
             int row = table_add_row(c->budget);
             table_set_num(c->budget, row, 0, b, -1);
             for (int sc = 0; sc < N_SC_ALL; sc++)
@@ -863,6 +961,9 @@ static int draw_figures(struct report_ctx *c)
     add_figure(c, "models", "The frontier under other cost models (beyond the paper)",
                "Frontiers for the single input: the paper's model, overhead charged per execution actually run "
                "(per-exec), pipelined compilation, and the paper's ideal parallel compilation.");
+    add_figure(c, "policies", "Tuning policies: speedup relative to optimal over tuning time (beyond the paper)",
+               "Every built-in policy replayed on every input (tunecost policies, every cost charged), mean and 95% "
+               "CI over inputs and runs; dashed: the analytic random-search baseline. Scores in policies.tsv.");
 
     snprintf(to, sizeof to, "%s/plots", c->tmp);
     if (mkdir(to, 0755) != 0)
@@ -870,7 +971,8 @@ static int draw_figures(struct report_ctx *c)
     /* the scripts travel with the report, so it can be redrawn from its own TSV files */
     {
         const char *scripts[] = {"common.gp", "fig1-split.gp", "fig2-estimate.gp", "fig3-frontier.gp",
-                                 "fig4-parallel.gp", "fig5-early-stop.gp", "heatmap.gp", "models.gp"};
+                                 "fig4-parallel.gp", "fig5-early-stop.gp", "heatmap.gp", "models.gp",
+                                 "policies.gp"};
         for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
             snprintf(from, sizeof from, "%s/%s", c->o->plots_dir, scripts[i]);
             snprintf(to, sizeof to, "%s/plots/%s", c->tmp, scripts[i]);
@@ -904,6 +1006,22 @@ static int draw_figures(struct report_ctx *c)
 }
 
 /* ---- summary.md and index.html ----------------------------------------------------------------------------- */
+
+/* Text from the trace (device name, paths) in Markdown: '<', '>' and '&' as entities, so that a renderer shows
+ * them instead of treating them as HTML. */
+static void md_escape(FILE *fp, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '<')
+            fputs("&lt;", fp);
+        else if (*s == '>')
+            fputs("&gt;", fp);
+        else if (*s == '&')
+            fputs("&amp;", fp);
+        else
+            fputc(*s, fp);
+    }
+}
 
 static void settings_lines(struct report_ctx *c, char lines[][256], int *n)
 {
@@ -951,9 +1069,14 @@ static int write_summary(struct report_ctx *c)
     if (fp == NULL)
         return -1;
     settings_lines(c, lines, &nl);
-    fprintf(fp, "# tunecost report: %s\n\n", trace_get_meta(c->t)->device_name);
-    for (int i = 0; i < nl; i++)
-        fprintf(fp, "- %s\n", lines[i]);
+    fputs("# tunecost report: ", fp);
+    md_escape(fp, trace_get_meta(c->t)->device_name);
+    fputs("\n\n", fp);
+    for (int i = 0; i < nl; i++) {
+        fputs("- ", fp);
+        md_escape(fp, lines[i]);
+        fputc('\n', fp);
+    }
     fprintf(fp, "\nRegenerate: `tunecost report %s -o DIR --input %s --seed %llu --samples %d --runs %d "
             "--compile-factor %d%s%s`\n\n## Findings\n\n", c->o->trace_path, c->input_label,
             (unsigned long long)c->o->seed, c->o->samples, c->o->runs, c->o->compile_factor,
@@ -1303,6 +1426,9 @@ int report_write(struct report_options *o)
             0 ||
         keep_table(&c, c.ttt_input, "time-to-target-input.tsv", "Tuning time to reach a speedup, single input",
                    20) != 0)
+        goto out;
+
+    if (policies_section(&c) != 0)
         goto out;
 
     /* 4. figures */

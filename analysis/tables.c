@@ -318,18 +318,18 @@ static int best_compute(const struct trace *t, struct best_info *b)
         b->best_cfg[i] = -1;
         b->best_ms[i] = NAN;
     }
+    /* Only each pair's current (last) run counts, as everywhere (trace_best_config): an earlier measurement of a
+     * re-measured pair gets NaN here, so the heatmap shows one value per pair. */
     for (size_t r = 0; r < nr; r++) {
         const struct trace_run *run = trace_run(t, r);
-        double ms = trace_run_valid(t, r) ? tables_run_median_ms(t, r) : NAN;
-        int i = run->input;
-        b->run_ms[r] = ms;
-        if (isnan(ms))
-            continue;
-        b->n_valid[i]++;
-        if (b->best_cfg[i] < 0 || ms < b->best_ms[i] || (ms == b->best_ms[i] && run->config < b->best_cfg[i])) {
-            b->best_cfg[i] = run->config;
-            b->best_ms[i] = ms;
-        }
+        b->run_ms[r] = trace_find_run(t, run->input, run->config) == (long)r && trace_run_valid(t, r)
+                           ? tables_run_median_ms(t, r)
+                           : NAN;
+    }
+    for (int i = 0; i < ni; i++) {
+        double ns = NAN;
+        b->best_cfg[i] = trace_best_config(t, i, &ns, &b->n_valid[i]);
+        b->best_ms[i] = ns / 1e6;
     }
     return 0;
 }

@@ -730,7 +730,7 @@ static int protocol(struct gpu *g, enum target t, double est_ms, struct trace_ru
     run->estimate_ms = NAN;
     /* Records so far (the verification's, an input's untimed calls) are not the protocol's. The verification
      * launch is not part of the warm-up: wall_ms and the warm-up are what an autotuner that does not verify would
-     * spend (design.md), and verify_ms is kept apart. */
+     * spend (docs/architecture.md), and verify_ms is kept apart. */
     if (cupti_discard(g) != 0)
         return -1;
     t0 = tc_now_ms();

@@ -144,7 +144,7 @@ int cmd_merge(int argc, char **argv)
     struct trace_config *configs = NULL;
     int32_t *params = NULL;
     int **map = NULL;          /* map[f][input of file f] -> merged input */
-    unsigned char *seen = NULL; /* merged input x config: measured */
+    int *seen = NULL; /* merged input x config: 1 + the file that measured it, 0 if none */
     const char **pnames = NULL, **dnames = NULL;
     size_t n_runs = 0;
 
@@ -157,17 +157,21 @@ int cmd_merge(int argc, char **argv)
         case 'h': merge_usage(stdout); return 0;
         default:
             fprintf(stderr, "tunecost merge: unknown option '%s'\n", argv[optind - 1]);
-            merge_usage(stderr);
+            fprintf(stderr, "see 'tunecost merge --help'\n");
             return 2;
         }
     }
     if (argc - optind < 2) {
         fprintf(stderr, "tunecost merge: expected OUT.h5 and at least one IN.h5\n");
-        merge_usage(stderr);
+        fprintf(stderr, "see 'tunecost merge --help'\n");
         return 2;
     }
     out_path = argv[optind];
     n_in = argc - optind - 1;
+    if (tc_output_check("OUT.h5", out_path, 0, (const char *const *)argv + optind + 1, n_in) != 0) {
+        fprintf(stderr, "tunecost merge: %s\n", tc_errmsg());
+        return 2;
+    }
     for (int f = 0; f < n_in; f++) {
         struct stat si;
         if (stat(out_path, &st) == 0 && stat(argv[optind + 1 + f], &si) == 0 && st.st_dev == si.st_dev &&
@@ -244,7 +248,7 @@ int cmd_merge(int argc, char **argv)
     /* Configurations: the first file's rows, completed by later files where the first never compiled one. */
     configs = malloc((size_t)n_cfg * sizeof *configs);
     params = malloc((size_t)n_cfg * n_par * sizeof *params);
-    seen = calloc((size_t)n_inputs * n_cfg, 1);
+    seen = calloc((size_t)n_inputs * n_cfg, sizeof *seen);
     pnames = malloc((size_t)n_par * sizeof *pnames);
     dnames = malloc((size_t)n_dim * sizeof *dnames);
     if (configs == NULL || params == NULL || seen == NULL || pnames == NULL || dnames == NULL)
@@ -265,14 +269,15 @@ int cmd_merge(int argc, char **argv)
         for (size_t r = 0; r < trace_n_runs(in[f]); r++) {
             const struct trace_run *run = trace_run(in[f], r);
             size_t key = (size_t)map[f][run->input] * n_cfg + run->config;
-            if (seen[key]) {
+            if (seen[key] != 0 && seen[key] != f + 1) { /* a pair re-measured within one file
+                                                                          * is kept as it is: its last run counts */
                 fprintf(stderr, "tunecost merge: %s: input %d, configuration %d was measured in an earlier file too; "
                                 "merge refuses to choose between two measurements of one pair\n",
                         argv[optind + 1 + f], run->input, run->config);
                 rc = 2;
                 goto out;
             }
-            seen[key] = 1;
+            seen[key] = f + 1;
             n_runs++;
         }
 

@@ -66,20 +66,27 @@ int cmd_frontier(int argc, char **argv)
         case 'h': usage(stdout); return 0;
         case ':':
             fprintf(stderr, "tunecost frontier: option '%s' needs a value\n", argv[optind - 1]);
-            usage(stderr);
+            fprintf(stderr, "see 'tunecost frontier --help'\n");
             return 2;
         default:
             fprintf(stderr, "tunecost frontier: unknown option '%s'\n", argv[optind - 1]);
-            usage(stderr);
+            fprintf(stderr, "see 'tunecost frontier --help'\n");
             return 2;
         }
     }
     if (optind != argc - 1) {
         fprintf(stderr, "tunecost frontier: expected one POINTS.tsv, got %d arguments\n", argc - optind);
-        usage(stderr);
+        fprintf(stderr, "see 'tunecost frontier --help'\n");
         return 2;
     }
     path = argv[optind];
+    if (out != NULL) {
+        const char *inputs[1] = {path};
+        if (tc_output_check("-o", out, 0, inputs, strcmp(path, "-") == 0 ? 0 : 1) != 0) {
+            fprintf(stderr, "tunecost frontier: %s\n", tc_errmsg());
+            return 2;
+        }
+    }
     in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (in == NULL) {
         fprintf(stderr, "tunecost frontier: %s: cannot open: %s\n", path, strerror(errno));

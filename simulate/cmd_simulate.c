@@ -2,12 +2,15 @@
  * frontier.tsv, and print a one-screen summary. Usage and examples: usage() below; formats: docs/simulation.md. */
 #include "frontier.h"
 #include "sim.h"
+#include "tc_atomic.h"
 #include "tc_err.h"
+#include "tc_outdir.h"
 #include "tc_opt.h"
 #include "tc_time.h"
 #include "trace.h"
 #include "tunecost.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -120,6 +123,8 @@ static int print_summary(const struct sim_data *d, const struct sim_settings *s,
         tc_seterr("simulate: out of memory");
         goto out;
     }
+    if (single && isnan(sim_data_flops(d, 0)))
+        single = 0; /* flops unknown (an imported trace): speedup relative to optimal instead of TFLOP/s */
     printf("\n%-26s %8s %9s %9s %9s %9s  best %s on the frontier within a budget of\n", "scenario", "frontier",
            "time_s", single ? "TFLOP/s" : "speedup", "short", "stopped", single ? "TFLOP/s" : "speedup");
     printf("%-26s %8s %9s %9s %9s %9s ", "", "points", "mean", "mean", "per run", "per run");
@@ -180,6 +185,27 @@ enum {
     OPT_SEED
 };
 
+/* An existing -o DIR is replaced whole: refuse one that holds anything but an earlier simulate's two files. */
+static int replaceable_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int rc = 0;
+    if (d == NULL)
+        return errno == ENOENT ? 0 : tc_seterr("-o %s: cannot read the directory: %s", dir, strerror(errno));
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 || strcmp(e->d_name, "points.tsv") == 0 ||
+            strcmp(e->d_name, "frontier.tsv") == 0)
+            continue;
+        rc = tc_seterr("-o %s: the directory holds '%s', not only an earlier simulate's points.tsv and "
+                       "frontier.tsv; it is replaced whole, so choose a new or empty directory",
+                       dir, e->d_name);
+        break;
+    }
+    closedir(d);
+    return rc;
+}
+
 int cmd_simulate(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -207,7 +233,8 @@ int cmd_simulate(int argc, char **argv)
     const char *out_dir = NULL, *input_arg = NULL, *scen_arg = "baseline,parallel,early-stop", *path;
     enum sim_compile comp = SIM_COMPILE_SEQUENTIAL;
     enum sim_overhead ovh = SIM_OVERHEAD_PAPER;
-    int factor = 16, all_inputs = 0, quiet = 0, opt, rc = 1, n_threads, created_dir = 0;
+    int factor = 16, all_inputs = 0, quiet = 0, opt, rc = 1, n_threads;
+    struct tc_outdir od;
     long lo, hi;
     struct trace *t = NULL;
     struct sim_data *d = NULL;
@@ -216,6 +243,7 @@ int cmd_simulate(int argc, char **argv)
     double t0, t_load, t_build;
     int64_t dims[8];
 
+    memset(&od, 0, sizeof od);
     sim_settings_default(&s);
     opterr = 0;
     optind = 1;
@@ -253,11 +281,11 @@ int cmd_simulate(int argc, char **argv)
         case 'h': usage(stdout); return 0;
         case ':':
             fprintf(stderr, "tunecost simulate: option '%s' needs a value\n", argv[optind - 1]);
-            usage(stderr);
+            fprintf(stderr, "see 'tunecost simulate --help'\n");
             return 2;
         default:
             fprintf(stderr, "tunecost simulate: unknown option '%s'\n", argv[optind - 1]);
-            usage(stderr);
+            fprintf(stderr, "see 'tunecost simulate --help'\n");
             return 2;
         }
         if (bad) {
@@ -268,7 +296,7 @@ int cmd_simulate(int argc, char **argv)
     if (optind < argc - 1) {
         fprintf(stderr, "tunecost simulate: expected at most one TRACE, got '%s' and '%s'\n", argv[optind],
                 argv[optind + 1]);
-        usage(stderr);
+        fprintf(stderr, "see 'tunecost simulate --help'\n");
         return 2;
     }
     if (input_arg != NULL && all_inputs) {
@@ -281,18 +309,14 @@ int cmd_simulate(int argc, char **argv)
     }
     path = optind < argc ? argv[optind] : tc_default_trace();
     if (out_dir != NULL) {
-        /* Find out now, not after the replay, whether the results can be written. */
-        struct stat st;
-        if (mkdir(out_dir, 0777) == 0)
-            created_dir = 1; /* removed again if this run fails: a refused input leaves nothing behind */
-        else if (errno != EEXIST) {
-            fprintf(stderr, "tunecost simulate: -o %s: cannot create the directory: %s\n", out_dir, strerror(errno));
+        /* Find out now, not after the replay, whether the results can be written: the output is a new
+         * directory swapped into place whole at the end (absent or complete, even under SIGKILL), so an
+         * existing DIR may hold only what an earlier simulate wrote there. */
+        const char *inputs[1] = {path};
+        if (tc_output_check("-o", out_dir, 1, inputs, 1) != 0 || replaceable_dir(out_dir) != 0 ||
+            tc_outdir_begin(&od, out_dir) != 0) {
+            fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
             return 2;
-        }
-        if (stat(out_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(out_dir, W_OK | X_OK) != 0) {
-            fprintf(stderr, "tunecost simulate: -o %s: expected a writable directory\n", out_dir);
-            rc = 2;
-            goto out;
         }
     }
 
@@ -402,10 +426,10 @@ int cmd_simulate(int argc, char **argv)
 
     n_threads = sim_threads(s.threads);
     /* Echo the settings. */
-    printf("tunecost simulate: %s\n", path);
-    sim_write_settings(stdout, d, &s, NULL);
-    printf("# threads: %d\n", n_threads);
-    fflush(stdout);
+    /* Status on stderr (settings, timings, what was written); the summary table on stdout; data in files. */
+    fprintf(stderr, "tunecost simulate: %s\n", path);
+    sim_write_settings(stderr, d, &s, NULL);
+    fprintf(stderr, "# threads: %d\n", n_threads);
 
     res = sim_run(d, &s, progress_cb, &ps);
     if (ps.printed)
@@ -414,7 +438,7 @@ int cmd_simulate(int argc, char **argv)
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         goto out;
     }
-    printf("\n%d points (%d samples x %d scenarios), %ld tuning runs each, replayed in %.3f s; trace read in "
+    fprintf(stderr, "%d points (%d samples x %d scenarios), %ld tuning runs each, replayed in %.3f s; trace read in "
            "%.3f s, tables built in %.3f s (%.1f MiB)\n",
            res->n_points, s.samples, s.n_scenarios, res->points[0].results, res->elapsed_s, t_load, t_build,
            (double)sim_data_bytes(d) / 1048576.0);
@@ -423,18 +447,17 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     }
     if (out_dir != NULL) {
-        if (sim_write_outputs(out_dir, d, &s, res, path) != 0) {
+        if (sim_write_outputs(od.tmp, d, &s, res, path) != 0 || tc_outdir_commit(&od) != 0) {
             fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
             goto out;
         }
-        printf("\nwrote %s/points.tsv and %s/frontier.tsv\n", out_dir, out_dir);
+        fprintf(stderr, "wrote %s/points.tsv and %s/frontier.tsv\n", out_dir, out_dir);
     } else {
-        printf("\n(no --output DIR: nothing written)\n");
+        fprintf(stderr, "(no --output DIR: nothing written)\n");
     }
     rc = 0;
 out:
-    if (rc != 0 && created_dir)
-        rmdir(out_dir); /* only if still empty: outputs are renamed into place whole or not at all */
+    tc_outdir_abort(&od); /* nothing once committed */
     trace_close(t);
     sim_result_free(res);
     sim_data_free(d);

@@ -203,8 +203,20 @@ struct frontier_table *frontier_table_read(FILE *fp, const char *name, const cha
             c_perf = find_col(line, perf_col);
             c_group = find_col(line, "scenario");
             if (c_time < 0 || c_perf < 0) {
-                tc_seterr("%s:%ld: expected a header with columns '%s' and '%s' (a points.tsv of tunecost "
-                          "simulate), got '%.60s'", name, lineno, time_col, perf_col, line);
+                /* name the missing column and list the ones there are, comma-separated (no raw tabs) */
+                char cols[512] = "";
+                size_t used = 0;
+                for (int c = 0; c < n_fields && used + 4 < sizeof cols; c++) {
+                    const char *f = NULL;
+                    size_t len = 0;
+                    field(line, c, &f, &len);
+                    int w = snprintf(cols + used, sizeof cols - used, "%s%.*s", c ? ", " : "", (int)len, f);
+                    if (w < 0 || (size_t)w >= sizeof cols - used)
+                        break;
+                    used += (size_t)w;
+                }
+                tc_seterr("%s:%ld: no column '%s'; columns: %s", name, lineno, c_time < 0 ? time_col : perf_col,
+                          cols);
                 goto fail;
             }
             continue;

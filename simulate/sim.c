@@ -47,7 +47,9 @@ struct sconf {
     double gap_ms;     /* per-execution part of the overhead (flush, launch gap, sync) */
     double true_ms;    /* median of all timed executions */
     int n_k;           /* entries in k */
-    struct e_entry *e; /* [exec_ms_hi − exec_ms_lo + 1], index EXEC_TIME − exec_ms_lo */
+    int n_e;           /* entries in e: up to the first EXEC_TIME that all the executions fit in (every later
+                        * EXEC_TIME gives that same entry), so memory follows the trace, not the --exec-ms range */
+    struct e_entry *e; /* [n_e], index min(EXEC_TIME − exec_ms_lo, n_e − 1) */
     struct k_entry *k; /* [n_k], index k − 1 */
 };
 
@@ -275,8 +277,9 @@ void sim_data_free(struct sim_data *d)
 int sim_data_add_input(struct sim_data *d, const char *name, double flops)
 {
     struct sinput *in;
-    if (!(flops > 0) || !isfinite(flops))
-        return tc_seterr("input '%s': flops must be a positive number, got %g", name, flops);
+    /* NaN: not known (an imported search space); TFLOP/s columns are then NaN and speedup carries the result */
+    if (!isnan(flops) && (!(flops > 0) || !isfinite(flops)))
+        return tc_seterr("input '%s': flops must be a positive number (or NaN: unknown), got %g", name, flops);
     if (d->n_in == d->cap_in) {
         int cap = d->cap_in ? 2 * d->cap_in : 16;
         struct sinput *p = realloc(d->in, (size_t)cap * sizeof *p);
@@ -440,14 +443,24 @@ static int config_add(const struct sim_data *d, struct build_scratch *bs, struct
     c->n_timed = run->n_timed;
     c->compile_ms = run->compile_ms;
     c->n_k = (int)(n < (size_t)d->k_max ? n : (size_t)d->k_max);
-    block = (size_t)d->n_e * sizeof(struct e_entry) + (size_t)c->n_k * sizeof(struct k_entry);
+    {
+        /* The first EXEC_TIME (ms) whose threshold is >= the sum of all executions: from there on every entry
+         * is the same (j = n, short), so the table stops there. */
+        uint64_t total = 0;
+        for (size_t q = 0; q < n; q++)
+            total = total > UINT64_MAX - x[q] ? UINT64_MAX : total + x[q];
+        uint64_t first_ms = total / 1000000u + (total % 1000000u != 0);
+        long last = first_ms <= (uint64_t)d->exec_lo ? 0 : (long)(first_ms - (uint64_t)d->exec_lo);
+        c->n_e = last + 1 < (long)d->n_e ? (int)(last + 1) : d->n_e;
+    }
+    block = (size_t)c->n_e * sizeof(struct e_entry) + (size_t)c->n_k * sizeof(struct k_entry);
     c->e = malloc(block);
     if (c->e == NULL)
         return tc_seterr("simulate: out of memory");
-    c->k = (struct k_entry *)(c->e + d->n_e);
+    c->k = (struct k_entry *)(c->e + c->n_e);
 
     /* EXEC_TIME tables: one monotone walk over the prefix sums (exact, in integer ns). */
-    for (int e = 0; e < d->n_e; e++) {
+    for (int e = 0; e < c->n_e; e++) {
         uint64_t thr_ns = (uint64_t)(d->exec_lo + e) * 1000000u;
         struct e_entry *en = &c->e[e];
         while (i < n && sum <= thr_ns) {
@@ -800,7 +813,7 @@ static void fill_rows(const struct sinput *in, int eidx, int es_num, enum sim_es
 {
     for (int q = 0; q < in->n; q++) {
         const struct sconf *c = &in->c[q];
-        const struct e_entry *e = &c->e[eidx];
+        const struct e_entry *e = &c->e[eidx < c->n_e ? eidx : c->n_e - 1];
         struct row *r = &rows[q];
         r->rep_ms = e->rep_ms;
         r->pmin_ms = e->pmin_ms;

@@ -1,4 +1,4 @@
-/* sim.h — Monte Carlo replay of autotuning over random budgets (the paper's §5.3.2, made exact; design.md).
+/* sim.h — Monte Carlo replay of autotuning over random budgets (the paper's §5.3.2, made exact; docs/simulation.md).
  * Two layers: `struct sim_data` holds, per input and per valid configuration, everything a replay needs (built
  * from a trace, or in memory by tests and benchmarks), and sim_run() draws S samples × R runs over it and returns
  * one `struct sim_point` per (sample, scenario). No HDF5 here: the trace is read through trace/trace.h only.

@@ -3,7 +3,7 @@
 
 When every run explores every valid configuration (N_CONFIG >= the valid count) and neither early stopping nor
 pipelined compilation is on, a tuning run's time and winner do not depend on the draw order: each point is then a
-deterministic function of the trace and of the drawn EXEC_TIME, which this script computes from design.md's
+deterministic function of the trace and of the drawn EXEC_TIME, which this script computes from docs/architecture.md's
 model, in a different language and from a different reader, and compares with every row of points.tsv, for one
 input and for all inputs, under the paper and per-exec overhead models and sequential and parallel compilation.
 

@@ -1,4 +1,4 @@
-/* test-sim.c — the simulator (simulate/sim.h) against values worked out by hand from design.md's model, against
+/* test-sim.c — the simulator (simulate/sim.h) against values worked out by hand from the model in docs/architecture.md, against
  * the closed form of best-of-N under sampling without replacement, for thread-count independence, and through a
  * hand-built trace file written with the trace API. The data sets here are hand-built in memory; the comment
  * beside each lists every number it uses.

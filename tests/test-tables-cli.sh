@@ -55,7 +55,8 @@ grep -q "triton protocol" "$tmp/err" || fail "message for estimate on a fixed-ti
 expect 2 "$tc" table tuning "$tmp/none.h5"
 grep -q "none.h5" "$tmp/err" || fail "message should name the missing trace"
 expect 2 "$tc" table tuning "$tmp/a.h5" --max-rows -3
-expect 1 "$tc" table tuning "$tmp/a.h5" -o "$tmp/no/such/dir/x.tsv"
+expect 2 "$tc" table tuning "$tmp/a.h5" -o "$tmp/no/such/dir/x.tsv"   # refused before any work (a usage error)
+grep -q "no/such/dir" "$tmp/err" || fail "message should name the missing directory"
 expect 0 "$tc" table --help
 for name in compile tuning split best failures flush estimate heatmap; do
     grep -q "^  $name " "$tmp/out" || fail "--help does not list $name"

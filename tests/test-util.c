@@ -4,7 +4,9 @@
  * debris (temporaries, half-written targets) is visible. */
 #include "tc_atomic.h"
 #include "tc_err.h"
+#include "tc_json.h"
 #include "tc_opt.h"
+#include "tc_outdir.h"
 #include "tc_stats.h"
 
 #include <check.h>
@@ -577,6 +579,95 @@ START_TEST(test_util_atomic_sigkill_before_commit)
 }
 END_TEST
 
+/* ---- JSON strings: always valid UTF-8 ----------------------------------------------------------------------- */
+
+static const char *json_of(const char *s)
+{
+    static char buf[256];
+    FILE *fp = fmemopen(buf, sizeof buf, "w");
+    ck_assert_ptr_nonnull(fp);
+    tc_json_str(fp, s);
+    ck_assert_int_eq(fclose(fp), 0);
+    return buf;
+}
+
+START_TEST(test_util_json_replaces_invalid_utf8)
+{
+    /* A device name with bytes that are not UTF-8 (0xff, 0xfe, a lone continuation byte 0x80): each becomes the
+     * escape \ufffd, so the JSON document stays valid UTF-8. */
+    ck_assert_str_eq(json_of("GPU \xff\xfe\x80"), "\"GPU \\ufffd\\ufffd\\ufffd\"");
+    /* well-formed multi-byte sequences pass through unchanged: "é" (C3 A9), "€" (E2 82 AC), U+1F600 (F0 9F 98 80) */
+    ck_assert_str_eq(json_of("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"), "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");
+    /* overlong "/" (C0 AF), a UTF-16 surrogate (ED A0 80), a sequence cut short (E2 82 then 'x') */
+    ck_assert_str_eq(json_of("\xc0\xaf"), "\"\\ufffd\\ufffd\"");
+    ck_assert_str_eq(json_of("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");
+    ck_assert_str_eq(json_of("\xe2\x82x"), "\"\\ufffd\\ufffdx\"");
+    ck_assert_str_eq(json_of("a\"b\\\n"), "\"a\\\"b\\\\\\n\"");
+}
+END_TEST
+
+/* ---- output paths: never an input, never a missing directory ------------------------------------------------ */
+
+START_TEST(test_util_output_check_refuses_inputs_and_bad_paths)
+{
+    char sub[PATH_MAX + 64], in_sub[PATH_MAX + 128], link[PATH_MAX + 64];
+    const char *inputs[2];
+    write_plain(in_tmp("t.h5"), "trace");
+    snprintf(link, sizeof link, "%s", in_tmp("link.h5"));
+    ck_assert_int_eq(symlink("t.h5", link), 0);
+    snprintf(sub, sizeof sub, "%s", in_tmp("R"));
+    ck_assert_int_eq(mkdir(sub, 0755), 0);
+    snprintf(in_sub, sizeof in_sub, "%s/t.h5", sub);
+    write_plain(in_sub, "trace");
+
+    inputs[0] = in_tmp("t.h5");
+    inputs[1] = NULL;
+    ck_assert_int_eq(tc_output_check("-o", "", 0, inputs, 1), -1);             /* empty */
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "empty"));
+    ck_assert_int_eq(tc_output_check("-o", in_tmp("t.h5"), 0, inputs, 2), -1); /* the input itself */
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "is the input"));
+    ck_assert_int_eq(tc_output_check("-o", link, 0, inputs, 1), -1);           /* the input through a link */
+    ck_assert_int_eq(tc_output_check("-o", in_tmp("no/x.tsv"), 0, inputs, 1), -1); /* missing directory */
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "does not exist"));
+    ck_assert_int_eq(tc_output_check("-o", sub, 0, inputs, 1), -1);            /* a directory for a file */
+    ck_assert_int_eq(tc_output_check("-o", in_tmp("new.tsv"), 0, inputs, 1), 0);
+    inputs[1] = in_sub;                                                           /* an input inside DIR */
+    ck_assert_int_eq(tc_output_check("-o", sub, 1, inputs, 2), -1);
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "lies inside"));
+    ck_assert_int_eq(tc_output_check("-o", in_tmp("S"), 1, inputs, 2), 0);       /* a new directory */
+    ck_assert_int_eq(tc_output_check("-o", in_tmp("t.h5"), 1, inputs, 1), -1);   /* a file for a directory */
+    unlink(in_sub);
+    unlink(link);
+}
+END_TEST
+
+START_TEST(test_util_outdir_swaps_whole_or_not_at_all)
+{
+    struct tc_outdir od;
+    char f[PATH_MAX + 128];
+    ck_assert_int_eq(mkdir(in_tmp("out"), 0755), 0);
+    write_plain(in_tmp("out/a"), "old");
+    /* abort: the earlier directory is untouched and no temporary is left */
+    ck_assert_int_eq(tc_outdir_begin(&od, in_tmp("out")), 0);
+    snprintf(f, sizeof f, "%s/a", od.tmp);
+    write_plain(f, "new");
+    tc_outdir_abort(&od);
+    ck_assert_str_eq(listing(), "out");
+    ck_assert_str_eq(content(in_tmp("out/a")), "old");
+    /* commit: the new content replaces the old directory as a whole (b appears, a is gone) */
+    ck_assert_int_eq(tc_outdir_begin(&od, in_tmp("out")), 0);
+    snprintf(f, sizeof f, "%s/b", od.tmp);
+    write_plain(f, "new");
+    ck_assert_int_eq(tc_outdir_commit(&od), 0);
+    ck_assert_str_eq(listing(), "out");
+    ck_assert_str_eq(content(in_tmp("out/a")), "<absent>");
+    ck_assert_str_eq(content(in_tmp("out/b")), "new");
+    unlink(in_tmp("out/b"));
+    /* a missing parent directory is refused up front */
+    ck_assert_int_eq(tc_outdir_begin(&od, in_tmp("no/out")), -1);
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
     Suite *s = suite_create("util");
@@ -610,6 +701,9 @@ static Suite *util_suite(void)
     tcase_add_test(atomic, test_util_atomic_tmpname);
     tcase_add_test(atomic, test_util_atomic_rename);
     tcase_add_test(atomic, test_util_atomic_sigkill_before_commit);
+    tcase_add_test(atomic, test_util_output_check_refuses_inputs_and_bad_paths);
+    tcase_add_test(atomic, test_util_outdir_swaps_whole_or_not_at_all);
+    tcase_add_test(opt, test_util_json_replaces_invalid_utf8);
     suite_add_tcase(s, atomic);
 
     tcase_add_test(stats, test_util_select_u64);

@@ -4,6 +4,7 @@
 #include "trace.h"
 #include "tc_atomic.h"
 #include "tc_err.h"
+#include "tc_stats.h"
 #include "tc_version.h"
 
 #include <hdf5.h>
@@ -93,6 +94,7 @@ struct trace {
     int writable;
     int compress_on_close; /* a writer rewrites the trace compressed when it closes */
     int append_ready;      /* /runs and /exec_ns can grow in place (chunked, unlimited, unfiltered) */
+    int no_run_flush;      /* trace_set_flush_each_run(t, 0): appends are not flushed one by one */
     hid_t file, d_configs, d_inputs, d_runs, d_exec, d_log, d_warmup;
     hid_t mt_config, mt_input, mt_run; /* memory compound types */
     struct trace_meta meta;
@@ -119,6 +121,9 @@ struct trace {
 
     int n_warmup;
     double *warmup_ms;
+
+    char ***vtab; /* NULL, or per parameter NULL or its value table (trace_set_param_values), kept for snapshot */
+    int *n_vtab;
 };
 
 /* ---- errors ----------------------------------------------------------------------------------------------- */
@@ -459,6 +464,9 @@ static int read_strs(struct trace *t, hid_t obj, int is_attr, const char *what, 
         for (hssize_t i = 0; i < np; i++) {
             const char *s = fixed + (size_t)i * len;
             size_t l = strnlen(s, len);
+            for (size_t k = l; k < len; k++) /* NUL padding only: a NUL inside the text would cut it short */
+                if (s[k] != '\0')
+                    FAIL("%s holds a NUL byte inside its text (at byte %zu of %zu)", what, l, len);
             while (l > 0 && s[l - 1] == ' ') /* space-padded (Fortran-style) strings */
                 l--;
             if ((strs[i] = malloc(l + 1)) == NULL)
@@ -533,7 +541,40 @@ static int attr_read_num(struct trace *t, hid_t loc, const char *objname, const 
     cls = H5Tget_class(ft);
     if ((cls != H5T_INTEGER && cls != H5T_FLOAT) || np != 1)
         FAIL("attribute '%s' of %s must be a single number", name, objname);
-    H5TRY(H5Aread(a, memtype, out), "cannot read attribute '%s'", name);
+    if (H5Tequal(memtype, H5T_NATIVE_DOUBLE) > 0) {
+        H5TRY(H5Aread(a, memtype, out), "cannot read attribute '%s'", name);
+    } else {
+        /* An integer destination: read the stored value exactly (as double, int64 or uint64), then refuse what
+         * HDF5's conversion would saturate or truncate instead of passing it on silently. */
+        int is_i32 = H5Tequal(memtype, H5T_NATIVE_INT32) > 0, is_u64 = H5Tequal(memtype, H5T_NATIVE_UINT64) > 0;
+        long double v;
+        if (cls == H5T_FLOAT) {
+            double d = 0;
+            H5TRY(H5Aread(a, H5T_NATIVE_DOUBLE, &d), "cannot read attribute '%s'", name);
+            if (!isfinite(d) || d != floor(d))
+                FAIL("attribute '%s' of %s must be an integer, found %g", name, objname, d);
+            v = d;
+        } else if (H5Tget_sign(ft) == H5T_SGN_NONE) {
+            uint64_t u = 0;
+            H5TRY(H5Aread(a, H5T_NATIVE_UINT64, &u), "cannot read attribute '%s'", name);
+            v = (long double)u;
+        } else {
+            int64_t i = 0;
+            H5TRY(H5Aread(a, H5T_NATIVE_INT64, &i), "cannot read attribute '%s'", name);
+            v = (long double)i;
+        }
+        long double lo = is_u64 ? 0.0L : is_i32 ? (long double)INT32_MIN : (long double)INT64_MIN;
+        long double hi = is_u64 ? 18446744073709551615.0L : is_i32 ? (long double)INT32_MAX : (long double)INT64_MAX;
+        if (v < lo || v > hi)
+            FAIL("attribute '%s' of %s is %.0Lf, outside the range of %s", name, objname, v,
+                 is_u64 ? "uint64" : is_i32 ? "int32" : "int64");
+        if (is_u64)
+            *(uint64_t *)out = (uint64_t)v;
+        else if (is_i32)
+            *(int32_t *)out = (int32_t)v;
+        else
+            *(int64_t *)out = (int64_t)v;
+    }
     rc = 0;
 out:
     close_id(&sp);
@@ -909,14 +950,16 @@ int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_
         if (write_rows(t, t->d_exec, "/exec_ns", H5T_NATIVE_UINT64, (hsize_t)t->n_exec, (hsize_t)n_exec,
                        exec_ns) < 0)
             goto out;
-        H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush the appended executions");
+        if (!t->no_run_flush)
+            H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush the appended executions");
     }
     ext = (hsize_t)(t->n_runs + 1);
     H5TRY(H5Dset_extent(t->d_runs, &ext), "cannot extend /runs to %llu rows", (unsigned long long)ext);
     runs_extended = 1;
     if (write_rows(t, t->d_runs, "/runs", t->mt_run, (hsize_t)t->n_runs, 1, &row) < 0)
         goto out;
-    H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush the appended run");
+    if (!t->no_run_flush)
+        H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush the appended run");
     runs_extended = 0;
 
     if (n_exec > 0)
@@ -1128,13 +1171,16 @@ static int read_meta(struct trace *t)
     return 0;
 }
 
+static int check_rows_stored(struct trace *t, hid_t d, const char *name, hsize_t rows);
+
 /* /params + names (table = "/params", n_rows = configs) or /dims + names. */
 static int read_table(struct trace *t, const char *name, hid_t memtype, size_t elem, void **data, hsize_t *rows,
                       char ***names, int *n_names)
 {
     int rc = -1;
-    hid_t d = H5I_INVALID_HID, a = H5I_INVALID_HID;
+    hid_t d = H5I_INVALID_HID, a = H5I_INVALID_HID, ft = H5I_INVALID_HID;
     hsize_t dims[2] = {0, 0};
+    double *wide = NULL;
     char what[64];
     snprintf(what, sizeof what, "attribute 'names' of %s", name);
     if ((d = open_dataset(t, name, 2, H5T_INTEGER, dims)) < 0)
@@ -1150,10 +1196,26 @@ static int read_table(struct trace *t, const char *name, hid_t memtype, size_t e
         FAIL("%s has no columns", name);
     if (dims[0] > (hsize_t)INT_MAX)
         FAIL("%s has too many rows (%llu)", name, (unsigned long long)dims[0]);
+    if (check_rows_stored(t, d, name, dims[0]) < 0)
+        goto out;
     if ((*data = malloc((size_t)(dims[0] * dims[1] > 0 ? dims[0] * dims[1] : 1) * elem)) == NULL)
         FAIL("out of memory reading %s", name);
     if (dims[0] > 0)
         H5TRY(H5Dread(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data), "cannot read %s", name);
+    if (dims[0] > 0 && elem == sizeof(int32_t)) {
+        /* int32 in the spec: a wider stored value would have been saturated by the conversion above */
+        size_t n = (size_t)(dims[0] * dims[1]);
+        H5TRY(ft = H5Dget_type(d), "cannot read the type of %s", name);
+        if (H5Tget_size(ft) > 4 || (H5Tget_size(ft) == 4 && H5Tget_sign(ft) == H5T_SGN_NONE)) {
+            if ((wide = malloc(n * sizeof *wide)) == NULL)
+                FAIL("out of memory reading %s", name);
+            H5TRY(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, wide), "cannot read %s", name);
+            for (size_t i = 0; i < n; i++)
+                if (wide[i] < (double)INT32_MIN || wide[i] > (double)INT32_MAX)
+                    FAIL("%s row %zu column %zu: %.17g is outside the range of int32", name, i / (size_t)dims[1],
+                         i % (size_t)dims[1], wide[i]);
+        }
+    }
     *rows = dims[0];
     rc = 0;
 out:
@@ -1161,8 +1223,101 @@ out:
         free(*data);
         *data = NULL;
     }
+    free(wide);
+    close_id(&ft);
     close_id(&a);
     close_id(&d);
+    return rc;
+}
+
+/* Refuse a dataset that declares more rows than its file holds: a chunked dataset whose chunks were never
+ * written past some row (they would read as fill values; 91 KB could declare 10^8 rows and make the reader
+ * allocate gigabytes first) or a contiguous one whose storage is shorter than its shape. Cheap: it asks HDF5 for
+ * the allocated chunks and the storage size, reads nothing. */
+static int check_rows_stored(struct trace *t, hid_t d, const char *name, hsize_t rows)
+{
+    int rc = -1;
+    hid_t dcpl = H5I_INVALID_HID, ft = H5I_INVALID_HID, sp = H5I_INVALID_HID;
+    if (rows == 0)
+        return 0;
+    H5TRY(dcpl = H5Dget_create_plist(d), "cannot read the layout of %s", name);
+    H5D_layout_t layout = H5Pget_layout(dcpl);
+    if (layout == H5D_CHUNKED) {
+        hsize_t chunk = 0, n_chunks = 0;
+        if (H5Pget_chunk(dcpl, 1, &chunk) != 1 || chunk == 0)
+            FAIL("cannot read the chunk size of %s", name);
+        H5TRY(sp = H5Dget_space(d), "cannot read the shape of %s", name);
+        H5TRY(H5Dget_num_chunks(d, sp, &n_chunks), "cannot count the chunks of %s", name);
+        hsize_t need = (rows + chunk - 1) / chunk;
+        if (n_chunks < need)
+            FAIL("%s declares %llu rows but only %llu chunks of %llu rows are stored (%llu needed): rows that were "
+                 "never written",
+                 name, (unsigned long long)rows, (unsigned long long)n_chunks, (unsigned long long)chunk,
+                 (unsigned long long)need);
+    } else if (layout == H5D_CONTIGUOUS) {
+        size_t elem;
+        H5TRY(ft = H5Dget_type(d), "cannot read the type of %s", name);
+        elem = H5Tget_size(ft);
+        if (elem > 0 && H5Dget_storage_size(d) / elem < rows)
+            FAIL("%s declares %llu rows but its storage holds %llu", name, (unsigned long long)rows,
+                 (unsigned long long)(H5Dget_storage_size(d) / elem));
+    }
+    rc = 0;
+out:
+    close_id(&sp);
+    close_id(&ft);
+    close_id(&dcpl);
+    return rc;
+}
+
+/* Integer members stored as floats, as wider integers or as unsigned ones would be saturated or truncated by
+ * HDF5's conversion (int64 2^40 -> 2147483647, float 0.7 -> 0): read each such member on its own, exactly, and
+ * refuse a value that is not an integer in the range of the member's type. Members stored as the spec says cost
+ * nothing. */
+static int check_int_members(struct trace *t, hid_t d, const struct layout *l, hsize_t rows)
+{
+    int rc = -1;
+    hid_t ft = H5I_INVALID_HID, mt = H5I_INVALID_HID, mft = H5I_INVALID_HID;
+    double *buf = NULL;
+    if (rows == 0)
+        return 0;
+    H5TRY(ft = H5Dget_type(d), "cannot read the type of %s", l->dataset);
+    for (size_t i = 0; i < l->n_members; i++) {
+        const struct member *m = &l->members[i];
+        if (m->kind == M_F64)
+            continue;
+        int idx = H5Tget_member_index(ft, m->name);
+        if (idx < 0)
+            continue; /* check_members reported it */
+        H5TRY(mft = H5Tget_member_type(ft, (unsigned)idx), "cannot read the type of %s", l->dataset);
+        H5T_class_t c = H5Tget_class(mft);
+        size_t size = H5Tget_size(mft), want = m->kind == M_I32 ? 4 : 8;
+        int uns = c == H5T_INTEGER && H5Tget_sign(mft) == H5T_SGN_NONE;
+        close_id(&mft);
+        if (c == H5T_INTEGER && (size < want || (size == want && !uns)))
+            continue; /* converts exactly */
+        /* Read the member as long double would be exact for every int64; double is exact up to 2^53, far past
+         * int32 and past every offset a file can hold, and for int64 members stored as uint64 a value >= 2^63
+         * rounds to >= 2^63 and is refused all the same. */
+        if (buf == NULL && (buf = malloc((size_t)rows * sizeof *buf)) == NULL)
+            FAIL("out of memory checking %s", l->dataset);
+        H5TRY(mt = H5Tcreate(H5T_COMPOUND, sizeof(double)), "cannot read %s", l->dataset);
+        H5TRY(H5Tinsert(mt, m->name, 0, H5T_NATIVE_DOUBLE), "cannot read %s", l->dataset);
+        H5TRY(H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf), "cannot read %s", l->dataset);
+        close_id(&mt);
+        double lo = m->kind == M_I32 ? (double)INT32_MIN : -9223372036854775808.0;
+        double hi = m->kind == M_I32 ? (double)INT32_MAX : 9223372036854775807.0;
+        for (hsize_t r = 0; r < rows; r++)
+            if (!isfinite(buf[r]) || buf[r] != floor(buf[r]) || buf[r] < lo || buf[r] >= hi + (m->kind == M_I32))
+                FAIL("%s row %llu: member '%s' is %.17g, not an integer in the range of its type (%s)", l->dataset,
+                     (unsigned long long)r, m->name, buf[r], m->kind == M_I32 ? "int32" : "int64");
+    }
+    rc = 0;
+out:
+    free(buf);
+    close_id(&mft);
+    close_id(&mt);
+    close_id(&ft);
     return rc;
 }
 
@@ -1182,6 +1337,8 @@ static int read_compound(struct trace *t, const struct layout *l, hid_t memtype,
              l == &config_layout ? "/params" : "/dims", (unsigned long long)expect_rows);
     if (dim > (hsize_t)(SIZE_MAX / l->size))
         FAIL("%s has too many rows (%llu)", l->dataset, (unsigned long long)dim);
+    if (check_rows_stored(t, d, l->dataset, dim) < 0 || check_int_members(t, d, l, dim) < 0)
+        goto out;
     if ((*data = calloc((size_t)(dim ? dim : 1), l->size)) == NULL) /* absent optional members read as 0 */
         FAIL("out of memory for %llu rows of %s", (unsigned long long)dim, l->dataset);
     H5TRY(ft = H5Dget_type(d), "cannot read the type of %s", l->dataset);
@@ -1210,7 +1367,8 @@ out:
 
 #ifdef TC_HAVE_ZLIB
 struct chunk_job {
-    const unsigned char *src; /* the stored (filtered) chunk; NULL: never written, reads as zeros */
+    const unsigned char *src; /* the stored (filtered) chunk; NULL: never written, reads as `fill` */
+    uint64_t fill;            /* the dataset's fill value */
     size_t src_len;
     uint32_t skipped;         /* HDF5 filter mask: bit 0 shuffle, bit 1 deflate skipped for this chunk */
     uint64_t *dst;            /* where the chunk's first value goes */
@@ -1259,7 +1417,8 @@ static void *chunk_worker_run(void *arg)
         struct chunk_job *job = &w->jobs[j];
         const unsigned char *data = job->src;
         if (data == NULL) {
-            memset(job->dst, 0, job->n_keep * sizeof *job->dst);
+            for (size_t i = 0; i < job->n_keep; i++)
+                job->dst[i] = job->fill;
             continue;
         }
         if (!(job->skipped & 2)) {
@@ -1329,6 +1488,11 @@ static int read_exec_fast(struct trace *t, hsize_t end)
             goto out;
         }
     }
+    uint64_t fill = 0;
+    H5D_fill_value_t fill_state = H5D_FILL_VALUE_DEFAULT;
+    H5TRY(H5Pfill_value_defined(dcpl, &fill_state), "cannot read the fill value of /exec_ns");
+    if (fill_state == H5D_FILL_VALUE_USER_DEFINED)
+        H5TRY(H5Pget_fill_value(dcpl, H5T_NATIVE_UINT64, &fill), "cannot read the fill value of /exec_ns");
     size_t n_threads = cpus < 1 ? 1 : cpus > 16 ? 16 : (size_t)cpus;
     size_t batch = n_threads * 8, chunk_bytes = (size_t)chunk * 8, n_chunks = (size_t)((end + chunk - 1) / chunk);
     size_t max_stored = chunk_bytes + chunk_bytes / 500 + 64; /* deflate may grow incompressible data by 0.1% */
@@ -1342,10 +1506,14 @@ static int read_exec_fast(struct trace *t, hsize_t end)
             memset(job, 0, sizeof *job);
             job->dst = t->exec + off;
             job->n_keep = (size_t)(end - off < chunk ? end - off : chunk);
-            H5TRY(H5Dget_chunk_storage_size(t->d_exec, &off, &stored), "cannot read /exec_ns (%llu values)",
-                  (unsigned long long)end);
-            if (stored == 0)
-                continue; /* never written: fill value 0 */
+            haddr_t addr = HADDR_UNDEF;
+            unsigned mask = 0;
+            /* H5Dget_chunk_storage_size fails on a chunk that was never allocated; this call reports it */
+            H5TRY(H5Dget_chunk_info_by_coord(t->d_exec, &off, &mask, &addr, &stored),
+                  "cannot read /exec_ns (%llu values)", (unsigned long long)end);
+            job->fill = fill;
+            if (addr == HADDR_UNDEF || stored == 0)
+                continue; /* never written: reads as the fill value, as H5Dread gives it */
             if (stored > max_stored)
                 FAIL("cannot read /exec_ns (%llu values): the chunk at value %llu is stored in %llu bytes, more "
                      "than it can hold",
@@ -1709,6 +1877,9 @@ static int snapshot(struct trace *t, int compress)
             goto out;
     if (t->warmup_ms != NULL && trace_write_compile_warmup(s, t->warmup_ms, t->n_warmup) < 0)
         goto out;
+    for (int p = 0; t->vtab != NULL && t->n_vtab != NULL && p < t->n_params; p++)
+        if (t->vtab[p] != NULL && trace_set_param_values(s, p, (const char *const *)t->vtab[p], t->n_vtab[p]) < 0)
+            goto out;
     if (bulk_write(s, t) < 0)
         goto out;
     if (trace_close(s) < 0) {
@@ -1815,6 +1986,10 @@ int trace_close(struct trace *t)
         rc = -1;
     }
     t->file = H5I_INVALID_HID;
+    for (int p = 0; t->vtab != NULL && t->n_vtab != NULL && p < t->n_params; p++)
+        free_strs(t->vtab[p], t->n_vtab[p]);
+    free(t->vtab);
+    free(t->n_vtab);
     free_strs(t->param_names, t->n_params);
     free_strs(t->dim_names, t->n_dims);
     free_strs(t->logs, t->n_configs > 0 ? t->n_configs : 0);
@@ -1957,4 +2132,72 @@ size_t trace_n_exec(const struct trace *t)
 int trace_run_valid(const struct trace *t, size_t r)
 {
     return r < t->n_runs ? t->valid[r] : 0;
+}
+
+double trace_run_median_ns(const struct trace *t, size_t r)
+{
+    const struct trace_run *run = &t->runs[r];
+    return tc_median_u64(trace_run_timed(t, r), (size_t)run->n_timed, NULL);
+}
+
+int trace_best_config(const struct trace *t, int input, double *median_ns, int *n_valid)
+{
+    int best = -1, nv = 0;
+    double best_ns = NAN;
+    for (int c = 0; c < t->n_configs; c++) {
+        long r = trace_find_run(t, input, c);
+        if (r < 0 || !trace_run_valid(t, (size_t)r))
+            continue;
+        double ns = trace_run_median_ns(t, (size_t)r);
+        if (isnan(ns)) {
+            tc_seterr("%s: out of memory", t->path);
+            best = -1;
+            best_ns = NAN;
+            break;
+        }
+        nv++;
+        if (best < 0 || ns < best_ns) {
+            best = c;
+            best_ns = ns;
+        }
+    }
+    if (median_ns != NULL)
+        *median_ns = best_ns;
+    if (n_valid != NULL)
+        *n_valid = nv;
+    return best;
+}
+
+void trace_set_flush_each_run(struct trace *t, int per_run)
+{
+    if (t != NULL)
+        t->no_run_flush = !per_run;
+}
+
+int trace_set_param_values(struct trace *t, int p, const char *const *values, int n)
+{
+    int rc = -1;
+    hid_t d = H5I_INVALID_HID;
+    char name[128];
+    if (check_writable(t, "trace_set_param_values") < 0)
+        return -1;
+    if (t->n_configs < 0 || p < 0 || p >= t->n_params || n < 1 || values == NULL)
+        FAIL("trace_set_param_values: write /configs first; parameter %d of %d, %d values", p, t->n_params, n);
+    if (snprintf(name, sizeof name, "values_%s", t->param_names[p]) >= (int)sizeof name)
+        FAIL("parameter name '%s' is too long for its value table", t->param_names[p]);
+    H5TRY(d = H5Dopen2(t->file, "/params", H5P_DEFAULT), "cannot open /params");
+    if (attr_write_strs(t, d, name, (char *const *)values, n) < 0)
+        goto out;
+    if (t->vtab == NULL && ((t->vtab = calloc((size_t)t->n_params, sizeof *t->vtab)) == NULL ||
+                            (t->n_vtab = calloc((size_t)t->n_params, sizeof *t->n_vtab)) == NULL))
+        FAIL("out of memory");
+    free_strs(t->vtab[p], t->n_vtab[p]);
+    t->n_vtab[p] = 0;
+    if ((t->vtab[p] = dup_strs(values, n)) == NULL)
+        FAIL("out of memory");
+    t->n_vtab[p] = n;
+    rc = 0;
+out:
+    close_id(&d);
+    return rc;
 }

@@ -1,5 +1,5 @@
 /* trace.h — the one library that reads, writes and validates tunecost traces (HDF5, format v1).
- * The format is defined in docs/trace-format.md (contract: ../shared/design.md). Nothing outside trace/ calls
+ * The format is defined in docs/trace-format.md (the contract between the stages: docs/architecture.md). Nothing outside trace/ calls
  * HDF5. All functions return 0 (or a pointer) on success and -1 (or NULL) on failure with a one-line message in
  * tc_errmsg() that names the file and the failed check. */
 #ifndef TRACE_H
@@ -102,6 +102,13 @@ int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_
  * first-compile warm-up of each compile worker (ms). */
 int trace_set_compile_log(struct trace *t, int config, const char *log);
 int trace_write_compile_warmup(struct trace *t, const double *warmup_ms, int n_workers);
+/* Optional: parameter p's values are not integers (an imported search space): its /params column holds indices
+ * into `values` (the values' text, in order), written as the attribute "values_NAME" of /params
+ * (docs/trace-format.md). Call after trace_write_configs. */
+int trace_set_param_values(struct trace *t, int p, const char *const *values, int n);
+/* A writer that produces a file under a temporary name (an importer) needs no flush after every run: with
+ * per_run 0, trace_append_run only writes; trace_close flushes. The default is 1 (durable on return). */
+void trace_set_flush_each_run(struct trace *t, int per_run);
 
 /* Reopen an existing, valid trace to append more runs (collect --resume). Everything already in it is loaded
  * and readable through the accessors below. A compressed (closed) trace is first rewritten uncompressed, the
@@ -143,6 +150,15 @@ size_t trace_n_runs(const struct trace *t);
 const struct trace_run *trace_run(const struct trace *t, size_t r);
 /* Index of the run of (input, config), or -1 (the last one if a file holds several). */
 long trace_find_run(const struct trace *t, int input, int config);
+/* The one definition of "best" that every command uses. A pair (input, configuration) measured more than once
+ * counts with its LAST run (trace_find_run), whatever the earlier runs gave. The best configuration of an input
+ * is the one whose current run is valid and has the lowest median timed execution; a tie goes to the lower
+ * configuration index. Returns that configuration, or -1 when the input has no valid current run (or memory ran
+ * out: then tc_errmsg says so). *median_ns (if not NULL) receives its median, NaN with -1; *n_valid (if not NULL)
+ * the number of configurations of the input with a valid current run. */
+int trace_best_config(const struct trace *t, int input, double *median_ns, int *n_valid);
+/* Median of run r's timed executions in nanoseconds (NaN when it has none). */
+double trace_run_median_ns(const struct trace *t, size_t r);
 /* Pointers into the loaded /exec_ns: all executions of run r, and its timed ones alone. */
 const uint64_t *trace_run_exec(const struct trace *t, size_t r);   /* n_estimate + n_warmup + n_timed */
 const uint64_t *trace_run_timed(const struct trace *t, size_t r);  /* n_timed */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 static void dir_of(const char *path, char *dir, size_t len)
@@ -153,4 +154,53 @@ void tc_atomic_abort(struct tc_atomic *a)
         unlink(a->tmp);
         a->tmp[0] = '\0';
     }
+}
+
+/* 1 if `path` names `dir` itself or something below it (both resolved by realpath; dir must exist). */
+static int path_within(const char *dir_real, const char *path)
+{
+    char real[PATH_MAX];
+    size_t n = strlen(dir_real);
+    if (realpath(path, real) == NULL)
+        return 0;
+    if (strncmp(real, dir_real, n) != 0)
+        return 0;
+    return real[n] == '\0' || real[n] == '/' || (n == 1 && dir_real[0] == '/');
+}
+
+int tc_output_check(const char *opt, const char *out, int is_dir, const char *const *inputs, int n_inputs)
+{
+    char parent[PATH_MAX];
+    struct stat st_out, st_in, st_parent;
+    int out_exists;
+
+    if (out == NULL || out[0] == '\0')
+        return tc_seterr("%s: expected a %s name, got an empty string", opt, is_dir ? "directory" : "file");
+    if (strlen(out) >= PATH_MAX)
+        return tc_seterr("%s %s: path too long", opt, out);
+    dir_of(out, parent, sizeof parent);
+    if (stat(parent, &st_parent) != 0)
+        return tc_seterr("%s %s: the directory %s does not exist (create it first)", opt, out, parent);
+    if (!S_ISDIR(st_parent.st_mode))
+        return tc_seterr("%s %s: %s is not a directory", opt, out, parent);
+    out_exists = stat(out, &st_out) == 0;
+    if (out_exists && !is_dir && S_ISDIR(st_out.st_mode))
+        return tc_seterr("%s %s: is a directory, expected a file name to write", opt, out);
+    if (out_exists && is_dir && !S_ISDIR(st_out.st_mode))
+        return tc_seterr("%s %s: exists and is not a directory", opt, out);
+    for (int i = 0; i < n_inputs; i++) {
+        if (inputs[i] == NULL || stat(inputs[i], &st_in) != 0)
+            continue; /* a missing input is reported by whoever opens it */
+        if (out_exists && st_in.st_dev == st_out.st_dev && st_in.st_ino == st_out.st_ino)
+            return tc_seterr("%s %s: is the input %s; refusing to write over an input (choose another output)",
+                             opt, out, inputs[i]);
+        if (out_exists && is_dir) {
+            char real[PATH_MAX];
+            if (realpath(out, real) != NULL && path_within(real, inputs[i]))
+                return tc_seterr("%s %s: the input %s lies inside this directory, which would be replaced; "
+                                 "choose another output directory or move the input out first",
+                                 opt, out, inputs[i]);
+        }
+    }
+    return 0;
 }

@@ -4,7 +4,8 @@
 
 #include <stdio.h>
 
-void tc_json_str(FILE *fp, const char *s);  /* writes "..." with JSON escapes */
+/* Writes "..." with JSON escapes; bytes that are not well-formed UTF-8 become \ufffd (valid JSON always). */
+void tc_json_str(FILE *fp, const char *s);
 void tc_json_num(FILE *fp, double v);       /* %.17g, or null when not finite */
 
 #endif

@@ -151,8 +151,39 @@ case("valid-extra-member", "control", "accept", "an extra compound member in /ru
      lambda s: s["runs"].update(data=_add_member(s["runs"]["data"], "gpu_temp_c", "<f4", 61.0)))
 case("valid-triton", "control", "accept", "protocol 'triton': 3 estimate executions per run, estimate_ms set",
      lambda s: s.update(base_spec(triton=True)))
+def _remeasure_first_pair(s):
+    """Measure pair (input 0, configuration 0) a second time, later in the file, and slower: 7 executions of
+    40000 ns (2 warm-up, 5 timed; wall 0.53 ms). The first measurement (about 20000 ns) is the fastest of input 0
+    by any run; by the pair's last run, configuration 0 now takes 40000 ns and configuration 1 (about 23000 ns)
+    is input 0's best."""
+    runs, e = s["runs"]["data"], s["exec_ns"]["data"]
+    extra = np.zeros(1, dtype=runs.dtype)
+    extra[0] = (0, 0, 0, 0, 2, 5, len(e), 7 * 0.04 + 0.25, 0.0, 0.3, np.nan, 1e-3)
+    s["runs"]["data"] = np.concatenate([runs, extra])
+    s["exec_ns"]["data"] = np.concatenate([e, np.full(7, 40000, dtype="<u8")])
+
+
 case("valid-long-strings", "control", "accept", "a 5000-character device_name (truncated on read)",
      lambda s: s["attrs"].update(device_name="X" * 5000))
+def _huge_failed_executions(s):
+    """The launch-error run (status 3) gets 3 timed executions of 2^63-1 ns each (a failed run's values are not
+    checked): the total GPU time is 3 * (2^63 - 1) ns = 2.7670116e19 ns, past 2^64 (1.8446744e19)."""
+    runs, e = s["runs"]["data"], s["exec_ns"]["data"]
+    r = int(np.nonzero(runs["status"] == 3)[0][0])
+    runs[r]["n_timed"] = 3
+    runs[r]["exec_offset"] = len(e)
+    s["exec_ns"]["data"] = np.concatenate([e, np.full(3, 2**63 - 1, dtype="<u8")])
+
+
+case("valid-device-name-not-utf8", "control", "accept", "device_name holds bytes that are not UTF-8 "
+     "(GPU \\xff\\xfe\\x80): info --json must still be valid UTF-8",
+     lambda s: s["attrs"].update(device_name=np.bytes_(b"GPU \xff\xfe\x80")))
+case("valid-device-name-html", "control", "accept", "device_name '<b>GPU</b> & co': escaped in summary.md and "
+     "index.html", lambda s: s["attrs"].update(device_name="<b>GPU</b> & co"))
+case("valid-gpu-time-past-2e64", "control", "accept", "a failed run's 3 executions of 2^63-1 ns: the total GPU "
+     "time exceeds 2^64 ns and must not wrap", _huge_failed_executions)
+case("valid-remeasured-pair", "control", "accept", "pair (input 0, configuration 0) measured twice, the last run "
+     "slower: every command takes the last run (tests/test-best.sh)", _remeasure_first_pair)
 
 
 def _add_member(arr, name, typ, value):
@@ -339,6 +370,75 @@ case("flops-nan", "durations", "either", "an input's flops = NaN",
      lambda s: set_field(s, "inputs", 0, "flops", np.nan))
 case("status-unknown", "durations", "either", "a run with status 9 (not in the enum)",
      lambda s: set_field(s, "runs", 0, "status", 9))
+
+# ---- silent conversions: values a reader must not saturate, truncate or cut short ----------------------------
+def _params_int64(s, v):
+    s["params"]["data"] = s["params"]["data"].astype("<i8")
+    s["params"]["data"][0][0] = v
+
+
+def _runs_member_float(s, member, v):
+    widen(s, "runs", {member: "<f8"})
+    s["runs"]["data"][member] = s["runs"]["data"][member].astype("<f8")
+    set_field(s, "runs", 0, member, v)
+
+
+case("conv-params-int64-huge", "conversions", "reject", "/params stored as int64 with one value 2^40 (int32 in "
+     "the spec; HDF5 would saturate it to 2147483647)", lambda s: _params_int64(s, 2**40))
+case("conv-params-int64-fits", "conversions", "accept", "/params stored as int64, every value within int32",
+     lambda s: _params_int64(s, 64))
+case("conv-attr-sms-huge", "conversions", "reject", "device_sms = 1e20 (a float; int32 in the spec)",
+     lambda s: s["attrs"].update(device_sms=1e20))
+case("conv-attr-sms-float-integral", "conversions", "accept", "device_sms = 132.0 (a float with an integral "
+     "value)", lambda s: s["attrs"].update(device_sms=132.0))
+case("conv-format-version-fraction", "conversions", "reject", "format_version = 1.5",
+     lambda s: s["attrs"].update(format_version=1.5))
+case("conv-seed-negative", "conversions", "reject", "seed = -1 (an int64; the seed is unsigned)",
+     lambda s: s["attrs"].update(seed=np.int64(-1)))
+case("conv-runs-input-float", "conversions", "reject", "runs.input stored as float64 with the value 0.7",
+     lambda s: _runs_member_float(s, "input", 0.7))
+case("conv-format-embedded-nul", "conversions", "reject", "format = 'tunecost-trace\\0junk' (a fixed-length "
+     "string with a NUL inside)", lambda s: s["attrs"].update(format=np.bytes_(b"tunecost-trace\0junk")))
+
+
+# ---- storage that was never written ------------------------------------------------------------------------
+def _exec_last_chunk_unwritten(path):
+    """Rewrite /exec_ns with chunks of 16 values and 16 more values than the runs so far use; the launch-error run
+    (status 3) now owns 16 timed executions that are exactly that last chunk, which is never written (a failed
+    run whose executions were not kept): they read as the fill value 0, whichever reader is used."""
+    with h5py.File(path, "r+") as f:
+        e = f["exec_ns"][...]
+        runs = f["runs"][...]
+        n = len(e)
+        pad = (-n) % 16
+        del f["exec_ns"]
+        d = f.create_dataset("exec_ns", shape=(n + pad + 16,), maxshape=(None,), chunks=(16,), dtype="<u8",
+                             compression="gzip", shuffle=True)
+        d[:n] = e
+        if pad:
+            d[n:n + pad] = 1          # padding executions no run owns, written so only the last chunk is empty
+        r = int(np.nonzero(runs["status"] == 3)[0][0])   # the launch error on input 0: give it the last chunk
+        runs[r]["n_timed"] = 16
+        runs[r]["exec_offset"] = n + pad
+        del f["runs"]
+        f.create_dataset("runs", data=runs, maxshape=(None,), chunks=(64,))
+
+
+def _runs_declared_huge(path):
+    """/runs declared with 10^8 rows (chunked, extendible) of which only the first chunk (the 10 real rows) is
+    written: 91 KB on disk that claims 6.4 GB of rows."""
+    with h5py.File(path, "r+") as f:
+        runs = f["runs"][...]
+        del f["runs"]
+        d = f.create_dataset("runs", shape=(10**8,), maxshape=(None,), chunks=(64,), dtype=runs.dtype)
+        d[:len(runs)] = runs
+
+
+case("unwritten-exec-last-chunk", "storage", "accept", "/exec_ns's last chunk never written (a failed run's "
+     "executions lie over it): reads as the fill value in every reader", post=_exec_last_chunk_unwritten)
+case("unwritten-runs-declared-1e8", "storage", "reject", "/runs declared with 10^8 rows, 10 written: refused "
+     "before any allocation", post=_runs_declared_huge)
+
 
 # ---- nothing to work with -------------------------------------------------------------------------------------
 def _all_failed(s):

@@ -1,0 +1,272 @@
+/* cmd_policies.c — `tunecost policies`: replay tuning policies on a trace, every cost charged (policy.h), and
+ * compare them on a common tuning-time grid: curves.tsv, scores.tsv and a figure (plots/policies.gp). */
+#include "policy.h"
+#include "tc_atomic.h"
+#include "tc_err.h"
+#include "tc_opt.h"
+#include "tc_outdir.h"
+#include "tc_time.h"
+#include "trace.h"
+#include "tunecost.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_POLICIES 16
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: tunecost policies [TRACE] -o DIR [--policies LIST] [--budget-s S] [options]\n"
+            "\n"
+            "Replay tuning policies on a recorded trace, charging what a real tuner pays for every step: the\n"
+            "configuration's compile time (once), its warm-up, each timed execution up to the repetition time the\n"
+            "policy asks for, and the overhead around each execution. Every input is tuned --runs times by every\n"
+            "policy; the result is the mean speedup relative to the input's best configuration over tuning time,\n"
+            "with its 95%% confidence interval, beside the analytic random-search baseline (docs/simulation.md,\n"
+            "\"Tuning policies\"). TRACE defaults to the shipped reference trace.\n"
+            "\n"
+            "options:\n"
+            "  -o, --output DIR        write DIR/curves.tsv, DIR/scores.tsv, DIR/policies.png|svg (required)\n"
+            "  -p, --policies LIST     comma-separated, or 'all' [all]:\n");
+    for (int i = 0; policy_registry[i] != NULL; i++)
+        fprintf(fp, "                            %-11s %s\n", policy_registry[i]->name, policy_registry[i]->summary);
+    fprintf(fp,
+            "  -b, --budget-s S        tuning-time budget per run, seconds, in (0, 1e6] [60]\n"
+            "      --rep-ms MS         repetition time per configuration, ms, in (0, 100000] [100]\n"
+            "      --compile-jobs N    parallel compilation: compile time / N, in [1, 1024] [1]\n"
+            "      --stop RULE         none | early (the paper's early stopping) | statistical [none]\n"
+            "  -r, --runs N            tuning runs per input and policy, in [1, 100000] [30]\n"
+            "  -s, --seed S            random seed [0]\n"
+            "      --grid N            points of the common time grid, in [2, 10000] [60]\n"
+            "  -q, --quiet             no table on stdout\n"
+            "  -h, --help              this help\n"
+            "\n"
+            "examples:\n"
+            "  tunecost policies -o pol                                  # every policy on the reference trace\n"
+            "  tunecost policies --policies random,halving,anneal --budget-s 30 -o pol\n"
+            "  tunecost policies --stop statistical --compile-jobs 16 -o pol-par\n");
+}
+
+static int write_outputs(const char *dir, struct pol_curve *c, int n, const char *trace_path,
+                         const struct pol_settings *s)
+{
+    char path[4096];
+    struct tc_atomic a;
+    FILE *fp;
+    if (snprintf(path, sizeof path, "%s/curves.tsv", dir) >= (int)sizeof path)
+        return tc_seterr("%s: path too long", dir);
+    if ((fp = tc_atomic_open(&a, path)) == NULL)
+        return -1;
+    fprintf(fp, "# tunecost policies: %s; budget %g s, rep %g ms, compile jobs %d, stop rule %d, %d runs, seed %llu\n",
+            trace_path, s->budget_s, s->rep_ms, s->compile_jobs, (int)s->stop_rule, s->runs,
+            (unsigned long long)s->seed);
+    fprintf(fp, "policy\ttime_s\tspeedup\tspeedup_lo\tspeedup_hi\tbaseline\n");
+    for (int i = 0; i < n; i++)
+        for (int g = 0; g < c[i].n_grid; g++)
+            fprintf(fp, "%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", c[i].policy, c[i].grid_s[g], c[i].mean[g],
+                    c[i].lo[g], c[i].hi[g], c[i].baseline[g]);
+    if (tc_atomic_commit(&a) != 0)
+        return -1;
+    if (snprintf(path, sizeof path, "%s/scores.tsv", dir) >= (int)sizeof path)
+        return tc_seterr("%s: path too long", dir);
+    if ((fp = tc_atomic_open(&a, path)) == NULL)
+        return -1;
+    fprintf(fp, "policy\tscore\tt90_s\tt95_s\tt99_s\tfinal_speedup\tsteps\tbudget_stops\n");
+    for (int i = 0; i < n; i++) {
+        fprintf(fp, "%s\t%.17g", c[i].policy, c[i].score);
+        double t[3] = {c[i].t90_s, c[i].t95_s, c[i].t99_s};
+        for (int k = 0; k < 3; k++) {
+            if (isnan(t[k]))
+                fputs("\tNA", fp);
+            else
+                fprintf(fp, "\t%.17g", t[k]);
+        }
+        fprintf(fp, "\t%.17g\t%ld\t%ld\n", c[i].final_speedup, c[i].n_steps, c[i].n_budget_stops);
+    }
+    return tc_atomic_commit(&a);
+}
+
+/* The figure, when gnuplot is there: a missing gnuplot leaves the TSV files, with a note. */
+static void draw(const char *dir, const char *plots_dir, int quiet)
+{
+    char cmd[8192];
+    if (strchr(dir, '\'') != NULL || strchr(plots_dir, '\'') != NULL)
+        return; /* not quoted safely for the shell: leave the TSV files only */
+    (void)snprintf(cmd, sizeof cmd,
+             "cd '%s' && for f in png svg; do gnuplot -e \"fmt='$f'; out='policies.$f'; data='curves.tsv'; "
+             "plotsdir='%s'\" '%s/policies.gp' >/dev/null 2>&1 || exit 1; done",
+             dir, plots_dir, plots_dir);
+    if (system(cmd) != 0 && !quiet)
+        fprintf(stderr, "policies: the figure was not drawn (gnuplot missing or failed); the TSV files are complete\n");
+}
+
+int cmd_policies(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},     {"policies", required_argument, NULL, 'p'},
+        {"budget-s", required_argument, NULL, 'b'},   {"rep-ms", required_argument, NULL, 'R'},
+        {"compile-jobs", required_argument, NULL, 'J'}, {"stop", required_argument, NULL, 'S'},
+        {"runs", required_argument, NULL, 'r'},       {"seed", required_argument, NULL, 's'},
+        {"grid", required_argument, NULL, 'G'},       {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},             {NULL, 0, NULL, 0},
+    };
+    struct pol_settings s;
+    const char *out = NULL, *list = "all", *path;
+    const struct policy_ops *ops[MAX_POLICIES];
+    struct pol_curve curves[MAX_POLICIES];
+    int n_ops = 0, n_done = 0, quiet = 0, opt, rc = 2;
+    struct trace *t = NULL;
+    struct pol_data *d = NULL;
+    struct tc_outdir od;
+    double *grid = NULL;
+
+    memset(&od, 0, sizeof od);
+    memset(curves, 0, sizeof curves);
+    pol_settings_default(&s);
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":o:p:b:r:s:qh", longopts, NULL)) != -1) {
+        int bad = 0;
+        switch (opt) {
+        case 'o': out = optarg; break;
+        case 'p': list = optarg; break;
+        case 'b': bad = tc_parse_double("--budget-s", optarg, 1e-9, 1e6, &s.budget_s); break;
+        case 'R': bad = tc_parse_double("--rep-ms", optarg, 1e-9, 1e5, &s.rep_ms); break;
+        case 'J': bad = tc_parse_int("--compile-jobs", optarg, 1, 1024, &s.compile_jobs); break;
+        case 'r': bad = tc_parse_int("--runs", optarg, 1, 100000, &s.runs); break;
+        case 'G': bad = tc_parse_int("--grid", optarg, 2, 10000, &s.n_grid); break;
+        case 's': bad = tc_parse_u64("--seed", optarg, &s.seed); break;
+        case 'S':
+            if (strcmp(optarg, "none") == 0)
+                s.stop_rule = POL_STOP_NONE;
+            else if (strcmp(optarg, "early") == 0)
+                s.stop_rule = POL_STOP_EARLY;
+            else if (strcmp(optarg, "statistical") == 0)
+                s.stop_rule = POL_STOP_STATISTICAL;
+            else
+                bad = tc_seterr("--stop: expected none, early or statistical, got '%s'", optarg);
+            break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        case ':':
+            fprintf(stderr, "tunecost policies: option '%s' needs a value; see 'tunecost policies --help'\n",
+                    argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "tunecost policies: unknown option '%s'; see 'tunecost policies --help'\n",
+                    argv[optind - 1]);
+            return 2;
+        }
+        if (bad) {
+            fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+            return 2;
+        }
+    }
+    if (argc - optind > 1) {
+        fprintf(stderr, "tunecost policies: expected at most one TRACE, got %d; see 'tunecost policies --help'\n",
+                argc - optind);
+        return 2;
+    }
+    if (out == NULL) {
+        fprintf(stderr, "tunecost policies: missing -o DIR; see 'tunecost policies --help'\n");
+        return 2;
+    }
+    if (strcmp(list, "all") == 0) {
+        for (int i = 0; policy_registry[i] != NULL && n_ops < MAX_POLICIES; i++)
+            ops[n_ops++] = policy_registry[i];
+    } else {
+        char buf[1024], *save = NULL;
+        snprintf(buf, sizeof buf, "%s", list);
+        for (char *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+            const struct policy_ops *p = policy_find(tok);
+            if (p == NULL) {
+                fprintf(stderr, "tunecost policies: --policies: unknown policy '%s'; one of:", tok);
+                for (int i = 0; policy_registry[i] != NULL; i++)
+                    fprintf(stderr, " %s", policy_registry[i]->name);
+                fprintf(stderr, "\n");
+                return 2;
+            }
+            for (int i = 0; i < n_ops; i++)
+                if (ops[i] == p) {
+                    fprintf(stderr, "tunecost policies: --policies: '%s' is listed twice\n", tok);
+                    return 2;
+                }
+            if (n_ops == MAX_POLICIES) {
+                fprintf(stderr, "tunecost policies: --policies: at most %d\n", MAX_POLICIES);
+                return 2;
+            }
+            ops[n_ops++] = p;
+        }
+        if (n_ops == 0) {
+            fprintf(stderr, "tunecost policies: --policies: expected a comma-separated list, got '%s'\n", list);
+            return 2;
+        }
+    }
+    path = optind < argc ? argv[optind] : tc_default_trace();
+    {
+        const char *inputs[1] = {path};
+        if (tc_output_check("-o", out, 1, inputs, 1) != 0 || tc_outdir_begin(&od, out) != 0) {
+            fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+            return 2;
+        }
+    }
+    if ((t = trace_open(path)) == NULL || (d = pol_data_from_trace(t)) == NULL) {
+        fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+        goto out;
+    }
+    if ((grid = malloc((size_t)s.n_grid * sizeof *grid)) == NULL) {
+        fprintf(stderr, "tunecost policies: out of memory\n");
+        rc = 1;
+        goto out;
+    }
+    pol_grid(s.budget_s * 1e-4 > 1e-3 ? s.budget_s * 1e-4 : 1e-3, s.budget_s, s.n_grid, grid);
+    fprintf(stderr, "tunecost policies: %s, %d inputs, %d policies x %d runs, budget %g s, rep %g ms\n", path,
+            pol_data_n_inputs(d), n_ops, s.runs, s.budget_s, s.rep_ms);
+    double t0 = tc_now_s();
+    for (int i = 0; i < n_ops; i++) {
+        if (pol_evaluate(d, ops[i], &s, grid, &curves[i]) != 0) {
+            fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+            rc = tc_errmsg()[0] != '\0' && strstr(tc_errmsg(), "no input has a valid run") ? 2 : 1;
+            goto out;
+        }
+        n_done++;
+        if (!quiet && isatty(STDERR_FILENO))
+            fprintf(stderr, "\rpolicies: %d/%d done (%.1f s)", n_done, n_ops, tc_now_s() - t0);
+    }
+    if (!quiet && isatty(STDERR_FILENO))
+        fputc('\n', stderr);
+    if (write_outputs(od.tmp, curves, n_done, path, &s) != 0) {
+        fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+        rc = 1;
+        goto out;
+    }
+    draw(od.tmp, getenv("TUNECOST_PLOTS_DIR") ? getenv("TUNECOST_PLOTS_DIR") : TC_SIM_PLOTS_DIR, quiet);
+    if (tc_outdir_commit(&od) != 0) {
+        fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+        rc = 1;
+        goto out;
+    }
+    if (!quiet) {
+        printf("%-11s %7s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "t90_s", "t95_s", "t99_s", "final",
+               "steps", "stopped");
+        for (int i = 0; i < n_done; i++)
+            printf("%-11s %7.3f %9.3g %9.3g %9.3g %9.4f %8ld %8ld\n", curves[i].policy, curves[i].score,
+                   curves[i].t90_s, curves[i].t95_s, curves[i].t99_s, curves[i].final_speedup, curves[i].n_steps,
+                   curves[i].n_budget_stops);
+    }
+    fprintf(stderr, "wrote %s/curves.tsv, %s/scores.tsv (%.2f s)\n", out, out, tc_now_s() - t0);
+    rc = 0;
+out:
+    tc_outdir_abort(&od);
+    for (int i = 0; i < n_done; i++)
+        pol_curve_free(&curves[i]);
+    free(grid);
+    pol_data_free(d);
+    trace_close(t);
+    return rc;
+}

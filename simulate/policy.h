@@ -1,0 +1,123 @@
+/* policy.h — tuning policies replayed on a recorded trace, charged every cost a real tuner pays.
+ *
+ * A policy decides which configuration to benchmark next and for how long; the replay engine (policy.c) charges
+ * what that costs from the trace — the configuration's compile time the first time it is chosen, its warm-up
+ * executions, its timed executions one by one until the repetition time asked for is used, and the
+ * per-execution overhead (launch gaps, synchronisation) — and tells the policy what it measured. After every
+ * step the engine records the tuning time spent and the TRUE speedup (relative to the input's best) of the
+ * configuration the policy would choose at that moment: the one with the lowest estimate so far.
+ *
+ * A new policy is one file: a `struct policy_ops` with its hyperparameters and a reference, registered in
+ * policy_registry (policy.c). docs/simulation.md ("Tuning policies") has a worked example. */
+#ifndef POLICY_H
+#define POLICY_H
+
+#include <gsl/gsl_rng.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct trace;
+
+/* What a policy may know about a configuration before benchmarking it. */
+struct pol_config {
+    const int32_t *params;  /* n_params values (the trace's /params row) */
+    double compile_ms;      /* recorded compile time (NaN if it never compiled) */
+    int status;             /* the trace's status for this input; a policy may only use it through `known` */
+    int known_invalid;      /* 1 when the configuration is refused before any launch (out of resources: shared
+                             * memory or registers over the limit, known from the compiler), which a real tuner
+                             * knows without benchmarking; compile errors are known only after compiling */
+};
+
+/* The view of one input a policy sees while it runs. */
+struct pol_view {
+    int n_configs, n_params;
+    const struct pol_config *cfg;   /* n_configs */
+    const int *n_values;            /* per parameter: number of distinct values in the space */
+    const int32_t *const *values;   /* per parameter: its distinct values, ascending */
+    /* measurements so far (filled by the engine): */
+    const double *est_ms;           /* per configuration: mean of its timed executions so far; NaN if none */
+    const int *n_exec;              /* per configuration: timed executions so far */
+    const int *failed;              /* per configuration: 1 once it failed (compile, launch, wrong result) */
+    int best;                       /* configuration with the lowest estimate so far, or -1 */
+    double time_s;                  /* tuning time spent so far */
+    double rep_ms;                  /* the repetition time per configuration the user set (--rep-ms) */
+    gsl_rng *rng;                   /* the only source of randomness a policy may use */
+};
+
+/* A policy: a struct of function pointers. Every slot gets the policy's own state (made by `start`). */
+struct policy_ops {
+    const char *name;       /* "random", as given to --policies */
+    const char *summary;    /* one line for --help */
+    const char *reference;  /* where the method comes from */
+    /* Make the state for one tuning run on one input. Returns NULL on out of memory. */
+    void *(*start)(const struct pol_view *v);
+    /* The next configuration to benchmark (it may be one already measured: then more of its executions are
+     * taken), or -1 when the policy is done. */
+    int (*next)(void *st, const struct pol_view *v);
+    /* How much repetition time (ms of timed executions) to give configuration c now. */
+    double (*rep_ms)(void *st, const struct pol_view *v, int c);
+    /* After the engine benchmarked c: est_ms[c] and n_exec[c] are updated (or failed[c] set). May be NULL. */
+    void (*observe)(void *st, const struct pol_view *v, int c);
+    /* Free the state. */
+    void (*stop)(void *st);
+};
+
+/* The registry: every built-in policy, NULL-terminated. */
+extern const struct policy_ops *const policy_registry[];
+const struct policy_ops *policy_find(const char *name);
+
+/* Stopping rules that combine with any policy (engine side). */
+enum pol_stop_rule {
+    POL_STOP_NONE = 0,
+    POL_STOP_EARLY = 1,       /* the paper's early stopping: after es_num executions, stop a configuration whose
+                               * mean exceeds es_threshold x the best single execution seen */
+    POL_STOP_STATISTICAL = 2, /* stop a configuration once the lower 95% bound of its mean exceeds the best
+                               * estimate so far (it cannot beat it), checked after each execution from 3 on */
+};
+
+struct pol_settings {
+    double budget_s;          /* tuning-time budget per run: a step that would pass it is not charged, the run
+                               * ends, and the run is counted as stopped by the budget */
+    double rep_ms;            /* repetition time per configuration (policies may scale it) [100] */
+    int compile_jobs;         /* parallel compilation: compile time is divided by this (>= 1) [1] */
+    enum pol_stop_rule stop_rule;
+    int es_num;               /* early stopping: executions before the check [5] */
+    double es_threshold;      /* early stopping: threshold [1.5] */
+    int runs;                 /* tuning runs per input and policy [30] */
+    uint64_t seed;
+    int n_grid;               /* points of the common time grid [60] */
+};
+
+void pol_settings_default(struct pol_settings *s);
+
+/* The tables the engine replays: one per input, built from a trace (current runs only). */
+struct pol_data;
+struct pol_data *pol_data_from_trace(const struct trace *t);
+void pol_data_free(struct pol_data *d);
+int pol_data_n_inputs(const struct pol_data *d);
+
+/* Results of one policy over every input and run, on the common time grid. */
+struct pol_curve {
+    const char *policy;
+    int n_grid;
+    double *grid_s;                  /* n_grid tuning times (s), shared by every policy of one evaluation */
+    double *mean, *lo, *hi;          /* mean speedup vs optimal and its 95% CI over inputs x runs */
+    double *baseline;                /* analytic random-search expectation at each grid time (mean over inputs) */
+    double score;                    /* mean over the grid of (mean - baseline) / (1 - baseline), see docs */
+    double t90_s, t95_s, t99_s;      /* first grid time where the mean reaches 0.90 / 0.95 / 0.99 (NaN: never) */
+    long n_steps;                    /* benchmark steps taken, all runs */
+    long n_budget_stops;             /* runs the budget ended before the policy was done */
+    double final_speedup;            /* mean speedup at the end of the runs */
+};
+
+/* Replay `ops` on every input of d, s->runs times each; curve->grid_s must hold s->n_grid times. Deterministic
+ * for a seed. Returns 0, or -1 (tc_errmsg). */
+int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const struct pol_settings *s,
+                 const double *grid_s, struct pol_curve *curve);
+/* The common grid: n log-spaced times from lo_s to hi_s. */
+void pol_grid(double lo_s, double hi_s, int n, double *grid_s);
+/* The analytic random-search baseline (mean over inputs) at each grid time; see policy.c. */
+void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n, double *out);
+void pol_curve_free(struct pol_curve *c);
+
+#endif

@@ -1,0 +1,104 @@
+/* policy_costaware.c — random search that uses what a tuner knows before benchmarking: configurations the
+ * compiler already refuses (shared memory or registers over the limit: "out of resources", known without a
+ * launch) are skipped, and among CANDIDATES random unmeasured configurations the one with the lowest predicted
+ * compile time is measured next. The prediction of a configuration's compile time is the mean compile time of
+ * the configurations measured so far that share the most parameter values with it (the overall mean while none
+ * is measured). Hyperparameters: CANDIDATES = 4. Reference: cost-aware search as in "Towards Cost-Efficient
+ * Autotuners for Machine Learning Systems" (compile time dominates tuning cost) and Kernel Tuner's restrictions,
+ * which skip invalid configurations before compiling. */
+#include "policy.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define CA_CANDIDATES 4
+
+struct st_costaware {
+    int *done; /* per configuration: measured (or skipped) */
+    int n_left;
+};
+
+static void *costaware_start(const struct pol_view *v)
+{
+    struct st_costaware *st = calloc(1, sizeof *st);
+    if (st == NULL || (st->done = calloc((size_t)v->n_configs, sizeof *st->done)) == NULL) {
+        free(st);
+        return NULL;
+    }
+    for (int k = 0; k < v->n_configs; k++) {
+        st->done[k] = v->cfg[k].known_invalid; /* never compiled, never launched */
+        st->n_left += !st->done[k];
+    }
+    return st;
+}
+
+static double predict_compile(const struct st_costaware *st, const struct pol_view *v, int k)
+{
+    int best_shared = -1, n = 0;
+    double sum = 0;
+    for (int j = 0; j < v->n_configs; j++) {
+        if (!st->done[j] || v->cfg[j].known_invalid || isnan(v->cfg[j].compile_ms))
+            continue;
+        int shared = 0;
+        for (int p = 0; p < v->n_params; p++)
+            shared += v->cfg[j].params[p] == v->cfg[k].params[p];
+        if (shared > best_shared) {
+            best_shared = shared;
+            sum = 0;
+            n = 0;
+        }
+        if (shared == best_shared) {
+            sum += v->cfg[j].compile_ms;
+            n++;
+        }
+    }
+    return n > 0 ? sum / n : 0; /* nothing measured yet: every candidate alike */
+}
+
+static int costaware_next(void *p, const struct pol_view *v)
+{
+    struct st_costaware *st = p;
+    int best = -1;
+    double best_pred = INFINITY;
+    for (int c = 0; c < CA_CANDIDATES && st->n_left > 0; c++) {
+        long pick = (long)gsl_rng_uniform_int(v->rng, (unsigned long)st->n_left);
+        int k = -1;
+        for (int j = 0; j < v->n_configs; j++)
+            if (!st->done[j] && pick-- == 0) {
+                k = j;
+                break;
+            }
+        if (k < 0)
+            break;
+        double pred = predict_compile(st, v, k);
+        if (pred < best_pred) {
+            best = k;
+            best_pred = pred;
+        }
+    }
+    if (best >= 0) {
+        st->done[best] = 1;
+        st->n_left--;
+    }
+    return best;
+}
+
+static double costaware_rep(void *p, const struct pol_view *v, int c)
+{
+    (void)p;
+    (void)c;
+    return v->rep_ms;
+}
+
+static void costaware_stop(void *p)
+{
+    struct st_costaware *st = p;
+    free(st->done);
+    free(st);
+}
+
+const struct policy_ops policy_costaware = {
+    "costaware", "random, skipping what the compiler refuses, preferring configurations predicted to compile fast",
+    "compile-cost-aware search; Kernel Tuner restrictions", costaware_start, costaware_next, costaware_rep, NULL,
+    costaware_stop,
+};

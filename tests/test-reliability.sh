@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# test-reliability.sh — what a hostile user found (docs/reliability.md, "Second round"): inputs are never
+# overwritten or deleted, outputs are refused before any work when they cannot be written, simulate's directory
+# is complete or absent under SIGKILL, JSON stays valid UTF-8, one definition of "best" across commands, a
+# declared-but-unwritten /runs is refused at once, and summary.md escapes trace text.
+# The traces are the hand-built corpus files of tests/corpus/make_corpus.py (small, made with h5py); expected
+# values are worked out from how those files are built, in the comments, or read from the file with h5py.
+#
+# Usage: test-reliability.sh TUNECOST MAKE_CORPUS_PY
+# Exit: 0 pass, 1 fail, 77 skipped (no python3 with h5py).
+set -u
+TUNECOST=$(realpath "${1:?usage: test-reliability.sh TUNECOST MAKE_CORPUS_PY}")
+MAKE_CORPUS=$(realpath "${2:?usage: test-reliability.sh TUNECOST MAKE_CORPUS_PY}")
+PY=/usr/bin/python3
+"$PY" -c 'import h5py, numpy' 2>/dev/null || { echo "SKIP: $PY with h5py and numpy is needed"; exit 77; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tc-rel.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+"$PY" "$MAKE_CORPUS" "$TMP/corpus" >/dev/null || { echo "FAIL: make_corpus.py failed"; exit 1; }
+C=$TMP/corpus
+cd "$TMP" || exit 1
+n_fail=0
+fail() { n_fail=$((n_fail + 1)); echo "FAIL $*"; }
+ok() { echo "ok   $*"; }
+T() { "$TUNECOST" "$@"; }
+# expect_refused NAME CMD...: exit 2 with exactly one line on stderr
+expect_refused() {
+    local name=$1; shift
+    "$@" >out.txt 2>err.txt
+    local rc=$? lines
+    lines=$(wc -l <err.txt)
+    if [ "$rc" = 2 ] && [ "$lines" = 1 ]; then ok "$name: $(cat err.txt)"; else fail "$name: exit $rc, $lines lines: $(head -c 300 err.txt)"; fi
+}
+
+# ---- 1. an output that is an input is refused, the input unchanged -----------------------------------------
+cp "$C/valid.h5" t.h5
+sum=$(md5sum <t.h5)
+expect_refused "table -o INPUT" T table best t.h5 -o t.h5
+[ "$(md5sum <t.h5)" = "$sum" ] || fail "table -o INPUT changed the input"
+ln -s t.h5 link.h5
+expect_refused "table -o LINK-TO-INPUT" T table best t.h5 -o link.h5 -q
+[ "$(md5sum <t.h5)" = "$sum" ] || fail "table -o LINK changed the input"
+T simulate t.h5 --samples 20 --runs 3 -o s >/dev/null 2>&1 || fail "simulate on valid.h5 failed"
+psum=$(md5sum <s/points.tsv)
+expect_refused "frontier -o INPUT" T frontier s/points.tsv -o s/points.tsv
+[ "$(md5sum <s/points.tsv)" = "$psum" ] || fail "frontier -o INPUT changed points.tsv"
+expect_refused "merge OUT=INPUT" T merge --force t.h5 t.h5
+[ "$(md5sum <t.h5)" = "$sum" ] || fail "merge over its input changed it"
+
+# ---- 2. report into a directory that holds its input ------------------------------------------------------
+mkdir -p R && cp "$C/valid.h5" R/t.h5 && cp "$C/valid-triton.h5" R/tt.h5
+expect_refused "report R/t.h5 -o R" T report R/t.h5 -o R --samples 5 --runs 2
+expect_refused "report R/t.h5 -o R -f" T report R/t.h5 -o R -f --samples 5 --runs 2
+expect_refused "report --triton-trace R/tt.h5 -o R" T report t.h5 --triton-trace R/tt.h5 -o R -f --samples 5 --runs 2
+[ -f R/t.h5 ] && [ -f R/tt.h5 ] || fail "report deleted an input inside its output directory"
+
+# ---- 10. unusable outputs are refused before any work, exit 2, nothing written ----------------------------
+expect_refused "table -o ''" T table best t.h5 -o ""
+expect_refused "table -o missing/dir" T table best t.h5 -o nodir/x.tsv
+expect_refused "merge '' A" T merge "" t.h5
+expect_refused "merge missing/dir A" T merge nodir/m.h5 t.h5
+expect_refused "simulate -o ''" T simulate t.h5 -o ""
+expect_refused "simulate -o missing/dir" T simulate t.h5 -o nodir/s
+expect_refused "frontier -o missing/dir" T frontier s/points.tsv -o nodir/f.tsv
+expect_refused "report -o missing/dir" T report t.h5 -o nodir/r --samples 5 --runs 2
+[ ! -e nodir ] || fail "a refused command created nodir"
+
+# ---- 3. simulate's directory: the two files always belong to one run ------------------------------------------
+# An older output (seed 1) is in place; the same command with seed 2 is killed at spread-out moments. After each
+# kill, (points.tsv, frontier.tsv) must be the old pair or the new pair, never one of each, never absent.
+T simulate t.h5 --samples 400 --runs 30 --seed 2 -o new >/dev/null 2>&1 || fail "simulate seed 2 failed"
+newpair="$(md5sum <new/points.tsv) $(md5sum <new/frontier.tsv)"
+for delay in 0.02 0.05 0.1 0.2 0.3 0.5; do
+    rm -rf s
+    T simulate t.h5 --samples 400 --runs 30 --seed 1 -o s >/dev/null 2>&1
+    oldpair="$(md5sum <s/points.tsv) $(md5sum <s/frontier.tsv)"
+    "$TUNECOST" simulate t.h5 --samples 400 --runs 30 --seed 2 -o s >/dev/null 2>&1 &   # not T: kill the process itself
+    pid=$!
+    sleep "$delay"
+    kill -9 "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    pair="$( [ -f s/points.tsv ] && md5sum <s/points.tsv) $( [ -f s/frontier.tsv ] && md5sum <s/frontier.tsv)"
+    if [ "$pair" != "$oldpair" ] && [ "$pair" != "$newpair" ]; then
+        fail "simulate killed after ${delay}s left a mixed or partial directory: $(ls -A s 2>&1 | tr '\n' ' ')"
+    fi
+done
+ok "simulate -o DIR under SIGKILL: old pair or new pair, never mixed"
+
+# ---- 4. JSON stays valid UTF-8 ------------------------------------------------------------------------------
+if T info --json "$C/valid-device-name-not-utf8.h5" >j.json 2>err.txt &&
+    "$PY" -c 'import json,sys; d=json.loads(open(sys.argv[1],"rb").read().decode("utf-8")); assert d["device"]["name"] == "GPU \ufffd\ufffd\ufffd", d["device"]["name"]' j.json; then
+    ok "info --json with a non-UTF-8 device_name is valid JSON (U+FFFD for each bad byte)"
+else
+    fail "info --json with a non-UTF-8 device_name: $(head -c 200 err.txt)"
+fi
+
+# ---- 5. unallocated chunks read the same in both readers ------------------------------------------------------
+a=$(T info "$C/unwritten-exec-last-chunk.h5" 2>&1; echo "rc=$?")
+b=$(TC_TRACE_THREADS=0 T info "$C/unwritten-exec-last-chunk.h5" 2>&1; echo "rc=$?")
+if [ "$a" = "$b" ] && [ "${a##*rc=}" = 0 ]; then ok "unwritten /exec_ns chunk: same answer from both readers"; else fail "unwritten chunk: fast '${a##*$'\n'}' vs H5Dread '${b##*$'\n'}'"; fi
+
+# ---- 8. a /runs declared with 10^8 rows is refused at once ---------------------------------------------------
+t0=$(date +%s.%N)
+expect_refused "info on /runs declared 1e8 rows" T info "$C/unwritten-runs-declared-1e8.h5"
+t1=$(date +%s.%N)
+awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 5) }' || fail "refusing the 1e8-row /runs took $(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') s"
+
+# ---- 9. memory follows the trace, not the --exec-ms range ------------------------------------------------------
+# valid.h5 has 9 valid runs whose 5 timed executions sum to about 0.1-0.3 ms: every EXEC_TIME from 1 ms on uses
+# all of them. Tables for 1..100000 ms per configuration would be 9 x 100000 x 40 bytes = 34 MiB; bounded by the
+# trace they stay far under 1 MiB, as for 10:100.
+mib=$(T simulate t.h5 --exec-ms 1:100000 --samples 20 --runs 3 2>&1 | sed -n 's/.*tables built in [0-9.]* s (\([0-9.]*\) MiB).*/\1/p')
+if [ -n "$mib" ] && awk -v m="$mib" 'BEGIN { exit !(m < 1) }'; then ok "--exec-ms 1:100000: tables of $mib MiB"; else fail "--exec-ms 1:100000: tables of '${mib:-?}' MiB (expected < 1)"; fi
+
+# ---- 7. one definition of best: a re-measured pair counts with its last run ------------------------------------
+# valid-remeasured-pair.h5: pair (input 0, config 0) first measured at about 20000 ns, then again at 40000 ns.
+# By the last run, input 0's best is config 1 (about 23000 ns), and input 0 has 4 configurations with a valid
+# run (0, 1, 2, 3: config 4 failed to compile, config 5 faulted at launch).
+R2=$C/valid-remeasured-pair.h5
+T info --json "$R2" >best.json 2>/dev/null || fail "info --json on the re-measured trace"
+T table best "$R2" -o best.tsv -q || fail "table best on the re-measured trace"
+T table heatmap "$R2" -o heat.tsv -q || fail "table heatmap on the re-measured trace"
+T report "$R2" -o rep --samples 20 --runs 3 --triton-trace none >/dev/null 2>&1 || fail "report on the re-measured trace"
+if "$PY" - "$R2" best.json best.tsv heat.tsv rep/best-vs-cublas.tsv <<'EOF'
+import csv, json, sys
+import h5py, numpy as np
+trace, info, best, heat, rep = sys.argv[1:]
+with h5py.File(trace, "r") as f:       # the expected values, straight from the file
+    runs, e = f["runs"][...], f["exec_ns"][...]
+def med(r):
+    o = int(r["exec_offset"]) + int(r["n_estimate"]) + int(r["n_warmup"])
+    return float(np.median(e[o:o + int(r["n_timed"])]))
+last = {}
+for r in runs:
+    last[(int(r["input"]), int(r["config"]))] = r
+cur = {c: med(r) for (i, c), r in last.items() if i == 0 and r["status"] == 0}
+want = min(cur, key=lambda c: (cur[c], c))
+assert want == 1 and len(cur) == 4, (want, cur)
+d = json.load(open(info))
+assert d["best"][0]["config"] == want, d["best"][0]
+rows = list(csv.DictReader(open(best), delimiter="\t"))
+assert int(rows[0]["best_config"]) == want and int(rows[0]["valid_configs"]) == 4, rows[0]
+h = [r for r in csv.DictReader(open(heat), delimiter="\t") if r["input"] == "0"]
+rel0 = float([r for r in h if r["config"] == "0"][0]["rel_perf"])
+assert abs(rel0 - cur[1] / 40000.0) < 1e-3, (rel0, cur[1] / 40000.0)
+assert len([r for r in h if r["config"] == "0"]) == 1
+rr = list(csv.DictReader(open(rep), delimiter="\t"))
+assert int(rr[0]["best_config"]) == want, rr[0]
+EOF
+then ok "re-measured pair: info, table best, heatmap and the report agree on the last run's best"; else fail "re-measured pair: commands disagree"; fi
+
+# ---- 11. summary.md escapes trace text; the total GPU time does not wrap ---------------------------------------
+T report "$C/valid-device-name-html.h5" -o html --samples 20 --runs 3 --triton-trace none >/dev/null 2>&1 || fail "report with an HTML device name"
+if grep -q '<b>' html/summary.md html/index.html 2>/dev/null; then fail "device_name '<b>' appears raw in summary.md or index.html"; else ok "device_name escaped in summary.md and index.html"; fi
+# 3 executions of 2^63-1 ns = 27670116110564327421 ns = 2.767e13 ms; a wrapped 64-bit sum would give 9.2e12 ms
+T info --json "$C/valid-gpu-time-past-2e64.h5" >g.json 2>/dev/null
+"$PY" -c 'import json,sys; v=json.load(open(sys.argv[1]))["gpu_time_ms"]["executions"]; want=3*(2**63-1)/1e6; assert abs(v-want)/want < 1e-6, v' g.json \
+    && ok "total GPU time past 2^64 ns does not wrap" || fail "total GPU time wrapped: $(cat g.json | head -c 200)"
+
+[ "$n_fail" = 0 ] || { echo "$n_fail check(s) failed"; exit 1; }
+echo "all reliability checks passed"
