@@ -12,8 +12,10 @@
 #include <string.h>
 
 extern const struct policy_ops policy_random, policy_exhaustive, policy_halving, policy_anneal, policy_costaware;
+extern const struct policy_ops policy_hyperband, policy_genetic, policy_bo;
 const struct policy_ops *const policy_registry[] = {&policy_random,  &policy_exhaustive, &policy_halving,
-                                                    &policy_anneal,  &policy_costaware,  NULL};
+                                                    &policy_anneal,  &policy_costaware,  &policy_hyperband,
+                                                    &policy_genetic, &policy_bo,         NULL};
 
 const struct policy_ops *policy_find(const char *name)
 {
