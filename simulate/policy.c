@@ -270,7 +270,13 @@ static int bench_step(const struct pinput *in, const struct pol_settings *s, str
         return 0;
     }
     double used = 0;
-    int j = rs->n_exec[k];
+    int j = rs->n_exec[k], other = -1;
+    if (s->stop_rule == POL_STOP_STATISTICAL) { /* the best of the others is fixed while k is measured */
+        for (int q = 0; q < in->n_cfg; q++)
+            if (q != k && !rs->failed[q] && !rs->dropped[q] && rs->n_exec[q] > 0 &&
+                (other < 0 || rs->est_ms[q] < rs->est_ms[other]))
+                other = q;
+    }
     while (j < c->n && used <= rep) { /* the paper's rule: the smallest count whose sum exceeds rep */
         if (j % BLK == 0 && j + BLK <= c->n && s->stop_rule != POL_STOP_STATISTICAL &&
             (s->stop_rule != POL_STOP_EARLY || j >= s->es_num)) {
@@ -309,15 +315,12 @@ static int bench_step(const struct pinput *in, const struct pol_settings *s, str
             rs->dropped[k] = 1;
             break;
         }
-        if (s->stop_rule == POL_STOP_STATISTICAL && j >= 3) {
-            int b = incumbent(in, rs);
-            if (b >= 0 && b != k) {
-                double mean = rs->est_ms[k], var = (rs->sumsq_ms[k] - j * mean * mean) / (j - 1);
-                double lo = mean - 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)j);
-                if (lo > rs->est_ms[b]) {
-                    rs->dropped[k] = 1;
-                    break;
-                }
+        if (s->stop_rule == POL_STOP_STATISTICAL && j >= 3 && other >= 0) {
+            double mean = rs->est_ms[k], var = (rs->sumsq_ms[k] - j * mean * mean) / (j - 1);
+            double lo = mean - 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)j);
+            if (lo > rs->est_ms[other]) { /* it cannot beat the best so far: stop measuring it */
+                rs->dropped[k] = 1;
+                break;
             }
         }
     }
