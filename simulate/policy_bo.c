@@ -123,7 +123,7 @@ static int random_untried(struct st_bo *st, const struct pol_view *v)
     return -1;
 }
 
-static const double *g_y; /* qsort has no context: set just around the call */
+static _Thread_local const double *g_y; /* qsort has no context: set just around the call (runs are threads) */
 static int by_y(const void *a, const void *b)
 {
     double x = g_y[*(const int *)a], y = g_y[*(const int *)b];
