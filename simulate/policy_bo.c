@@ -35,10 +35,11 @@
 
 struct st_bo {
     int *tried, n_left;
-    double *x;            /* n_configs x n_params coordinates */
+    int *xi;              /* n_configs x n_params value indices (coordinate = index / (values - 1)) */
+    double **ktab;        /* per parameter: the kernel's factor exp(-d^2 / (2 l^2)) for each pair of indices */
     int *obs, *cand;      /* scratch: observations used, candidates scored */
     double *y;            /* scratch: y of each observed configuration */
-    gsl_matrix *K;
+    gsl_matrix *K, *Kinv;
     gsl_permutation *perm;
     gsl_vector *alpha, *ys, *k, *w;
 };
@@ -48,7 +49,12 @@ static void bo_free(struct st_bo *st)
     if (st == NULL)
         return;
     free(st->tried);
-    free(st->x);
+    free(st->xi);
+    for (int p = 0; st->ktab != NULL && st->ktab[p] != NULL; p++)
+        free(st->ktab[p]);
+    free(st->ktab);
+    if (st->Kinv != NULL)
+        gsl_matrix_free(st->Kinv);
     free(st->obs);
     free(st->cand);
     free(st->y);
@@ -70,7 +76,9 @@ static void *bo_start(const struct pol_view *v)
     if (st == NULL)
         return NULL;
     st->tried = calloc(n, sizeof *st->tried);
-    st->x = malloc(n * np * sizeof *st->x);
+    st->xi = malloc(n * np * sizeof *st->xi);
+    st->ktab = calloc(np, sizeof *st->ktab);
+    st->Kinv = gsl_matrix_alloc(BO_MAX_OBS, BO_MAX_OBS);
     st->obs = malloc(n * sizeof *st->obs);
     st->cand = malloc(n * sizeof *st->cand);
     st->y = malloc(n * sizeof *st->y);
@@ -80,7 +88,7 @@ static void *bo_start(const struct pol_view *v)
     st->ys = gsl_vector_alloc(BO_MAX_OBS);
     st->k = gsl_vector_alloc(BO_MAX_OBS);
     st->w = gsl_vector_alloc(BO_MAX_OBS);
-    if (st->tried == NULL || st->x == NULL || st->obs == NULL || st->cand == NULL || st->y == NULL ||
+    if (st->tried == NULL || st->xi == NULL || st->ktab == NULL || st->Kinv == NULL || st->obs == NULL || st->cand == NULL || st->y == NULL ||
         st->K == NULL || st->perm == NULL || st->alpha == NULL || st->ys == NULL || st->k == NULL || st->w == NULL) {
         bo_free(st);
         return NULL;
@@ -90,21 +98,34 @@ static void *bo_start(const struct pol_view *v)
             int i = 0;
             while (i < v->n_values[p] && v->values[p][i] != v->cfg[c].params[p])
                 i++;
-            st->x[(size_t)c * (size_t)v->n_params + (size_t)p] =
-                v->n_values[p] > 1 ? (double)i / (v->n_values[p] - 1) : 0;
+            st->xi[(size_t)c * (size_t)v->n_params + (size_t)p] = i < v->n_values[p] ? i : 0;
         }
+    for (int p = 0; p < v->n_params; p++) {
+        int nv = v->n_values[p] > 0 ? v->n_values[p] : 1;
+        if ((st->ktab[p] = malloc((size_t)nv * (size_t)nv * sizeof *st->ktab[p])) == NULL) {
+            bo_free(st);
+            return NULL;
+        }
+        for (int a = 0; a < nv; a++)
+            for (int b = 0; b < nv; b++) {
+                double d = nv > 1 ? (double)(a - b) / (nv - 1) : 0;
+                st->ktab[p][a * nv + b] = exp(-d * d / (2 * BO_LENGTH * BO_LENGTH));
+            }
+    }
     st->n_left = v->n_configs;
     return st;
 }
 
-static double kern(const struct st_bo *st, int np, int a, int b)
+/* The squared-exponential kernel as a product of per-parameter factors (no exp per call). */
+static double kern(const struct st_bo *st, const struct pol_view *v, int a, int b)
 {
-    double d2 = 0;
+    int np = v->n_params;
+    double k = 1;
     for (int p = 0; p < np; p++) {
-        double d = st->x[(size_t)a * (size_t)np + (size_t)p] - st->x[(size_t)b * (size_t)np + (size_t)p];
-        d2 += d * d;
+        int nv = v->n_values[p] > 0 ? v->n_values[p] : 1;
+        k *= st->ktab[p][st->xi[(size_t)a * (size_t)np + (size_t)p] * nv + st->xi[(size_t)b * (size_t)np + (size_t)p]];
     }
-    return exp(-d2 / (2 * BO_LENGTH * BO_LENGTH));
+    return k;
 }
 
 static int take(struct st_bo *st, int c)
@@ -133,7 +154,7 @@ static int by_y(const void *a, const void *b)
 static int bo_next(void *p, const struct pol_view *v)
 {
     struct st_bo *st = p;
-    int nc = v->n_configs, np = v->n_params, n_obs = 0, n_cand = 0;
+    int nc = v->n_configs, n_obs = 0, n_cand = 0;
     if (st->n_left == 0)
         return -1;
     /* observations: y = log estimate; failed ones get the worst valid y afterwards */
@@ -186,10 +207,12 @@ static int bo_next(void *p, const struct pol_view *v)
             ybest = yi;
         for (int j = 0; j < n_obs; j++)
             gsl_matrix_set(&K.matrix, (size_t)i, (size_t)j,
-                           kern(st, np, st->obs[i], st->obs[j]) + (i == j ? BO_JITTER : 0));
+                           kern(st, v, st->obs[i], st->obs[j]) + (i == j ? BO_JITTER : 0));
     }
     gsl_linalg_mcholesky_decomp(&K.matrix, &perm, NULL);
-    gsl_linalg_mcholesky_solve(&K.matrix, &perm, &ys.vector, &al.vector);
+    gsl_matrix_view Ki = gsl_matrix_submatrix(st->Kinv, 0, 0, (size_t)n_obs, (size_t)n_obs);
+    gsl_linalg_mcholesky_invert(&K.matrix, &perm, &Ki.matrix);
+    gsl_blas_dgemv(CblasNoTrans, 1, &Ki.matrix, &ys.vector, 0, &al.vector);
     /* candidates: the unmeasured configurations, at most BO_MAX_CAND of them drawn at random */
     for (int c = 0; c < nc; c++)
         if (!st->tried[c])
@@ -207,10 +230,10 @@ static int bo_next(void *p, const struct pol_view *v)
     for (int i = 0; i < n_cand; i++) {
         int c = st->cand[i];
         for (int j = 0; j < n_obs; j++)
-            gsl_vector_set(&kv.vector, (size_t)j, kern(st, np, c, st->obs[j]));
+            gsl_vector_set(&kv.vector, (size_t)j, kern(st, v, c, st->obs[j]));
         double mu, kw;
         gsl_blas_ddot(&kv.vector, &al.vector, &mu);
-        gsl_linalg_mcholesky_solve(&K.matrix, &perm, &kv.vector, &wv.vector);
+        gsl_blas_dgemv(CblasNoTrans, 1, &Ki.matrix, &kv.vector, 0, &wv.vector);
         gsl_blas_ddot(&kv.vector, &wv.vector, &kw);
         double s2 = 1 + BO_JITTER - kw, sigma = s2 > 0 ? sqrt(s2) : 0, imp = ybest - mu - BO_XI, ei;
         if (sigma > 0) {
