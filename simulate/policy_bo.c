@@ -11,8 +11,8 @@
  * random when there are more, are scored, each for O(BO_MAX_OBS^2). The kernel matrix is factorised with GSL's
  * modified Cholesky (Gill, Murray & Wright), which perturbs a matrix that rounding made indefinite instead of
  * failing. Each configuration is benchmarked at most once, for the full --rep-ms; the policy is done when all
- * were. Hyperparameters: BO_INIT = 2, BO_LENGTH = 0.3, BO_JITTER = 1e-6, BO_XI = 0.01, BO_MAX_OBS = 32,
- * BO_MAX_CAND = 128. Reference: Jones, Schonlau & Welch, "Efficient global optimization of expensive black-box
+ * were. Hyperparameters: BO_INIT = 2, BO_LENGTH = 0.3, BO_JITTER = 1e-6, BO_XI = 0.01, BO_MAX_OBS = 16,
+ * BO_MAX_CAND = 64. Reference: Jones, Schonlau & Welch, "Efficient global optimization of expensive black-box
  * functions", J. Global Optim. 13 (1998); Rasmussen & Williams, "Gaussian processes for machine learning" (2006),
  * algorithm 2.1; Willemsen, van Nieuwpoort & van Werkhoven, "Bayesian optimization for auto-tuning GPU kernels",
  * PMBS 2021. */
@@ -30,8 +30,8 @@
 #define BO_LENGTH 0.3
 #define BO_JITTER 1e-6
 #define BO_XI 0.01
-#define BO_MAX_OBS 32
-#define BO_MAX_CAND 128
+#define BO_MAX_OBS 16
+#define BO_MAX_CAND 64
 
 struct st_bo {
     int *tried, n_left;
@@ -262,6 +262,6 @@ static void bo_stop(void *p)
 }
 
 const struct policy_ops policy_bo = {
-    "bo", "Bayesian optimisation: Gaussian process on log time, expected improvement, <= 32 points, <= 128 candidates",
+    "bo", "Bayesian optimisation: Gaussian process on log time, expected improvement, <= 16 points, <= 64 candidates",
     "Jones, Schonlau & Welch, J. Global Optim. 1998", bo_start, bo_next, bo_rep, NULL, bo_stop,
 };
