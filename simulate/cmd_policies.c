@@ -41,7 +41,8 @@ static void usage(FILE *fp)
             "      --compile-jobs N    parallel compilation: compile time / N, in [1, 1024] [1]\n"
             "      --stop RULE         none | early (the paper's early stopping) | statistical [none]\n"
             "  -r, --runs N            tuning runs per input and policy, in [1, 100000] [30]\n"
-            "  -s, --seed S            random seed [0]\n"
+            "  -s, --seed S            random seed; the same seed gives the same bytes for any --threads [0]\n"
+            "  -j, --threads T         worker threads (inputs are shared out), in [1, 64] [online cores]\n"
             "      --grid N            points of the common time grid, in [2, 10000] [60]\n"
             "  -q, --quiet             no table on stdout\n"
             "  -h, --help              this help\n"
@@ -49,7 +50,8 @@ static void usage(FILE *fp)
             "examples:\n"
             "  tunecost policies -o pol                                  # every policy on the reference trace\n"
             "  tunecost policies --policies random,halving,anneal --budget-s 30 -o pol\n"
-            "  tunecost policies --stop statistical --compile-jobs 16 -o pol-par\n");
+            "  tunecost policies --stop statistical --compile-jobs 16 -o pol-par\n"
+            "  tunecost policies --runs 30 --seed 7 -j 1 -o pol-seq          # the same bytes as with -j 2\n");
 }
 
 static int write_outputs(const char *dir, struct pol_curve *c, int n, const char *trace_path,
@@ -113,7 +115,8 @@ int cmd_policies(int argc, char **argv)
         {"compile-jobs", required_argument, NULL, 'J'}, {"stop", required_argument, NULL, 'S'},
         {"runs", required_argument, NULL, 'r'},       {"seed", required_argument, NULL, 's'},
         {"grid", required_argument, NULL, 'G'},       {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},             {NULL, 0, NULL, 0},
+        {"threads", required_argument, NULL, 'j'},    {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     struct pol_settings s;
     const char *out = NULL, *list = "all", *path;
@@ -128,9 +131,13 @@ int cmd_policies(int argc, char **argv)
     memset(&od, 0, sizeof od);
     memset(curves, 0, sizeof curves);
     pol_settings_default(&s);
+    {
+        long nc = sysconf(_SC_NPROCESSORS_ONLN);
+        s.threads = nc < 1 ? 1 : nc > 64 ? 64 : (int)nc;
+    }
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":o:p:b:r:s:qh", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":o:p:b:r:s:j:qh", longopts, NULL)) != -1) {
         int bad = 0;
         switch (opt) {
         case 'o': out = optarg; break;
@@ -141,6 +148,7 @@ int cmd_policies(int argc, char **argv)
         case 'r': bad = tc_parse_int("--runs", optarg, 1, 100000, &s.runs); break;
         case 'G': bad = tc_parse_int("--grid", optarg, 2, 10000, &s.n_grid); break;
         case 's': bad = tc_parse_u64("--seed", optarg, &s.seed); break;
+        case 'j': bad = tc_parse_int("--threads", optarg, 1, 64, &s.threads); break;
         case 'S':
             if (strcmp(optarg, "none") == 0)
                 s.stop_rule = POL_STOP_NONE;
