@@ -38,8 +38,8 @@ static void usage(FILE *fp)
             "\n"
             "Examples:\n"
             "  tunecost info                              # the shipped reference trace\n"
-            "  tunecost info run1.h5\n"
-            "  tunecost info run1.h5 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runs\"])'\n",
+            "  tunecost info data/gemm-h200-triton.h5\n"
+            "  tunecost info data/gemm-h200.h5 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runs\"])'\n",
             tc_default_trace());
 }
 

@@ -66,7 +66,7 @@ static void usage(FILE *fp)
             "Examples:\n"
             "  tunecost report -o report                     # the reference trace; open report/index.html\n"
             "  tunecost report data/gemm-h200.h5 -o report --triton-trace data/gemm-h200-triton.h5\n"
-            "  tunecost report mytrace.h5 -o quick --samples 100 --runs 10 --input 1024x1024x1024\n"
+            "  tunecost report data/gemm-h200.h5 -o quick --samples 100 --runs 10 --input 1024x1024x1024\n"
             "  tunecost report -o report --seed 7           # another draw of the simulations\n"
             "\n"
             "Figures need gnuplot (Debian: gnuplot-nox) on PATH; the scripts are in %s and are copied into\n"

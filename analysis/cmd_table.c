@@ -45,7 +45,7 @@ static void usage(FILE *fp)
             "  tunecost table split -o split.tsv            # Figure 1 data\n"
             "  tunecost table best                          # best configuration per input vs cuBLAS\n"
             "  tunecost table failures                      # why configurations fail\n"
-            "  tunecost table flush flush-256M.h5 flush-l2.h5 flush-0.h5   # Tables 3 and 5\n"
+            "  tunecost table flush data/flush-study/*.h5     # Tables 3 and 5 (the shipped flush study)\n"
             "  tunecost table estimate data/gemm-h200-triton.h5 -n 20      # Figure 2 data\n"
             "  tunecost table heatmap -o heatmap.tsv -q\n",
             tc_default_trace());

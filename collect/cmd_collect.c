@@ -101,7 +101,7 @@ static void usage(FILE *fp)
 "Compilation:\n"
 "  --jobs J             compile worker processes (default: online cores, here %d)\n"
 "  --compile-only       compile the space once per worker count of --jobs J1,J2,... and write the wall time and\n"
-"                       speedup as TSV to -o (no GPU needed); --arch picks the target\n"
+"                       speedup vs a 1-worker pass (nan without one) as TSV to -o (no GPU needed); --arch: target\n"
 "  --arch N             target sm_N for --compile-only without a GPU (default: the device's, else 90)\n"
 "  --configs-tsv FILE   with --compile-only: one row per configuration (status, compile_ms, registers, ...)\n"
 "  --compile-invalid    also compile configurations whose shared memory exceeds the device's limit (Triton\n"
@@ -484,8 +484,7 @@ static int compile_only(const struct opts *o)
         if (!o->quiet)
             fprintf(stderr, "  %3ld workers: %9.1f ms wall\n", o->jobs[j], wall[j]);
     }
-    if (base < 0)
-        base = 0;
+    /* speedup is relative to a 1-worker pass of this run; without one it is unknown (nan), never 1. */
     fp = tc_atomic_open(&a, o->output);
     if (fp == NULL) {
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
@@ -496,7 +495,7 @@ static int compile_only(const struct opts *o)
             TC_VERSION, n_cfg, arch, CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
     fprintf(fp, "jobs\twall_ms\tspeedup\twarmup_ms_mean\n");
     for (int j = 0; j < o->n_jobs; j++)
-        fprintf(fp, "%ld\t%.1f\t%.3f\t%.1f\n", o->jobs[j], wall[j], wall[base] / wall[j], warm[j]);
+        fprintf(fp, "%ld\t%.1f\t%.3f\t%.1f\n", o->jobs[j], wall[j], base >= 0 ? wall[base] / wall[j] : NAN, warm[j]);
     if (tc_atomic_commit(&a) != 0) {
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
         goto out;
@@ -520,7 +519,7 @@ static int compile_only(const struct opts *o)
                sum / 1e3);
         printf("jobs\twall_s\tspeedup\n");
         for (int j = 0; j < o->n_jobs; j++)
-            printf("%ld\t%.2f\t%.2fx\n", o->jobs[j], wall[j] / 1e3, wall[base] / wall[j]);
+            printf("%ld\t%.2f\t%.2fx\n", o->jobs[j], wall[j] / 1e3, base >= 0 ? wall[base] / wall[j] : NAN);
         printf("written: %s%s%s\n", o->output, o->configs_tsv ? ", " : "", o->configs_tsv ? o->configs_tsv : "");
     }
     rc = 0;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test-atomic.sh — outputs appear complete or not at all, even under SIGKILL (issue 7, item 3).
+# test-atomic.sh — outputs appear complete or not at all, even under SIGKILL.
 # For `simulate -o DIR` and `report -o DIR`: one uninterrupted run gives the reference output (both commands
 # are deterministic for a seed). Then, over an older output already in place, the same command is killed with
 # SIGKILL at 7 points spread over its run time (denser towards the end, where the files are written). After

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test-options.sh — bad command-line options for every subcommand (issue 7, item 2).
+# test-options.sh — bad command-line options for every subcommand, and the options they share.
 # Each row of the table below names a command, an option, a value that works and values that must not:
 # non-numbers, negatives, zero, huge numbers, inverted ranges, unknown shapes and names, missing arguments.
 # For every row the good value runs first as a control (exit 0), so a command that fails for another reason
