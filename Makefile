@@ -10,8 +10,9 @@ TRACE ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian 12 packages: build (meson, HDF5, GSL), tests (check, h5py, chromium for the rendering test),
-# figures (gnuplot). The collector is built too when the CUDA toolkit is at /usr/local/cuda.
-DEB_BUILD := build-essential pkg-config meson ninja-build libhdf5-dev libgsl-dev gnuplot-nox libjson-c-dev
+# figures (gnuplot), JSON (json-c), Open MPI (`mpirun -np N tunecost collect`). The collector is built too when the
+# CUDA toolkit is at /usr/local/cuda.
+DEB_BUILD := build-essential pkg-config meson ninja-build libhdf5-dev libgsl-dev gnuplot-nox libjson-c-dev libopenmpi-dev openmpi-bin
 DEB_TEST := check python3 python3-h5py python3-numpy hdf5-tools chromium clang libclang-rt-14-dev valgrind
 
 .PHONY: demo check deps deps-test build test clean

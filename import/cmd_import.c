@@ -39,7 +39,8 @@ struct src {
     const char *buf; /* mapped file, len bytes */
     size_t len;
     int versioned;   /* Kernel Tuner: a schema_version was present */
-    char device[128], kernel[64];
+    char device[512], kernel[512]; /* compared in full; the trace keeps the first 127 / 63 bytes */
+    char objective[64];             /* Kernel Tuner's objective key (a failure marker may sit there) */
     int n_dims;
     int64_t dims[MAX_DIMS];
     int n_params;
@@ -81,7 +82,7 @@ struct imp {
     size_t times_cap;
     int n_params; /* of every source (checked equal) */
     const char *opt_device, *opt_kernel, *opt_dims;
-    size_t n_entries, n_wall_fallback, n_single_time;
+    size_t n_entries, n_wall_fallback, n_single_time, n_revisits, n_no_compile, n_nan_time;
 };
 
 /* ---- the top-level scanner -------------------------------------------------------------------------------- */
@@ -216,6 +217,10 @@ static int set_dims_from(struct src *s, struct json_object *ps)
                              n);
         for (size_t i = 0; i < n; i++) {
             struct json_object *v = json_object_array_get_idx(ps, i);
+            if (json_object_is_type(v, json_type_string)) { /* an expression of the parameters: numbered */
+                s->n_dims = 0;
+                return 0;
+            }
             if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
                 return tc_seterr("%s: key 'problem_size': value %zu is not a non-negative integer", s->path, i);
             s->dims[i] = json_object_get_int64(v);
@@ -275,14 +280,22 @@ static int read_kt_header(struct json_tokener *tok, struct src *s)
             }
             for (size_t i = 0; i < n; i++) {
                 struct json_object *e = json_object_array_get_idx(v, i);
-                if (!json_object_is_type(e, json_type_string)) {
+                if (!json_object_is_type(e, json_type_string) || json_object_get_string(e)[0] == '\0') {
                     json_object_put(v);
-                    return tc_seterr("%s: key 'tune_params_keys': entry %zu is not a string", s->path, i);
+                    return tc_seterr("%s: key 'tune_params_keys': entry %zu is not a non-empty string", s->path, i);
                 }
+                for (size_t j = 0; j < i; j++)
+                    if (strcmp(s->params[j], json_object_get_string(e)) == 0) {
+                        json_object_put(v);
+                        return tc_seterr("%s: key 'tune_params_keys': '%s' is listed twice", s->path, s->params[j]);
+                    }
                 s->params[i] = strdup(json_object_get_string(e));
+                s->n_params = (int)i + 1;
             }
             s->n_params = (int)n;
             have_keys = 1;
+        } else if (strcmp(key, "objective") == 0 && json_object_is_type(v, json_type_string)) {
+            snprintf(s->objective, sizeof s->objective, "%s", json_object_get_string(v));
         } else if (strcmp(key, "tune_params") == 0 && json_object_is_type(v, json_type_object)) {
             s->tune_params = json_object_get(v);
         }
@@ -301,7 +314,7 @@ static int read_kt_header(struct json_tokener *tok, struct src *s)
     if (s->kernel[0] == '\0')
         return tc_seterr("%s: missing key 'kernel_name'", s->path);
     if (!have_ps)
-        return tc_seterr("%s: missing key 'problem_size'", s->path);
+        s->n_dims = 0; /* Kernel Tuner before 0.4.5 wrote none: the inputs are numbered */
     return 0;
 }
 
@@ -403,57 +416,69 @@ static int entry_values(const struct src *s, struct json_object *conf, const cha
     return 0;
 }
 
-/* Kernel Tuner: one cache entry. Failure markers: the string values of "time" (InvalidConfig,
- * CompilationFailedConfig, RuntimeFailedConfig) and, in old caches, a time of 1e20 or more. */
+/* Kernel Tuner's failure markers: a member whose value is one of these strings marks the entry failed (Kernel
+ * Tuner 1.4 writes it under "__error__", 1.0-1.3 under "time" or the objective; its own reader looks at every
+ * member). ErrorConfig, the base class, counts as a launch error. */
+static int kt_marker(const char *m)
+{
+    return strcmp(m, "InvalidConfig") == 0             ? TRACE_OUT_OF_RESOURCES
+           : strcmp(m, "CompilationFailedConfig") == 0 ? TRACE_COMPILE_ERROR
+           : strcmp(m, "RuntimeFailedConfig") == 0     ? TRACE_LAUNCH_ERROR
+           : strcmp(m, "ErrorConfig") == 0             ? TRACE_LAUNCH_ERROR
+                                                       : -1;
+}
+
+/* Kernel Tuner: one cache entry. A failure marker in any member, or, in old caches, a time of 1e20 or more, makes
+ * it a failed run; else its "times" (or, without them, its mean "time" as one execution) are the executions. */
 static int kt_entry(struct imp *im, const struct src *s, const char *cache_key, struct json_object *o,
                     struct entry *e)
 {
     char where[1100];
-    struct json_object *t, *times;
+    struct json_object *t = NULL, *times;
     snprintf(where, sizeof where, "cache entry '%s'", cache_key);
     if (!json_object_is_type(o, json_type_object))
         return tc_seterr("%s: %s: expected an object", s->path, where);
     if (entry_values(s, o, cache_key, e, where) != 0)
         return -1;
-    if (!json_object_object_get_ex(o, "time", &t))
-        return tc_seterr("%s: %s: missing key 'time'", s->path, where);
-    if (number_of(o, "compile_time", &e->compile_ms, s->versioned, s, where) != 0 ||
-        number_of(o, "verification_time", &e->verify_ms, s->versioned, s, where) != 0 ||
-        number_of(o, "benchmark_time", &e->bench_ms, s->versioned, s, where) != 0) {
-        return -1;
-    }
-    double dummy;
-    if (number_of(o, "framework_time", &dummy, s->versioned, s, where) != 0 ||
-        number_of(o, "strategy_time", &dummy, s->versioned, s, where) != 0)
+    if (number_of(o, "compile_time", &e->compile_ms, 0, s, where) != 0 ||
+        number_of(o, "verification_time", &e->verify_ms, 0, s, where) != 0 ||
+        number_of(o, "benchmark_time", &e->bench_ms, 0, s, where) != 0)
         return -1;
     e->n_times = 0;
     e->status = TRACE_OK;
-    if (json_object_is_type(t, json_type_string)) {
-        const char *m = json_object_get_string(t);
-        if (strcmp(m, "InvalidConfig") == 0) {
-            e->status = TRACE_OUT_OF_RESOURCES; /* refused before compilation: no compile time */
-            e->compile_ms = NAN;
+    json_object_object_foreach(o, mk, mv) {
+        (void)mk;
+        int st;
+        if (json_object_is_type(mv, json_type_string) && (st = kt_marker(json_object_get_string(mv))) >= 0) {
+            e->status = st;
+            if (st == TRACE_OUT_OF_RESOURCES)
+                e->compile_ms = NAN; /* refused before compilation: no compile time */
+            return 0;
         }
-        else if (strcmp(m, "CompilationFailedConfig") == 0)
-            e->status = TRACE_COMPILE_ERROR;
-        else if (strcmp(m, "RuntimeFailedConfig") == 0)
+    }
+    int has_time = json_object_object_get_ex(o, "time", &t) && !json_object_is_type(t, json_type_null);
+    int has_times = json_object_object_get_ex(o, "times", &times) && json_object_is_type(times, json_type_array) &&
+                    json_object_array_length(times) > 0;
+    if (!has_time && !has_times)
+        return tc_seterr("%s: %s: missing key 'time' (and no 'times' or failure marker)", s->path, where);
+    double time_ms = NAN;
+    if (has_time) {
+        if (json_object_is_type(t, json_type_string))
+            return tc_seterr("%s: %s: key 'time' is '%s' (expected a number, InvalidConfig, CompilationFailedConfig, "
+                             "RuntimeFailedConfig or ErrorConfig)", s->path, where, json_object_get_string(t));
+        if (!json_object_is_type(t, json_type_double) && !json_object_is_type(t, json_type_int))
+            return tc_seterr("%s: %s: key 'time' is not a number or a failure marker", s->path, where);
+        time_ms = json_object_get_double(t);
+        if (time_ms >= 1e20 || isnan(time_ms)) { /* old caches: 1e20; a NaN mean: a failed measurement */
             e->status = TRACE_LAUNCH_ERROR;
-        else
-            return tc_seterr("%s: %s: key 'time' is '%s' (expected a number, InvalidConfig, CompilationFailedConfig "
-                             "or RuntimeFailedConfig)", s->path, where, m);
-        return 0;
+            im->n_nan_time += isnan(time_ms);
+            return 0;
+        }
+        if (isfinite(time_ms) && time_ms <= 0)
+            return tc_seterr("%s: %s: key 'time' is %g (expected a positive number of milliseconds)", s->path,
+                             where, time_ms);
     }
-    if (!json_object_is_type(t, json_type_double) && !json_object_is_type(t, json_type_int))
-        return tc_seterr("%s: %s: key 'time' is not a number or a failure marker", s->path, where);
-    double time_ms = json_object_get_double(t);
-    if (!isfinite(time_ms) || time_ms >= 1e20) { /* old caches marked failures with 1e20 */
-        e->status = TRACE_LAUNCH_ERROR;
-        return 0;
-    }
-    if (time_ms <= 0)
-        return tc_seterr("%s: %s: key 'time' is %g (expected a positive number of milliseconds)", s->path, where,
-                         time_ms);
-    if (json_object_object_get_ex(o, "times", &times) && json_object_is_type(times, json_type_array)) {
+    if (has_times) {
         size_t n = json_object_array_length(times);
         if (reserve_times(im, n + 1) != 0)
             return -1;
@@ -467,8 +492,10 @@ static int kt_entry(struct imp *im, const struct src *s, const char *cache_key, 
             im->times[i] = v;
         }
         e->n_times = n;
-    }
-    if (e->n_times == 0) { /* old caches: only the mean; one execution of that length (docs/import.md) */
+    } else { /* old caches: only the mean; one execution of that length (docs/import.md) */
+        if (!isfinite(time_ms))
+            return tc_seterr("%s: %s: key 'time' is %g and there are no 'times' (expected a positive number of "
+                             "milliseconds or a failure marker)", s->path, where, time_ms);
         if (reserve_times(im, 1) != 0)
             return -1;
         im->times[0] = time_ms;
@@ -508,10 +535,12 @@ static int t4_entry(struct imp *im, struct src *s, size_t idx, struct json_objec
     }
     if (entry_values(s, conf, NULL, e, where) != 0)
         return -1;
+    /* the schema names compilation_time; Kernel Tuner's writer writes compilation and benchmark */
     if (number_of(times, "compilation_time", &e->compile_ms, 0, s, where) != 0 ||
-        number_of(times, "validation", &e->verify_ms, 0, s, where) != 0)
+        (isnan(e->compile_ms) && number_of(times, "compilation", &e->compile_ms, 0, s, where) != 0) ||
+        number_of(times, "validation", &e->verify_ms, 0, s, where) != 0 ||
+        number_of(times, "benchmark", &e->bench_ms, 0, s, where) != 0)
         return -1;
-    e->bench_ms = NAN;
     const char *iv = json_object_get_string(inv);
     e->n_times = 0;
     if (strcmp(iv, "correct") == 0)
@@ -535,11 +564,26 @@ static int t4_entry(struct imp *im, struct src *s, size_t idx, struct json_objec
     if (json_object_object_get_ex(o, "measurements", &ms) && json_object_is_type(ms, json_type_array)) {
         for (size_t i = 0; i < json_object_array_length(ms); i++) {
             struct json_object *m = json_object_array_get_idx(ms, i), *nm, *un;
-            if (json_object_object_get_ex(m, "name", &nm) && strcmp(json_object_get_string(nm), "time") == 0 &&
-                json_object_object_get_ex(m, "unit", &un)) {
-                const char *u = json_object_get_string(un);
-                scale = strcmp(u, "s") == 0 ? 1e3 : strcmp(u, "us") == 0 ? 1e-3 : strcmp(u, "ns") == 0 ? 1e-6 : 1.0;
-            }
+            const char *name = NULL, *u = NULL;
+            if (json_object_object_get_ex(m, "name", &nm))
+                name = json_object_get_string(nm); /* NULL for JSON null */
+            if (name == NULL || strcmp(name, "time") != 0)
+                continue;
+            if (!json_object_object_get_ex(m, "unit", &un) || (u = json_object_get_string(un)) == NULL)
+                continue; /* no unit: Kernel Tuner's milliseconds */
+            static const struct {
+                const char *unit;
+                double to_ms;
+            } units[] = {{"s", 1e3}, {"seconds", 1e3}, {"ms", 1.0}, {"milliseconds", 1.0}, {"us", 1e-3},
+                         {"\xc2\xb5s", 1e-3}, {"\xce\xbcs", 1e-3}, {"microseconds", 1e-3}, {"ns", 1e-6},
+                         {"nanoseconds", 1e-6}};
+            size_t k;
+            for (k = 0; k < sizeof units / sizeof units[0] && strcmp(units[k].unit, u) != 0; k++)
+                ;
+            if (k == sizeof units / sizeof units[0])
+                return tc_seterr("%s: %s: key 'measurements': unit '%s' of 'time' is not one of s, ms, us, ns", s->path,
+                                 where, u);
+            scale = units[k].to_ms;
         }
     }
     if (!json_object_object_get_ex(times, "runtimes", &rt) || !json_object_is_type(rt, json_type_array) ||
@@ -722,6 +766,8 @@ struct writer {
     struct trace *t;
     uint64_t *exec;
     size_t exec_cap;
+    unsigned char *seen; /* per configuration: already has a run from the current file */
+    int seen_file;
 };
 static struct writer *g_writer; /* walk()'s callback has no context slot: the one writer of this process */
 
@@ -733,6 +779,15 @@ static int append(struct imp *im, int si, const struct entry *e)
     if (c < 0)
         return tc_seterr("%s: configuration '%s' appeared in the second pass only (the file changed?)",
                          im->src[si].path, e->key);
+    if (w->seen_file != si) { /* a new file: nothing of it seen yet */
+        memset(w->seen, 0, (size_t)im->n_cfg);
+        w->seen_file = si;
+    }
+    if (w->seen[c]) { /* a revisit (T4 lists every visit; a revisit repeats the first one's times): kept once */
+        im->n_revisits++;
+        return 0;
+    }
+    w->seen[c] = 1;
     memset(&run, 0, sizeof run);
     run.input = si;
     run.config = c;
@@ -1106,6 +1161,10 @@ int cmd_import(int argc, char **argv)
     for (int c = 0; c < im.n_cfg; c++) {
         configs[c].status = im.cfgs[c].status;
         configs[c].compile_ms = im.cfgs[c].compile_ms;
+        if (isnan(configs[c].compile_ms) && configs[c].status != TRACE_OUT_OF_RESOURCES) {
+            configs[c].compile_ms = 0; /* not recorded (Kernel Tuner before 0.4.3): charged as 0 (docs/import.md) */
+            im.n_no_compile++;
+        }
         configs[c].load_ms = NAN;
         configs[c].registers = -1;
         configs[c].smem_bytes = -1;
@@ -1128,8 +1187,9 @@ int cmd_import(int argc, char **argv)
         struct trace_meta m;
         memset(&m, 0, sizeof m);
         snprintf(m.generator, sizeof m.generator, "tunecost %s import %s", TC_VERSION, argv[optind]);
-        snprintf(m.kernel, sizeof m.kernel, "%s", im.src[0].kernel);
-        snprintf(m.device_name, sizeof m.device_name, "%s", im.src[0].device);
+        /* the trace keeps the first 63 / 127 bytes (the files were compared in full above) */
+        snprintf(m.kernel, sizeof m.kernel, "%.*s", (int)sizeof m.kernel - 1, im.src[0].kernel);
+        snprintf(m.device_name, sizeof m.device_name, "%.*s", (int)sizeof m.device_name - 1, im.src[0].device);
         snprintf(m.timer, sizeof m.timer, "unknown");
         snprintf(m.protocol, sizeof m.protocol, "%s", im.fmt == FMT_KT ? "kerneltuner" : "t4");
         m.warmup_ms = NAN;
@@ -1148,6 +1208,12 @@ int cmd_import(int argc, char **argv)
     trace_set_flush_each_run(t, 0);
     w.im = &im;
     w.t = t;
+    w.seen_file = -1;
+    im.n_single_time = im.n_nan_time = 0; /* counted again, once, in the second pass */
+    if ((w.seen = calloc((size_t)im.n_cfg, 1)) == NULL) {
+        tc_seterr("out of memory");
+        goto fail_work;
+    }
     g_writer = &w;
     for (int i = 0; i < im.n_src; i++)
         if (walk(&im, tok, i, append) != 0)
@@ -1166,6 +1232,15 @@ int cmd_import(int argc, char **argv)
         if (im.n_wall_fallback > 0)
             printf("note: %zu runs had no usable benchmark_time: their tuning time is their executions alone "
                    "(no overhead)\n", im.n_wall_fallback);
+        if (im.n_nan_time > 0)
+            printf("note: %zu entries had a NaN 'time' (a failed measurement): recorded as launch errors\n",
+                   im.n_nan_time);
+        if (im.n_no_compile > 0)
+            printf("note: %zu configurations had no compile time: recorded as 0 ms (compilation is not charged)\n",
+                   im.n_no_compile);
+        if (im.n_revisits > 0)
+            printf("note: %zu revisits of a configuration already imported from the same file were skipped\n",
+                   im.n_revisits);
         if (im.n_single_time > 0)
             printf("note: %zu entries had no 'times': each counts as one execution of its mean 'time'\n",
                    im.n_single_time);
@@ -1190,6 +1265,7 @@ out:
         free(tables[p]);
     }
     free(w.exec);
+    free(w.seen);
     free(params);
     free(configs);
     free(dims);

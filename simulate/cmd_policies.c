@@ -99,9 +99,9 @@ static void draw(const char *dir, const char *plots_dir, int quiet)
     if (strchr(dir, '\'') != NULL || strchr(plots_dir, '\'') != NULL)
         return; /* not quoted safely for the shell: leave the TSV files only */
     (void)snprintf(cmd, sizeof cmd,
-             "cd '%s' && for t in pngcairo svg; do gnuplot -e \"term='$t'\" '%s/policies.gp' >/dev/null 2>&1 || "
-             "exit 1; done",
-             dir, plots_dir);
+             "cd '%s' && for f in png svg; do gnuplot -e \"fmt='$f'; out='policies.$f'; data='curves.tsv'; "
+             "plotsdir='%s'\" '%s/policies.gp' >/dev/null 2>&1 || exit 1; done",
+             dir, plots_dir, plots_dir);
     if (system(cmd) != 0 && !quiet)
         fprintf(stderr, "policies: the figure was not drawn (gnuplot missing or failed); the TSV files are complete\n");
 }

@@ -5,6 +5,7 @@
 #include "tc_stats.h"
 #include "trace.h"
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
@@ -267,7 +268,13 @@ static int bench_step(const struct pinput *in, const struct pol_settings *s, str
         return 0;
     }
     double used = 0;
-    int j = rs->n_exec[k];
+    int j = rs->n_exec[k], other = -1;
+    if (s->stop_rule == POL_STOP_STATISTICAL) { /* the best of the others is fixed while k is measured */
+        for (int q = 0; q < in->n_cfg; q++)
+            if (q != k && !rs->failed[q] && !rs->dropped[q] && rs->n_exec[q] > 0 &&
+                (other < 0 || rs->est_ms[q] < rs->est_ms[other]))
+                other = q;
+    }
     while (j < c->n && used <= rep) { /* the paper's rule: the smallest count whose sum exceeds rep */
         if (j % BLK == 0 && j + BLK <= c->n && s->stop_rule != POL_STOP_STATISTICAL &&
             (s->stop_rule != POL_STOP_EARLY || j >= s->es_num)) {
@@ -306,15 +313,12 @@ static int bench_step(const struct pinput *in, const struct pol_settings *s, str
             rs->dropped[k] = 1;
             break;
         }
-        if (s->stop_rule == POL_STOP_STATISTICAL && j >= 3) {
-            int b = incumbent(in, rs);
-            if (b >= 0 && b != k) {
-                double mean = rs->est_ms[k], var = (rs->sumsq_ms[k] - j * mean * mean) / (j - 1);
-                double lo = mean - 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)j);
-                if (lo > rs->est_ms[b]) {
-                    rs->dropped[k] = 1;
-                    break;
-                }
+        if (s->stop_rule == POL_STOP_STATISTICAL && j >= 3 && other >= 0) {
+            double mean = rs->est_ms[k], var = (rs->sumsq_ms[k] - j * mean * mean) / (j - 1);
+            double lo = mean - 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)j);
+            if (lo > rs->est_ms[other]) { /* it cannot beat the best so far: stop measuring it */
+                rs->dropped[k] = 1;
+                break;
             }
         }
     }
@@ -518,13 +522,18 @@ void pol_curve_free(struct pol_curve *c)
 }
 
 /* ---- the analytic baseline -------------------------------------------------------------------------------------
- * Random search without replacement over all n configurations of an input, each benchmarked for rep_ms. With
- * perfect measurements, after k configurations the tuned one is the best of k drawn uniformly; with the valid
- * configurations' true speedups sorted s_1 >= s_2 >= ... >= s_v (failures count 0), the i-th best is the best
- * of the k with probability C(n - i, k - 1) / C(n, k) (the other k - 1 drawn from the n - i worse ones), so
- *     E[best of k] = sum_i s_i C(n - i, k - 1) / C(n, k).
- * Time: each configuration costs on average c = (1/n) sum_k cost(k) (compile / jobs, warm-up, the executions up
- * to rep_ms and their overhead, a failure's costs), so k(t) = floor(t / c), capped at n. No sampling. */
+ * Random search without replacement over all n configurations of an input, each benchmarked for rep_ms, with
+ * perfect measurements. Of the n, v are valid (true speedups sorted s_1 >= ... >= s_v) and f = n - v fail.
+ * After j valid configurations the tuned one is the best of j drawn uniformly from the v:
+ *     E_j = sum_i s_i C(v - i, j - 1) / C(v, j)      (the i-th best is the best with that probability).
+ * The j-th valid configuration is done at T_j = (the j valid costs) + (the costs of the m failures drawn before
+ * it), where m is negative-hypergeometric: E[m] = j f / (v + 1), Var[m] = j f (v + 1 - j)(v + f + 1) /
+ * ((v + 1)^2 (v + 2)). With the valid costs' mean and variance a, A and the failures' b, B (per-configuration
+ * cost: compile / jobs, warm-up, the executions up to rep_ms and their overhead, or a failure's costs):
+ *     E[T_j] = j a + E[m] b,  Var[T_j] = j A (v - j) / (v - 1) + E[m] B + Var[m] b^2,
+ * and P(T_j <= t) from a gamma law with that mean and variance (T_j is a positive, skewed sum). Then
+ *     E(t) = sum_{j >= 1} P(T_j <= t) (E_j - E_{j-1}).
+ * No sampling: closed forms and a distribution function. Tests compare it with the random policy's replay. */
 static double visit_cost_ms(const struct pcfg *c, const struct pol_settings *s)
 {
     if (c->status == TRACE_OUT_OF_RESOURCES)
@@ -542,6 +551,20 @@ static double visit_cost_ms(const struct pcfg *c, const struct pol_settings *s)
     return cost;
 }
 
+/* E[best speedup of k configurations drawn without replacement from nc], sp[0..nv) sorted descending. */
+static double best_of(const double *sp, int nv, int nc, long k)
+{
+    double e = 0;
+    if (k < 1)
+        return 0;
+    if (k > nc)
+        k = nc;
+    double lnck = gsl_sf_lnchoose((unsigned)nc, (unsigned)k);
+    for (int r = 1; r <= nv && nc - r >= k - 1; r++)
+        e += sp[r - 1] * exp(gsl_sf_lnchoose((unsigned)(nc - r), (unsigned)(k - 1)) - lnck);
+    return e;
+}
+
 static int cmp_desc(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -555,29 +578,55 @@ void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const 
         out[g] = 0;
     for (int i = 0; i < d->n_in; i++) {
         const struct pinput *in = &d->in[i];
-        int nc = in->n_cfg, nv = 0;
-        double mean_ms = 0, *sp;
-        if (in->n_valid == 0 || (sp = malloc((size_t)in->n_valid * sizeof *sp)) == NULL)
+        int nc = in->n_cfg, nv = 0, nf = 0;
+        double a = 0, A = 0, b = 0, B = 0, *sp = NULL, *ek = NULL, *cost = NULL;
+        if (in->n_valid == 0)
             continue;
+        sp = malloc((size_t)in->n_valid * sizeof *sp);
+        ek = malloc(((size_t)in->n_valid + 1) * sizeof *ek);
+        cost = malloc((size_t)nc * sizeof *cost);
+        if (sp == NULL || ek == NULL || cost == NULL) {
+            free(sp);
+            free(ek);
+            free(cost);
+            continue;
+        }
         for (int k = 0; k < nc; k++) {
-            mean_ms += visit_cost_ms(&in->c[k], s) / nc;
-            if (in->c[k].status == TRACE_OK)
+            cost[k] = visit_cost_ms(&in->c[k], s);
+            if (in->c[k].status == TRACE_OK) {
                 sp[nv++] = in->opt_ms / in->c[k].true_ms;
+                a += cost[k];
+            } else {
+                nf++;
+                b += cost[k];
+            }
+        }
+        a /= nv;
+        b = nf > 0 ? b / nf : 0;
+        for (int k = 0; k < nc; k++) {
+            if (in->c[k].status == TRACE_OK)
+                A += (cost[k] - a) * (cost[k] - a) / nv;
+            else
+                B += (cost[k] - b) * (cost[k] - b) / nf;
         }
         qsort(sp, (size_t)nv, sizeof *sp, cmp_desc);
+        for (int j = 0; j <= nv; j++)
+            ek[j] = best_of(sp, nv, nv, j);
         for (int g = 0; g < n; g++) {
-            long k = mean_ms > 0 ? (long)floor(grid_s[g] * 1e3 / mean_ms) : nc;
-            double e = 0;
-            if (k > nc)
-                k = nc;
-            if (k >= 1) {
-                double lnck = gsl_sf_lnchoose((unsigned)nc, (unsigned)k);
-                for (int r = 1; r <= nv && nc - r >= k - 1; r++)
-                    e += sp[r - 1] * exp(gsl_sf_lnchoose((unsigned)(nc - r), (unsigned)(k - 1)) - lnck);
+            double t_ms = grid_s[g] * 1e3, e = 0;
+            for (int j = 1; j <= nv; j++) {
+                double em = (double)j * nf / (nv + 1.0);
+                double vm = (double)j * nf * (nv + 1.0 - j) * (nv + nf + 1.0) / ((nv + 1.0) * (nv + 1.0) * (nv + 2.0));
+                double m = j * a + em * b;
+                double v = (nv > 1 ? j * A * (nv - j) / (nv - 1.0) : 0) + em * B + vm * b * b;
+                double p = v > 0 && m > 0 ? gsl_cdf_gamma_P(t_ms, m * m / v, v / m) : (t_ms >= m ? 1 : 0);
+                e += p * (ek[j] - ek[j - 1]);
             }
             out[g] += e;
         }
         free(sp);
+        free(ek);
+        free(cost);
         used++;
     }
     for (int g = 0; g < n && used > 0; g++)

@@ -38,6 +38,15 @@ exec(sys.argv[2])
 EOF
 }
 
+mutate() { # mutate OUT PYTHON: load kt-gemm-256.json as d, apply, write OUT
+    "$PY" - "$FIX/kt-gemm-256.json" "$1" "$2" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+}
+
 # ---- Kernel Tuner, schema 1.0.0 ------------------------------------------------------------------------------
 # kt-gemm-256.json: 8 entries; 5 timed with 4 times each (20 executions); the fastest is "16,4,1" (4th entry,
 # configuration 3) with times 0.26 0.25 0.24 0.25 ms: median 0.25 ms = 250000 ns, the file's minimum "time".
@@ -87,6 +96,43 @@ assert list(cfg["status"]) == [0, 0, 1, 2, 4], list(cfg["status"])
 assert "values_SPLIT" in f["params"].attrs and list(f["dims"][0]) == [1024, 1024]
 '; then ok "t4: counts, best, invalidity classes, float parameter"; else fail "t4: $(tail -3 log.txt)"; fi
 
+# ---- what Kernel Tuner itself writes ------------------------------------------------------------------------------
+# Kernel Tuner 1.4 marks a failed entry with "__error__" and writes no "time" for it; Kernel Tuner before 0.4.3
+# wrote no compile_time (recorded as 0 ms, with a note) and before 0.4.5 no problem_size (inputs numbered).
+mutate kt14.json 'e = d["cache"]["16,4,0"]; del e["time"]; e["__error__"] = "InvalidConfig"; e = d["cache"]["32,2,0"]; del e["time"]; e["__error__"] = "CompilationFailedConfig"'
+if T import kerneltuner kt14.json -o kt14.h5 >log.txt 2>&1 && check_trace kt14.h5 '
+assert list(cfg["status"]) == [0, 0, 2, 0, 1, 3, 0, 0], list(cfg["status"])
+'; then ok "Kernel Tuner 1.4 __error__ markers"; else fail "__error__ markers: $(tail -2 log.txt)"; fi
+mutate old04.json 'del d["problem_size"]; del d["schema_version"]
+for e in d["cache"].values():
+    e.pop("compile_time", None)'
+if T import kerneltuner old04.json -o old04.h5 >log.txt 2>&1 && grep -q "no compile time" log.txt &&
+    check_trace old04.h5 '
+assert list(f["dims"][0]) == [0] and float(cfg[0]["compile_ms"]) == 0.0
+'; then
+    T simulate old04.h5 --samples 20 --runs 3 >/dev/null 2>&1 && ok "no problem_size, no compile_time: numbered, 0 ms, simulate runs" ||
+        fail "simulate on a trace without compile times"
+else fail "no problem_size / compile_time: $(tail -2 log.txt)"; fi
+# Kernel Tuner's T4 writer: times.compilation and times.benchmark, and a revisit (compile and benchmark 0, the same
+# runtimes) that must not become a second run
+"$PY" - "$FIX/t4-gemm.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    t = r["times"]
+    if "compilation_time" in t:
+        t["compilation"] = t.pop("compilation_time")
+    t["benchmark"] = 9.5
+revisit = json.loads(json.dumps(d["results"][1]))
+revisit["times"]["compilation"] = 0
+revisit["times"]["benchmark"] = 0
+d["results"].append(revisit)
+json.dump(d, open("t4kt.json", "w"))
+PYEOF
+if T import t4 t4kt.json -o t4kt.h5 >log.txt 2>&1 && grep -q "revisits" log.txt && check_trace t4kt.h5 '
+assert len(runs) == 5 and float(cfg[0]["compile_ms"]) == 300.0 and abs(float(runs[0]["wall_ms"]) - 9.5) < 1e-12
+'; then ok "Kernel Tuner's T4 writer: compilation, benchmark, a revisit kept once"; else fail "T4 writer names: $(tail -3 log.txt)"; fi
+
 # ---- the commands run on imported traces --------------------------------------------------------------------------
 T info kt2.h5 >info.txt 2>&1 || fail "info on an imported trace: $(tail -1 info.txt)"
 grep -q "1800 us" info.txt || fail "info does not show the 512x512 best time (1800 us)"
@@ -116,14 +162,6 @@ refused() {
         fail "$name: exit $rc, $lines lines, want '$needle': $(head -c 300 err.txt); out.h5 $( [ -e out.h5 ] && echo written || echo absent)"
     fi
 }
-mutate() { # mutate OUT PYTHON: load kt-gemm-256.json as d, apply, write OUT
-    "$PY" - "$FIX/kt-gemm-256.json" "$1" "$2" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-exec(sys.argv[3])
-json.dump(d, open(sys.argv[2], "w"))
-EOF
-}
 sed 's/"kernel_name": "matmul_kernel"/"kernel_name": matmul_kernel/' "$FIX/kt-gemm-256.json" >malformed.json
 refused "malformed JSON in the header" "malformed.json" kerneltuner malformed.json
 sed 's/"verification_time": 3.0, "benchmark_time": 1.6/"verification_time": 3.0,, "benchmark_time": 1.6/' "$FIX/kt-gemm-256.json" >malformed2.json
@@ -132,10 +170,16 @@ head -c 2000 "$FIX/kt-gemm-256.json" >cut.json
 refused "file cut inside an entry" "cut.json" kerneltuner cut.json
 mutate nokeys.json 'del d["tune_params_keys"]'
 refused "missing tune_params_keys" "tune_params_keys" kerneltuner nokeys.json
-mutate nocompile.json 'del d["cache"]["16,2,1"]["compile_time"]'
-refused "missing compile_time (schema 1.0.0)" "compile_time" kerneltuner nocompile.json
-mutate notime.json 'del d["cache"]["16,2,1"]["time"]'
-refused "missing time" "'time'" kerneltuner notime.json
+mutate notime.json 'del d["cache"]["16,2,1"]["time"]; del d["cache"]["16,2,1"]["times"]'
+refused "neither time nor times" "'time'" kerneltuner notime.json
+mutate dupkeys.json 'd["tune_params_keys"] = ["block_size_x", "block_size_x", "use_shared"]'
+refused "a parameter named twice" "tune_params_keys" kerneltuner dupkeys.json
+"$PY" -c 'import json; d=json.load(open("'"$FIX"'/t4-gemm.json")); d["results"][0]["measurements"][0]["unit"] = None; json.dump(d, open("t4null.json","w"))'
+T import t4 t4null.json -o t4null.h5 >/dev/null 2>&1 && ok "t4: a null unit means milliseconds" || fail "t4: a null unit"
+"$PY" -c 'import json; d=json.load(open("'"$FIX"'/t4-gemm.json")); d["results"][0]["measurements"][0]["name"] = None; json.dump(d, open("t4nulln.json","w"))'
+T import t4 t4nulln.json -o t4nulln.h5 >/dev/null 2>&1 && ok "t4: a null measurement name is skipped" || fail "t4: a null name (exit $?)"
+"$PY" -c 'import json; d=json.load(open("'"$FIX"'/t4-gemm.json")); d["results"][0]["measurements"][0]["unit"] = "fortnights"; json.dump(d, open("t4unit.json","w"))'
+refused "t4 unknown time unit" "fortnights" t4 t4unit.json
 mutate negtimes.json 'd["cache"]["16,2,1"]["times"][2] = -0.3'
 refused "negative times" "'times'" kerneltuner negtimes.json
 mutate negcompile.json 'd["cache"]["16,2,1"]["compile_time"] = -5'
