@@ -3,9 +3,11 @@
 #include "tunecost.h"
 #include "tc_version.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct command {
     const char *name;
@@ -38,11 +40,38 @@ static const struct command commands[] = {
 #define TC_DEFAULT_TRACE "data/reference.h5"
 #endif
 
+#ifndef TC_DEFAULT_TRACE_REL
+#define TC_DEFAULT_TRACE_REL ""
+#endif
+
+/* DIR/TC_DEFAULT_TRACE_REL, DIR being the folder of the running binary; NULL when unknown or absent. */
+static const char *exe_relative_trace(void)
+{
+    static char buf[PATH_MAX];
+    char exe[PATH_MAX], *slash;
+    struct stat st;
+    ssize_t n;
+
+    if (TC_DEFAULT_TRACE_REL[0] == '\0' || (n = readlink("/proc/self/exe", exe, sizeof exe - 1)) <= 0)
+        return NULL;
+    exe[n] = '\0';
+    if ((slash = strrchr(exe, '/')) == NULL)
+        return NULL;
+    *slash = '\0';
+    if (snprintf(buf, sizeof buf, "%s/%s", exe, TC_DEFAULT_TRACE_REL) >= (int)sizeof buf || stat(buf, &st) != 0)
+        return NULL;
+    return buf;
+}
+
 const char *tc_default_trace(void)
 {
-    /* Prefer the copy beside the source tree when run from a checkout; else the installed one. */
+    /* First the copy installed with this binary (bindir/../share/tunecost, wherever the installation lies), then
+     * the copy beside the source tree when run from a checkout, then the configured installation path. */
     static const char *candidates[] = {TC_DEFAULT_TRACE_LOCAL, TC_DEFAULT_TRACE};
+    const char *rel = exe_relative_trace();
     struct stat st;
+    if (rel != NULL)
+        return rel;
     for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
         if (stat(candidates[i], &st) == 0)
             return candidates[i];

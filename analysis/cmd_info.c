@@ -2,6 +2,7 @@
  * configurations and runs by status, executions and measured GPU time, compile times, and per input the best
  * configuration (lowest median timed execution among valid runs) with its TFLOP/s and its speed relative to the
  * reference library (ref_ms / best median). Text for people, one JSON object with --json for scripts. */
+#include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_json.h"
 #include "tc_opt.h"
@@ -37,8 +38,8 @@ static void usage(FILE *fp)
             "\n"
             "Examples:\n"
             "  tunecost info                              # the shipped reference trace\n"
-            "  tunecost info run1.h5\n"
-            "  tunecost info run1.h5 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runs\"])'\n",
+            "  tunecost info data/gemm-h200-triton.h5\n"
+            "  tunecost info data/gemm-h200.h5 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runs\"])'\n",
             tc_default_trace());
 }
 
@@ -409,31 +410,25 @@ static void print_json(FILE *fp, const struct trace *t, const struct summary *s)
 int cmd_info(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"json", no_argument, NULL, TC_CLI_LOCAL},
+        TC_CLI_OPT_HELP,
+        TC_CLI_OPT_END,
     };
     int json = 0, opt, rc = 1;
     const char *path;
     struct trace *t = NULL;
     struct summary s = {0};
     optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((opt = tc_cli_next("info", argc, argv, "h", longopts)) != -1) {
         switch (opt) {
-        case 'j': json = 1; break;
+        case TC_CLI_LOCAL: json = 1; break;
         case 'h': usage(stdout); return 0;
-        default:
-            fprintf(stderr, "tunecost info: unknown option '%s'\n", argv[optind - 1]);
-            fprintf(stderr, "see 'tunecost info --help'\n");
-            return 2;
+        case TC_CLI_ERROR: return 2;
+        default: return tc_cli_usage_error("info", "unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (argc - optind > 1) {
-        fprintf(stderr, "tunecost info: expected at most one TRACE, got %d arguments\n", argc - optind);
-        fprintf(stderr, "see 'tunecost info --help'\n");
-        return 2;
-    }
+    if (argc - optind > 1)
+        return tc_cli_usage_error("info", "expected at most one TRACE, got %d arguments", argc - optind);
     path = optind < argc ? argv[optind] : tc_default_trace();
     if ((t = trace_open(path)) == NULL) {
         fprintf(stderr, "tunecost info: %s%s\n", tc_errmsg(),

@@ -8,6 +8,7 @@
 #include "sim.h"
 #include "tables.h"
 #include "tc_atomic.h"
+#include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_opt.h"
 #include "trace.h"
@@ -50,12 +51,12 @@ static void usage(FILE *fp)
             "  -o, --output DIR        where to write the report (required)\n"
             "  -i, --input MxNxK       input of the single-input figures (Figure 3, Table 6, models)\n"
             "                          (default %s; the first input if the trace lacks it)\n"
-            "  -s, --seed S            seed of every simulation; same seed, same files (default %llu)\n"
+            "      --seed S            seed of every simulation; same seed, same files (default %llu)\n"
             "  -t, --triton-trace T    a triton-protocol trace for the estimation study (Figure 2); `none`: skip it\n"
             "                          (default: with no TRACE, the data/*triton*.h5 shipped beside the reference\n"
             "                          trace if there is one; else none, and the report says the figure needs one)\n"
-            "  -S, --samples N         hyperparameter samples per simulation (default %d, the paper's)\n"
-            "  -R, --runs N            simulated tuning runs per sample and input (default %d, the paper's)\n"
+            "  -s, --samples N         hyperparameter samples per simulation (default %d, the paper's)\n"
+            "  -r, --runs N            simulated tuning runs per sample and input (default %d, the paper's)\n"
             "  -c, --compile-factor F  compile workers of the parallel and pipelined scenarios (default %d)\n"
             "  -j, --threads N         simulation threads; never changes the output (default 0 = all cores)\n"
             "  -f, --force             replace DIR even if it is not a tunecost report\n"
@@ -65,7 +66,7 @@ static void usage(FILE *fp)
             "Examples:\n"
             "  tunecost report -o report                     # the reference trace; open report/index.html\n"
             "  tunecost report data/gemm-h200.h5 -o report --triton-trace data/gemm-h200-triton.h5\n"
-            "  tunecost report mytrace.h5 -o quick --samples 100 --runs 10 --input 1024x1024x1024\n"
+            "  tunecost report data/gemm-h200.h5 -o quick --samples 100 --runs 10 --input 1024x1024x1024\n"
             "  tunecost report -o report --seed 7           # another draw of the simulations\n"
             "\n"
             "Figures need gnuplot (Debian: gnuplot-nox) on PATH; the scripts are in %s and are copied into\n"
@@ -109,18 +110,18 @@ static void progress(const char *msg, void *arg)
 int cmd_report(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"input", required_argument, NULL, 'i'},
-        {"seed", required_argument, NULL, 's'},
+        TC_CLI_OPT_OUTPUT,
+        TC_CLI_OPT_INPUT,
+        TC_CLI_OPT_SEED,
         {"triton-trace", required_argument, NULL, 't'},
-        {"samples", required_argument, NULL, 'S'},
-        {"runs", required_argument, NULL, 'R'},
-        {"compile-factor", required_argument, NULL, 'c'},
-        {"threads", required_argument, NULL, 'j'},
-        {"force", no_argument, NULL, 'f'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        TC_CLI_OPT_SAMPLES,
+        TC_CLI_OPT_RUNS,
+        TC_CLI_OPT_COMPILE_FACTOR,
+        TC_CLI_OPT_THREADS,
+        TC_CLI_OPT_FORCE,
+        TC_CLI_OPT_QUIET,
+        TC_CLI_OPT_HELP,
+        TC_CLI_OPT_END,
     };
     struct report_options o;
     struct sigaction sa, old_int, old_term;
@@ -129,10 +130,11 @@ int cmd_report(int argc, char **argv)
 
     report_options_default(&o);
     optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":o:i:s:t:S:R:c:j:fqh", longopts, NULL)) != -1) {
+    while ((opt = tc_cli_next("report", argc, argv, "o:i:t:s:r:c:j:fqh", longopts)) != -1) {
         int bad = 0;
         switch (opt) {
+        case TC_CLI_ERROR:
+            return 2;
         case 'o':
             o.out_dir = optarg;
             break;
@@ -143,23 +145,23 @@ int cmd_report(int argc, char **argv)
                 snprintf(o.input_label, sizeof o.input_label, "%s", optarg);
             }
             break;
-        case 's':
-            bad = tc_parse_u64("--seed", optarg, &o.seed);
+        case TC_CLI_SEED:
+            bad = tc_cli_seed(optarg, &o.seed);
             break;
         case 't':
             o.triton_path = optarg;
             break;
-        case 'S':
-            bad = tc_parse_int("--samples", optarg, 1, 1000000, &o.samples);
+        case 's':
+            bad = tc_cli_samples(optarg, &o.samples);
             break;
-        case 'R':
-            bad = tc_parse_int("--runs", optarg, 1, 100000, &o.runs);
+        case 'r':
+            bad = tc_cli_runs(optarg, &o.runs);
             break;
         case 'c':
-            bad = tc_parse_int("--compile-factor", optarg, 1, 4096, &o.compile_factor);
+            bad = tc_cli_compile_factor(optarg, &o.compile_factor);
             break;
         case 'j':
-            bad = tc_parse_int("--threads", optarg, 0, 4096, &o.threads);
+            bad = tc_cli_threads(optarg, &o.threads);
             break;
         case 'f':
             o.force = 1;
@@ -170,31 +172,17 @@ int cmd_report(int argc, char **argv)
         case 'h':
             usage(stdout);
             return 0;
-        case ':':
-            fprintf(stderr, "tunecost report: option '%s' needs a value; see 'tunecost report --help'\n",
-                    argv[optind - 1]);
-            return 2;
         default:
-            fprintf(stderr, "tunecost report: unknown option '%s'; see 'tunecost report --help'\n",
-                    argv[optind - 1]);
-            return 2;
+            return tc_cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
         }
-        if (bad) {
-            fprintf(stderr, "tunecost report: %s\n", tc_errmsg());
-            return 2;
-        }
+        if (bad)
+            return tc_cli_usage_error("report", "%s", tc_errmsg());
     }
-    if (argc - optind > 1) {
-        fprintf(stderr, "tunecost report: expected at most one TRACE, got %d (a triton-protocol trace goes with "
-                        "--triton-trace)\n\n", argc - optind);
-        fprintf(stderr, "see 'tunecost report --help'\n");
-        return 2;
-    }
-    if (o.out_dir == NULL) {
-        fprintf(stderr, "tunecost report: missing -o DIR (where to write the report)\n");
-        fprintf(stderr, "see 'tunecost report --help'\n");
-        return 2;
-    }
+    if (argc - optind > 1)
+        return tc_cli_usage_error("report", "expected at most one TRACE, got %d (a triton-protocol trace goes with "
+                                  "--triton-trace)", argc - optind);
+    if (o.out_dir == NULL)
+        return tc_cli_usage_error("report", "missing -o DIR (where to write the report)");
     o.trace_path = optind < argc ? argv[optind] : tc_default_trace();
     if (o.triton_path != NULL && strcmp(o.triton_path, "none") == 0)
         o.triton_path = NULL;

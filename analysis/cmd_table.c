@@ -2,6 +2,7 @@
  * printed aligned on stdout and optionally written as TSV (-o). The tables themselves live in tables.c. */
 #include "tables.h"
 #include "tc_atomic.h"
+#include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_opt.h"
 #include "trace.h"
@@ -44,7 +45,7 @@ static void usage(FILE *fp)
             "  tunecost table split -o split.tsv            # Figure 1 data\n"
             "  tunecost table best                          # best configuration per input vs cuBLAS\n"
             "  tunecost table failures                      # why configurations fail\n"
-            "  tunecost table flush flush-256M.h5 flush-l2.h5 flush-0.h5   # Tables 3 and 5\n"
+            "  tunecost table flush data/flush-study/*.h5     # Tables 3 and 5 (the shipped flush study)\n"
             "  tunecost table estimate data/gemm-h200-triton.h5 -n 20      # Figure 2 data\n"
             "  tunecost table heatmap -o heatmap.tsv -q\n",
             tc_default_trace());
@@ -62,11 +63,11 @@ static void describe(const struct trace *t)
 int cmd_table(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},
+        TC_CLI_OPT_OUTPUT,
         {"max-rows", required_argument, NULL, 'n'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        TC_CLI_OPT_QUIET,
+        TC_CLI_OPT_HELP,
+        TC_CLI_OPT_END,
     };
     const char *out = NULL, *paths[MAX_TRACES];
     struct trace *traces[MAX_TRACES] = {NULL};
@@ -75,17 +76,16 @@ int cmd_table(int argc, char **argv)
     int max_rows = 0, quiet = 0, n = 0, rc = 1, opt;
 
     optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":o:n:qh", longopts, NULL)) != -1) {
+    while ((opt = tc_cli_next("table", argc, argv, "o:n:qh", longopts)) != -1) {
         switch (opt) {
+        case TC_CLI_ERROR:
+            return 2;
         case 'o':
             out = optarg;
             break;
         case 'n':
-            if (tc_parse_int("--max-rows", optarg, 0, 1 << 30, &max_rows) != 0) {
-                fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
-                return 2;
-            }
+            if (tc_parse_int("--max-rows", optarg, 0, 1 << 30, &max_rows) != 0)
+                return tc_cli_usage_error("table", "%s", tc_errmsg());
             break;
         case 'q':
             quiet = 1;
@@ -93,13 +93,8 @@ int cmd_table(int argc, char **argv)
         case 'h':
             usage(stdout);
             return 0;
-        case ':':
-            fprintf(stderr, "tunecost table: option '%s' needs a value; see 'tunecost table --help'\n",
-                    argv[optind - 1]);
-            return 2;
         default:
-            fprintf(stderr, "tunecost table: unknown option '%s'; see 'tunecost table --help'\n", argv[optind - 1]);
-            return 2;
+            return tc_cli_usage_error("table", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind >= argc) {

@@ -241,8 +241,15 @@ int table_write_tsv(const struct table *t, FILE *fp)
         fprintf(fp, "%s%s", c ? "\t" : "", t->cols[c]);
     fputc('\n', fp);
     for (int r = 0; r < t->n_rows; r++) {
-        for (int c = 0; c < t->n_cols; c++)
-            fprintf(fp, "%s%s", c ? "\t" : "", table_cell(t, r, c));
+        for (int c = 0; c < t->n_cols; c++) {
+            /* Full precision in files: a number set with fewer decimals for display is written whole here
+             * (15 significant digits: every digit a double carries reliably); whole numbers as displayed. */
+            const struct cell *cl = cell_get(t, r, c);
+            if (cl != NULL && cl->numeric && isfinite(cl->num) && cl->num != rint(cl->num))
+                fprintf(fp, "%s%.15g", c ? "\t" : "", cl->num);
+            else
+                fprintf(fp, "%s%s", c ? "\t" : "", table_cell(t, r, c));
+        }
         fputc('\n', fp);
     }
     return io_result(fp);

@@ -114,9 +114,10 @@ struct table *tables_compile(const struct trace *t)
         table_set_str(tab, row, col++, trace_status_name(cf->status));
         table_set_num(tab, row, col++, cf->compile_ms, 2);
         table_set_num(tab, row, col++, cf->load_ms, 2);
-        table_set_int(tab, row, col++, cf->registers);
-        table_set_int(tab, row, col++, cf->smem_bytes);
-        if (table_set_int(tab, row, col++, cf->spill_bytes) != 0)
+        /* A configuration that never compiled has no resource counts (stored as -1): missing, not -1. */
+        table_set_num(tab, row, col++, cf->registers < 0 ? NAN : cf->registers, 0);
+        table_set_num(tab, row, col++, cf->smem_bytes < 0 ? NAN : (double)cf->smem_bytes, 0);
+        if (table_set_num(tab, row, col++, cf->spill_bytes < 0 ? NAN : (double)cf->spill_bytes, 0) != 0)
             goto fail;
         if (isfinite(cf->compile_ms)) {
             total += cf->compile_ms;
@@ -362,7 +363,7 @@ struct table *tables_best(const struct trace *t)
             table_set_int(tab, row, col++, c);
             table_set_str(tab, row, col++, tables_config_label(t, c, params, sizeof params));
         } else {
-            table_set_str(tab, row, col++, "-");
+            table_set_num(tab, row, col++, NAN, 0);
             table_set_str(tab, row, col++, "(no valid run)");
         }
         table_set_num(tab, row, col++, b.best_ms[i], 5);
@@ -504,7 +505,8 @@ struct table *tables_flush(const struct trace *const *traces, const char *const 
     double *chg = NULL, ref_total = NAN;
     int ref = 0;
     if (n < 2) {
-        tc_seterr("flush: needs at least two traces of the same inputs with different flush_bytes, got %d", n);
+        tc_seterr("flush: needs at least two traces of the same inputs with different flush_bytes, got %d (shipped: "
+                  "tunecost table flush data/flush-study/*.h5)", n);
         return NULL;
     }
     for (int k = 1; k < n; k++) {
@@ -658,7 +660,8 @@ struct table *tables_estimate(const struct trace *t)
             n++;
     if (n == 0) {
         tc_seterr("%s: no run has an execution-time estimate (protocol '%s'); the estimate table needs a trace "
-                  "collected with the triton protocol", trace_path(t), meta->protocol);
+                  "collected with the triton protocol (shipped: data/gemm-h200-triton.h5)", trace_path(t),
+                  meta->protocol);
         return NULL;
     }
     tab = new_with_names("Triton-protocol estimate vs warmed execution time (paper Figure 2)", before, 2, t, 0,

@@ -1,4 +1,4 @@
-/* bench-sim.c — how fast and how big the simulator is (issue 5; results in docs/performance.md, "Simulator").
+/* bench-sim.c — how fast and how big the simulator is (results in docs/performance.md, "Simulator").
  * The shipped 64-input trace may not exist yet, so the data set is synthesised in memory at the size of the
  * paper's benchmark: 64 inputs x 100 configurations, 60-74 valid per input (67 on average, as Triton's space on an
  * H200), each valid run with 1 000-15 000 timed executions (about 110 ms of them, like a 100 ms repetition

@@ -229,8 +229,7 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
         rc = failed;
         goto out;
     }
-    if (base < 0)
-        base = 0;
+    /* speedup is relative to a 1-worker pass of this run; without one it is unknown (nan), never 1. */
     fp = tc_atomic_open(&a, o->output);
     if (fp == NULL) {
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
@@ -244,7 +243,7 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
                     "slowest rank\n", rk->size);
     fprintf(fp, "jobs\twall_ms\tspeedup\twarmup_ms_mean\n");
     for (int j = 0; j < o->n_jobs; j++)
-        fprintf(fp, "%ld\t%.1f\t%.3f\t%.1f\n", o->jobs[j], wall[j], wall[base] / wall[j], warm[j]);
+        fprintf(fp, "%ld\t%.1f\t%.3f\t%.1f\n", o->jobs[j], wall[j], base >= 0 ? wall[base] / wall[j] : NAN, warm[j]);
     if (tc_atomic_commit(&a) != 0) {
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
         goto out;
@@ -268,7 +267,7 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
                sum / 1e3);
         printf("jobs\twall_s\tspeedup\n");
         for (int j = 0; j < o->n_jobs; j++)
-            printf("%ld\t%.2f\t%.2fx\n", o->jobs[j], wall[j] / 1e3, wall[base] / wall[j]);
+            printf("%ld\t%.2f\t%.2fx\n", o->jobs[j], wall[j] / 1e3, base >= 0 ? wall[base] / wall[j] : NAN);
         printf("written: %s%s%s\n", o->output, o->configs_tsv ? ", " : "", o->configs_tsv ? o->configs_tsv : "");
     }
     rc = 0;

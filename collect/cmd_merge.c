@@ -2,6 +2,7 @@
  * same configurations) into one trace. Inputs are united by their dimensions; a pair measured in two files is
  * refused. The output is written to a temporary name and renamed into place: complete or absent. No CUDA. */
 #include "tc_atomic.h"
+#include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_version.h"
 #include "trace.h"
@@ -132,8 +133,7 @@ out:
 
 int cmd_merge(int argc, char **argv)
 {
-    static const struct option lo[] = {{"force", no_argument, 0, 'f'}, {"quiet", no_argument, 0, 'q'},
-                                       {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    static const struct option lo[] = {TC_CLI_OPT_FORCE, TC_CLI_OPT_QUIET, TC_CLI_OPT_HELP, TC_CLI_OPT_END};
     int c, force = 0, quiet = 0, n_in = 0, rc = 1, n_cfg, n_par, n_dim, n_inputs = 0;
     struct trace **in = NULL, *out = NULL;
     const char *out_path;
@@ -149,23 +149,17 @@ int cmd_merge(int argc, char **argv)
     size_t n_runs = 0;
 
     optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "fqh", lo, NULL)) != -1) {
+    while ((c = tc_cli_next("merge", argc, argv, "fqh", lo)) != -1) {
         switch (c) {
         case 'f': force = 1; break;
         case 'q': quiet = 1; break;
         case 'h': merge_usage(stdout); return 0;
-        default:
-            fprintf(stderr, "tunecost merge: unknown option '%s'\n", argv[optind - 1]);
-            fprintf(stderr, "see 'tunecost merge --help'\n");
-            return 2;
+        case TC_CLI_ERROR: return 2;
+        default: return tc_cli_usage_error("merge", "unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (argc - optind < 2) {
-        fprintf(stderr, "tunecost merge: expected OUT.h5 and at least one IN.h5\n");
-        fprintf(stderr, "see 'tunecost merge --help'\n");
-        return 2;
-    }
+    if (argc - optind < 2)
+        return tc_cli_usage_error("merge", "expected OUT.h5 and at least one IN.h5");
     out_path = argv[optind];
     n_in = argc - optind - 1;
     if (tc_output_check("OUT.h5", out_path, 0, (const char *const *)argv + optind + 1, n_in) != 0) {

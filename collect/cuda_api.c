@@ -86,7 +86,8 @@ int cuapi_load(void)
         return 0;
     lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
     if (lib == NULL)
-        return tc_seterr("no CUDA driver: cannot load libcuda.so.1 (%s); collect needs an NVIDIA GPU and driver",
+        return tc_seterr("no CUDA driver: cannot load libcuda.so.1 (%s); collect needs an NVIDIA GPU and driver "
+                         "to measure (collect --compile-only, which only compiles the kernels, works without one)",
                          dlerror());
     get_proc = (__typeof__(cuGetProcAddress) *)dlsym(lib, "cuGetProcAddress_v2");
     if (get_proc == NULL)

@@ -4,6 +4,7 @@
 #include "bench.h"
 #include "compile.h"
 #include "space.h"
+#include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_opt.h"
 
@@ -61,7 +62,7 @@ void copt_usage(FILE *fp)
 "  --jobs J             compile worker processes (default: online cores, here %d; under mpirun the rank's share\n"
 "                       of its node's cores)\n"
 "  --compile-only       compile the space once per worker count of --jobs J1,J2,... and write the wall time and\n"
-"                       speedup as TSV to -o (no GPU needed); --arch picks the target\n"
+"                       speedup vs a 1-worker pass (nan without one) as TSV to -o (no GPU needed); --arch: target\n"
 "  --arch N             target sm_N for --compile-only without a GPU (default: the device's, else 90)\n"
 "  --configs-tsv FILE   with --compile-only: one row per configuration (status, compile_ms, registers, ...)\n"
 "  --compile-invalid    also compile configurations whose shared memory exceeds the device's limit (Triton\n"
@@ -72,7 +73,7 @@ void copt_usage(FILE *fp)
 "Output:\n"
 "  -o, --output FILE    trace to write (required); an existing file is refused without --resume or --force\n"
 "  --resume             continue FILE (same options), skipping the runs it holds\n"
-"  --force              overwrite FILE\n"
+"  -f, --force          overwrite FILE\n"
 "  -q, --quiet          no progress and no summary\n"
 "  --variant V          testing only: normal (default), wrong, fault, fault-some (NUM_WARPS=4 faults) or\n"
 "                       bad-syntax kernel variants\n"
@@ -117,12 +118,12 @@ static int add_shape(struct collect_opts *o, const char *s)
 /* Returns 0, or 2 after printing the usage error. */
 int copt_parse(int argc, char **argv, struct collect_opts *o, int *help)
 {
-    enum { O_CONFIGS = 256, O_SPACE, O_PARAM, O_SEED, O_SHAPE, O_SHAPES_FILE, O_SHARD, O_PROTOCOL, O_WARMUP,
+    enum { O_CONFIGS = TC_CLI_LOCAL, O_SPACE, O_PARAM, O_SHAPE, O_SHAPES_FILE, O_SHARD, O_PROTOCOL, O_WARMUP,
            O_REP, O_FLUSH, O_TIMER, O_TOL, O_DEVICE, O_TIMEOUT, O_JOBS, O_COMPILE_ONLY, O_ARCH, O_CONFIGS_TSV,
-           O_RESUME, O_FORCE, O_VARIANT, O_COMPILE_CACHE, O_COMPILE_INVALID, O_FAMILY };
+           O_RESUME, O_VARIANT, O_COMPILE_CACHE, O_COMPILE_INVALID, O_FAMILY };
     static const struct option lo[] = {
         {"configs", required_argument, 0, O_CONFIGS}, {"space", required_argument, 0, O_SPACE},
-        {"param", required_argument, 0, O_PARAM}, {"seed", required_argument, 0, O_SEED},
+        {"param", required_argument, 0, O_PARAM}, TC_CLI_OPT_SEED,
         {"shape", required_argument, 0, O_SHAPE}, {"shapes-file", required_argument, 0, O_SHAPES_FILE},
         {"shard", required_argument, 0, O_SHARD}, {"protocol", required_argument, 0, O_PROTOCOL},
         {"warmup-ms", required_argument, 0, O_WARMUP}, {"rep-ms", required_argument, 0, O_REP},
@@ -130,11 +131,11 @@ int copt_parse(int argc, char **argv, struct collect_opts *o, int *help)
         {"tol", required_argument, 0, O_TOL}, {"device", required_argument, 0, O_DEVICE},
         {"timeout-s", required_argument, 0, O_TIMEOUT}, {"jobs", required_argument, 0, O_JOBS},
         {"compile-only", no_argument, 0, O_COMPILE_ONLY}, {"arch", required_argument, 0, O_ARCH},
-        {"configs-tsv", required_argument, 0, O_CONFIGS_TSV}, {"output", required_argument, 0, 'o'},
-        {"resume", no_argument, 0, O_RESUME}, {"force", no_argument, 0, O_FORCE},
-        {"quiet", no_argument, 0, 'q'}, {"variant", required_argument, 0, O_VARIANT},
+        {"configs-tsv", required_argument, 0, O_CONFIGS_TSV}, TC_CLI_OPT_OUTPUT,
+        {"resume", no_argument, 0, O_RESUME}, TC_CLI_OPT_FORCE,
+        TC_CLI_OPT_QUIET, {"variant", required_argument, 0, O_VARIANT},
         {"compile-cache", no_argument, 0, O_COMPILE_CACHE}, {"compile-invalid", no_argument, 0, O_COMPILE_INVALID},
-        {"family", required_argument, 0, O_FAMILY}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"family", required_argument, 0, O_FAMILY}, TC_CLI_OPT_HELP, TC_CLI_OPT_END};
     int c, r = 0;
 
     memset(o, 0, sizeof *o);
@@ -151,9 +152,9 @@ int copt_parse(int argc, char **argv, struct collect_opts *o, int *help)
     o->n_jobs = 1;
     *help = 0;
     optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:qh", lo, NULL)) != -1) {
+    while ((c = tc_cli_next("collect", argc, argv, "o:fqh", lo)) != -1) {
         switch (c) {
+        case TC_CLI_ERROR: return 2;
         case O_CONFIGS: r = tc_parse_long("--configs", optarg, 1, 1000000, &o->n_configs); break;
         case O_SPACE:
             if (strcmp(optarg, "paper") == 0)
@@ -164,7 +165,7 @@ int copt_parse(int argc, char **argv, struct collect_opts *o, int *help)
                 r = tc_seterr("--space: expected paper or full, got '%s'", optarg);
             break;
         case O_PARAM: r = space_set_param(&o->space, optarg); break;
-        case O_SEED: r = tc_parse_u64("--seed", optarg, &o->seed); break;
+        case TC_CLI_SEED: r = tc_cli_seed(optarg, &o->seed); break;
         case O_SHAPE: r = add_shape(o, optarg); break;
         case O_SHAPES_FILE: o->shapes_file = optarg; break;
         case O_SHARD: r = space_parse_shard("--shard", optarg, &o->shard_i, &o->shard_n); break;
@@ -216,7 +217,7 @@ int copt_parse(int argc, char **argv, struct collect_opts *o, int *help)
         case O_CONFIGS_TSV: o->configs_tsv = optarg; break;
         case 'o': o->output = optarg; break;
         case O_RESUME: o->resume = 1; break;
-        case O_FORCE: o->force = 1; break;
+        case 'f': o->force = 1; break;
         case 'q': o->quiet = 1; break;
         case O_VARIANT:
             if (strcmp(optarg, "normal") == 0)
@@ -233,7 +234,6 @@ int copt_parse(int argc, char **argv, struct collect_opts *o, int *help)
                 r = tc_seterr("--variant: expected normal, wrong, fault, fault-some or bad-syntax, got '%s'", optarg);
             break;
         case 'h': *help = 1; return 0;
-        case ':': r = tc_seterr("%s: missing value", argv[optind - 1]); break;
         default: r = tc_seterr("unknown option '%s'", argv[optind - 1]); break;
         }
         if (r != 0)
@@ -291,9 +291,7 @@ int copt_parse(int argc, char **argv, struct collect_opts *o, int *help)
     }
     return 0;
 bad:
-    fprintf(stderr, "tunecost collect: %s\n\n", tc_errmsg());
-    copt_usage(stderr);
-    return 2;
+    return tc_cli_usage_error("collect", "%s", tc_errmsg());
 }
 
 void copt_free(struct collect_opts *o)

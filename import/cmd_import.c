@@ -7,6 +7,7 @@
  * passes: the first learns the configurations (the trace needs /params before any run), the second appends the
  * runs. The trace library keeps the executions in memory as it writes them (8 bytes each). */
 #include "tc_atomic.h"
+#include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_opt.h"
 #include "tc_version.h"
@@ -994,10 +995,10 @@ static int build_params(struct imp *im, int32_t *params, char ***tables, int *n_
 int cmd_import(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},  {"force", no_argument, NULL, 'f'},
+        TC_CLI_OPT_OUTPUT, TC_CLI_OPT_FORCE,
         {"device", required_argument, NULL, 'D'},  {"kernel", required_argument, NULL, 'K'},
-        {"problem-size", required_argument, NULL, 'P'}, {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+        {"problem-size", required_argument, NULL, 'P'}, TC_CLI_OPT_QUIET,
+        TC_CLI_OPT_HELP, TC_CLI_OPT_END,
     };
     struct imp im;
     struct json_tokener *tok = NULL;
@@ -1016,10 +1017,10 @@ int cmd_import(int argc, char **argv)
 
     memset(&im, 0, sizeof im);
     memset(&w, 0, sizeof w);
-    opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":o:fqh", longopts, NULL)) != -1) {
+    while ((opt = tc_cli_next("import", argc, argv, "o:fqh", longopts)) != -1) {
         switch (opt) {
+        case TC_CLI_ERROR: return 2;
         case 'o': out = optarg; break;
         case 'f': force = 1; break;
         case 'q': quiet = 1; break;
@@ -1027,31 +1028,20 @@ int cmd_import(int argc, char **argv)
         case 'K': im.opt_kernel = optarg; break;
         case 'P': im.opt_dims = optarg; break;
         case 'h': usage(stdout); return 0;
-        case ':':
-            fprintf(stderr, "tunecost import: option '%s' needs a value; see 'tunecost import --help'\n",
-                    argv[optind - 1]);
-            return 2;
-        default:
-            fprintf(stderr, "tunecost import: unknown option '%s'; see 'tunecost import --help'\n", argv[optind - 1]);
-            return 2;
+        default: return tc_cli_usage_error("import", "unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (argc - optind < 2) {
-        fprintf(stderr, "tunecost import: expected FORMAT (kerneltuner or t4) and at least one IN file; see "
-                        "'tunecost import --help'\n");
-        return 2;
-    }
+    if (argc - optind < 2)
+        return tc_cli_usage_error("import", "expected FORMAT (kerneltuner or t4) and at least one IN file");
     if (strcmp(argv[optind], "kerneltuner") == 0)
         im.fmt = FMT_KT;
     else if (strcmp(argv[optind], "t4") == 0)
         im.fmt = FMT_T4;
     else {
-        fprintf(stderr, "tunecost import: unknown FORMAT '%s' (expected kerneltuner or t4)\n", argv[optind]);
-        return 2;
+        return tc_cli_usage_error("import", "unknown FORMAT '%s' (expected kerneltuner or t4)", argv[optind]);
     }
     if (out == NULL) {
-        fprintf(stderr, "tunecost import: missing -o OUT.h5 (the trace to write); see 'tunecost import --help'\n");
-        return 2;
+        return tc_cli_usage_error("import", "missing -o OUT.h5 (the trace to write)");
     }
     im.n_src = argc - optind - 1;
     if (im.fmt == FMT_KT && (im.opt_device || im.opt_kernel || im.opt_dims)) {

@@ -2,6 +2,7 @@
  * time), the same rows `tunecost simulate` writes to frontier.tsv. See frontier.h and docs/simulation.md. */
 #include "frontier.h"
 #include "tc_atomic.h"
+#include "tc_cli.h"
 #include "tc_err.h"
 #include "tunecost.h"
 
@@ -36,16 +37,18 @@ static void usage(FILE *fp)
             "  grep -v early-stop sim/points.tsv | tunecost frontier -\n");
 }
 
+enum { OPT_BY = TC_CLI_LOCAL, OPT_TIME, OPT_COLUMNS, OPT_SCENARIO };
+
 int cmd_frontier(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"by", required_argument, NULL, 'b'},
-        {"time", required_argument, NULL, 't'},
-        {"columns", required_argument, NULL, 'c'},
-        {"scenario", required_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        TC_CLI_OPT_OUTPUT,
+        {"by", required_argument, NULL, OPT_BY},
+        {"time", required_argument, NULL, OPT_TIME},
+        {"columns", required_argument, NULL, OPT_COLUMNS},
+        {"scenario", required_argument, NULL, OPT_SCENARIO},
+        TC_CLI_OPT_HELP,
+        TC_CLI_OPT_END,
     };
     const char *out = NULL, *perf_col = "speedup", *time_col = "time_s", *path, *columns = NULL, *scenario = NULL;
     struct frontier_table *ft = NULL;
@@ -54,31 +57,21 @@ int cmd_frontier(int argc, char **argv)
     char note[256];
     int opt, rc = 1;
 
-    opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+    while ((opt = tc_cli_next("frontier", argc, argv, "o:h", longopts)) != -1) {
         switch (opt) {
         case 'o': out = optarg; break;
-        case 'b': perf_col = optarg; break;
-        case 't': time_col = optarg; break;
-        case 'c': columns = optarg; break;
-        case 's': scenario = optarg; break;
+        case OPT_BY: perf_col = optarg; break;
+        case OPT_TIME: time_col = optarg; break;
+        case OPT_COLUMNS: columns = optarg; break;
+        case OPT_SCENARIO: scenario = optarg; break;
         case 'h': usage(stdout); return 0;
-        case ':':
-            fprintf(stderr, "tunecost frontier: option '%s' needs a value\n", argv[optind - 1]);
-            fprintf(stderr, "see 'tunecost frontier --help'\n");
-            return 2;
-        default:
-            fprintf(stderr, "tunecost frontier: unknown option '%s'\n", argv[optind - 1]);
-            fprintf(stderr, "see 'tunecost frontier --help'\n");
-            return 2;
+        case TC_CLI_ERROR: return 2;
+        default: return tc_cli_usage_error("frontier", "unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (optind != argc - 1) {
-        fprintf(stderr, "tunecost frontier: expected one POINTS.tsv, got %d arguments\n", argc - optind);
-        fprintf(stderr, "see 'tunecost frontier --help'\n");
-        return 2;
-    }
+    if (optind != argc - 1)
+        return tc_cli_usage_error("frontier", "expected one POINTS.tsv, got %d arguments", argc - optind);
     path = argv[optind];
     if (out != NULL) {
         const char *inputs[1] = {path};

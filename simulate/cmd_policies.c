@@ -1,6 +1,7 @@
 /* cmd_policies.c — `tunecost policies`: replay tuning policies on a trace, every cost charged (policy.h), and
  * compare them on a common tuning-time grid: curves.tsv, scores.tsv and a figure (plots/policies.gp). */
 #include "policy.h"
+#include "tc_cli.h"
 #include "tc_atomic.h"
 #include "tc_err.h"
 #include "tc_opt.h"
@@ -40,8 +41,9 @@ static void usage(FILE *fp)
             "      --rep-ms MS         repetition time per configuration, ms, in (0, 100000] [100]\n"
             "      --compile-jobs N    parallel compilation: compile time / N, in [1, 1024] [1]\n"
             "      --stop RULE         none | early (the paper's early stopping) | statistical [none]\n"
-            "  -r, --runs N            tuning runs per input and policy, in [1, 100000] [30]\n"
-            "  -s, --seed S            random seed [0]\n"
+            "  -r, --runs N            tuning runs per input and policy, in [1, 1000000] [30]\n"
+            "      --seed S            random seed; the same seed gives the same bytes for any --threads [0]\n"
+            "  -j, --threads T         worker threads (inputs are shared out), 0 = all cores (at most 64) [0]\n"
             "      --grid N            points of the common time grid, in [2, 10000] [60]\n"
             "  -q, --quiet             no table on stdout\n"
             "  -h, --help              this help\n"
@@ -49,7 +51,8 @@ static void usage(FILE *fp)
             "examples:\n"
             "  tunecost policies -o pol                                  # every policy on the reference trace\n"
             "  tunecost policies --policies random,halving,anneal --budget-s 30 -o pol\n"
-            "  tunecost policies --stop statistical --compile-jobs 16 -o pol-par\n");
+            "  tunecost policies --stop statistical --compile-jobs 16 -o pol-par\n"
+            "  tunecost policies --runs 30 --seed 7 -j 1 -o pol-seq          # the same bytes as with -j 2\n");
 }
 
 static int write_outputs(const char *dir, struct pol_curve *c, int n, const char *trace_path,
@@ -108,12 +111,12 @@ static void draw(const char *dir, const char *plots_dir, int quiet)
 int cmd_policies(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},     {"policies", required_argument, NULL, 'p'},
+        TC_CLI_OPT_OUTPUT,     {"policies", required_argument, NULL, 'p'},
         {"budget-s", required_argument, NULL, 'b'},   {"rep-ms", required_argument, NULL, 'R'},
         {"compile-jobs", required_argument, NULL, 'J'}, {"stop", required_argument, NULL, 'S'},
-        {"runs", required_argument, NULL, 'r'},       {"seed", required_argument, NULL, 's'},
-        {"grid", required_argument, NULL, 'G'},       {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},             {NULL, 0, NULL, 0},
+        TC_CLI_OPT_RUNS,       TC_CLI_OPT_SEED,
+        {"grid", required_argument, NULL, 'G'},       TC_CLI_OPT_QUIET,
+        TC_CLI_OPT_THREADS,    TC_CLI_OPT_HELP, TC_CLI_OPT_END,
     };
     struct pol_settings s;
     const char *out = NULL, *list = "all", *path;
@@ -128,19 +131,30 @@ int cmd_policies(int argc, char **argv)
     memset(&od, 0, sizeof od);
     memset(curves, 0, sizeof curves);
     pol_settings_default(&s);
-    opterr = 0;
+    {
+        long nc = sysconf(_SC_NPROCESSORS_ONLN); /* -j 0 (the shared meaning): all online cores, at most 64 */
+        s.threads = nc < 1 ? 1 : nc > 64 ? 64 : (int)nc;
+    }
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":o:p:b:r:s:qh", longopts, NULL)) != -1) {
+    while ((opt = tc_cli_next("policies", argc, argv, "o:p:b:r:j:qh", longopts)) != -1) {
         int bad = 0;
         switch (opt) {
+        case TC_CLI_ERROR: return 2;
         case 'o': out = optarg; break;
         case 'p': list = optarg; break;
         case 'b': bad = tc_parse_double("--budget-s", optarg, 1e-9, 1e6, &s.budget_s); break;
         case 'R': bad = tc_parse_double("--rep-ms", optarg, 1e-9, 1e5, &s.rep_ms); break;
         case 'J': bad = tc_parse_int("--compile-jobs", optarg, 1, 1024, &s.compile_jobs); break;
-        case 'r': bad = tc_parse_int("--runs", optarg, 1, 100000, &s.runs); break;
+        case 'r': bad = tc_cli_runs(optarg, &s.runs); break;
         case 'G': bad = tc_parse_int("--grid", optarg, 2, 10000, &s.n_grid); break;
-        case 's': bad = tc_parse_u64("--seed", optarg, &s.seed); break;
+        case TC_CLI_SEED: bad = tc_cli_seed(optarg, &s.seed); break;
+        case 'j': {
+            int j = 0;
+            bad = tc_cli_threads(optarg, &j);
+            if (!bad && j > 0)
+                s.threads = j > 64 ? 64 : j;
+            break;
+        }
         case 'S':
             if (strcmp(optarg, "none") == 0)
                 s.stop_rule = POL_STOP_NONE;
@@ -153,29 +167,15 @@ int cmd_policies(int argc, char **argv)
             break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
-        case ':':
-            fprintf(stderr, "tunecost policies: option '%s' needs a value; see 'tunecost policies --help'\n",
-                    argv[optind - 1]);
-            return 2;
-        default:
-            fprintf(stderr, "tunecost policies: unknown option '%s'; see 'tunecost policies --help'\n",
-                    argv[optind - 1]);
-            return 2;
+        default: return tc_cli_usage_error("policies", "unknown option '%s'", argv[optind - 1]);
         }
-        if (bad) {
-            fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
-            return 2;
-        }
+        if (bad)
+            return tc_cli_usage_error("policies", "%s", tc_errmsg());
     }
-    if (argc - optind > 1) {
-        fprintf(stderr, "tunecost policies: expected at most one TRACE, got %d; see 'tunecost policies --help'\n",
-                argc - optind);
-        return 2;
-    }
-    if (out == NULL) {
-        fprintf(stderr, "tunecost policies: missing -o DIR; see 'tunecost policies --help'\n");
-        return 2;
-    }
+    if (argc - optind > 1)
+        return tc_cli_usage_error("policies", "expected at most one TRACE, got %d", argc - optind);
+    if (out == NULL)
+        return tc_cli_usage_error("policies", "missing -o DIR");
     if (strcmp(list, "all") == 0) {
         for (int i = 0; policy_registry[i] != NULL && n_ops < MAX_POLICIES; i++)
             ops[n_ops++] = policy_registry[i];

@@ -3,6 +3,7 @@
 #include "frontier.h"
 #include "sim.h"
 #include "tc_atomic.h"
+#include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_outdir.h"
 #include "tc_opt.h"
@@ -34,7 +35,7 @@ static void usage(FILE *fp)
             "\n"
             "Options (default in brackets):\n"
             "  -o, --output DIR          write DIR/points.tsv and DIR/frontier.tsv [only the summary]\n"
-            "      --input MxNxK[,...]   replay one input (the paper's Figure 3, Table 6), or the mean over\n"
+            "  -i, --input MxNxK[,...]   replay one input (the paper's Figure 3, Table 6), or the mean over\n"
             "                            the inputs listed\n"
             "      --all-inputs          replay every input, mean over inputs and runs (Figures 4-5) [default]\n"
             "  -s, --samples S           hyperparameter samples [500]\n"
@@ -47,7 +48,7 @@ static void usage(FILE *fp)
             "      --scenarios LIST      comma-separated scenarios [baseline,parallel,early-stop]; a scenario is\n"
             "                            'baseline' or parts joined by '+': sequential, parallel, pipelined,\n"
             "                            early-stop, per-exec, paper-overhead (e.g. pipelined+early-stop)\n"
-            "      --compile-factor F    compile workers of parallel and pipelined scenarios [16]\n"
+            "  -c, --compile-factor F    compile workers of parallel and pipelined scenarios [16]\n"
             "      --compile MODEL       compile model of scenarios that name none: sequential, parallel\n"
             "                            (the paper's ideal N/ceil(N/F)) or pipelined (F workers compile while\n"
             "                            the GPU benchmarks) [sequential]\n"
@@ -56,7 +57,7 @@ static void usage(FILE *fp)
             "                            executions run) [paper]\n"
             "      --estimator E         how a run ranks configurations: mean, median or min of x1..xj [mean]\n"
             "      --seed N              random seed; same seed, same bytes for any --threads [1]\n"
-            "  -j, --threads T           worker threads [online cores]\n"
+            "  -j, --threads T           worker threads; 0 = all online cores [0]\n"
             "  -q, --quiet               no progress line on stderr\n"
             "  -h, --help                this help\n"
             "\n"
@@ -171,18 +172,15 @@ out:
 }
 
 enum {
-    OPT_INPUT = 256,
-    OPT_ALL,
+    OPT_ALL = TC_CLI_LOCAL,
     OPT_NCONFIG,
     OPT_EXEC,
     OPT_ESNUM,
     OPT_ESTHR,
     OPT_SCEN,
-    OPT_FACTOR,
     OPT_COMPILE,
     OPT_OVERHEAD,
-    OPT_ESTIMATOR,
-    OPT_SEED
+    OPT_ESTIMATOR
 };
 
 /* An existing -o DIR is replaced whole: refuse one that holds anything but an earlier simulate's two files. */
@@ -209,25 +207,25 @@ static int replaceable_dir(const char *dir)
 int cmd_simulate(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"input", required_argument, NULL, OPT_INPUT},
+        TC_CLI_OPT_OUTPUT,
+        TC_CLI_OPT_INPUT,
         {"all-inputs", no_argument, NULL, OPT_ALL},
-        {"samples", required_argument, NULL, 's'},
-        {"runs", required_argument, NULL, 'r'},
+        TC_CLI_OPT_SAMPLES,
+        TC_CLI_OPT_RUNS,
         {"n-config", required_argument, NULL, OPT_NCONFIG},
         {"exec-ms", required_argument, NULL, OPT_EXEC},
         {"early-stop-num", required_argument, NULL, OPT_ESNUM},
         {"early-stop-threshold", required_argument, NULL, OPT_ESTHR},
         {"scenarios", required_argument, NULL, OPT_SCEN},
-        {"compile-factor", required_argument, NULL, OPT_FACTOR},
+        TC_CLI_OPT_COMPILE_FACTOR,
         {"compile", required_argument, NULL, OPT_COMPILE},
         {"overhead", required_argument, NULL, OPT_OVERHEAD},
         {"estimator", required_argument, NULL, OPT_ESTIMATOR},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"threads", required_argument, NULL, 'j'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        TC_CLI_OPT_SEED,
+        TC_CLI_OPT_THREADS,
+        TC_CLI_OPT_QUIET,
+        TC_CLI_OPT_HELP,
+        TC_CLI_OPT_END,
     };
     struct sim_settings s;
     const char *out_dir = NULL, *input_arg = NULL, *scen_arg = "baseline,parallel,early-stop", *path;
@@ -245,16 +243,16 @@ int cmd_simulate(int argc, char **argv)
 
     memset(&od, 0, sizeof od);
     sim_settings_default(&s);
-    opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":o:s:r:j:qh", longopts, NULL)) != -1) {
+    while ((opt = tc_cli_next("simulate", argc, argv, "o:i:s:r:c:j:qh", longopts)) != -1) {
         int bad = 0;
         switch (opt) {
+        case TC_CLI_ERROR: return 2;
         case 'o': out_dir = optarg; break;
-        case OPT_INPUT: input_arg = optarg; break;
+        case 'i': input_arg = optarg; break;
         case OPT_ALL: all_inputs = 1; break;
-        case 's': bad = tc_parse_int("--samples", optarg, 1, 10000000, &s.samples); break;
-        case 'r': bad = tc_parse_int("--runs", optarg, 1, 10000000, &s.runs); break;
+        case 's': bad = tc_cli_samples(optarg, &s.samples); break;
+        case 'r': bad = tc_cli_runs(optarg, &s.runs); break;
         case OPT_NCONFIG:
             bad = tc_parse_range_long("--n-config", optarg, 1, 1000000, &lo, &hi);
             s.n_config_lo = (int)lo, s.n_config_hi = (int)hi;
@@ -271,42 +269,26 @@ int cmd_simulate(int argc, char **argv)
             bad = tc_parse_range_double("--early-stop-threshold", optarg, 1e-6, 1000, &s.es_thr_lo, &s.es_thr_hi);
             break;
         case OPT_SCEN: scen_arg = optarg; break;
-        case OPT_FACTOR: bad = tc_parse_int("--compile-factor", optarg, 1, 4096, &factor); break;
+        case 'c': bad = tc_cli_compile_factor(optarg, &factor); break;
         case OPT_COMPILE: bad = sim_compile_parse(optarg, &comp); break;
         case OPT_OVERHEAD: bad = sim_overhead_parse(optarg, &ovh); break;
         case OPT_ESTIMATOR: bad = sim_estimator_parse(optarg, &s.estimator); break;
-        case OPT_SEED: bad = tc_parse_u64("--seed", optarg, &s.seed); break;
-        case 'j': bad = tc_parse_int("--threads", optarg, 1, 4096, &s.threads); break;
+        case TC_CLI_SEED: bad = tc_cli_seed(optarg, &s.seed); break;
+        case 'j': bad = tc_cli_threads(optarg, &s.threads); break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
-        case ':':
-            fprintf(stderr, "tunecost simulate: option '%s' needs a value\n", argv[optind - 1]);
-            fprintf(stderr, "see 'tunecost simulate --help'\n");
-            return 2;
-        default:
-            fprintf(stderr, "tunecost simulate: unknown option '%s'\n", argv[optind - 1]);
-            fprintf(stderr, "see 'tunecost simulate --help'\n");
-            return 2;
+        default: return tc_cli_usage_error("simulate", "unknown option '%s'", argv[optind - 1]);
         }
-        if (bad) {
-            fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
-            return 2;
-        }
+        if (bad)
+            return tc_cli_usage_error("simulate", "%s", tc_errmsg());
     }
-    if (optind < argc - 1) {
-        fprintf(stderr, "tunecost simulate: expected at most one TRACE, got '%s' and '%s'\n", argv[optind],
-                argv[optind + 1]);
-        fprintf(stderr, "see 'tunecost simulate --help'\n");
-        return 2;
-    }
-    if (input_arg != NULL && all_inputs) {
-        fprintf(stderr, "tunecost simulate: --input and --all-inputs exclude each other\n");
-        return 2;
-    }
-    if (parse_scenarios(scen_arg, comp, factor, ovh, &s) != 0 || sim_settings_check(&s) != 0) {
-        fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
-        return 2;
-    }
+    if (optind < argc - 1)
+        return tc_cli_usage_error("simulate", "expected at most one TRACE, got '%s' and '%s'", argv[optind],
+                                  argv[optind + 1]);
+    if (input_arg != NULL && all_inputs)
+        return tc_cli_usage_error("simulate", "--input and --all-inputs exclude each other");
+    if (parse_scenarios(scen_arg, comp, factor, ovh, &s) != 0 || sim_settings_check(&s) != 0)
+        return tc_cli_usage_error("simulate", "%s", tc_errmsg());
     path = optind < argc ? argv[optind] : tc_default_trace();
     if (out_dir != NULL) {
         /* Find out now, not after the replay, whether the results can be written: the output is a new

@@ -8,12 +8,15 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 extern const struct policy_ops policy_random, policy_exhaustive, policy_halving, policy_anneal, policy_costaware;
+extern const struct policy_ops policy_hyperband, policy_genetic, policy_bo;
 const struct policy_ops *const policy_registry[] = {&policy_random,  &policy_exhaustive, &policy_halving,
-                                                    &policy_anneal,  &policy_costaware,  NULL};
+                                                    &policy_anneal,  &policy_costaware,  &policy_hyperband,
+                                                    &policy_genetic, &policy_bo,         NULL};
 
 const struct policy_ops *policy_find(const char *name)
 {
@@ -35,6 +38,7 @@ void pol_settings_default(struct pol_settings *s)
     s->runs = 30;
     s->seed = 0;
     s->n_grid = 60;
+    s->threads = 1;
 }
 
 /* ---- tables ------------------------------------------------------------------------------------------------ */
@@ -426,16 +430,93 @@ static unsigned long stream_seed(uint64_t seed, const char *policy, int input, i
     return (unsigned long)h;
 }
 
+/* One input's share of an evaluation: its runs' sums at each grid time. Inputs are spread over threads and the
+ * shares added in input order afterwards, so the bytes do not depend on the thread count. */
+struct pol_share {
+    double *sum, *sumsq, final_sum;
+    long count, n_steps, n_budget_stops;
+};
+
+struct pol_job {
+    const struct pol_data *d;
+    const struct policy_ops *ops;
+    const struct pol_settings *s;
+    const double *grid_s;
+    struct pol_share *share; /* d->n_in */
+    int next_input, failed;
+    pthread_mutex_t mu;
+    char err[256];
+};
+
+static void *pol_worker(void *arg)
+{
+    struct pol_job *jb = arg;
+    const struct pol_settings *s = jb->s;
+    int n = s->n_grid;
+    struct step_log log = {0};
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (rng == NULL)
+        tc_seterr("policies: out of memory");
+    for (;;) {
+        int i;
+        pthread_mutex_lock(&jb->mu);
+        if (rng == NULL && !jb->failed) {
+            jb->failed = 1;
+            snprintf(jb->err, sizeof jb->err, "%s", tc_errmsg());
+        }
+        i = jb->failed ? jb->d->n_in : jb->next_input++;
+        pthread_mutex_unlock(&jb->mu);
+        if (i >= jb->d->n_in)
+            break;
+        const struct pinput *in = &jb->d->in[i];
+        struct pol_share *sh = &jb->share[i];
+        if (in->n_valid == 0)
+            continue;
+        for (int r = 0; r < s->runs; r++) {
+            int stopped = 0;
+            log.n = 0;
+            gsl_rng_set(rng, stream_seed(s->seed, jb->ops->name, i, r));
+            if (one_run(jb->d, in, jb->ops, s, rng, &log, &sh->n_steps, &stopped) != 0) {
+                pthread_mutex_lock(&jb->mu);
+                if (!jb->failed) {
+                    jb->failed = 1;
+                    snprintf(jb->err, sizeof jb->err, "%s", tc_errmsg());
+                }
+                pthread_mutex_unlock(&jb->mu);
+                break;
+            }
+            sh->n_budget_stops += stopped;
+            for (int g = 0, e = 0; g < n; g++) { /* the incumbent's speedup at each grid time (0 before any) */
+                while (e < log.n && log.t_s[e] <= jb->grid_s[g])
+                    e++;
+                double y = e > 0 ? log.speedup[e - 1] : 0;
+                sh->sum[g] += y;
+                sh->sumsq[g] += y * y;
+            }
+            sh->final_sum += log.n > 0 ? log.speedup[log.n - 1] : 0;
+            sh->count++;
+        }
+    }
+    free(log.t_s);
+    free(log.speedup);
+    if (rng != NULL)
+        gsl_rng_free(rng);
+    return NULL;
+}
+
 int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const struct pol_settings *s,
                  const double *grid_s, struct pol_curve *curve)
 {
-    int n = s->n_grid, rc = -1;
+    int n = s->n_grid, rc = -1, nt = s->threads < 1 ? 1 : s->threads > 64 ? 64 : s->threads, mu_ok = 0;
     double *sum = calloc((size_t)n, sizeof *sum), *sumsq = calloc((size_t)n, sizeof *sumsq);
+    double *shbuf = calloc((size_t)2 * n * (d->n_in > 0 ? d->n_in : 1), sizeof *shbuf);
+    struct pol_share *share = calloc((size_t)(d->n_in > 0 ? d->n_in : 1), sizeof *share);
     double final_sum = 0;
     long count = 0;
-    struct step_log log = {0};
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    struct pol_job jb;
+    pthread_t tids[64];
     memset(curve, 0, sizeof *curve);
+    memset(&jb, 0, sizeof jb);
     curve->policy = ops->name;
     curve->n_grid = n;
     curve->grid_s = malloc((size_t)n * sizeof *curve->grid_s);
@@ -443,33 +524,50 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
     curve->lo = malloc((size_t)n * sizeof *curve->lo);
     curve->hi = malloc((size_t)n * sizeof *curve->hi);
     curve->baseline = malloc((size_t)n * sizeof *curve->baseline);
-    if (sum == NULL || sumsq == NULL || rng == NULL || curve->grid_s == NULL || curve->mean == NULL ||
-        curve->lo == NULL || curve->hi == NULL || curve->baseline == NULL) {
+    if (sum == NULL || sumsq == NULL || shbuf == NULL || share == NULL || curve->grid_s == NULL ||
+        curve->mean == NULL || curve->lo == NULL || curve->hi == NULL || curve->baseline == NULL) {
         tc_seterr("policies: out of memory");
         goto out;
     }
     memcpy(curve->grid_s, grid_s, (size_t)n * sizeof *grid_s);
     for (int i = 0; i < d->n_in; i++) {
-        const struct pinput *in = &d->in[i];
-        if (in->n_valid == 0)
-            continue;
-        for (int r = 0; r < s->runs; r++) {
-            int stopped = 0;
-            log.n = 0;
-            gsl_rng_set(rng, stream_seed(s->seed, ops->name, i, r));
-            if (one_run(d, in, ops, s, rng, &log, &curve->n_steps, &stopped) != 0)
-                goto out;
-            curve->n_budget_stops += stopped;
-            for (int g = 0, e = 0; g < n; g++) { /* the incumbent's speedup at each grid time (0 before any) */
-                while (e < log.n && log.t_s[e] <= grid_s[g])
-                    e++;
-                double y = e > 0 ? log.speedup[e - 1] : 0;
-                sum[g] += y;
-                sumsq[g] += y * y;
-            }
-            final_sum += log.n > 0 ? log.speedup[log.n - 1] : 0;
-            count++;
+        share[i].sum = shbuf + (size_t)2 * n * i;
+        share[i].sumsq = share[i].sum + n;
+    }
+    jb.d = d;
+    jb.ops = ops;
+    jb.s = s;
+    jb.grid_s = grid_s;
+    jb.share = share;
+    if (pthread_mutex_init(&jb.mu, NULL) != 0) {
+        tc_seterr("policies: cannot create a mutex");
+        goto out;
+    }
+    mu_ok = 1;
+    if (nt > d->n_in)
+        nt = d->n_in > 0 ? d->n_in : 1;
+    int started = 0;
+    for (int k = 1; k < nt; k++) {
+        if (pthread_create(&tids[k], NULL, pol_worker, &jb) != 0)
+            break; /* fewer threads: the same result, the inputs are shared out dynamically */
+        started = k;
+    }
+    pol_worker(&jb);
+    for (int k = 1; k <= started; k++)
+        pthread_join(tids[k], NULL);
+    if (jb.failed) {
+        tc_seterr("%s", jb.err);
+        goto out;
+    }
+    for (int i = 0; i < d->n_in; i++) { /* in input order: the same sums whatever the thread count */
+        for (int g = 0; g < n; g++) {
+            sum[g] += share[i].sum[g];
+            sumsq[g] += share[i].sumsq[g];
         }
+        final_sum += share[i].final_sum;
+        count += share[i].count;
+        curve->n_steps += share[i].n_steps;
+        curve->n_budget_stops += share[i].n_budget_stops;
     }
     if (count == 0) {
         tc_seterr("policies: no input has a valid run");
@@ -502,12 +600,12 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
 out:
     if (rc != 0)
         pol_curve_free(curve);
-    free(log.t_s);
-    free(log.speedup);
+    if (mu_ok)
+        pthread_mutex_destroy(&jb.mu);
+    free(shbuf);
+    free(share);
     free(sum);
     free(sumsq);
-    if (rng != NULL)
-        gsl_rng_free(rng);
     return rc;
 }
 

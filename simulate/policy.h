@@ -86,6 +86,7 @@ struct pol_settings {
     int runs;                 /* tuning runs per input and policy [30] */
     uint64_t seed;
     int n_grid;               /* points of the common time grid [60] */
+    int threads;              /* worker threads over inputs, 1..64; the result does not depend on it [1] */
 };
 
 void pol_settings_default(struct pol_settings *s);
@@ -110,8 +111,10 @@ struct pol_curve {
     double final_speedup;            /* mean speedup at the end of the runs */
 };
 
-/* Replay `ops` on every input of d, s->runs times each; curve->grid_s must hold s->n_grid times. Deterministic
- * for a seed. Returns 0, or -1 (tc_errmsg). */
+/* Replay `ops` on every input of d, s->runs times each, on s->threads threads; grid_s holds s->n_grid times.
+ * The same bytes for a seed whatever the thread count (each (seed, policy, input, run) has its own random stream,
+ * and per-input sums are added in input order). Policies must keep all their state in what `start` returns.
+ * Returns 0, or -1 (tc_errmsg). */
 int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const struct pol_settings *s,
                  const double *grid_s, struct pol_curve *curve);
 /* The common grid: n log-spaced times from lo_s to hi_s. */

@@ -39,7 +39,7 @@ static void *halving_start(const struct pol_view *v)
     return st;
 }
 
-static const struct pol_view *g_sort_view; /* qsort has no context: set just around the call */
+static _Thread_local const struct pol_view *g_sort_view; /* qsort has no context: set around the call (per thread) */
 static int by_estimate(const void *a, const void *b)
 {
     double x = g_sort_view->est_ms[*(const int *)a], y = g_sort_view->est_ms[*(const int *)b];

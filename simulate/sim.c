@@ -1198,7 +1198,7 @@ void sim_write_settings(FILE *fp, const struct sim_data *d, const struct sim_set
 static void put_num(FILE *fp, double v)
 {
     if (isnan(v))
-        fputs("\tNaN", fp);
+        fputs("\tnan", fp); /* the missing-value token of every tunecost TSV */
     else
         fprintf(fp, "\t%.9g", v);
 }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/gpu-kill-resume.sh — issue 7, item 6, on a GPU machine: SIGKILL `collect` at five random points,
+# tests/gpu-kill-resume.sh — on a GPU workstation: SIGKILL `collect` at five random points,
 # `--resume` after each, and compare the final trace with an uninterrupted collection of the same settings:
 # the same (input, configuration) pairs with the same statuses, none lost, none twice. Exit 77 without a GPU.
 # usage: bash tests/gpu-kill-resume.sh TUNECOST WORKDIR

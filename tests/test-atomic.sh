@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test-atomic.sh — outputs appear complete or not at all, even under SIGKILL (issue 7, item 3).
+# test-atomic.sh — outputs appear complete or not at all, even under SIGKILL.
 # For `simulate -o DIR` and `report -o DIR`: one uninterrupted run gives the reference output (both commands
 # are deterministic for a seed). Then, over an older output already in place, the same command is killed with
 # SIGKILL at 7 points spread over its run time (denser towards the end, where the files are written). After
@@ -131,7 +131,7 @@ check_command() {
 # simulate: about 2-3 s on this trace; the old output has another seed.
 check_command simulate "$T" -s 20000 -r 50 -j 1 -q --seed 2 -- "$T" -s 50000 -r 50 -j 1 -q --seed 1
 # report: about 3 s; the old report has another seed.
-check_command report "$T" -S 50 -R 5 -j 1 -q --seed 2 -- "$T" -S 5000 -R 30 -j 1 -q --seed 1
+check_command report "$T" -s 50 -r 5 -j 1 -q --seed 2 -- "$T" -s 5000 -r 30 -j 1 -q --seed 1
 
 [ $tested -gt 0 ] || { echo "SKIP: neither simulate nor report is built"; exit 77; }
 echo "atomic: $n_pass pass, $n_fail fail, $n_warn warnings"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test-corpus.sh — feed every file of the malformed-trace corpus to every command that reads traces (issue 7).
+# test-corpus.sh — feed every file of the malformed-trace corpus to every command that reads traces.
 # For each (command, file) pair, run in an empty working directory with its output pointed there, it checks:
 #   - no crash: exit status below 128, no sanitizer report, no hang (timeout 60 s);
 #   - `reject` files: exit 2 and exactly one line on stderr that names the file;

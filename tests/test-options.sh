@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test-options.sh — bad command-line options for every subcommand (issue 7, item 2).
+# test-options.sh — bad command-line options for every subcommand, and the options they share.
 # Each row of the table below names a command, an option, a value that works and values that must not:
 # non-numbers, negatives, zero, huge numbers, inverted ranges, unknown shapes and names, missing arguments.
 # For every row the good value runs first as a control (exit 0), so a command that fails for another reason
@@ -68,14 +68,18 @@ simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--estimator	median	nosuch|<empty>|MEAN
 simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--seed	7	-1|x|18446744073709551616|1.5
 simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--threads	2	-1|x|99999999999999999999
 simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	--input	256x256x256	7x7x7|256x256|abc|0x0x0|256x256x256x1|-256x256x256
-report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	--samples	3	abc|-1|0|99999999999999999999
-report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	-S	3	x|0
-report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	--runs	2	abc|-1|0|99999999999999999999
-report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	--seed	7	-1|x|18446744073709551616
-report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	--compile-factor	4	0|-1|x
-report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	--threads	1	-1|x|99999999999999999999
-report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	--input	512x256x128	7x7x7|abc|512x256|0x1x1
-report	{T} -o {W}/rep -S 2 -R 2 -j 1 -q	--triton-trace	{TRITON}	{W}/does-not-exist.h5|{BAD}|{T2}
+report	{T} -o {W}/rep -s 2 -r 2 -j 1 -q	--samples	3	abc|-1|0|99999999999999999999
+report	{T} -o {W}/rep -s 2 -r 2 -j 1 -q	-s	3	x|0
+report	{T} -o {W}/rep -s 2 -r 2 -j 1 -q	-r	2	x|0
+report	{T} -o {W}/rep -s 2 -r 2 -j 1 -q	-c	4	0|x
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	-c	4	0|x
+simulate	{T} -o {W}/sim -s 2 -r 2 -j 1 -q	-i	256x256x256	7x7x7|abc
+report	{T} -o {W}/rep -s 2 -r 2 -j 1 -q	--runs	2	abc|-1|0|99999999999999999999
+report	{T} -o {W}/rep -s 2 -r 2 -j 1 -q	--seed	7	-1|x|18446744073709551616
+report	{T} -o {W}/rep -s 2 -r 2 -j 1 -q	--compile-factor	4	0|-1|x
+report	{T} -o {W}/rep -s 2 -r 2 -j 1 -q	--threads	1	-1|x|99999999999999999999
+report	{T} -o {W}/rep -s 2 -r 2 -j 1 -q	--input	512x256x128	7x7x7|abc|512x256|0x1x1
+report	{T} -o {W}/rep -s 2 -r 2 -j 1 -q	--triton-trace	{TRITON}	{W}/does-not-exist.h5|{BAD}|{T2}
 table	best {T} -o {W}/t.tsv -q	--max-rows	5	-1|x|99999999999999999999|1.5
 frontier	{P} -o {W}/f.tsv	--by	tflops	nosuch|<empty>
 frontier	{P} -o {W}/f.tsv	--time	time_s	nosuch|speedup2
@@ -120,7 +124,7 @@ while IFS=$'\t' read -r cmd base opt good bads; do
 done <<<"$TABLE"
 
 # ---- every command: --help, an unknown option, a missing argument, a bad positional -------------------------
-for cmd in info table simulate frontier report merge collect; do
+for cmd in info table simulate frontier report merge collect policies import; do
     built "$cmd" || continue
     run "$cmd" --help
     if [ $rc -ne 0 ] || ! grep -qi 'example' "$TMP/out" || [ -n "$err" ]; then
@@ -152,7 +156,7 @@ built table && check2 "table with an unknown name" table nosuch "$T"
 built table && check2 "table without a name" table
 built simulate && check2 "simulate with two traces" simulate "$T" "$T2" -o "$W/sim" -s 2 -r 2 -q
 built simulate && check2 "simulate of a missing trace" simulate "$W/none.h5" -o "$W/sim" -q
-built report && check2 "report without -o" report "$T" -S 2 -R 2 -q
+built report && check2 "report without -o" report "$T" -s 2 -r 2 -q
 built frontier && check2 "frontier without a points file" frontier
 built frontier && check2 "frontier of a missing file" frontier "$W/none.tsv"
 built frontier && check2 "frontier of a trace (not a TSV)" frontier "$T"
@@ -163,6 +167,67 @@ built merge && check2 "merge of a missing input" merge "$W/m.h5" "$W/none.h5"
 built merge && check2 "merge of a trace with itself (same pairs twice)" merge "$W/m.h5" "$T" "$T"
 built merge && check2 "merge of a trace and a non-trace" merge "$W/m.h5" "$T" "$BAD"
 built merge && check2 "merge into a directory" merge "$W" "$T"
+
+# ---- shared options: one vocabulary (util/tc_cli.h) ----------------------------------------------------------
+# 1. Every --help that lists a shared long option lists it with the shared short letter (none for --seed), and
+#    no help gives a shared letter to another long option (report -s was once the seed, simulate -s the samples).
+SHARED="output:o input:i samples:s runs:r seed: threads:j compile-factor:c force:f quiet:q help:h"
+for cmd in info table simulate frontier report merge collect policies import; do
+    built "$cmd" || continue
+    run "$cmd" --help
+    for pair in $SHARED; do
+        long=${pair%%:*} short=${pair#*:}
+        grep -qE -- "--$long( |=|\$)" "$TMP/out" || continue
+        if [ -n "$short" ]; then
+            grep -qE -- "-$short, --$long( |\$)" "$TMP/out" || { fail "$cmd --help: --$long without '-$short, --$long'"; continue; }
+        else
+            grep -qE -- "-[A-Za-z], --$long( |\$)" "$TMP/out" && { fail "$cmd --help: --$long has a short letter"; continue; }
+        fi
+        n_pass=$((n_pass + 1))
+    done
+    for pair in $SHARED; do
+        long=${pair%%:*} short=${pair#*:}
+        [ -n "$short" ] || continue
+        other=$(grep -oE -- "-$short, --[a-z-]+" "$TMP/out" | grep -v -- "--$long\$" | head -n 1)
+        [ -z "$other" ] && n_pass=$((n_pass + 1)) || fail "$cmd --help: '$other' (-$short is --$long everywhere)"
+    done
+    # 2. A usage error is exactly two lines: what is wrong, and where to read more (not the whole help).
+    run "$cmd" --no-such-option
+    want=$(printf "tunecost %s: unknown option '--no-such-option'\nsee 'tunecost %s --help'" "$cmd" "$cmd")
+    [ "$rc" -eq 2 ] && [ "$err" = "$want" ] && [ -z "$out" ] && n_pass=$((n_pass + 1)) ||
+        fail "$cmd --no-such-option: exit $rc, stderr '$(echo "$err" | head -n 3 | tr '\n' '|')'"
+done
+# 3. Same range and same message wherever a shared option exists: the out-of-range values below (one past each
+#    end of the ranges in util/tc_cli.h) give the identical message after "tunecost CMD: " in every command
+#    that has the option; -j 0 (all cores) is accepted by both simulation commands.
+shared_msg() { # cmd args... -> the message without its "tunecost CMD: " prefix, or "exit N"
+    local cmd=$1; shift
+    run "$cmd" "$@"
+    [ "$rc" -eq 2 ] && head -n 1 "$TMP/err" | sed "s/^tunecost $cmd: //" || echo "exit $rc"
+}
+for ov in "--samples 0" "-s 10000001" "--runs 0" "-r 1000001" "--seed 18446744073709551616" "--seed -1" \
+          "-j -1" "--threads 4097" "-c 0" "--compile-factor 4097"; do
+    # shellcheck disable=SC2086
+    m_sim=$(shared_msg simulate "$T" -o "$W/sim" -q $ov)
+    # shellcheck disable=SC2086
+    m_rep=$(shared_msg report "$T" -o "$W/rep" -q $ov)
+    case "$m_sim" in exit*) fail "simulate $ov: $m_sim, expected 2" ;; esac
+    [ "$m_sim" = "$m_rep" ] && n_pass=$((n_pass + 1)) || fail "$ov: simulate says '$m_sim', report says '$m_rep'"
+    case "$ov" in --runs*|-r*|--seed*)
+        if built policies; then
+            # shellcheck disable=SC2086
+            m_pol=$(shared_msg policies "$T" -o "$W/pol" -q $ov)
+            [ "$m_sim" = "$m_pol" ] && n_pass=$((n_pass + 1)) || fail "$ov: simulate says '$m_sim', policies says '$m_pol'"
+        fi ;;
+    esac
+done
+m_col=$(shared_msg collect -o "$W/c.h5" --seed 18446744073709551616)
+m_sim=$(shared_msg simulate "$T" -o "$W/sim" -q --seed 18446744073709551616)
+[ "$m_col" = "$m_sim" ] && n_pass=$((n_pass + 1)) || fail "--seed: collect says '$m_col', simulate says '$m_sim'"
+for cmd in simulate report; do
+    run "$cmd" "$T" -o "$W/out" -s 2 -r 2 -q -j 0
+    [ "$rc" -eq 0 ] && n_pass=$((n_pass + 1)) || fail "$cmd -j 0 (all cores): exit $rc: $(head -n 1 "$TMP/err")"
+done
 
 echo "options: $n_pass pass, $n_fail fail"
 for f in "${FAILS[@]}"; do echo "FAIL $f"; done

@@ -215,6 +215,14 @@ START_TEST(test_policy_random_agrees_with_analytic_baseline)
         else
             ck_assert_msg(diff <= 0.1, "t %.3f s: replay %.4f, analytic %.4f", grid[g], c.mean[g], c.baseline[g]);
     }
+    /* the same seed on 3 threads (64 inputs shared out in whatever order the threads take them): the same bits */
+    struct pol_curve c3;
+    s.threads = 3;
+    ck_assert_int_eq(pol_evaluate(d, policy_find("random"), &s, grid, &c3), 0);
+    ck_assert_mem_eq(c.mean, c3.mean, 40 * sizeof *c.mean);
+    ck_assert_mem_eq(c.lo, c3.lo, 40 * sizeof *c.lo);
+    ck_assert_int_eq(c.n_steps, c3.n_steps);
+    pol_curve_free(&c3);
     pol_curve_free(&c);
     pol_data_free(d);
     trace_close(t);

@@ -17,7 +17,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$tunecost" report "$tmp/fx.h5" --triton-trace "$tmp/tr.h5" -o "$tmp/report" --samples 60 --runs 5 -q \
     || fail "tunecost report failed"
 n_img=$(grep -o '<img ' "$tmp/report/index.html" | wc -l)
-[ "$n_img" -eq 7 ] || fail "index.html has $n_img <img> elements, expected 7 (every figure drawn)"
+# 8 figures: fig1-fig5, the heatmap, the overhead models and the tuning policies
+[ "$n_img" -eq 8 ] || fail "index.html has $n_img <img> elements, expected 8 (every figure drawn)"
 
 # A copy of the page with a script that reports how many images loaded; the report itself has no scripts.
 cat > "$tmp/inject.html" <<'JS'
@@ -37,7 +38,7 @@ flags="--headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir=$
 dom=$(timeout 120 chromium $flags --virtual-time-budget=10000 --dump-dom "file://$tmp/report/check.html" 2>/dev/null)
 line=$(printf '%s\n' "$dom" | grep -o 'IMGCHECK total=[0-9]* loaded=[0-9]*' | head -n 1)
 echo "chromium: ${line:-no result}"
-[ "$line" = "IMGCHECK total=7 loaded=7" ] || fail "not every image loaded in Chromium: ${line:-no result}"
+[ "$line" = "IMGCHECK total=8 loaded=8" ] || fail "not every image loaded in Chromium: ${line:-no result}"
 
 timeout 120 chromium $flags --window-size=1280,4000 --screenshot="$tmp/shot.png" "file://$tmp/report/index.html" \
     >/dev/null 2>&1
@@ -45,5 +46,5 @@ timeout 120 chromium $flags --window-size=1280,4000 --screenshot="$tmp/shot.png"
 size=$(wc -c < "$tmp/shot.png")
 [ "$size" -gt 50000 ] || fail "screenshot is only $size bytes: the page looks empty"
 cp "$tmp/shot.png" report-screenshot.png 2>/dev/null || true
-echo "PASS: 7 of 7 images loaded; screenshot $size bytes (report-screenshot.png)"
+echo "PASS: 8 of 8 images loaded; screenshot $size bytes (report-screenshot.png)"
 exit 0

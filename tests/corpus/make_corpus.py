@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""make_corpus.py — write the malformed-trace corpus (issue 7) into a directory, from the format spec alone.
+"""make_corpus.py — write the malformed-trace corpus into a directory, from the format spec alone.
 
 Every file is a small hand-built trace (written with h5py, not with tunecost's trace library, so a bug there
 cannot hide in both) that differs from one valid control trace, `valid.h5`, in exactly one defect. MANIFEST.tsv

@@ -24,7 +24,7 @@ fi
 rm -f "$probe" "$out/.probe"
 echo '#define TC_VERSION "fuzz"' >"$out/tc_version.h"
 
-util=("$root"/util/tc_err.c "$root"/util/tc_opt.c "$root"/util/tc_atomic.c "$root"/util/tc_json.c)
+util=("$root"/util/tc_err.c "$root"/util/tc_opt.c "$root"/util/tc_atomic.c "$root"/util/tc_json.c "$root"/util/tc_stats.c)
 for h in "${harnesses[@]}"; do
     case $h in
     fuzz_opt)   "$CC" "${flags[@]}" "$here/fuzz_opt.c" "${util[@]}" -lm -o "$out/fuzz_opt" ;;

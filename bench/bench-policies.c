@@ -1,0 +1,103 @@
+/* bench-policies.c — how fast `tunecost policies` is: the replay tables built from a trace, then every registered
+ * policy evaluated (30 runs per input by default) on 1 and on T threads. Results in docs/performance.md,
+ * "Tuning policies".
+ *
+ *   bench-policies TRACE [-r RUNS] [-j T]
+ *
+ * Prints one TSV row per measurement: what, threads, wall seconds, CPU seconds of the process (all threads;
+ * steadier than wall time on a busy machine), and whether the T-thread curve is bit-identical to the 1-thread one. */
+#include "policy.h"
+#include "tc_err.h"
+#include "tc_time.h"
+#include "trace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = NULL;
+    int runs = 30, threads = (int)sysconf(_SC_NPROCESSORS_ONLN), rc = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
+            runs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc)
+            threads = atoi(argv[++i]);
+        else if (path == NULL && argv[i][0] != '-')
+            path = argv[i];
+        else {
+            fprintf(stderr, "usage: bench-policies TRACE [-r RUNS] [-j T]\n");
+            return 2;
+        }
+    }
+    if (path == NULL || runs < 1 || threads < 1 || threads > 64) {
+        fprintf(stderr, "usage: bench-policies TRACE [-r RUNS] [-j T]\n");
+        return 2;
+    }
+    struct pol_settings s;
+    pol_settings_default(&s);
+    s.runs = runs;
+    double grid[60], w0 = tc_now_s(), c0 = cpu_s();
+    pol_grid(s.budget_s * 1e-4, s.budget_s, s.n_grid, grid);
+    struct trace *t = trace_open(path);
+    struct pol_data *d = t != NULL ? pol_data_from_trace(t) : NULL;
+    if (d == NULL) {
+        fprintf(stderr, "bench-policies: %s\n", tc_errmsg());
+        trace_close(t);
+        return 1;
+    }
+    printf("what\tthreads\twall_s\tcpu_s\tsame_bytes\n");
+    printf("tables (%d inputs)\t1\t%.2f\t%.2f\t-\n", pol_data_n_inputs(d), tc_now_s() - w0, cpu_s() - c0);
+    double tot_w[2] = {0, 0}, tot_c[2] = {0, 0};
+    int n_pol = 0, all_same = 1;
+    for (int i = 0; policy_registry[i] != NULL; i++, n_pol++) {
+        struct pol_curve c1, cT;
+        int same;
+        s.threads = 1;
+        w0 = tc_now_s();
+        c0 = cpu_s();
+        if (pol_evaluate(d, policy_registry[i], &s, grid, &c1) != 0)
+            goto fail;
+        double w1 = tc_now_s() - w0, cc1 = cpu_s() - c0;
+        s.threads = threads;
+        w0 = tc_now_s();
+        c0 = cpu_s();
+        if (pol_evaluate(d, policy_registry[i], &s, grid, &cT) != 0) {
+            pol_curve_free(&c1);
+            goto fail;
+        }
+        double wT = tc_now_s() - w0, ccT = cpu_s() - c0;
+        same = memcmp(c1.mean, cT.mean, (size_t)s.n_grid * sizeof *c1.mean) == 0 &&
+               memcmp(c1.lo, cT.lo, (size_t)s.n_grid * sizeof *c1.lo) == 0 && c1.n_steps == cT.n_steps;
+        all_same &= same;
+        printf("%s x %d runs\t1\t%.2f\t%.2f\t-\n", policy_registry[i]->name, runs, w1, cc1);
+        printf("%s x %d runs\t%d\t%.2f\t%.2f\t%s\n", policy_registry[i]->name, runs, threads, wT, ccT,
+               same ? "yes" : "NO");
+        tot_w[0] += w1;
+        tot_c[0] += cc1;
+        tot_w[1] += wT;
+        tot_c[1] += ccT;
+        pol_curve_free(&c1);
+        pol_curve_free(&cT);
+    }
+    printf("all %d policies\t1\t%.2f\t%.2f\t-\n", n_pol, tot_w[0], tot_c[0]);
+    printf("all %d policies\t%d\t%.2f\t%.2f\t%s\n", n_pol, threads, tot_w[1], tot_c[1], all_same ? "yes" : "NO");
+    rc = all_same ? 0 : 1;
+    goto out;
+fail:
+    fprintf(stderr, "bench-policies: %s\n", tc_errmsg());
+out:
+    pol_data_free(d);
+    trace_close(t);
+    return rc;
+}

@@ -1,0 +1,267 @@
+/* policy_bo.c — Bayesian optimisation with a Gaussian-process surrogate over the parameters. A configuration is
+ * the point of [0,1]^n_params whose coordinate p is the index of its value in parameter p's sorted values,
+ * divided by (number of values - 1). The model is fitted to y = log(estimate in ms), standardised (mean 0,
+ * population deviation 1) over the observations used; a failed configuration counts as the worst y observed.
+ * Kernel: squared exponential, k(x, x') = exp(-|x - x'|^2 / (2 BO_LENGTH^2)), unit signal variance, BO_JITTER
+ * added to the diagonal. After BO_INIT random configurations, each step benchmarks, among the unmeasured ones,
+ * the one of greatest expected improvement over the lowest standardised y (minimisation, exploration margin
+ * BO_XI): EI = (y_best - mu - xi) Phi(z) + sigma phi(z), z = (y_best - mu - xi) / sigma.
+ * Cost is capped per step: the GP holds at most BO_MAX_OBS observations (the lowest y's, where the optimum is
+ * sought), so its factorisation costs O(BO_MAX_OBS^3); and at most BO_MAX_CAND unmeasured configurations, drawn at
+ * random when there are more, are scored, each for O(BO_MAX_OBS^2). The kernel matrix is factorised with GSL's
+ * modified Cholesky (Gill, Murray & Wright), which perturbs a matrix that rounding made indefinite instead of
+ * failing. Each configuration is benchmarked at most once, for the full --rep-ms; the policy is done when all
+ * were. Hyperparameters: BO_INIT = 2, BO_LENGTH = 0.3, BO_JITTER = 1e-6, BO_XI = 0.01, BO_MAX_OBS = 16,
+ * BO_MAX_CAND = 64. Reference: Jones, Schonlau & Welch, "Efficient global optimization of expensive black-box
+ * functions", J. Global Optim. 13 (1998); Rasmussen & Williams, "Gaussian processes for machine learning" (2006),
+ * algorithm 2.1; Willemsen, van Nieuwpoort & van Werkhoven, "Bayesian optimization for auto-tuning GPU kernels",
+ * PMBS 2021. */
+#include "policy.h"
+
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_math.h>
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdlib.h>
+
+#define BO_INIT 2
+#define BO_LENGTH 0.3
+#define BO_JITTER 1e-6
+#define BO_XI 0.01
+#define BO_MAX_OBS 16
+#define BO_MAX_CAND 64
+
+struct st_bo {
+    int *tried, n_left;
+    int *xi;              /* n_configs x n_params value indices (coordinate = index / (values - 1)) */
+    double **ktab;        /* per parameter: the kernel's factor exp(-d^2 / (2 l^2)) for each pair of indices */
+    int *obs, *cand;      /* scratch: observations used, candidates scored */
+    double *y;            /* scratch: y of each observed configuration */
+    gsl_matrix *K, *Kinv;
+    gsl_permutation *perm;
+    gsl_vector *alpha, *ys, *k, *w;
+};
+
+static void bo_free(struct st_bo *st)
+{
+    if (st == NULL)
+        return;
+    free(st->tried);
+    free(st->xi);
+    for (int p = 0; st->ktab != NULL && st->ktab[p] != NULL; p++)
+        free(st->ktab[p]);
+    free(st->ktab);
+    if (st->Kinv != NULL)
+        gsl_matrix_free(st->Kinv);
+    free(st->obs);
+    free(st->cand);
+    free(st->y);
+    if (st->K != NULL)
+        gsl_matrix_free(st->K);
+    if (st->perm != NULL)
+        gsl_permutation_free(st->perm);
+    gsl_vector *vs[] = {st->alpha, st->ys, st->k, st->w};
+    for (int i = 0; i < 4; i++)
+        if (vs[i] != NULL)
+            gsl_vector_free(vs[i]);
+    free(st);
+}
+
+static void *bo_start(const struct pol_view *v)
+{
+    struct st_bo *st = calloc(1, sizeof *st);
+    size_t n = (size_t)v->n_configs + 1, np = (size_t)v->n_params + 1;
+    if (st == NULL)
+        return NULL;
+    st->tried = calloc(n, sizeof *st->tried);
+    st->xi = malloc(n * np * sizeof *st->xi);
+    st->ktab = calloc(np, sizeof *st->ktab);
+    st->Kinv = gsl_matrix_alloc(BO_MAX_OBS, BO_MAX_OBS);
+    st->obs = malloc(n * sizeof *st->obs);
+    st->cand = malloc(n * sizeof *st->cand);
+    st->y = malloc(n * sizeof *st->y);
+    st->K = gsl_matrix_alloc(BO_MAX_OBS, BO_MAX_OBS);
+    st->perm = gsl_permutation_alloc(BO_MAX_OBS);
+    st->alpha = gsl_vector_alloc(BO_MAX_OBS);
+    st->ys = gsl_vector_alloc(BO_MAX_OBS);
+    st->k = gsl_vector_alloc(BO_MAX_OBS);
+    st->w = gsl_vector_alloc(BO_MAX_OBS);
+    if (st->tried == NULL || st->xi == NULL || st->ktab == NULL || st->Kinv == NULL || st->obs == NULL || st->cand == NULL || st->y == NULL ||
+        st->K == NULL || st->perm == NULL || st->alpha == NULL || st->ys == NULL || st->k == NULL || st->w == NULL) {
+        bo_free(st);
+        return NULL;
+    }
+    for (int c = 0; c < v->n_configs; c++)
+        for (int p = 0; p < v->n_params; p++) {
+            int i = 0;
+            while (i < v->n_values[p] && v->values[p][i] != v->cfg[c].params[p])
+                i++;
+            st->xi[(size_t)c * (size_t)v->n_params + (size_t)p] = i < v->n_values[p] ? i : 0;
+        }
+    for (int p = 0; p < v->n_params; p++) {
+        int nv = v->n_values[p] > 0 ? v->n_values[p] : 1;
+        if ((st->ktab[p] = malloc((size_t)nv * (size_t)nv * sizeof *st->ktab[p])) == NULL) {
+            bo_free(st);
+            return NULL;
+        }
+        for (int a = 0; a < nv; a++)
+            for (int b = 0; b < nv; b++) {
+                double d = nv > 1 ? (double)(a - b) / (nv - 1) : 0;
+                st->ktab[p][a * nv + b] = exp(-d * d / (2 * BO_LENGTH * BO_LENGTH));
+            }
+    }
+    st->n_left = v->n_configs;
+    return st;
+}
+
+/* The squared-exponential kernel as a product of per-parameter factors (no exp per call). */
+static double kern(const struct st_bo *st, const struct pol_view *v, int a, int b)
+{
+    int np = v->n_params;
+    double k = 1;
+    for (int p = 0; p < np; p++) {
+        int nv = v->n_values[p] > 0 ? v->n_values[p] : 1;
+        k *= st->ktab[p][st->xi[(size_t)a * (size_t)np + (size_t)p] * nv + st->xi[(size_t)b * (size_t)np + (size_t)p]];
+    }
+    return k;
+}
+
+static int take(struct st_bo *st, int c)
+{
+    st->tried[c] = 1;
+    st->n_left--;
+    return c;
+}
+
+static int random_untried(struct st_bo *st, const struct pol_view *v)
+{
+    long pick = (long)gsl_rng_uniform_int(v->rng, (unsigned long)st->n_left);
+    for (int k = 0; k < v->n_configs; k++)
+        if (!st->tried[k] && pick-- == 0)
+            return take(st, k);
+    return -1;
+}
+
+static _Thread_local const double *g_y; /* qsort has no context: set just around the call (runs are threads) */
+static int by_y(const void *a, const void *b)
+{
+    double x = g_y[*(const int *)a], y = g_y[*(const int *)b];
+    return (x > y) - (x < y);
+}
+
+static int bo_next(void *p, const struct pol_view *v)
+{
+    struct st_bo *st = p;
+    int nc = v->n_configs, n_obs = 0, n_cand = 0;
+    if (st->n_left == 0)
+        return -1;
+    /* observations: y = log estimate; failed ones get the worst valid y afterwards */
+    double worst = -INFINITY;
+    for (int c = 0; c < nc; c++) {
+        if (v->failed[c] || v->n_exec[c] > 0) {
+            if (!st->tried[c])
+                take(st, c);
+            st->obs[n_obs++] = c;
+        }
+        if (!v->failed[c] && v->n_exec[c] > 0 && log(v->est_ms[c]) > worst)
+            worst = log(v->est_ms[c]);
+    }
+    int n_valid = 0;
+    for (int i = 0; i < n_obs; i++)
+        n_valid += !v->failed[st->obs[i]];
+    if (st->n_left == 0)
+        return -1;
+    if (n_obs < BO_INIT || n_valid == 0)
+        return random_untried(st, v);
+    double *yc = st->y; /* indexed by configuration */
+    for (int i = 0; i < n_obs; i++) {
+        int c = st->obs[i];
+        yc[c] = v->failed[c] ? worst : log(v->est_ms[c]);
+    }
+    if (n_obs > BO_MAX_OBS) {
+        g_y = yc;
+        qsort(st->obs, (size_t)n_obs, sizeof *st->obs, by_y);
+        g_y = NULL;
+        n_obs = BO_MAX_OBS;
+    }
+    double mean = 0, var = 0;
+    for (int i = 0; i < n_obs; i++)
+        mean += yc[st->obs[i]];
+    mean /= n_obs;
+    for (int i = 0; i < n_obs; i++)
+        var += (yc[st->obs[i]] - mean) * (yc[st->obs[i]] - mean);
+    double sd = var > 0 ? sqrt(var / n_obs) : 1, ybest = INFINITY;
+    /* the GP on the n_obs observations: K = L D L^T (permuted), alpha = K^-1 y */
+    gsl_matrix_view K = gsl_matrix_submatrix(st->K, 0, 0, (size_t)n_obs, (size_t)n_obs);
+    gsl_vector_view ys = gsl_vector_subvector(st->ys, 0, (size_t)n_obs);
+    gsl_vector_view al = gsl_vector_subvector(st->alpha, 0, (size_t)n_obs);
+    gsl_vector_view kv = gsl_vector_subvector(st->k, 0, (size_t)n_obs);
+    gsl_vector_view wv = gsl_vector_subvector(st->w, 0, (size_t)n_obs);
+    gsl_permutation perm = {(size_t)n_obs, st->perm->data};
+    for (int i = 0; i < n_obs; i++) {
+        double yi = (yc[st->obs[i]] - mean) / sd;
+        gsl_vector_set(&ys.vector, (size_t)i, yi);
+        if (yi < ybest)
+            ybest = yi;
+        for (int j = 0; j < n_obs; j++)
+            gsl_matrix_set(&K.matrix, (size_t)i, (size_t)j,
+                           kern(st, v, st->obs[i], st->obs[j]) + (i == j ? BO_JITTER : 0));
+    }
+    gsl_linalg_mcholesky_decomp(&K.matrix, &perm, NULL);
+    gsl_matrix_view Ki = gsl_matrix_submatrix(st->Kinv, 0, 0, (size_t)n_obs, (size_t)n_obs);
+    gsl_linalg_mcholesky_invert(&K.matrix, &perm, &Ki.matrix);
+    gsl_blas_dgemv(CblasNoTrans, 1, &Ki.matrix, &ys.vector, 0, &al.vector);
+    /* candidates: the unmeasured configurations, at most BO_MAX_CAND of them drawn at random */
+    for (int c = 0; c < nc; c++)
+        if (!st->tried[c])
+            st->cand[n_cand++] = c;
+    if (n_cand > BO_MAX_CAND) {
+        for (int i = 0; i < BO_MAX_CAND; i++) {
+            int j = i + (int)gsl_rng_uniform_int(v->rng, (unsigned long)(n_cand - i)), t = st->cand[i];
+            st->cand[i] = st->cand[j];
+            st->cand[j] = t;
+        }
+        n_cand = BO_MAX_CAND;
+    }
+    int pick = -1;
+    double best_ei = -INFINITY;
+    for (int i = 0; i < n_cand; i++) {
+        int c = st->cand[i];
+        for (int j = 0; j < n_obs; j++)
+            gsl_vector_set(&kv.vector, (size_t)j, kern(st, v, c, st->obs[j]));
+        double mu, kw;
+        gsl_blas_ddot(&kv.vector, &al.vector, &mu);
+        gsl_blas_dgemv(CblasNoTrans, 1, &Ki.matrix, &kv.vector, 0, &wv.vector);
+        gsl_blas_ddot(&kv.vector, &wv.vector, &kw);
+        double s2 = 1 + BO_JITTER - kw, sigma = s2 > 0 ? sqrt(s2) : 0, imp = ybest - mu - BO_XI, ei;
+        if (sigma > 0) {
+            double z = imp / sigma;
+            ei = imp * gsl_cdf_ugaussian_P(z) + sigma * gsl_ran_ugaussian_pdf(z);
+        } else {
+            ei = imp > 0 ? imp : 0;
+        }
+        if (ei > best_ei) {
+            best_ei = ei;
+            pick = c;
+        }
+    }
+    return pick >= 0 ? take(st, pick) : random_untried(st, v);
+}
+
+static double bo_rep(void *p, const struct pol_view *v, int c)
+{
+    (void)p;
+    return v->n_exec[c] > 0 || v->failed[c] ? 0 : v->rep_ms;
+}
+
+static void bo_stop(void *p)
+{
+    bo_free(p);
+}
+
+const struct policy_ops policy_bo = {
+    "bo", "Bayesian optimisation: Gaussian process on log time, expected improvement, <= 16 points, <= 64 candidates",
+    "Jones, Schonlau & Welch, J. Global Optim. 1998", bo_start, bo_next, bo_rep, NULL, bo_stop,
+};

@@ -1,0 +1,205 @@
+/* test-policies.c — the first steps of the hyperband, genetic and bo policies (simulate/policy_*.c), driven
+ * directly through their struct policy_ops on small hand-built views (no trace: the test plays the engine's part
+ * and writes the measurements a benchmark would have produced). Every expected value is worked out by hand in
+ * the comment beside it; none depends on which random numbers the stream gives. */
+#include "policy.h"
+
+#include <check.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A view of a grid of n_params parameters with n_per values each (1..n_per), every combination one
+ * configuration, configuration index = mixed-radix number of the value indices (last parameter fastest). */
+struct fake {
+    struct pol_view v;
+    struct pol_config cfg[400];
+    int32_t params[400][2], vals[2][400];
+    const int32_t *valp[2];
+    int n_values[2], n_exec[400], failed[400];
+    double est[400];
+    gsl_rng *rng;
+};
+
+static void fake_init(struct fake *f, int n_params, int n_per, double rep_ms)
+{
+    memset(f, 0, sizeof *f);
+    int n = n_params == 1 ? n_per : n_per * n_per;
+    ck_assert_int_le(n, 400);
+    for (int p = 0; p < n_params; p++) {
+        for (int i = 0; i < n_per; i++)
+            f->vals[p][i] = i + 1;
+        f->valp[p] = f->vals[p];
+        f->n_values[p] = n_per;
+    }
+    for (int c = 0; c < n; c++) {
+        if (n_params == 1) {
+            f->params[c][0] = c + 1;
+        } else {
+            f->params[c][0] = c / n_per + 1;
+            f->params[c][1] = c % n_per + 1;
+        }
+        f->cfg[c].params = f->params[c];
+        f->cfg[c].compile_ms = 100;
+        f->est[c] = NAN;
+    }
+    f->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    ck_assert_ptr_nonnull(f->rng);
+    gsl_rng_set(f->rng, 7);
+    f->v.n_configs = n;
+    f->v.n_params = n_params;
+    f->v.cfg = f->cfg;
+    f->v.n_values = f->n_values;
+    f->v.values = f->valp;
+    f->v.est_ms = f->est;
+    f->v.n_exec = f->n_exec;
+    f->v.failed = f->failed;
+    f->v.best = -1;
+    f->v.rep_ms = rep_ms;
+    f->v.rng = f->rng;
+}
+
+static void measured(struct fake *f, int c, double est_ms, int n_exec)
+{
+    f->est[c] = est_ms;
+    f->n_exec[c] = n_exec;
+}
+
+START_TEST(test_hyperband_first_bracket_on_three_configurations)
+{
+    /* 3 configurations, --rep-ms 90. Bracket s = 2 asks for ceil(3/3 * 3^2) = 9 configurations; only 3 exist,
+     * so it draws all three (in a random order) and gives each 90 / 3^2 = 10 ms. Say c0 measured 4 ms x 3
+     * (12 ms had), c1 2 ms x 5 (10 ms), c2 failed. Rung 1 keeps max(1, floor(3/3)) = 1: the best, c1, which
+     * gets 90 / 3 = 30 ms in all, so 30 - 10 = 20 ms more. Rung 2 keeps max(1, floor(1/3)) = 1: c1 again, up to
+     * 90 ms: after 15 executions of 2 ms (30 ms) that is 60 ms more. Bracket s = 1 finds no configuration not
+     * drawn before, so the policy is done. */
+    struct fake f;
+    fake_init(&f, 1, 3, 90);
+    const struct policy_ops *ops = policy_find("hyperband");
+    ck_assert_ptr_nonnull(ops);
+    void *st = ops->start(&f.v);
+    ck_assert_ptr_nonnull(st);
+    int seen[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        int c = ops->next(st, &f.v);
+        ck_assert(c >= 0 && c < 3 && !seen[c]);
+        seen[c] = 1;
+        ck_assert_double_eq_tol(ops->rep_ms(st, &f.v, c), 10, 1e-12);
+        if (c == 0)
+            measured(&f, 0, 4, 3);
+        else if (c == 1)
+            measured(&f, 1, 2, 5);
+        else
+            f.failed[2] = 1;
+    }
+    ck_assert_int_eq(ops->next(st, &f.v), 1);
+    ck_assert_double_eq_tol(ops->rep_ms(st, &f.v, 1), 20, 1e-12);
+    measured(&f, 1, 2, 15);
+    ck_assert_int_eq(ops->next(st, &f.v), 1);
+    ck_assert_double_eq_tol(ops->rep_ms(st, &f.v, 1), 60, 1e-12);
+    measured(&f, 1, 2, 45);
+    ck_assert_int_eq(ops->next(st, &f.v), -1);
+    ops->stop(st);
+    gsl_rng_free(f.rng);
+}
+END_TEST
+
+START_TEST(test_genetic_population_then_the_last_configuration)
+{
+    /* 2 parameters x 3 values = 9 configurations, --rep-ms 100. Generation 0 is 8 (GA_POP) distinct random
+     * configurations, each given the full 100 ms. Generation 1: every child bred from them is either measured
+     * already or the one configuration left; bred or drawn as the fallback, the 9th step is that one. Then all
+     * were benchmarked, so the policy is done. A configuration measured already is given 0 ms. */
+    struct fake f;
+    fake_init(&f, 2, 3, 100);
+    const struct policy_ops *ops = policy_find("genetic");
+    ck_assert_ptr_nonnull(ops);
+    void *st = ops->start(&f.v);
+    ck_assert_ptr_nonnull(st);
+    int seen[9] = {0};
+    for (int i = 0; i < 9; i++) {
+        int c = ops->next(st, &f.v);
+        ck_assert_msg(c >= 0 && c < 9 && !seen[c], "step %d gave %d", i, c);
+        seen[c] = 1;
+        ck_assert_double_eq(ops->rep_ms(st, &f.v, c), 100);
+        measured(&f, c, 1 + c, 1);
+        ck_assert_double_eq(ops->rep_ms(st, &f.v, c), 0);
+    }
+    ck_assert_int_eq(ops->next(st, &f.v), -1);
+    ops->stop(st);
+    gsl_rng_free(f.rng);
+}
+END_TEST
+
+START_TEST(test_bo_expected_improvement_by_hand)
+{
+    /* One parameter with 5 values: coordinates x = 0, .25, .5, .75, 1. Measured: c0 (x = 0) 1 ms and c4 (x = 1)
+     * 4 ms, so BO_INIT = 2 observations exist and the model decides. y = log(ms) = 0 and 1.3863, standardised
+     * (mean .6931, population deviation .6931) to -1 and +1; y_best = -1.
+     * Kernel (length .3): k(0,1) = exp(-1 / .18) = .003866; K = [[1+1e-6, .003866], [.003866, 1+1e-6]];
+     * alpha = K^-1 y = (-1, 1) / (1 + 1e-6 - .003866) = (-1.00388, 1.00388).
+     *   x = .25: k = (exp(-.0625/.18), exp(-.5625/.18)) = (.70665, .04394); mu = (-.70665 + .04394) 1.00388
+     *            = -.66528; k^T K^-1 k = (.70665^2 + .04394^2 - 2 (.003866)(.70665)(.04394)) / (1 - .003866^2)
+     *            = .50124, sigma = sqrt(1 - .50124) = .70637; imp = -1 + .66528 - .01 = -.34472, z = -.48802,
+     *            EI = -.34472 Phi(z) + .70637 phi(z) = -.34472 (.31277) + .70637 (.35397) = .14235
+     *   x = .5:  k = (.24935, .24935), mu = 0, sigma = .93602, imp = -1.01, z = -1.07904,
+     *            EI = -1.01 (.14029) + .93602 (.22282) = .06694
+     *   x = .75: mu = +.66528, sigma = .70637, imp = -1.67528, z = -2.37167, EI = .00209
+     * So the next configuration is c1 (x = .25), given the full 100 ms. */
+    struct fake f;
+    fake_init(&f, 1, 5, 100);
+    measured(&f, 0, 1, 10);
+    measured(&f, 4, 4, 10);
+    const struct policy_ops *ops = policy_find("bo");
+    ck_assert_ptr_nonnull(ops);
+    void *st = ops->start(&f.v);
+    ck_assert_ptr_nonnull(st);
+    int c = ops->next(st, &f.v);
+    ck_assert_int_eq(c, 1);
+    ck_assert_double_eq(ops->rep_ms(st, &f.v, c), 100);
+    ops->stop(st);
+    gsl_rng_free(f.rng);
+}
+END_TEST
+
+START_TEST(test_bo_caps_hold_on_a_larger_space)
+{
+    /* 2 parameters x 20 values = 400 configurations, 100 of them measured (more than the GP's 32 observations,
+     * and 300 unmeasured: more than the 128 candidates scored): every later step must give an unmeasured
+     * configuration, each once, and after all 300 the policy is done. The estimates form a bowl with its minimum
+     * at configuration 0, times 1 + distance. */
+    struct fake f;
+    fake_init(&f, 2, 20, 100);
+    for (int c = 0; c < 400; c += 4)
+        measured(&f, c, 1 + hypot(c / 20, c % 20), 1);
+    f.failed[1] = 1; /* a failure among them counts as the worst observed */
+    const struct policy_ops *ops = policy_find("bo");
+    void *st = ops->start(&f.v);
+    ck_assert_ptr_nonnull(st);
+    for (int i = 0; i < 299; i++) {
+        int c = ops->next(st, &f.v);
+        ck_assert_msg(c >= 0 && c < 400 && f.n_exec[c] == 0 && !f.failed[c], "step %d gave %d", i, c);
+        measured(&f, c, 1 + hypot(c / 20, c % 20), 1);
+    }
+    ck_assert_int_eq(ops->next(st, &f.v), -1);
+    ops->stop(st);
+    gsl_rng_free(f.rng);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("policies");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_hyperband_first_bracket_on_three_configurations);
+    tcase_add_test(tc, test_genetic_population_then_the_last_configuration);
+    tcase_add_test(tc, test_bo_expected_improvement_by_hand);
+    tcase_add_test(tc, test_bo_caps_hold_on_a_larger_space);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,66 @@
+/* tc_cli.h — the options every subcommand shares, and the one option loop they all use.
+ *
+ * Shared options (a subcommand that has the option uses exactly this long name, short letter, meaning and
+ * range; a subcommand that lacks it rejects the letter as an unknown option):
+ *
+ *   -o, --output PATH         where the subcommand writes (a file or a directory, as its help says)
+ *   -i, --input MxNxK         one input (problem shape) of the trace
+ *   -s, --samples N           Monte Carlo samples per setting, N in [1, 10000000]
+ *   -r, --runs N              tuning runs per sample (or per policy), N in [1, 1000000]
+ *       --seed N              random seed, any unsigned 64-bit integer (no short letter: no silent swaps)
+ *   -j, --threads N           worker threads, N in [0, 4096]; 0 = all online cores
+ *   -c, --compile-factor F    parallel compile speed-up assumed by the simulation, F in [1, 4096]
+ *   -f, --force               replace an existing output
+ *   -q, --quiet               no progress or status lines on stderr
+ *   -h, --help                help on stdout, exit 0
+ *
+ * Use: list the shared entries (TC_CLI_OPT_*) and the subcommand's own ones (ids >= TC_CLI_LOCAL) in one
+ * struct option array, then
+ *
+ *     while ((opt = tc_cli_next("simulate", argc, argv, "o:s:r:j:c:qh", longopts)) != -1) {
+ *         if (opt == TC_CLI_ERROR) return 2;            // message already printed
+ *         switch (opt) { case 's': bad = tc_cli_samples(optarg, &samples); break; ... }
+ *         if (bad) return tc_cli_usage_error("simulate", "%s", tc_errmsg());
+ *     }
+ *
+ * Usage errors are one line "tunecost CMD: ..." and a second line "see 'tunecost CMD --help'", exit 2. */
+#ifndef TC_CLI_H
+#define TC_CLI_H
+
+#include <getopt.h>
+#include <stdint.h>
+
+enum {
+    TC_CLI_ERROR = -2,    /* tc_cli_next: an unknown option or a missing value (already reported) */
+    TC_CLI_SEED = 0x100,  /* id of --seed (long only) */
+    TC_CLI_LOCAL = 0x200, /* first id for a subcommand's own long-only options */
+};
+
+#define TC_CLI_OPT_OUTPUT {"output", required_argument, NULL, 'o'}
+#define TC_CLI_OPT_INPUT {"input", required_argument, NULL, 'i'}
+#define TC_CLI_OPT_SAMPLES {"samples", required_argument, NULL, 's'}
+#define TC_CLI_OPT_RUNS {"runs", required_argument, NULL, 'r'}
+#define TC_CLI_OPT_SEED {"seed", required_argument, NULL, TC_CLI_SEED}
+#define TC_CLI_OPT_THREADS {"threads", required_argument, NULL, 'j'}
+#define TC_CLI_OPT_COMPILE_FACTOR {"compile-factor", required_argument, NULL, 'c'}
+#define TC_CLI_OPT_FORCE {"force", no_argument, NULL, 'f'}
+#define TC_CLI_OPT_QUIET {"quiet", no_argument, NULL, 'q'}
+#define TC_CLI_OPT_HELP {"help", no_argument, NULL, 'h'}
+#define TC_CLI_OPT_END {NULL, 0, NULL, 0}
+
+/* One step of getopt_long(argc, argv, shortopts, longopts); set optind = 1 before the first step. Returns the option's id (optarg set), -1
+ * after the last option, or TC_CLI_ERROR after printing "tunecost CMD: unknown option '--foo'" or
+ * "tunecost CMD: option '--foo' needs a value" and the "see" line. shortopts must not start with ':'. */
+int tc_cli_next(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts);
+
+/* Prints "tunecost CMD: <message>" and "see 'tunecost CMD --help'" on stderr; returns 2 (the usage exit). */
+int tc_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Values of the shared options, with the ranges above; on failure -1 and tc_errmsg() names the option. */
+int tc_cli_samples(const char *arg, int *out);
+int tc_cli_runs(const char *arg, int *out);
+int tc_cli_seed(const char *arg, uint64_t *out);
+int tc_cli_threads(const char *arg, int *out);
+int tc_cli_compile_factor(const char *arg, int *out);
+
+#endif
