@@ -9,6 +9,7 @@
 #include "tables.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_outdir.h"
 #include "tc_stats.h"
 #include "trace.h"
 
@@ -57,7 +58,7 @@ struct report_ctx {
     struct trace *t, *tt;  /* trace, triton trace (or NULL) */
     int input;             /* index of the single input */
     char input_label[64];
-    char tmp[PATH_MAX];    /* temporary report directory */
+    struct tc_outdir od;   /* the report is written into od.tmp, then swapped into place whole */
     struct table *tabs[MAX_TABLES];
     const char *tab_files[MAX_TABLES];
     const char *tab_heads[MAX_TABLES];
@@ -157,7 +158,7 @@ static int check_interrupt(struct report_ctx *c)
 static FILE *open_out(struct report_ctx *c, const char *name, char *path, size_t len)
 {
     FILE *fp;
-    if (fmt_into(path, len, "%s/%s", c->tmp, name) != 0)
+    if (fmt_into(path, len, "%s/%s", c->od.tmp, name) != 0)
         return NULL;
     if ((fp = fopen(path, "w")) == NULL)
         tc_seterr("%s: cannot create: %s", path, strerror(errno));
@@ -198,19 +199,6 @@ static int keep_table(struct report_ctx *c, struct table *t, const char *file, c
     c->tab_max_rows[c->n_tabs] = max_rows;
     c->n_tabs++;
     return write_tsv(c, file, t);
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void rm_tree(const char *path)
-{
-    nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static int copy_file(const char *from, const char *to)
@@ -903,8 +891,8 @@ static int run_gnuplot(struct report_ctx *c, const char *name, const char *fmt)
     snprintf(expr, sizeof expr, "fmt='%s'; out='%s.%s'; input='%s'; device='%s'; factor=%d", fmt, name, fmt,
              c->input_label, device, c->o->compile_factor);
     snprintf(script, sizeof script, "plots/%s.gp", name);
-    if (fmt_into(log, sizeof log, "%s/plots/gnuplot.log", c->tmp) != 0 ||
-        fmt_into(out, sizeof out, "%s/%s.%s", c->tmp, name, fmt) != 0)
+    if (fmt_into(log, sizeof log, "%s/plots/gnuplot.log", c->od.tmp) != 0 ||
+        fmt_into(out, sizeof out, "%s/%s.%s", c->od.tmp, name, fmt) != 0)
         return -1;
     fflush(NULL);
     pid = fork();
@@ -918,7 +906,7 @@ static int run_gnuplot(struct report_ctx *c, const char *name, const char *fmt)
         }
         if (nul >= 0)
             dup2(nul, STDIN_FILENO);
-        if (chdir(c->tmp) != 0)
+        if (chdir(c->od.tmp) != 0)
             _exit(126);
         execl(c->gnuplot, "gnuplot", "-e", expr, script, (char *)NULL);
         _exit(127);
@@ -965,7 +953,8 @@ static int draw_figures(struct report_ctx *c)
                "Every built-in policy replayed on every input (tunecost policies, every cost charged), mean and 95% "
                "CI over inputs and runs; dashed: the analytic random-search baseline. Scores in policies.tsv.");
 
-    snprintf(to, sizeof to, "%s/plots", c->tmp);
+    if (fmt_into(to, sizeof to, "%s/plots", c->od.tmp) != 0)
+        return -1;
     if (mkdir(to, 0755) != 0)
         return tc_seterr("%s: cannot create: %s", to, strerror(errno));
     /* the scripts travel with the report, so it can be redrawn from its own TSV files */
@@ -975,7 +964,8 @@ static int draw_figures(struct report_ctx *c)
                                  "policies.gp"};
         for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
             snprintf(from, sizeof from, "%s/%s", c->o->plots_dir, scripts[i]);
-            snprintf(to, sizeof to, "%s/plots/%s", c->tmp, scripts[i]);
+            if (fmt_into(to, sizeof to, "%s/plots/%s", c->od.tmp, scripts[i]) != 0)
+                return -1;
             if (copy_file(from, to) != 0)
                 return tc_preferr("gnuplot scripts (set TUNECOST_PLOTS_DIR to the folder holding them)");
         }
@@ -999,8 +989,7 @@ static int draw_figures(struct report_ctx *c)
         }
         f->drawn = 1;
     }
-    snprintf(to, sizeof to, "%s/plots/gnuplot.log", c->tmp);
-    if (stat(to, &st) == 0 && st.st_size == 0)
+    if (fmt_into(to, sizeof to, "%s/plots/gnuplot.log", c->od.tmp) == 0 && stat(to, &st) == 0 && st.st_size == 0)
         unlink(to);
     return 0;
 }
@@ -1196,69 +1185,6 @@ static int dir_is_replaceable(const char *dir, int force)
                      dir, MARKER);
 }
 
-static int move_into_place(struct report_ctx *c)
-{
-    const char *dir = c->o->out_dir;
-    char old[PATH_MAX], copy[PATH_MAX], parent[PATH_MAX], base[PATH_MAX];
-    struct stat st;
-    if (stat(dir, &st) == 0) {
-        snprintf(copy, sizeof copy, "%s", dir);
-        snprintf(parent, sizeof parent, "%s", dirname(copy));
-        snprintf(copy, sizeof copy, "%s", dir);
-        snprintf(base, sizeof base, "%s", basename(copy));
-        if (fmt_into(old, sizeof old, "%s/.%s.old.%ld.XXXXXX", parent, base, (long)getpid()) != 0)
-            return -1;
-        if (mkdtemp(old) == NULL || rmdir(old) != 0 || rename(dir, old) != 0)
-            return tc_seterr("%s: cannot move the earlier report aside: %s", dir, strerror(errno));
-        if (rename(c->tmp, dir) != 0) {
-            int e = errno;
-            rename(old, dir);
-            return tc_seterr("%s: cannot move the new report into place: %s", dir, strerror(e));
-        }
-        rm_tree(old);
-    } else if (rename(c->tmp, dir) != 0) {
-        return tc_seterr("%s: cannot move the new report into place: %s", dir, strerror(errno));
-    }
-    c->tmp[0] = '\0';
-    return 0;
-}
-
-/* Remove temporaries of earlier reports into the same DIR whose process is gone (killed with SIGKILL, or the
- * machine went down): ".BASE.tmp.PID.XXXXXX" and ".BASE.old.PID.XXXXXX" beside DIR. A live PID is left alone. */
-static void remove_stale(const char *parent, const char *base)
-{
-    char pre_tmp[PATH_MAX], pre_old[PATH_MAX], path[PATH_MAX];
-    size_t lt, lo;
-    DIR *d = opendir(parent);
-    struct dirent *e;
-    if (d == NULL)
-        return;
-    if (fmt_into(pre_tmp, sizeof pre_tmp, ".%s.tmp.", base) != 0 ||
-        fmt_into(pre_old, sizeof pre_old, ".%s.old.", base) != 0) {
-        closedir(d);
-        return;
-    }
-    lt = strlen(pre_tmp);
-    lo = strlen(pre_old);
-    while ((e = readdir(d)) != NULL) {
-        const char *rest;
-        char *end;
-        long pid;
-        if (strncmp(e->d_name, pre_tmp, lt) == 0)
-            rest = e->d_name + lt;
-        else if (strncmp(e->d_name, pre_old, lo) == 0)
-            rest = e->d_name + lo;
-        else
-            continue;
-        pid = strtol(rest, &end, 10);
-        if (end == rest || *end != '.' || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
-            continue;
-        if (fmt_into(path, sizeof path, "%s/%s", parent, e->d_name) == 0)
-            rm_tree(path);
-    }
-    closedir(d);
-}
-
 static int make_tmp(struct report_ctx *c)
 {
     char copy[PATH_MAX], parent[PATH_MAX], base[PATH_MAX], sub[PATH_MAX];
@@ -1271,18 +1197,10 @@ static int make_tmp(struct report_ctx *c)
         return tc_seterr("-o %s: expected a directory name to create or replace", c->o->out_dir);
     if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode))
         return tc_seterr("-o %s: the parent directory '%s' does not exist", c->o->out_dir, parent);
-    remove_stale(parent, base);
-    if (fmt_into(c->tmp, sizeof c->tmp, "%s/.%s.tmp.%ld.XXXXXX", parent, base, (long)getpid()) != 0) {
-        c->tmp[0] = '\0';
+    /* the temporary beside DIR (and the removal of dead runs' temporaries): util/tc_outdir */
+    if (tc_outdir_begin(&c->od, c->o->out_dir) != 0)
         return -1;
-    }
-    if (mkdtemp(c->tmp) == NULL) {
-        int e = errno;
-        c->tmp[0] = '\0';
-        return tc_seterr("-o %s: cannot create a directory in '%s': %s", c->o->out_dir, parent, strerror(e));
-    }
-    chmod(c->tmp, 0755);
-    if (fmt_into(sub, sizeof sub, "%s/sim", c->tmp) != 0 || mkdir(sub, 0755) != 0)
+    if (fmt_into(sub, sizeof sub, "%s/sim", c->od.tmp) != 0 || mkdir(sub, 0755) != 0)
         return tc_seterr("%s: cannot create: %s", sub, strerror(errno));
     return 0;
 }
@@ -1312,8 +1230,7 @@ static void ctx_free(struct report_ctx *c)
     sim_data_free(c->d_all);
     trace_close(c->t);
     trace_close(c->tt);
-    if (c->tmp[0] != '\0')
-        rm_tree(c->tmp);
+    tc_outdir_abort(&c->od); /* nothing once committed */
 }
 
 int report_write(struct report_options *o)
@@ -1454,7 +1371,7 @@ int report_write(struct report_options *o)
     fprintf(fp, "tunecost report directory: `tunecost report` replaces it as a whole\n");
     if (close_out(fp, path) != 0 || check_interrupt(&c) != 0)
         goto out;
-    if (move_into_place(&c) != 0)
+    if (tc_outdir_commit(&c.od) != 0)
         goto out;
     rc = 0;
 out:
