@@ -26,6 +26,25 @@ const struct policy_ops *policy_find(const char *name)
     return NULL;
 }
 
+int pol_pick_unmarked(const struct pol_view *v, const int *marked, int n_unmarked)
+{
+    if (n_unmarked <= 0)
+        return -1;
+    long pick = (long)gsl_rng_uniform_int(v->rng, (unsigned long)n_unmarked);
+    for (int k = 0; k < v->n_configs; k++)
+        if (!marked[k] && pick-- == 0)
+            return k;
+    return -1;
+}
+
+int pol_value_index(const struct pol_view *v, int p, int32_t x)
+{
+    for (int i = 0; i < v->n_values[p]; i++)
+        if (v->values[p][i] == x)
+            return i;
+    return -1;
+}
+
 void pol_settings_default(struct pol_settings *s)
 {
     memset(s, 0, sizeof *s);

@@ -62,6 +62,12 @@ struct policy_ops {
     void (*stop)(void *st);
 };
 
+/* Helpers for policies. pol_pick_unmarked: the configuration at a uniformly random position among those with
+ * marked[k] == 0 (n_unmarked of them), one draw from v->rng; -1 (and no draw) when n_unmarked is 0.
+ * pol_value_index: the index of value x among parameter p's sorted values (v->values[p]), or -1. */
+int pol_pick_unmarked(const struct pol_view *v, const int *marked, int n_unmarked);
+int pol_value_index(const struct pol_view *v, int p, int32_t x);
+
 /* The registry: every built-in policy, NULL-terminated. */
 extern const struct policy_ops *const policy_registry[];
 const struct policy_ops *policy_find(const char *name);

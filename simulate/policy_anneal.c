@@ -39,15 +39,6 @@ static void *anneal_start(const struct pol_view *v)
     return st;
 }
 
-/* Index of value x among parameter p's sorted values. */
-static int value_index(const struct pol_view *v, int p, int32_t x)
-{
-    for (int i = 0; i < v->n_values[p]; i++)
-        if (v->values[p][i] == x)
-            return i;
-    return -1;
-}
-
 /* 1 when a and b differ in exactly one parameter, by one step of its sorted values. */
 static int neighbours(const struct pol_view *v, int a, int b)
 {
@@ -56,21 +47,10 @@ static int neighbours(const struct pol_view *v, int a, int b)
         int32_t x = v->cfg[a].params[p], y = v->cfg[b].params[p];
         if (x == y)
             continue;
-        if (++diff > 1 || abs(value_index(v, p, x) - value_index(v, p, y)) != 1)
+        if (++diff > 1 || abs(pol_value_index(v, p, x) - pol_value_index(v, p, y)) != 1)
             return 0;
     }
     return diff == 1;
-}
-
-static int random_untried(struct st_anneal *st, const struct pol_view *v)
-{
-    if (st->n_left == 0)
-        return -1;
-    long pick = (long)gsl_rng_uniform_int(v->rng, (unsigned long)st->n_left);
-    for (int k = 0; k < v->n_configs; k++)
-        if (!st->tried[k] && pick-- == 0)
-            return k;
-    return -1;
 }
 
 static int anneal_next(void *p, const struct pol_view *v)
@@ -85,7 +65,7 @@ static int anneal_next(void *p, const struct pol_view *v)
             k = st->nbr[gsl_rng_uniform_int(v->rng, (unsigned long)n)];
     }
     if (k < 0)
-        k = random_untried(st, v);
+        k = pol_pick_unmarked(v, st->tried, st->n_left);
     if (k >= 0) {
         st->tried[k] = 1;
         st->n_left--;

@@ -137,11 +137,8 @@ static int take(struct st_bo *st, int c)
 
 static int random_untried(struct st_bo *st, const struct pol_view *v)
 {
-    long pick = (long)gsl_rng_uniform_int(v->rng, (unsigned long)st->n_left);
-    for (int k = 0; k < v->n_configs; k++)
-        if (!st->tried[k] && pick-- == 0)
-            return take(st, k);
-    return -1;
+    int k = pol_pick_unmarked(v, st->tried, st->n_left);
+    return k >= 0 ? take(st, k) : -1;
 }
 
 static _Thread_local const double *g_y; /* qsort has no context: set just around the call (runs are threads) */

@@ -61,13 +61,7 @@ static int costaware_next(void *p, const struct pol_view *v)
     int best = -1;
     double best_pred = INFINITY;
     for (int c = 0; c < CA_CANDIDATES && st->n_left > 0; c++) {
-        long pick = (long)gsl_rng_uniform_int(v->rng, (unsigned long)st->n_left);
-        int k = -1;
-        for (int j = 0; j < v->n_configs; j++)
-            if (!st->done[j] && pick-- == 0) {
-                k = j;
-                break;
-            }
+        int k = pol_pick_unmarked(v, st->done, st->n_left);
         if (k < 0)
             break;
         double pred = predict_compile(st, v, k);

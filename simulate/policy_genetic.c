@@ -55,25 +55,6 @@ static void *genetic_start(const struct pol_view *v)
     return st;
 }
 
-static int random_untried(struct st_genetic *st, const struct pol_view *v)
-{
-    if (st->n_left == 0)
-        return -1;
-    long pick = (long)gsl_rng_uniform_int(v->rng, (unsigned long)st->n_left);
-    for (int k = 0; k < v->n_configs; k++)
-        if (!st->tried[k] && pick-- == 0)
-            return k;
-    return -1;
-}
-
-static int value_index(const struct pol_view *v, int p, int32_t x)
-{
-    for (int i = 0; i < v->n_values[p]; i++)
-        if (v->values[p][i] == x)
-            return i;
-    return -1;
-}
-
 /* The configuration whose parameters are the values at st->vidx, or -1 when the space has none. */
 static int lookup(const struct st_genetic *st, const struct pol_view *v)
 {
@@ -122,7 +103,7 @@ static int breed(struct st_genetic *st, const struct pol_view *v)
         int a = tournament(st, v), b = tournament(st, v);
         for (int p = 0; p < v->n_params; p++) {
             int from = gsl_rng_uniform(v->rng) < 0.5 ? a : b;
-            int i = value_index(v, p, v->cfg[from].params[p]);
+            int i = pol_value_index(v, p, v->cfg[from].params[p]);
             if (gsl_rng_uniform(v->rng) < GA_MUTATION)
                 i += gsl_rng_uniform(v->rng) < 0.5 ? -1 : 1;
             if (i < 0)
@@ -135,7 +116,7 @@ static int breed(struct st_genetic *st, const struct pol_view *v)
         if (k >= 0 && !st->tried[k])
             return k;
     }
-    return random_untried(st, v);
+    return pol_pick_unmarked(v, st->tried, st->n_left);
 }
 
 /* Fill the brood of the next generation; every configuration in it is marked tried. */
@@ -145,7 +126,7 @@ static void new_generation(struct st_genetic *st, const struct pol_view *v)
     st->n_brood = 0;
     st->pos = 0;
     while (st->n_brood < GA_POP && st->n_left > 0) {
-        int k = st->n_par >= 2 ? breed(st, v) : random_untried(st, v);
+        int k = st->n_par >= 2 ? breed(st, v) : pol_pick_unmarked(v, st->tried, st->n_left);
         if (k < 0)
             break;
         st->tried[k] = 1;
