@@ -1,0 +1,472 @@
+/* import_formats.c — the two formats `tunecost import` reads: a Kernel Tuner cache's header and entries, T4
+ * results' header and results, each entry turned into trace units (struct entry), and the walk over a file's
+ * entries in file order (import.h; docs/import.md gives the mapping). */
+#include "import.h"
+#include "tc_err.h"
+#include "trace.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* ---- headers ---------------------------------------------------------------------------------------------- */
+
+static int set_dims_from(struct src *s, struct json_object *ps)
+{
+    if (json_object_is_type(ps, json_type_int)) {
+        s->n_dims = 1;
+        s->dims[0] = json_object_get_int64(ps);
+    } else if (json_object_is_type(ps, json_type_array)) {
+        size_t n = json_object_array_length(ps);
+        if (n < 1 || n > MAX_DIMS)
+            return tc_seterr("%s: key 'problem_size': expected 1 to %d integers, got %zu values", s->path, MAX_DIMS,
+                             n);
+        for (size_t i = 0; i < n; i++) {
+            struct json_object *v = json_object_array_get_idx(ps, i);
+            if (json_object_is_type(v, json_type_string)) { /* an expression of the parameters: numbered */
+                s->n_dims = 0;
+                return 0;
+            }
+            if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+                return tc_seterr("%s: key 'problem_size': value %zu is not a non-negative integer", s->path, i);
+            s->dims[i] = json_object_get_int64(v);
+        }
+        s->n_dims = (int)n;
+    } else {
+        s->n_dims = 0; /* a string (schema 1.1.0): the inputs are numbered instead (docs/import.md) */
+    }
+    return 0;
+}
+
+int imp_read_kt_header(struct json_tokener *tok, struct src *s)
+{
+    size_t pos = 0;
+    char key[256];
+    int first = 1, r, have_cache = 0, have_keys = 0, have_ps = 0;
+    imp_skip_ws(s, &pos);
+    if (pos >= s->len || s->buf[pos] != '{')
+        return tc_seterr("%s: expected a JSON object (a Kernel Tuner cache file)", s->path);
+    pos++;
+    while ((r = imp_next_key(tok, s, &pos, first, key, sizeof key, "top level")) == 1) {
+        first = 0;
+        if (strcmp(key, "cache") == 0) {
+            have_cache = 1;
+            s->body = pos;
+            if (pos >= s->len || s->buf[pos] != '{')
+                return tc_seterr("%s: key 'cache': expected an object", s->path);
+            if (imp_skip_value(s, &pos) != 0) { /* an interrupted tuning run: the file ends inside the cache */
+                s->truncated = 1;
+                break;
+            }
+            (void)madvise((void *)s->buf, pos / (size_t)sysconf(_SC_PAGESIZE) * (size_t)sysconf(_SC_PAGESIZE),
+                          MADV_DONTNEED);
+            continue;
+        }
+        int eof;
+        struct json_object *v = imp_parse_at(tok, s, &pos, key, &eof);
+        if (v == NULL)
+            return -1;
+        if (strcmp(key, "schema_version") == 0) {
+            s->versioned = 1;
+        } else if (strcmp(key, "device_name") == 0 && json_object_is_type(v, json_type_string)) {
+            snprintf(s->device, sizeof s->device, "%s", json_object_get_string(v));
+        } else if (strcmp(key, "kernel_name") == 0 && json_object_is_type(v, json_type_string)) {
+            snprintf(s->kernel, sizeof s->kernel, "%s", json_object_get_string(v));
+        } else if (strcmp(key, "problem_size") == 0) {
+            have_ps = 1;
+            if (set_dims_from(s, v) != 0) {
+                json_object_put(v);
+                return -1;
+            }
+        } else if (strcmp(key, "tune_params_keys") == 0) {
+            size_t n = json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
+            if (n < 1 || n > MAX_PARAMS) {
+                json_object_put(v);
+                return tc_seterr("%s: key 'tune_params_keys': expected 1 to %d parameter names", s->path, MAX_PARAMS);
+            }
+            for (size_t i = 0; i < n; i++) {
+                struct json_object *e = json_object_array_get_idx(v, i);
+                if (!json_object_is_type(e, json_type_string) || json_object_get_string(e)[0] == '\0') {
+                    json_object_put(v);
+                    return tc_seterr("%s: key 'tune_params_keys': entry %zu is not a non-empty string", s->path, i);
+                }
+                for (size_t j = 0; j < i; j++)
+                    if (strcmp(s->params[j], json_object_get_string(e)) == 0) {
+                        json_object_put(v);
+                        return tc_seterr("%s: key 'tune_params_keys': '%s' is listed twice", s->path, s->params[j]);
+                    }
+                s->params[i] = strdup(json_object_get_string(e));
+                s->n_params = (int)i + 1;
+            }
+            s->n_params = (int)n;
+            have_keys = 1;
+        } else if (strcmp(key, "objective") == 0 && json_object_is_type(v, json_type_string)) {
+            snprintf(s->objective, sizeof s->objective, "%s", json_object_get_string(v));
+        } else if (strcmp(key, "tune_params") == 0 && json_object_is_type(v, json_type_object)) {
+            s->tune_params = json_object_get(v);
+        }
+        json_object_put(v);
+    }
+    if (r == -1)
+        return -1;
+    if (r == -2 && !have_cache)
+        return tc_seterr("%s: the file ends before key 'cache' (truncated JSON)", s->path);
+    if (!have_cache)
+        return tc_seterr("%s: missing key 'cache'", s->path);
+    if (!have_keys)
+        return tc_seterr("%s: missing key 'tune_params_keys'", s->path);
+    if (s->device[0] == '\0')
+        return tc_seterr("%s: missing key 'device_name'", s->path);
+    if (s->kernel[0] == '\0')
+        return tc_seterr("%s: missing key 'kernel_name'", s->path);
+    if (!have_ps)
+        s->n_dims = 0; /* Kernel Tuner before 0.4.5 wrote none: the inputs are numbered */
+    return 0;
+}
+
+int imp_read_t4_header(struct json_tokener *tok, struct src *s)
+{
+    size_t pos = 0;
+    char key[256];
+    int first = 1, r, have_results = 0;
+    imp_skip_ws(s, &pos);
+    if (pos >= s->len || s->buf[pos] != '{')
+        return tc_seterr("%s: expected a JSON object (T4 results)", s->path);
+    pos++;
+    while ((r = imp_next_key(tok, s, &pos, first, key, sizeof key, "top level")) == 1) {
+        first = 0;
+        if (strcmp(key, "results") == 0) {
+            have_results = 1;
+            s->body = pos;
+            if (pos >= s->len || s->buf[pos] != '[')
+                return tc_seterr("%s: key 'results': expected an array", s->path);
+        }
+        if (imp_skip_value(s, &pos) != 0)
+            return tc_seterr("%s: key '%s': the file ends inside it (truncated JSON)", s->path, key);
+    }
+    if (r == -1)
+        return -1;
+    if (r == -2)
+        return tc_seterr("%s: the file ends inside the top-level object (truncated JSON)", s->path);
+    if (!have_results)
+        return tc_seterr("%s: missing key 'results'", s->path);
+    return 0;
+}
+
+/* ---- entries ---------------------------------------------------------------------------------------------- */
+
+static int number_of(struct json_object *o, const char *name, double *out, int required, const struct src *s,
+                     const char *where)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, name, &v) || json_object_is_type(v, json_type_null)) {
+        *out = NAN;
+        return required ? tc_seterr("%s: %s: missing key '%s'", s->path, where, name) : 0;
+    }
+    if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+        return tc_seterr("%s: %s: key '%s' is not a number", s->path, where, name);
+    *out = json_object_get_double(v);
+    if (isfinite(*out) && *out < 0)
+        return tc_seterr("%s: %s: key '%s' is negative (%g)", s->path, where, name, *out);
+    return 0;
+}
+
+static int reserve_times(struct imp *im, size_t n)
+{
+    if (n <= im->times_cap)
+        return 0;
+    double *p = realloc(im->times, n * sizeof *p);
+    if (p == NULL)
+        return tc_seterr("out of memory");
+    im->times = p;
+    im->times_cap = n;
+    return 0;
+}
+
+/* The parameter values of an entry: from its members (Kernel Tuner, T4 "configuration"), or, in an old cache
+ * without them, from the cache key split at ','. */
+static int entry_values(const struct src *s, struct json_object *conf, const char *cache_key, struct entry *e,
+                        const char *where)
+{
+    char keycopy[1024];
+    const char *parts[MAX_PARAMS];
+    int n_parts = 0;
+    size_t used = 0, klen = 0;
+    if (cache_key != NULL) {
+        snprintf(keycopy, sizeof keycopy, "%s", cache_key);
+        for (char *save = NULL, *t = strtok_r(keycopy, ",", &save); t != NULL && n_parts < MAX_PARAMS;
+             t = strtok_r(NULL, ",", &save))
+            parts[n_parts++] = t;
+    }
+    e->key[0] = '\0';
+    for (int p = 0; p < s->n_params; p++) {
+        struct json_object *v;
+        const char *txt;
+        if (conf != NULL && json_object_object_get_ex(conf, s->params[p], &v))
+            txt = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+        else if (p < n_parts)
+            txt = parts[p];
+        else
+            return tc_seterr("%s: %s: missing key '%s' (a tunable parameter)", s->path, where, s->params[p]);
+        size_t l = strlen(txt);
+        if (used + l + 1 > sizeof e->texts || klen + l + 2 > sizeof e->key)
+            return tc_seterr("%s: %s: parameter values too long", s->path, where);
+        memcpy(e->texts + used, txt, l + 1);
+        e->vals[p] = e->texts + used;
+        used += l + 1;
+        if (p > 0)
+            e->key[klen++] = ',';
+        memcpy(e->key + klen, txt, l + 1);
+        klen += l;
+    }
+    return 0;
+}
+
+/* Kernel Tuner's failure markers: a member whose value is one of these strings marks the entry failed (Kernel
+ * Tuner 1.4 writes it under "__error__", 1.0-1.3 under "time" or the objective; its own reader looks at every
+ * member). ErrorConfig, the base class, counts as a launch error. */
+static int kt_marker(const char *m)
+{
+    return strcmp(m, "InvalidConfig") == 0             ? TRACE_OUT_OF_RESOURCES
+           : strcmp(m, "CompilationFailedConfig") == 0 ? TRACE_COMPILE_ERROR
+           : strcmp(m, "RuntimeFailedConfig") == 0     ? TRACE_LAUNCH_ERROR
+           : strcmp(m, "ErrorConfig") == 0             ? TRACE_LAUNCH_ERROR
+                                                       : -1;
+}
+
+/* Kernel Tuner: one cache entry. A failure marker in any member, or, in old caches, a time of 1e20 or more, makes
+ * it a failed run; else its "times" (or, without them, its mean "time" as one execution) are the executions. */
+int imp_kt_entry(struct imp *im, const struct src *s, const char *cache_key, struct json_object *o,
+                    struct entry *e)
+{
+    char where[1100];
+    struct json_object *t = NULL, *times;
+    snprintf(where, sizeof where, "cache entry '%s'", cache_key);
+    if (!json_object_is_type(o, json_type_object))
+        return tc_seterr("%s: %s: expected an object", s->path, where);
+    if (entry_values(s, o, cache_key, e, where) != 0)
+        return -1;
+    if (number_of(o, "compile_time", &e->compile_ms, 0, s, where) != 0 ||
+        number_of(o, "verification_time", &e->verify_ms, 0, s, where) != 0 ||
+        number_of(o, "benchmark_time", &e->bench_ms, 0, s, where) != 0)
+        return -1;
+    e->n_times = 0;
+    e->status = TRACE_OK;
+    json_object_object_foreach(o, mk, mv) {
+        (void)mk;
+        int st;
+        if (json_object_is_type(mv, json_type_string) && (st = kt_marker(json_object_get_string(mv))) >= 0) {
+            e->status = st;
+            if (st == TRACE_OUT_OF_RESOURCES)
+                e->compile_ms = NAN; /* refused before compilation: no compile time */
+            return 0;
+        }
+    }
+    int has_time = json_object_object_get_ex(o, "time", &t) && !json_object_is_type(t, json_type_null);
+    int has_times = json_object_object_get_ex(o, "times", &times) && json_object_is_type(times, json_type_array) &&
+                    json_object_array_length(times) > 0;
+    if (!has_time && !has_times)
+        return tc_seterr("%s: %s: missing key 'time' (and no 'times' or failure marker)", s->path, where);
+    double time_ms = NAN;
+    if (has_time) {
+        if (json_object_is_type(t, json_type_string))
+            return tc_seterr("%s: %s: key 'time' is '%s' (expected a number, InvalidConfig, CompilationFailedConfig, "
+                             "RuntimeFailedConfig or ErrorConfig)", s->path, where, json_object_get_string(t));
+        if (!json_object_is_type(t, json_type_double) && !json_object_is_type(t, json_type_int))
+            return tc_seterr("%s: %s: key 'time' is not a number or a failure marker", s->path, where);
+        time_ms = json_object_get_double(t);
+        if (time_ms >= 1e20 || isnan(time_ms)) { /* old caches: 1e20; a NaN mean: a failed measurement */
+            e->status = TRACE_LAUNCH_ERROR;
+            im->n_nan_time += isnan(time_ms);
+            return 0;
+        }
+        if (isfinite(time_ms) && time_ms <= 0)
+            return tc_seterr("%s: %s: key 'time' is %g (expected a positive number of milliseconds)", s->path,
+                             where, time_ms);
+    }
+    if (has_times) {
+        size_t n = json_object_array_length(times);
+        if (reserve_times(im, n + 1) != 0)
+            return -1;
+        for (size_t i = 0; i < n; i++) {
+            struct json_object *x = json_object_array_get_idx(times, i);
+            double v = json_object_get_double(x);
+            if ((!json_object_is_type(x, json_type_double) && !json_object_is_type(x, json_type_int)) ||
+                !isfinite(v) || v <= 0)
+                return tc_seterr("%s: %s: key 'times': value %zu is not a positive number of milliseconds", s->path,
+                                 where, i);
+            im->times[i] = v;
+        }
+        e->n_times = n;
+    } else { /* old caches: only the mean; one execution of that length (docs/import.md) */
+        if (!isfinite(time_ms))
+            return tc_seterr("%s: %s: key 'time' is %g and there are no 'times' (expected a positive number of "
+                             "milliseconds or a failure marker)", s->path, where, time_ms);
+        if (reserve_times(im, 1) != 0)
+            return -1;
+        im->times[0] = time_ms;
+        e->n_times = 1;
+        im->n_single_time++;
+    }
+    e->times_ms = im->times;
+    return 0;
+}
+
+/* T4: one result. */
+int imp_t4_entry(struct imp *im, struct src *s, size_t idx, struct json_object *o, struct entry *e)
+{
+    char where[64];
+    struct json_object *conf, *times, *inv, *rt;
+    snprintf(where, sizeof where, "results[%zu]", idx);
+    if (!json_object_is_type(o, json_type_object))
+        return tc_seterr("%s: %s: expected an object", s->path, where);
+    if (!json_object_object_get_ex(o, "configuration", &conf) || !json_object_is_type(conf, json_type_object))
+        return tc_seterr("%s: %s: missing key 'configuration'", s->path, where);
+    if (!json_object_object_get_ex(o, "times", &times) || !json_object_is_type(times, json_type_object))
+        return tc_seterr("%s: %s: missing key 'times'", s->path, where);
+    if (!json_object_object_get_ex(o, "invalidity", &inv) || !json_object_is_type(inv, json_type_string))
+        return tc_seterr("%s: %s: missing key 'invalidity'", s->path, where);
+    if (s->n_params == 0) { /* the parameter names: the first result's configuration, in its order */
+        json_object_object_foreach(conf, k, v) {
+            (void)v;
+            if (s->n_params == MAX_PARAMS)
+                return tc_seterr("%s: %s: more than %d parameters", s->path, where, MAX_PARAMS);
+            s->params[s->n_params++] = strdup(k);
+        }
+        if (s->n_params == 0)
+            return tc_seterr("%s: %s: key 'configuration' is empty", s->path, where);
+    } else if ((int)json_object_object_length(conf) != s->n_params) {
+        return tc_seterr("%s: %s: key 'configuration' has %d parameters, the first result %d", s->path, where,
+                         (int)json_object_object_length(conf), s->n_params);
+    }
+    if (entry_values(s, conf, NULL, e, where) != 0)
+        return -1;
+    /* the schema names compilation_time; Kernel Tuner's writer writes compilation and benchmark */
+    if (number_of(times, "compilation_time", &e->compile_ms, 0, s, where) != 0 ||
+        (isnan(e->compile_ms) && number_of(times, "compilation", &e->compile_ms, 0, s, where) != 0) ||
+        number_of(times, "validation", &e->verify_ms, 0, s, where) != 0 ||
+        number_of(times, "benchmark", &e->bench_ms, 0, s, where) != 0)
+        return -1;
+    const char *iv = json_object_get_string(inv);
+    e->n_times = 0;
+    if (strcmp(iv, "correct") == 0)
+        e->status = TRACE_OK;
+    else if (strcmp(iv, "compile") == 0)
+        e->status = TRACE_COMPILE_ERROR;
+    else if (strcmp(iv, "constraints") == 0)
+        e->status = TRACE_OUT_OF_RESOURCES;
+    else if (strcmp(iv, "runtime") == 0 || strcmp(iv, "timeout") == 0)
+        e->status = TRACE_LAUNCH_ERROR;
+    else if (strcmp(iv, "correctness") == 0)
+        e->status = TRACE_WRONG_RESULT;
+    else
+        return tc_seterr("%s: %s: key 'invalidity' is '%s' (expected correct, compile, constraints, runtime, "
+                         "timeout or correctness)", s->path, where, iv);
+    if (e->status != TRACE_OK)
+        return 0;
+    /* runtimes' unit: the "time" measurement's unit where given (Kernel Tuner writes "ms"), else ms */
+    double scale = 1.0;
+    struct json_object *ms;
+    if (json_object_object_get_ex(o, "measurements", &ms) && json_object_is_type(ms, json_type_array)) {
+        for (size_t i = 0; i < json_object_array_length(ms); i++) {
+            struct json_object *m = json_object_array_get_idx(ms, i), *nm, *un;
+            const char *name = NULL, *u = NULL;
+            if (json_object_object_get_ex(m, "name", &nm))
+                name = json_object_get_string(nm); /* NULL for JSON null */
+            if (name == NULL || strcmp(name, "time") != 0)
+                continue;
+            if (!json_object_object_get_ex(m, "unit", &un) || (u = json_object_get_string(un)) == NULL)
+                continue; /* no unit: Kernel Tuner's milliseconds */
+            static const struct {
+                const char *unit;
+                double to_ms;
+            } units[] = {{"s", 1e3}, {"seconds", 1e3}, {"ms", 1.0}, {"milliseconds", 1.0}, {"us", 1e-3},
+                         {"\xc2\xb5s", 1e-3}, {"\xce\xbcs", 1e-3}, {"microseconds", 1e-3}, {"ns", 1e-6},
+                         {"nanoseconds", 1e-6}};
+            size_t k;
+            for (k = 0; k < sizeof units / sizeof units[0] && strcmp(units[k].unit, u) != 0; k++)
+                ;
+            if (k == sizeof units / sizeof units[0])
+                return tc_seterr("%s: %s: key 'measurements': unit '%s' of 'time' is not one of s, ms, us, ns", s->path,
+                                 where, u);
+            scale = units[k].to_ms;
+        }
+    }
+    if (!json_object_object_get_ex(times, "runtimes", &rt) || !json_object_is_type(rt, json_type_array) ||
+        json_object_array_length(rt) == 0)
+        return tc_seterr("%s: %s: missing key 'times.runtimes' (a correct result needs its run times)", s->path,
+                         where);
+    size_t n = json_object_array_length(rt);
+    if (reserve_times(im, n) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *x = json_object_array_get_idx(rt, i);
+        double v = json_object_get_double(x) * scale;
+        if ((!json_object_is_type(x, json_type_double) && !json_object_is_type(x, json_type_int)) || !isfinite(v) ||
+            v <= 0)
+            return tc_seterr("%s: %s: key 'times.runtimes': value %zu is not a positive duration", s->path, where,
+                             i);
+        im->times[i] = v;
+    }
+    e->n_times = n;
+    e->times_ms = im->times;
+    return 0;
+}
+
+int imp_walk(struct imp *im, struct json_tokener *tok, int si, entry_fn fn, void *ctx)
+{
+    struct src *s = &im->src[si];
+    size_t pos = s->body + 1, idx = 0;
+    char key[1024];
+    struct entry e;
+    int first = 1, eof;
+    size_t released = 0;
+    if (im->fmt == FMT_KT) {
+        int r;
+        while ((r = imp_next_key(tok, s, &pos, first, key, sizeof key, "key 'cache'")) == 1) {
+            first = 0;
+            struct json_object *o = imp_parse_at(tok, s, &pos, "key 'cache'", &eof);
+            if (o == NULL) {
+                if (eof && s->truncated)
+                    return tc_seterr("%s: the file ends inside cache entry '%s' (truncated JSON)", s->path, key);
+                return -1;
+            }
+            int rc = imp_kt_entry(im, s, key, o, &e);
+            json_object_put(o);
+            if (rc != 0 || fn(im, si, &e, ctx) != 0)
+                return -1;
+            imp_release_behind(s, pos, &released);
+        }
+        if (r == -1)
+            return -1;
+        if (r == -2 && !s->truncated)
+            return tc_seterr("%s: the file ends inside key 'cache' (truncated JSON)", s->path);
+        return 0;
+    }
+    for (;; idx++) { /* T4: the results array */
+        imp_skip_ws(s, &pos);
+        if (pos >= s->len)
+            return tc_seterr("%s: the file ends inside key 'results' (truncated JSON)", s->path);
+        if (s->buf[pos] == ']')
+            return 0;
+        if (idx > 0) {
+            if (s->buf[pos] != ',')
+                return tc_seterr("%s: key 'results': malformed JSON at byte %zu (expected ',' or ']')", s->path, pos);
+            pos++;
+            imp_skip_ws(s, &pos);
+        }
+        struct json_object *o = imp_parse_at(tok, s, &pos, "key 'results'", &eof);
+        if (o == NULL)
+            return -1;
+        int rc = imp_t4_entry(im, s, idx, o, &e);
+        json_object_put(o);
+        if (rc != 0 || fn(im, si, &e, ctx) != 0)
+            return -1;
+        imp_release_behind(s, pos, &released);
+    }
+}
