@@ -3,6 +3,7 @@
  * replays every execution); a writer keeps the same copy up to date (trace_write.c), so the accessors work alike
  * on a trace being read, written or resumed. The format: docs/trace-format.md. */
 #include "trace_int.h"
+#include "tc_opt.h"
 #include "tc_stats.h"
 
 #include <math.h>
@@ -13,7 +14,7 @@ const char *trace_status_name(int status)
 {
     static const char *const names[TRACE_N_STATUS] = {"ok", "compile error", "out of resources", "launch error",
                                                        "wrong result"};
-    return status >= 0 && status < TRACE_N_STATUS ? names[status] : "unknown";
+    return tc_name_of(names, TRACE_N_STATUS, status);
 }
 
 /* ---- allocation ------------------------------------------------------------------------------------------- */
@@ -246,8 +247,12 @@ int trace_run_valid(const struct trace *t, size_t r)
 
 double trace_run_median_ns(const struct trace *t, size_t r)
 {
-    const struct trace_run *run = &t->runs[r];
-    return tc_median_u64(trace_run_timed(t, r), (size_t)run->n_timed, NULL);
+    return trace_timed_median_ns(&t->runs[r], trace_run_exec(t, r));
+}
+
+double trace_timed_median_ns(const struct trace_run *run, const uint64_t *exec)
+{
+    return tc_median_u64(exec + run->n_estimate + run->n_warmup, (size_t)run->n_timed, NULL);
 }
 
 int trace_best_config(const struct trace *t, int input, double *median_ns, int *n_valid)

@@ -66,7 +66,7 @@ static int snapshot(struct trace *t, int compress)
     if (tc_atomic_tmpname(t->path, tmp, sizeof tmp) < 0)
         return -1;
     s = tr_create_storage(tmp, &t->meta, (const char *const *)t->param_names, t->n_params,
-                       (const char *const *)t->dim_names, t->n_dims, compress);
+                          (const char *const *)t->dim_names, t->n_dims, compress);
     if (s == NULL)
         goto out;
     if (trace_write_configs(s, t->n_configs, t->params, t->configs) < 0 ||
@@ -145,6 +145,17 @@ struct trace *trace_open_append(const char *path)
     return t;
 }
 
+/* Close the datasets a reader or writer keeps open (each only if open). */
+void tr_close_datasets(struct trace *t)
+{
+    tr_close_id(&t->d_configs);
+    tr_close_id(&t->d_inputs);
+    tr_close_id(&t->d_runs);
+    tr_close_id(&t->d_exec);
+    tr_close_id(&t->d_log);
+    tr_close_id(&t->d_warmup);
+}
+
 int trace_close(struct trace *t)
 {
     int rc = 0;
@@ -154,12 +165,7 @@ int trace_close(struct trace *t)
         /* Everything is flushed already; close the appendable file and replace it by a compressed copy. */
         t->compress_on_close = 0;
         t->writable = 0;
-        tr_close_id(&t->d_configs);
-        tr_close_id(&t->d_inputs);
-        tr_close_id(&t->d_runs);
-        tr_close_id(&t->d_exec);
-        tr_close_id(&t->d_log);
-        tr_close_id(&t->d_warmup);
+        tr_close_datasets(t);
         if (H5Fclose(t->file) < 0) {
             tr_h5fail(t->path, "H5Fclose()", "cannot close the trace");
             rc = -1;
@@ -172,12 +178,7 @@ int trace_close(struct trace *t)
         tr_h5fail(t->path, "H5Fflush()", "cannot flush the trace on close");
         rc = -1;
     }
-    tr_close_id(&t->d_configs);
-    tr_close_id(&t->d_inputs);
-    tr_close_id(&t->d_runs);
-    tr_close_id(&t->d_exec);
-    tr_close_id(&t->d_log);
-    tr_close_id(&t->d_warmup);
+    tr_close_datasets(t);
     tr_close_id(&t->mt_config);
     tr_close_id(&t->mt_input);
     tr_close_id(&t->mt_run);

@@ -2,6 +2,7 @@
  * /inputs and /runs (one member table per struct gives both the memory and the file type), and attributes. */
 #include "trace_int.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,7 +194,7 @@ out:
 }
 
 int tr_attr_write_num(struct trace *t, hid_t loc, const char *name, hid_t filetype, hid_t memtype,
-                          const void *value)
+                      const void *value)
 {
     int rc = -1;
     hid_t sp = H5I_INVALID_HID, a = H5I_INVALID_HID;
@@ -316,7 +317,7 @@ out:
 
 /* A scalar (or one-element) numeric attribute, converted by HDF5 to memtype. */
 int tr_attr_read_num(struct trace *t, hid_t loc, const char *objname, const char *name, hid_t memtype,
-                         void *out)
+                     void *out)
 {
     int rc = -1;
     hid_t a = H5I_INVALID_HID, ft = H5I_INVALID_HID, sp = H5I_INVALID_HID;

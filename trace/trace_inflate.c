@@ -4,9 +4,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef TC_HAVE_ZLIB
-#include <pthread.h>
+#include "tc_threads.h"
+
 #include <zlib.h>
 
 struct chunk_job {
@@ -20,7 +22,6 @@ struct chunk_job {
 };
 
 struct chunk_worker {
-    pthread_t thread;
     struct chunk_job *jobs;
     size_t n_jobs, first, stride, chunk_values;
     int failed; /* could not allocate its buffer */
@@ -167,24 +168,12 @@ int tr_read_exec_fast(struct trace *t, hsize_t end)
             job->src_len = (size_t)stored;
             used += (size_t)stored;
         }
-        size_t n_w = n_threads < n_jobs ? n_threads : n_jobs, started = 0;
-        for (size_t w = 0; w < n_w; w++) {
+        size_t n_w = n_threads < n_jobs ? n_threads : n_jobs;
+        for (size_t w = 0; w < n_w; w++)
             workers[w] = (struct chunk_worker){.jobs = jobs, .n_jobs = n_jobs, .first = w, .stride = n_w,
                                                .chunk_values = (size_t)chunk};
-            if (w > 0 && pthread_create(&workers[w].thread, NULL, chunk_worker_run, &workers[w]) != 0)
-                break; /* fewer threads: the rest of this worker's share is done below by thread 0 */
-            started = w + 1;
-        }
-        if (started < n_w) { /* could not start every thread: one thread takes all the jobs */
-            for (size_t w = 1; w < started; w++)
-                pthread_join(workers[w].thread, NULL);
-            workers[0].stride = 1;
-            started = 1;
-        }
-        chunk_worker_run(&workers[0]);
-        for (size_t w = 1; w < started; w++)
-            pthread_join(workers[w].thread, NULL);
-        for (size_t w = 0; w < started; w++)
+        tc_run_workers((int)n_w, chunk_worker_run, workers, sizeof *workers);
+        for (size_t w = 0; w < n_w; w++)
             if (workers[w].failed)
                 FAIL("out of memory reading /exec_ns");
         for (size_t j = 0; j < n_jobs; j++)

@@ -1,6 +1,6 @@
-/* trace_int.h — the trace library's private half (trace/*.c only): the in-memory trace, the compound layouts,
- * the HDF5 error macros and the functions the library's files share. Nothing outside trace/ includes it; this
- * and the library's .c files are the only code in the tree that includes hdf5.h.
+/* trace_int.h — the trace library's private half, for the .c files of trace/ only: the in-memory trace, the
+ * compound layouts, the HDF5 error macros and the functions the library's files share. Nothing outside trace/
+ * includes it; it and the library's .c files are the only code in the tree that include hdf5.h.
  *   trace.c          the in-memory trace: allocation, run index, validity, the public accessors
  *   trace_h5.c       HDF5 helpers: one-line errors, compound types, attributes
  *   trace_write.c    trace_create and every trace_write_* / trace_update_* / trace_append_run
@@ -180,5 +180,7 @@ int tr_read_exec_fast(struct trace *t, hsize_t end);
 int tr_appendable(struct trace *t, hid_t d, const char *name);
 /* Let HDF5 address the whole physical file (chunks a killed writer wrote past its recorded end). */
 void tr_cover_eof(struct trace *t);
+/* Close the datasets a reader or writer keeps open (each only if open). */
+void tr_close_datasets(struct trace *t);
 
 #endif

@@ -343,7 +343,8 @@ struct trace *tr_load(const char *path, int writable)
     if ((t->file = H5Fopen(path, H5F_ACC_RDONLY, fapl)) < 0) {
         /* This process may hold the file open already (a writer) with locking on: HDF5 then wants the same
          * locking flags. Retry with the defaults; report the first failure if that fails too. */
-        tr_h5fail(t->path, "H5Fopen()", "cannot open the HDF5 file (truncated or damaged? locked by a running writer?)");
+        tr_h5fail(t->path, "H5Fopen()",
+                  "cannot open the HDF5 file (truncated or damaged? locked by a running writer?)");
         char first[1024];
         snprintf(first, sizeof first, "%s", tc_errmsg());
         if ((t->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0) {
@@ -393,12 +394,7 @@ struct trace *tr_load(const char *path, int writable)
         t->append_ready = a && b;
     }
     /* Everything is in memory now; the file is closed (trace_open_append reopens it for writing). */
-    tr_close_id(&t->d_configs);
-    tr_close_id(&t->d_inputs);
-    tr_close_id(&t->d_runs);
-    tr_close_id(&t->d_exec);
-    tr_close_id(&t->d_log);
-    tr_close_id(&t->d_warmup);
+    tr_close_datasets(t);
     H5TRY(H5Fclose(t->file), "cannot close");
     t->file = H5I_INVALID_HID;
     ok = 1;

@@ -77,9 +77,8 @@ static void complete_meta(struct trace_meta *m)
 }
 
 /* trace_create with the growing datasets compressed (a finished trace) or not (a trace being written). */
-struct trace *tr_create_storage(const char *path, const struct trace_meta *meta,
-                                    const char *const *param_names, int n_params, const char *const *dim_names,
-                                    int n_dims, int compress)
+struct trace *tr_create_storage(const char *path, const struct trace_meta *meta, const char *const *param_names,
+                                int n_params, const char *const *dim_names, int n_dims, int compress)
 {
     struct trace *t = NULL;
     hid_t ft = H5I_INVALID_HID;
@@ -253,7 +252,7 @@ out:
 
 /* Write `count` elements of memtype from buf at [start, start+count) of 1-D dataset d (no extent change). */
 int tr_write_rows(struct trace *t, hid_t d, const char *name, hid_t memtype, hsize_t start, hsize_t count,
-                      const void *buf)
+                  const void *buf)
 {
     int rc = -1;
     hid_t fs = H5I_INVALID_HID, ms = H5I_INVALID_HID;
@@ -361,7 +360,7 @@ int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_
         ext = (hsize_t)(t->n_exec + n_exec);
         H5TRY(H5Dset_extent(t->d_exec, &ext), "cannot extend /exec_ns to %llu values", (unsigned long long)ext);
         if (tr_write_rows(t, t->d_exec, "/exec_ns", H5T_NATIVE_UINT64, (hsize_t)t->n_exec, (hsize_t)n_exec,
-                       exec_ns) < 0)
+                          exec_ns) < 0)
             goto out;
         if (!t->no_run_flush)
             H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush the appended executions");
