@@ -1,7 +1,7 @@
 # fig1-split.gp — the paper's Figure 1: per input, tuning time split into repetition (timed executions), overhead
 # (wall time minus timed executions, warm-up included) and compilation, stacked. Reads fig1-split.tsv.
 load "plots/common.gp"
-set title sprintf("Where tuning time goes, per input (%s)", device)
+set title "Where tuning time goes, per input" . t_device
 set ylabel "Tuning time of the input (s)"
 # gnuplot sizes the room for rotated tic labels by the main font: give the room they need, label at the bottom
 unset xlabel

@@ -4,7 +4,7 @@
 load "plots/common.gp"
 stats "fig2-estimate.tsv" using "rep_ms" nooutput
 rep = STATS_max
-set multiplot layout 1,2 title sprintf("Triton-protocol estimate vs warmed execution time (%s)", device)
+set multiplot layout 1,2 title "Triton-protocol estimate vs warmed execution time" . t_device
 set logscale xy
 set xlabel "Warmed execution time, median (ms)"
 set ylabel "Estimated time per execution (ms)"

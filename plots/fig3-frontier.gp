@@ -2,7 +2,7 @@
 # simulated sample faint (coloured by N_CONFIG), the Pareto frontier bold and labelled with N_CONFIG.
 # Reads sim/input-baseline.tsv and sim/input-baseline-frontier.tsv (written by `tunecost report`).
 load "plots/common.gp"
-set title sprintf("Pareto frontier of tuning time vs performance, %s (%s)", input, device)
+set title "Pareto frontier of tuning time vs performance" . t_input . t_device
 set xlabel "Tuning time (s)"
 set ylabel "Performance of the tuned kernel (TFLOP/s)"
 set cblabel "N_CONFIG (configurations explored)"

@@ -2,7 +2,7 @@
 # sequential compilation (Triton's default) and the paper's ideal parallel compilation; frontiers with their 95%
 # confidence bands, samples faint. Reads sim/all-{baseline,parallel}[-frontier].tsv.
 load "plots/common.gp"
-set title sprintf("Parallel vs sequential compilation, all inputs (%s)", device)
+set title "Parallel vs sequential compilation, all inputs" . t_device
 set xlabel "Mean tuning time per input (s, log scale)"
 set ylabel "Mean speedup relative to optimal"
 set logscale x

@@ -2,7 +2,7 @@
 # and without early stopping; frontiers with their 95% confidence bands, samples faint.
 # Reads sim/all-{baseline,early-stop}[-frontier].tsv.
 load "plots/common.gp"
-set title sprintf("Early stopping vs baseline, all inputs (%s)", device)
+set title "Early stopping vs baseline, all inputs" . t_device
 set xlabel "Mean tuning time per input (s, log scale)"
 set ylabel "Mean speedup relative to optimal"
 set logscale x

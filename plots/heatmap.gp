@@ -3,7 +3,7 @@
 # Reads heatmap.tsv.
 aspect = 1.0
 load "plots/common.gp"
-set title sprintf("Performance relative to the best configuration of each input (%s)", device)
+set title "Performance relative to the best configuration of each input" . t_device
 set xlabel "Configuration, ranked by mean relative performance (0 = best overall)"
 set ylabel "Input (M x N x K)"
 set cblabel "Relative performance (1 = the input's best)"

@@ -2,7 +2,7 @@
 # overhead charged per execution actually run (per-exec), compilation pipelined with benchmarking, and the paper's
 # ideal parallel compilation. Reads sim/input-{baseline,per-exec,pipelined,parallel}-frontier.tsv.
 load "plots/common.gp"
-set title sprintf("Pareto frontier under other cost models, %s (%s)", input, device)
+set title "Pareto frontier under other cost models" . t_input . t_device
 set xlabel "Tuning time (s, log scale)"
 set ylabel "Performance of the tuned kernel (TFLOP/s)"
 set logscale x
