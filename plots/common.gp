@@ -36,6 +36,8 @@ set key opaque box lc rgb "#bbbbbb"
 set tics nomirror
 # size of a sample's point (svg draws points larger than pngcairo)
 psz = (fmt eq "svg") ? 0.45 : 0.9
+# a small font for dense labels, the same share of the figure's width in both formats (svg is 1000 px wide)
+f_small = (fmt eq "svg") ? ",12" : ",16"
 # a log-scale x axis labelled at 1, 2 and 5 of every decade (`eval xtics_125` after `set logscale x`)
 xtics_125 = 'set xtics add ("0.002" 0.002, "0.005" 0.005, "0.02" 0.02, "0.05" 0.05, "0.2" 0.2, "0.5" 0.5, ' . \
     '"2" 2, "5" 5, "20" 20, "50" 50, "200" 200, "500" 500, "2000" 2000, "5000" 5000)'
