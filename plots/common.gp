@@ -38,6 +38,8 @@ set tics nomirror
 psz = (fmt eq "svg") ? 0.45 : 0.9
 # a small font for dense labels, the same share of the figure's width in both formats (svg is 1000 px wide)
 f_small = (fmt eq "svg") ? ",12" : ",16"
+# a key of two columns above the plot needs a font a little smaller than the main one
+f_key = (fmt eq "svg") ? ",14" : ",19"
 # a log-scale x axis labelled at 1, 2 and 5 of every decade (`eval xtics_125` after `set logscale x`)
 xtics_125 = 'set xtics add ("0.002" 0.002, "0.005" 0.005, "0.02" 0.02, "0.05" 0.05, "0.2" 0.2, "0.5" 0.5, ' . \
     '"2" 2, "5" 5, "20" 20, "50" 50, "200" 200, "500" 500, "2000" 2000, "5000" 5000)'
