@@ -29,13 +29,13 @@ stats frontier using (fx = (column("time_s") - x0) / xw, fy = (column("tflops") 
 set xrange [x0:x0 + xw]
 set yrange [y0:y0 + yw]
 drawn(row) = strstrt(kept, sprintf(" %d ", row)) > 0
-# too near the left edge for a label on its left (about 0.008 of the width per digit)
-edge(x, n) = (x - x0) / xw < 0.007 + 0.008 * strlen(sprintf("%d", n))
+# too near the left edge for a label on its left (the offset and each digit take about 0.01 of the width)
+edge(x, n) = (x - x0) / xw < 0.01 + 0.009 * strlen(sprintf("%d", n))
 plot samples using "time_s":"tflops":"n_config" with points pt 7 ps psz lc palette \
          title "simulated sample (mean of its runs)", \
      frontier using "time_s":"tflops" with linespoints lw 3 pt 7 ps (psz * 1.3) lc rgb "black" \
          title "Pareto frontier (label: N_CONFIG)", \
      "" using "time_s":"tflops":((drawn($0) && !edge(column("time_s"), column("n_config"))) ? sprintf("%d", column("n_config")) : "") \
-         with labels right offset -0.7,0.6 font f_small tc rgb "#222222" notitle, \
+         with labels right offset -0.4,0.6 font f_small tc rgb "#222222" notitle, \
      "" using "time_s":"tflops":((drawn($0) && edge(column("time_s"), column("n_config"))) ? sprintf("%d", column("n_config")) : "") \
          with labels left offset 0.9,0 font f_small tc rgb "#222222" notitle
