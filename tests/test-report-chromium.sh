@@ -81,7 +81,7 @@ done
 for name in $figures; do
     awk -v id="$name" '/<\/head>/ { print "<style>body > *:not(h1):not(#" id "){display:none}</style>" } { print }' \
         "$tmp/report/index.html" > "$tmp/report/only-$name.html"
-    timeout 120 chromium $flags --window-size=1280,1300 --screenshot="$tmp/$name.png" \
+    timeout 120 chromium $flags --window-size=1280,1500 --screenshot="$tmp/$name.png" \
         "file://$tmp/report/only-$name.html" >/dev/null 2>&1
     [ -s "$tmp/$name.png" ] || fail "Chromium wrote no screenshot of $name's part of the page"
     cp "$tmp/$name.png" "report-$name.png" 2>/dev/null || true
