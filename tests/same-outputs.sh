@@ -17,6 +17,8 @@
 #   (cd /tmp/before && meson setup build -Dtests=disabled && ninja -C build tunecost)
 #   tests/same-outputs.sh /tmp/before/build/tunecost build/tunecost
 # It is not a meson test: CI has only one commit checked out, and comparing a binary with itself proves nothing.
+# Each binary draws the report's figures with the gnuplot scripts of its own source tree (plots/): a change to
+# plots/ between the two commits shows up as different figures, as it should.
 set -u
 
 usage() {
