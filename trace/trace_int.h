@@ -1,6 +1,7 @@
 /* trace_int.h — the trace library's private half, for the .c files of trace/ only: the in-memory trace, the
  * compound layouts, the HDF5 error macros and the functions the library's files share. Nothing outside trace/
- * includes it; it and the library's .c files are the only code in the tree that include hdf5.h.
+ * includes it; it and the library's .c files are the only code that includes hdf5.h, apart from the tests that
+ * write malformed files with the HDF5 API (meson gives HDF5's headers to no other target: trace/meson.build).
  *   trace.c          the in-memory trace: allocation, run index, validity, the public accessors
  *   trace_h5.c       HDF5 helpers: one-line errors, compound types, attributes
  *   trace_write.c    trace_create and every trace_write_* / trace_update_* / trace_append_run
