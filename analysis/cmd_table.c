@@ -76,7 +76,7 @@ static int push(char ***paths, int *n, const char *path)
  * (scaling), and with no arguments the shipped default (the reference trace, or compile-scaling/ beside it). */
 static int gather_paths(const struct tables_def *def, int argc, char **argv, char ***paths, int *n)
 {
-    char shipped[PATH_MAX];
+    char shipped[PATH_MAX], *shipped_argv[1] = {shipped};
     const char *def_trace = tc_default_trace(), *slash = strrchr(def_trace, '/');
     struct stat st;
     *paths = NULL;
@@ -95,7 +95,7 @@ static int gather_paths(const struct tables_def *def, int argc, char **argv, cha
             return tc_seterr("no FILES given and the shipped compile-scaling study %s is missing; name scaling-*.tsv "
                              "files or a directory of them (written by `tunecost collect --compile-only --jobs 1,16 "
                              "-o FILE.tsv`)", shipped);
-        argv = (char *[]){shipped};
+        argv = shipped_argv;
         argc = 1;
     }
     for (int i = 0; i < argc; i++) {

@@ -136,9 +136,9 @@ static int flush_finding(struct report_ctx *c, int n_traces, int n_inputs)
                                     table_num(f, i, cc));
     double gemm = table_num(f, ref, cg), flush = table_num(f, ref, cf);
     return report_finding(c, "**L2 flush study** (Tables 3 and 5; %d collections of the same %d inputs, %s): "
-                          "collecting with flush_bytes %.0f takes %.1f s (benchmarking, compilation, verification) "
-                          "against %.1f s with flush_bytes %.0f (%.2fx faster), where the flush kernels take %.1f s "
-                          "of GPU time against %.1f s for the GEMMs (%.0f%%); without the flush the best "
+                          "collecting with flush_bytes %.0f takes %.4g s (benchmarking, compilation, verification) "
+                          "against %.4g s with flush_bytes %.0f (%.2fx faster), where the flush kernels take %.4g s "
+                          "of GPU time against %.4g s for the GEMMs (%.0f%%); without the flush the best "
                           "configuration changes on %.0f of %.0f inputs, its time by a median %.1f%% (at most "
                           "%.1f%%)%s.", n_traces, n_inputs, c->o->flush_dir, table_num(f, off, cb),
                           table_num(f, off, ct), table_num(f, ref, ct), table_num(f, ref, cb), table_num(f, off, cs),
