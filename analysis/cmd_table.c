@@ -127,7 +127,7 @@ static int gather_paths(const struct tables_def *def, int argc, char **argv, cha
 static void describe(const struct trace *t)
 {
     const struct trace_meta *m = trace_get_meta(t);
-    printf("trace: %s (%s, %s protocol, timer %s, flush %lld bytes, %d inputs, %d configurations, %zu runs)\n",
+    printf("trace: %s (%s, %s protocol, timer %s, flush_bytes %lld, %d inputs, %d configurations, %zu runs)\n",
            trace_path(t), m->device_name, m->protocol, m->timer, (long long)m->flush_bytes, trace_n_inputs(t),
            trace_n_configs(t), trace_n_runs(t));
 }

@@ -277,10 +277,13 @@ static struct table *ttt_table(const struct sim_result *r, int n_sc, const char 
 {
     static const double targets[] = {0.80, 0.90, 0.95, 0.98};
     const char *cols[2 + N_SC_INPUT];
+    char names[N_SC_INPUT][32]; /* seconds: "baseline_s", ... */
     struct table *tab;
     cols[0] = "target_speedup";
-    for (int sc = 0; sc < n_sc; sc++)
-        cols[1 + sc] = report_sc_names[sc];
+    for (int sc = 0; sc < n_sc; sc++) {
+        snprintf(names[sc], sizeof names[sc], "%s_s", report_sc_names[sc]);
+        cols[1 + sc] = names[sc];
+    }
     tab = table_new(title, 1 + n_sc, cols);
     for (size_t i = 0; tab != NULL && i < sizeof targets / sizeof targets[0]; i++) {
         int row = table_add_row(tab);

@@ -30,7 +30,7 @@ expect() { grep -qxF -- "$1" "$tmp/out" || fail "missing line: '$1'"; }
 #  input 1: config 0 median(50000, 40000, 45000) = 45000 (config 1 failed) -> 8589934592 / 45000 = 190.9
 expect "format          tunecost-trace v1, written by tracegen (tunecost tests) at 2026-11-22T10:00:00Z"
 expect "device          NVIDIA H200 (hand-built test trace) (sm_90, 132 SMs, L2 60 MiB), driver 13.0, CUDA 13.0"
-expect "protocol        fixed-time, timer cupti, warm-up 25 ms, repetition 100 ms, L2 flush 256 MiB, compile jobs 2, seed 42"
+expect "protocol        fixed-time, timer cupti, warm-up 25 ms, repetition 100 ms, flush_bytes 268435456 (256 MiB), compile jobs 2, seed 42"
 expect "configurations  4: 2 valid, 1 compile error, 1 out of resources"
 expect "parameters      BLOCK_M BLOCK_N BLOCK_K GROUP_M NUM_STAGES NUM_WARPS"
 expect "inputs          2 (M x N x K)"
