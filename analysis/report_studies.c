@@ -89,21 +89,15 @@ out:
     return rc;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s != NULL ? s + 1 : path;
-}
-
 void report_family_name(const struct trace *t, char *buf, size_t len)
 {
     int nw = 0, nc = trace_n_configs(t);
     for (int k = 0; k < nc; k++)
         nw += trace_config(t, k)->path == 1;
     if (nw > 0)
-        snprintf(buf, len, "%s: wgmma on %d of %d configurations", base_name(trace_path(t)), nw, nc);
+        snprintf(buf, len, "%s: wgmma on %d of %d configurations", tables_base_name(trace_path(t)), nw, nc);
     else
-        snprintf(buf, len, "%s: mma.sync", base_name(trace_path(t)));
+        snprintf(buf, len, "%s: mma.sync", tables_base_name(trace_path(t)));
 }
 
 /* ---- L2 flush study ------------------------------------------------------------------------------------------ */
@@ -173,7 +167,7 @@ int report_flush_study(struct report_ctx *c)
         goto out;
     }
     for (int k = 0; k < n; k++) {
-        names[k] = base_name(paths[k]); /* the table names files, not where this checkout keeps them */
+        names[k] = tables_base_name(paths[k]); /* the table names files, not where this checkout keeps them */
         if ((ts[k] = trace_open(paths[k])) == NULL) {
             tc_preferr("--flush-study");
             goto out;

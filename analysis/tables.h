@@ -58,6 +58,8 @@ struct table *tables_scaling(const char *const *paths, int n);
  * array (*paths, *n; free with tables_paths_free). Returns 0, or -1 when dir cannot be read. */
 int tables_list_dir(const char *dir, const char *prefix, const char *suffix, char ***paths, int *n);
 void tables_paths_free(char **paths, int n);
+/* The file name of a path (what follows the last '/'). */
+const char *tables_base_name(const char *path);
 
 /* Names of the tables above, in order, and what they read: one trace (build), several traces of one study
  * (flush), or compile-scaling TSV files (scaling). */

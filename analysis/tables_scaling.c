@@ -72,7 +72,7 @@ void tables_paths_free(char **paths, int n)
     free(paths);
 }
 
-static const char *base_name(const char *path)
+const char *tables_base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
     return s != NULL ? s + 1 : path;
@@ -87,7 +87,7 @@ static int read_scaling(const char *path, struct scaling_file *f)
     FILE *fp = fopen(path, "r");
     memset(f, 0, sizeof *f);
     f->path = path;
-    f->name = base_name(path);
+    f->name = tables_base_name(path);
     f->configs = -1;
     f->one_ms = NAN;
     if (fp == NULL)
