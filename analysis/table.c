@@ -70,6 +70,14 @@ void table_free(struct table *t)
     free(t);
 }
 
+struct table *table_finish(struct table *t, int ok)
+{
+    if (ok)
+        return t;
+    table_free(t);
+    return NULL;
+}
+
 int table_add_row(struct table *t)
 {
     if (t->n_rows == t->cap_rows) {

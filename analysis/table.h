@@ -11,6 +11,9 @@ struct table; /* opaque: a title, named columns, rows of cells (text + numeric v
 /* A table with n_cols columns named cols[] (copied). NULL on allocation failure. */
 struct table *table_new(const char *title, int n_cols, const char *const *cols);
 void table_free(struct table *t);
+/* A builder's one exit: t when ok, else NULL with t freed (`ok = 1; out: ...free scratch...; return
+ * table_finish(tab, ok);`). */
+struct table *table_finish(struct table *t, int ok);
 /* Append an empty row; returns its index, or -1. */
 int table_add_row(struct table *t);
 /* Set a cell. Numbers keep their value for table_num(); text cells read back as NaN. NaN prints as "nan".

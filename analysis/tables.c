@@ -49,15 +49,6 @@ char *tables_input_label(const struct trace *t, int input, char *buf, int len)
     return tc_format_shape(trace_dims(t, input), trace_n_dims(t), buf, len);
 }
 
-/* A builder's one exit: its table when ok, else NULL with the table freed. */
-static struct table *tables_finish(struct table *tab, int ok)
-{
-    if (ok)
-        return tab;
-    table_free(tab);
-    return NULL;
-}
-
 /* Column names: fixed ones before, the trace's dims or params in the middle, fixed ones after. */
 static struct table *new_with_names(const char *title, const char *const *before, int nb, const struct trace *t,
                                     int use_params, const char *const *after, int na)
@@ -154,7 +145,7 @@ struct table *tables_compile(const struct trace *t)
     }
     ok = 1;
 out:
-    return tables_finish(tab, ok);
+    return table_finish(tab, ok);
 }
 
 /* ---- Table 2: tuning time per input --------------------------------------------------------------------- */
@@ -200,7 +191,7 @@ out:
     free(wall);
     free(runs);
     free(valid);
-    return tables_finish(tab, ok);
+    return table_finish(tab, ok);
 }
 
 /* ---- Figure 1: repetition / overhead / compilation ----------------------------------------------------------- */
@@ -283,7 +274,7 @@ out:
     free(cmp);
     free(valid);
     free(seen);
-    return tables_finish(tab, ok);
+    return table_finish(tab, ok);
 }
 
 /* ---- best configuration per input vs cuBLAS ------------------------------------------------------------------ */
@@ -392,102 +383,7 @@ struct table *tables_best(const struct trace *t)
 out:
     free(ratios);
     best_free(&b);
-    return tables_finish(tab, ok);
-}
-
-/* ---- failures ---------------------------------------------------------------------------------------------- */
-
-struct group {
-    const char *scope;
-    int status;
-    char reason[128];
-    int count;
-    int example;
-};
-
-/* First non-empty line of a compile log, trimmed to fit. */
-static void first_line(const char *log, char *out, size_t len)
-{
-    const char *s = log, *e;
-    while (*s == '\n' || *s == ' ' || *s == '\r' || *s == '\t')
-        s++;
-    e = strchr(s, '\n');
-    if (e == NULL)
-        e = s + strlen(s);
-    if ((size_t)(e - s) >= len)
-        e = s + len - 1;
-    memcpy(out, s, (size_t)(e - s));
-    out[e - s] = '\0';
-    if (out[0] == '\0')
-        snprintf(out, len, "(no compile log)");
-}
-
-static int group_add(struct group **g, int *n, const char *scope, int status, const char *reason, int example)
-{
-    struct group *ng;
-    for (int i = 0; i < *n; i++)
-        if ((*g)[i].scope == scope && (*g)[i].status == status && strcmp((*g)[i].reason, reason) == 0) {
-            (*g)[i].count++;
-            return 0;
-        }
-    if ((ng = realloc(*g, (size_t)(*n + 1) * sizeof *ng)) == NULL)
-        return tc_seterr("out of memory");
-    *g = ng;
-    ng[*n] = (struct group){scope, status, "", 1, example};
-    snprintf(ng[*n].reason, sizeof ng[*n].reason, "%s", reason);
-    (*n)++;
-    return 0;
-}
-
-struct table *tables_failures(const struct trace *t)
-{
-    int ok = 0; /* set when the table is complete; every path leaves through out: */
-    static const char *cols[] = {"scope", "status", "reason", "count", "share_pct", "example"};
-    static const char *s_cfg = "configs", *s_run = "runs";
-    struct table *tab = table_new("Configurations and runs by status and reason", 6, cols);
-    struct group *g = NULL;
-    int n = 0, nc = trace_n_configs(t), n_bad_cfg = 0;
-    size_t nr = trace_n_runs(t);
-    char reason[128];
-    if (tab == NULL)
-        return NULL;
-    for (int c = 0; c < nc; c++) {
-        int st = trace_config(t, c)->status;
-        if (st == TRACE_OK)
-            snprintf(reason, sizeof reason, "-");
-        else
-            first_line(trace_compile_log(t, c), reason, sizeof reason);
-        if (group_add(&g, &n, s_cfg, st, reason, c) != 0)
-            goto out;
-        n_bad_cfg += st != TRACE_OK;
-    }
-    for (size_t r = 0; r < nr; r++) {
-        const struct trace_run *run = trace_run(t, r);
-        const char *why = "-";
-        if (run->status == TRACE_OK && !trace_run_valid(t, r))
-            why = "status ok but no timed executions or a zero duration";
-        if (group_add(&g, &n, s_run, run->status, why, (int)r) != 0)
-            goto out;
-    }
-    for (int i = 0; i < n; i++) {
-        int row = table_add_row(tab);
-        double total = g[i].scope == s_cfg ? nc : (double)nr;
-        if (row < 0)
-            goto out;
-        table_set_str(tab, row, 0, g[i].scope);
-        table_set_str(tab, row, 1, trace_status_name(g[i].status));
-        table_set_str(tab, row, 2, g[i].reason);
-        table_set_int(tab, row, 3, g[i].count);
-        table_set_num(tab, row, 4, total > 0 ? 100.0 * g[i].count / total : NAN, 1);
-        if (table_set_int(tab, row, 5, g[i].example) != 0)
-            goto out;
-    }
-    table_add_note(tab, "%d of %d configurations failed; example = the first configuration (or run index) in the "
-                   "group; reason = first line of the compile log", n_bad_cfg, nc);
-    ok = 1;
-out:
-    free(g);
-    return tables_finish(tab, ok);
+    return table_finish(tab, ok);
 }
 
 /* ---- Tables 3 and 5: L2 flush study ------------------------------------------------------------------------ */
@@ -632,7 +528,7 @@ out:
         best_free(&b[k]);
     free(b);
     free(chg);
-    return tables_finish(tab, ok);
+    return table_finish(tab, ok);
 }
 
 /* ---- Figure 2: the Triton protocol's estimate ---------------------------------------------------------------- */
@@ -728,7 +624,7 @@ out:
     free(err_cold);
     free(err_flush);
     free(ratio);
-    return tables_finish(tab, ok);
+    return table_finish(tab, ok);
 }
 
 /* ---- heat map ---------------------------------------------------------------------------------------------- */
@@ -806,7 +702,7 @@ out:
     free(mean);
     free(order);
     free(cnt);
-    return tables_finish(tab, ok);
+    return table_finish(tab, ok);
 }
 
 /* ---- the list -------------------------------------------------------------------------------------------- */

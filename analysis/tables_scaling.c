@@ -254,9 +254,5 @@ struct table *tables_scaling(const char *const *paths, int n)
     ok = 1;
 out:
     free(f);
-    if (!ok) {
-        table_free(tab);
-        tab = NULL;
-    }
-    return tab;
+    return table_finish(tab, ok);
 }
