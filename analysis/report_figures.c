@@ -95,6 +95,29 @@ static int draw(struct report_ctx *c, const struct report_figure *f, const char 
     return tc_gnuplot_run(&j);
 }
 
+/* plots/titles.gp: the values the figures were drawn with, which plots/common.gp takes for a redraw that does not
+ * give them (`cd DIR && gnuplot -e "fmt='svg'; out='x.svg'" plots/NAME.gp` titles the figure as the report did). */
+static int write_titles(struct report_ctx *c)
+{
+    char path[PATH_MAX], device[128], ref[128] = "", cmp[128] = "";
+    FILE *fp = report_open(c, "plots/titles.gp", path, sizeof path);
+    if (fp == NULL)
+        return -1;
+    snprintf(device, sizeof device, "%s", trace_get_meta(c->t)->device_name);
+    tc_gnuplot_clean(device);
+    fprintf(fp, "# titles.gp — written by tunecost report: the values its figures were drawn with\n"
+            "report_input = '%s'\nreport_device = '%s'\nreport_factor = %d\n", c->input_label, device,
+            c->o->compile_factor);
+    if (c->cmp != NULL) {
+        report_family_name(c->t, ref, sizeof ref);
+        report_family_name(c->cmp, cmp, sizeof cmp);
+        tc_gnuplot_clean(ref);
+        tc_gnuplot_clean(cmp);
+        fprintf(fp, "report_ref = '%s'\nreport_cmp = '%s'\n", ref, cmp);
+    }
+    return report_close(fp, path);
+}
+
 int report_draw_figures(struct report_ctx *c)
 {
     char from[PATH_MAX], to[PATH_MAX], gnuplot[PATH_MAX], why_none[256] = "";
@@ -114,6 +137,8 @@ int report_draw_figures(struct report_ctx *c)
         if (report_copy_file(from, to) != 0)
             return tc_preferr("gnuplot scripts (set TUNECOST_PLOTS_DIR to the folder holding them)");
     }
+    if (write_titles(c) != 0)
+        return -1;
     for (int i = 0; i < c->n_figs; i++) {
         struct report_figure *f = &c->figs[i];
         if (report_check_interrupt(c) != 0)

@@ -2,11 +2,11 @@
 # over cuBLAS's for each family (landscapes.tsv; inputs in the trace's order, 1 = as fast as cuBLAS). Right: each
 # family's Pareto frontier of mean speedup relative to its own optimal vs mean tuning time, all inputs, the
 # paper's model (sim/all-baseline-frontier.tsv, sim/compare-baseline-frontier.tsv). Variables (gnuplot -e),
-# besides common.gp's: ref, cmp  the two families' names (legend).
-if (!exists("ref")) ref = "reference"
-if (!exists("cmp")) cmp = "second family"
+# besides common.gp's: ref, cmp  the two families' names (legend; from plots/titles.gp when not given).
 aspect = 0.5
 load "plots/common.gp"
+if (!exists("ref")) { if (exists("report_ref")) { ref = report_ref } else { ref = "reference" } }
+if (!exists("cmp")) { if (exists("report_cmp")) { cmp = report_cmp } else { cmp = "second family" } }
 # the frontiers' time range, so that the log axis starts near the cheapest point rather than a decade below
 stats "sim/all-baseline-frontier.tsv" using "time_s" nooutput name "A"
 stats "sim/compare-baseline-frontier.tsv" using "time_s" nooutput name "B"
@@ -16,7 +16,7 @@ stats "sim/all-baseline-frontier.tsv" using "speedup" nooutput name "SA"
 stats "sim/compare-baseline-frontier.tsv" using "speedup" nooutput name "SB"
 # room below the curves for the key
 s_lo = (SA_min < SB_min ? SA_min : SB_min) - 0.15
-set multiplot layout 1,2 title sprintf("Two kernel families on the same benchmark (%s)", device)
+set multiplot layout 1,2 title sprintf("Two kernel families on the same benchmark%s", t_device)
 set key top left opaque box font ",12" samplen 1.5 maxrows 3
 set title "Best configuration per input vs cuBLAS"
 set xlabel "Input (in the trace's order)"
