@@ -17,7 +17,9 @@ stats "sim/compare-baseline-frontier.tsv" using "speedup" nooutput name "SB"
 # room below the curves for the key
 s_lo = (SA_min < SB_min ? SA_min : SB_min) - 0.15
 set multiplot layout 1,2 title sprintf("Two kernel families on the same benchmark%s", t_device)
-set key top left opaque box font ",12" samplen 1.5 maxrows 3
+# the families' names are long: a key font well below the main one (the same share of the width in both formats)
+f_lkey = (fmt eq "svg") ? ",8" : ",12"
+set key top left opaque box font f_lkey samplen 1.5 maxrows 3
 set title "Best configuration per input vs cuBLAS"
 set xlabel "Input (in the trace's order)"
 set ylabel "Best TFLOP/s / cuBLAS TFLOP/s"
@@ -32,6 +34,7 @@ set title "Pareto frontier, all inputs"
 set xlabel "Mean tuning time per input (s, log scale)"
 set ylabel "Mean speedup relative to the family's optimal"
 set logscale x
+eval xtics_125
 set xrange [t_lo:t_hi]
 set yrange [s_lo:1.02]
 set ytics autofreq

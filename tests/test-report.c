@@ -582,6 +582,34 @@ START_TEST(test_report_simulation_findings_match_files)
 }
 END_TEST
 
+/* With a second kernel family the landscapes figure is drawn (PNG, SVG, on the page); the redraw the docs give finds
+ * the families' names in plots/titles.gp. */
+START_TEST(test_report_landscapes_figure)
+{
+    struct report_options o;
+    char out[600], other[600], cmd[1400], *html, *svg;
+    snprintf(out, sizeof out, "%s/r1", dir);
+    snprintf(other, sizeof other, "%s/other.h5", dir);
+    ck_assert_msg(fixture_report(other) == 0, "%s", tc_errmsg());
+    options(&o, out);
+    o.compare_path = other;
+    ck_assert_msg(report_write(&o) == 0, "%s", tc_errmsg());
+    ck_assert_int_eq(o.n_figures, 9);
+    ck_assert(exists(out, "landscapes.png"));
+    ck_assert(exists(out, "landscapes.svg"));
+    html = slurp(out, "index.html", NULL);
+    ck_assert_ptr_nonnull(strstr(html, "<img src=\"landscapes.png\""));
+    free(html);
+    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot -e \"fmt='svg'; out='redraw.svg'\" plots/landscapes.gp 2>/dev/null",
+             out);
+    ck_assert_int_eq(system(cmd), 0);
+    svg = slurp(out, "redraw.svg", NULL);
+    ck_assert_ptr_nonnull(svg);
+    ck_assert_ptr_nonnull(strstr(svg, "other.h5: mma.sync"));
+    free(svg);
+}
+END_TEST
+
 /* A figure script that fails is named, with gnuplot's exit status and its log; the other figures are drawn. */
 START_TEST(test_report_failing_script_named)
 {
@@ -650,6 +678,7 @@ int main(int argc, char **argv)
         tcase_add_test(tc, test_report_writes_every_file);
         tcase_add_test(tc, test_report_triton_trace_adds_figure2);
         tcase_add_test(tc, test_report_failing_script_named);
+        tcase_add_test(tc, test_report_landscapes_figure);
     } else {
         tcase_add_test(tc, test_report_writes_every_file);
         tcase_add_test(tc, test_report_same_seed_same_files);
