@@ -1,4 +1,7 @@
-/* report.c — builds the report directory of `tunecost report` (contract in report.h).
+/* report.c — builds the report directory of `tunecost report` (contract in report.h): opens the inputs, runs the
+ * steps in order (tables, simulations and their findings, the studies, figures, pages) and owns the output
+ * directory (written into a temporary through util/tc_outdir, swapped into place whole). The steps live in
+ * report_sim.c, report_findings.c, report_studies.c, report_figures.c and report_pages.c (report_ctx.h).
  * Layout of DIR: index.html, summary.md, the tables as TSV at the top (table1-compile.tsv, ...), the simulation
  * data under sim/, the figures as NAME.png and NAME.svg, the gnuplot scripts under plots/ (they read only TSV).
  * Nothing in DIR depends on the clock or the thread count: the same trace and seed give the same files. */
@@ -242,12 +245,15 @@ static int open_inputs(struct report_ctx *c)
     }
     c->input = trace_n_dims(c->t) == 3 ? trace_find_input(c->t, o->input_dims) : -1;
     if (c->input < 0) {
-        if (o->input_given)
-            return tc_seterr("--input %s: %s has no such input (see `tunecost table tuning %s` for its inputs)",
-                             o->input_label, o->trace_path, o->trace_path),
-                   REPORT_EBADINPUT;
-        if (trace_n_inputs(c->t) == 0)
-            return tc_seterr("%s: the trace has no inputs", o->trace_path), REPORT_EBADINPUT;
+        if (o->input_given) {
+            tc_seterr("--input %s: %s has no such input (see `tunecost table tuning %s` for its inputs)",
+                      o->input_label, o->trace_path, o->trace_path);
+            return REPORT_EBADINPUT;
+        }
+        if (trace_n_inputs(c->t) == 0) {
+            tc_seterr("%s: the trace has no inputs", o->trace_path);
+            return REPORT_EBADINPUT;
+        }
         /* the first input with a valid run (the single-input simulation needs one) */
         c->input = 0;
         for (size_t r = 0; r < trace_n_runs(c->t); r++)

@@ -338,8 +338,10 @@ static struct table *landscape_table(const struct family *a, const struct family
     const char *cols[2 + 8 + 8];
     struct table *tab;
     char label[64];
-    if (nd > 8)
-        return tc_seterr("%s: more than 8 input dimensions", trace_path(t)), NULL;
+    if (nd > 8) {
+        tc_seterr("%s: more than 8 input dimensions", trace_path(t));
+        return NULL;
+    }
     for (int k = 0; k < nb; k++)
         cols[k] = before[k];
     for (int k = 0; k < nd; k++)
