@@ -128,6 +128,15 @@ cp "$tmp/small.h5" "$tmp/garbled.h5"
 printf 'XXXX' | dd of="$tmp/garbled.h5" bs=1 seek=1 conv=notrunc 2>/dev/null
 bad "$tmp/garbled.h5" "not an HDF5 file"
 
+# the help's examples name only files that are in the checkout
+root=$(cd "$(dirname "$0")/.." && pwd)
+for f in $("$TC" info --help | grep -o 'data/[A-Za-z0-9_./-]*' | sort -u); do
+    if [ ! -e "$root/$f" ]; then
+        echo "FAIL: info --help names $f, which is not in the checkout"
+        fails=$((fails + 1))
+    fi
+done
+
 if [ $fails -gt 0 ]; then
     echo "$fails check(s) failed"
     exit 1
