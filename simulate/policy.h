@@ -1,6 +1,6 @@
 /* policy.h — tuning policies replayed on a recorded trace, charged every cost a real tuner pays.
  *
- * A policy decides which configuration to benchmark next and for how long; the replay engine (policy.c) charges
+ * A policy decides which configuration to benchmark next and for how long; the replay engine (policy_engine.c) charges
  * what that costs from the trace — the configuration's compile time the first time it is chosen, its warm-up
  * executions, its timed executions one by one until the repetition time asked for is used, and the
  * per-execution overhead (launch gaps, synchronisation) — and tells the policy what it measured. After every
@@ -125,7 +125,7 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
                  const double *grid_s, struct pol_curve *curve);
 /* The common grid: n log-spaced times from lo_s to hi_s. */
 void pol_grid(double lo_s, double hi_s, int n, double *grid_s);
-/* The analytic random-search baseline (mean over inputs) at each grid time; see policy.c. */
+/* The analytic random-search baseline (mean over inputs) at each grid time; see policy_baseline.c. */
 void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n, double *out);
 void pol_curve_free(struct pol_curve *c);
 

@@ -2,6 +2,9 @@
  * Two layers: `struct sim_data` holds, per input and per valid configuration, everything a replay needs (built
  * from a trace, or in memory by tests and benchmarks), and sim_run() draws S samples × R runs over it and returns
  * one `struct sim_point` per (sample, scenario). No HDF5 here: the trace is read through trace/trace.h only.
+ * Files: sim_settings.c (settings, scenario names), sim_table.c (per-configuration records, shared with the policy
+ * engine), sim_data.c (the EXEC_TIME / EARLY_STOP_NUM tables), cost_compile.c and cost_overhead.c (the cost
+ * models, shared with the policy engine), sim_replay.c (sim_run), sim_output.c (points.tsv, frontier.tsv).
  *
  * Typical in-process use (the report does this):
  *
