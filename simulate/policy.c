@@ -56,6 +56,11 @@ void pol_settings_default(struct pol_settings *s)
     s->seed = 0;
     s->n_grid = 60;
     s->threads = 1;
+    s->max_configs = 0;
+    s->sim_costs = 0;
+    s->compile = SIM_COMPILE_SEQUENTIAL;
+    s->compile_factor = 16;
+    s->overhead = SIM_OVERHEAD_PAPER;
 }
 
 /* ---- tables ------------------------------------------------------------------------------------------------ */

@@ -12,6 +12,8 @@
 #ifndef POLICY_H
 #define POLICY_H
 
+#include "sim.h"
+
 #include <gsl/gsl_rng.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -93,6 +95,19 @@ struct pol_settings {
     uint64_t seed;
     int n_grid;               /* points of the common time grid [60] */
     int threads;              /* worker threads over inputs, 1..64; the result does not depend on it [1] */
+    int max_configs;          /* a run ends when the policy asks for a configuration beyond this many distinct
+                               * ones (simulate's N_CONFIG); 0: no limit [0] */
+    /* simulate's costs (sim_cost.h) in place of the engine's own, so that the random policy reproduces
+     * `tunecost simulate` exactly (tests/test-policy.c shows it) [0: off]. With sim_costs = 1 a configuration is
+     * benchmarked once, at its first step: the executions the paper's rule takes for rep_ms (integer ms, as
+     * EXEC_TIME), charged as their sum plus the overhead of model `overhead`; compile time goes through the
+     * clock of model `compile` with `compile_factor` workers (compile_jobs is ignored); POL_STOP_EARLY is
+     * simulate's rule (the mean of the first es_num executions exceeds es_threshold x the fastest execution of
+     * the configurations benchmarked before, and more than es_num would run); the budget is checked per step. */
+    int sim_costs;
+    enum sim_compile compile;     /* [SIM_COMPILE_SEQUENTIAL] */
+    int compile_factor;           /* [16] */
+    enum sim_overhead overhead;   /* [SIM_OVERHEAD_PAPER] */
 };
 
 void pol_settings_default(struct pol_settings *s);
@@ -128,5 +143,11 @@ void pol_grid(double lo_s, double hi_s, int n, double *grid_s);
 /* The analytic random-search baseline (mean over inputs) at each grid time; see policy_baseline.c. */
 void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n, double *out);
 void pol_curve_free(struct pol_curve *c);
+
+/* One tuning run of `ops` on input `input`, drawing from `rng` as it is (not reseeded): the tuning time at its end
+ * and the true speedup of the configuration it would choose then (0 when none). pol_evaluate runs exactly this,
+ * with a stream per (seed, policy, input, run). Returns 0, or -1 (tc_errmsg). */
+int pol_run(const struct pol_data *d, int input, const struct policy_ops *ops, const struct pol_settings *s,
+            gsl_rng *rng, double *time_s, double *speedup);
 
 #endif

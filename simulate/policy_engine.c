@@ -1,6 +1,7 @@
 /* policy_engine.c — the replay engine for tuning policies (policy.h): the cost of every step a policy asks for,
  * the stopping rules, one tuning run, and the curves of an evaluation on a common time grid with their score. */
 #include "policy_internal.h"
+#include "sim_cost.h"
 #include "tc_err.h"
 #include "trace.h"
 
@@ -15,6 +16,11 @@ struct run_state {
     double *est_ms, *sum_ms, *sumsq_ms;
     int *n_exec, *failed, *visited, *dropped;
     double best_single_ms;
+    int n_visited;               /* distinct configurations benchmarked (or failed) */
+    /* sim_costs only: */
+    double best_known_ms;        /* fastest execution of the configurations benchmarked before */
+    struct sim_clock clock;      /* the compile model's clock */
+    double *wfree_ms;            /* [compile_factor] its pipelined workers */
 };
 
 struct step_log {
@@ -64,6 +70,7 @@ static int bench_step(const struct pinput *in, const struct pol_settings *s, str
             return 1;
         now += comp;
         rs->visited[k] = 1;
+        rs->n_visited++;
         if (c->status != TRACE_OK) {
             if (c->status == TRACE_LAUNCH_ERROR || c->status == TRACE_WRONG_RESULT) {
                 if (now + c->fail_ms > budget_ms) {
@@ -145,6 +152,73 @@ static int bench_step(const struct pinput *in, const struct pol_settings *s, str
     return 0;
 }
 
+/* bench_step with simulate's costs (pol_settings.sim_costs; the same arithmetic as sim_data.c and
+ * sim_replay.c, in integer ns where they use it): configuration k is benchmarked once, for the executions the
+ * paper's rule takes for `rep` ms; its compile and benchmark go through the run's clock. Returns 1 when the budget
+ * ended the run (the step is not charged), else 0. */
+static int bench_step_sim(const struct pinput *in, const struct pol_settings *s, struct run_state *rs, int k,
+                          double rep, double *time_s)
+{
+    const struct pcfg *c = &in->c[k];
+    struct sim_clock saved = rs->clock;
+    uint64_t thr_ns = (uint64_t)(rep * 1e6 + 0.5), sum = 0, pmin = UINT64_MAX, ksum = 0, kmin = UINT64_MAX;
+    int j = 0, stop = 0;
+    double bench, mn;
+    if (rs->visited[k])
+        return 0; /* simulate benchmarks a configuration once */
+    if (c->status != TRACE_OK) { /* simulate draws valid configurations only; charged as the engine does */
+        double fail = c->status == TRACE_LAUNCH_ERROR || c->status == TRACE_WRONG_RESULT ? c->fail_ms : 0;
+        sim_clock_step(&rs->clock, c->status != TRACE_OUT_OF_RESOURCES, c->compile_ms, fail);
+        if (sim_clock_ms(&rs->clock) > s->budget_s * 1e3) {
+            rs->clock = saved;
+            return 1;
+        }
+        rs->visited[k] = rs->failed[k] = 1;
+        rs->n_visited++;
+        *time_s = sim_clock_ms(&rs->clock) * 1e-3;
+        return 0;
+    }
+    while (j < c->n && sum <= thr_ns) { /* the smallest count whose sum exceeds rep, or all */
+        uint64_t x = c->x[j++];
+        sum += x;
+        pmin = x < pmin ? x : pmin;
+        if (j <= s->es_num) {
+            ksum = sum;
+            kmin = pmin;
+        }
+    }
+    if (s->stop_rule == POL_STOP_EARLY && j > s->es_num &&
+        (double)ksum * 1e-6 / (double)s->es_num > rs->best_known_ms * s->es_threshold) {
+        stop = 1; /* stopped after es_num executions and dropped from the running */
+        bench = (double)ksum * 1e-6 + sim_overhead_ms(s->overhead, c->ovh_ms, c->gap_ms, c->n, s->es_num);
+        mn = (double)kmin * 1e-6;
+    } else {
+        bench = (double)sum * 1e-6 + sim_overhead_ms(s->overhead, c->ovh_ms, c->gap_ms, c->n, j);
+        mn = (double)pmin * 1e-6;
+    }
+    sim_clock_step(&rs->clock, 1, c->compile_ms, bench);
+    if (sim_clock_ms(&rs->clock) > s->budget_s * 1e3) {
+        rs->clock = saved;
+        return 1;
+    }
+    rs->visited[k] = 1;
+    rs->n_visited++;
+    if (stop) {
+        rs->dropped[k] = 1;
+        rs->n_exec[k] = s->es_num;
+    } else {
+        rs->n_exec[k] = j;
+        rs->sum_ms[k] = (double)sum * 1e-6;
+        rs->est_ms[k] = rs->sum_ms[k] / (double)j;
+    }
+    if (mn < rs->best_known_ms)
+        rs->best_known_ms = mn;
+    if (mn < rs->best_single_ms)
+        rs->best_single_ms = mn;
+    *time_s = sim_clock_ms(&rs->clock) * 1e-3;
+    return 0;
+}
+
 /* One run of policy ops on input in; the step log receives (time, true speedup of the incumbent). */
 static int one_run(const struct pol_data *d, const struct pinput *in, const struct policy_ops *ops,
                    const struct pol_settings *s, gsl_rng *rng, struct step_log *log, long *n_steps,
@@ -162,9 +236,15 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
     rs.failed = calloc((size_t)nc, sizeof *rs.failed);
     rs.visited = calloc((size_t)nc, sizeof *rs.visited);
     rs.dropped = calloc((size_t)nc, sizeof *rs.dropped);
-    rs.best_single_ms = INFINITY;
+    rs.best_single_ms = rs.best_known_ms = INFINITY;
+    if (s->sim_costs) {
+        int f = s->compile_factor > 0 ? s->compile_factor : 1;
+        rs.wfree_ms = malloc((size_t)f * sizeof *rs.wfree_ms);
+        if (rs.wfree_ms != NULL)
+            sim_clock_start(&rs.clock, s->compile, f, rs.wfree_ms);
+    }
     if (rs.est_ms == NULL || rs.sum_ms == NULL || rs.sumsq_ms == NULL || rs.n_exec == NULL || rs.failed == NULL ||
-        rs.visited == NULL || rs.dropped == NULL) {
+        rs.visited == NULL || rs.dropped == NULL || (s->sim_costs && rs.wfree_ms == NULL)) {
         tc_seterr("policies: out of memory");
         goto out;
     }
@@ -196,8 +276,11 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
             tc_seterr("policies: %s asked for configuration %d of %d", ops->name, k, nc);
             goto out;
         }
+        if (s->max_configs > 0 && !rs.visited[k] && rs.n_visited >= s->max_configs)
+            break; /* the run's configurations are all benchmarked */
         double rep = ops->rep_ms(st, &v, k);
-        if (bench_step(in, s, &rs, k, isfinite(rep) && rep > 0 ? rep : 0, &v.time_s)) {
+        rep = isfinite(rep) && rep > 0 ? rep : 0;
+        if (s->sim_costs ? bench_step_sim(in, s, &rs, k, rep, &v.time_s) : bench_step(in, s, &rs, k, rep, &v.time_s)) {
             *budget_stop = 1;
             break;
         }
@@ -221,6 +304,25 @@ out:
     free(rs.failed);
     free(rs.visited);
     free(rs.dropped);
+    free(rs.wfree_ms);
+    return rc;
+}
+
+int pol_run(const struct pol_data *d, int input, const struct policy_ops *ops, const struct pol_settings *s,
+            gsl_rng *rng, double *time_s, double *speedup)
+{
+    struct step_log log = {0};
+    long n_steps = 0;
+    int stopped = 0, rc;
+    if (input < 0 || input >= d->n_in)
+        return tc_seterr("policies: input index %d out of range [0, %d)", input, d->n_in);
+    rc = one_run(d, &d->in[input], ops, s, rng, &log, &n_steps, &stopped);
+    if (rc == 0) {
+        *time_s = log.n > 0 ? log.t_s[log.n - 1] : 0;
+        *speedup = log.n > 0 ? log.speedup[log.n - 1] : 0;
+    }
+    free(log.t_s);
+    free(log.speedup);
     return rc;
 }
 

@@ -208,6 +208,17 @@ static void point_ci(const struct welford *w, double se2_sum, int k_inputs, doub
     *hi = w->mean + half;
 }
 
+void sim_sample_start(gsl_rng *r, const struct sim_settings *s, int sample, int *n_config, int *exec_ms,
+                      int *es_num, double *es_thr)
+{
+    gsl_rng_set(r, (unsigned long)mix64(s->seed ^ mix64((uint64_t)sample)));
+    /* Four draws per sample, always, in this order: the streams do not depend on the scenarios. */
+    *n_config = s->n_config_lo + (int)gsl_rng_uniform_int(r, (unsigned long)(s->n_config_hi - s->n_config_lo) + 1);
+    *exec_ms = s->exec_ms_lo + (int)gsl_rng_uniform_int(r, (unsigned long)(s->exec_ms_hi - s->exec_ms_lo) + 1);
+    *es_num = s->es_num_lo + (int)gsl_rng_uniform_int(r, (unsigned long)(s->es_num_hi - s->es_num_lo) + 1);
+    *es_thr = s->es_thr_lo + (s->es_thr_hi - s->es_thr_lo) * gsl_rng_uniform(r);
+}
+
 static void run_sample(struct worker *wk, int sample)
 {
     const struct job *jb = wk->job;
@@ -217,12 +228,7 @@ static void run_sample(struct worker *wk, int sample)
     int n_config, exec_ms, es_num, i0, i1;
     double es_thr;
 
-    gsl_rng_set(r, (unsigned long)mix64(s->seed ^ mix64((uint64_t)sample)));
-    /* Four draws per sample, always, in this order: the streams do not depend on the scenarios. */
-    n_config = s->n_config_lo + (int)gsl_rng_uniform_int(r, (unsigned long)(s->n_config_hi - s->n_config_lo) + 1);
-    exec_ms = s->exec_ms_lo + (int)gsl_rng_uniform_int(r, (unsigned long)(s->exec_ms_hi - s->exec_ms_lo) + 1);
-    es_num = s->es_num_lo + (int)gsl_rng_uniform_int(r, (unsigned long)(s->es_num_hi - s->es_num_lo) + 1);
-    es_thr = s->es_thr_lo + (s->es_thr_hi - s->es_thr_lo) * gsl_rng_uniform(r);
+    sim_sample_start(r, s, sample, &n_config, &exec_ms, &es_num, &es_thr);
 
     memset(wk->acc, 0, sizeof wk->acc);
     i0 = s->input >= 0 ? s->input : 0;
