@@ -2,7 +2,7 @@
  * policy evaluated (30 runs per input by default) on 1 and on T threads. Results in docs/performance.md,
  * "Tuning policies".
  *
- *   bench-policies TRACE [-r RUNS] [-j T]
+ *   bench-policies TRACE [-r RUNS] [-j T] [-s none|early|statistical]
  *
  * Prints one TSV row per measurement: what, threads, wall seconds, CPU seconds of the process (all threads;
  * steadier than wall time on a busy machine), and whether the T-thread curve is bit-identical to the 1-thread one. */
@@ -28,25 +28,40 @@ int main(int argc, char **argv)
 {
     const char *path = NULL;
     int runs = 30, threads = (int)sysconf(_SC_NPROCESSORS_ONLN), rc = 1;
+    enum pol_stop_rule stop = POL_STOP_NONE;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
             runs = atoi(argv[++i]);
         else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc)
             threads = atoi(argv[++i]);
+        else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
+            const char *r = argv[++i];
+            if (strcmp(r, "none") == 0)
+                stop = POL_STOP_NONE;
+            else if (strcmp(r, "early") == 0)
+                stop = POL_STOP_EARLY;
+            else if (strcmp(r, "statistical") == 0)
+                stop = POL_STOP_STATISTICAL;
+            else {
+                fprintf(stderr, "bench-policies: -s: expected none, early or statistical, got '%s'\n", r);
+                return 2;
+            }
+        }
         else if (path == NULL && argv[i][0] != '-')
             path = argv[i];
         else {
-            fprintf(stderr, "usage: bench-policies TRACE [-r RUNS] [-j T]\n");
+            fprintf(stderr, "usage: bench-policies TRACE [-r RUNS] [-j T] [-s none|early|statistical]\n");
             return 2;
         }
     }
     if (path == NULL || runs < 1 || threads < 1 || threads > 64) {
-        fprintf(stderr, "usage: bench-policies TRACE [-r RUNS] [-j T]\n");
+        fprintf(stderr, "usage: bench-policies TRACE [-r RUNS] [-j T] [-s none|early|statistical]\n");
         return 2;
     }
     struct pol_settings s;
     pol_settings_default(&s);
     s.runs = runs;
+    s.stop_rule = stop;
     double grid[60], w0 = tc_now_s(), c0 = cpu_s();
     pol_grid(s.budget_s * 1e-4, s.budget_s, s.n_grid, grid);
     struct trace *t = trace_open(path);
@@ -56,7 +71,7 @@ int main(int argc, char **argv)
         trace_close(t);
         return 1;
     }
-    printf("what\tthreads\twall_s\tcpu_s\tsame_bytes\n");
+    printf("# stop rule %s, %d runs\nwhat\tthreads\twall_s\tcpu_s\tsame_bytes\n", stop == POL_STOP_NONE ? "none" : stop == POL_STOP_EARLY ? "early" : "statistical", runs);
     printf("tables (%d inputs)\t1\t%.2f\t%.2f\t-\n", pol_data_n_inputs(d), tc_now_s() - w0, cpu_s() - c0);
     double tot_w[2] = {0, 0}, tot_c[2] = {0, 0};
     int n_pol = 0, all_same = 1;

@@ -43,6 +43,26 @@ int pol_value_index(const struct pol_view *v, int p, int32_t x)
     return -1;
 }
 
+int pol_config_at(const struct pol_view *v, const int *vidx)
+{
+    if (v->grid_cfg != NULL) {
+        size_t g = 0, stride = 1;
+        for (int p = 0; p < v->n_params; p++) {
+            g += (size_t)vidx[p] * stride;
+            stride *= (size_t)v->n_values[p];
+        }
+        return v->grid_cfg[g];
+    }
+    for (int k = 0; k < v->n_configs; k++) {
+        int p = 0;
+        while (p < v->n_params && v->cfg[k].params[p] == v->values[p][vidx[p]])
+            p++;
+        if (p == v->n_params)
+            return k;
+    }
+    return -1;
+}
+
 void pol_settings_default(struct pol_settings *s)
 {
     memset(s, 0, sizeof *s);
@@ -91,6 +111,7 @@ void pol_data_free(struct pol_data *d)
         free(d->values[p]);
     free(d->values);
     free(d->n_values);
+    free(d->grid_cfg);
     free(d);
 }
 
@@ -125,6 +146,34 @@ struct pol_data *pol_data_from_trace(const struct trace *t)
         d->values[p] = v;
         d->n_values[p] = n;
     }
+    { /* the grid table, when it has at most 1 << 22 points */
+        size_t n_grid = 1;
+        for (int p = 0; p < np && n_grid <= ((size_t)1 << 22); p++)
+            n_grid *= (size_t)(d->n_values[p] > 0 ? d->n_values[p] : 1);
+        if (n_grid <= ((size_t)1 << 22)) {
+            if ((d->grid_cfg = malloc(n_grid * sizeof *d->grid_cfg)) == NULL)
+                goto oom;
+            for (size_t g = 0; g < n_grid; g++)
+                d->grid_cfg[g] = -1;
+            for (int c = nc - 1; c >= 0; c--) { /* backwards: the first in trace order is left */
+                size_t g = 0, stride = 1;
+                for (int p = 0; p < np; p++) {
+                    const int32_t *vp = d->values[p], x = trace_params(t, c)[p];
+                    int lo = 0, hi = d->n_values[p] - 1;
+                    while (lo < hi) { /* the value's index in the sorted distinct values */
+                        int mid = (lo + hi) / 2;
+                        if (vp[mid] < x)
+                            lo = mid + 1;
+                        else
+                            hi = mid;
+                    }
+                    g += (size_t)lo * stride;
+                    stride *= (size_t)d->n_values[p];
+                }
+                d->grid_cfg[g] = c;
+            }
+        }
+    }
     for (int i = 0; i < d->n_in; i++) {
         struct pinput *in = &d->in[i];
         in->n_cfg = nc;
@@ -156,19 +205,21 @@ struct pol_data *pol_data_from_trace(const struct trace *t)
             c->n = b->n_timed;
             c->true_ms = b->true_ms;
             if (c->n / BLK > 0) {
-                if ((c->blk = malloc((size_t)(c->n / BLK) * 3 * sizeof *c->blk)) == NULL)
+                if ((c->blk = malloc((size_t)(c->n / BLK) * 4 * sizeof *c->blk)) == NULL)
                     goto oom;
                 for (int q = 0; q < c->n / BLK; q++) {
-                    double su = 0, sq = 0, mn = INFINITY;
+                    double su = 0, sq = 0, mn = INFINITY, mx = 0;
                     for (int e = q * BLK; e < (q + 1) * BLK; e++) {
                         double x = (double)c->x[e] * 1e-6;
                         su += x;
                         sq += x * x;
                         mn = x < mn ? x : mn;
+                        mx = x > mx ? x : mx;
                     }
-                    c->blk[3 * q] = su;
-                    c->blk[3 * q + 1] = sq;
-                    c->blk[3 * q + 2] = mn;
+                    c->blk[4 * q] = su;
+                    c->blk[4 * q + 1] = sq;
+                    c->blk[4 * q + 2] = mn;
+                    c->blk[4 * q + 3] = mx;
                 }
             }
             in->n_valid++;

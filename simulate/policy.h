@@ -36,6 +36,7 @@ struct pol_view {
     const struct pol_config *cfg;   /* n_configs */
     const int *n_values;            /* per parameter: number of distinct values in the space */
     const int32_t *const *values;   /* per parameter: its distinct values, ascending */
+    const int *grid_cfg;            /* for pol_config_at (may be NULL) */
     /* measurements so far (filled by the engine): */
     const double *est_ms;           /* per configuration: mean of its timed executions so far; NaN if none */
     const int *n_exec;              /* per configuration: timed executions so far */
@@ -69,6 +70,9 @@ struct policy_ops {
  * pol_value_index: the index of value x among parameter p's sorted values (v->values[p]), or -1. */
 int pol_pick_unmarked(const struct pol_view *v, const int *marked, int n_unmarked);
 int pol_value_index(const struct pol_view *v, int p, int32_t x);
+/* The configuration whose parameter p has value v->values[p][vidx[p]] for every p (the first in trace order), or
+ * -1 when the space has none. O(n_params) from a table when the grid is small enough to tabulate. */
+int pol_config_at(const struct pol_view *v, const int *vidx);
 
 /* The registry: every built-in policy, NULL-terminated. */
 extern const struct policy_ops *const policy_registry[];

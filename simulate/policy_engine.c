@@ -102,11 +102,17 @@ static int bench_step(const struct pinput *in, const struct pol_settings *s, str
                 other = q;
     }
     while (j < c->n && used <= rep) { /* the paper's rule: the smallest count whose sum exceeds rep */
-        if (j % BLK == 0 && j + BLK <= c->n && s->stop_rule != POL_STOP_STATISTICAL &&
-            (s->stop_rule != POL_STOP_EARLY || j >= s->es_num)) {
+        const double *b = j % BLK == 0 && j + BLK <= c->n ? &c->blk[4 * (j / BLK)] : NULL;
+        /* The statistical rule cannot fire inside a block when the mean so far and every execution of the block
+         * are at most the best other estimate: each running mean then stays at most that, and the lower bound
+         * is at most the mean. */
+        int stat_quiet = s->stop_rule == POL_STOP_STATISTICAL &&
+                         (other < 0 || (b != NULL && (j == 0 || rs->est_ms[k] <= rs->est_ms[other]) &&
+                                        b[3] <= rs->est_ms[other]));
+        if (b != NULL && (s->stop_rule == POL_STOP_NONE || stat_quiet ||
+                          (s->stop_rule == POL_STOP_EARLY && j >= s->es_num))) {
             /* a whole block that ends at or below rep and within the budget: the same as taking its executions
              * one by one (every one is taken, no rule fires inside it) */
-            const double *b = &c->blk[3 * (j / BLK)];
             if (used + b[0] <= rep && now + b[0] + BLK * c->gap_ms <= budget_ms) {
                 now += b[0] + BLK * c->gap_ms;
                 used += b[0];
@@ -256,6 +262,7 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
     v.cfg = in->pc;
     v.n_values = d->n_values;
     v.values = (const int32_t *const *)d->values;
+    v.grid_cfg = d->grid_cfg;
     v.est_ms = rs.est_ms;
     v.n_exec = rs.n_exec;
     v.failed = rs.failed;

@@ -18,7 +18,7 @@ struct pcfg {
     const uint64_t *x;   /* timed executions (ns), in the trace's memory */
     int n;
     double true_ms;      /* median of the timed executions */
-    double *blk;         /* per block of BLK executions: sum (ms), sum of squares, min (3 values each), so that a
+    double *blk;         /* per block of BLK executions: sum (ms), sum of squares, min, max (4 values each), so that a
                           * step takes whole blocks at once; the last, partial block is walked one by one */
 };
 #define BLK 64
@@ -35,6 +35,9 @@ struct pol_data {
     struct pinput *in;
     int *n_values;
     int32_t **values;
+    int *grid_cfg;       /* the configuration at each point of the parameter grid (mixed radix over the value
+                          * indices, parameter 0 fastest), -1 where the space has none; NULL when the grid is too
+                          * large to tabulate (pol_config_at then searches) */
 };
 
 #endif
