@@ -84,7 +84,7 @@ int sim_write_points(FILE *fp, const struct sim_data *d, const struct sim_settin
         if (sc->early_stop)
             fprintf(fp, "\t%d\t%.6f", p->es_num, p->es_thr);
         else
-            fputs("\t-\t-", fp);
+            fputs("\tnan\tnan", fp); /* not drawn for this scenario: the one NA token */
         fprintf(fp, "\t%ld", p->results);
         put_num(fp, p->time_s);
         put_num(fp, p->time_s_lo);

@@ -188,6 +188,31 @@ START_TEST(test_bo_caps_hold_on_a_larger_space)
 }
 END_TEST
 
+/* The worked example of docs/simulation.md (simulate/examples/policy_blockm.c, compiled into this test): first
+ * parameters 3, 1, 4, 2 on configurations 0..3 are measured in the order 1, 3, 0, 2, each for the full rep, and
+ * then it is done. */
+extern const struct policy_ops policy_blockm;
+START_TEST(test_blockm_example_measures_ascending_first_parameter)
+{
+    struct fake f;
+    const int32_t p0[] = {3, 1, 4, 2};
+    const int want[] = {1, 3, 0, 2};
+    fake_init(&f, 1, 4, 50);
+    for (int c = 0; c < 4; c++)
+        f.params[c][0] = p0[c];
+    void *st = policy_blockm.start(&f.v);
+    ck_assert_ptr_nonnull(st);
+    for (int i = 0; i < 4; i++) {
+        int c = policy_blockm.next(st, &f.v);
+        ck_assert_int_eq(c, want[i]);
+        ck_assert_double_eq(policy_blockm.rep_ms(st, &f.v, c), 50);
+    }
+    ck_assert_int_eq(policy_blockm.next(st, &f.v), -1);
+    policy_blockm.stop(st);
+    gsl_rng_free(f.rng);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("policies");
@@ -196,6 +221,7 @@ int main(void)
     tcase_add_test(tc, test_genetic_population_then_the_last_configuration);
     tcase_add_test(tc, test_bo_expected_improvement_by_hand);
     tcase_add_test(tc, test_bo_caps_hold_on_a_larger_space);
+    tcase_add_test(tc, test_blockm_example_measures_ascending_first_parameter);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
