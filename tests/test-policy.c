@@ -25,9 +25,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *build_tiny(void)
+/* A new hand-built trace at `path` with one parameter (BLOCK), one dimension (M) and the given --rep-ms. */
+static struct trace *hand_trace(const char *path, double rep_ms)
 {
-    const char *path = tmpdir_path("tiny.h5");
     const char *pn[] = {"BLOCK"}, *dn[] = {"M"};
     struct trace_meta m;
     memset(&m, 0, sizeof m);
@@ -36,9 +36,16 @@ static const char *build_tiny(void)
     snprintf(m.timer, sizeof m.timer, "events");
     snprintf(m.protocol, sizeof m.protocol, "fixed-time");
     m.warmup_ms = 1;
-    m.rep_ms = 15;
+    m.rep_ms = rep_ms;
     struct trace *t = trace_create(path, &m, pn, 1, dn, 1);
     ck_assert_ptr_nonnull(t);
+    return t;
+}
+
+static const char *build_tiny(void)
+{
+    const char *path = tmpdir_path("tiny.h5");
+    struct trace *t = hand_trace(path, 15);
     int32_t params[] = {16, 32, 64};
     struct trace_config cfg[3] = {{0, 100, 1, 32, 0, 0, 0}, {0, 200, 1, 32, 0, 0, 0}, {2, 50, NAN, 0, 0, 0, 0}};
     int64_t dims[] = {1000};
@@ -195,17 +202,7 @@ END_TEST
 static const char *build_valid_space(void)
 {
     const char *path = tmpdir_path("valid.h5");
-    const char *pn[] = {"BLOCK"}, *dn[] = {"M"};
-    struct trace_meta m;
-    memset(&m, 0, sizeof m);
-    snprintf(m.kernel, sizeof m.kernel, "hand");
-    snprintf(m.device_name, sizeof m.device_name, "hand-built");
-    snprintf(m.timer, sizeof m.timer, "events");
-    snprintf(m.protocol, sizeof m.protocol, "fixed-time");
-    m.warmup_ms = 1;
-    m.rep_ms = 30;
-    struct trace *t = trace_create(path, &m, pn, 1, dn, 1);
-    ck_assert_ptr_nonnull(t);
+    struct trace *t = hand_trace(path, 30);
     int32_t params[9];
     struct trace_config cfg[9];
     int64_t dims[] = {1000, 2000};
