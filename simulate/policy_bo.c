@@ -39,6 +39,8 @@ struct st_bo {
     double **ktab;        /* per parameter: the kernel's factor exp(-d^2 / (2 l^2)) for each pair of indices */
     int *obs, *cand;      /* scratch: observations used, candidates scored */
     double *y;            /* scratch: y of each observed configuration */
+    double *ylog;         /* log(est_ms[c]), computed once per measurement (ylog_n: n_exec[c] then, 0: never) */
+    int *ylog_n;
     gsl_matrix *K, *Kinv;
     gsl_permutation *perm;
     gsl_vector *alpha, *ys, *k, *w;
@@ -58,6 +60,8 @@ static void bo_free(struct st_bo *st)
     free(st->obs);
     free(st->cand);
     free(st->y);
+    free(st->ylog);
+    free(st->ylog_n);
     if (st->K != NULL)
         gsl_matrix_free(st->K);
     if (st->perm != NULL)
@@ -82,13 +86,16 @@ static void *bo_start(const struct pol_view *v)
     st->obs = malloc(n * sizeof *st->obs);
     st->cand = malloc(n * sizeof *st->cand);
     st->y = malloc(n * sizeof *st->y);
+    st->ylog = malloc(n * sizeof *st->ylog);
+    st->ylog_n = calloc(n, sizeof *st->ylog_n);
     st->K = gsl_matrix_alloc(BO_MAX_OBS, BO_MAX_OBS);
     st->perm = gsl_permutation_alloc(BO_MAX_OBS);
     st->alpha = gsl_vector_alloc(BO_MAX_OBS);
     st->ys = gsl_vector_alloc(BO_MAX_OBS);
     st->k = gsl_vector_alloc(BO_MAX_OBS);
     st->w = gsl_vector_alloc(BO_MAX_OBS);
-    if (st->tried == NULL || st->xi == NULL || st->ktab == NULL || st->Kinv == NULL || st->obs == NULL || st->cand == NULL || st->y == NULL ||
+    if (st->tried == NULL || st->xi == NULL || st->ktab == NULL || st->Kinv == NULL || st->obs == NULL ||
+        st->cand == NULL || st->y == NULL || st->ylog == NULL || st->ylog_n == NULL ||
         st->K == NULL || st->perm == NULL || st->alpha == NULL || st->ys == NULL || st->k == NULL || st->w == NULL) {
         bo_free(st);
         return NULL;
@@ -165,8 +172,14 @@ static int bo_next(void *p, const struct pol_view *v)
                 take(st, c);
             st->obs[n_obs++] = c;
         }
-        if (!v->failed[c] && v->n_exec[c] > 0 && log(v->est_ms[c]) > worst)
-            worst = log(v->est_ms[c]);
+        if (!v->failed[c] && v->n_exec[c] > 0) {
+            if (st->ylog_n[c] != v->n_exec[c]) { /* the same log() as before, once per measurement */
+                st->ylog[c] = log(v->est_ms[c]);
+                st->ylog_n[c] = v->n_exec[c];
+            }
+            if (st->ylog[c] > worst)
+                worst = st->ylog[c];
+        }
     }
     int n_valid = 0;
     for (int i = 0; i < n_obs; i++)
@@ -178,7 +191,7 @@ static int bo_next(void *p, const struct pol_view *v)
     double *yc = st->y; /* indexed by configuration */
     for (int i = 0; i < n_obs; i++) {
         int c = st->obs[i];
-        yc[c] = v->failed[c] ? worst : log(v->est_ms[c]);
+        yc[c] = v->failed[c] ? worst : st->ylog[c];
     }
     if (n_obs > BO_MAX_OBS) {
         g_y = yc;

@@ -1,5 +1,5 @@
 /* sim_table.h — the one builder of per-(input, configuration) data that `tunecost simulate` (sim_data.c) and the
- * policy engine (policy.c, policy_engine.c) share: each configuration's status, compile time, the median of its timed executions
+ * policy engine (policy.c) share: each configuration's status, compile time, the median of its timed executions
  * (its true time), and its benchmarking overhead split into a fixed and a per-execution part. Internal to
  * simulate/; both callers build their own replay tables on top of these records. */
 #ifndef SIM_TABLE_H

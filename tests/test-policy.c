@@ -217,7 +217,8 @@ static const char *build_valid_space(void)
         for (int c = 0; c < 9; c++) {
             uint64_t x[13], sum = 0;
             for (int e = 0; e < 13; e++) { /* a per-configuration level, a drift and a jitter, in ns */
-                x[e] = 1000000u + 250000u * (uint64_t)((c * 5 + i * 3) % 9) + 7919u * (uint64_t)((e * 31 + c * 17 + i) % 23) +
+                x[e] = 1000000u + 250000u * (uint64_t)((c * 5 + i * 3) % 9) +
+                       7919u * (uint64_t)((e * 31 + c * 17 + i) % 23) +
                        13u * (uint64_t)c + 101u * (uint64_t)i;
                 sum += x[e];
             }
