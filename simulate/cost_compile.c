@@ -4,6 +4,29 @@
 
 #include <stddef.h>
 
+double sim_compile_total_ms(enum sim_compile model, int factor, int n, double sum_compile_ms, double sum_bench_ms,
+                            double pipe_gpu_ms)
+{
+    if (model == SIM_COMPILE_SEQUENTIAL)
+        return sum_bench_ms + sum_compile_ms;
+    if (model == SIM_COMPILE_PARALLEL)
+        return n == 0 ? sum_bench_ms
+                      : sum_bench_ms + sum_compile_ms / ((double)n / (double)((n + factor - 1) / factor));
+    return pipe_gpu_ms;
+}
+
+double sim_pipe_step(double *wfree_ms, int factor, double gpu_ms, double compile_ms, double bench_ms)
+{
+    int w = 0;
+    double ready;
+    for (int v = 1; v < factor; v++)
+        if (wfree_ms[v] < wfree_ms[w])
+            w = v;
+    ready = wfree_ms[w] + compile_ms;
+    wfree_ms[w] = ready;
+    return (ready > gpu_ms ? ready : gpu_ms) + bench_ms;
+}
+
 void sim_clock_start(struct sim_clock *k, enum sim_compile model, int factor, double *wfree_ms)
 {
     k->model = model;
@@ -23,28 +46,12 @@ void sim_clock_step(struct sim_clock *k, int compiled, double compile_ms, double
         k->sum_compile_ms += compile_ms;
     }
     k->sum_bench_ms += bench_ms;
-    if (k->model == SIM_COMPILE_PIPELINED) {
-        /* the next compile goes to the first free worker; the benchmark starts when both the configuration is
-         * compiled and the GPU is free */
-        double ready = k->gpu_ms;
-        if (compiled) {
-            int w = 0;
-            for (int v = 1; v < k->factor; v++)
-                if (k->wfree_ms[v] < k->wfree_ms[w])
-                    w = v;
-            ready = k->wfree_ms[w] + compile_ms;
-            k->wfree_ms[w] = ready;
-        }
-        k->gpu_ms = (ready > k->gpu_ms ? ready : k->gpu_ms) + bench_ms;
-    }
+    if (k->model == SIM_COMPILE_PIPELINED)
+        k->gpu_ms = compiled ? sim_pipe_step(k->wfree_ms, k->factor, k->gpu_ms, compile_ms, bench_ms)
+                             : k->gpu_ms + bench_ms;
 }
 
 double sim_clock_ms(const struct sim_clock *k)
 {
-    int f = k->factor, n = k->n;
-    if (k->model == SIM_COMPILE_SEQUENTIAL)
-        return k->sum_bench_ms + k->sum_compile_ms;
-    if (k->model == SIM_COMPILE_PARALLEL)
-        return n == 0 ? k->sum_bench_ms : k->sum_bench_ms + k->sum_compile_ms / ((double)n / (double)((n + f - 1) / f));
-    return k->gpu_ms;
+    return sim_compile_total_ms(k->model, k->factor, k->n, k->sum_compile_ms, k->sum_bench_ms, k->gpu_ms);
 }

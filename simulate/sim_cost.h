@@ -16,8 +16,18 @@ double sim_overhead_ms(enum sim_overhead o, double ovh_ms, double gap_ms, int n_
 
 /* ---- compile (cost_compile.c) ---- */
 
-/* A tuning run's clock under one compile model. Configurations are benchmarked one after another on one GPU;
- * step() is told each newly compiled configuration's compile time and then what benchmarking it cost. */
+/* The tuning time (ms) of n configurations benchmarked one after another on one GPU, given Σ compile_ms and
+ * Σ benchmarking of all n. Sequential: Σ bench + Σ compile. Parallel (the paper's ideal): Σ bench +
+ * Σ compile ÷ (n ÷ ⌈n ÷ factor⌉), i.e. the n compiles in ⌈n ÷ factor⌉ rounds of equal length. Pipelined: the
+ * `factor` workers compile in draw order while the GPU benchmarks; a configuration is benchmarked once it is
+ * compiled and the GPU is free: pipe_gpu_ms, the GPU clock sim_pipe_step kept. */
+double sim_compile_total_ms(enum sim_compile model, int factor, int n, double sum_compile_ms, double sum_bench_ms,
+                            double pipe_gpu_ms);
+/* Pipelined: the next compile goes to the first free of the `factor` workers (wfree_ms: when each is free, all 0
+ * at the start of a run); returns the GPU clock after benchmarking the configuration (gpu_ms: before). */
+double sim_pipe_step(double *wfree_ms, int factor, double gpu_ms, double compile_ms, double bench_ms);
+
+/* The same as a run's clock, for a replay that charges one step at a time (the policy engine). */
 struct sim_clock {
     enum sim_compile model;
     int factor;              /* workers of parallel and pipelined; ignored by sequential */
@@ -31,10 +41,7 @@ struct sim_clock {
 void sim_clock_start(struct sim_clock *k, enum sim_compile model, int factor, double *wfree_ms);
 /* Charge one configuration: compile_ms (its first benchmark only: pass compiled = 1) and bench_ms. */
 void sim_clock_step(struct sim_clock *k, int compiled, double compile_ms, double bench_ms);
-/* The tuning time so far, ms. Sequential: Σ bench + Σ compile. Parallel (the paper's ideal): Σ bench +
- * Σ compile ÷ (n ÷ ⌈n ÷ factor⌉), i.e. the n compiles in ⌈n ÷ factor⌉ rounds of equal length. Pipelined: the
- * `factor` workers compile in draw order while the GPU benchmarks; a configuration is benchmarked once it is
- * compiled and the GPU is free. */
+/* The tuning time so far, ms (sim_compile_total_ms of the steps so far). */
 double sim_clock_ms(const struct sim_clock *k);
 
 #endif

@@ -141,20 +141,27 @@ static void fill_rows(const struct sinput *in, int eidx, int es_num, enum sim_es
 }
 
 /* One tuning run of the scenarios of group g over the n drawn configurations idx[0..n) of an input (rows from
- * fill_rows): the random policy with the paper's early stopping, each scenario's compile model a clock of its own
- * (sim_cost.h). wfree holds max_factor compile-worker clocks per scenario. */
+ * fill_rows): the random policy with the paper's early stopping; each scenario's compile model charged by
+ * sim_cost.h (the pipelined ones keep their own GPU clock). wfree holds max_factor compile-worker clocks per
+ * scenario. */
 static void run_group(const struct row *rows, double flops, double opt_ms, const struct group *g,
                       const struct sim_scenario *scs, const int *idx, int n, double es_thr, double *wfree,
                       int max_factor, struct acc *acc)
 {
-    double best_known = INFINITY, best_est = INFINITY;
-    struct sim_clock clk[SIM_MAX_SCENARIOS];
+    double sum_bench = 0, sum_compile = 0, best_known = INFINITY, best_est = INFINITY;
+    double gpu_ms[SIM_MAX_SCENARIOS];
     long n_short = 0, n_stopped = 0;
-    int per_exec = g->overhead == SIM_OVERHEAD_PER_EXEC;
+    int n_pipe = 0, pipe[SIM_MAX_SCENARIOS], per_exec = g->overhead == SIM_OVERHEAD_PER_EXEC;
     const struct row *win = NULL;
     for (int k = 0; k < g->n; k++) {
         const struct sim_scenario *sc = &scs[g->sc[k]];
-        sim_clock_start(&clk[k], sc->compile, sc->compile_factor, wfree + (size_t)g->sc[k] * (size_t)max_factor);
+        gpu_ms[k] = 0;
+        if (sc->compile == SIM_COMPILE_PIPELINED) {
+            double *wf = wfree + (size_t)g->sc[k] * (size_t)max_factor;
+            for (int w = 0; w < sc->compile_factor; w++)
+                wf[w] = 0;
+            pipe[n_pipe++] = k;
+        }
     }
     for (int q = 0; q < n; q++) {
         const struct row *c = &rows[idx[q]];
@@ -173,14 +180,20 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
                 win = c;
             }
         }
-        for (int k = 0; k < g->n; k++)
-            sim_clock_step(&clk[k], 1, c->compile_ms, bench);
+        sum_bench += bench;
+        sum_compile += c->compile_ms;
+        for (int p = 0; p < n_pipe; p++) {
+            int k = pipe[p];
+            gpu_ms[k] = sim_pipe_step(wfree + (size_t)g->sc[k] * (size_t)max_factor, scs[g->sc[k]].compile_factor,
+                                      gpu_ms[k], c->compile_ms, bench);
+        }
         if (mn < best_known)
             best_known = mn;
     }
     for (int k = 0; k < g->n; k++) {
+        const struct sim_scenario *sc = &scs[g->sc[k]];
         struct acc *a = &acc[g->sc[k]];
-        double t_ms = sim_clock_ms(&clk[k]);
+        double t_ms = sim_compile_total_ms(sc->compile, sc->compile_factor, n, sum_compile, sum_bench, gpu_ms[k]);
         welford_add(&a->time_s, t_ms * 1e-3);
         welford_add(&a->tflops, flops / win->true_ms * 1e-9);
         welford_add(&a->speedup, opt_ms / win->true_ms);
