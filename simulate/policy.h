@@ -146,6 +146,13 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
 void pol_grid(double lo_s, double hi_s, int n, double *grid_s);
 /* The analytic random-search baseline (mean over inputs) at each grid time; see policy_baseline.c. */
 void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n, double *out);
+/* Sampled references for the baseline's accuracy (docs/simulation.md): `perms` uniformly random orders of every
+ * input's configurations, each charged as the baseline charges it and measured perfectly. exact[g]: the mean best
+ * true speedup done by grid time g (what the baseline estimates); indep[g]: the baseline's formula with the
+ * sampled distribution of T_j in place of the gamma law (only the independence of cost and speed assumed). Means
+ * over inputs, as pol_baseline. Returns 0, or -1 (tc_errmsg: out of memory). */
+int pol_baseline_sampled(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n,
+                         int perms, uint64_t seed, double *exact, double *indep);
 void pol_curve_free(struct pol_curve *c);
 
 /* One tuning run of `ops` on input `input`, drawing from `rng` as it is (not reseeded): the tuning time at its end

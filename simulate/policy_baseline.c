@@ -1,6 +1,7 @@
 /* policy_baseline.c — the analytic random-search baseline of an evaluation (pol_baseline in policy.h): the
  * expected speedup of random search at each grid time, from order statistics, without sampling. */
 #include "policy_internal.h"
+#include "tc_err.h"
 #include "trace.h"
 
 #include <gsl/gsl_cdf.h>
@@ -118,4 +119,81 @@ void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const 
     }
     for (int g = 0; g < n && used > 0; g++)
         out[g] /= used;
+}
+
+int pol_baseline_sampled(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n,
+                         int perms, uint64_t seed, double *exact, double *indep)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    int used = 0, rc = -1;
+    if (r == NULL)
+        return tc_seterr("policies: out of memory");
+    gsl_rng_set(r, (unsigned long)seed);
+    for (int g = 0; g < n; g++)
+        exact[g] = indep[g] = 0;
+    for (int i = 0; i < d->n_in; i++) {
+        const struct pinput *in = &d->in[i];
+        int nc = in->n_cfg, nv = in->n_valid, q = 0;
+        if (nv == 0)
+            continue;
+        double *cost = malloc((size_t)nc * sizeof *cost), *sp = malloc((size_t)nc * sizeof *sp);
+        double *sorted = malloc((size_t)nv * sizeof *sorted), *ek = malloc(((size_t)nv + 1) * sizeof *ek);
+        double *sum = calloc((size_t)n, sizeof *sum);
+        long *done = calloc(((size_t)nv + 1) * (size_t)n, sizeof *done); /* runs whose j-th valid is done by g */
+        int *perm = malloc((size_t)nc * sizeof *perm);
+        if (cost == NULL || sp == NULL || sorted == NULL || ek == NULL || sum == NULL || done == NULL || perm == NULL) {
+            free(cost), free(sp), free(sorted), free(ek), free(sum), free(done), free(perm);
+            tc_seterr("policies: out of memory");
+            goto out;
+        }
+        for (int k = 0; k < nc; k++) {
+            cost[k] = visit_cost_ms(&in->c[k], s);
+            sp[k] = in->c[k].status == TRACE_OK ? in->opt_ms / in->c[k].true_ms : -1;
+            if (sp[k] >= 0)
+                sorted[q++] = sp[k];
+        }
+        qsort(sorted, (size_t)nv, sizeof *sorted, cmp_desc);
+        for (int j = 0; j <= nv; j++)
+            ek[j] = best_of(sorted, nv, nv, j);
+        for (int p = 0; p < perms; p++) {
+            double now = 0, best = 0;
+            int g = 0, jv = 0;
+            for (int k = 0; k < nc; k++)
+                perm[k] = k;
+            for (int k = 0; k < nc; k++) { /* a uniformly random order, drawn as the random policy draws it */
+                int j = k + (int)gsl_rng_uniform_int(r, (unsigned long)(nc - k)), t = perm[k];
+                perm[k] = perm[j];
+                perm[j] = t;
+                int c = perm[k];
+                now += cost[c];
+                while (g < n && grid_s[g] * 1e3 < now) /* grid times before c is done see the best before it */
+                    sum[g++] += best;
+                if (sp[c] >= 0) {
+                    best = sp[c] > best ? sp[c] : best;
+                    jv++;
+                    for (int h = g; h < n; h++)
+                        done[(size_t)jv * (size_t)n + (size_t)h]++;
+                }
+            }
+            while (g < n)
+                sum[g++] += best;
+        }
+        for (int g = 0; g < n; g++) {
+            double e = 0;
+            for (int j = 1; j <= nv; j++)
+                e += (double)done[(size_t)j * (size_t)n + (size_t)g] / perms * (ek[j] - ek[j - 1]);
+            exact[g] += sum[g] / perms;
+            indep[g] += e;
+        }
+        used++;
+        free(cost), free(sp), free(sorted), free(ek), free(sum), free(done), free(perm);
+    }
+    for (int g = 0; g < n && used > 0; g++) {
+        exact[g] /= used;
+        indep[g] /= used;
+    }
+    rc = 0;
+out:
+    gsl_rng_free(r);
+    return rc;
 }
