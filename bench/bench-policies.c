@@ -29,6 +29,12 @@ static double cpu_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static void usage(void)
+{
+    fprintf(stderr, "usage: bench-policies TRACE [-r RUNS] [-j T] [-s none|early|statistical]\n"
+                    "       bench-policies TRACE --baseline-error PERMS [-r RUNS] [-j T]\n");
+}
+
 /* The baseline's accuracy table (see the opening comment). */
 static int baseline_error(const struct pol_data *d, struct pol_settings *s, const double *grid, int perms)
 {
@@ -91,12 +97,12 @@ int main(int argc, char **argv)
         else if (path == NULL && argv[i][0] != '-')
             path = argv[i];
         else {
-            fprintf(stderr, "usage: bench-policies TRACE [-r RUNS] [-j T] [-s none|early|statistical] [--baseline-error PERMS]\n");
+            usage();
             return 2;
         }
     }
     if (path == NULL || runs < 1 || threads < 1 || threads > 64 || perms < 0) {
-        fprintf(stderr, "usage: bench-policies TRACE [-r RUNS] [-j T] [-s none|early|statistical] [--baseline-error PERMS]\n");
+        usage();
         return 2;
     }
     struct pol_settings s;
@@ -121,7 +127,8 @@ int main(int argc, char **argv)
         trace_close(t);
         return rc;
     }
-    printf("# stop rule %s, %d runs\nwhat\tthreads\twall_s\tcpu_s\tsame_bytes\n", stop == POL_STOP_NONE ? "none" : stop == POL_STOP_EARLY ? "early" : "statistical", runs);
+    printf("# stop rule %s, %d runs\nwhat\tthreads\twall_s\tcpu_s\tsame_bytes\n",
+           stop == POL_STOP_NONE ? "none" : stop == POL_STOP_EARLY ? "early" : "statistical", runs);
     printf("tables (%d inputs)\t1\t%.2f\t%.2f\t-\n", pol_data_n_inputs(d), tc_now_s() - w0, cpu_s() - c0);
     double tot_w[2] = {0, 0}, tot_c[2] = {0, 0};
     int n_pol = 0, all_same = 1;

@@ -19,9 +19,12 @@
  * ((v + 1)^2 (v + 2)). With the valid costs' mean and variance a, A and the failures' b, B (per-configuration
  * cost: compile / jobs, warm-up, the executions up to rep_ms and their overhead, or a failure's costs):
  *     E[T_j] = j a + E[m] b,  Var[T_j] = j A (v - j) / (v - 1) + E[m] B + Var[m] b^2,
- * and P(T_j <= t) from a gamma law with that mean and variance (T_j is a positive, skewed sum). Then
+ * and P(T_j <= t) from a gamma law for T_j - L_j with that variance and mean less L_j, where L_j, the sum of the j
+ * cheapest valid costs, is a lower bound of T_j (T_j is a skewed sum; below L_j the probability is 0). Then
  *     E(t) = sum_{j >= 1} P(T_j <= t) (E_j - E_{j-1}).
- * No sampling: closed forms and a distribution function. Tests compare it with the random policy's replay. */
+ * No sampling: closed forms and a distribution function. What this approximates and by how much (the gamma law; the
+ * independence of a configuration's cost and speed) is measured by pol_baseline_sampled, below, and stated in
+ * docs/simulation.md; tests compare it with the random policy's replay. */
 static double visit_cost_ms(const struct pcfg *c, const struct pol_settings *s)
 {
     if (c->status == TRACE_OUT_OF_RESOURCES)
@@ -59,6 +62,11 @@ static int cmp_desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
+static int cmp_asc(const void *a, const void *b)
+{
+    return -cmp_desc(a, b);
+}
+
 void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n, double *out)
 {
     int used = 0;
@@ -67,16 +75,18 @@ void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const 
     for (int i = 0; i < d->n_in; i++) {
         const struct pinput *in = &d->in[i];
         int nc = in->n_cfg, nv = 0, nf = 0;
-        double a = 0, A = 0, b = 0, B = 0, *sp = NULL, *ek = NULL, *cost = NULL;
+        double a = 0, A = 0, b = 0, B = 0, *sp = NULL, *ek = NULL, *cost = NULL, *lo = NULL;
         if (in->n_valid == 0)
             continue;
         sp = malloc((size_t)in->n_valid * sizeof *sp);
         ek = malloc(((size_t)in->n_valid + 1) * sizeof *ek);
         cost = malloc((size_t)nc * sizeof *cost);
-        if (sp == NULL || ek == NULL || cost == NULL) {
+        lo = malloc((size_t)in->n_valid * sizeof *lo);
+        if (sp == NULL || ek == NULL || cost == NULL || lo == NULL) {
             free(sp);
             free(ek);
             free(cost);
+            free(lo);
             continue;
         }
         for (int k = 0; k < nc; k++) {
@@ -100,6 +110,13 @@ void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const 
         qsort(sp, (size_t)nv, sizeof *sp, cmp_desc);
         for (int j = 0; j <= nv; j++)
             ek[j] = best_of(sp, nv, nv, j);
+        /* lo[j]: the j cheapest valid costs, a lower bound of T_j (failures cost >= 0) */
+        for (int k = 0, q = 0; k < nc; k++)
+            if (in->c[k].status == TRACE_OK)
+                lo[q++] = cost[k];
+        qsort(lo, (size_t)nv, sizeof *lo, cmp_asc);
+        for (int j = 1; j < nv; j++)
+            lo[j] += lo[j - 1];
         for (int g = 0; g < n; g++) {
             double t_ms = grid_s[g] * 1e3, e = 0;
             for (int j = 1; j <= nv; j++) {
@@ -107,7 +124,8 @@ void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const 
                 double vm = (double)j * nf * (nv + 1.0 - j) * (nv + nf + 1.0) / ((nv + 1.0) * (nv + 1.0) * (nv + 2.0));
                 double m = j * a + em * b;
                 double v = (nv > 1 ? j * A * (nv - j) / (nv - 1.0) : 0) + em * B + vm * b * b;
-                double p = v > 0 && m > 0 ? gsl_cdf_gamma_P(t_ms, m * m / v, v / m) : (t_ms >= m ? 1 : 0);
+                double x = t_ms - lo[j - 1], mx = m - lo[j - 1]; /* a gamma law for T_j above its lower bound */
+                double p = x <= 0 ? 0 : v > 0 && mx > 0 ? gsl_cdf_gamma_P(x, mx * mx / v, v / mx) : (t_ms >= m ? 1 : 0);
                 e += p * (ek[j] - ek[j - 1]);
             }
             out[g] += e;
@@ -115,6 +133,7 @@ void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const 
         free(sp);
         free(ek);
         free(cost);
+        free(lo);
         used++;
     }
     for (int g = 0; g < n && used > 0; g++)
