@@ -58,6 +58,8 @@ static void usage(FILE *fp)
 static int write_outputs(const char *dir, struct pol_curve *c, int n, const char *trace_path,
                          const struct pol_settings *s)
 {
+    static const char *const stop_name[] = {[POL_STOP_NONE] = "none", [POL_STOP_EARLY] = "early",
+                                            [POL_STOP_STATISTICAL] = "statistical"}; /* as --stop spells them */
     char path[4096];
     struct tc_atomic a;
     FILE *fp;
@@ -65,8 +67,8 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
         return tc_seterr("%s: path too long", dir);
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
-    fprintf(fp, "# tunecost policies: %s; budget %g s, rep %g ms, compile jobs %d, stop rule %d, %d runs, seed %llu\n",
-            trace_path, s->budget_s, s->rep_ms, s->compile_jobs, (int)s->stop_rule, s->runs,
+    fprintf(fp, "# tunecost policies: %s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu\n",
+            trace_path, s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
             (unsigned long long)s->seed);
     fprintf(fp, "policy\ttime_s\tspeedup\tspeedup_lo\tspeedup_hi\tbaseline\n");
     for (int i = 0; i < n; i++)
@@ -85,7 +87,7 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
         double t[3] = {c[i].t90_s, c[i].t95_s, c[i].t99_s};
         for (int k = 0; k < 3; k++) {
             if (isnan(t[k]))
-                fputs("\tNA", fp);
+                fputs("\tnan", fp); /* not reached within the budget: the one NA token of tunecost TSVs */
             else
                 fprintf(fp, "\t%.17g", t[k]);
         }

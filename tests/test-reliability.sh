@@ -156,5 +156,16 @@ T info --json "$C/valid-gpu-time-past-2e64.h5" >g.json 2>/dev/null
 "$PY" -c 'import json,sys; v=json.load(open(sys.argv[1]))["gpu_time_ms"]["executions"]; want=3*(2**63-1)/1e6; assert abs(v-want)/want < 1e-6, v' g.json \
     && ok "total GPU time past 2^64 ns does not wrap" || fail "total GPU time wrapped: $(cat g.json | head -c 200)"
 
+# ---- 12. policies: one NA token and the stop rule by name ------------------------------------------------------
+# valid.h5 compiles each configuration in 150 ms or more, so a 10 ms budget finishes none: t90_s, t95_s and t99_s
+# are never reached, and must read "nan" like every other missing value (not "NA"). The comment line names the
+# stop rule as --stop spells it.
+T policies t.h5 --policies random,halving -b 0.01 -r 2 --stop statistical -q -o pol >/dev/null 2>&1 || fail "policies on valid.h5"
+if [ "$(cut -f3-5 pol/scores.tsv | tail -n +2 | tr '\t' '\n' | sort -u)" = nan ] && ! grep -qw NA pol/scores.tsv; then
+    ok "policies scores.tsv: unreached t90_s..t99_s are nan"
+else fail "policies scores.tsv NA token: $(tail -n +2 pol/scores.tsv | head -c 300)"; fi
+head -1 pol/curves.tsv | grep -q 'stop rule statistical,' && ok "policies curves.tsv names the stop rule" \
+    || fail "policies curves.tsv stop rule: $(head -1 pol/curves.tsv)"
+
 [ "$n_fail" = 0 ] || { echo "$n_fail check(s) failed"; exit 1; }
 echo "all reliability checks passed"
