@@ -65,7 +65,7 @@ struct table *tables_failures(const struct trace *t)
     for (int c = 0; c < nc; c++) {
         int st = trace_config(t, c)->status;
         if (st == TRACE_OK)
-            snprintf(reason, sizeof reason, "-");
+            snprintf(reason, sizeof reason, "nan"); /* no reason: the one NA token of tunecost TSVs */
         else
             first_line(trace_compile_log(t, c), reason, sizeof reason);
         if (group_add(&g, &n, s_cfg, st, reason, c) != 0)
@@ -74,7 +74,7 @@ struct table *tables_failures(const struct trace *t)
     }
     for (size_t r = 0; r < nr; r++) {
         const struct trace_run *run = trace_run(t, r);
-        const char *why = "-";
+        const char *why = "nan";
         if (run->status == TRACE_OK && !trace_run_valid(t, r))
             why = "status ok but no timed executions or a zero duration";
         if (group_add(&g, &n, s_run, run->status, why, (int)r) != 0)
