@@ -65,7 +65,7 @@ int report_policies(struct report_ctx *c)
         if (strcmp(curves[i].policy, "random") == 0)
             rnd = i;
     }
-    table_add_note(tab, "score: mean over the time grid of (speedup - baseline) / (1 - baseline), 0 = random search "
+    table_add_note(tab, "score: sum over the time grid of (speedup - baseline) / sum of (1 - baseline), 0 = random search "
                    "(analytic), 1 = optimal at once; budget %g s, %d runs per input, seed %llu (docs/simulation.md)",
                    s.budget_s, s.runs, (unsigned long long)s.seed);
     if (report_keep_table(c, tab, "policies.tsv", "Tuning policies (beyond the paper)", 20) != 0) {

@@ -129,7 +129,7 @@ struct pol_curve {
     double *grid_s;                  /* n_grid tuning times (s), shared by every policy of one evaluation */
     double *mean, *lo, *hi;          /* mean speedup vs optimal and its 95% CI over inputs x runs */
     double *baseline;                /* analytic random-search expectation at each grid time (mean over inputs) */
-    double score;                    /* mean over the grid of (mean - baseline) / (1 - baseline), see docs */
+    double score;                    /* sum over the grid of (mean - baseline) / sum of (1 - baseline), see docs */
     double t90_s, t95_s, t99_s;      /* first grid time where the mean reaches 0.90 / 0.95 / 0.99 (NaN: never) */
     long n_steps;                    /* benchmark steps taken, all runs */
     long n_budget_stops;             /* runs the budget ended before the policy was done */
