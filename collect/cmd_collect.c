@@ -248,6 +248,21 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
         goto out;
     }
+    {   /* refuse an unwritable -o or --configs-tsv before minutes of compiling, not after */
+        const char *ins[2] = {o->shapes_file, o->configs_tsv};
+        if (tc_output_check("-o", o->output, 0, ins, 2) != 0 ||
+            (o->configs_tsv != NULL && tc_output_check("--configs-tsv", o->configs_tsv, 0, ins, 1) != 0)) {
+            fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
+            rc = 2;
+            goto out;
+        }
+        if (o->configs_tsv != NULL && strcmp(o->configs_tsv, o->output) == 0) {
+            fprintf(stderr, "tunecost collect: --configs-tsv %s: is also -o; the two tables need two files\n",
+                    o->configs_tsv);
+            rc = 2;
+            goto out;
+        }
+    }
     signal(SIGPIPE, SIG_IGN); /* a worker that is gone shows as a failed write, not as our death */
     res = calloc((size_t)n_cfg, sizeof *res);
     if (res == NULL)

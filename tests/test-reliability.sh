@@ -180,5 +180,15 @@ if T info >/dev/null 2>&1; then
     else fail "policies score: scores.tsv says $got, curves.tsv gives $want"; fi
 else echo "skip section 13: no shipped trace"; fi
 
+# ---- 14. collect --compile-only refuses a bad output before compiling ------------------------------------------
+# A directory as -o, or --configs-tsv naming the same file as -o, must be refused at once (one line, exit 2, no
+# "compiled" progress, nothing written), not after the whole space has compiled.
+if T collect --help >/dev/null 2>&1; then
+    mkdir -p cdir
+    expect_refused "collect --compile-only -o DIR" T collect --compile-only --configs 2 --jobs 1 -o cdir
+    expect_refused "collect --compile-only -o X --configs-tsv X" T collect --compile-only --configs 2 --jobs 1 -o c.tsv --configs-tsv c.tsv
+    [ ! -e c.tsv ] || fail "collect --compile-only wrote c.tsv although it refused"
+else echo "skip section 14: collect not built"; fi
+
 [ "$n_fail" = 0 ] || { echo "$n_fail check(s) failed"; exit 1; }
 echo "all reliability checks passed"
