@@ -45,7 +45,7 @@ static void usage(FILE *fp)
             "      --seed S            random seed; the same seed gives the same bytes for any --threads [0]\n"
             "  -j, --threads T         worker threads (inputs are shared out), 0 = all cores (at most 64) [0]\n"
             "      --grid N            points of the common time grid, in [2, 10000] [60]\n"
-            "  -q, --quiet             no table on stdout\n"
+            "  -q, --quiet             no status lines on stderr, no table on stdout\n"
             "  -h, --help              this help\n"
             "\n"
             "examples:\n"
@@ -212,7 +212,10 @@ int cmd_policies(int argc, char **argv)
     path = optind < argc ? argv[optind] : tc_default_trace();
     {
         const char *inputs[1] = {path};
-        if (tc_output_check("-o", out, 1, inputs, 1) != 0 || tc_outdir_begin(&od, out) != 0) {
+        static const char *const pol_outputs[] = {"curves.tsv", "scores.tsv", "policies.png", "policies.svg"};
+        if (tc_output_check("-o", out, 1, inputs, 1) != 0 ||
+            tc_outdir_replaceable(out, "policies' curves.tsv, scores.tsv and policies.png|svg", pol_outputs, 4) != 0 ||
+            tc_outdir_begin(&od, out) != 0) {
             fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
             return 2;
         }
@@ -227,8 +230,9 @@ int cmd_policies(int argc, char **argv)
         goto out;
     }
     pol_grid(s.budget_s * 1e-4 > 1e-3 ? s.budget_s * 1e-4 : 1e-3, s.budget_s, s.n_grid, grid);
-    fprintf(stderr, "tunecost policies: %s, %d inputs, %d policies x %d runs, budget %g s, rep %g ms\n", path,
-            pol_data_n_inputs(d), n_ops, s.runs, s.budget_s, s.rep_ms);
+    if (!quiet)
+        fprintf(stderr, "tunecost policies: %s, %d inputs, %d policies x %d runs, budget %g s, rep %g ms\n", path,
+                pol_data_n_inputs(d), n_ops, s.runs, s.budget_s, s.rep_ms);
     double t0 = tc_now_s();
     for (int i = 0; i < n_ops; i++) {
         if (pol_evaluate(d, ops[i], &s, grid, &curves[i]) != 0) {
@@ -261,7 +265,8 @@ int cmd_policies(int argc, char **argv)
                    curves[i].t90_s, curves[i].t95_s, curves[i].t99_s, curves[i].final_speedup, curves[i].n_steps,
                    curves[i].n_budget_stops);
     }
-    fprintf(stderr, "wrote %s/curves.tsv, %s/scores.tsv (%.2f s)\n", out, out, tc_now_s() - t0);
+    if (!quiet)
+        fprintf(stderr, "tunecost policies: wrote %s/curves.tsv, %s/scores.tsv (%.2f s)\n", out, out, tc_now_s() - t0);
     rc = 0;
 out:
     tc_outdir_abort(&od);

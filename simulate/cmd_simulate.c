@@ -11,7 +11,6 @@
 #include "trace.h"
 #include "tunecost.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -183,29 +182,9 @@ enum {
     OPT_ESTIMATOR
 };
 
-/* An existing -o DIR is replaced whole: refuse one that holds anything but an earlier simulate's two files. */
-static int replaceable_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int rc = 0;
-    if (d == NULL)
-        return errno == ENOENT ? 0 : tc_seterr("-o %s: cannot read the directory: %s", dir, strerror(errno));
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 || strcmp(e->d_name, "points.tsv") == 0 ||
-            strcmp(e->d_name, "frontier.tsv") == 0)
-            continue;
-        rc = tc_seterr("-o %s: the directory holds '%s', not only an earlier simulate's points.tsv and "
-                       "frontier.tsv; it is replaced whole, so choose a new or empty directory",
-                       dir, e->d_name);
-        break;
-    }
-    closedir(d);
-    return rc;
-}
-
 int cmd_simulate(int argc, char **argv)
 {
+    static const char *const sim_outputs[] = {"points.tsv", "frontier.tsv"}; /* all an earlier -o DIR may hold */
     static const struct option longopts[] = {
         TC_CLI_OPT_OUTPUT,
         TC_CLI_OPT_INPUT,
@@ -295,7 +274,7 @@ int cmd_simulate(int argc, char **argv)
          * directory swapped into place whole at the end (absent or complete, even under SIGKILL), so an
          * existing DIR may hold only what an earlier simulate wrote there. */
         const char *inputs[1] = {path};
-        if (tc_output_check("-o", out_dir, 1, inputs, 1) != 0 || replaceable_dir(out_dir) != 0 ||
+        if (tc_output_check("-o", out_dir, 1, inputs, 1) != 0 || tc_outdir_replaceable(out_dir, "simulate's points.tsv and frontier.tsv", sim_outputs, 2) != 0 ||
             tc_outdir_begin(&od, out_dir) != 0) {
             fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
             return 2;

@@ -190,5 +190,15 @@ if T collect --help >/dev/null 2>&1; then
     [ ! -e c.tsv ] || fail "collect --compile-only wrote c.tsv although it refused"
 else echo "skip section 14: collect not built"; fi
 
+# ---- 15. policies -o DIR never deletes a user's files; -q prints nothing ---------------------------------------
+# -o DIR is replaced whole, so a directory holding anything but an earlier policies' outputs must be refused
+# (like simulate's), the file left in place; an earlier output directory is replaced, silently under -q.
+mkdir -p mine && echo keep >mine/notes.txt
+expect_refused "policies -o DIR-with-user-files" T policies t.h5 --policies random -b 0.01 -r 1 -q -o mine
+[ "$(cat mine/notes.txt 2>/dev/null)" = keep ] || fail "policies -o mine deleted mine/notes.txt"
+T policies t.h5 --policies random -b 0.01 -r 1 -q -o pol >out.txt 2>err.txt
+[ $? = 0 ] && [ ! -s out.txt ] && [ ! -s err.txt ] && [ -f pol/scores.tsv ] && ok "policies -q over its earlier output: silent" \
+    || fail "policies -q over pol/: $(head -c 300 err.txt)"
+
 [ "$n_fail" = 0 ] || { echo "$n_fail check(s) failed"; exit 1; }
 echo "all reliability checks passed"

@@ -137,3 +137,23 @@ void tc_outdir_abort(struct tc_outdir *o)
         tc_rm_tree(o->tmp);
     o->tmp[0] = '\0';
 }
+
+int tc_outdir_replaceable(const char *dir, const char *what, const char *const *names, int n_names)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int rc = 0;
+    if (d == NULL)
+        return errno == ENOENT ? 0 : tc_seterr("-o %s: cannot read the directory: %s", dir, strerror(errno));
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        int known = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+        for (int i = 0; i < n_names && !known; i++)
+            known = strcmp(e->d_name, names[i]) == 0;
+        if (!known)
+            rc = tc_seterr("-o %s: the directory holds '%s', not only an earlier %s; it is replaced whole, so "
+                           "choose a new or empty directory",
+                           dir, e->d_name, what);
+    }
+    closedir(d);
+    return rc;
+}
