@@ -200,5 +200,23 @@ T policies t.h5 --policies random -b 0.01 -r 1 -q -o pol >out.txt 2>err.txt
 [ $? = 0 ] && [ ! -s out.txt ] && [ ! -s err.txt ] && [ -f pol/scores.tsv ] && ok "policies -q over its earlier output: silent" \
     || fail "policies -q over pol/: $(head -c 300 err.txt)"
 
+# ---- 16. an output directory that cannot be written is refused before any work ---------------------------------
+# As root the check runs as `nobody` (root writes anywhere). Every command must answer one line naming -o and
+# the directory, exit 2, before reading anything (merge and import used to fail late, naming a temporary file).
+AS=()
+if [ "$(id -u)" = 0 ]; then command -v runuser >/dev/null && AS=(runuser -u nobody --); fi
+if [ "$(id -u)" != 0 ] || [ ${#AS[@]} -gt 0 ]; then
+    RO=$(mktemp -d "${TMPDIR:-/tmp}/tc-ro.XXXXXX") && chmod 755 "$RO" && cp "$C/valid.h5" "$RO/t.h5" && chmod 644 "$RO/t.h5"
+    mkdir "$RO/ro" && chmod 555 "$RO/ro"
+    for args in "table best $RO/t.h5 -q -o $RO/ro/x.tsv" "merge $RO/ro/m.h5 $RO/t.h5" "simulate $RO/t.h5 -s 5 -r 2 -o $RO/ro/s" \
+                "policies $RO/t.h5 -r 1 -b 0.01 -o $RO/ro/p"; do
+        read -r -a a <<<"$args"
+        expect_refused "${a[0]} into a read-only directory" "${AS[@]}" "$TUNECOST" "${a[@]}"
+        grep -q "cannot write in the directory $RO/ro" err.txt || fail "${a[0]} read-only: $(cat err.txt)"
+    done
+    [ -z "$(ls -A "$RO/ro")" ] || fail "something was written into the read-only directory"
+    chmod 755 "$RO/ro"; rm -rf "$RO"
+else echo "skip section 16: root without runuser"; fi
+
 [ "$n_fail" = 0 ] || { echo "$n_fail check(s) failed"; exit 1; }
 echo "all reliability checks passed"

@@ -183,6 +183,8 @@ int tc_output_check(const char *opt, const char *out, int is_dir, const char *co
         return tc_seterr("%s %s: the directory %s does not exist (create it first)", opt, out, parent);
     if (!S_ISDIR(st_parent.st_mode))
         return tc_seterr("%s %s: %s is not a directory", opt, out, parent);
+    if (access(parent, W_OK | X_OK) != 0) /* before any work, and naming the user's path, not a temporary's */
+        return tc_seterr("%s %s: cannot write in the directory %s: %s", opt, out, parent, strerror(errno));
     out_exists = stat(out, &st_out) == 0;
     if (out_exists && !is_dir && S_ISDIR(st_out.st_mode))
         return tc_seterr("%s %s: is a directory, expected a file name to write", opt, out);

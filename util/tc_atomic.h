@@ -37,7 +37,7 @@ int tc_atomic_rename(const char *tmp, const char *path);
 /* Check an output path before any work is done, so that a bad -o costs nothing and never destroys an input.
  * `out` is the file (is_dir 0) or directory (is_dir 1) a command will write or replace; inputs[0..n_inputs) are
  * the files it reads (NULL entries skipped). Refused, with a one-line message naming the option and the path:
- * an empty path; a parent directory that does not exist or is not a directory; an output that is an input (the
+ * an empty path; a parent directory that does not exist, is not a directory or cannot be written; an output that is an input (the
  * same file, through any name or link); for a directory output, an input that lies inside it (the directory
  * is replaced as a whole). Returns 0, or -1 (tc_errmsg says why; exit 2 is the caller's usual answer). */
 int tc_output_check(const char *opt, const char *out, int is_dir, const char *const *inputs, int n_inputs);
