@@ -39,7 +39,7 @@ static void usage(FILE *fp)
     fprintf(fp,
             "  -b, --budget-s S        tuning-time budget per run, seconds, in (0, 1e6] [60]\n"
             "      --rep-ms MS         repetition time per configuration, ms, in (0, 100000] [100]\n"
-            "      --compile-jobs N    parallel compilation: compile time / N, in [1, 1024] [1]\n"
+            "  -c, --compile-factor F  compile workers: each compile time / F, in [1, 4096] (--compile-jobs: the same) [1]\n"
             "      --stop RULE         none | early (the paper's early stopping) | statistical [none]\n"
             "  -r, --runs N            tuning runs per input and policy, in [1, 1000000] [30]\n"
             "      --seed S            random seed; the same seed gives the same bytes for any --threads [0]\n"
@@ -51,7 +51,7 @@ static void usage(FILE *fp)
             "examples:\n"
             "  tunecost policies -o pol                                  # every policy on the reference trace\n"
             "  tunecost policies --policies random,halving,anneal --budget-s 30 -o pol\n"
-            "  tunecost policies --stop statistical --compile-jobs 16 -o pol-par\n"
+            "  tunecost policies --stop statistical --compile-factor 16 -o pol-par\n"
             "  tunecost policies --runs 30 --seed 7 -j 1 -o pol-seq          # the same bytes as with -j 2\n");
 }
 
@@ -115,7 +115,8 @@ int cmd_policies(int argc, char **argv)
     static const struct option longopts[] = {
         TC_CLI_OPT_OUTPUT,     {"policies", required_argument, NULL, 'p'},
         {"budget-s", required_argument, NULL, 'b'},   {"rep-ms", required_argument, NULL, 'R'},
-        {"compile-jobs", required_argument, NULL, 'J'}, {"stop", required_argument, NULL, 'S'},
+        TC_CLI_OPT_COMPILE_FACTOR, {"compile-jobs", required_argument, NULL, 'J'}, /* the older name of -c */
+        {"stop", required_argument, NULL, 'S'},
         TC_CLI_OPT_RUNS,       TC_CLI_OPT_SEED,
         {"grid", required_argument, NULL, 'G'},       TC_CLI_OPT_QUIET,
         TC_CLI_OPT_THREADS,    TC_CLI_OPT_HELP, TC_CLI_OPT_END,
@@ -138,7 +139,7 @@ int cmd_policies(int argc, char **argv)
         s.threads = nc < 1 ? 1 : nc > 64 ? 64 : (int)nc;
     }
     optind = 1;
-    while ((opt = tc_cli_next("policies", argc, argv, "o:p:b:r:j:qh", longopts)) != -1) {
+    while ((opt = tc_cli_next("policies", argc, argv, "o:p:b:r:j:c:qh", longopts)) != -1) {
         int bad = 0;
         switch (opt) {
         case TC_CLI_ERROR: return 2;
@@ -146,7 +147,8 @@ int cmd_policies(int argc, char **argv)
         case 'p': list = optarg; break;
         case 'b': bad = tc_parse_double("--budget-s", optarg, 1e-9, 1e6, &s.budget_s); break;
         case 'R': bad = tc_parse_double("--rep-ms", optarg, 1e-9, 1e5, &s.rep_ms); break;
-        case 'J': bad = tc_parse_int("--compile-jobs", optarg, 1, 1024, &s.compile_jobs); break;
+        case 'c':
+        case 'J': bad = tc_cli_compile_factor(optarg, &s.compile_jobs); break;
         case 'r': bad = tc_cli_runs(optarg, &s.runs); break;
         case 'G': bad = tc_parse_int("--grid", optarg, 2, 10000, &s.n_grid); break;
         case TC_CLI_SEED: bad = tc_cli_seed(optarg, &s.seed); break;

@@ -213,7 +213,7 @@ for ov in "--samples 0" "-s 10000001" "--runs 0" "-r 1000001" "--seed 1844674407
     m_rep=$(shared_msg report "$T" -o "$W/rep" -q $ov)
     case "$m_sim" in exit*) fail "simulate $ov: $m_sim, expected 2" ;; esac
     [ "$m_sim" = "$m_rep" ] && n_pass=$((n_pass + 1)) || fail "$ov: simulate says '$m_sim', report says '$m_rep'"
-    case "$ov" in --runs*|-r*|--seed*)
+    case "$ov" in --runs*|-r*|--seed*|-c*|--compile-factor*)
         if built policies; then
             # shellcheck disable=SC2086
             m_pol=$(shared_msg policies "$T" -o "$W/pol" -q $ov)
