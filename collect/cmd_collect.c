@@ -37,7 +37,7 @@ static int compile_all(const struct collect_opts *o, int jobs, int arch, const i
 {
     int n_cfg = 0;
     struct compile_pool *pool = compile_pool_start(jobs, arch, tc_src_gemm_f16, variant);
-    int done = 0, rc = -1, *order = NULL;
+    int done = 0, done_tenths = 0, rc = -1, *order = NULL;
     double t0, last = 0.0;
     if (pool == NULL)
         return -1;
@@ -86,6 +86,10 @@ static int compile_all(const struct collect_opts *o, int jobs, int arch, const i
         if (!quiet && isatty(2) && tc_now_ms() - last > 200.0) {
             last = tc_now_ms();
             fprintf(stderr, "\r  jobs %-3d compiled %d/%d, %.1f s   ", jobs, done, n_cfg, (last - t0) / 1e3);
+        } else if (!quiet && !isatty(2) && done * 10 / n_cfg > done_tenths) {
+            /* a log or a test runner: one line per tenth, so a long pass is never silent */
+            done_tenths = done * 10 / n_cfg;
+            fprintf(stderr, "  jobs %d: compiled %d/%d, %.1f s\n", jobs, done, n_cfg, (tc_now_ms() - t0) / 1e3);
         }
     }
     *wall_ms = tc_now_ms() - t0;
@@ -265,9 +269,12 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
                "%d bytes); sum of compile times %.1f s\n",
                n_cfg, count[TRACE_OK], count[TRACE_COMPILE_ERROR], count[TRACE_OUT_OF_RESOURCES], smem_limit,
                sum / 1e3);
-        printf("jobs\twall_s\tspeedup\n");
+        printf("jobs\twall_s\tspeedup\n"); /* speedup against this run's 1-worker pass: nan without one */
         for (int j = 0; j < o->n_jobs; j++)
-            printf("%ld\t%.2f\t%.2fx\n", o->jobs[j], wall[j] / 1e3, base >= 0 ? wall[base] / wall[j] : NAN);
+            if (base >= 0)
+                printf("%ld\t%.2f\t%.2fx\n", o->jobs[j], wall[j] / 1e3, wall[base] / wall[j]);
+            else
+                printf("%ld\t%.2f\tnan\n", o->jobs[j], wall[j] / 1e3);
         printf("written: %s%s%s\n", o->output, o->configs_tsv ? ", " : "", o->configs_tsv ? o->configs_tsv : "");
     }
     rc = 0;

@@ -4,11 +4,19 @@
 #   fmt     png (pngcairo) or svg                          (default png)
 #   out     output file                                   (default figure.<fmt>)
 #   input   the single input's label, device the GPU name, factor the compile workers (titles only)
+# A report directory may hold plots/titles.gp, setting report_input, report_device and report_factor to the values
+# the report drew its figures with; a redraw that does not give input, device or factor takes them from there, so
+# `cd DIR && gnuplot -e "fmt='svg'; out='x.svg'" plots/NAME.gp` titles the figure as the report did.
+if (!exists("plotsdir")) plotsdir = "plots"
+if (system("test -r '" . plotsdir . "/titles.gp' && echo yes") eq "yes") load plotsdir . "/titles.gp"
 if (!exists("fmt")) fmt = "png"
 if (!exists("out")) out = "figure." . fmt
-if (!exists("input")) input = ""
-if (!exists("device")) device = ""
-if (!exists("factor")) factor = 16
+if (!exists("input")) { if (exists("report_input")) { input = report_input } else { input = "" } }
+if (!exists("device")) { if (exists("report_device")) { device = report_device } else { device = "" } }
+if (!exists("factor")) { if (exists("report_factor")) { factor = report_factor } else { factor = 16 } }
+# title suffixes ", INPUT" and " (DEVICE)": empty where the value is unknown, never ", ()"
+t_input = (input eq "") ? "" : ", " . input
+t_device = (device eq "") ? "" : " (" . device . ")"
 # a script may set aspect = height / width before loading this file (the heat map is square)
 if (!exists("aspect")) aspect = 0.62
 if (fmt eq "svg") {
@@ -28,5 +36,12 @@ set key opaque box lc rgb "#bbbbbb"
 set tics nomirror
 # size of a sample's point (svg draws points larger than pngcairo)
 psz = (fmt eq "svg") ? 0.45 : 0.9
+# a small font for dense labels, the same share of the figure's width in both formats (svg is 1000 px wide)
+f_small = (fmt eq "svg") ? ",12" : ",16"
+# a key of two columns above the plot needs a font a little smaller than the main one
+f_key = (fmt eq "svg") ? ",14" : ",19"
+# a log-scale x axis labelled at 1, 2 and 5 of every decade (`eval xtics_125` after `set logscale x`)
+xtics_125 = 'set xtics add ("0.002" 0.002, "0.005" 0.005, "0.02" 0.02, "0.05" 0.05, "0.2" 0.2, "0.5" 0.5, ' . \
+    '"2" 2, "5" 5, "20" 20, "50" 50, "200" 200, "500" 500, "2000" 2000, "5000" 5000)'
 # colours (Okabe-Ito): baseline blue, parallel orange, early stop green, per-exec purple, pipelined vermilion
 c_base = "#0072b2"; c_par = "#e69f00"; c_es = "#009e73"; c_pex = "#cc79a7"; c_pip = "#d55e00"

@@ -2,21 +2,32 @@
 # sequential compilation (Triton's default) and the paper's ideal parallel compilation; frontiers with their 95%
 # confidence bands, samples faint. Reads sim/all-{baseline,parallel}[-frontier].tsv.
 load "plots/common.gp"
-set title sprintf("Parallel vs sequential compilation, all inputs (%s)", device)
+set title "Parallel vs sequential compilation, all inputs" . t_device
 set xlabel "Mean tuning time per input (s, log scale)"
 set ylabel "Mean speedup relative to optimal"
 set logscale x
-set key bottom right
+eval xtics_125
+# x from the data (a little room at both ends), so the axis does not open on an empty decade
+stats "sim/all-baseline.tsv" using "time_s" nooutput
+lo = STATS_min; hi = STATS_max
+stats "sim/all-parallel.tsv" using "time_s" nooutput
+lo = (STATS_min < lo) ? STATS_min : lo; hi = (STATS_max > hi) ? STATS_max : hi
+set xrange [lo / 1.15 : hi * 1.15]
+# the key above the plot, one column per scenario, so it covers no sample or frontier
+set key tmargin center horizontal maxrows 3 samplen 2 width -4 font f_key
 set yrange [*:1.02]
-plot "sim/all-baseline.tsv" using "time_s":"speedup" with points pt 7 ps psz lc rgb "#b3cde3" \
-         title "sequential: samples", \
-     "sim/all-parallel.tsv" using "time_s":"speedup" with points pt 7 ps psz lc rgb "#fdd9a5" \
-         title sprintf("parallel x%d: samples", factor), \
+# drawn samples first, bands, then frontiers; the key (keyentry) lists one scenario per column
+plot "sim/all-baseline.tsv" using "time_s":"speedup" with points pt 7 ps psz lc rgb "#b3cde3" notitle, \
+     "sim/all-parallel.tsv" using "time_s":"speedup" with points pt 7 ps psz lc rgb "#fdd9a5" notitle, \
      "sim/all-baseline-frontier.tsv" using "time_s":"speedup_lo":"speedup_hi" with filledcurves \
-         fs transparent solid 0.25 noborder lc rgb c_base title "sequential: 95% CI", \
+         fs transparent solid 0.25 noborder lc rgb c_base notitle, \
      "sim/all-parallel-frontier.tsv" using "time_s":"speedup_lo":"speedup_hi" with filledcurves \
-         fs transparent solid 0.25 noborder lc rgb c_par title "parallel: 95% CI", \
-     "sim/all-baseline-frontier.tsv" using "time_s":"speedup" with linespoints lw 3 pt 7 ps psz lc rgb c_base \
-         title "sequential (Triton's default): frontier", \
-     "sim/all-parallel-frontier.tsv" using "time_s":"speedup" with linespoints lw 3 pt 7 ps psz lc rgb c_par \
-         title sprintf("parallel compilation x%d: frontier", factor)
+         fs transparent solid 0.25 noborder lc rgb c_par notitle, \
+     "sim/all-baseline-frontier.tsv" using "time_s":"speedup" with linespoints lw 3 pt 7 ps psz lc rgb c_base notitle, \
+     "sim/all-parallel-frontier.tsv" using "time_s":"speedup" with linespoints lw 3 pt 7 ps psz lc rgb c_par notitle, \
+     keyentry with points pt 7 ps psz lc rgb "#b3cde3" title "sequential: samples", \
+     keyentry with filledcurves fs transparent solid 0.25 noborder lc rgb c_base title "sequential: 95% CI", \
+     keyentry with linespoints lw 3 pt 7 ps psz lc rgb c_base title "sequential (Triton's default): frontier", \
+     keyentry with points pt 7 ps psz lc rgb "#fdd9a5" title sprintf("parallel x%d: samples", factor), \
+     keyentry with filledcurves fs transparent solid 0.25 noborder lc rgb c_par title "parallel: 95% CI", \
+     keyentry with linespoints lw 3 pt 7 ps psz lc rgb c_par title sprintf("parallel compilation x%d: frontier", factor)

@@ -7,10 +7,14 @@ if (!exists("data")) data = "policies-curves.tsv"
 load plotsdir . "/common.gp"
 set key bottom right
 set logscale x
-set xlabel "Tuning time (s)"
+eval xtics_125
+# x from the data (the curves' time grid), so the axis does not open on an empty decade
+stats data using 2 nooutput
+set xrange [STATS_min / 1.15 : STATS_max * 1.15]
+set xlabel "Tuning time (s, log scale)"
 set ylabel "Speedup relative to optimal (mean)"
 set yrange [0:1.02]
-set title sprintf("Tuning policies, every cost charged (%s)", device)
+set title "Tuning policies, every cost charged" . t_device
 policies = system("awk -F'\t' '$1 !~ /^#/ && $1 != \"policy\" && !seen[$1]++ {printf \"%s \", $1}' " . data)
 plot for [p in policies] data using (strcol(1) eq p ? column(2) : 1/0):4:5 with filledcurves fs transparent solid 0.15 notitle, \
      for [p in policies] data using (strcol(1) eq p ? column(2) : 1/0):3 with lines lw 2 title p, \
