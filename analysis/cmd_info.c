@@ -206,13 +206,15 @@ static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
     cuda_ver(c, sizeof c, m->cuda_version);
     fprintf(fp, "device          %s (sm_%d, %d SMs, L2 %s), driver %s, CUDA %s\n", m->device_name, m->device_cc,
             m->device_sms, a, b, c);
+    /* the flush setting is written as everywhere else (collect --flush-bytes, the trace attribute, table, report):
+     * flush_bytes N, here with its size in words */
     if (m->flush_bytes > 0)
         human_bytes(d, sizeof d, m->flush_bytes);
     else
         snprintf(d, sizeof d, "off");
-    fprintf(fp, "protocol        %s, timer %s, warm-up %g ms, repetition %g ms, L2 flush %s, compile jobs %d, "
-                "seed %" PRIu64 "\n",
-            m->protocol, m->timer, m->warmup_ms, m->rep_ms, d, m->compile_jobs, m->seed);
+    fprintf(fp, "protocol        %s, timer %s, warm-up %g ms, repetition %g ms, flush_bytes %" PRId64 " (%s), "
+                "compile jobs %d, seed %" PRIu64 "\n",
+            m->protocol, m->timer, m->warmup_ms, m->rep_ms, m->flush_bytes, d, m->compile_jobs, m->seed);
 
     fprintf(fp, "\nconfigurations  %d: %d valid", n_cfg, s->cfg_by_status[TRACE_OK]);
     for (int st = 1; st < TRACE_N_STATUS; st++)

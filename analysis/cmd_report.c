@@ -20,10 +20,14 @@
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* ids of report's own long options (no short letter) */
+enum { O_COMPARE = TC_CLI_LOCAL, O_FLUSH, O_SCALING };
 
 static volatile sig_atomic_t interrupted;
 
@@ -55,6 +59,13 @@ static void usage(FILE *fp)
             "  -t, --triton-trace T    a triton-protocol trace for the estimation study (Figure 2); `none`: skip it\n"
             "                          (default: with no TRACE, the data/*triton*.h5 shipped beside the reference\n"
             "                          trace if there is one; else none, and the report says the figure needs one)\n"
+            "      --compare-trace T   a second kernel family's trace of the same inputs, compared with TRACE (best vs\n"
+            "                          cuBLAS, frontiers, compile share); `none`: skip (default: the\n"
+            "                          gemm-h200-mmasync.h5 beside TRACE, if there is one and it is not TRACE)\n"
+            "      --flush-study DIR   traces of the same inputs with different --flush-bytes, for Tables 3 and 5;\n"
+            "                          `none`: skip (default: the flush-study/ beside TRACE, if there is one)\n"
+            "      --scaling DIR       compile-scaling tables (scaling-*.tsv of `collect --compile-only`) for\n"
+            "                          Table 7; `none`: skip (default: the compile-scaling/ beside TRACE, if any)\n"
             "  -s, --samples N         hyperparameter samples per simulation (default %d, the paper's)\n"
             "  -r, --runs N            simulated tuning runs per sample and input (default %d, the paper's)\n"
             "  -c, --compile-factor F  compile workers of the parallel and pipelined scenarios (default %d)\n"
@@ -66,6 +77,8 @@ static void usage(FILE *fp)
             "Examples:\n"
             "  tunecost report -o report                     # the reference trace; open report/index.html\n"
             "  tunecost report data/gemm-h200.h5 -o report --triton-trace data/gemm-h200-triton.h5\n"
+            "  tunecost report data/gemm-h200-mmasync.h5 -o old --compare-trace data/gemm-h200.h5\n"
+            "  tunecost report -o quick --compare-trace none --flush-study none --scaling none\n"
             "  tunecost report data/gemm-h200.h5 -o quick --samples 100 --runs 10 --input 1024x1024x1024\n"
             "  tunecost report -o report --seed 7           # another draw of the simulations\n"
             "\n"
@@ -73,6 +86,30 @@ static void usage(FILE *fp)
             "DIR/plots, so `cd DIR && gnuplot -e \"fmt='svg'; out='fig3.svg'\" plots/fig3-frontier.gp` redraws one.\n",
             tc_default_trace(), o.input_label, (unsigned long long)o.seed, o.samples, o.runs, o.compile_factor,
             report_plots_dir());
+}
+
+/* name in the directory of trace (a file, or with want_dir a directory), in buf; NULL when it is not there or is
+ * trace itself. */
+static const char *beside(const char *trace, const char *name, int want_dir, char *buf, size_t len)
+{
+    const char *slash = strrchr(trace, '/');
+    char a[PATH_MAX], b[PATH_MAX];
+    struct stat st;
+    if (snprintf(buf, len, "%.*s%s", slash ? (int)(slash - trace + 1) : 0, trace, name) >= (int)len ||
+        stat(buf, &st) != 0 || (want_dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)))
+        return NULL;
+    if (realpath(buf, a) != NULL && realpath(trace, b) != NULL && strcmp(a, b) == 0)
+        return NULL;
+    return buf;
+}
+
+/* A study option: "none" is NULL, else the value; unset (NULL) takes the default beside the trace. */
+static const char *study(const char *given, const char *trace, const char *name, int want_dir, char *buf,
+                         size_t len)
+{
+    if (given != NULL)
+        return strcmp(given, "none") == 0 ? NULL : given;
+    return beside(trace, name, want_dir, buf, len);
 }
 
 /* The triton-protocol trace shipped beside the reference trace (an .h5 file in data/ whose name contains
@@ -114,6 +151,9 @@ int cmd_report(int argc, char **argv)
         TC_CLI_OPT_INPUT,
         TC_CLI_OPT_SEED,
         {"triton-trace", required_argument, NULL, 't'},
+        {"compare-trace", required_argument, NULL, O_COMPARE},
+        {"flush-study", required_argument, NULL, O_FLUSH},
+        {"scaling", required_argument, NULL, O_SCALING},
         TC_CLI_OPT_SAMPLES,
         TC_CLI_OPT_RUNS,
         TC_CLI_OPT_COMPILE_FACTOR,
@@ -125,7 +165,8 @@ int cmd_report(int argc, char **argv)
     };
     struct report_options o;
     struct sigaction sa, old_int, old_term;
-    char triton_buf[PATH_MAX];
+    char triton_buf[PATH_MAX], cmp_buf[PATH_MAX], flush_buf[PATH_MAX], scaling_buf[PATH_MAX];
+    const char *cmp = NULL, *flush = NULL, *scaling = NULL;
     int opt, quiet = 0, rc;
 
     report_options_default(&o);
@@ -150,6 +191,15 @@ int cmd_report(int argc, char **argv)
             break;
         case 't':
             o.triton_path = optarg;
+            break;
+        case O_COMPARE:
+            cmp = optarg;
+            break;
+        case O_FLUSH:
+            flush = optarg;
+            break;
+        case O_SCALING:
+            scaling = optarg;
             break;
         case 's':
             bad = tc_cli_samples(optarg, &o.samples);
@@ -190,6 +240,18 @@ int cmd_report(int argc, char **argv)
              (o.triton_path = shipped_triton(o.trace_path, triton_buf, sizeof triton_buf)) != NULL && !quiet)
         fprintf(stderr, "report: with the triton-protocol trace shipped beside it, %s (--triton-trace none: "
                         "without)\n", o.triton_path);
+    o.compare_path = study(cmp, o.trace_path, "gemm-h200-mmasync.h5", 0, cmp_buf, sizeof cmp_buf);
+    o.flush_dir = study(flush, o.trace_path, "flush-study", 1, flush_buf, sizeof flush_buf);
+    o.scaling_dir = study(scaling, o.trace_path, "compile-scaling", 1, scaling_buf, sizeof scaling_buf);
+    {
+        struct stat st;
+        if (o.flush_dir != NULL && (stat(o.flush_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+            return tc_cli_usage_error("report", "--flush-study %s: expected a directory of traces (or none)",
+                                      o.flush_dir);
+        if (o.scaling_dir != NULL && (stat(o.scaling_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+            return tc_cli_usage_error("report", "--scaling %s: expected a directory of scaling-*.tsv files (or none)",
+                                      o.scaling_dir);
+    }
     o.plots_dir = report_plots_dir();
     o.progress = progress;
     o.progress_arg = &quiet;
@@ -210,8 +272,8 @@ int cmd_report(int argc, char **argv)
         return 2;
     }
     {
-        const char *inputs[2] = {o.trace_path, o.triton_path};
-        if (tc_output_check("-o", o.out_dir, 1, inputs, 2) != 0) {
+        const char *inputs[5] = {o.trace_path, o.triton_path, o.compare_path, o.flush_dir, o.scaling_dir};
+        if (tc_output_check("-o", o.out_dir, 1, inputs, 5) != 0) {
             fprintf(stderr, "tunecost report: %s\n", tc_errmsg());
             return 2;
         }

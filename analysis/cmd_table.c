@@ -9,6 +9,8 @@
 #include "tunecost.h"
 
 #include <getopt.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@ static void usage(FILE *fp)
 {
     fprintf(fp,
             "usage: tunecost table NAME [TRACE...] [-o FILE.tsv] [--max-rows N]\n"
+            "       tunecost table flush DIR-or-TRACES...   tunecost table scaling [DIR-or-FILES...]\n"
             "\n"
             "Compute one of the paper's characterisation tables from traces. The table is printed aligned on\n"
             "stdout (with totals and notes under it) and, with -o, written as TSV: one header line, then data\n"
@@ -31,7 +34,10 @@ static void usage(FILE *fp)
     fprintf(fp,
             "\n"
             "TRACE defaults to the shipped reference trace (%s). With several traces, every table but\n"
-            "flush gets a leading `trace` column and the rows of each trace in turn; flush compares the traces.\n"
+            "flush gets a leading `trace` column and the rows of each trace in turn; flush compares the traces (a\n"
+            "directory stands for the .h5 files in it). scaling reads the compile-scaling TSV files that\n"
+            "`tunecost collect --compile-only --jobs 1,16 -o scaling-X.tsv` writes (a directory stands for its\n"
+            "scaling-*.tsv files; default: the compile-scaling/ study shipped beside the reference trace).\n"
             "\n"
             "Options:\n"
             "  -o, --output FILE.tsv  also write the table as TSV (complete or absent; default: stdout only)\n"
@@ -45,17 +51,83 @@ static void usage(FILE *fp)
             "  tunecost table split -o split.tsv            # Figure 1 data\n"
             "  tunecost table best                          # best configuration per input vs cuBLAS\n"
             "  tunecost table failures                      # why configurations fail\n"
-            "  tunecost table flush data/flush-study/*.h5     # Tables 3 and 5 (the shipped flush study)\n"
+            "  tunecost table flush data/flush-study        # Tables 3 and 5 (the shipped flush study)\n"
+            "  tunecost table scaling                       # Table 7 (the shipped data/compile-scaling/)\n"
+            "  tunecost table scaling data/compile-scaling/scaling-100.tsv -o scaling.tsv\n"
             "  tunecost table estimate data/gemm-h200-triton.h5 -n 20      # Figure 2 data\n"
             "  tunecost table heatmap -o heatmap.tsv -q\n",
             tc_default_trace());
+}
+
+/* path, copied into the list; -1 on memory. */
+static int push(char ***paths, int *n, const char *path)
+{
+    char **grown = realloc(*paths, (size_t)(*n + 1) * sizeof *grown);
+    if (grown == NULL)
+        return tc_seterr("out of memory");
+    *paths = grown;
+    if ((grown[*n] = strdup(path)) == NULL)
+        return tc_seterr("out of memory");
+    (*n)++;
+    return 0;
+}
+
+/* The inputs of a table: the arguments, a directory standing for its traces (flush) or scaling-*.tsv files
+ * (scaling), and with no arguments the shipped default (the reference trace, or compile-scaling/ beside it). */
+static int gather_paths(const struct tables_def *def, int argc, char **argv, char ***paths, int *n)
+{
+    char shipped[PATH_MAX], *shipped_argv[1] = {shipped};
+    const char *def_trace = tc_default_trace(), *slash = strrchr(def_trace, '/');
+    struct stat st;
+    *paths = NULL;
+    *n = 0;
+    if (argc > MAX_TRACES)
+        return tc_seterr("at most %d inputs, got %d", MAX_TRACES, argc);
+    if (argc == 0 && def->input == TABLES_ONE_TRACE) {
+        if (access(def_trace, F_OK) != 0)
+            return tc_seterr("no TRACE given and the reference trace %s is missing (it ships in data/ of the source "
+                             "tree); name a trace: tunecost table %s TRACE", def_trace, def->name);
+        return push(paths, n, def_trace);
+    }
+    if (argc == 0 && def->input == TABLES_SCALING_TSV) {
+        snprintf(shipped, sizeof shipped, "%.*scompile-scaling", slash ? (int)(slash - def_trace + 1) : 0, def_trace);
+        if (stat(shipped, &st) != 0)
+            return tc_seterr("no FILES given and the shipped compile-scaling study %s is missing; name scaling-*.tsv "
+                             "files or a directory of them (written by `tunecost collect --compile-only --jobs 1,16 "
+                             "-o FILE.tsv`)", shipped);
+        argv = shipped_argv;
+        argc = 1;
+    }
+    for (int i = 0; i < argc; i++) {
+        char **found = NULL;
+        int nf = 0, rc;
+        if (def->input == TABLES_ONE_TRACE || stat(argv[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+            if (push(paths, n, argv[i]) != 0)
+                return -1;
+            continue;
+        }
+        if (def->input == TABLES_SCALING_TSV)
+            rc = tables_list_dir(argv[i], "scaling-", ".tsv", &found, &nf);
+        else
+            rc = tables_list_dir(argv[i], "", ".h5", &found, &nf);
+        if (rc == 0 && nf == 0)
+            rc = tc_seterr("%s: no %s in this directory", argv[i],
+                           def->input == TABLES_SCALING_TSV ? "scaling-*.tsv files (compile-scaling tables)"
+                                                            : "*.h5 traces");
+        for (int k = 0; rc == 0 && k < nf; k++)
+            rc = push(paths, n, found[k]);
+        tables_paths_free(found, nf);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* Name a trace in a table by its path as given. */
 static void describe(const struct trace *t)
 {
     const struct trace_meta *m = trace_get_meta(t);
-    printf("trace: %s (%s, %s protocol, timer %s, flush %lld bytes, %d inputs, %d configurations, %zu runs)\n",
+    printf("trace: %s (%s, %s protocol, timer %s, flush_bytes %lld, %d inputs, %d configurations, %zu runs)\n",
            trace_path(t), m->device_name, m->protocol, m->timer, (long long)m->flush_bytes, trace_n_inputs(t),
            trace_n_configs(t), trace_n_runs(t));
 }
@@ -69,11 +141,12 @@ int cmd_table(int argc, char **argv)
         TC_CLI_OPT_HELP,
         TC_CLI_OPT_END,
     };
-    const char *out = NULL, *paths[MAX_TRACES];
-    struct trace *traces[MAX_TRACES] = {NULL};
+    const char *out = NULL;
+    char **paths = NULL;
+    struct trace **traces = NULL;
     const struct tables_def *def;
     struct table *tab = NULL;
-    int max_rows = 0, quiet = 0, n = 0, rc = 1, opt;
+    int max_rows = 0, quiet = 0, n = 0, rc = 2, opt;
 
     optind = 1;
     while ((opt = tc_cli_next("table", argc, argv, "o:n:qh", longopts)) != -1) {
@@ -113,40 +186,37 @@ int cmd_table(int argc, char **argv)
         return 2;
     }
     optind++;
-    if (argc - optind > MAX_TRACES) {
-        fprintf(stderr, "tunecost table: at most %d traces, got %d\n", MAX_TRACES, argc - optind);
-        return 2;
+    if (gather_paths(def, argc - optind, argv + optind, &paths, &n) != 0) {
+        fprintf(stderr, "tunecost table %s: %s\n", def->name, tc_errmsg());
+        goto out;
     }
-    for (int i = optind; i < argc; i++)
-        paths[n++] = argv[i];
-    if (n == 0) {
-        paths[n++] = tc_default_trace();
-        if (access(paths[0], F_OK) != 0) {
-            fprintf(stderr, "tunecost table: no TRACE given and the reference trace %s is missing (it ships in "
-                            "data/ of the source tree); name a trace: tunecost table %s TRACE\n", paths[0],
-                    def->name);
-            return 2;
-        }
-    }
-    if (def->build == NULL && n < 2) {
+    if (def->input == TABLES_FLUSH_TRACES && n < 2) {
         fprintf(stderr, "tunecost table %s: needs at least two traces of the same inputs collected with different "
-                        "--flush settings, got %d\n", def->name, n);
-        return 2;
+                        "--flush-bytes settings, or a directory of them, got %d (shipped: tunecost table flush "
+                        "data/flush-study)\n", def->name, n);
+        goto out;
     }
-    if (out != NULL && tc_output_check("-o", out, 0, paths, n) != 0) {
+    if (out != NULL && tc_output_check("-o", out, 0, (const char *const *)paths, n) != 0) {
         fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
-        return 2;
+        goto out;
+    }
+    if (def->input == TABLES_SCALING_TSV) {
+        tab = tables_scaling((const char *const *)paths, n);
+        goto built;
+    }
+    if ((traces = calloc((size_t)n, sizeof *traces)) == NULL) {
+        fprintf(stderr, "tunecost table: out of memory\n");
+        goto out;
     }
     for (int i = 0; i < n; i++) {
         if ((traces[i] = trace_open(paths[i])) == NULL) {
             fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
-            rc = 2;
             goto out;
         }
     }
 
-    if (def->build == NULL) {
-        tab = tables_flush((const struct trace *const *)traces, paths, n);
+    if (def->input == TABLES_FLUSH_TRACES) {
+        tab = tables_flush((const struct trace *const *)traces, (const char *const *)paths, n);
     } else if (n == 1) {
         tab = def->build(traces[0]);
     } else {
@@ -176,16 +246,21 @@ int cmd_table(int argc, char **argv)
             table_free(one);
         }
     }
+built:
     if (tab == NULL) {
         fprintf(stderr, "tunecost table %s: %s\n", def->name, tc_errmsg());
-        rc = 2; /* the builders fail only on what the traces hold (e.g. no estimates) or on memory */
-        goto out;
+        goto out; /* the builders fail only on what the inputs hold (e.g. no estimates) or on memory: status 2 */
     }
+    rc = 1;
 
     if (!quiet) {
         printf("# tunecost table %s\n", def->name);
-        for (int i = 0; i < n; i++)
-            describe(traces[i]);
+        for (int i = 0; i < n; i++) {
+            if (traces != NULL)
+                describe(traces[i]);
+            else
+                printf("file: %s\n", paths[i]);
+        }
         putchar('\n');
         if (table_print(tab, stdout, max_rows) != 0) {
             fprintf(stderr, "tunecost table: writing stdout failed\n");
@@ -210,7 +285,9 @@ int cmd_table(int argc, char **argv)
     rc = 0;
 out:
     table_free(tab);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; traces != NULL && i < n; i++)
         trace_close(traces[i]);
+    free(traces);
+    tables_paths_free(paths, n);
     return rc;
 }

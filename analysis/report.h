@@ -1,5 +1,5 @@
 /* report.h — `tunecost report` as a library call, so tests can build a report without the executable.
- * report_write() reads the trace(s), writes the characterisation tables, runs the simulations through
+ * report_write() reads the trace(s) and the studies, writes the characterisation tables, runs the simulations through
  * simulate/sim.h, draws the figures with the gnuplot scripts in plots/ (a child process per figure and format),
  * writes summary.md (with Findings computed from the data) and index.html, all in a temporary directory beside
  * out_dir, then moves it into place (replacing an earlier report there). */
@@ -14,6 +14,10 @@
 struct report_options {
     const char *trace_path;       /* the trace to report on (required) */
     const char *triton_path;      /* a triton-protocol trace for Figure 2, or NULL */
+    const char *compare_path;     /* a second kernel family's trace of the same inputs (two landscapes), or NULL */
+    const char *flush_dir;        /* a directory of traces collected with different flush_bytes (Tables 3, 5), or
+                                   * NULL */
+    const char *scaling_dir;      /* a directory of compile-scaling TSV files, scaling-*.tsv (Table 7), or NULL */
     const char *out_dir;          /* the report directory (required) */
     const char *plots_dir;        /* where the gnuplot scripts are (report_plots_dir()) */
     int64_t input_dims[3];        /* input of the single-input figures */
@@ -37,8 +41,8 @@ struct report_options {
 
 /* The defaults listed above; out_dir and trace_path NULL. */
 void report_options_default(struct report_options *o);
-/* Write the report. Returns 0; REPORT_EBADINPUT when the trace, --input, --triton-trace or out_dir is not
- * usable; -1 on a failure while working (interrupted included). tc_errmsg() says what happened. */
+/* Write the report. Returns 0; REPORT_EBADINPUT when the trace, --input, --triton-trace, --compare-trace, a study
+ * directory or out_dir is not usable; -1 on a failure while working (interrupted included). tc_errmsg() says what happened. */
 int report_write(struct report_options *o);
 /* Where the gnuplot scripts are: $TUNECOST_PLOTS_DIR, else the source tree's plots/, else the installed copy. */
 const char *report_plots_dir(void);

@@ -1,6 +1,6 @@
 /* table.c — the generic table behind every characterisation table: cells kept as text plus a numeric value,
  * written aligned (stdout), as TSV (data files, gnuplot), Markdown (summary.md) or HTML (index.html). */
-#include "tables.h"
+#include "table.h"
 #include "tc_err.h"
 
 #include <math.h>
@@ -68,6 +68,14 @@ void table_free(struct table *t)
     free(t->cols);
     free(t->title);
     free(t);
+}
+
+struct table *table_finish(struct table *t, int ok)
+{
+    if (ok)
+        return t;
+    table_free(t);
+    return NULL;
 }
 
 int table_add_row(struct table *t)
@@ -186,6 +194,14 @@ int table_col_index(const struct table *t, const char *name)
         if (strcmp(t->cols[c], name) == 0)
             return c;
     return -1;
+}
+
+int table_col_need(const struct table *t, const char *name)
+{
+    int c = table_col_index(t, name);
+    if (c < 0)
+        return tc_seterr("internal: table '%s' has no column '%s'", t->title, name);
+    return c;
 }
 
 const char *table_cell(const struct table *t, int row, int col)

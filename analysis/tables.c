@@ -95,6 +95,7 @@ static double run_timed_ms(const struct trace *t, size_t r)
 
 struct table *tables_compile(const struct trace *t)
 {
+    int ok = 0; /* set when the table is complete; every path leaves through out: */
     static const char *before[] = {"config"};
     static const char *after[] = {"status", "compile_ms", "load_ms", "registers", "smem_bytes", "spill_bytes"};
     struct table *tab = new_with_names("Compile time per configuration (paper Table 1)", before, 1, t, 1, after, 6);
@@ -107,7 +108,7 @@ struct table *tables_compile(const struct trace *t)
         const int32_t *p = trace_params(t, c);
         int row = table_add_row(tab), col = 0;
         if (row < 0)
-            goto fail;
+            goto out;
         table_set_int(tab, row, col++, c);
         for (int i = 0; i < np; i++)
             table_set_int(tab, row, col++, p[i]);
@@ -118,7 +119,7 @@ struct table *tables_compile(const struct trace *t)
         table_set_num(tab, row, col++, cf->registers < 0 ? NAN : cf->registers, 0);
         table_set_num(tab, row, col++, cf->smem_bytes < 0 ? NAN : (double)cf->smem_bytes, 0);
         if (table_set_num(tab, row, col++, cf->spill_bytes < 0 ? NAN : (double)cf->spill_bytes, 0) != 0)
-            goto fail;
+            goto out;
         if (isfinite(cf->compile_ms)) {
             total += cf->compile_ms;
             if (cf->status == TRACE_OK) {
@@ -142,16 +143,16 @@ struct table *tables_compile(const struct trace *t)
         table_add_note(tab, "first-compile warm-up of the %d compile worker(s), not in compile_ms: mean %.1f ms",
                        trace_n_compile_warmup(t), s / trace_n_compile_warmup(t));
     }
-    return tab;
-fail:
-    table_free(tab);
-    return NULL;
+    ok = 1;
+out:
+    return table_finish(tab, ok);
 }
 
 /* ---- Table 2: tuning time per input --------------------------------------------------------------------- */
 
 struct table *tables_tuning(const struct trace *t)
 {
+    int ok = 0; /* set when the table is complete; every path leaves through out: */
     static const char *before[] = {"input"};
     static const char *after[] = {"runs", "valid_runs", "tuning_s", "per_run_ms"};
     struct table *tab = new_with_names("Tuning time per input, compilation excluded (paper Table 2)", before, 1, t, 0,
@@ -161,7 +162,7 @@ struct table *tables_tuning(const struct trace *t)
     int *runs = calloc((size_t)ni + 1, sizeof *runs), *valid = calloc((size_t)ni + 1, sizeof *valid);
     if (tab == NULL || wall == NULL || runs == NULL || valid == NULL) {
         tc_seterr("out of memory");
-        goto fail;
+        goto out;
     }
     for (size_t r = 0; r < trace_n_runs(t); r++) {
         const struct trace_run *run = trace_run(t, r);
@@ -173,34 +174,31 @@ struct table *tables_tuning(const struct trace *t)
     for (int i = 0; i < ni; i++) {
         int row = table_add_row(tab), col = 0;
         if (row < 0 || set_dims(tab, row, 1, t, i) != 0)
-            goto fail;
+            goto out;
         table_set_int(tab, row, col++, i);
         col += trace_n_dims(t);
         table_set_int(tab, row, col++, runs[i]);
         table_set_int(tab, row, col++, valid[i]);
         table_set_num(tab, row, col++, wall[i] / 1e3, 3);
         if (table_set_num(tab, row, col++, runs[i] ? wall[i] / runs[i] : NAN, 1) != 0)
-            goto fail;
+            goto out;
         total += wall[i];
     }
     table_add_note(tab, "total: %.1f s over %d inputs and %zu runs (tuning time = sum of wall_ms: warm-up, flushes, "
                    "launches and timing; no compilation)", total / 1e3, ni, trace_n_runs(t));
+    ok = 1;
+out:
     free(wall);
     free(runs);
     free(valid);
-    return tab;
-fail:
-    free(wall);
-    free(runs);
-    free(valid);
-    table_free(tab);
-    return NULL;
+    return table_finish(tab, ok);
 }
 
 /* ---- Figure 1: repetition / overhead / compilation ----------------------------------------------------------- */
 
 struct table *tables_split(const struct trace *t)
 {
+    int ok = 0; /* set when the table is complete; every path leaves through out: */
     static const char *before[] = {"input", "label"};
     static const char *after[] = {"valid_runs", "repetition_ms", "overhead_ms", "compile_ms", "total_ms",
                                   "overhead_pct", "mean_wall_ms", "mean_repetition_ms"};
@@ -216,7 +214,7 @@ struct table *tables_split(const struct trace *t)
     char label[64];
     if (tab == NULL || rep == NULL || ovh == NULL || cmp == NULL || valid == NULL || seen == NULL) {
         tc_seterr("out of memory");
-        goto fail;
+        goto out;
     }
     for (size_t r = 0; r < trace_n_runs(t); r++) {
         const struct trace_run *run = trace_run(t, r);
@@ -241,7 +239,7 @@ struct table *tables_split(const struct trace *t)
         int row = table_add_row(tab), col = 0;
         double total = rep[i] + ovh[i] + cmp[i];
         if (row < 0 || set_dims(tab, row, 2, t, i) != 0)
-            goto fail;
+            goto out;
         table_set_int(tab, row, col++, i);
         table_set_str(tab, row, col++, tables_input_label(t, i, label, sizeof label));
         col += trace_n_dims(t);
@@ -253,7 +251,7 @@ struct table *tables_split(const struct trace *t)
         table_set_num(tab, row, col++, total > 0 ? 100.0 * ovh[i] / total : NAN, 1);
         table_set_num(tab, row, col++, valid[i] ? (rep[i] + ovh[i]) / valid[i] : NAN, 2);
         if (table_set_num(tab, row, col++, valid[i] ? rep[i] / valid[i] : NAN, 2) != 0)
-            goto fail;
+            goto out;
         sum_rep += rep[i];
         sum_ovh += ovh[i];
         sum_cmp += cmp[i];
@@ -269,20 +267,14 @@ struct table *tables_split(const struct trace *t)
         table_add_note(tab, "%d of %d valid runs took less wall time than the requested warm-up + repetition "
                        "(%.0f + %.0f ms)", short_runs, n_valid, meta->warmup_ms, meta->rep_ms);
     }
+    ok = 1;
+out:
     free(rep);
     free(ovh);
     free(cmp);
     free(valid);
     free(seen);
-    return tab;
-fail:
-    free(rep);
-    free(ovh);
-    free(cmp);
-    free(valid);
-    free(seen);
-    table_free(tab);
-    return NULL;
+    return table_finish(tab, ok);
 }
 
 /* ---- best configuration per input vs cuBLAS ------------------------------------------------------------------ */
@@ -337,6 +329,7 @@ static int best_compute(const struct trace *t, struct best_info *b)
 
 struct table *tables_best(const struct trace *t)
 {
+    int ok = 0; /* set when the table is complete; every path leaves through out: */
     static const char *before[] = {"input", "label"};
     static const char *after[] = {"valid_configs", "best_config", "best_params", "best_ms", "best_tflops",
                                   "cublas_ms", "cublas_tflops", "vs_cublas"};
@@ -346,7 +339,7 @@ struct table *tables_best(const struct trace *t)
     double *ratios = malloc(((size_t)ni + 1) * sizeof *ratios);
     char label[64], params[256];
     if (tab == NULL || ratios == NULL || best_compute(t, &b) != 0)
-        goto fail;
+        goto out;
     for (int i = 0; i < ni; i++) {
         const struct trace_input *in = trace_input(t, i);
         int row = table_add_row(tab), col = 0, c = b.best_cfg[i];
@@ -354,7 +347,7 @@ struct table *tables_best(const struct trace *t)
         double ref_tf = isfinite(in->ref_ms) && in->ref_ms > 0 ? in->flops / in->ref_ms / 1e9 : NAN;
         double ratio = tf / ref_tf;
         if (row < 0 || set_dims(tab, row, 2, t, i) != 0)
-            goto fail;
+            goto out;
         table_set_int(tab, row, col++, i);
         table_set_str(tab, row, col++, tables_input_label(t, i, label, sizeof label));
         col += trace_n_dims(t);
@@ -371,7 +364,7 @@ struct table *tables_best(const struct trace *t)
         table_set_num(tab, row, col++, in->ref_ms, 5);
         table_set_num(tab, row, col++, ref_tf, 1);
         if (table_set_num(tab, row, col++, ratio, 3) != 0)
-            goto fail;
+            goto out;
         ratios[i] = ratio;
         if (isfinite(ratio)) {
             n_ratio++;
@@ -386,116 +379,18 @@ struct table *tables_best(const struct trace *t)
         table_add_note(tab, "no cuBLAS reference times in this trace (ref_ms is NaN)");
     }
     table_add_note(tab, "times are medians of the timed executions; TFLOP/s = flops / time");
+    ok = 1;
+out:
     free(ratios);
     best_free(&b);
-    return tab;
-fail:
-    free(ratios);
-    best_free(&b);
-    table_free(tab);
-    return NULL;
-}
-
-/* ---- failures ---------------------------------------------------------------------------------------------- */
-
-struct group {
-    const char *scope;
-    int status;
-    char reason[128];
-    int count;
-    int example;
-};
-
-/* First non-empty line of a compile log, trimmed to fit. */
-static void first_line(const char *log, char *out, size_t len)
-{
-    const char *s = log, *e;
-    while (*s == '\n' || *s == ' ' || *s == '\r' || *s == '\t')
-        s++;
-    e = strchr(s, '\n');
-    if (e == NULL)
-        e = s + strlen(s);
-    if ((size_t)(e - s) >= len)
-        e = s + len - 1;
-    memcpy(out, s, (size_t)(e - s));
-    out[e - s] = '\0';
-    if (out[0] == '\0')
-        snprintf(out, len, "(no compile log)");
-}
-
-static int group_add(struct group **g, int *n, const char *scope, int status, const char *reason, int example)
-{
-    struct group *ng;
-    for (int i = 0; i < *n; i++)
-        if ((*g)[i].scope == scope && (*g)[i].status == status && strcmp((*g)[i].reason, reason) == 0) {
-            (*g)[i].count++;
-            return 0;
-        }
-    if ((ng = realloc(*g, (size_t)(*n + 1) * sizeof *ng)) == NULL)
-        return tc_seterr("out of memory");
-    *g = ng;
-    ng[*n] = (struct group){scope, status, "", 1, example};
-    snprintf(ng[*n].reason, sizeof ng[*n].reason, "%s", reason);
-    (*n)++;
-    return 0;
-}
-
-struct table *tables_failures(const struct trace *t)
-{
-    static const char *cols[] = {"scope", "status", "reason", "count", "share_pct", "example"};
-    static const char *s_cfg = "configs", *s_run = "runs";
-    struct table *tab = table_new("Configurations and runs by status and reason", 6, cols);
-    struct group *g = NULL;
-    int n = 0, nc = trace_n_configs(t), n_bad_cfg = 0;
-    size_t nr = trace_n_runs(t);
-    char reason[128];
-    if (tab == NULL)
-        return NULL;
-    for (int c = 0; c < nc; c++) {
-        int st = trace_config(t, c)->status;
-        if (st == TRACE_OK)
-            snprintf(reason, sizeof reason, "-");
-        else
-            first_line(trace_compile_log(t, c), reason, sizeof reason);
-        if (group_add(&g, &n, s_cfg, st, reason, c) != 0)
-            goto fail;
-        n_bad_cfg += st != TRACE_OK;
-    }
-    for (size_t r = 0; r < nr; r++) {
-        const struct trace_run *run = trace_run(t, r);
-        const char *why = "-";
-        if (run->status == TRACE_OK && !trace_run_valid(t, r))
-            why = "status ok but no timed executions or a zero duration";
-        if (group_add(&g, &n, s_run, run->status, why, (int)r) != 0)
-            goto fail;
-    }
-    for (int i = 0; i < n; i++) {
-        int row = table_add_row(tab);
-        double total = g[i].scope == s_cfg ? nc : (double)nr;
-        if (row < 0)
-            goto fail;
-        table_set_str(tab, row, 0, g[i].scope);
-        table_set_str(tab, row, 1, trace_status_name(g[i].status));
-        table_set_str(tab, row, 2, g[i].reason);
-        table_set_int(tab, row, 3, g[i].count);
-        table_set_num(tab, row, 4, total > 0 ? 100.0 * g[i].count / total : NAN, 1);
-        if (table_set_int(tab, row, 5, g[i].example) != 0)
-            goto fail;
-    }
-    table_add_note(tab, "%d of %d configurations failed; example = the first configuration (or run index) in the "
-                   "group; reason = first line of the compile log", n_bad_cfg, nc);
-    free(g);
-    return tab;
-fail:
-    free(g);
-    table_free(tab);
-    return NULL;
+    return table_finish(tab, ok);
 }
 
 /* ---- Tables 3 and 5: L2 flush study ------------------------------------------------------------------------ */
 
 struct table *tables_flush(const struct trace *const *traces, const char *const *names, int n)
 {
+    int ok = 0; /* set when the table is complete; every path leaves through out: */
     static const char *cols[] = {"trace", "flush_bytes", "runs", "benchmark_s", "compile_s", "total_s",
                                  "speedup", "gemm_gpu_s", "flush_gpu_s", "gemm_avg_ns", "gemm_min_ns",
                                  "gemm_max_ns", "gemm_dev_ns", "common_inputs", "best_changed",
@@ -523,14 +418,14 @@ struct table *tables_flush(const struct trace *const *traces, const char *const 
         return NULL;
     if ((b = calloc((size_t)n, sizeof *b)) == NULL) {
         tc_seterr("out of memory");
-        goto fail;
+        goto out;
     }
     for (int k = 0; k < n; k++)
         if (best_compute(traces[k], &b[k]) != 0)
-            goto fail;
+            goto out;
     if ((chg = malloc(((size_t)trace_n_inputs(traces[ref]) + 1) * sizeof *chg)) == NULL) {
         tc_seterr("out of memory");
-        goto fail;
+        goto out;
     }
     for (int pass = 0; pass < 2; pass++) {
         /* pass 0 computes the reference total for the speedup column; pass 1 writes rows */
@@ -584,7 +479,7 @@ struct table *tables_flush(const struct trace *const *traces, const char *const 
                 chg[n_chg++] = 100.0 * fabs(b[k].best_ms[i] - b[ref].best_ms[j]) / b[ref].best_ms[j];
             }
             if ((row = table_add_row(tab)) < 0)
-                goto fail;
+                goto out;
             {
                 double total = (wall + verify + compile) / 1e3, mean = cnt > 0 ? sum / cnt : NAN;
                 double var = cnt > 1 ? (sum2 - cnt * mean * mean) / (cnt - 1) : NAN;
@@ -609,7 +504,7 @@ struct table *tables_flush(const struct trace *const *traces, const char *const 
                 table_set_int(tab, row, 14, changed);
                 table_set_num(tab, row, 15, n_chg ? median_finite(chg, n_chg) : NAN, 2);
                 if (table_set_num(tab, row, 16, n_chg ? mxc : NAN, 2) != 0)
-                    goto fail;
+                    goto out;
             }
         }
     }
@@ -627,24 +522,20 @@ struct table *tables_flush(const struct trace *const *traces, const char *const 
                    "gemm_* = every recorded GEMM execution (estimate, warm-up, timed)");
     table_add_note(tab, "best_changed = inputs whose best configuration differs from the reference's; "
                    "best_ms_change = |best time - reference best time| / reference best time");
-    for (int k = 0; k < n; k++)
-        best_free(&b[k]);
-    free(b);
-    free(chg);
-    return tab;
-fail:
+    ok = 1;
+out:
     for (int k = 0; b != NULL && k < n; k++)
         best_free(&b[k]);
     free(b);
     free(chg);
-    table_free(tab);
-    return NULL;
+    return table_finish(tab, ok);
 }
 
 /* ---- Figure 2: the Triton protocol's estimate ---------------------------------------------------------------- */
 
 struct table *tables_estimate(const struct trace *t)
 {
+    int ok = 0; /* set when the table is complete; every path leaves through out: */
     static const char *before[] = {"input", "label"};
     static const char *after[] = {"config", "n_estimate", "n_warmup", "n_timed", "estimate_ms", "est_exec_mean_ms",
                                   "first_exec_ms", "warm_median_ms", "estimate_ratio", "flush_per_exec_ms",
@@ -671,7 +562,7 @@ struct table *tables_estimate(const struct trace *t)
     ratio = malloc((size_t)n * sizeof *ratio);
     if (tab == NULL || err_cold == NULL || err_flush == NULL || ratio == NULL) {
         tc_seterr("out of memory");
-        goto fail;
+        goto out;
     }
     n = 0;
     for (size_t r = 0; r < nr; r++) {
@@ -692,7 +583,7 @@ struct table *tables_estimate(const struct trace *t)
         flush_pe = isfinite(run->flush_ms) && nf > 0 ? run->flush_ms / (double)nf : 0;
         timed = run_timed_ms(t, r);
         if ((row = table_add_row(tab)) < 0 || set_dims(tab, row, 2, t, run->input) != 0)
-            goto fail;
+            goto out;
         table_set_int(tab, row, col++, run->input);
         table_set_str(tab, row, col++, tables_input_label(t, run->input, label, sizeof label));
         col += trace_n_dims(t);
@@ -709,7 +600,7 @@ struct table *tables_estimate(const struct trace *t)
         table_set_num(tab, row, col++, timed, 2);
         table_set_num(tab, row, col++, meta->rep_ms, 1);
         if (table_set_num(tab, row, col++, meta->rep_ms > 0 ? timed / meta->rep_ms : NAN, 3) != 0)
-            goto fail;
+            goto out;
         ratio[n] = run->estimate_ms / warm;
         /* Two explanations of the estimate: it is the mean of the (cold) estimate executions, or it is the warm
          * time plus the flush each execution carries. Relative error of each, per run. */
@@ -728,24 +619,20 @@ struct table *tables_estimate(const struct trace *t)
     table_add_note(tab, "estimate explained by the cold estimate executions (median relative error %.3f) vs by the "
                    "warm time plus the flush per execution (%.3f); the first fits better in %d runs, the second "
                    "in %d", median_finite(err_cold, n), median_finite(err_flush, n), n_cold, n_flush);
+    ok = 1;
+out:
     free(err_cold);
     free(err_flush);
     free(ratio);
-    return tab;
-fail:
-    free(err_cold);
-    free(err_flush);
-    free(ratio);
-    table_free(tab);
-    return NULL;
+    return table_finish(tab, ok);
 }
 
 /* ---- heat map ---------------------------------------------------------------------------------------------- */
 
-static const double *rank_key; /* qsort context for ranking configurations: higher mean first, then index */
-
-static int cmp_rank(const void *a, const void *b)
+/* qsort_r order of configurations: higher mean (ctx) first, then lower index. */
+static int cmp_rank(const void *a, const void *b, void *ctx)
 {
+    const double *rank_key = ctx;
     int x = *(const int *)a, y = *(const int *)b;
     if (rank_key[x] != rank_key[y])
         return rank_key[x] > rank_key[y] ? -1 : 1;
@@ -754,6 +641,7 @@ static int cmp_rank(const void *a, const void *b)
 
 struct table *tables_heatmap(const struct trace *t)
 {
+    int ok = 0; /* set when the table is complete; every path leaves through out: */
     static const char *cols[] = {"input", "label", "config", "config_rank", "rel_perf"};
     struct table *tab = table_new("Performance of every configuration relative to the input's best", 5, cols);
     struct best_info b = {0};
@@ -763,10 +651,10 @@ struct table *tables_heatmap(const struct trace *t)
     char label[64];
     if (tab == NULL || rel == NULL || mean == NULL || order == NULL || cnt == NULL) {
         tc_seterr("out of memory");
-        goto fail;
+        goto out;
     }
     if (best_compute(t, &b) != 0)
-        goto fail;
+        goto out;
     for (size_t i = 0; i < (size_t)ni * nc; i++)
         rel[i] = NAN;
     for (size_t r = 0; r < trace_n_runs(t); r++) {
@@ -786,20 +674,19 @@ struct table *tables_heatmap(const struct trace *t)
         }
         mean[c] = ni > 0 ? mean[c] / ni : 0;
     }
-    rank_key = mean;
-    qsort(order, (size_t)nc, sizeof *order, cmp_rank);
+    qsort_r(order, (size_t)nc, sizeof *order, cmp_rank, mean);
     for (int i = 0; i < ni; i++) {
         tables_input_label(t, i, label, sizeof label);
         for (int k = 0; k < nc; k++) {
             int c = order[k], row = table_add_row(tab);
             if (row < 0)
-                goto fail;
+                goto out;
             table_set_int(tab, row, 0, i);
             table_set_str(tab, row, 1, label);
             table_set_int(tab, row, 2, c);
             table_set_int(tab, row, 3, k);
             if (table_set_num(tab, row, 4, rel[(size_t)i * nc + c], 4) != 0)
-                goto fail;
+                goto out;
         }
     }
     if (nc > 0) {
@@ -808,35 +695,32 @@ struct table *tables_heatmap(const struct trace *t)
                        "valid run); config_rank 0 = highest mean over inputs: config %d (%s, mean %.3f)", order[0],
                        tables_config_label(t, order[0], params, sizeof params), mean[order[0]]);
     }
+    ok = 1;
+out:
     best_free(&b);
     free(rel);
     free(mean);
     free(order);
     free(cnt);
-    return tab;
-fail:
-    best_free(&b);
-    free(rel);
-    free(mean);
-    free(order);
-    free(cnt);
-    table_free(tab);
-    return NULL;
+    return table_finish(tab, ok);
 }
 
 /* ---- the list -------------------------------------------------------------------------------------------- */
 
 const struct tables_def tables_defs[] = {
-    {"compile", "compile time per configuration with its parameters, and totals (paper Table 1)", tables_compile},
+    {"compile", "compile time per configuration with its parameters, and totals (paper Table 1)", tables_compile, TABLES_ONE_TRACE},
     {"tuning", "tuning time per input excluding compilation = sum of wall_ms over its runs (Table 2)",
-     tables_tuning},
-    {"split", "per input: repetition, overhead (wall - timed) and compilation time (Figure 1 data)", tables_split},
-    {"best", "best configuration per input vs cuBLAS: time, TFLOP/s, ratio", tables_best},
-    {"failures", "configurations and runs by status and reason", tables_failures},
-    {"flush", "L2 flush study from 2+ traces with different flush_bytes (Tables 3 and 5)", NULL},
+     tables_tuning, TABLES_ONE_TRACE},
+    {"split", "per input: repetition, overhead (wall - timed) and compilation time (Figure 1 data)", tables_split, TABLES_ONE_TRACE},
+    {"best", "best configuration per input vs cuBLAS: time, TFLOP/s, ratio", tables_best, TABLES_ONE_TRACE},
+    {"failures", "configurations and runs by status and reason", tables_failures, TABLES_ONE_TRACE},
+    {"flush", "L2 flush study from 2+ traces with different flush_bytes (Tables 3 and 5)", NULL,
+     TABLES_FLUSH_TRACES},
+    {"scaling", "compile time with 1 to N workers from compile-scaling TSV files or a directory (Table 7)", NULL,
+     TABLES_SCALING_TSV},
     {"estimate", "triton-protocol estimate vs warmed execution time; timed total vs rep_ms (Figure 2 data)",
-     tables_estimate},
-    {"heatmap", "every configuration's performance relative to the best, per input", tables_heatmap},
+     tables_estimate, TABLES_ONE_TRACE},
+    {"heatmap", "every configuration's performance relative to the best, per input", tables_heatmap, TABLES_ONE_TRACE},
 };
 const int tables_n_defs = (int)(sizeof tables_defs / sizeof tables_defs[0]);
 

@@ -1,59 +1,16 @@
 /* tables.h — the paper's characterisation tables computed from traces (Tables 1, 2, 3/5, Figures 1, 2 data and
- * more), held in a small generic table that prints aligned, as TSV, Markdown or HTML.
+ * more), held in the generic table of table.h.
  * Builders (tables_*) read traces through trace/trace.h only; they return a new table, or NULL with a one-line
  * message in tc_errmsg(). Times are milliseconds unless a column name says otherwise (_s, _ns). */
 #ifndef TABLES_H
 #define TABLES_H
 
+#include "table.h"
+
 #include <stdint.h>
 #include <stdio.h>
 
 struct trace;
-
-/* ---- the generic table --------------------------------------------------------------------------------- */
-
-struct table; /* opaque: a title, named columns, rows of cells (text + numeric value), notes */
-
-/* A table with n_cols columns named cols[] (copied). NULL on allocation failure. */
-struct table *table_new(const char *title, int n_cols, const char *const *cols);
-void table_free(struct table *t);
-/* Append an empty row; returns its index, or -1. */
-int table_add_row(struct table *t);
-/* Set a cell. Numbers keep their value for table_num(); text cells read back as NaN. NaN prints as "nan".
- * decimals < 0 prints with %g. Out-of-range row/col returns -1. */
-int table_set_str(struct table *t, int row, int col, const char *s);
-int table_set_num(struct table *t, int row, int col, double v, int decimals);
-int table_set_int(struct table *t, int row, int col, long long v);
-/* A line shown under the table (totals, what was excluded); not written to TSV, which stays pure data. */
-int table_add_note(struct table *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-const char *table_title(const struct table *t);
-int table_n_rows(const struct table *t);
-int table_n_cols(const struct table *t);
-const char *table_col_name(const struct table *t, int col);
-int table_col_index(const struct table *t, const char *name);  /* -1 if absent */
-const char *table_cell(const struct table *t, int row, int col); /* "" for unset cells */
-double table_num(const struct table *t, int row, int col);       /* NaN for text or unset cells */
-int table_n_notes(const struct table *t);
-const char *table_note(const struct table *t, int i);
-
-/* Append every row of src to dst, whose first column receives `first` and whose other columns must be src's
- * (same names, same order): how several traces share one table with a leading "trace" column. */
-int table_append_rows(struct table *dst, const struct table *src, const char *first);
-
-/* Output. TSV: one header line of column names, then one line per row; tabs and newlines inside cells become
- * spaces. Aligned: title, header, rule, rows (numbers right-aligned), notes; at most max_rows rows (<= 0: all),
- * then a line saying how many were left out. Markdown and HTML: the same, for summary.md and index.html. */
-int table_write_tsv(const struct table *t, FILE *fp);
-int table_print(const struct table *t, FILE *fp, int max_rows);
-int table_write_markdown(const struct table *t, FILE *fp, int max_rows);
-int table_write_html(const struct table *t, FILE *fp, int max_rows);
-/* Write s with HTML special characters escaped. */
-void html_escape(FILE *fp, const char *s);
 
 /* ---- helpers on traces ---------------------------------------------------------------------------------- */
 
@@ -92,11 +49,26 @@ struct table *tables_estimate(const struct trace *t);
  * no valid run), with configurations ranked by their mean relative performance over inputs. */
 struct table *tables_heatmap(const struct trace *t);
 
-/* Names of the tables above, in order, and their builder. Flush takes several traces; the others one. */
+/* Table 7 from compile-scaling TSV files (`tunecost collect --compile-only --jobs LIST -o scaling-X.tsv`): one row
+ * per pass (file, configurations, jobs, wall_s, speedup and efficiency against the 1-worker pass of the same file
+ * or of 1-worker-only files whose configurations add up to its own). NULL with a message naming the file. */
+struct table *tables_scaling(const char *const *paths, int n);
+
+/* The files of dir whose names start with prefix and end with suffix, sorted by name, as "dir/name" in a new
+ * array (*paths, *n; free with tables_paths_free). Returns 0, or -1 when dir cannot be read. */
+int tables_list_dir(const char *dir, const char *prefix, const char *suffix, char ***paths, int *n);
+void tables_paths_free(char **paths, int n);
+/* The file name of a path (what follows the last '/'). */
+const char *tables_base_name(const char *path);
+
+/* Names of the tables above, in order, and what they read: one trace (build), several traces of one study
+ * (flush), or compile-scaling TSV files (scaling). */
+enum tables_input { TABLES_ONE_TRACE, TABLES_FLUSH_TRACES, TABLES_SCALING_TSV };
 struct tables_def {
     const char *name;
     const char *summary;
-    struct table *(*build)(const struct trace *t);  /* NULL for flush */
+    struct table *(*build)(const struct trace *t);  /* NULL unless TABLES_ONE_TRACE */
+    enum tables_input input;
 };
 extern const struct tables_def tables_defs[];
 extern const int tables_n_defs;

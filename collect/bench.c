@@ -7,7 +7,6 @@
 #include "bench_wire.h"
 #include "ipc.h"
 #include "tc_err.h"
-#include "tc_stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,11 +16,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-double bench_median_ms(const uint64_t *ns, size_t n)
-{
-    return tc_median_u64(ns, n, NULL) / 1e6;
-}
 
 struct bench_child {
     pid_t pid;

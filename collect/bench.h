@@ -92,7 +92,5 @@ pid_t bench_pid(const struct bench_child *c);
 /* When the first child finished its start-up (tc_now_ms clock), known from its first input reply; 0 before. */
 double bench_ready_ms(const struct bench_child *c);
 
-/* Median of n durations (ns) in ms; NaN if n == 0 (tc_median_u64 on an allocated copy). */
-double bench_median_ms(const uint64_t *ns, size_t n);
 
 #endif

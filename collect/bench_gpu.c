@@ -317,12 +317,6 @@ out:
     return rc;
 }
 
-/* Median of the timed executions (the last n_timed of ex). */
-static double timed_median(const struct trace_run *run, const struct seq *ex)
-{
-    return bench_median_ms(ex->ns + ex->n - (size_t)run->n_timed, (size_t)run->n_timed);
-}
-
 int bench_set_input(struct gpu *g, const int64_t *dims, double *ref_ms)
 {
     uint64_t mk, kn, mn, seed;
@@ -383,7 +377,7 @@ int bench_set_input(struct gpu *g, const int64_t *dims, double *ref_ms)
     if (bench_run_protocol(g, T_REF, (double)ms, &run, &ex) != 0)
         goto out;
     mark(g, "input: cuBLAS timed");
-    *ref_ms = timed_median(&run, &ex);
+    *ref_ms = trace_timed_median_ns(&run, ex.ns) / 1e6; /* ex holds this run's executions alone */
     g->have_input = 1;
     rc = 0;
 out:

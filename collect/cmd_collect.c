@@ -126,6 +126,112 @@ static int write_configs_tsv(const struct collect_opts *o, int arch, const char 
 
 /* Under MPI each rank compiles its share of the configurations (balanced by expected compile time); the wall
  * time of a worker count is the slowest rank's, and rank 0 writes the files. */
+/* --compile-only over MPI ranks: which configurations this rank compiles (mine[c] = 1), shared by expected compile
+ * time (plan_assign). NULL when memory ran out (on every rank alike: the sizes are the same). */
+static unsigned char *rank_share(const struct collect_opts *o, const struct ranks *rk, const int32_t *params,
+                                 int n_cfg)
+{
+    struct plan_model m = {0.0, 0.0, 0, 1, o->compile_invalid};
+    double *zero = calloc((size_t)n_cfg, sizeof *zero), *cms = malloc((size_t)n_cfg * sizeof *cms);
+    int *owner = malloc((size_t)n_cfg * sizeof *owner), rc;
+    unsigned char *mine = calloc((size_t)n_cfg, 1);
+    if (zero == NULL || cms == NULL || owner == NULL || mine == NULL) {
+        free(zero);
+        free(cms);
+        free(owner);
+        free(mine);
+        return NULL;
+    }
+    for (int c = 0; c < n_cfg; c++)
+        cms[c] = plan_compile_ms(&m, params + c * SP_N_PARAMS);
+    rc = plan_assign(1, n_cfg, zero, cms, rk->size, owner);
+    for (int c = 0; c < n_cfg; c++)
+        mine[c] = rc == 0 && owner[c] == rk->rank;
+    free(zero);
+    free(cms);
+    free(owner);
+    return mine;
+}
+
+/* Every configuration's result to rank 0, where exactly one rank must have compiled it: 0, or 1 on a failure
+ * (after a message on rank 0 when a configuration was compiled by no rank or by several). */
+static int gather_to_root(struct ranks *rk, int n_cfg, const unsigned char *mine, struct compile_result *res)
+{
+    double *v = calloc((size_t)n_cfg * 5, sizeof *v), *sum = calloc((size_t)n_cfg * 5, sizeof *sum);
+    int bad = v == NULL || sum == NULL, root = rk->rank == 0;
+    for (int c = 0; c < n_cfg && !bad; c++)
+        if (mine[c]) {
+            v[c * 5] = res[c].status;
+            v[c * 5 + 1] = res[c].compile_ms;
+            v[c * 5 + 2] = res[c].registers;
+            v[c * 5 + 3] = res[c].spill_bytes;
+            v[c * 5 + 4] = 1.0;
+        }
+    if (!bad && ranks_sum_to_root(rk, v, sum, n_cfg * 5) != 0)
+        bad = 1;
+    for (int c = 0; c < n_cfg && root && !bad; c++) {
+        if (sum[c * 5 + 4] != 1.0) {
+            fprintf(stderr, "tunecost collect: configuration %d was compiled by %g ranks\n", c, sum[c * 5 + 4]);
+            bad = 1;
+            break;
+        }
+        res[c].status = (int32_t)sum[c * 5];
+        res[c].compile_ms = sum[c * 5 + 1];
+        res[c].registers = (int32_t)sum[c * 5 + 2];
+        res[c].spill_bytes = (int32_t)sum[c * 5 + 3];
+    }
+    free(v);
+    free(sum);
+    return bad;
+}
+
+/* The worker-count scaling table (-o): wall time per worker count, speedup relative to a 1-worker pass of this
+ * run (base; without one it is unknown, nan, never 1), mean worker warm-up. 0, or -1 (message). */
+static int write_scaling_tsv(const struct collect_opts *o, int n_ranks, int arch, int n_cfg, const double *wall,
+                             const double *warm, int base)
+{
+    struct tc_atomic a;
+    FILE *fp = tc_atomic_open(&a, o->output);
+    if (fp == NULL)
+        return -1;
+    fprintf(fp, "# tunecost %s collect --compile-only: %d configurations, sm_%d, NVRTC %d.%d; wall time from the "
+                "first request to the last result, worker warm-up excluded (mean shown)\n",
+            TC_VERSION, n_cfg, arch, CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
+    if (n_ranks > 1)
+        fprintf(fp, "# %d MPI ranks, each with `jobs` workers and its share of the configurations; wall time of the "
+                    "slowest rank\n", n_ranks);
+    fprintf(fp, "jobs\twall_ms\tspeedup\twarmup_ms_mean\n");
+    for (int j = 0; j < o->n_jobs; j++)
+        fprintf(fp, "%ld\t%.1f\t%.3f\t%.1f\n", o->jobs[j], wall[j], base >= 0 ? wall[base] / wall[j] : NAN, warm[j]);
+    return tc_atomic_commit(&a);
+}
+
+/* What --compile-only found, on stdout: configurations by status (out of resources where the shared memory
+ * exceeds smem_limit), the sum of compile times, wall time and speedup per worker count. */
+static void print_summary(const struct collect_opts *o, int arch, int smem_limit, const int32_t *params, int n_cfg,
+                          const struct compile_result *res, const double *wall, int base)
+{
+    int count[TRACE_N_STATUS] = {0};
+    double sum = 0.0;
+    for (int c = 0; c < n_cfg; c++) {
+        int st = res[c].status == TRACE_OK && copt_smem(o, arch, params + c * SP_N_PARAMS) > smem_limit
+                     ? TRACE_OUT_OF_RESOURCES : res[c].status;
+        count[st]++;
+        sum += res[c].compile_ms;
+    }
+    printf("compile-only: %d configurations: %d ok, %d compile error, %d out of resources (shared memory > "
+           "%d bytes); sum of compile times %.1f s\n",
+           n_cfg, count[TRACE_OK], count[TRACE_COMPILE_ERROR], count[TRACE_OUT_OF_RESOURCES], smem_limit,
+           sum / 1e3);
+    printf("jobs\twall_s\tspeedup\n"); /* speedup against this run's 1-worker pass: nan without one */
+    for (int j = 0; j < o->n_jobs; j++)
+        if (base >= 0)
+            printf("%ld\t%.2f\t%.2fx\n", o->jobs[j], wall[j] / 1e3, wall[base] / wall[j]);
+        else
+            printf("%ld\t%.2f\tnan\n", o->jobs[j], wall[j] / 1e3);
+    printf("written: %s%s%s\n", o->output, o->configs_tsv ? ", " : "", o->configs_tsv ? o->configs_tsv : "");
+}
+
 static int compile_only(const struct collect_opts *o, struct ranks *rk)
 {
     int n_cfg = 0, rc = 1, arch = o->arch ? o->arch : 90, base = -1, failed = 0, root = rk->rank == 0;
@@ -133,8 +239,6 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
     double wall[COPT_MAX_JOBS], warm[COPT_MAX_JOBS];
     struct compile_result *res = NULL;
     unsigned char *mine = NULL;
-    struct tc_atomic a;
-    FILE *fp = NULL;
     int quiet = o->quiet || !root;
     /* The opt-in shared-memory limit per block of the target (sm_90: 227 KiB); what the GPU run would read off
      * the device. */
@@ -148,27 +252,8 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
     res = calloc((size_t)n_cfg, sizeof *res);
     if (res == NULL)
         goto out;
-    if (rk->size > 1) {
-        struct plan_model m = {0.0, 0.0, 0, 1, o->compile_invalid};
-        double *zero = calloc((size_t)n_cfg, sizeof *zero), *cms = malloc((size_t)n_cfg * sizeof *cms);
-        int *owner = malloc((size_t)n_cfg * sizeof *owner);
-        mine = calloc((size_t)n_cfg, 1);
-        if (zero == NULL || cms == NULL || owner == NULL || mine == NULL) {
-            free(zero);
-            free(cms);
-            free(owner);
-            goto out; /* same on every rank: same sizes */
-        }
-        for (int c = 0; c < n_cfg; c++)
-            cms[c] = plan_compile_ms(&m, params + c * SP_N_PARAMS);
-        rc = plan_assign(1, n_cfg, zero, cms, rk->size, owner);
-        for (int c = 0; c < n_cfg; c++)
-            mine[c] = rc == 0 && owner[c] == rk->rank;
-        free(zero);
-        free(cms);
-        free(owner);
-        rc = 1;
-    }
+    if (rk->size > 1 && (mine = rank_share(o, rk, params, n_cfg)) == NULL)
+        goto out; /* same on every rank: same sizes */
     if (!quiet) {
         fprintf(stderr, "collect --compile-only: %d configurations for sm_%d", n_cfg, arch);
         if (rk->size > 1)
@@ -201,54 +286,13 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
         if (!quiet && !failed)
             fprintf(stderr, "  %3ld workers: %9.1f ms wall\n", o->jobs[j], wall[j]);
     }
-    if (rk->size > 1 && !failed) { /* every configuration's row to rank 0 (exactly one rank compiled it) */
-        double *v = calloc((size_t)n_cfg * 5, sizeof *v), *sum = calloc((size_t)n_cfg * 5, sizeof *sum);
-        int bad = v == NULL || sum == NULL;
-        for (int c = 0; c < n_cfg && !bad; c++)
-            if (mine[c]) {
-                v[c * 5] = res[c].status;
-                v[c * 5 + 1] = res[c].compile_ms;
-                v[c * 5 + 2] = res[c].registers;
-                v[c * 5 + 3] = res[c].spill_bytes;
-                v[c * 5 + 4] = 1.0;
-            }
-        if (!bad && ranks_sum_to_root(rk, v, sum, n_cfg * 5) != 0)
-            bad = 1;
-        for (int c = 0; c < n_cfg && root && !bad; c++) {
-            if (sum[c * 5 + 4] != 1.0) {
-                fprintf(stderr, "tunecost collect: configuration %d was compiled by %g ranks\n", c, sum[c * 5 + 4]);
-                bad = 1;
-                break;
-            }
-            res[c].status = (int32_t)sum[c * 5];
-            res[c].compile_ms = sum[c * 5 + 1];
-            res[c].registers = (int32_t)sum[c * 5 + 2];
-            res[c].spill_bytes = (int32_t)sum[c * 5 + 3];
-        }
-        free(v);
-        free(sum);
-        failed |= bad;
-    }
+    if (rk->size > 1 && !failed) /* every configuration's row to rank 0 (exactly one rank compiled it) */
+        failed |= gather_to_root(rk, n_cfg, mine, res);
     if (failed || !root) {
         rc = failed;
         goto out;
     }
-    /* speedup is relative to a 1-worker pass of this run; without one it is unknown (nan), never 1. */
-    fp = tc_atomic_open(&a, o->output);
-    if (fp == NULL) {
-        fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
-        goto out;
-    }
-    fprintf(fp, "# tunecost %s collect --compile-only: %d configurations, sm_%d, NVRTC %d.%d; wall time from the "
-                "first request to the last result, worker warm-up excluded (mean shown)\n",
-            TC_VERSION, n_cfg, arch, CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
-    if (rk->size > 1)
-        fprintf(fp, "# %d MPI ranks, each with `jobs` workers and its share of the configurations; wall time of the "
-                    "slowest rank\n", rk->size);
-    fprintf(fp, "jobs\twall_ms\tspeedup\twarmup_ms_mean\n");
-    for (int j = 0; j < o->n_jobs; j++)
-        fprintf(fp, "%ld\t%.1f\t%.3f\t%.1f\n", o->jobs[j], wall[j], base >= 0 ? wall[base] / wall[j] : NAN, warm[j]);
-    if (tc_atomic_commit(&a) != 0) {
+    if (write_scaling_tsv(o, rk->size, arch, n_cfg, wall, warm, base) != 0) {
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
         goto out;
     }
@@ -256,27 +300,8 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
         goto out;
     }
-    if (!o->quiet) {
-        int count[TRACE_N_STATUS] = {0};
-        double sum = 0.0;
-        for (int c = 0; c < n_cfg; c++) {
-            int st = res[c].status == TRACE_OK && copt_smem(o, arch, params + c * SP_N_PARAMS) > smem_limit
-                         ? TRACE_OUT_OF_RESOURCES : res[c].status;
-            count[st]++;
-            sum += res[c].compile_ms;
-        }
-        printf("compile-only: %d configurations: %d ok, %d compile error, %d out of resources (shared memory > "
-               "%d bytes); sum of compile times %.1f s\n",
-               n_cfg, count[TRACE_OK], count[TRACE_COMPILE_ERROR], count[TRACE_OUT_OF_RESOURCES], smem_limit,
-               sum / 1e3);
-        printf("jobs\twall_s\tspeedup\n"); /* speedup against this run's 1-worker pass: nan without one */
-        for (int j = 0; j < o->n_jobs; j++)
-            if (base >= 0)
-                printf("%ld\t%.2f\t%.2fx\n", o->jobs[j], wall[j] / 1e3, wall[base] / wall[j]);
-            else
-                printf("%ld\t%.2f\tnan\n", o->jobs[j], wall[j] / 1e3);
-        printf("written: %s%s%s\n", o->output, o->configs_tsv ? ", " : "", o->configs_tsv ? o->configs_tsv : "");
-    }
+    if (!o->quiet)
+        print_summary(o, arch, smem_limit, params, n_cfg, res, wall, base);
     rc = 0;
 out:
     if (res != NULL)

@@ -131,166 +131,132 @@ out:
     return rc;
 }
 
-int cmd_merge(int argc, char **argv)
+/* A merge in progress: the input traces and what is built from them. */
+struct merge {
+    int n_in;                  /* input files */
+    char *const *paths;        /* their names */
+    struct trace **in;
+    int n_cfg, n_par, n_dim, n_inputs;
+    int64_t *dims;             /* n_inputs x n_dim: the union of the files' inputs, sorted */
+    struct trace_input *inputs;
+    struct trace_config *configs;
+    int32_t *params;
+    int **map;                 /* map[f][input of file f] -> merged input */
+    int *seen;                 /* merged input x config: 1 + the file that measured it, 0 if none */
+    const char **pnames, **dnames;
+    size_t n_runs;
+};
+
+/* Inputs: the union by dimensions, then sorted by dims_cmp; fills dims, inputs, n_inputs and map. 0, or -1 when
+ * memory ran out. */
+static int unite_inputs(struct merge *mg)
 {
-    static const struct option lo[] = {TC_CLI_OPT_FORCE, TC_CLI_OPT_QUIET, TC_CLI_OPT_HELP, TC_CLI_OPT_END};
-    int c, force = 0, quiet = 0, n_in = 0, rc = 1, n_cfg, n_par, n_dim, n_inputs = 0;
-    struct trace **in = NULL, *out = NULL;
-    const char *out_path;
-    char tmp[4096] = "";
-    struct stat st;
-    int64_t *dims = NULL;
-    struct trace_input *inputs = NULL;
-    struct trace_config *configs = NULL;
-    int32_t *params = NULL;
-    int **map = NULL;          /* map[f][input of file f] -> merged input */
-    int *seen = NULL; /* merged input x config: 1 + the file that measured it, 0 if none */
-    const char **pnames = NULL, **dnames = NULL;
-    size_t n_runs = 0;
-
-    optind = 1;
-    while ((c = tc_cli_next("merge", argc, argv, "fqh", lo)) != -1) {
-        switch (c) {
-        case 'f': force = 1; break;
-        case 'q': quiet = 1; break;
-        case 'h': merge_usage(stdout); return 0;
-        case TC_CLI_ERROR: return 2;
-        default: return tc_cli_usage_error("merge", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (argc - optind < 2)
-        return tc_cli_usage_error("merge", "expected OUT.h5 and at least one IN.h5");
-    out_path = argv[optind];
-    n_in = argc - optind - 1;
-    if (tc_output_check("OUT.h5", out_path, 0, (const char *const *)argv + optind + 1, n_in) != 0) {
-        fprintf(stderr, "tunecost merge: %s\n", tc_errmsg());
-        return 2;
-    }
-    for (int f = 0; f < n_in; f++) {
-        struct stat si;
-        if (stat(out_path, &st) == 0 && stat(argv[optind + 1 + f], &si) == 0 && st.st_dev == si.st_dev &&
-            st.st_ino == si.st_ino) {
-            fprintf(stderr, "tunecost merge: %s: the output is also an input; write to a new file\n", out_path);
-            return 2;
-        }
-    }
-    if (!force && stat(out_path, &st) == 0) {
-        fprintf(stderr, "tunecost merge: %s exists (use --force to overwrite)\n", out_path);
-        return 2;
-    }
-    in = calloc((size_t)n_in, sizeof *in);
-    map = calloc((size_t)n_in, sizeof *map);
-    if (in == NULL || map == NULL)
-        goto oom;
-    for (int f = 0; f < n_in; f++) {
-        in[f] = trace_open(argv[optind + 1 + f]);
-        if (in[f] == NULL) {
-            fprintf(stderr, "tunecost merge: %s\n", tc_errmsg());
-            rc = 2;
-            goto out;
-        }
-        if (f > 0 && check_same(in[0], argv[optind + 1], in[f], argv[optind + 1 + f]) != 0) {
-            fprintf(stderr, "tunecost merge: %s\n", tc_errmsg());
-            rc = 2;
-            goto out;
-        }
-    }
-    n_cfg = trace_n_configs(in[0]);
-    n_par = trace_n_params(in[0]);
-    n_dim = trace_n_dims(in[0]);
-
-    /* Inputs: the union by dimensions. */
-    {
-        int cap = 0;
-        for (int f = 0; f < n_in; f++) {
-            map[f] = malloc((size_t)(trace_n_inputs(in[f]) > 0 ? trace_n_inputs(in[f]) : 1) * sizeof **map);
-            if (map[f] == NULL)
-                goto oom;
-            for (int i = 0; i < trace_n_inputs(in[f]); i++) {
-                const int64_t *d = trace_dims(in[f], i);
-                int j;
-                for (j = 0; j < n_inputs; j++)
-                    if (memcmp(dims + (size_t)j * n_dim, d, (size_t)n_dim * sizeof *d) == 0)
-                        break;
-                if (j == n_inputs) {
-                    if (n_inputs == cap) {
-                        cap = cap ? 2 * cap : 64;
-                        int64_t *nd = realloc(dims, (size_t)cap * n_dim * sizeof *nd);
-                        struct trace_input *ni;
-                        if (nd == NULL)
-                            goto oom;
-                        dims = nd;
-                        ni = realloc(inputs, (size_t)cap * sizeof *ni);
-                        if (ni == NULL)
-                            goto oom;
-                        inputs = ni;
-                    }
-                    memcpy(dims + (size_t)n_inputs * n_dim, d, (size_t)n_dim * sizeof *d);
-                    inputs[n_inputs] = *trace_input(in[f], i);
-                    n_inputs++;
-                } else if (isnan(inputs[j].ref_ms)) {
-                    inputs[j].ref_ms = trace_input(in[f], i)->ref_ms;
+    int cap = 0, n_dim = mg->n_dim;
+    for (int f = 0; f < mg->n_in; f++) {
+        struct trace *t = mg->in[f];
+        mg->map[f] = malloc((size_t)(trace_n_inputs(t) > 0 ? trace_n_inputs(t) : 1) * sizeof **mg->map);
+        if (mg->map[f] == NULL)
+            return -1;
+        for (int i = 0; i < trace_n_inputs(t); i++) {
+            const int64_t *d = trace_dims(t, i);
+            int j;
+            for (j = 0; j < mg->n_inputs; j++)
+                if (memcmp(mg->dims + (size_t)j * n_dim, d, (size_t)n_dim * sizeof *d) == 0)
+                    break;
+            if (j == mg->n_inputs) {
+                if (mg->n_inputs == cap) {
+                    cap = cap ? 2 * cap : 64;
+                    int64_t *nd = realloc(mg->dims, (size_t)cap * n_dim * sizeof *nd);
+                    struct trace_input *ni;
+                    if (nd == NULL)
+                        return -1;
+                    mg->dims = nd;
+                    ni = realloc(mg->inputs, (size_t)cap * sizeof *ni);
+                    if (ni == NULL)
+                        return -1;
+                    mg->inputs = ni;
                 }
-                map[f][i] = j;
+                memcpy(mg->dims + (size_t)mg->n_inputs * n_dim, d, (size_t)n_dim * sizeof *d);
+                mg->inputs[mg->n_inputs] = *trace_input(t, i);
+                mg->n_inputs++;
+            } else if (isnan(mg->inputs[j].ref_ms)) {
+                mg->inputs[j].ref_ms = trace_input(t, i)->ref_ms;
             }
+            mg->map[f][i] = j;
         }
     }
     /* Sort the united inputs by their dimensions (first dimension most significant): the order the collector
      * gives the paper's shapes, so shards of one collection merge back into the collection's own order. */
-    if (sort_inputs(n_inputs, n_dim, dims, inputs, map, in, n_in) != 0)
-        goto oom;
-    /* Configurations: the first file's rows, completed by later files where the first never compiled one. */
-    configs = malloc((size_t)n_cfg * sizeof *configs);
-    params = malloc((size_t)n_cfg * n_par * sizeof *params);
-    seen = calloc((size_t)n_inputs * n_cfg, sizeof *seen);
-    pnames = malloc((size_t)n_par * sizeof *pnames);
-    dnames = malloc((size_t)n_dim * sizeof *dnames);
-    if (configs == NULL || params == NULL || seen == NULL || pnames == NULL || dnames == NULL)
-        goto oom;
-    for (int k = 0; k < n_cfg; k++) {
-        configs[k] = *trace_config(in[0], k);
-        for (int f = 1; f < n_in && isnan(configs[k].compile_ms); f++)
-            if (!isnan(trace_config(in[f], k)->compile_ms))
-                configs[k] = *trace_config(in[f], k);
-        memcpy(params + (size_t)k * n_par, trace_params(in[0], k), (size_t)n_par * sizeof *params);
+    return sort_inputs(mg->n_inputs, n_dim, mg->dims, mg->inputs, mg->map, mg->in, mg->n_in);
+}
+
+/* Configurations: the first file's rows, completed by later files where the first never compiled one; parameter
+ * and dimension names. 0, or -1 when memory ran out. */
+static int unite_configs(struct merge *mg)
+{
+    mg->configs = malloc((size_t)mg->n_cfg * sizeof *mg->configs);
+    mg->params = malloc((size_t)mg->n_cfg * mg->n_par * sizeof *mg->params);
+    mg->seen = calloc((size_t)mg->n_inputs * mg->n_cfg, sizeof *mg->seen);
+    mg->pnames = malloc((size_t)mg->n_par * sizeof *mg->pnames);
+    mg->dnames = malloc((size_t)mg->n_dim * sizeof *mg->dnames);
+    if (mg->configs == NULL || mg->params == NULL || mg->seen == NULL || mg->pnames == NULL || mg->dnames == NULL)
+        return -1;
+    for (int k = 0; k < mg->n_cfg; k++) {
+        mg->configs[k] = *trace_config(mg->in[0], k);
+        for (int f = 1; f < mg->n_in && isnan(mg->configs[k].compile_ms); f++)
+            if (!isnan(trace_config(mg->in[f], k)->compile_ms))
+                mg->configs[k] = *trace_config(mg->in[f], k);
+        memcpy(mg->params + (size_t)k * mg->n_par, trace_params(mg->in[0], k), (size_t)mg->n_par * sizeof *mg->params);
     }
-    for (int p = 0; p < n_par; p++)
-        pnames[p] = trace_param_name(in[0], p);
-    for (int d = 0; d < n_dim; d++)
-        dnames[d] = trace_dim_name(in[0], d);
-    /* Duplicate pairs are refused before anything is written. */
-    for (int f = 0; f < n_in; f++)
-        for (size_t r = 0; r < trace_n_runs(in[f]); r++) {
-            const struct trace_run *run = trace_run(in[f], r);
-            size_t key = (size_t)map[f][run->input] * n_cfg + run->config;
-            if (seen[key] != 0 && seen[key] != f + 1) { /* a pair re-measured within one file
-                                                                          * is kept as it is: its last run counts */
+    for (int p = 0; p < mg->n_par; p++)
+        mg->pnames[p] = trace_param_name(mg->in[0], p);
+    for (int d = 0; d < mg->n_dim; d++)
+        mg->dnames[d] = trace_dim_name(mg->in[0], d);
+    return 0;
+}
+
+/* Duplicate pairs are refused before anything is written: 0 (n_runs counted), or 2 after the message. */
+static int refuse_duplicate_pairs(struct merge *mg)
+{
+    for (int f = 0; f < mg->n_in; f++)
+        for (size_t r = 0; r < trace_n_runs(mg->in[f]); r++) {
+            const struct trace_run *run = trace_run(mg->in[f], r);
+            size_t key = (size_t)mg->map[f][run->input] * mg->n_cfg + run->config;
+            if (mg->seen[key] != 0 && mg->seen[key] != f + 1) { /* a pair re-measured within one file is kept as
+                                                                 * it is: its last run counts */
                 fprintf(stderr, "tunecost merge: %s: input %d, configuration %d was measured in an earlier file too; "
                                 "merge refuses to choose between two measurements of one pair\n",
-                        argv[optind + 1 + f], run->input, run->config);
-                rc = 2;
-                goto out;
+                        mg->paths[f], run->input, run->config);
+                return 2;
             }
-            seen[key] = f + 1;
-            n_runs++;
+            mg->seen[key] = f + 1;
+            mg->n_runs++;
         }
+    return 0;
+}
 
+/* Write the merged trace to a temporary beside out_path and rename it into place: 0, or 1 after the message. */
+static int write_merged(struct merge *mg, const char *out_path, int quiet)
+{
+    struct trace *out = NULL;
+    char tmp[4096] = "";
+    int rc = 1;
     if (tc_atomic_tmpname(out_path, tmp, sizeof tmp) != 0) {
         fprintf(stderr, "tunecost merge: %s\n", tc_errmsg());
         goto out;
     }
     {
-        struct trace_meta m = *trace_get_meta(in[0]);
+        struct trace_meta m = *trace_get_meta(mg->in[0]);
         m.created_utc[0] = '\0'; /* trace_create fills in the time of the merge */
-        snprintf(m.generator, sizeof m.generator, "tunecost %s (merge of %d)", TC_VERSION, n_in);
-        out = trace_create(tmp, &m, pnames, n_par, dnames, n_dim);
+        snprintf(m.generator, sizeof m.generator, "tunecost %s (merge of %d)", TC_VERSION, mg->n_in);
+        out = trace_create(tmp, &m, mg->pnames, mg->n_par, mg->dnames, mg->n_dim);
     }
-    if (out == NULL || trace_write_configs(out, n_cfg, params, configs) != 0 ||
-        trace_write_inputs(out, n_inputs, dims, inputs) != 0)
+    if (out == NULL || trace_write_configs(out, mg->n_cfg, mg->params, mg->configs) != 0 ||
+        trace_write_inputs(out, mg->n_inputs, mg->dims, mg->inputs) != 0)
         goto fail;
-    for (int k = 0; k < n_cfg; k++) {
-        for (int f = 0; f < n_in; f++) {
-            const char *log = trace_compile_log(in[f], k);
+    for (int k = 0; k < mg->n_cfg; k++) {
+        for (int f = 0; f < mg->n_in; f++) {
+            const char *log = trace_compile_log(mg->in[f], k);
             if (log != NULL && log[0] != '\0') {
                 if (trace_set_compile_log(out, k, log) != 0)
                     goto fail;
@@ -298,17 +264,18 @@ int cmd_merge(int argc, char **argv)
             }
         }
     }
-    for (int f = 0; f < n_in; f++)
-        for (size_t r = 0; r < trace_n_runs(in[f]); r++) {
-            struct trace_run run = *trace_run(in[f], r);
+    for (int f = 0; f < mg->n_in; f++)
+        for (size_t r = 0; r < trace_n_runs(mg->in[f]); r++) {
+            struct trace_run run = *trace_run(mg->in[f], r);
             size_t n = (size_t)run.n_estimate + (size_t)run.n_warmup + (size_t)run.n_timed;
-            run.input = map[f][run.input];
-            if (trace_append_run(out, &run, trace_run_exec(in[f], r), n) != 0)
+            run.input = mg->map[f][run.input];
+            if (trace_append_run(out, &run, trace_run_exec(mg->in[f], r), n) != 0)
                 goto fail;
         }
-    for (int f = 0; f < n_in; f++)
-        if (trace_n_compile_warmup(in[f]) > 0) {
-            if (trace_write_compile_warmup(out, trace_compile_warmup(in[f]), trace_n_compile_warmup(in[f])) != 0)
+    for (int f = 0; f < mg->n_in; f++)
+        if (trace_n_compile_warmup(mg->in[f]) > 0) {
+            if (trace_write_compile_warmup(out, trace_compile_warmup(mg->in[f]), trace_n_compile_warmup(mg->in[f])) !=
+                0)
                 goto fail;
             break;
         }
@@ -323,12 +290,9 @@ int cmd_merge(int argc, char **argv)
     }
     tmp[0] = '\0';
     if (!quiet)
-        printf("merged %d trace%s: %d inputs, %d configurations, %zu runs -> %s\n", n_in, n_in == 1 ? "" : "s",
-               n_inputs, n_cfg, n_runs, out_path);
+        printf("merged %d trace%s: %d inputs, %d configurations, %zu runs -> %s\n", mg->n_in,
+               mg->n_in == 1 ? "" : "s", mg->n_inputs, mg->n_cfg, mg->n_runs, out_path);
     rc = 0;
-    goto out;
-oom:
-    fprintf(stderr, "tunecost merge: out of memory\n");
     goto out;
 fail:
     fprintf(stderr, "tunecost merge: writing %s: %s\n", out_path, tc_errmsg());
@@ -337,20 +301,93 @@ out:
         trace_close(out);
     if (tmp[0] != '\0')
         unlink(tmp);
-    if (in != NULL)
-        for (int f = 0; f < n_in; f++)
-            trace_close(in[f]);
-    if (map != NULL)
-        for (int f = 0; f < n_in; f++)
-            free(map[f]);
-    free(map);
-    free(in);
-    free(dims);
-    free(inputs);
-    free(configs);
-    free(params);
-    free(seen);
-    free(pnames);
-    free(dnames);
+    return rc;
+}
+
+static void merge_free(struct merge *mg)
+{
+    if (mg->in != NULL)
+        for (int f = 0; f < mg->n_in; f++)
+            trace_close(mg->in[f]);
+    if (mg->map != NULL)
+        for (int f = 0; f < mg->n_in; f++)
+            free(mg->map[f]);
+    free(mg->map);
+    free(mg->in);
+    free(mg->dims);
+    free(mg->inputs);
+    free(mg->configs);
+    free(mg->params);
+    free(mg->seen);
+    free(mg->pnames);
+    free(mg->dnames);
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    static const struct option lo[] = {TC_CLI_OPT_FORCE, TC_CLI_OPT_QUIET, TC_CLI_OPT_HELP, TC_CLI_OPT_END};
+    int c, force = 0, quiet = 0, rc = 1;
+    const char *out_path;
+    struct stat st;
+    struct merge mg;
+
+    optind = 1;
+    while ((c = tc_cli_next("merge", argc, argv, "fqh", lo)) != -1) {
+        switch (c) {
+        case 'f': force = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h': merge_usage(stdout); return 0;
+        case TC_CLI_ERROR: return 2;
+        default: return tc_cli_usage_error("merge", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind < 2)
+        return tc_cli_usage_error("merge", "expected OUT.h5 and at least one IN.h5");
+    out_path = argv[optind];
+    memset(&mg, 0, sizeof mg);
+    mg.n_in = argc - optind - 1;
+    mg.paths = argv + optind + 1;
+    if (tc_output_check("OUT.h5", out_path, 0, (const char *const *)mg.paths, mg.n_in) != 0) {
+        fprintf(stderr, "tunecost merge: %s\n", tc_errmsg());
+        return 2;
+    }
+    for (int f = 0; f < mg.n_in; f++) {
+        struct stat si;
+        if (stat(out_path, &st) == 0 && stat(mg.paths[f], &si) == 0 && st.st_dev == si.st_dev &&
+            st.st_ino == si.st_ino) {
+            fprintf(stderr, "tunecost merge: %s: the output is also an input; write to a new file\n", out_path);
+            return 2;
+        }
+    }
+    if (!force && stat(out_path, &st) == 0) {
+        fprintf(stderr, "tunecost merge: %s exists (use --force to overwrite)\n", out_path);
+        return 2;
+    }
+    mg.in = calloc((size_t)mg.n_in, sizeof *mg.in);
+    mg.map = calloc((size_t)mg.n_in, sizeof *mg.map);
+    if (mg.in == NULL || mg.map == NULL)
+        goto oom;
+    for (int f = 0; f < mg.n_in; f++) {
+        mg.in[f] = trace_open(mg.paths[f]);
+        if (mg.in[f] == NULL || (f > 0 && check_same(mg.in[0], mg.paths[0], mg.in[f], mg.paths[f]) != 0)) {
+            fprintf(stderr, "tunecost merge: %s\n", tc_errmsg());
+            rc = 2;
+            goto out;
+        }
+    }
+    mg.n_cfg = trace_n_configs(mg.in[0]);
+    mg.n_par = trace_n_params(mg.in[0]);
+    mg.n_dim = trace_n_dims(mg.in[0]);
+    if (unite_inputs(&mg) != 0 || unite_configs(&mg) != 0)
+        goto oom;
+    if ((rc = refuse_duplicate_pairs(&mg)) != 0)
+        goto out;
+    rc = write_merged(&mg, out_path, quiet);
+    goto out;
+oom:
+    fprintf(stderr, "tunecost merge: out of memory\n");
+    rc = 1;
+out:
+    merge_free(&mg);
     return rc;
 }

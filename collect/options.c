@@ -11,6 +11,12 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/* Option values by enum value: enum bench_protocol, enum bench_timer, --space (0 paper, 1 full). */
+static const char *const protocol_names[] = {"fixed-time", "triton"};
+static const char *const timer_names[] = {"cupti", "events"};
+static const char *const space_names[] = {"paper", "full"};
+#define N_NAMES(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #include <string.h>
 #include <unistd.h>
 
@@ -156,38 +162,19 @@ int copt_parse(int argc, char **argv, struct collect_opts *o, int *help)
         switch (c) {
         case TC_CLI_ERROR: return 2;
         case O_CONFIGS: r = tc_parse_long("--configs", optarg, 1, 1000000, &o->n_configs); break;
-        case O_SPACE:
-            if (strcmp(optarg, "paper") == 0)
-                o->space_full = 0;
-            else if (strcmp(optarg, "full") == 0)
-                o->space_full = 1;
-            else
-                r = tc_seterr("--space: expected paper or full, got '%s'", optarg);
-            break;
+        case O_SPACE: r = tc_parse_name("--space", optarg, space_names, N_NAMES(space_names), &o->space_full); break;
         case O_PARAM: r = space_set_param(&o->space, optarg); break;
         case TC_CLI_SEED: r = tc_cli_seed(optarg, &o->seed); break;
         case O_SHAPE: r = add_shape(o, optarg); break;
         case O_SHAPES_FILE: o->shapes_file = optarg; break;
         case O_SHARD: r = space_parse_shard("--shard", optarg, &o->shard_i, &o->shard_n); break;
         case O_PROTOCOL:
-            if (strcmp(optarg, "fixed-time") == 0)
-                o->protocol = BENCH_FIXED_TIME;
-            else if (strcmp(optarg, "triton") == 0)
-                o->protocol = BENCH_TRITON;
-            else
-                r = tc_seterr("--protocol: expected fixed-time or triton, got '%s'", optarg);
+            r = tc_parse_name("--protocol", optarg, protocol_names, N_NAMES(protocol_names), &o->protocol);
             break;
         case O_WARMUP: r = tc_parse_double("--warmup-ms", optarg, 0.0, 600000.0, &o->warmup_ms); break;
         case O_REP: r = tc_parse_double("--rep-ms", optarg, 0.001, 600000.0, &o->rep_ms); break;
         case O_FLUSH: r = parse_flush(optarg, &o->flush_bytes); break;
-        case O_TIMER:
-            if (strcmp(optarg, "cupti") == 0)
-                o->timer = BENCH_TIMER_CUPTI;
-            else if (strcmp(optarg, "events") == 0)
-                o->timer = BENCH_TIMER_EVENTS;
-            else
-                r = tc_seterr("--timer: expected cupti or events, got '%s'", optarg);
-            break;
+        case O_TIMER: r = tc_parse_name("--timer", optarg, timer_names, N_NAMES(timer_names), &o->timer); break;
         case O_TOL: r = tc_parse_double("--tol", optarg, 1e-9, 1e9, &o->tol); break;
         case O_DEVICE:
             r = tc_parse_int("--device", optarg, 0, 1023, &o->device);
@@ -244,7 +231,8 @@ int copt_parse(int argc, char **argv, struct collect_opts *o, int *help)
         goto bad;
     }
     if (o->output == NULL) {
-        r = tc_seterr("-o FILE is required (the trace to write%s)", o->compile_only ? "; a TSV with --compile-only" : "");
+        r = tc_seterr("-o FILE is required (the trace to write%s)",
+                      o->compile_only ? "; a TSV with --compile-only" : "");
         goto bad;
     }
     if (o->resume && o->force) {
@@ -302,10 +290,10 @@ void copt_free(struct collect_opts *o)
 
 const char *copt_protocol_name(int p)
 {
-    return p == BENCH_TRITON ? "triton" : "fixed-time";
+    return tc_name_of(protocol_names, N_NAMES(protocol_names), p);
 }
 
 const char *copt_timer_name(int t)
 {
-    return t == BENCH_TIMER_EVENTS ? "events" : "cupti";
+    return tc_name_of(timer_names, N_NAMES(timer_names), t);
 }

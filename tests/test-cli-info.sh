@@ -30,7 +30,7 @@ expect() { grep -qxF -- "$1" "$tmp/out" || fail "missing line: '$1'"; }
 #  input 1: config 0 median(50000, 40000, 45000) = 45000 (config 1 failed) -> 8589934592 / 45000 = 190.9
 expect "format          tunecost-trace v1, written by tracegen (tunecost tests) at 2026-11-22T10:00:00Z"
 expect "device          NVIDIA H200 (hand-built test trace) (sm_90, 132 SMs, L2 60 MiB), driver 13.0, CUDA 13.0"
-expect "protocol        fixed-time, timer cupti, warm-up 25 ms, repetition 100 ms, L2 flush 256 MiB, compile jobs 2, seed 42"
+expect "protocol        fixed-time, timer cupti, warm-up 25 ms, repetition 100 ms, flush_bytes 268435456 (256 MiB), compile jobs 2, seed 42"
 expect "configurations  4: 2 valid, 1 compile error, 1 out of resources"
 expect "parameters      BLOCK_M BLOCK_N BLOCK_K GROUP_M NUM_STAGES NUM_WARPS"
 expect "inputs          2 (M x N x K)"
@@ -127,6 +127,15 @@ bad "$tmp/truncated.h5" "cannot open the HDF5 file (truncated or damaged?"
 cp "$tmp/small.h5" "$tmp/garbled.h5"
 printf 'XXXX' | dd of="$tmp/garbled.h5" bs=1 seek=1 conv=notrunc 2>/dev/null
 bad "$tmp/garbled.h5" "not an HDF5 file"
+
+# the help's examples name only files that are in the checkout
+root=$(cd "$(dirname "$0")/.." && pwd)
+for f in $("$TC" info --help | grep -o 'data/[A-Za-z0-9_./-]*' | sort -u); do
+    if [ ! -e "$root/$f" ]; then
+        echo "FAIL: info --help names $f, which is not in the checkout"
+        fails=$((fails + 1))
+    fi
+done
 
 if [ $fails -gt 0 ]; then
     echo "$fails check(s) failed"

@@ -5,7 +5,7 @@
  * usage: test-collect-gpu TUNECOST */
 #include "trace.h"
 #include "tc_err.h"
-#include "tmpdir.h"
+#include "test-common.h"
 
 #include <check.h>
 #include <dlfcn.h>
@@ -24,12 +24,12 @@ static const char *g_tunecost;
 
 static void setup(void)
 {
-    tmpdir_make("test-collect-gpu");
+    tt_tmpdir_make("test-collect-gpu");
 }
 
 static void teardown(void)
 {
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 
 /* Run `tunecost collect ARGS -o OUT -q`; returns the exit status. */
@@ -54,8 +54,8 @@ static struct trace *open_ok(const char *p)
 START_TEST(test_collect_gpu_ok_runs_are_complete)
 {
     struct trace *t;
-    ck_assert_int_eq(collect(tmpdir_path("ok.h5"), "--configs 6 --seed 3 --shape 264x136x520 " SMALL), 0);
-    t = open_ok(tmpdir_path("ok.h5"));
+    ck_assert_int_eq(collect(tt_path("ok.h5"), "--configs 6 --seed 3 --shape 264x136x520 " SMALL), 0);
+    t = open_ok(tt_path("ok.h5"));
     ck_assert_int_eq(trace_n_inputs(t), 2);
     for (size_t r = 0; r < trace_n_runs(t); r++) {
         const struct trace_run *run = trace_run(t, r);
@@ -79,10 +79,10 @@ START_TEST(test_collect_gpu_out_of_resources_never_launched)
 {
     struct trace *t;
     /* 3 * (256 + 256) * 256 * 2 = 786432 bytes of shared memory: over any GPU's limit */
-    ck_assert_int_eq(collect(tmpdir_path("oor.h5"), "--space full --param BLOCK_M=256 --param BLOCK_N=256 "
+    ck_assert_int_eq(collect(tt_path("oor.h5"), "--space full --param BLOCK_M=256 --param BLOCK_N=256 "
                                              "--param BLOCK_K=256,32 --param NUM_STAGES=3 --param NUM_WARPS=8 " SMALL),
                      0);
-    t = open_ok(tmpdir_path("oor.h5"));
+    t = open_ok(tt_path("oor.h5"));
     ck_assert_int_eq(trace_n_configs(t), 2);
     for (int k = 0; k < 2; k++) {
         int big = trace_params(t, k)[2] == 256;
@@ -96,8 +96,8 @@ END_TEST
 START_TEST(test_collect_gpu_compile_error_kept_with_log)
 {
     struct trace *t;
-    ck_assert_int_eq(collect(tmpdir_path("ce.h5"), "--configs 3 --variant bad-syntax " SMALL), 0);
-    t = open_ok(tmpdir_path("ce.h5"));
+    ck_assert_int_eq(collect(tt_path("ce.h5"), "--configs 3 --variant bad-syntax " SMALL), 0);
+    t = open_ok(tt_path("ce.h5"));
     for (int k = 0; k < trace_n_configs(t); k++) {
         ck_assert_int_eq(trace_config(t, k)->status, TRACE_COMPILE_ERROR);
         ck_assert_ptr_nonnull(strstr(trace_compile_log(t, k), "error"));
@@ -110,8 +110,8 @@ END_TEST
 START_TEST(test_collect_gpu_wrong_result_not_timed)
 {
     struct trace *t;
-    ck_assert_int_eq(collect(tmpdir_path("wr.h5"), "--configs 3 --variant wrong " SMALL), 0);
-    t = open_ok(tmpdir_path("wr.h5"));
+    ck_assert_int_eq(collect(tt_path("wr.h5"), "--configs 3 --variant wrong " SMALL), 0);
+    t = open_ok(tt_path("wr.h5"));
     ck_assert_int_gt((int)trace_n_runs(t), 0);
     for (size_t r = 0; r < trace_n_runs(t); r++) {
         ck_assert_int_eq(trace_run(t, r)->status, TRACE_WRONG_RESULT);
@@ -128,8 +128,8 @@ START_TEST(test_collect_gpu_fault_recorded_and_collection_goes_on)
 {
     struct trace *t;
     int launchable = 0;
-    ck_assert_int_eq(collect(tmpdir_path("lf.h5"), "--configs 3 --variant fault --shape 512x512x512 " SMALL), 0);
-    t = open_ok(tmpdir_path("lf.h5"));
+    ck_assert_int_eq(collect(tt_path("lf.h5"), "--configs 3 --variant fault --shape 512x512x512 " SMALL), 0);
+    t = open_ok(tt_path("lf.h5"));
     for (int k = 0; k < trace_n_configs(t); k++)
         launchable += trace_config(t, k)->status == TRACE_OK;
     ck_assert_int_eq((int)trace_n_runs(t), 2 * launchable);
@@ -145,11 +145,11 @@ END_TEST
 START_TEST(test_collect_gpu_fault_then_normal_configs)
 {
     struct trace *t;
-    ck_assert_int_eq(collect(tmpdir_path("fs.h5"), "--space full --param BLOCK_M=64 --param BLOCK_N=64 --param BLOCK_K=32 "
+    ck_assert_int_eq(collect(tt_path("fs.h5"), "--space full --param BLOCK_M=64 --param BLOCK_N=64 --param BLOCK_K=32 "
                                             "--param NUM_STAGES=3 --param NUM_WARPS=2,4,8 --variant fault-some "
                                             "--shape 512x512x512 " SMALL),
                      0);
-    t = open_ok(tmpdir_path("fs.h5"));
+    t = open_ok(tt_path("fs.h5"));
     ck_assert_int_eq(trace_n_configs(t), 3);
     ck_assert_int_eq((int)trace_n_runs(t), 6);
     for (size_t r = 0; r < trace_n_runs(t); r++) {
@@ -184,10 +184,10 @@ END_TEST
 START_TEST(test_collect_gpu_flushed_runs_stop_near_rep_ms)
 {
     struct trace *t;
-    ck_assert_int_eq(collect(tmpdir_path("fl.h5"), "--configs 4 --seed 5 --shape 256x256x256 --shape 1024x1024x1024 "
+    ck_assert_int_eq(collect(tt_path("fl.h5"), "--configs 4 --seed 5 --shape 256x256x256 --shape 1024x1024x1024 "
                                             "--warmup-ms 5 --rep-ms 20 --flush-bytes 256M"),
                      0);
-    t = open_ok(tmpdir_path("fl.h5"));
+    t = open_ok(tt_path("fl.h5"));
     ck_assert_int_gt((int)trace_n_runs(t), 0);
     for (int i = 0; i < 2; i++) { /* something was measured on each input */
         int valid = 0;
@@ -224,7 +224,7 @@ START_TEST(test_collect_gpu_resume_after_sigkill)
     size_t first_n = 0;
     pid_t pid;
     int st, launchable = 0;
-    snprintf(cmd, sizeof cmd, "exec '%s' collect -q %s -o '%s'", g_tunecost, args, tmpdir_path("r.h5"));
+    snprintf(cmd, sizeof cmd, "exec '%s' collect -q %s -o '%s'", g_tunecost, args, tt_path("r.h5"));
     pid = fork();
     if (pid == 0) {
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
@@ -234,7 +234,7 @@ START_TEST(test_collect_gpu_resume_after_sigkill)
     kill(pid, SIGKILL);
     waitpid(pid, &st, 0);
     /* what the killed collection left is a valid trace */
-    t1 = open_ok(tmpdir_path("r.h5"));
+    t1 = open_ok(tt_path("r.h5"));
     n1 = trace_n_runs(t1);
     if (n1 > 0) {
         first_n = trace_n_exec(t1);
@@ -243,8 +243,8 @@ START_TEST(test_collect_gpu_resume_after_sigkill)
     }
     trace_close(t1);
     snprintf(cmd, sizeof cmd, "--resume %s", args);
-    ck_assert_int_eq(collect(tmpdir_path("r.h5"), cmd), 0);
-    t = open_ok(tmpdir_path("r.h5"));
+    ck_assert_int_eq(collect(tt_path("r.h5"), cmd), 0);
+    t = open_ok(tt_path("r.h5"));
     for (int k = 0; k < trace_n_configs(t); k++)
         launchable += trace_config(t, k)->status == TRACE_OK;
     ck_assert_int_eq((int)trace_n_runs(t), 2 * launchable); /* every pair once: none lost, none twice */
@@ -267,9 +267,9 @@ END_TEST
 START_TEST(test_collect_gpu_small_collection_vs_cublas)
 {
     struct trace *t;
-    ck_assert_int_eq(collect(tmpdir_path("cb.h5"), "--configs 20 --seed 2 --shape 2048x1024x512 --warmup-ms 5 --rep-ms 20"),
+    ck_assert_int_eq(collect(tt_path("cb.h5"), "--configs 20 --seed 2 --shape 2048x1024x512 --warmup-ms 5 --rep-ms 20"),
                      0);
-    t = open_ok(tmpdir_path("cb.h5"));
+    t = open_ok(tt_path("cb.h5"));
     double best = INFINITY, ref = trace_input(t, 0)->ref_ms;
     ck_assert(ref > 0.0 && isfinite(ref));
     for (size_t r = 0; r < trace_n_runs(t); r++) {
@@ -306,8 +306,6 @@ int main(int argc, char **argv)
 {
     Suite *s = suite_create("collect-gpu");
     TCase *tc = tcase_create("gpu");
-    SRunner *sr;
-    int failed;
     if (argc < 2) {
         fprintf(stderr, "usage: test-collect-gpu TUNECOST\n");
         return 2;
@@ -337,9 +335,5 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_collect_gpu_fault_then_normal_configs);
     tcase_add_test(tc, test_collect_gpu_flushed_runs_stop_near_rep_ms);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return tt_run(s);
 }

@@ -1,11 +1,10 @@
-/* test-collect.c — the collector's parts that need no GPU: the search space and its seeded sampling, shapes,
- * shards, the ptxas report parser, and (argument "compile-all TUNECOST") NVRTC compiling every configuration of
- * the full 576-space for sm_90 through `tunecost collect --compile-only`, with the resource check classifying the
- * configurations over the H100/H200 shared-memory limit (232448 bytes) as `out of resources`.
+/* test-collect.c — the collector's parts that need neither a GPU nor the CUDA toolkit (built everywhere): the
+ * search space and its seeded sampling, shapes and shards. The compile side is test-collect-compile.c.
  * Expected values are worked out here by hand or by independent enumeration, not by calling the code under test. */
-#include "compile.h"
 #include "space.h"
 #include "tc_err.h"
+
+#include "test-common.h"
 
 #include <check.h>
 
@@ -13,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const char *g_tunecost; /* for the compile-all test */
 
 START_TEST(test_collect_space_default_is_papers)
 {
@@ -228,97 +225,21 @@ START_TEST(test_collect_shard_parse)
 }
 END_TEST
 
-START_TEST(test_collect_ptxas_report_parsed)
-{
-    const char *log = "ptxas info    : Compiling entry function 'tc_gemm_f16' for 'sm_90'\n"
-                      "ptxas         .     30984 bytes stack frame, 84104 bytes spill stores, 85608 bytes spill loads\n"
-                      "ptxas info    : Used 255 registers, used 1 barriers, 30984 bytes cumulative stack size\n";
-    int32_t regs = 0, spill = 0;
-    compile_parse_ptxas(log, &regs, &spill);
-    ck_assert_int_eq(regs, 255);
-    ck_assert_int_eq(spill, 84104);
-    compile_parse_ptxas("no report", &regs, &spill);
-    ck_assert_int_eq(regs, -1);
-    ck_assert_int_eq(spill, -1);
-}
-END_TEST
-
-/* The whole space for sm_90 through the worker pool: no compile error, each configuration on the path the mapping
- * rule gives (wgmma where NUM_WARPS % 4 == 0 and BLOCK_M % 64 == 0), and `out of resources` exactly where the hand
- * formula of its path exceeds 232448 bytes. */
-START_TEST(test_collect_compile_full_space_sm90)
-{
-    char cmd[1024], line[512];
-    char tsv[] = "/tmp/test-collect-cfg.XXXXXX", scal[] = "/tmp/test-collect-scal.XXXXXX";
-    int rows = 0, oor = 0, ok = 0, wgmma = 0;
-    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-    FILE *fp;
-    close(mkstemp(tsv));
-    close(mkstemp(scal));
-    snprintf(cmd, sizeof cmd, "'%s' collect --compile-only --space full --arch 90 --jobs %ld -o '%s' "
-             "--configs-tsv '%s'", g_tunecost, jobs < 1 ? 1 : jobs, scal, tsv);
-    ck_assert_int_eq(system(cmd), 0);
-    fp = fopen(tsv, "r");
-    ck_assert_ptr_nonnull(fp);
-    ck_assert_ptr_nonnull(fgets(line, sizeof line, fp)); /* header */
-    while (fgets(line, sizeof line, fp) != NULL) {
-        int cfg, bm, bn, bk, g, s, w;
-        char status[64], path[32];
-        ck_assert_int_eq(sscanf(line, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%63[^\t]\t%*s\t%*s\t%*s\t%*s\t%31s", &cfg, &bm, &bn,
-                                &bk, &g, &s, &w, status, path),
-                         9);
-        int is_wgmma = w % 4 == 0 && bm % 64 == 0;
-        ck_assert_str_eq(path, is_wgmma ? "wgmma" : "mma.sync");
-        wgmma += is_wgmma;
-        long smem = (long)s * (bm + bn) * bk * 2 + (is_wgmma ? 16L * s : 0); /* + two mbarriers per stage */
-        if (smem > 232448) {
-            ck_assert_str_eq(status, "out of resources");
-            oor++;
-        } else {
-            ck_assert_str_eq(status, "ok");
-            ok++;
-        }
-        rows++;
-    }
-    fclose(fp);
-    ck_assert_int_eq(rows, 576);
-    ck_assert_int_eq(ok + oor, 576);
-    ck_assert_int_eq(wgmma, 3 * 4 * 4 * 3 * 2); /* BLOCK_M 64/128/256 x BLOCK_N x BLOCK_K x stages x warps 4/8 */
-    ck_assert_int_gt(oor, 0);
-    ck_assert_int_gt(ok, 0);
-    unlink(tsv);
-    unlink(scal);
-}
-END_TEST
-
-int main(int argc, char **argv)
+int main(void)
 {
     Suite *s = suite_create("collect");
     TCase *tc = tcase_create("core");
-    SRunner *sr;
-    int failed;
-    if (argc >= 3 && strcmp(argv[1], "compile-all") == 0) {
-        g_tunecost = argv[2];
-        tcase_add_test(tc, test_collect_compile_full_space_sm90);
-        tcase_set_timeout(tc, 3000);
-    } else {
-        tcase_add_test(tc, test_collect_space_default_is_papers);
-        tcase_add_test(tc, test_collect_space_enumeration_complete);
-        tcase_add_test(tc, test_collect_sampling_deterministic_by_seed);
-        tcase_add_test(tc, test_collect_sampling_more_than_space_gives_all);
-        tcase_add_test(tc, test_collect_param_rejects_bad_values);
-        tcase_add_test(tc, test_collect_smem_formula);
-        tcase_add_test(tc, test_collect_path_and_smem);
-        tcase_add_test(tc, test_collect_default_shapes);
-        tcase_add_test(tc, test_collect_shape_checks);
-        tcase_add_test(tc, test_collect_shapes_file);
-        tcase_add_test(tc, test_collect_shard_parse);
-        tcase_add_test(tc, test_collect_ptxas_report_parsed);
-    }
+    tcase_add_test(tc, test_collect_space_default_is_papers);
+    tcase_add_test(tc, test_collect_space_enumeration_complete);
+    tcase_add_test(tc, test_collect_sampling_deterministic_by_seed);
+    tcase_add_test(tc, test_collect_sampling_more_than_space_gives_all);
+    tcase_add_test(tc, test_collect_param_rejects_bad_values);
+    tcase_add_test(tc, test_collect_smem_formula);
+    tcase_add_test(tc, test_collect_path_and_smem);
+    tcase_add_test(tc, test_collect_default_shapes);
+    tcase_add_test(tc, test_collect_shape_checks);
+    tcase_add_test(tc, test_collect_shapes_file);
+    tcase_add_test(tc, test_collect_shard_parse);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return tt_run(s);
 }

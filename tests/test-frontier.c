@@ -4,6 +4,8 @@
 #include "frontier.h"
 #include "tc_err.h"
 
+#include "test-common.h"
+
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -178,16 +180,10 @@ int main(void)
 {
     Suite *su = suite_create("frontier");
     TCase *tc = tcase_create("core");
-    SRunner *sr;
-    int failed;
     tcase_add_test(tc, test_frontier_random_sets);
     tcase_add_test(tc, test_frontier_by_hand);
     tcase_add_test(tc, test_frontier_table_groups);
     tcase_add_test(tc, test_frontier_table_errors);
     suite_add_tcase(su, tc);
-    sr = srunner_create(su);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return tt_run(su);
 }

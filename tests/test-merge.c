@@ -4,7 +4,7 @@
  * usage: test-merge TUNECOST */
 #include "trace.h"
 #include "tc_err.h"
-#include "tmpdir.h"
+#include "test-common.h"
 
 #include <check.h>
 
@@ -18,78 +18,25 @@
 
 static const char *g_tunecost;
 
-static const char *const pnames[] = {"BLOCK_M", "BLOCK_N", "BLOCK_K", "GROUP_M", "NUM_STAGES", "NUM_WARPS"};
-static const char *const dnames[] = {"M", "N", "K"};
 static const int32_t params[2][6] = {{64, 64, 32, 8, 3, 4}, {128, 128, 64, 8, 4, 8}};
 
 static void setup(void)
 {
-    tmpdir_make("test-merge");
+    tt_tmpdir_make("test-merge");
 }
 
-static void teardown(void)
-{
-    tmpdir_remove();
-}
-
-static struct trace_meta meta(double rep_ms)
-{
-    struct trace_meta m;
-    memset(&m, 0, sizeof m);
-    snprintf(m.generator, sizeof m.generator, "test-merge");
-    snprintf(m.created_utc, sizeof m.created_utc, "2026-11-22T00:00:00Z");
-    snprintf(m.kernel, sizeof m.kernel, "gemm_f16_f32acc");
-    snprintf(m.device_name, sizeof m.device_name, "NVIDIA H200");
-    m.device_cc = 90;
-    m.device_sms = 132;
-    m.device_l2_bytes = 62914560;
-    m.driver_version = 13000;
-    m.cuda_version = 13000;
-    snprintf(m.timer, sizeof m.timer, "cupti");
-    snprintf(m.protocol, sizeof m.protocol, "fixed-time");
-    m.warmup_ms = 25;
-    m.rep_ms = rep_ms;
-    m.compile_jobs = 16;
-    m.seed = 5;
-    return m;
-}
-
-/* A shard with the given inputs (n x 3 dims); every (input, config) pair gets a run of 3 executions whose
- * durations encode (shape M, config, index): M * 1000 + config * 10 + j + 1 ns. */
+/* A shard with the given inputs (n x 3 dims); every (input, config) pair gets a run of 3 executions (1 warm-up,
+ * 2 timed) whose durations encode (shape M, config, index): M * 1000 + config * 10 + j + 1 ns. */
 static void make_shard(const char *file, double rep_ms, const int64_t *dims, int n, const int32_t *prm)
 {
-    struct trace_meta m = meta(rep_ms);
-    struct trace_config cfg[2];
-    struct trace_input in[8];
-    struct trace *t = trace_create(file, &m, pnames, 6, dnames, 3);
-    ck_assert_msg(t != NULL, "%s", tc_errmsg());
-    for (int k = 0; k < 2; k++) {
-        memset(&cfg[k], 0, sizeof cfg[k]);
-        cfg[k].compile_ms = 100.0 + k;
-        cfg[k].load_ms = 0.1;
-        cfg[k].registers = 128;
-        cfg[k].smem_bytes = 1000;
-    }
-    for (int i = 0; i < n; i++) {
-        in[i].flops = 2.0 * dims[i * 3] * dims[i * 3 + 1] * dims[i * 3 + 2];
-        in[i].ref_ms = 0.5;
-    }
-    ck_assert_int_eq(trace_write_configs(t, 2, prm, cfg), 0);
-    ck_assert_int_eq(trace_write_inputs(t, n, dims, in), 0);
+    struct trace_meta m = tt_meta("test-merge", rep_ms);
+    struct trace *t = tt_trace_create(file, &m, 2, prm, n, dims);
     for (int i = 0; i < n; i++)
         for (int k = 0; k < 2; k++) {
-            struct trace_run r;
             uint64_t ex[3];
-            memset(&r, 0, sizeof r);
-            r.input = i;
-            r.config = k;
-            r.n_warmup = 1;
-            r.n_timed = 2;
-            r.wall_ms = 1.0;
-            r.estimate_ms = NAN;
             for (int j = 0; j < 3; j++)
                 ex[j] = (uint64_t)(dims[i * 3] * 1000 + k * 10 + j + 1);
-            ck_assert_int_eq(trace_append_run(t, &r, ex, 3), 0);
+            tt_trace_run(t, i, k, 1, 2, ex);
         }
     ck_assert_int_eq(trace_close(t), 0);
 }
@@ -113,10 +60,10 @@ START_TEST(test_merge_joins_shards)
 {
     const int64_t d1[6] = {256, 256, 256, 512, 256, 256}, d2[3] = {1024, 256, 256};
     struct trace *t;
-    make_shard(tmpdir_path("a.h5"), 100, d1, 2, &params[0][0]);
-    make_shard(tmpdir_path("b.h5"), 100, d2, 1, &params[0][0]);
-    ck_assert_int_eq(run_merge(tmpdir_path("m.h5"), tmpdir_path("a.h5"), tmpdir_path("b.h5"), ""), 0);
-    t = trace_open(tmpdir_path("m.h5"));
+    make_shard(tt_path("a.h5"), 100, d1, 2, &params[0][0]);
+    make_shard(tt_path("b.h5"), 100, d2, 1, &params[0][0]);
+    ck_assert_int_eq(run_merge(tt_path("m.h5"), tt_path("a.h5"), tt_path("b.h5"), ""), 0);
+    t = trace_open(tt_path("m.h5"));
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     ck_assert_int_eq(trace_n_inputs(t), 3);
     ck_assert_int_eq(trace_n_configs(t), 2);
@@ -143,10 +90,10 @@ START_TEST(test_merge_orders_inputs_by_shape)
     const int64_t d1[6] = {512, 256, 256, 256, 512, 256}, d2[3] = {256, 256, 1024};
     const int64_t want[3][3] = {{256, 256, 1024}, {256, 512, 256}, {512, 256, 256}};
     struct trace *t;
-    make_shard(tmpdir_path("a.h5"), 100, d1, 2, &params[0][0]);
-    make_shard(tmpdir_path("b.h5"), 100, d2, 1, &params[0][0]);
-    ck_assert_int_eq(run_merge(tmpdir_path("m.h5"), tmpdir_path("a.h5"), tmpdir_path("b.h5"), ""), 0);
-    t = trace_open(tmpdir_path("m.h5"));
+    make_shard(tt_path("a.h5"), 100, d1, 2, &params[0][0]);
+    make_shard(tt_path("b.h5"), 100, d2, 1, &params[0][0]);
+    ck_assert_int_eq(run_merge(tt_path("m.h5"), tt_path("a.h5"), tt_path("b.h5"), ""), 0);
+    t = trace_open(tt_path("m.h5"));
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     ck_assert_int_eq(trace_n_inputs(t), 3);
     for (int i = 0; i < 3; i++)
@@ -163,10 +110,10 @@ END_TEST
 START_TEST(test_merge_refuses_other_settings)
 {
     const int64_t d1[3] = {256, 256, 256}, d2[3] = {512, 512, 512};
-    make_shard(tmpdir_path("a.h5"), 100, d1, 1, &params[0][0]);
-    make_shard(tmpdir_path("b.h5"), 50, d2, 1, &params[0][0]);
-    ck_assert_int_eq(run_merge(tmpdir_path("m.h5"), tmpdir_path("a.h5"), tmpdir_path("b.h5"), ""), 2);
-    ck_assert(!exists(tmpdir_path("m.h5")));
+    make_shard(tt_path("a.h5"), 100, d1, 1, &params[0][0]);
+    make_shard(tt_path("b.h5"), 50, d2, 1, &params[0][0]);
+    ck_assert_int_eq(run_merge(tt_path("m.h5"), tt_path("a.h5"), tt_path("b.h5"), ""), 2);
+    ck_assert(!exists(tt_path("m.h5")));
 }
 END_TEST
 
@@ -176,20 +123,20 @@ START_TEST(test_merge_refuses_other_configurations)
     int32_t other[2][6];
     memcpy(other, params, sizeof other);
     other[1][4] = 5;
-    make_shard(tmpdir_path("a.h5"), 100, d1, 1, &params[0][0]);
-    make_shard(tmpdir_path("b.h5"), 100, d2, 1, &other[0][0]);
-    ck_assert_int_eq(run_merge(tmpdir_path("m.h5"), tmpdir_path("a.h5"), tmpdir_path("b.h5"), ""), 2);
-    ck_assert(!exists(tmpdir_path("m.h5")));
+    make_shard(tt_path("a.h5"), 100, d1, 1, &params[0][0]);
+    make_shard(tt_path("b.h5"), 100, d2, 1, &other[0][0]);
+    ck_assert_int_eq(run_merge(tt_path("m.h5"), tt_path("a.h5"), tt_path("b.h5"), ""), 2);
+    ck_assert(!exists(tt_path("m.h5")));
 }
 END_TEST
 
 START_TEST(test_merge_refuses_pair_twice)
 {
     const int64_t d1[3] = {256, 256, 256};
-    make_shard(tmpdir_path("a.h5"), 100, d1, 1, &params[0][0]);
-    make_shard(tmpdir_path("b.h5"), 100, d1, 1, &params[0][0]);
-    ck_assert_int_eq(run_merge(tmpdir_path("m.h5"), tmpdir_path("a.h5"), tmpdir_path("b.h5"), ""), 2);
-    ck_assert(!exists(tmpdir_path("m.h5")));
+    make_shard(tt_path("a.h5"), 100, d1, 1, &params[0][0]);
+    make_shard(tt_path("b.h5"), 100, d1, 1, &params[0][0]);
+    ck_assert_int_eq(run_merge(tt_path("m.h5"), tt_path("a.h5"), tt_path("b.h5"), ""), 2);
+    ck_assert(!exists(tt_path("m.h5")));
 }
 END_TEST
 
@@ -198,17 +145,17 @@ START_TEST(test_merge_keeps_existing_output_without_force)
     const int64_t d1[3] = {256, 256, 256}, d2[3] = {512, 512, 512};
     FILE *fp;
     char buf[16] = "";
-    make_shard(tmpdir_path("a.h5"), 100, d1, 1, &params[0][0]);
-    make_shard(tmpdir_path("b.h5"), 100, d2, 1, &params[0][0]);
-    fp = fopen(tmpdir_path("m.h5"), "w");
+    make_shard(tt_path("a.h5"), 100, d1, 1, &params[0][0]);
+    make_shard(tt_path("b.h5"), 100, d2, 1, &params[0][0]);
+    fp = fopen(tt_path("m.h5"), "w");
     fputs("precious", fp);
     fclose(fp);
-    ck_assert_int_eq(run_merge(tmpdir_path("m.h5"), tmpdir_path("a.h5"), tmpdir_path("b.h5"), ""), 2);
-    fp = fopen(tmpdir_path("m.h5"), "r");
+    ck_assert_int_eq(run_merge(tt_path("m.h5"), tt_path("a.h5"), tt_path("b.h5"), ""), 2);
+    fp = fopen(tt_path("m.h5"), "r");
     ck_assert_ptr_nonnull(fgets(buf, sizeof buf, fp));
     fclose(fp);
     ck_assert_str_eq(buf, "precious");
-    ck_assert_int_eq(run_merge(tmpdir_path("m.h5"), tmpdir_path("a.h5"), tmpdir_path("b.h5"), "--force"), 0);
+    ck_assert_int_eq(run_merge(tt_path("m.h5"), tt_path("a.h5"), tt_path("b.h5"), "--force"), 0);
 }
 END_TEST
 
@@ -216,14 +163,12 @@ int main(int argc, char **argv)
 {
     Suite *s = suite_create("merge");
     TCase *tc = tcase_create("core");
-    SRunner *sr;
-    int failed;
     if (argc < 2) {
         fprintf(stderr, "usage: test-merge TUNECOST\n");
         return 2;
     }
     g_tunecost = argv[1];
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, setup, tt_tmpdir_remove);
     tcase_add_test(tc, test_merge_joins_shards);
     tcase_add_test(tc, test_merge_orders_inputs_by_shape);
     tcase_add_test(tc, test_merge_refuses_other_settings);
@@ -231,9 +176,5 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_merge_refuses_pair_twice);
     tcase_add_test(tc, test_merge_keeps_existing_output_without_force);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return tt_run(s);
 }

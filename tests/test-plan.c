@@ -5,6 +5,8 @@
 #include "plan.h"
 #include "space.h"
 
+#include "test-common.h"
+
 #include <check.h>
 
 #include <math.h>
@@ -176,16 +178,10 @@ int main(void)
 {
     Suite *s = suite_create("plan");
     TCase *tc = tcase_create("core");
-    SRunner *sr;
-    int failed;
     tcase_add_test(tc, test_plan_model_costs_balanced);
     tcase_add_test(tc, test_plan_balances_cost_not_count);
     tcase_add_test(tc, test_plan_edge_cases);
     tcase_add_test(tc, test_plan_cost_model);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return tt_run(s);
 }

@@ -278,6 +278,19 @@ START_TEST(test_tables_estimate_triton_and_refusal)
 }
 END_TEST
 
+/* Code that reads another builder's columns looks them up by name; a name that is not there is an error that names
+ * the table and the column, never a column index of -1 that reads back as NaN. */
+START_TEST(test_table_col_need_fails_loudly)
+{
+    static const char *cols[] = {"repetition_ms", "overhead_ms"};
+    struct table *t = table_new("Figure 1", 2, cols);
+    ck_assert_int_eq(table_col_need(t, "overhead_ms"), 1);
+    ck_assert_int_eq(table_col_need(t, "overhead"), -1);
+    ck_assert_str_eq(tc_errmsg(), "internal: table 'Figure 1' has no column 'overhead'");
+    table_free(t);
+}
+END_TEST
+
 START_TEST(test_table_outputs_tsv_markdown_html)
 {
     static const char *cols[] = {"name", "value"};
@@ -348,6 +361,7 @@ int main(void)
     tcase_add_test(tc, test_tables_flush_compares_with_largest);
     tcase_add_test(tc, test_tables_estimate_triton_and_refusal);
     tcase_add_test(tc, test_table_outputs_tsv_markdown_html);
+    tcase_add_test(tc, test_table_col_need_fails_loudly);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,10 +1,12 @@
 /* test-trace.c — the trace library (trace/trace.h): round trip of every field, files written by other tools,
  * every kind of malformed file rejected with its message, durable appends under SIGKILL, --resume, and (with the
  * argument "big") a 10^7-execution round trip. The traces here are small and hand-built by the tests themselves;
- * malformed ones are made by editing a valid file with the HDF5 API or by cutting and garbling its bytes. */
+ * malformed ones are made by editing a valid file with the HDF5 API or by cutting and garbling its bytes.
+ * Over 800 lines on purpose: every case starts from the same base trace and its checks (write_base, check_base),
+ * and the malformed-file cases are edits of that file; one executable keeps them beside the fixture they edit. */
 #include "trace.h"
 #include "tc_err.h"
-#include "tmpdir.h"
+#include "test-common.h"
 #include "tc_time.h"
 
 #include <check.h>
@@ -212,8 +214,8 @@ static void check_base(const struct trace *t, size_t n_runs)
 
 START_TEST(test_trace_roundtrip_every_field)
 {
-    tmpdir_make("test-trace");
-    const char *path = tmpdir_path("base.h5");
+    tt_tmpdir_make("test-trace");
+    const char *path = tt_path("base.h5");
     write_base(path);
     struct trace *t = trace_open(path);
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
@@ -236,15 +238,15 @@ START_TEST(test_trace_roundtrip_every_field)
         trace_close(t);
     }
     unsetenv("TC_TRACE_THREADS");
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 END_TEST
 
 /* A trace with no configuration and no input is valid (nothing measured yet): it writes, reads and resumes. */
 START_TEST(test_trace_empty_tables_round_trip)
 {
-    tmpdir_make("test-trace");
-    const char *p = tmpdir_path("none.h5");
+    tt_tmpdir_make("test-trace");
+    const char *p = tt_path("none.h5");
     struct trace_meta m = base_meta();
     struct trace *t = trace_create(p, &m, pnames, 6, dnames, 3);
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
@@ -263,14 +265,14 @@ START_TEST(test_trace_empty_tables_round_trip)
         ck_assert_int_eq(trace_find_run(t, 0, 0), -1);
         ck_assert_int_eq(trace_close(t), 0);
     }
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 END_TEST
 
 START_TEST(test_trace_writer_sees_what_it_wrote)
 {
-    tmpdir_make("test-trace");
-    struct trace *t = write_base_open(tmpdir_path("w.h5"), BASE_RUNS);
+    tt_tmpdir_make("test-trace");
+    struct trace *t = write_base_open(tt_path("w.h5"), BASE_RUNS);
     check_base(t, BASE_RUNS);
     /* updates of configs and inputs are durable and visible */
     struct trace_config c = base_config(1);
@@ -281,21 +283,21 @@ START_TEST(test_trace_writer_sees_what_it_wrote)
     ck_assert_int_eq(trace_update_input(t, 1, &in), 0);
     ck_assert_double_eq(trace_config(t, 1)->compile_ms, 777.0);
     ck_assert_int_eq(trace_close(t), 0);
-    t = trace_open(tmpdir_path("w.h5"));
+    t = trace_open(tt_path("w.h5"));
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     ck_assert_double_eq(trace_config(t, 1)->compile_ms, 777.0);
     ck_assert_double_eq(trace_input(t, 1)->ref_ms, 0.5);
     ck_assert_int_eq(trace_n_compile_warmup(t), 0);
     ck_assert_str_eq(trace_compile_log(t, 1), "");
     trace_close(t);
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 END_TEST
 
 START_TEST(test_trace_append_rejects_bad_runs)
 {
-    tmpdir_make("test-trace");
-    struct trace *t = write_base_open(tmpdir_path("a.h5"), 2);
+    tt_tmpdir_make("test-trace");
+    struct trace *t = write_base_open(tt_path("a.h5"), 2);
     uint64_t x[BASE_EXEC] = {5, 5, 5, 5, 5, 5, 5, 5};
     struct trace_run run = base_run(0);
     run.input = 2;
@@ -310,31 +312,34 @@ START_TEST(test_trace_append_rejects_bad_runs)
     run = base_run(0);
     x[5] = UINT64_MAX;
     ck_assert_int_eq(trace_append_run(t, &run, x, BASE_EXEC), -1);
-    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "execution 5 has duration 18446744073709551615 ns"));
+    /* the same check and words as a row read from a file (test_trace_rejects_bad_runs_rows) */
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "appended run for input 0, config 0 (status ok): execution 5 of 8 has "
+                                              "duration 18446744073709551615 ns, a negative number stored as unsigned"));
     x[5] = 5;
     x[6] = 0;
     ck_assert_int_eq(trace_append_run(t, &run, x, BASE_EXEC), -1);
-    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "execution 6 has duration 0 ns"));
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "(status ok): execution 6 of 8 has duration 0 ns; a status-0 run needs "
+                                              "every duration > 0"));
     run.status = TRACE_LAUNCH_ERROR; /* a failed run may hold zeros */
     ck_assert_int_eq(trace_append_run(t, &run, x, BASE_EXEC), 0);
     ck_assert_int_eq(trace_run_valid(t, 2), 0);
     ck_assert_int_eq(trace_write_configs(t, 3, &base_params[0][0], NULL), -1);
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "already written"));
     ck_assert_int_eq(trace_close(t), 0);
-    t = trace_open(tmpdir_path("a.h5"));
+    t = trace_open(tt_path("a.h5"));
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     ck_assert_uint_eq(trace_n_runs(t), 3);
     ck_assert_int_eq(trace_run(t, 2)->status, TRACE_LAUNCH_ERROR);
     ck_assert_uint_eq(trace_run_exec(t, 2)[6], 0);
     trace_close(t);
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 END_TEST
 
 START_TEST(test_trace_resume_appends_after_existing_runs)
 {
-    tmpdir_make("test-trace");
-    const char *path = tmpdir_path("r.h5");
+    tt_tmpdir_make("test-trace");
+    const char *path = tt_path("r.h5");
     struct trace *t = write_base_open(path, 12);
     ck_assert_int_eq(trace_close(t), 0);
     t = trace_open_append(path);
@@ -352,7 +357,7 @@ START_TEST(test_trace_resume_appends_after_existing_runs)
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     check_base(t, BASE_RUNS);
     trace_close(t);
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 END_TEST
 
@@ -373,8 +378,8 @@ static int n_filters(const char *path, const char *name)
  * unfiltered again until the next close. */
 START_TEST(test_trace_compressed_on_close_only)
 {
-    tmpdir_make("test-trace");
-    const char *p = tmpdir_path("c.h5");
+    tt_tmpdir_make("test-trace");
+    const char *p = tt_path("c.h5");
     struct trace *t = write_base_open(p, 6);
     ck_assert_int_eq(n_filters(p, "/exec_ns"), 0);
     ck_assert_int_eq(n_filters(p, "/runs"), 0);
@@ -393,9 +398,9 @@ START_TEST(test_trace_compressed_on_close_only)
     trace_close(t);
     /* no temporary left beside it */
     char cmd[600];
-    snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", dir);
+    snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", tt_tmpdir());
     ck_assert_int_eq(system(cmd), 0);
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 END_TEST
 
@@ -543,10 +548,10 @@ static void copy_file(const char *from, const char *to)
 
 START_TEST(test_trace_rejects_bad_runs_rows)
 {
-    tmpdir_make("test-trace");
-    const char *base = tmpdir_path("base.h5");
+    tt_tmpdir_make("test-trace");
+    const char *base = tt_path("base.h5");
     write_base(base);
-    const char *p = tmpdir_path("bad.h5");
+    const char *p = tt_path("bad.h5");
     char want[256];
 
     copy_file(base, p);
@@ -598,16 +603,16 @@ START_TEST(test_trace_rejects_bad_runs_rows)
     struct trace *t = trace_open(p);
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     trace_close(t);
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 END_TEST
 
 START_TEST(test_trace_rejects_bad_structure)
 {
-    tmpdir_make("test-trace");
-    const char *base = tmpdir_path("base.h5");
+    tt_tmpdir_make("test-trace");
+    const char *base = tt_path("base.h5");
     write_base(base);
-    const char *p = tmpdir_path("bad.h5");
+    const char *p = tt_path("bad.h5");
 
     copy_file(base, p);
     set_root_attr_int(p, "format_version", 2);
@@ -681,21 +686,21 @@ START_TEST(test_trace_rejects_bad_structure)
         ck_assert_int_ge(H5Fclose(f), 0);
     }
     expect_error(p, "/exec_ns must be a 1-D integer dataset (found a 2-D float one)");
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 END_TEST
 
 START_TEST(test_trace_rejects_damaged_files)
 {
-    tmpdir_make("test-trace");
-    const char *base = tmpdir_path("base.h5");
+    tt_tmpdir_make("test-trace");
+    const char *base = tt_path("base.h5");
     write_base(base);
-    const char *p = tmpdir_path("bad.h5");
+    const char *p = tt_path("bad.h5");
     char want[600];
     struct stat st;
 
-    expect_error(tmpdir_path("absent.h5"), "No such file or directory");
-    expect_error(dir, "is a directory, not a trace file");
+    expect_error(tt_path("absent.h5"), "No such file or directory");
+    expect_error(tt_tmpdir(), "is a directory, not a trace file");
 
     FILE *fp = fopen(p, "w");
     fputs("M,N,K\n1024,1024,1024\n", fp);
@@ -755,7 +760,7 @@ START_TEST(test_trace_rejects_damaged_files)
         close(fd);
     }
     expect_error(p, "not an HDF5 file");
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 END_TEST
 
@@ -763,8 +768,8 @@ END_TEST
  * an extra member, fixed-length strings, contiguous (non-extendible) datasets. It must read and resume. */
 START_TEST(test_trace_reads_files_of_other_writers)
 {
-    tmpdir_make("test-trace");
-    const char *p = tmpdir_path("foreign.h5");
+    tt_tmpdir_make("test-trace");
+    const char *p = tt_path("foreign.h5");
     hid_t f = H5Fcreate(p, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     ck_assert(f >= 0);
     set_root_attr_fixed_str(f, "format", "tunecost-trace");
@@ -944,7 +949,7 @@ START_TEST(test_trace_reads_files_of_other_writers)
     }
     H5Fclose(f);
     expect_error(p, "/runs lacks the member 'config'");
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 END_TEST
 
@@ -952,8 +957,8 @@ END_TEST
  * them and a resumed writer overwrites them. */
 START_TEST(test_trace_ignores_executions_past_the_last_run)
 {
-    tmpdir_make("test-trace");
-    const char *p = tmpdir_path("tail.h5");
+    tt_tmpdir_make("test-trace");
+    const char *p = tt_path("tail.h5");
     struct trace *t = write_base_open(p, 3);
     ck_assert_int_eq(trace_close(t), 0);
     {
@@ -988,7 +993,7 @@ START_TEST(test_trace_ignores_executions_past_the_last_run)
     ck_assert_uint_eq(trace_n_exec(t), 4 * BASE_EXEC);
     ck_assert_uint_eq(trace_run_exec(t, 3)[0], base_value(3, 0));
     trace_close(t);
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 END_TEST
 
@@ -1025,9 +1030,9 @@ static void child_append_forever(const char *path, int fd)
 
 START_TEST(test_trace_appends_survive_sigkill)
 {
-    tmpdir_make("test-trace");
+    tt_tmpdir_make("test-trace");
     for (int round = 0; round < kill_rounds; round++) {
-        const char *p = tmpdir_path("killed.h5");
+        const char *p = tt_path("killed.h5");
         size_t k = 1 + (size_t)round * 3, seen = 0, r = 0;
         int fds[2];
         ck_assert_int_eq(pipe(fds), 0);
@@ -1083,7 +1088,7 @@ START_TEST(test_trace_appends_survive_sigkill)
         ck_assert_uint_eq(trace_run_exec(t, n - 1)[0], kill_value(n - 1, 0));
         trace_close(t);
     }
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 END_TEST
 
@@ -1091,8 +1096,8 @@ END_TEST
  * leaves the uncompressed trace, and that file opens with every run whose append succeeded. */
 START_TEST(test_trace_disk_full_keeps_a_valid_file)
 {
-    tmpdir_make("test-trace");
-    const char *p = tmpdir_path("full.h5");
+    tt_tmpdir_make("test-trace");
+    const char *p = tt_path("full.h5");
     int fds[2];
     ck_assert_int_eq(pipe(fds), 0);
     pid_t pid = fork();
@@ -1157,9 +1162,9 @@ START_TEST(test_trace_disk_full_keeps_a_valid_file)
         ck_assert_uint_eq(trace_run_exec(t, q)[KILL_EXEC - 1], kill_value(q, KILL_EXEC - 1));
     trace_close(t);
     char cmd[600]; /* the failed compressed copy left nothing behind */
-    snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", dir);
+    snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", tt_tmpdir());
     ck_assert_int_eq(system(cmd), 0);
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 END_TEST
 
@@ -1170,8 +1175,8 @@ END_TEST
 #define LIVE_EXEC 2000
 START_TEST(test_trace_reads_a_trace_being_written)
 {
-    tmpdir_make("test-trace");
-    const char *p = tmpdir_path("live.h5"), *ref = tmpdir_path("ref.h5");
+    tt_tmpdir_make("test-trace");
+    const char *p = tt_path("live.h5"), *ref = tt_path("ref.h5");
     static uint64_t x[LIVE_EXEC];
     for (size_t j = 0; j < LIVE_EXEC; j++)
         x[j] = kill_value(0, j);
@@ -1229,7 +1234,7 @@ START_TEST(test_trace_reads_a_trace_being_written)
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     ck_assert_uint_eq(trace_n_runs(t), LIVE_RUNS);
     trace_close(t);
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 END_TEST
 
@@ -1238,8 +1243,8 @@ END_TEST
 START_TEST(test_trace_big_roundtrip)
 {
     enum { PER_RUN = 20000, RUNS = 500 }; /* 10^7 executions */
-    tmpdir_make("test-trace");
-    const char *p = tmpdir_path("big.h5");
+    tt_tmpdir_make("test-trace");
+    const char *p = tt_path("big.h5");
     uint64_t *x = malloc(PER_RUN * sizeof *x);
     struct trace_meta m = base_meta();
     struct trace_config configs[3];
@@ -1295,7 +1300,7 @@ START_TEST(test_trace_big_roundtrip)
     /* 12 random bits per value (1.5 bytes of entropy): compressed well below the 8 bytes of raw uint64 */
     ck_assert_int_lt(st.st_size, 10000000 * 3);
     free(x);
-    tmpdir_remove();
+    tt_tmpdir_remove();
 }
 END_TEST
 
@@ -1326,9 +1331,5 @@ int main(int argc, char **argv)
         tcase_add_test(tc, test_trace_disk_full_keeps_a_valid_file);
     }
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return tt_run(s);
 }

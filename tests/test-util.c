@@ -8,12 +8,15 @@
 #include "tc_opt.h"
 #include "tc_outdir.h"
 #include "tc_stats.h"
+#include "tc_threads.h"
+#include "test-common.h"
 
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,39 +28,17 @@
 
 /* ---- helpers --------------------------------------------------------------------------------------------- */
 
-static char tmpdir[PATH_MAX];
-
 static void make_tmpdir(void)
 {
-    const char *base = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/tc-util.XXXXXX", base && base[0] ? base : "/tmp");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    tt_tmpdir_make("tc-util");
 }
 
-static void remove_tmpdir(void)
-{
-    DIR *d = opendir(tmpdir);
-    struct dirent *e;
-    char p[PATH_MAX + 256];
-    if (d == NULL)
-        return;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-        if (rmdir(p) != 0)
-            unlink(p);
-    }
-    closedir(d);
-    rmdir(tmpdir);
-}
-
-/* Names in tmpdir, sorted, joined by ' ' ("" when empty): what a user would see with ls -A. */
+/* Names in the scratch folder, sorted, joined by ' ' ("" when empty): what a user would see with ls -A. */
 static const char *listing(void)
 {
     static char buf[4096];
     struct dirent **names;
-    int n = scandir(tmpdir, &names, NULL, alphasort);
+    int n = scandir(tt_tmpdir(), &names, NULL, alphasort);
     buf[0] = '\0';
     ck_assert_int_ge(n, 0);
     for (int i = 0; i < n; i++) {
@@ -70,13 +51,6 @@ static const char *listing(void)
     }
     free(names);
     return buf;
-}
-
-static const char *in_tmp(const char *name)
-{
-    static char p[PATH_MAX + 64];
-    snprintf(p, sizeof p, "%s/%s", tmpdir, name);
-    return p;
 }
 
 static void write_plain(const char *path, const char *text)
@@ -377,6 +351,88 @@ START_TEST(test_util_env_flag)
 }
 END_TEST
 
+/* One name table serves both ways; a miss lists the names as a user reads them and leaves *out alone. */
+START_TEST(test_util_parse_name_both_ways)
+{
+    static const char *const three[] = {"mean", "median", "min"};
+    static const char *const two[] = {"paper", "per-exec"};
+    int v = 7;
+    ck_assert_int_eq(tc_parse_name("--estimator", "median", three, 3, &v), 0);
+    ck_assert_int_eq(v, 1);
+    ck_assert_str_eq(tc_name_of(three, 3, v), "median");
+    ck_assert_int_eq(tc_parse_name("--estimator", "max", three, 3, &v), -1);
+    ck_assert_int_eq(v, 1);
+    ck_assert_str_eq(tc_errmsg(), "--estimator: expected mean, median or min, got 'max'");
+    ck_assert_int_eq(tc_parse_name("--overhead", "Paper", two, 2, &v), -1);
+    ck_assert_str_eq(tc_errmsg(), "--overhead: expected paper or per-exec, got 'Paper'");
+    ck_assert_int_eq(tc_parse_name("--overhead", NULL, two, 2, &v), -1);
+    ck_assert_str_eq(tc_name_of(two, 2, 2), "unknown");
+    ck_assert_str_eq(tc_name_of(two, 2, -1), "unknown");
+}
+END_TEST
+
+/* ---- tc_threads ------------------------------------------------------------------------------------------- */
+
+struct worker_probe {
+    int runs;          /* how many times this worker ran */
+    int on_caller;     /* it ran on the calling thread */
+    pthread_t caller;
+};
+static void *probe_worker(void *arg)
+{
+    struct worker_probe *p = arg;
+    p->runs++;
+    p->on_caller = pthread_equal(pthread_self(), p->caller);
+    return NULL;
+}
+
+/* Every worker runs exactly once, each on its own argument; worker 0 on the calling thread. */
+START_TEST(test_util_run_workers_each_once)
+{
+    struct worker_probe p[5];
+    for (int k = 0; k < 5; k++)
+        p[k] = (struct worker_probe){0, 0, pthread_self()};
+    tc_run_workers(5, probe_worker, p, sizeof *p);
+    for (int k = 0; k < 5; k++)
+        ck_assert_int_eq(p[k].runs, 1);
+    ck_assert_int_eq(p[0].on_caller, 1);
+    p[0].runs = 0;
+    tc_run_workers(1, probe_worker, p, sizeof *p); /* one worker: no thread at all */
+    ck_assert_int_eq(p[0].runs, 1);
+    ck_assert_int_eq(p[0].on_caller, 1);
+    tc_run_workers(0, probe_worker, p, sizeof *p);
+    ck_assert_int_eq(p[0].runs, 1);
+}
+END_TEST
+
+struct shared_work {
+    pthread_mutex_t mu;
+    int next, n_items;
+    int done[100];
+};
+static void *take_work(void *arg)
+{
+    struct shared_work *w = arg;
+    for (;;) {
+        pthread_mutex_lock(&w->mu);
+        int i = w->next < w->n_items ? w->next++ : -1;
+        pthread_mutex_unlock(&w->mu);
+        if (i < 0)
+            return NULL;
+        w->done[i]++;
+    }
+}
+
+/* One shared argument (arg_size 0): the workers share out the items, each done once. */
+START_TEST(test_util_run_workers_shared_argument)
+{
+    struct shared_work w = {.mu = PTHREAD_MUTEX_INITIALIZER, .next = 0, .n_items = 100};
+    tc_run_workers(4, take_work, &w, 0);
+    for (int i = 0; i < 100; i++)
+        ck_assert_int_eq(w.done[i], 1);
+}
+END_TEST
+
 /* ---- tc_stats ---------------------------------------------------------------------------------------------- */
 
 /* Medians worked out by hand: {7,1,5} sorted is 1,5,7 -> 5; {4,9,2,8} sorted is 2,4,8,9 -> (4+8)/2 = 6;
@@ -429,14 +485,14 @@ END_TEST
 START_TEST(test_util_atomic_commit_publishes_whole_file)
 {
     struct tc_atomic a;
-    FILE *fp = tc_atomic_open(&a, in_tmp("points.tsv"));
+    FILE *fp = tc_atomic_open(&a, tt_path("points.tsv"));
     ck_assert_ptr_nonnull(fp);
     fputs("sample\ttime_ms\n", fp);
     /* nothing is visible before commit */
-    ck_assert_str_eq(content(in_tmp("points.tsv")), "<absent>");
+    ck_assert_str_eq(content(tt_path("points.tsv")), "<absent>");
     fputs("0\t1.5\n", fp);
     ck_assert_int_eq(tc_atomic_commit(&a), 0);
-    ck_assert_str_eq(content(in_tmp("points.tsv")), "sample\ttime_ms\n0\t1.5\n");
+    ck_assert_str_eq(content(tt_path("points.tsv")), "sample\ttime_ms\n0\t1.5\n");
     /* and no temporary is left beside it */
     ck_assert_str_eq(listing(), "points.tsv");
 }
@@ -447,12 +503,12 @@ START_TEST(test_util_atomic_mode_follows_umask)
     struct tc_atomic a;
     struct stat st;
     mode_t old = umask(022);
-    FILE *fp = tc_atomic_open(&a, in_tmp("m.tsv"));
+    FILE *fp = tc_atomic_open(&a, tt_path("m.tsv"));
     ck_assert_ptr_nonnull(fp);
     fputs("x\n", fp);
     ck_assert_int_eq(tc_atomic_commit(&a), 0);
     umask(old);
-    ck_assert_int_eq(stat(in_tmp("m.tsv"), &st), 0);
+    ck_assert_int_eq(stat(tt_path("m.tsv"), &st), 0);
     ck_assert_int_eq(st.st_mode & 0777, 0644);
 }
 END_TEST
@@ -460,7 +516,7 @@ END_TEST
 START_TEST(test_util_atomic_abort_leaves_nothing)
 {
     struct tc_atomic a;
-    FILE *fp = tc_atomic_open(&a, in_tmp("frontier.tsv"));
+    FILE *fp = tc_atomic_open(&a, tt_path("frontier.tsv"));
     ck_assert_ptr_nonnull(fp);
     fputs("half a table", fp);
     tc_atomic_abort(&a);
@@ -473,22 +529,22 @@ START_TEST(test_util_atomic_replace_keeps_old_until_commit)
 {
     struct tc_atomic a;
     FILE *fp;
-    write_plain(in_tmp("summary.md"), "old report\n");
-    fp = tc_atomic_open(&a, in_tmp("summary.md"));
+    write_plain(tt_path("summary.md"), "old report\n");
+    fp = tc_atomic_open(&a, tt_path("summary.md"));
     ck_assert_ptr_nonnull(fp);
     fputs("new report\n", fp);
     fflush(fp);
-    ck_assert_str_eq(content(in_tmp("summary.md")), "old report\n");
+    ck_assert_str_eq(content(tt_path("summary.md")), "old report\n");
     ck_assert_int_eq(tc_atomic_commit(&a), 0);
-    ck_assert_str_eq(content(in_tmp("summary.md")), "new report\n");
+    ck_assert_str_eq(content(tt_path("summary.md")), "new report\n");
     ck_assert_str_eq(listing(), "summary.md");
 
     /* an aborted rewrite keeps the old file as it was */
-    fp = tc_atomic_open(&a, in_tmp("summary.md"));
+    fp = tc_atomic_open(&a, tt_path("summary.md"));
     ck_assert_ptr_nonnull(fp);
     fputs("broken", fp);
     tc_atomic_abort(&a);
-    ck_assert_str_eq(content(in_tmp("summary.md")), "new report\n");
+    ck_assert_str_eq(content(tt_path("summary.md")), "new report\n");
     ck_assert_str_eq(listing(), "summary.md");
 }
 END_TEST
@@ -496,11 +552,11 @@ END_TEST
 START_TEST(test_util_atomic_open_errors_name_the_path)
 {
     struct tc_atomic a;
-    ck_assert_int_eq(mkdir(in_tmp("sub"), 0755), 0);
-    ck_assert_ptr_null(tc_atomic_open(&a, in_tmp("sub")));
+    ck_assert_int_eq(mkdir(tt_path("sub"), 0755), 0);
+    ck_assert_ptr_null(tc_atomic_open(&a, tt_path("sub")));
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "is a directory"));
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "sub"));
-    ck_assert_ptr_null(tc_atomic_open(&a, in_tmp("no-such-dir/out.tsv")));
+    ck_assert_ptr_null(tc_atomic_open(&a, tt_path("no-such-dir/out.tsv")));
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "no-such-dir/out.tsv"));
     ck_assert_str_eq(listing(), "sub");
 }
@@ -510,7 +566,7 @@ START_TEST(test_util_atomic_commit_without_open_fails)
 {
     struct tc_atomic a;
     memset(&a, 0, sizeof a);
-    ck_assert_int_lt(snprintf(a.path, sizeof a.path, "%s", in_tmp("x")), (int)sizeof a.path);
+    ck_assert_int_lt(snprintf(a.path, sizeof a.path, "%s", tt_path("x")), (int)sizeof a.path);
     ck_assert_int_eq(tc_atomic_commit(&a), -1);
     ck_assert_str_eq(listing(), "");
 }
@@ -533,14 +589,14 @@ END_TEST
 START_TEST(test_util_atomic_rename)
 {
     char tmp[PATH_MAX];
-    ck_assert_int_eq(tc_atomic_tmpname(in_tmp("merged.h5"), tmp, sizeof tmp), 0);
+    ck_assert_int_eq(tc_atomic_tmpname(tt_path("merged.h5"), tmp, sizeof tmp), 0);
     write_plain(tmp, "HDF");
-    ck_assert_int_eq(tc_atomic_rename(tmp, in_tmp("merged.h5")), 0);
-    ck_assert_str_eq(content(in_tmp("merged.h5")), "HDF");
+    ck_assert_int_eq(tc_atomic_rename(tmp, tt_path("merged.h5")), 0);
+    ck_assert_str_eq(content(tt_path("merged.h5")), "HDF");
     ck_assert_str_eq(listing(), "merged.h5");
     /* a failed rename removes the temporary and names the target */
     write_plain(tmp, "HDF2");
-    ck_assert_int_eq(tc_atomic_rename(tmp, in_tmp("missing-dir/merged.h5")), -1);
+    ck_assert_int_eq(tc_atomic_rename(tmp, tt_path("missing-dir/merged.h5")), -1);
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "missing-dir/merged.h5"));
     ck_assert_str_eq(listing(), "merged.h5");
 }
@@ -552,13 +608,13 @@ START_TEST(test_util_atomic_sigkill_before_commit)
 {
     pid_t pid;
     int status;
-    write_plain(in_tmp("keep.tsv"), "old\n");
+    write_plain(tt_path("keep.tsv"), "old\n");
     pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
         struct tc_atomic a, b;
-        FILE *fa = tc_atomic_open(&a, in_tmp("new.tsv"));
-        FILE *fb = tc_atomic_open(&b, in_tmp("keep.tsv"));
+        FILE *fa = tc_atomic_open(&a, tt_path("new.tsv"));
+        FILE *fb = tc_atomic_open(&b, tt_path("keep.tsv"));
         if (fa == NULL || fb == NULL)
             _exit(3);
         for (int i = 0; i < 1 << 16; i++) {
@@ -573,7 +629,7 @@ START_TEST(test_util_atomic_sigkill_before_commit)
     }
     ck_assert_int_eq(waitpid(pid, &status, 0), pid);
     ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-    ck_assert_str_eq(content(in_tmp("keep.tsv")), "old\n");
+    ck_assert_str_eq(content(tt_path("keep.tsv")), "old\n");
     /* With O_TMPFILE nothing else is visible; the named fallback would leave ".new.tsv.tmp.PID". */
     ck_assert_str_eq(listing(), "keep.tsv");
 }
@@ -612,30 +668,30 @@ START_TEST(test_util_output_check_refuses_inputs_and_bad_paths)
 {
     char sub[PATH_MAX + 64], in_sub[PATH_MAX + 128], link[PATH_MAX + 64];
     const char *inputs[2];
-    write_plain(in_tmp("t.h5"), "trace");
-    snprintf(link, sizeof link, "%s", in_tmp("link.h5"));
+    write_plain(tt_path("t.h5"), "trace");
+    snprintf(link, sizeof link, "%s", tt_path("link.h5"));
     ck_assert_int_eq(symlink("t.h5", link), 0);
-    snprintf(sub, sizeof sub, "%s", in_tmp("R"));
+    snprintf(sub, sizeof sub, "%s", tt_path("R"));
     ck_assert_int_eq(mkdir(sub, 0755), 0);
     snprintf(in_sub, sizeof in_sub, "%s/t.h5", sub);
     write_plain(in_sub, "trace");
 
-    inputs[0] = in_tmp("t.h5");
+    inputs[0] = tt_path("t.h5");
     inputs[1] = NULL;
     ck_assert_int_eq(tc_output_check("-o", "", 0, inputs, 1), -1);             /* empty */
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "empty"));
-    ck_assert_int_eq(tc_output_check("-o", in_tmp("t.h5"), 0, inputs, 2), -1); /* the input itself */
+    ck_assert_int_eq(tc_output_check("-o", tt_path("t.h5"), 0, inputs, 2), -1); /* the input itself */
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "is the input"));
     ck_assert_int_eq(tc_output_check("-o", link, 0, inputs, 1), -1);           /* the input through a link */
-    ck_assert_int_eq(tc_output_check("-o", in_tmp("no/x.tsv"), 0, inputs, 1), -1); /* missing directory */
+    ck_assert_int_eq(tc_output_check("-o", tt_path("no/x.tsv"), 0, inputs, 1), -1); /* missing directory */
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "does not exist"));
     ck_assert_int_eq(tc_output_check("-o", sub, 0, inputs, 1), -1);            /* a directory for a file */
-    ck_assert_int_eq(tc_output_check("-o", in_tmp("new.tsv"), 0, inputs, 1), 0);
+    ck_assert_int_eq(tc_output_check("-o", tt_path("new.tsv"), 0, inputs, 1), 0);
     inputs[1] = in_sub;                                                           /* an input inside DIR */
     ck_assert_int_eq(tc_output_check("-o", sub, 1, inputs, 2), -1);
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "lies inside"));
-    ck_assert_int_eq(tc_output_check("-o", in_tmp("S"), 1, inputs, 2), 0);       /* a new directory */
-    ck_assert_int_eq(tc_output_check("-o", in_tmp("t.h5"), 1, inputs, 1), -1);   /* a file for a directory */
+    ck_assert_int_eq(tc_output_check("-o", tt_path("S"), 1, inputs, 2), 0);       /* a new directory */
+    ck_assert_int_eq(tc_output_check("-o", tt_path("t.h5"), 1, inputs, 1), -1);   /* a file for a directory */
     unlink(in_sub);
     unlink(link);
 }
@@ -645,26 +701,26 @@ START_TEST(test_util_outdir_swaps_whole_or_not_at_all)
 {
     struct tc_outdir od;
     char f[PATH_MAX + 128];
-    ck_assert_int_eq(mkdir(in_tmp("out"), 0755), 0);
-    write_plain(in_tmp("out/a"), "old");
+    ck_assert_int_eq(mkdir(tt_path("out"), 0755), 0);
+    write_plain(tt_path("out/a"), "old");
     /* abort: the earlier directory is untouched and no temporary is left */
-    ck_assert_int_eq(tc_outdir_begin(&od, in_tmp("out")), 0);
+    ck_assert_int_eq(tc_outdir_begin(&od, tt_path("out")), 0);
     snprintf(f, sizeof f, "%s/a", od.tmp);
     write_plain(f, "new");
     tc_outdir_abort(&od);
     ck_assert_str_eq(listing(), "out");
-    ck_assert_str_eq(content(in_tmp("out/a")), "old");
+    ck_assert_str_eq(content(tt_path("out/a")), "old");
     /* commit: the new content replaces the old directory as a whole (b appears, a is gone) */
-    ck_assert_int_eq(tc_outdir_begin(&od, in_tmp("out")), 0);
+    ck_assert_int_eq(tc_outdir_begin(&od, tt_path("out")), 0);
     snprintf(f, sizeof f, "%s/b", od.tmp);
     write_plain(f, "new");
     ck_assert_int_eq(tc_outdir_commit(&od), 0);
     ck_assert_str_eq(listing(), "out");
-    ck_assert_str_eq(content(in_tmp("out/a")), "<absent>");
-    ck_assert_str_eq(content(in_tmp("out/b")), "new");
-    unlink(in_tmp("out/b"));
+    ck_assert_str_eq(content(tt_path("out/a")), "<absent>");
+    ck_assert_str_eq(content(tt_path("out/b")), "new");
+    unlink(tt_path("out/b"));
     /* a missing parent directory is refused up front */
-    ck_assert_int_eq(tc_outdir_begin(&od, in_tmp("no/out")), -1);
+    ck_assert_int_eq(tc_outdir_begin(&od, tt_path("no/out")), -1);
 }
 END_TEST
 
@@ -674,6 +730,7 @@ static Suite *util_suite(void)
     TCase *opt = tcase_create("tc_opt");
     TCase *atomic = tcase_create("tc_atomic");
     TCase *stats = tcase_create("tc_stats");
+    TCase *threads = tcase_create("tc_threads");
 
     tcase_add_test(opt, test_util_parse_long_accepts_whole_numbers);
     tcase_add_test(opt, test_util_parse_long_rejects_junk_and_leaves_output);
@@ -689,9 +746,10 @@ static Suite *util_suite(void)
     tcase_add_test(opt, test_util_format_shape);
     tcase_add_test(opt, test_util_parse_long_list);
     tcase_add_test(opt, test_util_env_flag);
+    tcase_add_test(opt, test_util_parse_name_both_ways);
     suite_add_tcase(s, opt);
 
-    tcase_add_checked_fixture(atomic, make_tmpdir, remove_tmpdir);
+    tcase_add_checked_fixture(atomic, make_tmpdir, tt_tmpdir_remove);
     tcase_add_test(atomic, test_util_atomic_commit_publishes_whole_file);
     tcase_add_test(atomic, test_util_atomic_mode_follows_umask);
     tcase_add_test(atomic, test_util_atomic_abort_leaves_nothing);
@@ -710,15 +768,14 @@ static Suite *util_suite(void)
     tcase_add_test(stats, test_util_median_u64);
     tcase_add_test(stats, test_util_median_sorted);
     suite_add_tcase(s, stats);
+
+    tcase_add_test(threads, test_util_run_workers_each_once);
+    tcase_add_test(threads, test_util_run_workers_shared_argument);
+    suite_add_tcase(s, threads);
     return s;
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(util_suite());
-    int failed;
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tt_run(util_suite());
 }

@@ -157,8 +157,13 @@ long trace_find_run(const struct trace *t, int input, int config);
  * out: then tc_errmsg says so). *median_ns (if not NULL) receives its median, NaN with -1; *n_valid (if not NULL)
  * the number of configurations of the input with a valid current run. */
 int trace_best_config(const struct trace *t, int input, double *median_ns, int *n_valid);
-/* Median of run r's timed executions in nanoseconds (NaN when it has none). */
+/* Median of run r's timed executions in nanoseconds (NaN when it has none): trace_timed_median_ns of the run. */
 double trace_run_median_ns(const struct trace *t, size_t r);
+/* The one definition of a run's true time: the median of its timed executions in nanoseconds (the mean of the two
+ * middle values when n_timed is even), given all its executions in launch order (estimate, warm-up, timed;
+ * exec[0] is its first). NaN when it has none, or when memory for a copy ran out. For a run in a trace
+ * (trace_run_median_ns) or one just measured (the collector's cuBLAS reference). */
+double trace_timed_median_ns(const struct trace_run *run, const uint64_t *exec);
 /* Pointers into the loaded /exec_ns: all executions of run r, and its timed ones alone. */
 const uint64_t *trace_run_exec(const struct trace *t, size_t r);   /* n_estimate + n_warmup + n_timed */
 const uint64_t *trace_run_timed(const struct trace *t, size_t r);  /* n_timed */

@@ -195,6 +195,27 @@ int tc_parse_long_list(const char *opt, const char *s, long min, long max, long 
     return 0;
 }
 
+int tc_parse_name(const char *opt, const char *s, const char *const *names, int n, int *out)
+{
+    char list[512];
+    size_t len = 0;
+    for (int i = 0; i < n; i++)
+        if (s != NULL && strcmp(s, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    list[0] = '\0';
+    for (int i = 0; i < n && len < sizeof list; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
+                                names[i]);
+    return tc_seterr("%s: expected %s, got '%s'", opt, list, s ? s : "");
+}
+
+const char *tc_name_of(const char *const *names, int n, int v)
+{
+    return v >= 0 && v < n ? names[v] : "unknown";
+}
+
 int tc_env_flag(const char *name)
 {
     const char *v = getenv(name);

@@ -28,6 +28,12 @@ char *tc_format_shape(const int64_t *dims, int n_dims, char *buf, int len);
 /* Comma-separated integers "16,32,64" (at most max_n, each in [min, max]); *n receives the count. */
 int tc_parse_long_list(const char *opt, const char *s, long min, long max, long *vals, int max_n, int *n);
 
+/* Enum <-> name tables: names[v] is the name of value v, for v in [0, n). One table per enum serves both ways.
+ * tc_parse_name: *out = the index of s in names; else -1 and "OPT: expected a, b or c, got 's'". */
+int tc_parse_name(const char *opt, const char *s, const char *const *names, int n, int *out);
+/* names[v], or "unknown" when v is outside [0, n). */
+const char *tc_name_of(const char *const *names, int n, int v);
+
 /* 1 if the environment switch `name` is set to exactly "1" (TC_TIMING=1 and the like), else 0. */
 int tc_env_flag(const char *name);
 

@@ -24,12 +24,13 @@ fi
 rm -f "$probe" "$out/.probe"
 echo '#define TC_VERSION "fuzz"' >"$out/tc_version.h"
 
-util=("$root"/util/tc_err.c "$root"/util/tc_opt.c "$root"/util/tc_atomic.c "$root"/util/tc_json.c "$root"/util/tc_stats.c)
+util=("$root"/util/tc_err.c "$root"/util/tc_opt.c "$root"/util/tc_atomic.c "$root"/util/tc_json.c "$root"/util/tc_stats.c
+      "$root"/util/tc_threads.c)
 for h in "${harnesses[@]}"; do
     case $h in
     fuzz_opt)   "$CC" "${flags[@]}" "$here/fuzz_opt.c" "${util[@]}" -lm -o "$out/fuzz_opt" ;;
     fuzz_trace|fuzz_tracegen) # shellcheck disable=SC2046
-                "$CC" "${flags[@]}" $(pkg-config --cflags hdf5) "$here/$h.c" "$root/trace/trace.c" \
+                "$CC" "${flags[@]}" $(pkg-config --cflags hdf5) "$here/$h.c" "$root"/trace/trace*.c \
                     "${util[@]}" $(pkg-config --libs hdf5) -lm -o "$out/$h" ;;
     *) echo "build.sh: unknown harness '$h' (known: fuzz_opt fuzz_trace fuzz_tracegen)" >&2; exit 2 ;;
     esac

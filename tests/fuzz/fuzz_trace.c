@@ -26,7 +26,7 @@ static char path[256];
 /* Corrupt metadata makes libhdf5 ask malloc for absurd sizes (petabytes). A normal build gets NULL there and
  * HDF5 fails cleanly; ASan would instead abort with allocation-size-too-big. Make ASan behave like libc.
  * Leak checking is off: libhdf5 1.10 leaks small blocks on some error paths of corrupt object headers, and its
- * frames carry no frame pointers, so LSan cannot tell those from ours. Leaks of trace.c are checked instead by
+ * frames carry no frame pointers, so LSan cannot tell those from ours. Leaks of trace/ are checked instead by
  * the corpus under ASan and valgrind (docs/reliability.md). */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void)

@@ -3,7 +3,7 @@
  * fuzz input as a recipe and writes a well-formed HDF5 file with the HDF5 API — datasets present or absent,
  * wrong ranks and types, rows that disagree, compound members dropped or widened, counts, offsets, indices
  * and durations drawn from edge values (0, -1, INT32_MAX, 2^63, NaN, inf, ...) — so the fuzzer explores
- * trace.c's validation logic. The checks on the result are those of fuzz_trace.c (shared walk below).
+ * the trace library's validation logic. The checks on the result are those of fuzz_trace.c (shared walk below).
  * This test harness calls HDF5 directly to build hostile files; tunecost itself reaches HDF5 only via trace/.
  * Build and run: tests/fuzz/build.sh, tests/fuzz/run.sh (docs/reliability.md). */
 #include "tc_err.h"

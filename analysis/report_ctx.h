@@ -1,0 +1,129 @@
+/* report_ctx.h — what the parts of `tunecost report` share (private to analysis/report*.c). report.c runs the
+ * steps and owns the output directory; report_sim.c the simulations and their tables; report_findings.c one
+ * function per finding; report_studies.c the sections beyond the single trace (tuning policies, the L2 flush
+ * study, compile scaling, the two kernel families); report_figures.c the figures (gnuplot through
+ * util/tc_gnuplot); report_pages.c summary.md and index.html. */
+#ifndef REPORT_CTX_H
+#define REPORT_CTX_H
+
+#include "report.h"
+#include "sim.h"
+#include "tables.h"
+#include "tc_err.h"
+#include "tc_outdir.h"
+
+#include <limits.h>
+#include <stdio.h>
+
+#define REPORT_MARKER ".tunecost-report"
+#define REPORT_MAX_FINDINGS 32
+#define REPORT_MAX_TABLES 24
+#define REPORT_MAX_FIGURES 12
+
+/* Scenarios of the single-input simulation (Figure 3, Table 6, models) and of the all-inputs one (4, 5; the first
+ * N_SC_ALL). The second family's simulation (two landscapes) runs the baseline only. */
+enum { SC_BASELINE, SC_PARALLEL, SC_EARLY, SC_PEREXEC, SC_PIPELINED, N_SC_INPUT };
+#define N_SC_ALL 3
+extern const char *const report_sc_names[N_SC_INPUT];
+
+/* Columns of Table 6 (table6-frontier.tsv), as report_sim.c builds it. */
+enum { T6_TIME_S, T6_TFLOPS, T6_N_CONFIG, T6_EXEC_MS, T6_TIME_S_LO, T6_TIME_S_HI, T6_TFLOPS_LO, T6_TFLOPS_HI };
+
+/* Which simulation: the single input, all inputs, all inputs of the second family's trace. */
+enum report_sim { REPORT_SIM_INPUT, REPORT_SIM_ALL, REPORT_SIM_CMP, N_REPORT_SIM };
+
+struct report_figure {
+    const char *name;      /* file stem: NAME.png, NAME.svg, plots/NAME.gp */
+    const char *title;
+    const char *caption;
+    const char *needs;     /* why it is not drawn when its data is absent; NULL = always drawable */
+    int have_data;
+    int drawn;
+    char why[256];         /* why it was not drawn */
+};
+
+struct report_ctx {
+    struct report_options *o;
+    struct trace *t, *tt;  /* trace, triton trace (or NULL) */
+    struct trace *cmp;     /* the second kernel family's trace (or NULL) */
+    int input;             /* index of the single input */
+    char input_label[64];
+    struct tc_outdir od;   /* the report is written into od.tmp, then swapped into place whole */
+    struct table *tabs[REPORT_MAX_TABLES];
+    const char *tab_files[REPORT_MAX_TABLES];
+    const char *tab_heads[REPORT_MAX_TABLES];
+    int tab_max_rows[REPORT_MAX_TABLES];
+    int n_tabs;
+    /* tables the findings read (also kept, except where NULL) */
+    struct table *split, *best, *failures, *estimate, *t6, *budget, *ttt_all, *ttt_input;
+    struct table *flush, *scaling, *landscape;
+    struct table *cmp_split;                 /* the second family's Figure 1 data (compile share) */
+    struct sim_settings s[N_REPORT_SIM];
+    struct sim_data *d[N_REPORT_SIM];
+    struct sim_result *r[N_REPORT_SIM];
+    char *findings[REPORT_MAX_FINDINGS];
+    int n_findings;
+    struct report_figure figs[REPORT_MAX_FIGURES];
+    int n_figs;
+};
+
+/* ---- report.c: messages and files ---- */
+/* snprintf for paths and lines: -1 (message set) when the result would not fit. */
+int report_fmt(char *buf, size_t len, const char *fmt, ...) TC_PRINTF(3, 4);
+void report_say(struct report_ctx *c, const char *fmt, ...) TC_PRINTF(2, 3);
+int report_finding(struct report_ctx *c, const char *fmt, ...) TC_PRINTF(2, 3);
+int report_check_interrupt(struct report_ctx *c);
+/* Create od.tmp/name for writing (path receives the full name); NULL with a message. */
+FILE *report_open(struct report_ctx *c, const char *name, char *path, size_t len);
+/* fclose with the write checked; -1 with a message naming path. */
+int report_close(FILE *fp, const char *path);
+int report_write_tsv(struct report_ctx *c, const char *name, const struct table *t);
+/* Keep a table: written now as TSV, shown later in summary.md and index.html (head = section title; max_rows
+ * < 0: file only). t NULL returns -1 (the builder's message stands). */
+int report_keep_table(struct report_ctx *c, struct table *t, const char *file, const char *head, int max_rows);
+int report_copy_file(const char *from, const char *to);
+
+/* ---- report_sim.c ---- */
+int report_simulate(struct report_ctx *c, enum report_sim which);
+int report_write_sim_files(struct report_ctx *c, enum report_sim which);
+/* Lowest mean tuning time of a scenario's points whose mean speedup reaches target; NaN if none does. */
+double report_time_to_target(const struct sim_result *r, int n_sc, int sc, double target);
+/* Highest mean speedup of a scenario's points within a budget (s); NaN if no point fits. */
+double report_best_within(const struct sim_result *r, int n_sc, int sc, double budget_s);
+/* budget.tsv and the time-to-target tables (c->budget, c->ttt_all, c->ttt_input). */
+int report_budget_tables(struct report_ctx *c);
+
+/* ---- report_findings.c ---- */
+/* Figure 1 data (tables_split) summed over the inputs. */
+struct report_split {
+    double repetition_ms, overhead_ms, compile_ms;
+    int n_inputs, over_half;   /* inputs whose overhead is more than half of their tuning time */
+    int mean_wall_col;         /* the column of a configuration's mean wall time */
+};
+int report_split_shares(const struct table *split, struct report_split *out);
+/* The best configuration per input against cuBLAS (tables_best): over the inputs that have a ratio. */
+struct report_vs_cublas {
+    int n, at_least_1;
+    double median, lo, hi;
+};
+int report_vs_cublas(const struct table *best, struct report_vs_cublas *out);
+/* The findings on the trace and its simulations, in the order summary.md lists them. */
+int report_findings(struct report_ctx *c);
+
+/* ---- report_studies.c ---- */
+int report_policies(struct report_ctx *c);
+int report_flush_study(struct report_ctx *c);
+int report_scaling(struct report_ctx *c);
+int report_landscapes(struct report_ctx *c);
+/* "gemm-h200.h5: wgmma on 38 of 100 configurations" or "gemm-h200-mmasync.h5: mma.sync", in buf. */
+void report_family_name(const struct trace *t, char *buf, size_t len);
+
+/* ---- report_figures.c ---- */
+/* Every figure: the scripts copied into DIR/plots, each drawn as PNG and SVG where gnuplot and its data are. */
+int report_draw_figures(struct report_ctx *c);
+
+/* ---- report_pages.c ---- */
+int report_write_summary(struct report_ctx *c);
+int report_write_index(struct report_ctx *c);
+
+#endif

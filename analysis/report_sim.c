@@ -1,0 +1,333 @@
+/* report_sim.c — the report's simulations (simulate/sim.h): the single input with five scenarios, all inputs with
+ * three, and the second kernel family's trace with the baseline; their TSV files under sim/, Table 6, the budget
+ * and time-to-target tables. */
+#include "frontier.h"
+#include "report_ctx.h"
+#include "tc_stats.h"
+#include "trace.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const report_sc_names[N_SC_INPUT] = {"baseline", "parallel", "early-stop", "per-exec", "pipelined"};
+
+struct sim_progress_arg {
+    struct report_ctx *c;
+    const char *what;
+};
+
+static void sim_progress(int done, int total, void *arg)
+{
+    struct sim_progress_arg *a = arg;
+    if (a->c->o->progress_tty)
+        fprintf(stderr, "\rreport:   %s: %d/%d samples", a->what, done, total);
+}
+
+static void set_scenario(struct sim_scenario *sc, const char *name, enum sim_compile comp, int factor,
+                         enum sim_overhead ovh, int early)
+{
+    memset(sc, 0, sizeof *sc);
+    snprintf(sc->name, sizeof sc->name, "%s", name);
+    sc->compile = comp;
+    sc->compile_factor = factor;
+    sc->overhead = ovh;
+    sc->early_stop = early;
+}
+
+/* Scenarios per simulation and the file-name stem of its TSV files. */
+static const int n_scenarios[N_REPORT_SIM] = {N_SC_INPUT, N_SC_ALL, 1};
+static const char *const set_names[N_REPORT_SIM] = {"input", "all", "compare"};
+
+static const char *sim_label(const struct report_ctx *c, enum report_sim which)
+{
+    return which == REPORT_SIM_INPUT ? c->input_label : which == REPORT_SIM_ALL ? "all inputs"
+                                                                                 : "all inputs, second family";
+}
+
+int report_simulate(struct report_ctx *c, enum report_sim which)
+{
+    struct report_options *o = c->o;
+    struct sim_settings *s = &c->s[which];
+    struct sim_progress_arg pa = {c, sim_label(c, which)};
+    int f = o->compile_factor, all = which != REPORT_SIM_INPUT;
+
+    sim_settings_default(s);
+    s->samples = o->samples;
+    s->runs = o->runs;
+    s->seed = o->seed;
+    s->threads = o->threads;
+    s->input = all ? -1 : 0;
+    s->n_scenarios = n_scenarios[which];
+    set_scenario(&s->scenarios[SC_BASELINE], report_sc_names[SC_BASELINE], SIM_COMPILE_SEQUENTIAL, 1,
+                 SIM_OVERHEAD_PAPER, 0);
+    if (s->n_scenarios > SC_EARLY) {
+        set_scenario(&s->scenarios[SC_PARALLEL], report_sc_names[SC_PARALLEL], SIM_COMPILE_PARALLEL, f,
+                     SIM_OVERHEAD_PAPER, 0);
+        set_scenario(&s->scenarios[SC_EARLY], report_sc_names[SC_EARLY], SIM_COMPILE_SEQUENTIAL, 1,
+                     SIM_OVERHEAD_PAPER, 1);
+    }
+    if (s->n_scenarios > SC_PIPELINED) {
+        set_scenario(&s->scenarios[SC_PEREXEC], report_sc_names[SC_PEREXEC], SIM_COMPILE_SEQUENTIAL, 1,
+                     SIM_OVERHEAD_PER_EXEC, 0);
+        set_scenario(&s->scenarios[SC_PIPELINED], report_sc_names[SC_PIPELINED], SIM_COMPILE_PIPELINED, f,
+                     SIM_OVERHEAD_PAPER, 0);
+    }
+    if (sim_settings_check(s) != 0)
+        return REPORT_EBADINPUT;
+    report_say(c, "simulating %s: %d scenarios x %d samples x %d runs%s", sim_label(c, which), s->n_scenarios,
+               s->samples, s->runs, all ? " x every input" : "");
+    c->d[which] = sim_data_from_trace(which == REPORT_SIM_CMP ? c->cmp : c->t, all ? NULL : &c->input, all ? 0 : 1,
+                                      s);
+    if (c->d[which] == NULL)
+        return REPORT_EBADINPUT;
+    c->r[which] = sim_run(c->d[which], s, sim_progress, &pa);
+    if (o->progress_tty)
+        fputc('\n', stderr);
+    if (c->r[which] == NULL)
+        return -1;
+    report_say(c, "  %s: %d points in %.1f s", sim_label(c, which), c->r[which]->n_points, c->r[which]->elapsed_s);
+    return 0;
+}
+
+static const char *pt_cols[] = {"sample", "n_config", "exec_ms", "es_num", "es_thr", "results", "time_s",
+                                "time_s_lo", "time_s_hi", "tflops", "tflops_lo", "tflops_hi", "speedup",
+                                "speedup_lo", "speedup_hi", "n_short", "stopped"};
+#define N_PT_COLS ((int)(sizeof pt_cols / sizeof pt_cols[0]))
+
+static int cmp_time(const void *a, const void *b)
+{
+    const struct sim_point *x = *(const struct sim_point *const *)a, *y = *(const struct sim_point *const *)b;
+    if (x->time_s != y->time_s)
+        return x->time_s < y->time_s ? -1 : 1;
+    if (x->tflops != y->tflops)
+        return x->tflops > y->tflops ? -1 : 1;
+    return (x->sample > y->sample) - (x->sample < y->sample);
+}
+
+/* The points of one scenario (frontier only: sorted by time) as a table. perf_speedup: the frontier is over
+ * (time, speedup) — all inputs, where TFLOP/s of different inputs do not compare — else over (time, TFLOP/s). */
+static struct table *scenario_table(const struct sim_result *r, int n_sc, int sc, int frontier_only,
+                                    int perf_speedup, const char *title)
+{
+    int n = r->n_points / n_sc;
+    const struct sim_point **p = malloc(((size_t)n + 1) * sizeof *p);
+    double *tm = malloc(((size_t)n + 1) * sizeof *tm), *pf = malloc(((size_t)n + 1) * sizeof *pf);
+    unsigned char *on = malloc((size_t)n + 1);
+    struct table *tab = table_new(title, N_PT_COLS, pt_cols);
+    int m = 0;
+    if (p == NULL || tm == NULL || pf == NULL || on == NULL || tab == NULL) {
+        tc_seterr("out of memory");
+        goto fail;
+    }
+    for (int i = 0; i < n; i++) {
+        const struct sim_point *q = &r->points[(size_t)i * n_sc + sc];
+        tm[i] = q->time_s;
+        pf[i] = perf_speedup ? q->speedup : q->tflops;
+    }
+    if (frontier_mark((size_t)n, tm, pf, on) != 0) {
+        tc_seterr("out of memory");
+        goto fail;
+    }
+    for (int i = 0; i < n; i++)
+        if (!frontier_only || on[i])
+            p[m++] = &r->points[(size_t)i * n_sc + sc];
+    if (frontier_only)
+        qsort(p, (size_t)m, sizeof *p, cmp_time);
+    for (int i = 0; i < m; i++) {
+        const struct sim_point *q = p[i];
+        int row = table_add_row(tab), k = 0;
+        if (row < 0)
+            goto fail;
+        table_set_int(tab, row, k++, q->sample);
+        table_set_int(tab, row, k++, q->n_config);
+        table_set_int(tab, row, k++, q->exec_ms);
+        table_set_int(tab, row, k++, q->es_num);
+        table_set_num(tab, row, k++, q->es_thr, 4);
+        table_set_int(tab, row, k++, q->results);
+        table_set_num(tab, row, k++, q->time_s, 4);
+        table_set_num(tab, row, k++, q->time_s_lo, 4);
+        table_set_num(tab, row, k++, q->time_s_hi, 4);
+        table_set_num(tab, row, k++, q->tflops, 3);
+        table_set_num(tab, row, k++, q->tflops_lo, 3);
+        table_set_num(tab, row, k++, q->tflops_hi, 3);
+        table_set_num(tab, row, k++, q->speedup, 5);
+        table_set_num(tab, row, k++, q->speedup_lo, 5);
+        table_set_num(tab, row, k++, q->speedup_hi, 5);
+        table_set_int(tab, row, k++, q->n_short);
+        if (table_set_num(tab, row, k++, q->stopped, 3) != 0)
+            goto fail;
+    }
+    free(p);
+    free(tm);
+    free(pf);
+    free(on);
+    return tab;
+fail:
+    free(p);
+    free(tm);
+    free(pf);
+    free(on);
+    table_free(tab);
+    return NULL;
+}
+
+/* Table 6 from the single input's baseline frontier: its columns looked up by name (a renamed one is an error). */
+static struct table *table6(const struct table *frontier)
+{
+    static const char *cols[] = {"time_s", "tflops", "n_config", "exec_ms", "time_s_lo", "time_s_hi", "tflops_lo",
+                                 "tflops_hi"};
+    struct table *t6 = table_new("Pareto frontier points (paper Table 6)", 8, cols);
+    int src[8];
+    for (int k = 0; t6 != NULL && k < 8; k++)
+        if ((src[k] = table_col_need(frontier, cols[k])) < 0) {
+            table_free(t6);
+            return NULL;
+        }
+    for (int i = 0; t6 != NULL && i < table_n_rows(frontier); i++) {
+        int row = table_add_row(t6);
+        for (int k = 0; k < 8; k++) {
+            double v = table_num(frontier, i, src[k]);
+            if (k == 2 || k == 3)
+                table_set_int(t6, row, k, (long long)v);
+            else
+                table_set_num(t6, row, k, v, 2);
+        }
+    }
+    return t6;
+}
+
+int report_write_sim_files(struct report_ctx *c, enum report_sim which)
+{
+    const struct sim_result *r = c->r[which];
+    int n_sc = n_scenarios[which], all = which != REPORT_SIM_INPUT;
+    const char *set = set_names[which];
+    char name[128], path[PATH_MAX];
+    FILE *fp;
+
+    snprintf(name, sizeof name, "sim/points-%s.tsv", set);
+    if ((fp = report_open(c, name, path, sizeof path)) == NULL)
+        return -1;
+    if (sim_write_points(fp, c->d[which], &c->s[which], r,
+                         which == REPORT_SIM_CMP ? c->o->compare_path : c->o->trace_path) != 0) {
+        fclose(fp);
+        return tc_seterr("%s: write failed", path);
+    }
+    if (report_close(fp, path) != 0)
+        return -1;
+    for (int sc = 0; sc < n_sc; sc++) {
+        for (int fr = 0; fr < 2; fr++) {
+            struct table *tab = scenario_table(r, n_sc, sc, fr, all || isnan(sim_data_flops(c->d[which], 0)),
+                                               fr ? "frontier" : "points");
+            int rc;
+            if (tab == NULL)
+                return -1;
+            snprintf(name, sizeof name, "sim/%s-%s%s.tsv", set, report_sc_names[sc], fr ? "-frontier" : "");
+            rc = report_write_tsv(c, name, tab);
+            if (rc == 0 && which == REPORT_SIM_INPUT && sc == SC_BASELINE && fr && (c->t6 = table6(tab)) == NULL)
+                rc = -1;
+            table_free(tab);
+            if (rc != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+double report_time_to_target(const struct sim_result *r, int n_sc, int sc, double target)
+{
+    double best = NAN;
+    for (int i = sc; i < r->n_points; i += n_sc)
+        if (r->points[i].speedup >= target && (isnan(best) || r->points[i].time_s < best))
+            best = r->points[i].time_s;
+    return best;
+}
+
+double report_best_within(const struct sim_result *r, int n_sc, int sc, double budget_s)
+{
+    double best = NAN;
+    for (int i = sc; i < r->n_points; i += n_sc)
+        if (r->points[i].time_s <= budget_s && (isnan(best) || r->points[i].speedup > best))
+            best = r->points[i].speedup;
+    return best;
+}
+
+/* v rounded to two significant digits. */
+static double round_sig2(double v)
+{
+    double p;
+    if (!(v > 0))
+        return v;
+    p = pow(10.0, floor(log10(v)) - 1);
+    return round(v / p) * p;
+}
+
+/* v rounded up to two significant digits (0.01234 -> 0.013). */
+static double round_sig2_up(double v)
+{
+    double p;
+    if (!(v > 0))
+        return v;
+    p = pow(10.0, floor(log10(v)) - 1);
+    return ceil(v / p - 1e-9) * p;
+}
+
+/* Seconds each scenario needs to reach 0.80 ... 0.98 of optimal. */
+static struct table *ttt_table(const struct sim_result *r, int n_sc, const char *title)
+{
+    static const double targets[] = {0.80, 0.90, 0.95, 0.98};
+    const char *cols[2 + N_SC_INPUT];
+    char names[N_SC_INPUT][32]; /* seconds: "baseline_s", ... */
+    struct table *tab;
+    cols[0] = "target_speedup";
+    for (int sc = 0; sc < n_sc; sc++) {
+        snprintf(names[sc], sizeof names[sc], "%s_s", report_sc_names[sc]);
+        cols[1 + sc] = names[sc];
+    }
+    tab = table_new(title, 1 + n_sc, cols);
+    for (size_t i = 0; tab != NULL && i < sizeof targets / sizeof targets[0]; i++) {
+        int row = table_add_row(tab);
+        table_set_num(tab, row, 0, targets[i], 2);
+        for (int sc = 0; sc < n_sc; sc++)
+            table_set_num(tab, row, 1 + sc, report_time_to_target(r, n_sc, sc, targets[i]), 2);
+    }
+    if (tab != NULL)
+        table_add_note(tab, "seconds of mean tuning time the cheapest sample needs to reach the target mean speedup "
+                       "relative to optimal; nan = no sample reaches it");
+    return tab;
+}
+
+int report_budget_tables(struct report_ctx *c)
+{
+    /* budgets: 6 steps, evenly spaced in log, from the cheapest baseline sample to the median one */
+    static const char *cols[] = {"budget_s", "baseline", "parallel", "early-stop"};
+    const struct sim_result *ra = c->r[REPORT_SIM_ALL];
+    int na = ra->n_points / N_SC_ALL;
+    double *times = calloc((size_t)na + 1, sizeof *times), lo, hi;
+    if (times == NULL)
+        return tc_seterr("out of memory");
+    for (int i = 0; i < na; i++)
+        times[i] = ra->points[(size_t)i * N_SC_ALL + SC_BASELINE].time_s;
+    qsort(times, (size_t)na, sizeof *times, tc_cmp_double);
+    lo = times[0];
+    hi = times[(na - 1) / 2];
+    free(times);
+    c->budget = table_new("Best mean speedup vs optimal within a tuning budget, all inputs", 4, cols);
+    for (int k = 0; c->budget != NULL && k < 6; k++) {
+        double b = round_sig2(lo > 0 && hi > lo ? lo * pow(hi / lo, k / 5.0) : hi);
+        if (k == 0 && b < lo) /* rounding must not put the first budget below the cheapest sample */
+            b = round_sig2_up(lo);
+        int row = table_add_row(c->budget);
+        table_set_num(c->budget, row, 0, b, -1);
+        for (int sc = 0; sc < N_SC_ALL; sc++)
+            table_set_num(c->budget, row, 1 + sc, report_best_within(ra, N_SC_ALL, sc, b), 4);
+    }
+    if (c->budget == NULL)
+        return -1;
+    table_add_note(c->budget, "budgets: from the cheapest to the median tuning time of the baseline's samples, "
+                   "log-spaced and rounded; nan = no sample that cheap");
+    c->ttt_all = ttt_table(ra, N_SC_ALL, "Tuning time to reach a mean speedup vs optimal, all inputs (s)");
+    c->ttt_input = ttt_table(c->r[REPORT_SIM_INPUT], N_SC_INPUT,
+                             "Tuning time to reach a mean speedup vs optimal, single input (s)");
+    return c->ttt_all == NULL || c->ttt_input == NULL ? -1 : 0;
+}

@@ -1,0 +1,527 @@
+/* report_studies.c — the report's sections beyond the one trace: the tuning policies (simulate/policy.h), the L2
+ * flush study (the paper's Tables 3 and 5, a directory of traces collected with different flush_bytes), compile
+ * scaling (Table 7, the TSV files of `collect --compile-only`) and two kernel families compared on the same
+ * benchmark (best vs cuBLAS per input, each one's frontier, the compile share of tuning time). A study whose data
+ * is absent is left out with a finding that says so. */
+#include "policy.h"
+#include "report_ctx.h"
+#include "tc_stats.h"
+#include "trace.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Tuning policies (docs/simulation.md): every built-in policy on every input, the report's runs and seed, a 60 s
+ * budget; policies-curves.tsv for the figure, policies.tsv (scores) as a table, one finding. */
+int report_policies(struct report_ctx *c)
+{
+    static const char *cols[] = {"policy", "score", "t90_s", "t95_s", "t99_s", "final_speedup", "budget_stops"};
+    struct pol_settings s;
+    struct pol_data *d = NULL;
+    struct pol_curve curves[16];
+    struct table *tab = NULL;
+    double grid[60];
+    char path[PATH_MAX];
+    int n = 0, rc = -1, best = -1, rnd = -1;
+    FILE *fp = NULL;
+    report_say(c, "tuning policies: every built-in policy, %d runs per input", c->o->runs);
+    pol_settings_default(&s);
+    s.runs = c->o->runs;
+    s.seed = c->o->seed;
+    s.n_grid = 60;
+    pol_grid(s.budget_s * 1e-4, s.budget_s, s.n_grid, grid);
+    if ((d = pol_data_from_trace(c->t)) == NULL)
+        goto out;
+    for (; policy_registry[n] != NULL && n < 16; n++)
+        if (pol_evaluate(d, policy_registry[n], &s, grid, &curves[n]) != 0)
+            goto out;
+    if ((fp = report_open(c, "policies-curves.tsv", path, sizeof path)) == NULL)
+        goto out;
+    fprintf(fp, "policy\ttime_s\tspeedup\tspeedup_lo\tspeedup_hi\tbaseline\n");
+    for (int i = 0; i < n; i++)
+        for (int g = 0; g < curves[i].n_grid; g++)
+            fprintf(fp, "%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", curves[i].policy, curves[i].grid_s[g],
+                    curves[i].mean[g], curves[i].lo[g], curves[i].hi[g], curves[i].baseline[g]);
+    if (report_close(fp, path) != 0) {
+        fp = NULL;
+        goto out;
+    }
+    fp = NULL;
+    if ((tab = table_new("Tuning policies: score against random search, time to 90/95/99% of optimal", 7, cols)) ==
+        NULL)
+        goto out;
+    for (int i = 0; i < n; i++) {
+        int row = table_add_row(tab);
+        table_set_str(tab, row, 0, curves[i].policy);
+        table_set_num(tab, row, 1, curves[i].score, 3);
+        table_set_num(tab, row, 2, curves[i].t90_s, 3);
+        table_set_num(tab, row, 3, curves[i].t95_s, 3);
+        table_set_num(tab, row, 4, curves[i].t99_s, 3);
+        table_set_num(tab, row, 5, curves[i].final_speedup, 4);
+        table_set_num(tab, row, 6, (double)curves[i].n_budget_stops, 0);
+        if (best < 0 || curves[i].score > curves[best].score)
+            best = i;
+        if (strcmp(curves[i].policy, "random") == 0)
+            rnd = i;
+    }
+    table_add_note(tab, "score: mean over the time grid of (speedup - baseline) / (1 - baseline), 0 = random search "
+                   "(analytic), 1 = optimal at once; budget %g s, %d runs per input, seed %llu (docs/simulation.md)",
+                   s.budget_s, s.runs, (unsigned long long)s.seed);
+    if (report_keep_table(c, tab, "policies.tsv", "Tuning policies (beyond the paper)", 20) != 0) {
+        tab = NULL;
+        goto out;
+    }
+    tab = NULL;
+    if (best >= 0 && rnd >= 0)
+        report_finding(c, "**Tuning policies** (every cost charged, %d inputs x %d runs): %s scores best (%.3f against "
+                    "random search's analytic baseline) and reaches 95%% of optimal after %.3g s on average, random "
+                    "search after %.3g s.", pol_data_n_inputs(d), s.runs, curves[best].policy, curves[best].score,
+                    curves[best].t95_s, curves[rnd].t95_s);
+    rc = 0;
+out:
+    if (fp != NULL)
+        fclose(fp);
+    table_free(tab);
+    for (int i = 0; i < n; i++)
+        pol_curve_free(&curves[i]);
+    pol_data_free(d);
+    return rc;
+}
+
+void report_family_name(const struct trace *t, char *buf, size_t len)
+{
+    int nw = 0, nc = trace_n_configs(t);
+    for (int k = 0; k < nc; k++)
+        nw += trace_config(t, k)->path == 1;
+    if (nw > 0)
+        snprintf(buf, len, "%s: wgmma on %d of %d configurations", tables_base_name(trace_path(t)), nw, nc);
+    else
+        snprintf(buf, len, "%s: mma.sync", tables_base_name(trace_path(t)));
+}
+
+/* ---- L2 flush study ------------------------------------------------------------------------------------------ */
+
+/* The finding of the flush study: against the collection with the largest flush, how much faster the others
+ * collect and whether their best configurations differ; what the flush costs in GPU time. */
+static int flush_finding(struct report_ctx *c, int n_traces, int n_inputs)
+{
+    const struct table *f = c->flush;
+    int cb = table_col_need(f, "flush_bytes"), ct = table_col_need(f, "total_s"), cs = table_col_need(f, "speedup");
+    int cg = table_col_need(f, "gemm_gpu_s"), cf = table_col_need(f, "flush_gpu_s");
+    int cc = table_col_need(f, "common_inputs"), cx = table_col_need(f, "best_changed");
+    int cm = table_col_need(f, "best_ms_change_median_pct"), cM = table_col_need(f, "best_ms_change_max_pct");
+    int ref = 0, off = 0, m = table_n_rows(f);
+    char others[512] = "";
+    size_t len = 0;
+    if (cb < 0 || ct < 0 || cs < 0 || cg < 0 || cf < 0 || cc < 0 || cx < 0 || cm < 0 || cM < 0)
+        return -1;
+    for (int i = 1; i < m; i++) {
+        if (table_num(f, i, cb) > table_num(f, ref, cb))
+            ref = i;
+        if (table_num(f, i, cb) < table_num(f, off, cb))
+            off = i;
+    }
+    for (int i = 0; i < m; i++)
+        if (i != ref && i != off && len < sizeof others)
+            len += (size_t)snprintf(others + len, sizeof others - len, "; with flush_bytes %.0f it collects %.2fx "
+                                    "faster and the best configuration changes on %.0f of %.0f inputs",
+                                    table_num(f, i, cb), table_num(f, i, cs), table_num(f, i, cx),
+                                    table_num(f, i, cc));
+    double gemm = table_num(f, ref, cg), flush = table_num(f, ref, cf);
+    return report_finding(c, "**L2 flush study** (Tables 3 and 5; %d collections of the same %d inputs, %s): "
+                          "collecting with flush_bytes %.0f takes %.4g s (benchmarking, compilation, verification) "
+                          "against %.4g s with flush_bytes %.0f (%.2fx faster), where the flush kernels take %.4g s "
+                          "of GPU time against %.4g s for the GEMMs (%.0f%%); without the flush the best "
+                          "configuration changes on %.0f of %.0f inputs, its time by a median %.1f%% (at most "
+                          "%.1f%%)%s.", n_traces, n_inputs, c->o->flush_dir, table_num(f, off, cb),
+                          table_num(f, off, ct), table_num(f, ref, ct), table_num(f, ref, cb), table_num(f, off, cs),
+                          flush, gemm, 100 * flush / (flush + gemm), table_num(f, off, cx), table_num(f, off, cc),
+                          table_num(f, off, cm), table_num(f, off, cM), others);
+}
+
+int report_flush_study(struct report_ctx *c)
+{
+    const char *dir = c->o->flush_dir;
+    char **paths = NULL;
+    const char **names = NULL;
+    struct trace **ts = NULL;
+    int n = 0, rc = REPORT_EBADINPUT;
+    if (dir == NULL)
+        return report_finding(c, "No L2 flush study was given (--flush-study DIR: traces of the same inputs collected "
+                              "with different --flush-bytes), so Tables 3 and 5 are not in this report.");
+    report_say(c, "L2 flush study: %s", dir);
+    if (tables_list_dir(dir, "", ".h5", &paths, &n) != 0) {
+        tc_preferr("--flush-study");
+        return REPORT_EBADINPUT;
+    }
+    if (n < 2) {
+        tc_seterr("--flush-study %s: expected at least two .h5 traces of the same inputs with different flush_bytes, "
+                  "found %d", dir, n);
+        goto out;
+    }
+    ts = calloc((size_t)n, sizeof *ts);
+    names = calloc((size_t)n, sizeof *names);
+    if (ts == NULL || names == NULL) {
+        rc = tc_seterr("out of memory");
+        goto out;
+    }
+    for (int k = 0; k < n; k++) {
+        names[k] = tables_base_name(paths[k]); /* the table names files, not where this checkout keeps them */
+        if ((ts[k] = trace_open(paths[k])) == NULL) {
+            tc_preferr("--flush-study");
+            goto out;
+        }
+    }
+    if ((c->flush = tables_flush((const struct trace *const *)ts, names, n)) == NULL) {
+        tc_preferr("--flush-study %s", dir);
+        goto out;
+    }
+    rc = -1;
+    if (report_keep_table(c, c->flush, "flush-study.tsv", "L2 flush study: collection time, GEMM vs flush GPU time "
+                          "(Tables 3 and 5)", 20) != 0 ||
+        flush_finding(c, n, trace_n_inputs(ts[0])) != 0)
+        goto out;
+    rc = 0;
+out:
+    for (int k = 0; ts != NULL && k < n; k++)
+        trace_close(ts[k]);
+    free(ts);
+    free(names);
+    tables_paths_free(paths, n);
+    return rc;
+}
+
+/* ---- compile scaling ----------------------------------------------------------------------------------------- */
+
+/* Per file: its pass with the most workers that has a speedup. */
+static int scaling_finding(struct report_ctx *c)
+{
+    const struct table *s = c->scaling;
+    int cf = table_col_need(s, "file"), cn = table_col_need(s, "configs"), cj = table_col_need(s, "jobs");
+    int cw = table_col_need(s, "wall_s"), cs = table_col_need(s, "speedup"), ce = table_col_need(s, "efficiency");
+    int c1 = table_col_need(s, "one_worker_s"), cfrom = table_col_need(s, "one_worker_from"), m = table_n_rows(s);
+    char text[1536] = "";
+    size_t len = 0;
+    if (cf < 0 || cn < 0 || cj < 0 || cw < 0 || cs < 0 || ce < 0 || c1 < 0 || cfrom < 0)
+        return -1;
+    for (int i = 0; i < m; i++) {
+        int last = i + 1 == m || strcmp(table_cell(s, i + 1, cf), table_cell(s, i, cf)) != 0;
+        int parts = strchr(table_cell(s, i, cfrom), '+') != NULL;
+        if (!last || table_num(s, i, cj) <= 1 || !isfinite(table_num(s, i, cs)) || len >= sizeof text)
+            continue;
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s%.0f configurations (%s): %.0f workers compile "
+                                "%.2fx faster than one (%.1f s -> %.1f s, efficiency %.2f%s)", len ? "; " : "",
+                                table_num(s, i, cn), table_cell(s, i, cf), table_num(s, i, cj), table_num(s, i, cs),
+                                table_num(s, i, c1), table_num(s, i, cw), table_num(s, i, ce),
+                                parts ? ", the one-worker time from partial passes" : "");
+    }
+    if (len == 0)
+        return report_finding(c, "**Compile scaling** (Table 7, %s): no pass with several workers has a 1-worker "
+                              "pass to compare with, so no speedup can be given.", c->o->scaling_dir);
+    return report_finding(c, "**Compile scaling** (Table 7, NVRTC in forked workers, %s): %s.", c->o->scaling_dir,
+                          text);
+}
+
+int report_scaling(struct report_ctx *c)
+{
+    const char *dir = c->o->scaling_dir;
+    char **paths = NULL;
+    int n = 0, rc = REPORT_EBADINPUT;
+    if (dir == NULL)
+        return report_finding(c, "No compile-scaling study was given (--scaling DIR: the scaling-*.tsv files of "
+                              "`tunecost collect --compile-only --jobs 1,16`), so Table 7 is not in this report.");
+    report_say(c, "compile scaling: %s", dir);
+    if (tables_list_dir(dir, "scaling-", ".tsv", &paths, &n) != 0) {
+        tc_preferr("--scaling");
+        return REPORT_EBADINPUT;
+    }
+    if (n == 0) {
+        tc_seterr("--scaling %s: no scaling-*.tsv files (compile-scaling tables of `tunecost collect "
+                  "--compile-only`) in it", dir);
+        goto out;
+    }
+    if ((c->scaling = tables_scaling((const char *const *)paths, n)) == NULL) {
+        tc_preferr("--scaling");
+        goto out;
+    }
+    rc = -1;
+    if (report_keep_table(c, c->scaling, "compile-scaling.tsv", "Compile time with 1 to N workers (Table 7)", 40) !=
+            0 ||
+        scaling_finding(c) != 0)
+        goto out;
+    rc = 0;
+out:
+    tables_paths_free(paths, n);
+    return rc;
+}
+
+/* ---- two kernel families --------------------------------------------------------------------------------------- */
+
+/* One family's per-input numbers: best time, best vs cuBLAS, and what a typical valid configuration reaches (the
+ * median over its valid configurations of best time / configuration time). */
+struct family {
+    const struct trace *t;
+    double *best_ms, *vs_cublas, *typical;
+};
+
+static void family_free(struct family *f)
+{
+    free(f->best_ms);
+    free(f->vs_cublas);
+    free(f->typical);
+}
+
+static int family_compute(const struct trace *t, struct family *f)
+{
+    int ni = trace_n_inputs(t), nc = trace_n_configs(t);
+    double *rel = malloc(((size_t)nc + 1) * sizeof *rel);
+    memset(f, 0, sizeof *f);
+    f->t = t;
+    f->best_ms = malloc(((size_t)ni + 1) * sizeof *f->best_ms);
+    f->vs_cublas = malloc(((size_t)ni + 1) * sizeof *f->vs_cublas);
+    f->typical = malloc(((size_t)ni + 1) * sizeof *f->typical);
+    if (rel == NULL || f->best_ms == NULL || f->vs_cublas == NULL || f->typical == NULL) {
+        free(rel);
+        family_free(f);
+        return tc_seterr("out of memory");
+    }
+    for (int i = 0; i < ni; i++) {
+        const struct trace_input *in = trace_input(t, i);
+        double ns = NAN;
+        int nv = 0, m = 0;
+        trace_best_config(t, i, &ns, &nv);
+        f->best_ms[i] = ns / 1e6;
+        /* TFLOP/s ratio = cuBLAS time / best time (the same flops) */
+        f->vs_cublas[i] = isfinite(in->ref_ms) && in->ref_ms > 0 ? in->ref_ms / f->best_ms[i] : NAN;
+        for (int k = 0; k < nc && isfinite(ns); k++) {
+            long r = trace_find_run(t, i, k);
+            if (r >= 0 && trace_run_valid(t, (size_t)r))
+                rel[m++] = f->best_ms[i] / tables_run_median_ms(t, (size_t)r);
+        }
+        qsort(rel, (size_t)m, sizeof *rel, tc_cmp_double);
+        f->typical[i] = m > 0 ? tc_median_sorted(rel, (size_t)m) : NAN;
+    }
+    free(rel);
+    return 0;
+}
+
+/* Median (and lowest) of the finite values of v[0..n). */
+static double median_of(const double *v, int n, double *lo)
+{
+    double *w = malloc(((size_t)n + 1) * sizeof *w), med = NAN;
+    int m = 0;
+    *lo = NAN;
+    if (w == NULL)
+        return NAN;
+    for (int i = 0; i < n; i++)
+        if (isfinite(v[i]))
+            w[m++] = v[i];
+    qsort(w, (size_t)m, sizeof *w, tc_cmp_double);
+    if (m > 0) {
+        med = tc_median_sorted(w, (size_t)m);
+        *lo = w[0];
+    }
+    free(w);
+    return med;
+}
+
+/* landscapes.tsv: per input of the reference trace, both families side by side (NaN where the second trace lacks
+ * the input). */
+static struct table *landscape_table(const struct family *a, const struct family *b, const int *match)
+{
+    static const char *before[] = {"input", "label"};
+    static const char *after[] = {"cublas_ms",  "ref_best_ms", "ref_vs_cublas", "ref_typical_rel", "cmp_best_ms",
+                                  "cmp_vs_cublas", "cmp_typical_rel", "ref_speed_over_cmp"};
+    const struct trace *t = a->t;
+    int nd = trace_n_dims(t), nb = 2, na = 8;
+    const char *cols[2 + 8 + 8];
+    struct table *tab;
+    char label[64];
+    if (nd > 8) {
+        tc_seterr("%s: more than 8 input dimensions", trace_path(t));
+        return NULL;
+    }
+    for (int k = 0; k < nb; k++)
+        cols[k] = before[k];
+    for (int k = 0; k < nd; k++)
+        cols[nb + k] = trace_dim_name(t, k);
+    for (int k = 0; k < na; k++)
+        cols[nb + nd + k] = after[k];
+    if ((tab = table_new("Two kernel families: best configuration per input", nb + nd + na, cols)) == NULL)
+        return NULL;
+    for (int i = 0; i < trace_n_inputs(t); i++) {
+        int row = table_add_row(tab), col = 0, j = match[i];
+        double nan = NAN;
+        if (row < 0)
+            goto fail;
+        table_set_int(tab, row, col++, i);
+        table_set_str(tab, row, col++, tables_input_label(t, i, label, sizeof label));
+        for (int k = 0; k < nd; k++)
+            table_set_int(tab, row, col++, (long long)trace_dims(t, i)[k]);
+        table_set_num(tab, row, col++, trace_input(t, i)->ref_ms, 5);
+        table_set_num(tab, row, col++, a->best_ms[i], 5);
+        table_set_num(tab, row, col++, a->vs_cublas[i], 3);
+        table_set_num(tab, row, col++, a->typical[i], 3);
+        table_set_num(tab, row, col++, j >= 0 ? b->best_ms[j] : nan, 5);
+        table_set_num(tab, row, col++, j >= 0 ? b->vs_cublas[j] : nan, 3);
+        table_set_num(tab, row, col++, j >= 0 ? b->typical[j] : nan, 3);
+        if (table_set_num(tab, row, col++, j >= 0 ? b->best_ms[j] / a->best_ms[i] : nan, 3) != 0)
+            goto fail;
+    }
+    table_add_note(tab, "ref = %s; cmp = %s; *_vs_cublas = cuBLAS time / best time (TFLOP/s ratio); "
+                   "*_typical_rel = median over the valid configurations of best time / configuration time (what a "
+                   "configuration picked at random reaches); ref_speed_over_cmp = cmp best time / ref best time",
+                   trace_path(a->t), trace_path(b->t));
+    return tab;
+fail:
+    table_free(tab);
+    return NULL;
+}
+
+/* One row of landscapes-summary.tsv and the numbers the finding quotes. */
+struct family_summary {
+    double med_vs, lo_vs, med_typical, lo_typical, t90, t95, compile_pct;
+};
+
+static int summary_row(struct table *tab, const struct family *f, const int *sel, int n_sel,
+                       const struct sim_result *r, int n_sc, const struct table *split, struct family_summary *out)
+{
+    struct report_split sp;
+    double *vs = malloc(((size_t)n_sel + 1) * sizeof *vs), *ty = malloc(((size_t)n_sel + 1) * sizeof *ty);
+    char name[256];
+    int row, nw = 0;
+    if (vs == NULL || ty == NULL || report_split_shares(split, &sp) != 0) {
+        if (vs == NULL || ty == NULL)
+            tc_seterr("out of memory");
+        free(vs);
+        free(ty);
+        return -1;
+    }
+    for (int k = 0; k < n_sel; k++) {
+        vs[k] = f->vs_cublas[sel[k]];
+        ty[k] = f->typical[sel[k]];
+    }
+    out->med_vs = median_of(vs, n_sel, &out->lo_vs);
+    out->med_typical = median_of(ty, n_sel, &out->lo_typical);
+    free(vs);
+    free(ty);
+    out->t90 = report_time_to_target(r, n_sc, SC_BASELINE, 0.90);
+    out->t95 = report_time_to_target(r, n_sc, SC_BASELINE, 0.95);
+    out->compile_pct = 100 * sp.compile_ms / (sp.repetition_ms + sp.overhead_ms + sp.compile_ms);
+    for (int k = 0; k < trace_n_configs(f->t); k++)
+        nw += trace_config(f->t, k)->path == 1;
+    report_family_name(f->t, name, sizeof name);
+    if ((row = table_add_row(tab)) < 0)
+        return -1;
+    table_set_str(tab, row, 0, name);
+    table_set_int(tab, row, 1, trace_n_configs(f->t));
+    table_set_int(tab, row, 2, nw);
+    table_set_int(tab, row, 3, n_sel);
+    table_set_num(tab, row, 4, out->med_vs, 3);
+    table_set_num(tab, row, 5, out->lo_vs, 3);
+    table_set_num(tab, row, 6, out->med_typical, 3);
+    table_set_num(tab, row, 7, out->t90, 2);
+    table_set_num(tab, row, 8, out->t95, 2);
+    return table_set_num(tab, row, 9, out->compile_pct, 1);
+}
+
+static int landscape_finding(struct report_ctx *c, const struct family *a, const struct family *b,
+                             const struct family_summary *sa, const struct family_summary *sb, const int *match)
+{
+    char na[256], nb[256];
+    int n = 0, faster = 0;
+    double *ratio = malloc(((size_t)trace_n_inputs(a->t) + 1) * sizeof *ratio), lo, med;
+    if (ratio == NULL)
+        return tc_seterr("out of memory");
+    for (int i = 0; i < trace_n_inputs(a->t); i++)
+        if (match[i] >= 0 && isfinite(a->best_ms[i]) && isfinite(b->best_ms[match[i]])) {
+            ratio[n] = b->best_ms[match[i]] / a->best_ms[i];
+            faster += ratio[n++] > 1;
+        }
+    med = median_of(ratio, n, &lo);
+    free(ratio);
+    report_family_name(a->t, na, sizeof na);
+    report_family_name(b->t, nb, sizeof nb);
+    if (n == 0)
+        return report_finding(c, "**Two kernel families**: %s and %s have no input in common with a valid run, so "
+                              "they cannot be compared.", na, nb);
+    return report_finding(c, "**How the kernel family changes what tuning buys** (%s vs %s, %d common inputs): the "
+                          "best configuration reaches a median %.2f of cuBLAS (lowest %.2f) vs %.2f (%.2f) and is "
+                          "faster on %d of %d inputs (median %.2fx); a configuration picked at random reaches a "
+                          "median %.2f of its input's best vs %.2f, so tuning buys %.2fx vs %.2fx; the paper's tuner "
+                          "reaches 0.95 of each family's own optimal after %.2f s vs %.2f s (all inputs); "
+                          "compilation is %.0f%% vs %.0f%% of tuning time.",
+                          na, nb, n, sa->med_vs, sa->lo_vs, sb->med_vs, sb->lo_vs, faster, n, med, sa->med_typical,
+                          sb->med_typical, 1 / sa->med_typical, 1 / sb->med_typical, sa->t95, sb->t95,
+                          sa->compile_pct, sb->compile_pct);
+}
+
+int report_landscapes(struct report_ctx *c)
+{
+    static const char *cols[] = {"family", "configs", "wgmma_configs", "inputs", "median_vs_cublas", "min_vs_cublas",
+                                 "median_typical_rel", "t90_s", "t95_s", "compile_pct"};
+    struct family a = {0}, b = {0};
+    struct family_summary sa, sb;
+    struct table *sum = NULL;
+    int ni = trace_n_inputs(c->t), *match = NULL, *sel_a = NULL, *sel_b = NULL, n_sel = 0, rc = -1;
+    if (c->cmp == NULL)
+        return report_finding(c, "No trace of a second kernel family was given (--compare-trace; by default the "
+                              "gemm-h200-mmasync.h5 shipped beside the trace), so the two-landscape comparison is not "
+                              "in this report.");
+    if (trace_n_dims(c->cmp) != trace_n_dims(c->t)) {
+        tc_seterr("--compare-trace %s: inputs have %d dimensions, %s has %d: not the same benchmark", c->o->compare_path,
+                  trace_n_dims(c->cmp), c->o->trace_path, trace_n_dims(c->t));
+        return REPORT_EBADINPUT;
+    }
+    report_say(c, "two kernel families: %s vs %s", c->o->trace_path, c->o->compare_path);
+    if ((rc = report_simulate(c, REPORT_SIM_CMP)) != 0)
+        return rc;
+    rc = -1;
+    match = malloc(((size_t)ni + 1) * sizeof *match);
+    sel_a = malloc(((size_t)ni + 1) * sizeof *sel_a);
+    sel_b = malloc(((size_t)ni + 1) * sizeof *sel_b);
+    if (match == NULL || sel_a == NULL || sel_b == NULL) {
+        tc_seterr("out of memory");
+        goto out;
+    }
+    for (int i = 0; i < ni; i++) {
+        match[i] = trace_find_input(c->cmp, trace_dims(c->t, i));
+        if (match[i] >= 0) {
+            sel_a[n_sel] = i;
+            sel_b[n_sel++] = match[i];
+        }
+    }
+    if (report_write_sim_files(c, REPORT_SIM_CMP) != 0 || family_compute(c->t, &a) != 0 ||
+        family_compute(c->cmp, &b) != 0 || (c->cmp_split = tables_split(c->cmp)) == NULL)
+        goto out;
+    if ((c->landscape = landscape_table(&a, &b, match)) == NULL ||
+        (sum = table_new("Two kernel families on the same benchmark", 10, cols)) == NULL ||
+        summary_row(sum, &a, sel_a, n_sel, c->r[REPORT_SIM_ALL], N_SC_ALL, c->split, &sa) != 0 ||
+        summary_row(sum, &b, sel_b, n_sel, c->r[REPORT_SIM_CMP], 1, c->cmp_split, &sb) != 0)
+        goto out;
+    table_add_note(sum, "over the %d inputs both traces hold; *_vs_cublas: best configuration's TFLOP/s over "
+                   "cuBLAS's; median_typical_rel: a configuration picked at random, as a share of its input's best; "
+                   "t90_s, t95_s: mean tuning time the paper's tuner needs for 0.90 and 0.95 of the family's own "
+                   "optimal (all inputs, seed %llu); compile_pct: compilation's share of tuning time (Figure 1)",
+                   n_sel, (unsigned long long)c->o->seed);
+    if (report_keep_table(c, sum, "landscapes-summary.tsv", "Two kernel families: what tuning buys (beyond the paper)",
+                          10) != 0) {
+        sum = NULL;
+        goto out;
+    }
+    sum = NULL;
+    if (report_keep_table(c, c->landscape, "landscapes.tsv", "Two kernel families: best configuration per input",
+                          80) != 0 ||
+        landscape_finding(c, &a, &b, &sa, &sb, match) != 0)
+        goto out;
+    rc = 0;
+out:
+    table_free(sum);
+    family_free(&a);
+    family_free(&b);
+    free(match);
+    free(sel_a);
+    free(sel_b);
+    return rc;
+}
