@@ -1,6 +1,6 @@
 /* policy.h — tuning policies replayed on a recorded trace, charged every cost a real tuner pays.
  *
- * A policy decides which configuration to benchmark next and for how long; the replay engine (policy.c) charges
+ * A policy decides which configuration to benchmark next and for how long; the replay engine (policy_engine.c) charges
  * what that costs from the trace — the configuration's compile time the first time it is chosen, its warm-up
  * executions, its timed executions one by one until the repetition time asked for is used, and the
  * per-execution overhead (launch gaps, synchronisation) — and tells the policy what it measured. After every
@@ -11,6 +11,8 @@
  * policy_registry (policy.c). docs/simulation.md ("Tuning policies") has a worked example. */
 #ifndef POLICY_H
 #define POLICY_H
+
+#include "sim.h"
 
 #include <gsl/gsl_rng.h>
 #include <stddef.h>
@@ -34,6 +36,7 @@ struct pol_view {
     const struct pol_config *cfg;   /* n_configs */
     const int *n_values;            /* per parameter: number of distinct values in the space */
     const int32_t *const *values;   /* per parameter: its distinct values, ascending */
+    const int *grid_cfg;            /* for pol_config_at (may be NULL) */
     /* measurements so far (filled by the engine): */
     const double *est_ms;           /* per configuration: mean of its timed executions so far; NaN if none */
     const int *n_exec;              /* per configuration: timed executions so far */
@@ -67,6 +70,9 @@ struct policy_ops {
  * pol_value_index: the index of value x among parameter p's sorted values (v->values[p]), or -1. */
 int pol_pick_unmarked(const struct pol_view *v, const int *marked, int n_unmarked);
 int pol_value_index(const struct pol_view *v, int p, int32_t x);
+/* The configuration whose parameter p has value v->values[p][vidx[p]] for every p (the first in trace order), or
+ * -1 when the space has none. O(n_params) from a table when the grid is small enough to tabulate. */
+int pol_config_at(const struct pol_view *v, const int *vidx);
 
 /* The registry: every built-in policy, NULL-terminated. */
 extern const struct policy_ops *const policy_registry[];
@@ -93,6 +99,19 @@ struct pol_settings {
     uint64_t seed;
     int n_grid;               /* points of the common time grid [60] */
     int threads;              /* worker threads over inputs, 1..64; the result does not depend on it [1] */
+    int max_configs;          /* a run ends when the policy asks for a configuration beyond this many distinct
+                               * ones (simulate's N_CONFIG); 0: no limit [0] */
+    /* simulate's costs (sim_cost.h) in place of the engine's own, so that the random policy reproduces
+     * `tunecost simulate` exactly (tests/test-policy.c shows it) [0: off]. With sim_costs = 1 a configuration is
+     * benchmarked once, at its first step: the executions the paper's rule takes for rep_ms (integer ms, as
+     * EXEC_TIME), charged as their sum plus the overhead of model `overhead`; compile time goes through the
+     * clock of model `compile` with `compile_factor` workers (compile_jobs is ignored); POL_STOP_EARLY is
+     * simulate's rule (the mean of the first es_num executions exceeds es_threshold x the fastest execution of
+     * the configurations benchmarked before, and more than es_num would run); the budget is checked per step. */
+    int sim_costs;
+    enum sim_compile compile;     /* [SIM_COMPILE_SEQUENTIAL] */
+    int compile_factor;           /* [16] */
+    enum sim_overhead overhead;   /* [SIM_OVERHEAD_PAPER] */
 };
 
 void pol_settings_default(struct pol_settings *s);
@@ -125,8 +144,21 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
                  const double *grid_s, struct pol_curve *curve);
 /* The common grid: n log-spaced times from lo_s to hi_s. */
 void pol_grid(double lo_s, double hi_s, int n, double *grid_s);
-/* The analytic random-search baseline (mean over inputs) at each grid time; see policy.c. */
+/* The analytic random-search baseline (mean over inputs) at each grid time; see policy_baseline.c. */
 void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n, double *out);
+/* Sampled references for the baseline's accuracy (docs/simulation.md): `perms` uniformly random orders of every
+ * input's configurations, each charged as the baseline charges it and measured perfectly. exact[g]: the mean best
+ * true speedup done by grid time g (what the baseline estimates); indep[g]: the baseline's formula with the
+ * sampled distribution of T_j in place of the gamma law (only the independence of cost and speed assumed). Means
+ * over inputs, as pol_baseline. Returns 0, or -1 (tc_errmsg: out of memory). */
+int pol_baseline_sampled(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n,
+                         int perms, uint64_t seed, double *exact, double *indep);
 void pol_curve_free(struct pol_curve *c);
+
+/* One tuning run of `ops` on input `input`, drawing from `rng` as it is (not reseeded): the tuning time at its end
+ * and the true speedup of the configuration it would choose then (0 when none). pol_evaluate runs exactly this,
+ * with a stream per (seed, policy, input, run). Returns 0, or -1 (tc_errmsg). */
+int pol_run(const struct pol_data *d, int input, const struct policy_ops *ops, const struct pol_settings *s,
+            gsl_rng *rng, double *time_s, double *speedup);
 
 #endif

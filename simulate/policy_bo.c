@@ -39,6 +39,8 @@ struct st_bo {
     double **ktab;        /* per parameter: the kernel's factor exp(-d^2 / (2 l^2)) for each pair of indices */
     int *obs, *cand;      /* scratch: observations used, candidates scored */
     double *y;            /* scratch: y of each observed configuration */
+    double *ylog;         /* log(est_ms[c]), computed once per measurement (ylog_n: n_exec[c] then, 0: never) */
+    int *ylog_n;
     gsl_matrix *K, *Kinv;
     gsl_permutation *perm;
     gsl_vector *alpha, *ys, *k, *w;
@@ -58,6 +60,8 @@ static void bo_free(struct st_bo *st)
     free(st->obs);
     free(st->cand);
     free(st->y);
+    free(st->ylog);
+    free(st->ylog_n);
     if (st->K != NULL)
         gsl_matrix_free(st->K);
     if (st->perm != NULL)
@@ -82,13 +86,16 @@ static void *bo_start(const struct pol_view *v)
     st->obs = malloc(n * sizeof *st->obs);
     st->cand = malloc(n * sizeof *st->cand);
     st->y = malloc(n * sizeof *st->y);
+    st->ylog = malloc(n * sizeof *st->ylog);
+    st->ylog_n = calloc(n, sizeof *st->ylog_n);
     st->K = gsl_matrix_alloc(BO_MAX_OBS, BO_MAX_OBS);
     st->perm = gsl_permutation_alloc(BO_MAX_OBS);
     st->alpha = gsl_vector_alloc(BO_MAX_OBS);
     st->ys = gsl_vector_alloc(BO_MAX_OBS);
     st->k = gsl_vector_alloc(BO_MAX_OBS);
     st->w = gsl_vector_alloc(BO_MAX_OBS);
-    if (st->tried == NULL || st->xi == NULL || st->ktab == NULL || st->Kinv == NULL || st->obs == NULL || st->cand == NULL || st->y == NULL ||
+    if (st->tried == NULL || st->xi == NULL || st->ktab == NULL || st->Kinv == NULL || st->obs == NULL ||
+        st->cand == NULL || st->y == NULL || st->ylog == NULL || st->ylog_n == NULL ||
         st->K == NULL || st->perm == NULL || st->alpha == NULL || st->ys == NULL || st->k == NULL || st->w == NULL) {
         bo_free(st);
         return NULL;
@@ -116,16 +123,19 @@ static void *bo_start(const struct pol_view *v)
     return st;
 }
 
-/* The squared-exponential kernel as a product of per-parameter factors (no exp per call). */
-static double kern(const struct st_bo *st, const struct pol_view *v, int a, int b)
+/* The squared-exponential kernel as a product of per-parameter factors (no exp per call), for configuration c
+ * against obs[0..n): out[j] = k(c, obs[j]), the factors multiplied in parameter order. */
+static void kern_row(const struct st_bo *st, const struct pol_view *v, int c, const int *obs, int n, double *out)
 {
     int np = v->n_params;
-    double k = 1;
+    for (int j = 0; j < n; j++)
+        out[j] = 1;
     for (int p = 0; p < np; p++) {
         int nv = v->n_values[p] > 0 ? v->n_values[p] : 1;
-        k *= st->ktab[p][st->xi[(size_t)a * (size_t)np + (size_t)p] * nv + st->xi[(size_t)b * (size_t)np + (size_t)p]];
+        const double *row = st->ktab[p] + (size_t)st->xi[(size_t)c * (size_t)np + (size_t)p] * (size_t)nv;
+        for (int j = 0; j < n; j++)
+            out[j] *= row[st->xi[(size_t)obs[j] * (size_t)np + (size_t)p]];
     }
-    return k;
 }
 
 static int take(struct st_bo *st, int c)
@@ -162,8 +172,14 @@ static int bo_next(void *p, const struct pol_view *v)
                 take(st, c);
             st->obs[n_obs++] = c;
         }
-        if (!v->failed[c] && v->n_exec[c] > 0 && log(v->est_ms[c]) > worst)
-            worst = log(v->est_ms[c]);
+        if (!v->failed[c] && v->n_exec[c] > 0) {
+            if (st->ylog_n[c] != v->n_exec[c]) { /* the same log() as before, once per measurement */
+                st->ylog[c] = log(v->est_ms[c]);
+                st->ylog_n[c] = v->n_exec[c];
+            }
+            if (st->ylog[c] > worst)
+                worst = st->ylog[c];
+        }
     }
     int n_valid = 0;
     for (int i = 0; i < n_obs; i++)
@@ -175,7 +191,7 @@ static int bo_next(void *p, const struct pol_view *v)
     double *yc = st->y; /* indexed by configuration */
     for (int i = 0; i < n_obs; i++) {
         int c = st->obs[i];
-        yc[c] = v->failed[c] ? worst : log(v->est_ms[c]);
+        yc[c] = v->failed[c] ? worst : st->ylog[c];
     }
     if (n_obs > BO_MAX_OBS) {
         g_y = yc;
@@ -202,9 +218,9 @@ static int bo_next(void *p, const struct pol_view *v)
         gsl_vector_set(&ys.vector, (size_t)i, yi);
         if (yi < ybest)
             ybest = yi;
-        for (int j = 0; j < n_obs; j++)
-            gsl_matrix_set(&K.matrix, (size_t)i, (size_t)j,
-                           kern(st, v, st->obs[i], st->obs[j]) + (i == j ? BO_JITTER : 0));
+        double *krow = K.matrix.data + (size_t)i * K.matrix.tda;
+        kern_row(st, v, st->obs[i], st->obs, n_obs, krow);
+        krow[i] += BO_JITTER;
     }
     gsl_linalg_mcholesky_decomp(&K.matrix, &perm, NULL);
     gsl_matrix_view Ki = gsl_matrix_submatrix(st->Kinv, 0, 0, (size_t)n_obs, (size_t)n_obs);
@@ -224,14 +240,24 @@ static int bo_next(void *p, const struct pol_view *v)
     }
     int pick = -1;
     double best_ei = -INFINITY;
+    /* mu = k . alpha and kw = k . (K^-1 k), summed in the order gsl_blas_ddot and gsl_blas_dgemv sum (so the
+     * same bits), in plain loops: for 16 x 16 the BLAS calls cost more than the arithmetic */
+    const double *kinv = Ki.matrix.data, *alpha = al.vector.data;
+    double *kvec = kv.vector.data;
+    size_t tda = Ki.matrix.tda;
+    (void)wv;
     for (int i = 0; i < n_cand; i++) {
         int c = st->cand[i];
+        kern_row(st, v, c, st->obs, n_obs, kvec);
+        double mu = 0, kw = 0;
         for (int j = 0; j < n_obs; j++)
-            gsl_vector_set(&kv.vector, (size_t)j, kern(st, v, c, st->obs[j]));
-        double mu, kw;
-        gsl_blas_ddot(&kv.vector, &al.vector, &mu);
-        gsl_blas_dgemv(CblasNoTrans, 1, &Ki.matrix, &kv.vector, 0, &wv.vector);
-        gsl_blas_ddot(&kv.vector, &wv.vector, &kw);
+            mu += kvec[j] * alpha[j];
+        for (int r = 0; r < n_obs; r++) {
+            double w = 0;
+            for (int j = 0; j < n_obs; j++)
+                w += kinv[(size_t)r * tda + (size_t)j] * kvec[j];
+            kw += kvec[r] * w;
+        }
         double s2 = 1 + BO_JITTER - kw, sigma = s2 > 0 ? sqrt(s2) : 0, imp = ybest - mu - BO_XI, ei;
         if (sigma > 0) {
             double z = imp / sigma;

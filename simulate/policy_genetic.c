@@ -55,19 +55,6 @@ static void *genetic_start(const struct pol_view *v)
     return st;
 }
 
-/* The configuration whose parameters are the values at st->vidx, or -1 when the space has none. */
-static int lookup(const struct st_genetic *st, const struct pol_view *v)
-{
-    for (int k = 0; k < v->n_configs; k++) {
-        int p = 0;
-        while (p < v->n_params && v->cfg[k].params[p] == v->values[p][st->vidx[p]])
-            p++;
-        if (p == v->n_params)
-            return k;
-    }
-    return -1;
-}
-
 /* The GA_POP best usable measured configurations, ascending estimate (insertion into a short list). */
 static void choose_parents(struct st_genetic *st, const struct pol_view *v)
 {
@@ -112,7 +99,7 @@ static int breed(struct st_genetic *st, const struct pol_view *v)
                 i = v->n_values[p] >= 2 ? v->n_values[p] - 2 : 0;
             st->vidx[p] = i;
         }
-        int k = lookup(st, v);
+        int k = pol_config_at(v, st->vidx);
         if (k >= 0 && !st->tried[k])
             return k;
     }

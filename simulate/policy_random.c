@@ -19,18 +19,23 @@ static void *random_start(const struct pol_view *v)
     }
     for (int k = 0; k < v->n_configs; k++)
         st->order[k] = k;
-    for (int k = v->n_configs - 1; k > 0; k--) { /* Fisher-Yates */
-        int j = (int)gsl_rng_uniform_int(v->rng, (unsigned long)k + 1), t = st->order[k];
-        st->order[k] = st->order[j];
-        st->order[j] = t;
-    }
     return st;
 }
 
+/* A Fisher-Yates shuffle taken one position at a time, as `tunecost simulate` draws (sim_sample_start in sim.h):
+ * position q swaps with q + U{0 .. n-q-1}. Drawing lazily leaves the stream exactly as simulate's when a run
+ * ends after N_CONFIG configurations. */
 static int random_next(void *p, const struct pol_view *v)
 {
     struct st_random *st = p;
-    return st->next < v->n_configs ? st->order[st->next++] : -1;
+    int q = st->next, n = v->n_configs;
+    if (q >= n)
+        return -1;
+    int j = q + (int)gsl_rng_uniform_int(v->rng, (unsigned long)(n - q)), t = st->order[q];
+    st->order[q] = st->order[j];
+    st->order[j] = t;
+    st->next++;
+    return st->order[q];
 }
 
 static double random_rep(void *p, const struct pol_view *v, int c)

@@ -2,6 +2,9 @@
  * Two layers: `struct sim_data` holds, per input and per valid configuration, everything a replay needs (built
  * from a trace, or in memory by tests and benchmarks), and sim_run() draws S samples × R runs over it and returns
  * one `struct sim_point` per (sample, scenario). No HDF5 here: the trace is read through trace/trace.h only.
+ * Files: sim_settings.c (settings, scenario names), sim_table.c (per-configuration records, shared with the policy
+ * engine), sim_data.c (the EXEC_TIME / EARLY_STOP_NUM tables), cost_compile.c and cost_overhead.c (the cost
+ * models, shared with the policy engine), sim_replay.c (sim_run), sim_output.c (points.tsv, frontier.tsv).
  *
  * Typical in-process use (the report does this):
  *
@@ -18,6 +21,7 @@
 #ifndef SIM_H
 #define SIM_H
 
+#include <gsl/gsl_rng.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -168,6 +172,16 @@ typedef void (*sim_progress_fn)(int done, int total, void *arg);
 struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *s, sim_progress_fn progress,
                            void *arg);
 void sim_result_free(struct sim_result *r);
+
+/* Sample `sample`'s random stream, as sim_run uses it: seeds r from (s->seed, sample) and draws N_CONFIG,
+ * EXEC_TIME, EARLY_STOP_NUM and EARLY_STOP_THRESHOLD, in this order. sim_run's runs then draw their
+ * configurations from r: per input (in order; only s->input when >= 0), a permutation of the input's valid
+ * configurations starts as the identity, and each run takes n = min(N_CONFIG, valid) of them by a partial
+ * Fisher-Yates shuffle of it: position q (0 .. n-1) swaps with q + gsl_rng_uniform_int(r, valid - q). With
+ * runs = 1 that is exactly the random policy's draw (policy_random.c) over an all-valid space, which
+ * tests/test-policy.c uses to show that the policy engine reproduces simulate's numbers. */
+void sim_sample_start(gsl_rng *r, const struct sim_settings *s, int sample, int *n_config, int *exec_ms,
+                      int *es_num, double *es_thr);
 
 /* ---- outputs (formats in docs/simulation.md) -------------------------------------------------------- */
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # sim-golden.sh — `tunecost simulate` keeps producing the same numbers: the data rows of points.tsv and
 # frontier.tsv for a fixed seed on the shipped mma.sync reference trace (data/gemm-h200-mmasync.h5, the trace the golden rows were made from) must equal, byte for byte, the rows recorded in
-# tests/golden/ (written by the simulator before its code was reorganised around simulate/policy.h). The comment
+# tests/golden/ (written by the simulator before its code was reorganised around simulate/policy.h; since then the
+# only edit is "nan" for "-" in es_num / es_threshold, the one NA token of tunecost TSVs). The comment
 # lines (version, paths, settings) are left out of the comparison. Run with 1 and 2 threads: the same bytes.
 # usage: sim-golden.sh TUNECOST SOURCE_ROOT
 set -u

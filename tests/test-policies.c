@@ -1,7 +1,9 @@
-/* test-policies.c — the first steps of the hyperband, genetic and bo policies (simulate/policy_*.c), driven
- * directly through their struct policy_ops on small hand-built views (no trace: the test plays the engine's part
- * and writes the measurements a benchmark would have produced). Every expected value is worked out by hand in
- * the comment beside it; none depends on which random numbers the stream gives. */
+/* test-policies.c — the first steps of the random, anneal, hyperband, genetic and bo policies
+ * (simulate/policy_*.c) and of the worked example of docs/simulation.md, driven directly through their struct
+ * policy_ops on small hand-built views (no trace: the test plays the engine's part and writes the measurements a
+ * benchmark would have produced). Every expected value is worked out by hand in the comment beside it; none
+ * depends on which random numbers the stream gives (random's order is checked against the documented draw on a
+ * clone of the stream; anneal's third acceptance has a chance below 1e-14). */
 #include "policy.h"
 
 #include <check.h>
@@ -188,6 +190,101 @@ START_TEST(test_bo_caps_hold_on_a_larger_space)
 }
 END_TEST
 
+START_TEST(test_random_first_steps_follow_the_documented_shuffle)
+{
+    /* 5 configurations, --rep-ms 40. The random policy's draw is documented (sim.h, sim_sample_start): position
+     * q takes the configuration at q + U{0 .. n-q-1} of the remaining order, one draw per step. A clone of the
+     * stream made before the run gives those draws: the first configuration is draw 1 (of 5), the second the one
+     * that draw 2 (of 4) selects from what is left, and so on; each is measured for the full 40 ms; after 5 steps
+     * every configuration was measured exactly once and the policy is done. */
+    struct fake f;
+    fake_init(&f, 1, 5, 40);
+    gsl_rng *twin = gsl_rng_clone(f.rng);
+    const struct policy_ops *ops = policy_find("random");
+    void *st = ops->start(&f.v);
+    ck_assert_ptr_nonnull(st);
+    int left[5] = {0, 1, 2, 3, 4}, seen[5] = {0};
+    for (int q = 0; q < 5; q++) {
+        int j = q + (int)gsl_rng_uniform_int(twin, (unsigned long)(5 - q)), t = left[q];
+        left[q] = left[j];
+        left[j] = t;
+        int c = ops->next(st, &f.v);
+        ck_assert_int_eq(c, left[q]);
+        ck_assert_double_eq(ops->rep_ms(st, &f.v, c), 40);
+        ck_assert_int_eq(seen[c]++, 0);
+        measured(&f, c, 1 + c, 10);
+    }
+    ck_assert_int_eq(ops->next(st, &f.v), -1);
+    ops->stop(st);
+    gsl_rng_free(twin);
+    gsl_rng_free(f.rng);
+}
+END_TEST
+
+START_TEST(test_anneal_first_steps_on_a_line)
+{
+    /* One parameter with values 1..5 (configurations 0..4 in order; neighbours differ by one index). Whatever the
+     * random start k0: the second step is a neighbour k1 (|k1 - k0| = 1); measured faster (5 ms against 10), the
+     * walk moves there, so the third is k1's other neighbour 2 k1 - k0 when it exists, else (k1 at an end) a
+     * random configuration other than k0, k1. Measured much slower (20 ms: relative d = 3 at temperature
+     * 0.1 x 0.95^2 = 0.09025, accepted with probability exp(-3 / 0.09025) < 1e-14), the walk stays at k1, whose
+     * neighbours are now all tried: the fourth step jumps to a configuration not tried yet. Every step asks for
+     * the full --rep-ms. */
+    struct fake f;
+    fake_init(&f, 1, 5, 30);
+    const struct policy_ops *ops = policy_find("anneal");
+    void *st = ops->start(&f.v);
+    ck_assert_ptr_nonnull(st);
+    int k0 = ops->next(st, &f.v);
+    ck_assert(k0 >= 0 && k0 < 5);
+    ck_assert_double_eq(ops->rep_ms(st, &f.v, k0), 30);
+    measured(&f, k0, 10, 3);
+    ops->observe(st, &f.v, k0);
+    int k1 = ops->next(st, &f.v);
+    ck_assert_int_eq(abs(k1 - k0), 1);
+    measured(&f, k1, 5, 6);
+    ops->observe(st, &f.v, k1);
+    int k2 = ops->next(st, &f.v), other = 2 * k1 - k0;
+    if (other >= 0 && other < 5)
+        ck_assert_int_eq(k2, other);
+    else
+        ck_assert(k2 >= 0 && k2 < 5 && k2 != k0 && k2 != k1);
+    measured(&f, k2, 20, 2);
+    ops->observe(st, &f.v, k2);
+    int k3 = ops->next(st, &f.v);
+    ck_assert(k3 >= 0 && k3 < 5 && k3 != k0 && k3 != k1 && k3 != k2);
+    if (other >= 0 && other < 5) /* k1 had two neighbours, both tried: k3 is a jump, not next to k1 only */
+        ck_assert(abs(k3 - k1) != 1);
+    ops->stop(st);
+    gsl_rng_free(f.rng);
+}
+END_TEST
+
+/* The worked example of docs/simulation.md (simulate/examples/policy_blockm.c, compiled into this test): first
+ * parameters 3, 1, 4, 2 on configurations 0..3 are measured in the order 1, 3, 0, 2, each for the full rep, and
+ * then it is done. */
+extern const struct policy_ops policy_blockm;
+START_TEST(test_blockm_example_measures_ascending_first_parameter)
+{
+    struct fake f;
+    const int32_t p0[] = {3, 1, 4, 2};
+    const int want[] = {1, 3, 0, 2};
+    fake_init(&f, 1, 4, 50);
+    for (int c = 0; c < 4; c++)
+        f.params[c][0] = p0[c];
+    void *st = policy_blockm.start(&f.v);
+    ck_assert_ptr_nonnull(st);
+    for (int i = 0; i < 4; i++) {
+        int c = policy_blockm.next(st, &f.v);
+        ck_assert_int_eq(c, want[i]);
+        ck_assert_double_eq(policy_blockm.rep_ms(st, &f.v, c), 50);
+    }
+    ck_assert_int_eq(policy_blockm.next(st, &f.v), -1);
+    policy_blockm.stop(st);
+    gsl_rng_free(f.rng);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("policies");
@@ -196,6 +293,9 @@ int main(void)
     tcase_add_test(tc, test_genetic_population_then_the_last_configuration);
     tcase_add_test(tc, test_bo_expected_improvement_by_hand);
     tcase_add_test(tc, test_bo_caps_hold_on_a_larger_space);
+    tcase_add_test(tc, test_blockm_example_measures_ascending_first_parameter);
+    tcase_add_test(tc, test_random_first_steps_follow_the_documented_shuffle);
+    tcase_add_test(tc, test_anneal_first_steps_on_a_line);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,545 @@
+/* policy_engine.c — the replay engine for tuning policies (policy.h): the cost of every step a policy asks for,
+ * the stopping rules, one tuning run, and the curves of an evaluation on a common time grid with their score. */
+#include "policy_internal.h"
+#include "sim_cost.h"
+#include "tc_err.h"
+#include "trace.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- one tuning run ------------------------------------------------------------------------------------------ */
+
+struct run_state {
+    double *est_ms, *sum_ms, *sumsq_ms;
+    int *n_exec, *failed, *visited, *dropped;
+    double best_single_ms;
+    int n_visited;               /* distinct configurations benchmarked (or failed) */
+    /* sim_costs only: */
+    double best_known_ms;        /* fastest execution of the configurations benchmarked before */
+    struct sim_clock clock;      /* the compile model's clock */
+    double *wfree_ms;            /* [compile_factor] its pipelined workers */
+};
+
+struct step_log {
+    double *t_s, *speedup;
+    int n, cap;
+};
+
+static int log_add(struct step_log *l, double t_s, double speedup)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 256;
+        double *a = realloc(l->t_s, (size_t)cap * sizeof *a), *b;
+        if (a == NULL)
+            return -1;
+        l->t_s = a;
+        if ((b = realloc(l->speedup, (size_t)cap * sizeof *b)) == NULL)
+            return -1;
+        l->speedup = b;
+        l->cap = cap;
+    }
+    l->t_s[l->n] = t_s;
+    l->speedup[l->n] = speedup;
+    l->n++;
+    return 0;
+}
+
+static int incumbent(const struct pinput *in, const struct run_state *rs)
+{
+    int best = -1;
+    for (int k = 0; k < in->n_cfg; k++)
+        if (!rs->failed[k] && !rs->dropped[k] && rs->n_exec[k] > 0 &&
+            (best < 0 || rs->est_ms[k] < rs->est_ms[best]))
+            best = k;
+    return best;
+}
+
+/* Benchmark configuration k for `rep` ms of timed executions (continuing after those already taken). Returns 1
+ * when the budget ended the run (nothing of the step that would pass it is charged), else 0. */
+static int bench_step(const struct pinput *in, const struct pol_settings *s, struct run_state *rs, int k,
+                      double rep, double *time_s)
+{
+    const struct pcfg *c = &in->c[k];
+    double budget_ms = s->budget_s * 1e3, now = *time_s * 1e3;
+    if (!rs->visited[k]) { /* compile (and, for a known-invalid configuration, nothing else) */
+        double comp = c->status == TRACE_OUT_OF_RESOURCES ? 0 : c->compile_ms / s->compile_jobs;
+        if (now + comp > budget_ms)
+            return 1;
+        now += comp;
+        rs->visited[k] = 1;
+        rs->n_visited++;
+        if (c->status != TRACE_OK) {
+            if (c->status == TRACE_LAUNCH_ERROR || c->status == TRACE_WRONG_RESULT) {
+                if (now + c->fail_ms > budget_ms) {
+                    *time_s = now * 1e-3;
+                    return 1;
+                }
+                now += c->fail_ms;
+            }
+            rs->failed[k] = 1;
+            *time_s = now * 1e-3;
+            return 0;
+        }
+        if (now + c->warm_ms > budget_ms) {
+            *time_s = now * 1e-3;
+            return 1;
+        }
+        now += c->warm_ms;
+    }
+    if (rs->failed[k] || rs->dropped[k] || (rep <= 0 && rs->n_exec[k] > 0)) {
+        *time_s = now * 1e-3;
+        return 0;
+    }
+    double used = 0;
+    int j = rs->n_exec[k], other = -1;
+    if (s->stop_rule == POL_STOP_STATISTICAL) { /* the best of the others is fixed while k is measured */
+        for (int q = 0; q < in->n_cfg; q++)
+            if (q != k && !rs->failed[q] && !rs->dropped[q] && rs->n_exec[q] > 0 &&
+                (other < 0 || rs->est_ms[q] < rs->est_ms[other]))
+                other = q;
+    }
+    while (j < c->n && used <= rep) { /* the paper's rule: the smallest count whose sum exceeds rep */
+        const double *b = j % BLK == 0 && j + BLK <= c->n ? &c->blk[4 * (j / BLK)] : NULL;
+        /* The statistical rule cannot fire inside a block when the mean so far and every execution of the block
+         * are at most the best other estimate: each running mean then stays at most that, and the lower bound
+         * is at most the mean. */
+        int stat_quiet = s->stop_rule == POL_STOP_STATISTICAL &&
+                         (other < 0 || (b != NULL && (j == 0 || rs->est_ms[k] <= rs->est_ms[other]) &&
+                                        b[3] <= rs->est_ms[other]));
+        if (b != NULL && (s->stop_rule == POL_STOP_NONE || stat_quiet ||
+                          (s->stop_rule == POL_STOP_EARLY && j >= s->es_num))) {
+            /* a whole block that ends at or below rep and within the budget: the same as taking its executions
+             * one by one (every one is taken, no rule fires inside it) */
+            if (used + b[0] <= rep && now + b[0] + BLK * c->gap_ms <= budget_ms) {
+                now += b[0] + BLK * c->gap_ms;
+                used += b[0];
+                rs->sum_ms[k] += b[0];
+                rs->sumsq_ms[k] += b[1];
+                j += BLK;
+                rs->n_exec[k] = j;
+                rs->est_ms[k] = rs->sum_ms[k] / j;
+                if (b[2] < rs->best_single_ms)
+                    rs->best_single_ms = b[2];
+                continue;
+            }
+        }
+        double x = (double)c->x[j] * 1e-6;
+        if (now + x + c->gap_ms > budget_ms) {
+            *time_s = now * 1e-3;
+            return 1;
+        }
+        now += x + c->gap_ms;
+        used += x;
+        rs->sum_ms[k] += x;
+        rs->sumsq_ms[k] += x * x;
+        j++;
+        rs->n_exec[k] = j;
+        rs->est_ms[k] = rs->sum_ms[k] / j;
+        if (x < rs->best_single_ms)
+            rs->best_single_ms = x;
+        if (s->stop_rule == POL_STOP_EARLY && j == s->es_num && j < c->n &&
+            rs->est_ms[k] > rs->best_single_ms * s->es_threshold) {
+            rs->dropped[k] = 1;
+            break;
+        }
+        if (s->stop_rule == POL_STOP_STATISTICAL && j >= 3 && other >= 0) {
+            double mean = rs->est_ms[k], var = (rs->sumsq_ms[k] - j * mean * mean) / (j - 1);
+            double lo = mean - 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)j);
+            if (lo > rs->est_ms[other]) { /* it cannot beat the best so far: stop measuring it */
+                rs->dropped[k] = 1;
+                break;
+            }
+        }
+    }
+    *time_s = now * 1e-3;
+    return 0;
+}
+
+/* bench_step with simulate's costs (pol_settings.sim_costs; the same arithmetic as sim_data.c and
+ * sim_replay.c, in integer ns where they use it): configuration k is benchmarked once, for the executions the
+ * paper's rule takes for `rep` ms; its compile and benchmark go through the run's clock. Returns 1 when the budget
+ * ended the run (the step is not charged), else 0. */
+static int bench_step_sim(const struct pinput *in, const struct pol_settings *s, struct run_state *rs, int k,
+                          double rep, double *time_s)
+{
+    const struct pcfg *c = &in->c[k];
+    struct sim_clock saved = rs->clock;
+    uint64_t thr_ns = (uint64_t)(rep * 1e6 + 0.5), sum = 0, pmin = UINT64_MAX, ksum = 0, kmin = UINT64_MAX;
+    int j = 0, stop = 0;
+    double bench, mn;
+    if (rs->visited[k])
+        return 0; /* simulate benchmarks a configuration once */
+    if (c->status != TRACE_OK) { /* simulate draws valid configurations only; charged as the engine does */
+        double fail = c->status == TRACE_LAUNCH_ERROR || c->status == TRACE_WRONG_RESULT ? c->fail_ms : 0;
+        sim_clock_step(&rs->clock, c->status != TRACE_OUT_OF_RESOURCES, c->compile_ms, fail);
+        if (sim_clock_ms(&rs->clock) > s->budget_s * 1e3) {
+            rs->clock = saved;
+            return 1;
+        }
+        rs->visited[k] = rs->failed[k] = 1;
+        rs->n_visited++;
+        *time_s = sim_clock_ms(&rs->clock) * 1e-3;
+        return 0;
+    }
+    while (j < c->n && sum <= thr_ns) { /* the smallest count whose sum exceeds rep, or all */
+        uint64_t x = c->x[j++];
+        sum += x;
+        pmin = x < pmin ? x : pmin;
+        if (j <= s->es_num) {
+            ksum = sum;
+            kmin = pmin;
+        }
+    }
+    if (s->stop_rule == POL_STOP_EARLY && j > s->es_num &&
+        (double)ksum * 1e-6 / (double)s->es_num > rs->best_known_ms * s->es_threshold) {
+        stop = 1; /* stopped after es_num executions and dropped from the running */
+        bench = (double)ksum * 1e-6 + sim_overhead_ms(s->overhead, c->ovh_ms, c->gap_ms, c->n, s->es_num);
+        mn = (double)kmin * 1e-6;
+    } else {
+        bench = (double)sum * 1e-6 + sim_overhead_ms(s->overhead, c->ovh_ms, c->gap_ms, c->n, j);
+        mn = (double)pmin * 1e-6;
+    }
+    sim_clock_step(&rs->clock, 1, c->compile_ms, bench);
+    if (sim_clock_ms(&rs->clock) > s->budget_s * 1e3) {
+        rs->clock = saved;
+        return 1;
+    }
+    rs->visited[k] = 1;
+    rs->n_visited++;
+    if (stop) {
+        rs->dropped[k] = 1;
+        rs->n_exec[k] = s->es_num;
+    } else {
+        rs->n_exec[k] = j;
+        rs->sum_ms[k] = (double)sum * 1e-6;
+        rs->est_ms[k] = rs->sum_ms[k] / (double)j;
+    }
+    if (mn < rs->best_known_ms)
+        rs->best_known_ms = mn;
+    if (mn < rs->best_single_ms)
+        rs->best_single_ms = mn;
+    *time_s = sim_clock_ms(&rs->clock) * 1e-3;
+    return 0;
+}
+
+/* One run of policy ops on input in; the step log receives (time, true speedup of the incumbent). */
+static int one_run(const struct pol_data *d, const struct pinput *in, const struct policy_ops *ops,
+                   const struct pol_settings *s, gsl_rng *rng, struct step_log *log, long *n_steps,
+                   int *budget_stop)
+{
+    int nc = in->n_cfg, rc = -1;
+    struct run_state rs;
+    struct pol_view v;
+    void *st = NULL;
+    memset(&rs, 0, sizeof rs);
+    rs.est_ms = malloc((size_t)nc * sizeof *rs.est_ms);
+    rs.sum_ms = calloc((size_t)nc, sizeof *rs.sum_ms);
+    rs.sumsq_ms = calloc((size_t)nc, sizeof *rs.sumsq_ms);
+    rs.n_exec = calloc((size_t)nc, sizeof *rs.n_exec);
+    rs.failed = calloc((size_t)nc, sizeof *rs.failed);
+    rs.visited = calloc((size_t)nc, sizeof *rs.visited);
+    rs.dropped = calloc((size_t)nc, sizeof *rs.dropped);
+    rs.best_single_ms = rs.best_known_ms = INFINITY;
+    if (s->sim_costs) {
+        int f = s->compile_factor > 0 ? s->compile_factor : 1;
+        rs.wfree_ms = malloc((size_t)f * sizeof *rs.wfree_ms);
+        if (rs.wfree_ms != NULL)
+            sim_clock_start(&rs.clock, s->compile, f, rs.wfree_ms);
+    }
+    if (rs.est_ms == NULL || rs.sum_ms == NULL || rs.sumsq_ms == NULL || rs.n_exec == NULL || rs.failed == NULL ||
+        rs.visited == NULL || rs.dropped == NULL || (s->sim_costs && rs.wfree_ms == NULL)) {
+        tc_seterr("policies: out of memory");
+        goto out;
+    }
+    for (int k = 0; k < nc; k++)
+        rs.est_ms[k] = NAN;
+    memset(&v, 0, sizeof v);
+    v.n_configs = nc;
+    v.n_params = d->n_params;
+    v.cfg = in->pc;
+    v.n_values = d->n_values;
+    v.values = (const int32_t *const *)d->values;
+    v.grid_cfg = d->grid_cfg;
+    v.est_ms = rs.est_ms;
+    v.n_exec = rs.n_exec;
+    v.failed = rs.failed;
+    v.best = -1;
+    v.rep_ms = s->rep_ms;
+    v.rng = rng;
+    *budget_stop = 0;
+    if ((st = ops->start(&v)) == NULL) {
+        tc_seterr("policies: %s: out of memory", ops->name);
+        goto out;
+    }
+    /* a generous cap on steps, so that a policy that never says -1 still ends (it is then ended by the budget) */
+    for (long step = 0; step < 100L * nc + 1000; step++) {
+        int k = ops->next(st, &v);
+        if (k < 0)
+            break;
+        if (k >= nc) {
+            tc_seterr("policies: %s asked for configuration %d of %d", ops->name, k, nc);
+            goto out;
+        }
+        if (s->max_configs > 0 && !rs.visited[k] && rs.n_visited >= s->max_configs)
+            break; /* the run's configurations are all benchmarked */
+        double rep = ops->rep_ms(st, &v, k);
+        rep = isfinite(rep) && rep > 0 ? rep : 0;
+        if (s->sim_costs ? bench_step_sim(in, s, &rs, k, rep, &v.time_s) : bench_step(in, s, &rs, k, rep, &v.time_s)) {
+            *budget_stop = 1;
+            break;
+        }
+        (*n_steps)++;
+        v.best = incumbent(in, &rs);
+        if (ops->observe != NULL)
+            ops->observe(st, &v, k);
+        if (log_add(log, v.time_s, v.best >= 0 ? in->opt_ms / in->c[v.best].true_ms : 0) != 0) {
+            tc_seterr("policies: out of memory");
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    if (st != NULL)
+        ops->stop(st);
+    free(rs.est_ms);
+    free(rs.sum_ms);
+    free(rs.sumsq_ms);
+    free(rs.n_exec);
+    free(rs.failed);
+    free(rs.visited);
+    free(rs.dropped);
+    free(rs.wfree_ms);
+    return rc;
+}
+
+int pol_run(const struct pol_data *d, int input, const struct policy_ops *ops, const struct pol_settings *s,
+            gsl_rng *rng, double *time_s, double *speedup)
+{
+    struct step_log log = {0};
+    long n_steps = 0;
+    int stopped = 0, rc;
+    if (input < 0 || input >= d->n_in)
+        return tc_seterr("policies: input index %d out of range [0, %d)", input, d->n_in);
+    rc = one_run(d, &d->in[input], ops, s, rng, &log, &n_steps, &stopped);
+    if (rc == 0) {
+        *time_s = log.n > 0 ? log.t_s[log.n - 1] : 0;
+        *speedup = log.n > 0 ? log.speedup[log.n - 1] : 0;
+    }
+    free(log.t_s);
+    free(log.speedup);
+    return rc;
+}
+
+/* ---- evaluation --------------------------------------------------------------------------------------------- */
+
+void pol_grid(double lo_s, double hi_s, int n, double *grid_s)
+{
+    for (int g = 0; g < n; g++)
+        grid_s[g] = n == 1 ? hi_s : lo_s * pow(hi_s / lo_s, (double)g / (n - 1));
+}
+
+/* Per-input stream: the same (seed, policy, input, run) gives the same draws whatever else runs. */
+static unsigned long stream_seed(uint64_t seed, const char *policy, int input, int run)
+{
+    uint64_t h = seed ^ 0x9E3779B97F4A7C15ULL;
+    for (const char *p = policy; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    h ^= (uint64_t)input * 0xBF58476D1CE4E5B9ULL + (uint64_t)run * 0x94D049BB133111EBULL;
+    h ^= h >> 31;
+    h *= 0xD6E8FEB86659FD39ULL;
+    h ^= h >> 28;
+    return (unsigned long)h;
+}
+
+/* One input's share of an evaluation: its runs' sums at each grid time. Inputs are spread over threads and the
+ * shares added in input order afterwards, so the bytes do not depend on the thread count. */
+struct pol_share {
+    double *sum, *sumsq, final_sum;
+    long count, n_steps, n_budget_stops;
+};
+
+struct pol_job {
+    const struct pol_data *d;
+    const struct policy_ops *ops;
+    const struct pol_settings *s;
+    const double *grid_s;
+    struct pol_share *share; /* d->n_in */
+    int next_input, failed;
+    pthread_mutex_t mu;
+    char err[256];
+};
+
+static void *pol_worker(void *arg)
+{
+    struct pol_job *jb = arg;
+    const struct pol_settings *s = jb->s;
+    int n = s->n_grid;
+    struct step_log log = {0};
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (rng == NULL)
+        tc_seterr("policies: out of memory");
+    for (;;) {
+        int i;
+        pthread_mutex_lock(&jb->mu);
+        if (rng == NULL && !jb->failed) {
+            jb->failed = 1;
+            snprintf(jb->err, sizeof jb->err, "%s", tc_errmsg());
+        }
+        i = jb->failed ? jb->d->n_in : jb->next_input++;
+        pthread_mutex_unlock(&jb->mu);
+        if (i >= jb->d->n_in)
+            break;
+        const struct pinput *in = &jb->d->in[i];
+        struct pol_share *sh = &jb->share[i];
+        if (in->n_valid == 0)
+            continue;
+        for (int r = 0; r < s->runs; r++) {
+            int stopped = 0;
+            log.n = 0;
+            gsl_rng_set(rng, stream_seed(s->seed, jb->ops->name, i, r));
+            if (one_run(jb->d, in, jb->ops, s, rng, &log, &sh->n_steps, &stopped) != 0) {
+                pthread_mutex_lock(&jb->mu);
+                if (!jb->failed) {
+                    jb->failed = 1;
+                    snprintf(jb->err, sizeof jb->err, "%s", tc_errmsg());
+                }
+                pthread_mutex_unlock(&jb->mu);
+                break;
+            }
+            sh->n_budget_stops += stopped;
+            for (int g = 0, e = 0; g < n; g++) { /* the incumbent's speedup at each grid time (0 before any) */
+                while (e < log.n && log.t_s[e] <= jb->grid_s[g])
+                    e++;
+                double y = e > 0 ? log.speedup[e - 1] : 0;
+                sh->sum[g] += y;
+                sh->sumsq[g] += y * y;
+            }
+            sh->final_sum += log.n > 0 ? log.speedup[log.n - 1] : 0;
+            sh->count++;
+        }
+    }
+    free(log.t_s);
+    free(log.speedup);
+    if (rng != NULL)
+        gsl_rng_free(rng);
+    return NULL;
+}
+
+int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const struct pol_settings *s,
+                 const double *grid_s, struct pol_curve *curve)
+{
+    int n = s->n_grid, rc = -1, nt = s->threads < 1 ? 1 : s->threads > 64 ? 64 : s->threads, mu_ok = 0;
+    double *sum = calloc((size_t)n, sizeof *sum), *sumsq = calloc((size_t)n, sizeof *sumsq);
+    double *shbuf = calloc((size_t)2 * n * (d->n_in > 0 ? d->n_in : 1), sizeof *shbuf);
+    struct pol_share *share = calloc((size_t)(d->n_in > 0 ? d->n_in : 1), sizeof *share);
+    double final_sum = 0;
+    long count = 0;
+    struct pol_job jb;
+    pthread_t tids[64];
+    memset(curve, 0, sizeof *curve);
+    memset(&jb, 0, sizeof jb);
+    curve->policy = ops->name;
+    curve->n_grid = n;
+    curve->grid_s = malloc((size_t)n * sizeof *curve->grid_s);
+    curve->mean = malloc((size_t)n * sizeof *curve->mean);
+    curve->lo = malloc((size_t)n * sizeof *curve->lo);
+    curve->hi = malloc((size_t)n * sizeof *curve->hi);
+    curve->baseline = malloc((size_t)n * sizeof *curve->baseline);
+    if (sum == NULL || sumsq == NULL || shbuf == NULL || share == NULL || curve->grid_s == NULL ||
+        curve->mean == NULL || curve->lo == NULL || curve->hi == NULL || curve->baseline == NULL) {
+        tc_seterr("policies: out of memory");
+        goto out;
+    }
+    memcpy(curve->grid_s, grid_s, (size_t)n * sizeof *grid_s);
+    for (int i = 0; i < d->n_in; i++) {
+        share[i].sum = shbuf + (size_t)2 * n * i;
+        share[i].sumsq = share[i].sum + n;
+    }
+    jb.d = d;
+    jb.ops = ops;
+    jb.s = s;
+    jb.grid_s = grid_s;
+    jb.share = share;
+    if (pthread_mutex_init(&jb.mu, NULL) != 0) {
+        tc_seterr("policies: cannot create a mutex");
+        goto out;
+    }
+    mu_ok = 1;
+    if (nt > d->n_in)
+        nt = d->n_in > 0 ? d->n_in : 1;
+    int started = 0;
+    for (int k = 1; k < nt; k++) {
+        if (pthread_create(&tids[k], NULL, pol_worker, &jb) != 0)
+            break; /* fewer threads: the same result, the inputs are shared out dynamically */
+        started = k;
+    }
+    pol_worker(&jb);
+    for (int k = 1; k <= started; k++)
+        pthread_join(tids[k], NULL);
+    if (jb.failed) {
+        tc_seterr("%s", jb.err);
+        goto out;
+    }
+    for (int i = 0; i < d->n_in; i++) { /* in input order: the same sums whatever the thread count */
+        for (int g = 0; g < n; g++) {
+            sum[g] += share[i].sum[g];
+            sumsq[g] += share[i].sumsq[g];
+        }
+        final_sum += share[i].final_sum;
+        count += share[i].count;
+        curve->n_steps += share[i].n_steps;
+        curve->n_budget_stops += share[i].n_budget_stops;
+    }
+    if (count == 0) {
+        tc_seterr("policies: no input has a valid run");
+        goto out;
+    }
+    pol_baseline(d, s, grid_s, n, curve->baseline);
+    curve->t90_s = curve->t95_s = curve->t99_s = NAN;
+    double score = 0;
+    int n_score = 0;
+    for (int g = 0; g < n; g++) {
+        double m = sum[g] / count, var = count > 1 ? (sumsq[g] - count * m * m) / (count - 1) : 0;
+        double half = 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)count);
+        curve->mean[g] = m;
+        curve->lo[g] = m - half;
+        curve->hi[g] = m + half;
+        if (isnan(curve->t90_s) && m >= 0.90)
+            curve->t90_s = grid_s[g];
+        if (isnan(curve->t95_s) && m >= 0.95)
+            curve->t95_s = grid_s[g];
+        if (isnan(curve->t99_s) && m >= 0.99)
+            curve->t99_s = grid_s[g];
+        if (curve->baseline[g] < 1 - 1e-12) {
+            score += (m - curve->baseline[g]) / (1 - curve->baseline[g]);
+            n_score++;
+        }
+    }
+    curve->score = n_score > 0 ? score / n_score : 0;
+    curve->final_speedup = final_sum / count;
+    rc = 0;
+out:
+    if (rc != 0)
+        pol_curve_free(curve);
+    if (mu_ok)
+        pthread_mutex_destroy(&jb.mu);
+    free(shbuf);
+    free(share);
+    free(sum);
+    free(sumsq);
+    return rc;
+}
+
+void pol_curve_free(struct pol_curve *c)
+{
+    free(c->grid_s);
+    free(c->mean);
+    free(c->lo);
+    free(c->hi);
+    free(c->baseline);
+    c->grid_s = c->mean = c->lo = c->hi = c->baseline = NULL;
+}
+

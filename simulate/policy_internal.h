@@ -1,0 +1,43 @@
+/* policy_internal.h — the layout of the policy engine's tables (struct pol_data in policy.h), shared by the
+ * table builder (policy.c), the replay engine (policy_engine.c) and the analytic baseline (policy_baseline.c).
+ * Not for use outside simulate/. */
+#ifndef POLICY_INTERNAL_H
+#define POLICY_INTERNAL_H
+
+#include "policy.h"
+
+#include <stdint.h>
+
+struct pcfg {
+    int status;          /* the current run's status for this input (compile/config status without a run) */
+    double compile_ms;   /* 0 when not recorded */
+    double warm_ms;      /* estimate + warm-up executions, with their overhead share */
+    double gap_ms;       /* per-execution overhead: (wall_ms - all executions) / executions, >= 0 */
+    double ovh_ms;       /* wall_ms - timed executions, >= 0 (the paper's whole overhead) */
+    double fail_ms;      /* what a failed launch or a wrong result costs beyond compiling: its wall_ms */
+    const uint64_t *x;   /* timed executions (ns), in the trace's memory */
+    int n;
+    double true_ms;      /* median of the timed executions */
+    double *blk;         /* per block of BLK executions: sum (ms), sum of squares, min, max (4 values each), so that a
+                          * step takes whole blocks at once; the last, partial block is walked one by one */
+};
+#define BLK 64
+
+struct pinput {
+    int n_cfg, n_valid;
+    struct pcfg *c;
+    struct pol_config *pc;
+    double opt_ms;
+};
+
+struct pol_data {
+    int n_in, n_params;
+    struct pinput *in;
+    int *n_values;
+    int32_t **values;
+    int *grid_cfg;       /* the configuration at each point of the parameter grid (mixed radix over the value
+                          * indices, parameter 0 fastest), -1 where the space has none; NULL when the grid is too
+                          * large to tabulate (pol_config_at then searches) */
+};
+
+#endif

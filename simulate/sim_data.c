@@ -1,0 +1,380 @@
+/* sim_data.c — the replay tables of `tunecost simulate` (sim.h, struct sim_data in sim_internal.h): per input and
+ * valid configuration, small tables indexed by EXEC_TIME (integer ms) and by EARLY_STOP_NUM, so that one replayed
+ * configuration costs a few table reads: j, Σx1..xj, the estimate and the running minimum for the drawn EXEC_TIME,
+ * and Σx1..x_ESN, min x1..x_ESN for the drawn EARLY_STOP_NUM. The per-configuration records they start from
+ * (true time, overheads, compile time) come from sim_table.c, which the policy engine shares. The raw executions
+ * are not kept. */
+#include "sim_internal.h"
+#include "tc_err.h"
+#include "tc_opt.h"
+#include "trace.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sim_data *sim_data_new(const struct sim_settings *s)
+{
+    struct sim_data *d;
+    if (sim_settings_check(s) != 0)
+        return NULL;
+    d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        tc_seterr("simulate: out of memory");
+        return NULL;
+    }
+    d->exec_lo = s->exec_ms_lo;
+    d->exec_hi = s->exec_ms_hi;
+    d->n_e = s->exec_ms_hi - s->exec_ms_lo + 1;
+    d->k_max = s->es_num_hi;
+    d->have_median = s->estimator == SIM_ESTIMATOR_MEDIAN;
+    d->bytes = sizeof *d;
+    return d;
+}
+
+void sim_data_free(struct sim_data *d)
+{
+    if (d == NULL)
+        return;
+    for (int i = 0; i < d->n_in; i++) {
+        for (int c = 0; c < d->in[i].n; c++)
+            free(d->in[i].c[c].e); /* k lives in the same block */
+        free(d->in[i].c);
+    }
+    free(d->in);
+    sim_scratch_free(&d->bs);
+    free(d->label);
+    free(d);
+}
+
+int sim_data_add_input(struct sim_data *d, const char *name, double flops)
+{
+    struct sinput *in;
+    /* NaN: not known (an imported search space); TFLOP/s columns are then NaN and speedup carries the result */
+    if (!isnan(flops) && (!(flops > 0) || !isfinite(flops)))
+        return tc_seterr("input '%s': flops must be a positive number (or NaN: unknown), got %g", name, flops);
+    if (d->n_in == d->cap_in) {
+        int cap = d->cap_in ? 2 * d->cap_in : 16;
+        struct sinput *p = realloc(d->in, (size_t)cap * sizeof *p);
+        if (p == NULL)
+            return tc_seterr("simulate: out of memory");
+        d->in = p;
+        d->cap_in = cap;
+    }
+    in = &d->in[d->n_in];
+    memset(in, 0, sizeof *in);
+    snprintf(in->name, sizeof in->name, "%s", name);
+    in->flops = flops;
+    in->opt_ms = NAN;
+    d->bytes += sizeof *in;
+    return d->n_in++;
+}
+
+
+/* Binary heaps for the running median: lo is a max-heap, hi a min-heap. */
+static void heap_push(uint64_t *h, size_t *n, uint64_t v, int is_max)
+{
+    size_t i = (*n)++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (is_max ? h[p] >= v : h[p] <= v)
+            break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = v;
+}
+static uint64_t heap_pop(uint64_t *h, size_t *n, int is_max)
+{
+    uint64_t top = h[0], v = h[--*n];
+    size_t i = 0, m = *n;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= m)
+            break;
+        if (c + 1 < m && (is_max ? h[c + 1] > h[c] : h[c + 1] < h[c]))
+            c++;
+        if (is_max ? v >= h[c] : v <= h[c])
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (m > 0)
+        h[i] = v;
+    return top;
+}
+
+/* Build one configuration's tables into input `in` from its record b (d gives the table ranges only). Adds its
+ * size to *bytes. */
+static int config_add(const struct sim_data *d, struct sim_scratch *bs, struct sinput *in, const struct sim_base *b,
+                      size_t *bytes)
+{
+    struct sconf *c;
+    const uint64_t *x = b->timed_ns;
+    size_t n = (size_t)b->n_timed, i = 0, n_lo = 0, n_hi = 0, block;
+    uint64_t sum = 0, pmin = UINT64_MAX;
+
+    if (in->n == in->cap) {
+        int cap = in->cap ? 2 * in->cap : 64;
+        struct sconf *p = realloc(in->c, (size_t)cap * sizeof *p);
+        if (p == NULL)
+            return tc_seterr("simulate: out of memory");
+        in->c = p;
+        in->cap = cap;
+    }
+    if (d->have_median && bs->heap_cap < n) {
+        uint64_t *lo = realloc(bs->lo_heap, n * sizeof *lo), *hi;
+        if (lo == NULL)
+            return tc_seterr("simulate: out of memory");
+        bs->lo_heap = lo;
+        hi = realloc(bs->hi_heap, n * sizeof *hi);
+        if (hi == NULL)
+            return tc_seterr("simulate: out of memory");
+        bs->hi_heap = hi;
+        bs->heap_cap = n;
+    }
+    c = &in->c[in->n];
+    memset(c, 0, sizeof *c);
+    c->config = b->config;
+    c->n_timed = b->n_timed;
+    c->compile_ms = b->compile_ms;
+    c->ovh_ms = b->ovh_ms;
+    c->gap_ms = b->gap_ms;
+    c->true_ms = b->true_ms;
+    c->n_k = (int)(n < (size_t)d->k_max ? n : (size_t)d->k_max);
+    {
+        /* The first EXEC_TIME (ms) whose threshold is >= the sum of all executions: from there on every entry
+         * is the same (j = n, short), so the table stops there. */
+        uint64_t total = 0;
+        for (size_t q = 0; q < n; q++)
+            total = total > UINT64_MAX - x[q] ? UINT64_MAX : total + x[q];
+        uint64_t first_ms = total / 1000000u + (total % 1000000u != 0);
+        long last = first_ms <= (uint64_t)d->exec_lo ? 0 : (long)(first_ms - (uint64_t)d->exec_lo);
+        c->n_e = last + 1 < (long)d->n_e ? (int)(last + 1) : d->n_e;
+    }
+    block = (size_t)c->n_e * sizeof(struct e_entry) + (size_t)c->n_k * sizeof(struct k_entry);
+    c->e = malloc(block);
+    if (c->e == NULL)
+        return tc_seterr("simulate: out of memory");
+    c->k = (struct k_entry *)(c->e + c->n_e);
+
+    /* EXEC_TIME tables: one monotone walk over the prefix sums (exact, in integer ns). */
+    for (int e = 0; e < c->n_e; e++) {
+        uint64_t thr_ns = (uint64_t)(d->exec_lo + e) * 1000000u;
+        struct e_entry *en = &c->e[e];
+        while (i < n && sum <= thr_ns) {
+            uint64_t v = x[i++];
+            sum += v;
+            if (v < pmin)
+                pmin = v;
+            if (d->have_median) {
+                if (n_lo == 0 || v <= bs->lo_heap[0])
+                    heap_push(bs->lo_heap, &n_lo, v, 1);
+                else
+                    heap_push(bs->hi_heap, &n_hi, v, 0);
+                if (n_lo > n_hi + 1)
+                    heap_push(bs->hi_heap, &n_hi, heap_pop(bs->lo_heap, &n_lo, 1), 0);
+                else if (n_hi > n_lo)
+                    heap_push(bs->lo_heap, &n_lo, heap_pop(bs->hi_heap, &n_hi, 0), 1);
+            }
+        }
+        en->j = (int32_t)i;
+        en->is_short = sum <= thr_ns;
+        en->rep_ms = (double)sum * 1e-6;
+        en->pmin_ms = (double)pmin * 1e-6;
+        if (d->have_median)
+            en->med_ms = (n_lo > n_hi ? (double)bs->lo_heap[0] : ((double)bs->lo_heap[0] + (double)bs->hi_heap[0]) * 0.5) *
+                         1e-6;
+        else
+            en->med_ms = NAN;
+    }
+
+    /* EARLY_STOP_NUM tables. */
+    {
+        uint64_t s = 0, m = UINT64_MAX;
+        for (int k = 0; k < c->n_k; k++) {
+            s += x[k];
+            if (x[k] < m)
+                m = x[k];
+            c->k[k].sum_ms = (double)s * 1e-6;
+            c->k[k].pmin_ms = (double)m * 1e-6;
+        }
+    }
+    if (!(in->opt_ms <= c->true_ms))
+        in->opt_ms = c->true_ms;
+    in->n++;
+    *bytes += sizeof *c + block;
+    return 0;
+}
+
+int sim_data_add_config(struct sim_data *d, int input, const struct sim_config_run *run)
+{
+    struct sim_base b;
+    if (input < 0 || input >= d->n_in)
+        return tc_seterr("simulate: input index %d out of range [0, %d)", input, d->n_in);
+    if (sim_base_fill(&d->bs, d->in[input].name, run, &b) != 0)
+        return -1;
+    return config_add(d, &d->bs, &d->in[input], &b, &d->bytes);
+}
+
+/* Building from a trace: inputs are independent, so threads take them one at a time; each input's tables are the
+ * same whichever thread builds them. */
+struct build_job {
+    const struct trace *t;
+    struct sim_data *d;
+    const int *trace_inputs;    /* [d->n_in] the trace's index of each input */
+    atomic_int next;
+    size_t *bytes;              /* [d->n_in] */
+    char (*err)[320];           /* [d->n_in] "" or the message of the input's failure */
+};
+
+/* Input q's valid configurations, from the records sim_table_input builds (base: trace_n_configs of them). */
+static int build_input(struct build_job *bj, int q, struct sim_scratch *bs, struct sim_base *base)
+{
+    const struct trace *t = bj->t;
+    int n_cfg = trace_n_configs(t);
+    if (sim_table_input(t, bj->trace_inputs[q], bs, base) != 0)
+        return -1;
+    for (int c = 0; c < n_cfg; c++)
+        if (base[c].status == TRACE_OK && config_add(bj->d, bs, &bj->d->in[q], &base[c], &bj->bytes[q]) != 0)
+            return -1;
+    return 0;
+}
+
+static void *build_worker(void *arg)
+{
+    struct build_job *bj = arg;
+    struct sim_scratch bs;
+    struct sim_base *base = malloc(((size_t)trace_n_configs(bj->t) + 1) * sizeof *base);
+    memset(&bs, 0, sizeof bs);
+    for (;;) {
+        int q = atomic_fetch_add(&bj->next, 1);
+        if (q >= bj->d->n_in)
+            break;
+        if (base == NULL)
+            snprintf(bj->err[q], sizeof bj->err[q], "simulate: out of memory");
+        else if (build_input(bj, q, &bs, base) != 0)
+            snprintf(bj->err[q], sizeof bj->err[q], "%s", tc_errmsg());
+    }
+    free(base);
+    sim_scratch_free(&bs);
+    return NULL;
+}
+
+struct sim_data *sim_data_from_trace(const struct trace *t, const int *inputs, int n_inputs,
+                                     const struct sim_settings *s)
+{
+    struct sim_data *d = NULL;
+    struct build_job bj;
+    int n_all = trace_n_inputs(t), n_sel = inputs ? n_inputs : n_all, n_threads = s->threads;
+    int *sel = NULL;
+    pthread_t tids[64];
+    int started[64];
+    const char *path = trace_path(t);
+
+    memset(&bj, 0, sizeof bj);
+    d = sim_data_new(s);
+    if (d == NULL)
+        return NULL;
+    sel = malloc((size_t)(n_sel > 0 ? n_sel : 1) * sizeof *sel);
+    bj.bytes = calloc((size_t)(n_sel > 0 ? n_sel : 1), sizeof *bj.bytes);
+    bj.err = calloc((size_t)(n_sel > 0 ? n_sel : 1), sizeof *bj.err);
+    if (sel == NULL || bj.bytes == NULL || bj.err == NULL) {
+        tc_seterr("simulate: out of memory");
+        goto fail;
+    }
+    for (int q = 0; q < n_sel; q++) {
+        int input = inputs ? inputs[q] : q;
+        char name[64];
+        if (input < 0 || input >= n_all) {
+            tc_seterr("%s: input index %d out of range [0, %d)", path, input, n_all);
+            goto fail;
+        }
+        tc_format_shape(trace_dims(t, input), trace_n_dims(t), name, (int)sizeof name);
+        if (sim_data_add_input(d, name, trace_input(t, input)->flops) < 0) {
+            tc_preferr("%s", path);
+            goto fail;
+        }
+        sel[q] = input;
+    }
+    bj.t = t;
+    bj.d = d;
+    bj.trace_inputs = sel;
+    atomic_init(&bj.next, 0);
+    n_threads = sim_threads(n_threads);
+    if (n_threads > 64)
+        n_threads = 64;
+    if (n_threads > n_sel)
+        n_threads = n_sel > 0 ? n_sel : 1;
+    for (int k = 1; k < n_threads; k++)
+        started[k] = pthread_create(&tids[k], NULL, build_worker, &bj) == 0;
+    build_worker(&bj);
+    for (int k = 1; k < n_threads; k++)
+        if (started[k])
+            pthread_join(tids[k], NULL);
+    for (int q = 0; q < n_sel; q++) {
+        if (bj.err[q][0] != '\0') {
+            tc_seterr("%s: %s", path, bj.err[q]);
+            goto fail;
+        }
+        d->bytes += bj.bytes[q];
+        if (inputs != NULL && d->in[q].n == 0) {
+            tc_seterr("%s: input %s has no valid configuration (expected at least one run with status 0)", path,
+                      d->in[q].name);
+            goto fail;
+        }
+    }
+    if (inputs != NULL && n_sel > 1) {
+        size_t len = 1;
+        for (int q = 0; q < n_sel; q++)
+            len += strlen(d->in[q].name) + 1;
+        d->label = malloc(len);
+        if (d->label == NULL) {
+            tc_seterr("simulate: out of memory");
+            goto fail;
+        }
+        d->label[0] = '\0';
+        for (int q = 0; q < n_sel; q++) {
+            if (q > 0)
+                strcat(d->label, ",");
+            strcat(d->label, d->in[q].name);
+        }
+    }
+    free(sel);
+    free(bj.bytes);
+    free(bj.err);
+    return d;
+fail:
+    free(sel);
+    free(bj.bytes);
+    free(bj.err);
+    sim_data_free(d);
+    return NULL;
+}
+
+int sim_data_n_inputs(const struct sim_data *d)
+{
+    return d->n_in;
+}
+const char *sim_data_input_name(const struct sim_data *d, int input)
+{
+    return d->in[input].name;
+}
+int sim_data_n_valid(const struct sim_data *d, int input)
+{
+    return d->in[input].n;
+}
+double sim_data_optimal_ms(const struct sim_data *d, int input)
+{
+    return d->in[input].opt_ms;
+}
+double sim_data_flops(const struct sim_data *d, int input)
+{
+    return d->in[input].flops;
+}
+size_t sim_data_bytes(const struct sim_data *d)
+{
+    return d->bytes;
+}

@@ -1,0 +1,61 @@
+/* sim_internal.h — the layout of `struct sim_data` (sim.h), shared by the files of `tunecost simulate`: the tables
+ * (sim_data.c), the replay (sim_replay.c) and the outputs (sim_output.c). Not for use outside simulate/. */
+#ifndef SIM_INTERNAL_H
+#define SIM_INTERNAL_H
+
+#include "sim.h"
+#include "sim_table.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One EXEC_TIME's view of a configuration's timed executions x1..xn. */
+struct e_entry {
+    double rep_ms;   /* x1 + ... + xj */
+    double med_ms;   /* median(x1..xj); NaN unless the data were built for the median estimator */
+    double pmin_ms;  /* min(x1..xj) */
+    int32_t j;       /* smallest count whose sum exceeds EXEC_TIME, or n */
+    int32_t is_short;/* 1 when even x1 + ... + xn does not exceed EXEC_TIME */
+};
+/* The first k executions, k = 1 .. min(es_num_hi, n): what an early stop at k ran. */
+struct k_entry {
+    double sum_ms;   /* x1 + ... + xk */
+    double pmin_ms;  /* min(x1..xk) */
+};
+
+struct sconf {
+    int config;
+    int n_timed;
+    double compile_ms;
+    double ovh_ms;     /* wall_ms − Σ timed, clamped at 0: the paper's overhead */
+    double gap_ms;     /* per-execution part of the overhead (flush, launch gap, sync) */
+    double true_ms;    /* median of all timed executions */
+    int n_k;           /* entries in k */
+    int n_e;           /* entries in e: up to the first EXEC_TIME that all the executions fit in (every later
+                        * EXEC_TIME gives that same entry), so memory follows the trace, not the --exec-ms range */
+    struct e_entry *e; /* [n_e], index min(EXEC_TIME − exec_ms_lo, n_e − 1) */
+    struct k_entry *k; /* [n_k], index k − 1 */
+};
+
+struct sinput {
+    char name[64];
+    double flops;
+    double opt_ms;
+    int n, cap;
+    struct sconf *c;
+};
+
+/* Working memory of building one configuration's tables (one per building thread). */
+struct sim_data {
+    int exec_lo, exec_hi, n_e;
+    int k_max;
+    int have_median;
+    int n_in, cap_in;
+    struct sinput *in;
+    size_t bytes;
+    char *label;             /* points.tsv's input column in all-inputs mode: NULL ("all") or "A,B,C" for a
+                                chosen subset of a trace's inputs */
+    struct sim_scratch bs;   /* for sim_data_add_config */
+};
+
+#endif

@@ -1,0 +1,176 @@
+/* sim_output.c — what `tunecost simulate` writes (formats in docs/simulation.md): the settings as comment lines,
+ * points.tsv, and frontier.tsv computed from points.tsv's text by the same code as `tunecost frontier`. */
+#include "frontier.h"
+#include "sim_internal.h"
+#include "tc_atomic.h"
+#include "tc_err.h"
+#include "tc_version.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void scenario_describe(const struct sim_scenario *sc, char *buf, size_t len)
+{
+    int n;
+    if (sc->compile == SIM_COMPILE_SEQUENTIAL)
+        n = snprintf(buf, len, "compile sequential");
+    else if (sc->compile == SIM_COMPILE_PARALLEL)
+        n = snprintf(buf, len, "compile parallel x%d (compile_ms / (N / ceil(N / %d)))", sc->compile_factor,
+                     sc->compile_factor);
+    else
+        n = snprintf(buf, len, "compile pipelined on %d workers", sc->compile_factor);
+    if (n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ", overhead %s, early stop %s", sim_overhead_name(sc->overhead),
+                 sc->early_stop ? "on" : "off");
+}
+
+static const char *point_input(const struct sim_data *d, const struct sim_settings *s)
+{
+    return s->input >= 0 ? d->in[s->input].name : d->label != NULL ? d->label : "all";
+}
+
+void sim_write_settings(FILE *fp, const struct sim_data *d, const struct sim_settings *s, const char *source)
+{
+    int n_used = 0, n_valid = 0;
+    for (int i = 0; i < d->n_in; i++)
+        if (s->input < 0 || s->input == i) {
+            n_used += d->in[i].n > 0;
+            n_valid += d->in[i].n;
+        }
+    fprintf(fp, "# tunecost %s simulate (docs/simulation.md)\n", TC_VERSION);
+    if (source != NULL)
+        fprintf(fp, "# source: %s\n", source);
+    if (s->input >= 0)
+        fprintf(fp, "# input: %s (%d valid configurations)\n", d->in[s->input].name, d->in[s->input].n);
+    else
+        fprintf(fp, "# input: %s (%d inputs with valid configurations of %d; %d valid (input, configuration) "
+                    "pairs)\n", point_input(d, s), n_used, d->n_in, n_valid);
+    fprintf(fp, "# samples: %d\n# runs: %d\n# seed: %llu\n", s->samples, s->runs, (unsigned long long)s->seed);
+    fprintf(fp, "# n-config: %d:%d\n# exec-ms: %d:%d\n# early-stop-num: %d:%d\n# early-stop-threshold: %.15g:%.15g\n",
+            s->n_config_lo, s->n_config_hi, s->exec_ms_lo, s->exec_ms_hi, s->es_num_lo, s->es_num_hi,
+            s->es_thr_lo, s->es_thr_hi);
+    fprintf(fp, "# estimator: %s\n", sim_estimator_name(s->estimator));
+    for (int i = 0; i < s->n_scenarios; i++) {
+        char buf[160];
+        scenario_describe(&s->scenarios[i], buf, sizeof buf);
+        fprintf(fp, "# scenario %s: %s\n", s->scenarios[i].name, buf);
+    }
+}
+
+static void put_num(FILE *fp, double v)
+{
+    if (isnan(v))
+        fputs("\tnan", fp); /* the missing-value token of every tunecost TSV */
+    else
+        fprintf(fp, "\t%.9g", v);
+}
+
+int sim_write_points(FILE *fp, const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r,
+                     const char *source)
+{
+    const char *input = point_input(d, s);
+    sim_write_settings(fp, d, s, source);
+    fputs("sample\tscenario\tinput\tn_config\texec_ms\tes_num\tes_threshold\tresults\ttime_s\ttime_s_lo\ttime_s_hi"
+          "\ttflops\ttflops_lo\ttflops_hi\tspeedup\tspeedup_lo\tspeedup_hi\tshort\tstopped\texplored\n",
+          fp);
+    for (int i = 0; i < r->n_points; i++) {
+        const struct sim_point *p = &r->points[i];
+        const struct sim_scenario *sc = &s->scenarios[p->scenario];
+        fprintf(fp, "%d\t%s\t%s\t%d\t%d", p->sample, sc->name, input, p->n_config, p->exec_ms);
+        if (sc->early_stop)
+            fprintf(fp, "\t%d\t%.6f", p->es_num, p->es_thr);
+        else
+            fputs("\tnan\tnan", fp); /* not drawn for this scenario: the one NA token */
+        fprintf(fp, "\t%ld", p->results);
+        put_num(fp, p->time_s);
+        put_num(fp, p->time_s_lo);
+        put_num(fp, p->time_s_hi);
+        put_num(fp, p->tflops);
+        put_num(fp, p->tflops_lo);
+        put_num(fp, p->tflops_hi);
+        put_num(fp, p->speedup);
+        put_num(fp, p->speedup_lo);
+        put_num(fp, p->speedup_hi);
+        fprintf(fp, "\t%ld\t%.6g\t%.6g\n", p->n_short, p->stopped, p->explored);
+    }
+    if (ferror(fp))
+        return tc_seterr("writing points: %s", strerror(errno));
+    return 0;
+}
+
+int sim_write_outputs(const char *dir, const struct sim_data *d, const struct sim_settings *s,
+                      const struct sim_result *r, const char *source)
+{
+    char *buf = NULL, path[4096];
+    size_t len = 0;
+    FILE *mem = NULL, *in = NULL, *fp;
+    struct frontier_table *ft = NULL;
+    struct tc_atomic a, af;
+    int rc = -1;
+
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return tc_seterr("-o %s: cannot create the directory: %s", dir, strerror(errno));
+    /* points.tsv is formatted once in memory; frontier.tsv is computed from that text by the same code as
+     * `tunecost frontier`, so the two commands always agree. */
+    mem = open_memstream(&buf, &len);
+    if (mem == NULL) {
+        tc_seterr("simulate: out of memory");
+        goto out;
+    }
+    if (sim_write_points(mem, d, s, r, source) != 0 || fclose(mem) != 0) {
+        mem = NULL;
+        tc_seterr("simulate: out of memory formatting points");
+        goto out;
+    }
+    mem = NULL;
+    in = fmemopen(buf, len, "r");
+    if (in == NULL) {
+        tc_seterr("simulate: out of memory");
+        goto out;
+    }
+    ft = frontier_table_read(in, "points.tsv", "time_s", "speedup");
+    if (ft == NULL)
+        goto out;
+
+    /* Both files are written in full before either is renamed into place, so a write error (a full disk)
+     * leaves the previous pair untouched. */
+    snprintf(path, sizeof path, "%s/points.tsv", dir);
+    fp = tc_atomic_open(&a, path);
+    if (fp == NULL)
+        goto out;
+    if (fwrite(buf, 1, len, fp) != len || fflush(fp) != 0) {
+        tc_atomic_abort(&a);
+        tc_seterr("%s: write failed: %s", path, strerror(errno));
+        goto out;
+    }
+    snprintf(path, sizeof path, "%s/frontier.tsv", dir);
+    fp = tc_atomic_open(&af, path);
+    if (fp == NULL) {
+        tc_atomic_abort(&a);
+        goto out;
+    }
+    if (frontier_table_write(ft, fp, "frontier: the points not dominated in (time_s, speedup), per "
+                                     "scenario, by time") != 0 || fflush(fp) != 0) {
+        tc_atomic_abort(&af);
+        tc_atomic_abort(&a);
+        tc_seterr("%s: write failed: %s", path, strerror(errno));
+        goto out;
+    }
+    if (tc_atomic_commit(&a) != 0) {
+        tc_atomic_abort(&af);
+        goto out;
+    }
+    if (tc_atomic_commit(&af) != 0)
+        goto out;
+    rc = 0;
+out:
+    if (in != NULL)
+        fclose(in);
+    frontier_table_free(ft);
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,164 @@
+/* sim_settings.c — the settings of `tunecost simulate` (sim.h): names of the models, scenario names, the paper's
+ * defaults and their range checks, and the thread count a setting means. */
+#include "sim.h"
+#include "tc_err.h"
+
+#include <string.h>
+#include <unistd.h>
+
+static const char *compile_names[] = {"sequential", "parallel", "pipelined"};
+static const char *overhead_names[] = {"paper", "per-exec"};
+static const char *estimator_names[] = {"mean", "median", "min"};
+
+const char *sim_compile_name(enum sim_compile c)
+{
+    return (unsigned)c < 3 ? compile_names[c] : "unknown";
+}
+const char *sim_overhead_name(enum sim_overhead o)
+{
+    return (unsigned)o < 2 ? overhead_names[o] : "unknown";
+}
+const char *sim_estimator_name(enum sim_estimator e)
+{
+    return (unsigned)e < 3 ? estimator_names[e] : "unknown";
+}
+
+int sim_compile_parse(const char *s, enum sim_compile *out)
+{
+    for (int i = 0; i < 3; i++)
+        if (strcmp(s, compile_names[i]) == 0) {
+            *out = (enum sim_compile)i;
+            return 0;
+        }
+    return tc_seterr("--compile: expected sequential, parallel or pipelined, got '%s'", s);
+}
+int sim_overhead_parse(const char *s, enum sim_overhead *out)
+{
+    for (int i = 0; i < 2; i++)
+        if (strcmp(s, overhead_names[i]) == 0) {
+            *out = (enum sim_overhead)i;
+            return 0;
+        }
+    return tc_seterr("--overhead: expected paper or per-exec, got '%s'", s);
+}
+int sim_estimator_parse(const char *s, enum sim_estimator *out)
+{
+    for (int i = 0; i < 3; i++)
+        if (strcmp(s, estimator_names[i]) == 0) {
+            *out = (enum sim_estimator)i;
+            return 0;
+        }
+    return tc_seterr("--estimator: expected mean, median or min, got '%s'", s);
+}
+
+int sim_scenario_parse(const char *name, enum sim_compile def_compile, int def_factor,
+                       enum sim_overhead def_overhead, struct sim_scenario *out)
+{
+    struct sim_scenario sc;
+    char buf[SIM_NAME_LEN];
+    int set_compile = 0, set_overhead = 0;
+    if (name == NULL || name[0] == '\0' || strlen(name) >= sizeof buf)
+        return tc_seterr("--scenarios: expected a scenario name of 1 to %d characters, got '%s'",
+                         SIM_NAME_LEN - 1, name ? name : "");
+    memset(&sc, 0, sizeof sc);
+    snprintf(sc.name, sizeof sc.name, "%s", name);
+    sc.compile = def_compile;
+    sc.compile_factor = def_factor;
+    sc.overhead = def_overhead;
+    if (strcmp(name, "baseline") != 0) {
+        char *save = NULL;
+        snprintf(buf, sizeof buf, "%s", name);
+        for (char *tok = strtok_r(buf, "+", &save); tok != NULL; tok = strtok_r(NULL, "+", &save)) {
+            if (strcmp(tok, "sequential") == 0 || strcmp(tok, "parallel") == 0 || strcmp(tok, "pipelined") == 0) {
+                if (set_compile++)
+                    return tc_seterr("--scenarios: '%s' names two compile models", name);
+                sim_compile_parse(tok, &sc.compile);
+            } else if (strcmp(tok, "per-exec") == 0 || strcmp(tok, "paper-overhead") == 0) {
+                if (set_overhead++)
+                    return tc_seterr("--scenarios: '%s' names two overhead models", name);
+                sc.overhead = tok[0] == 'p' && tok[1] == 'e' ? SIM_OVERHEAD_PER_EXEC : SIM_OVERHEAD_PAPER;
+            } else if (strcmp(tok, "early-stop") == 0) {
+                if (sc.early_stop++)
+                    return tc_seterr("--scenarios: '%s' names early-stop twice", name);
+            } else {
+                return tc_seterr("--scenarios: unknown part '%s' in '%s' (expected baseline, or parts joined by "
+                                 "'+' from sequential, parallel, pipelined, early-stop, per-exec, paper-overhead)",
+                                 tok, name);
+            }
+        }
+        if (!set_compile && !set_overhead && !sc.early_stop)
+            return tc_seterr("--scenarios: '%s' is empty", name);
+    }
+    *out = sc;
+    return 0;
+}
+
+void sim_settings_default(struct sim_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    s->samples = 500;
+    s->runs = 30;
+    s->n_config_lo = 1;
+    s->n_config_hi = 80;
+    s->exec_ms_lo = 10;
+    s->exec_ms_hi = 100;
+    s->es_num_lo = 2;
+    s->es_num_hi = 100;
+    s->es_thr_lo = 1.0;
+    s->es_thr_hi = 1.1;
+    s->estimator = SIM_ESTIMATOR_MEAN;
+    s->input = -1;
+    s->seed = 1;
+    s->threads = 0;
+    s->n_scenarios = 3;
+    sim_scenario_parse("baseline", SIM_COMPILE_SEQUENTIAL, 16, SIM_OVERHEAD_PAPER, &s->scenarios[0]);
+    sim_scenario_parse("parallel", SIM_COMPILE_SEQUENTIAL, 16, SIM_OVERHEAD_PAPER, &s->scenarios[1]);
+    sim_scenario_parse("early-stop", SIM_COMPILE_SEQUENTIAL, 16, SIM_OVERHEAD_PAPER, &s->scenarios[2]);
+}
+
+int sim_settings_check(const struct sim_settings *s)
+{
+    if (s->samples < 1 || s->samples > 100000000)
+        return tc_seterr("--samples: expected an integer in [1, 100000000], got %d", s->samples);
+    if (s->runs < 1 || s->runs > 100000000)
+        return tc_seterr("--runs: expected an integer in [1, 100000000], got %d", s->runs);
+    if (s->n_config_lo < 1 || s->n_config_lo > s->n_config_hi)
+        return tc_seterr("--n-config: expected 1 <= lo <= hi, got %d:%d", s->n_config_lo, s->n_config_hi);
+    if (s->exec_ms_lo < 1 || s->exec_ms_lo > s->exec_ms_hi || s->exec_ms_hi > 100000)
+        return tc_seterr("--exec-ms: expected 1 <= lo <= hi <= 100000, got %d:%d", s->exec_ms_lo, s->exec_ms_hi);
+    if (s->es_num_lo < 1 || s->es_num_lo > s->es_num_hi || s->es_num_hi > 100000)
+        return tc_seterr("--early-stop-num: expected 1 <= lo <= hi <= 100000, got %d:%d", s->es_num_lo,
+                         s->es_num_hi);
+    if (!(s->es_thr_lo > 0) || !(s->es_thr_lo <= s->es_thr_hi) || !(s->es_thr_hi <= 1000))
+        return tc_seterr("--early-stop-threshold: expected 0 < lo <= hi <= 1000, got %g:%g", s->es_thr_lo,
+                         s->es_thr_hi);
+    if ((unsigned)s->estimator > SIM_ESTIMATOR_MIN)
+        return tc_seterr("--estimator: unknown estimator %d", (int)s->estimator);
+    if (s->input < -1)
+        return tc_seterr("simulate: input index %d (expected -1 for all inputs, or an index >= 0)", s->input);
+    if (s->threads < 0)
+        return tc_seterr("--threads: expected a non-negative integer, got %d", s->threads);
+    if (s->n_scenarios < 1 || s->n_scenarios > SIM_MAX_SCENARIOS)
+        return tc_seterr("--scenarios: expected 1 to %d scenarios, got %d", SIM_MAX_SCENARIOS, s->n_scenarios);
+    for (int i = 0; i < s->n_scenarios; i++) {
+        const struct sim_scenario *sc = &s->scenarios[i];
+        if ((unsigned)sc->compile > SIM_COMPILE_PIPELINED || (unsigned)sc->overhead > SIM_OVERHEAD_PER_EXEC)
+            return tc_seterr("--scenarios: scenario '%s' has an unknown model", sc->name);
+        if (sc->compile != SIM_COMPILE_SEQUENTIAL && (sc->compile_factor < 1 || sc->compile_factor > 4096))
+            return tc_seterr("--compile-factor: expected an integer in [1, 4096], got %d (scenario '%s')",
+                             sc->compile_factor, sc->name);
+        for (int k = 0; k < i; k++)
+            if (strcmp(s->scenarios[k].name, sc->name) == 0)
+                return tc_seterr("--scenarios: '%s' is listed twice", sc->name);
+    }
+    return 0;
+}
+
+int sim_threads(int threads)
+{
+    long c;
+    if (threads != 0)
+        return threads;
+    c = sysconf(_SC_NPROCESSORS_ONLN);
+    return c > 0 ? (int)c : 1;
+}
