@@ -26,14 +26,6 @@ static double median_finite(double *v, int n)
     return tc_median_sorted(v, (size_t)m);
 }
 
-double tables_run_median_ms(const struct trace *t, size_t r)
-{
-    const struct trace_run *run = trace_run(t, r);
-    if (run->n_timed <= 0)
-        return NAN;
-    return tc_median_u64(trace_run_timed(t, r), (size_t)run->n_timed, NULL) / 1e6;
-}
-
 char *tables_config_label(const struct trace *t, int config, char *buf, int len)
 {
     const int32_t *p = trace_params(t, config);
@@ -316,7 +308,7 @@ static int best_compute(const struct trace *t, struct best_info *b)
     for (size_t r = 0; r < nr; r++) {
         const struct trace_run *run = trace_run(t, r);
         b->run_ms[r] = trace_find_run(t, run->input, run->config) == (long)r && trace_run_valid(t, r)
-                           ? tables_run_median_ms(t, r)
+                           ? trace_run_median_ns(t, r) / 1e6
                            : NAN;
     }
     for (int i = 0; i < ni; i++) {
@@ -577,7 +569,7 @@ struct table *tables_estimate(const struct trace *t)
             s += (double)x[i];
         if (run->n_estimate > 0)
             est_mean = s / run->n_estimate / 1e6;
-        warm = tables_run_median_ms(t, r);
+        warm = trace_run_median_ns(t, r) / 1e6;
         /* Flushes precede the estimate and the timed executions, never the warm-up (Triton's do_bench). */
         nf = (long)run->n_estimate + run->n_timed;
         flush_pe = isfinite(run->flush_ms) && nf > 0 ? run->flush_ms / (double)nf : 0;
