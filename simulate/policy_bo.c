@@ -151,10 +151,11 @@ static int random_untried(struct st_bo *st, const struct pol_view *v)
     return k >= 0 ? take(st, k) : -1;
 }
 
-static _Thread_local const double *g_y; /* qsort has no context: set just around the call (runs are threads) */
-static int by_y(const void *a, const void *b)
+/* qsort_r order of configurations: lower y (ctx, indexed by configuration) first. */
+static int by_y(const void *a, const void *b, void *ctx)
 {
-    double x = g_y[*(const int *)a], y = g_y[*(const int *)b];
+    const double *yc = ctx;
+    double x = yc[*(const int *)a], y = yc[*(const int *)b];
     return (x > y) - (x < y);
 }
 
@@ -194,9 +195,7 @@ static int bo_next(void *p, const struct pol_view *v)
         yc[c] = v->failed[c] ? worst : st->ylog[c];
     }
     if (n_obs > BO_MAX_OBS) {
-        g_y = yc;
-        qsort(st->obs, (size_t)n_obs, sizeof *st->obs, by_y);
-        g_y = NULL;
+        qsort_r(st->obs, (size_t)n_obs, sizeof *st->obs, by_y, yc);
         n_obs = BO_MAX_OBS;
     }
     double mean = 0, var = 0;
