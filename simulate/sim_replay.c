@@ -384,7 +384,9 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
         if (wk[t].rng == NULL || wk[t].idx == NULL || wk[t].wfree == NULL || wk[t].rows == NULL)
             goto oom;
     }
-    /* Thread 0 is this one; the others are started here (if one cannot be, the rest share its work). */
+    /* Thread 0 is this one; the others are started here (if one cannot be, the rest share its work). Not
+     * tc_run_workers: the calling thread's worker also reports progress between its samples, so the callback
+     * (which writes the terminal line) only ever runs on the caller's thread, while the others count. */
     for (int t = 1; t < n_threads; t++)
         wk[t].started = pthread_create(&wk[t].tid, NULL, worker_main, &wk[t]) == 0;
     last = tc_now_s();
