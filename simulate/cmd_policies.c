@@ -4,6 +4,7 @@
 #include "tc_cli.h"
 #include "tc_atomic.h"
 #include "tc_err.h"
+#include "tc_gnuplot.h"
 #include "tc_opt.h"
 #include "tc_outdir.h"
 #include "tc_time.h"
@@ -11,6 +12,7 @@
 #include "tunecost.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,18 +96,33 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
     return tc_atomic_commit(&a);
 }
 
-/* The figure, when gnuplot is there: a missing gnuplot leaves the TSV files, with a note. */
+/* The figure (policies.png and policies.svg in dir), drawn with plots_dir/policies.gp when gnuplot is there. It is
+ * optional: when gnuplot is missing or fails, a note (unless quiet) says why, naming the script and the last line
+ * gnuplot printed, gnuplot's output stays in dir/gnuplot.log, and the TSV files are complete without it. A figure
+ * drawn leaves no log behind. */
 static void draw(const char *dir, const char *plots_dir, int quiet)
 {
-    char cmd[8192];
-    if (strchr(dir, '\'') != NULL || strchr(plots_dir, '\'') != NULL)
-        return; /* not quoted safely for the shell: leave the TSV files only */
-    (void)snprintf(cmd, sizeof cmd,
-             "cd '%s' && for f in png svg; do gnuplot -e \"fmt='$f'; out='policies.$f'; data='curves.tsv'; "
-             "plotsdir='%s'\" '%s/policies.gp' >/dev/null 2>&1 || exit 1; done",
-             dir, plots_dir, plots_dir);
-    if (system(cmd) != 0 && !quiet)
-        fprintf(stderr, "policies: the figure was not drawn (gnuplot missing or failed); the TSV files are complete\n");
+    static const char *const fmts[] = {"png", "svg"};
+    char gnuplot[PATH_MAX], script[PATH_MAX], expr[PATH_MAX + 128], out[32];
+    char log[PATH_MAX];
+    struct tc_gnuplot_job j = {gnuplot, dir, script, expr, out, "gnuplot.log"};
+    int rc = 0;
+    if (snprintf(script, sizeof script, "%s/policies.gp", plots_dir) >= (int)sizeof script)
+        rc = tc_seterr("%s/policies.gp: path too long", plots_dir);
+    else if (strchr(plots_dir, '\'') != NULL)
+        rc = tc_seterr("%s: a quote in the plots folder cannot be passed to gnuplot", script);
+    else
+        rc = tc_gnuplot_find(gnuplot, sizeof gnuplot);
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        snprintf(out, sizeof out, "policies.%s", fmts[k]);
+        snprintf(expr, sizeof expr, "fmt='%s'; out='%s'; data='curves.tsv'; plotsdir='%s'", fmts[k], out,
+                 plots_dir);
+        rc = tc_gnuplot_run(&j);
+    }
+    if (rc == 0 && snprintf(log, sizeof log, "%s/gnuplot.log", dir) < (int)sizeof log)
+        unlink(log);
+    if (rc != 0 && !quiet)
+        fprintf(stderr, "policies: the figure was not drawn: %s; the TSV files are complete\n", tc_errmsg());
 }
 
 int cmd_policies(int argc, char **argv)
