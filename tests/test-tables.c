@@ -2,6 +2,7 @@
  * Expected values are worked out by hand from the numbers listed at the top of test-tables-fixture.c. */
 #include "tables.h"
 #include "tc_err.h"
+#include "test-common.h"
 #include "test-tables-fixture.h"
 #include "trace.h"
 
@@ -12,28 +13,19 @@
 #include <string.h>
 #include <unistd.h>
 
-static char dir[] = "/tmp/test-tables.XXXXXX";
 static char small[256], small_noflush[256], triton[256];
 
 static void setup(void)
 {
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(small, sizeof small, "%s/small.h5", dir);
-    snprintf(small_noflush, sizeof small_noflush, "%s/small-noflush.h5", dir);
-    snprintf(triton, sizeof triton, "%s/triton.h5", dir);
+    tt_tmpdir_make("test-tables");
+    snprintf(small, sizeof small, "%s", tt_path("small.h5"));
+    snprintf(small_noflush, sizeof small_noflush, "%s", tt_path("small-noflush.h5"));
+    snprintf(triton, sizeof triton, "%s", tt_path("triton.h5"));
     ck_assert_msg(fixture_small(small, 256 << 20, 0) == 0, "%s", tc_errmsg());
     ck_assert_msg(fixture_small(small_noflush, 0, 1) == 0, "%s", tc_errmsg());
     ck_assert_msg(fixture_triton(triton) == 0, "%s", tc_errmsg());
 }
 
-static void teardown(void)
-{
-    unlink(small);
-    unlink(small_noflush);
-    unlink(triton);
-    rmdir(dir);
-    strcpy(dir, "/tmp/test-tables.XXXXXX");
-}
 
 static struct trace *open_ok(const char *path)
 {
@@ -348,9 +340,7 @@ int main(void)
 {
     Suite *s = suite_create("tables");
     TCase *tc = tcase_create("tables");
-    SRunner *sr;
-    int failed;
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, setup, tt_tmpdir_remove);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_tables_median_odd_even);
     tcase_add_test(tc, test_tables_compile_rows_and_totals);
@@ -364,9 +354,5 @@ int main(void)
     tcase_add_test(tc, test_table_outputs_tsv_markdown_html);
     tcase_add_test(tc, test_table_col_need_fails_loudly);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return tt_run(s);
 }
