@@ -159,6 +159,25 @@ static int by_y(const void *a, const void *b, void *ctx)
     return (x > y) - (x < y);
 }
 
+/* The candidates in st->cand: the unmeasured configurations, at most BO_MAX_CAND of them drawn at random (a partial
+ * Fisher-Yates shuffle on v->rng). Returns their number. */
+static int draw_candidates(struct st_bo *st, const struct pol_view *v)
+{
+    int n_cand = 0;
+    for (int c = 0; c < v->n_configs; c++)
+        if (!st->tried[c])
+            st->cand[n_cand++] = c;
+    if (n_cand > BO_MAX_CAND) {
+        for (int i = 0; i < BO_MAX_CAND; i++) {
+            int j = i + (int)gsl_rng_uniform_int(v->rng, (unsigned long)(n_cand - i)), t = st->cand[i];
+            st->cand[i] = st->cand[j];
+            st->cand[j] = t;
+        }
+        n_cand = BO_MAX_CAND;
+    }
+    return n_cand;
+}
+
 static int bo_next(void *p, const struct pol_view *v)
 {
     struct st_bo *st = p;
@@ -225,18 +244,7 @@ static int bo_next(void *p, const struct pol_view *v)
     gsl_matrix_view Ki = gsl_matrix_submatrix(st->Kinv, 0, 0, (size_t)n_obs, (size_t)n_obs);
     gsl_linalg_mcholesky_invert(&K.matrix, &perm, &Ki.matrix);
     gsl_blas_dgemv(CblasNoTrans, 1, &Ki.matrix, &ys.vector, 0, &al.vector);
-    /* candidates: the unmeasured configurations, at most BO_MAX_CAND of them drawn at random */
-    for (int c = 0; c < nc; c++)
-        if (!st->tried[c])
-            st->cand[n_cand++] = c;
-    if (n_cand > BO_MAX_CAND) {
-        for (int i = 0; i < BO_MAX_CAND; i++) {
-            int j = i + (int)gsl_rng_uniform_int(v->rng, (unsigned long)(n_cand - i)), t = st->cand[i];
-            st->cand[i] = st->cand[j];
-            st->cand[j] = t;
-        }
-        n_cand = BO_MAX_CAND;
-    }
+    n_cand = draw_candidates(st, v);
     int pick = -1;
     double best_ei = -INFINITY;
     /* mu = k . alpha and kw = k . (K^-1 k), summed in the order gsl_blas_ddot and gsl_blas_dgemv sum (so the
