@@ -5,10 +5,10 @@ measures, Triton's autotuner over a small set of strong matmul configurations in
 tutorial (https://triton-lang.org/main/getting-started/tutorials/03-matrix-multiplication.html), and the best
 configuration of a tunecost trace collected just before, on the same inputs.
 
-fp16 A (M x K) x B (K x N) -> fp16 C, fp32 accumulation, row-major, as tunecost's kernels. Each library is timed
-with triton.testing.do_bench (median, warm-up 25 ms, repetitions 100 ms, its default L2 flush); tunecost's
-number is the median of its trace's timed executions (collect --flush-bytes 0, its default protocol), so the
-tunecost column and the others differ in protocol: the table says so.
+fp16 A (M x K) x B (K x N) -> fp16 C, fp32 accumulation, row-major, as tunecost's kernels. All columns are timed by
+one protocol, Triton's: cuBLAS and Triton with triton.testing.do_bench (median, warm-up 25 ms, repetitions 100 ms,
+a 256 MB L2 flush before each repetition), tunecost's best by `collect --protocol triton --flush-bytes 256M`,
+which repeats do_bench's steps (tunecost's column is the lowest median of its trace).
 
 usage: python3 bench/peer-triton.py --tunecost build-dev/tunecost --out DIR [--shape MxNxK ...]
        (needs torch and triton 3.x with a GPU; writes DIR/peer.tsv and DIR/tunecost.h5)"""
@@ -100,8 +100,8 @@ def tunecost_best(tunecost, out, shapes):
     path = os.path.join(out, "tunecost.h5")
     with open(os.path.join(out, "shapes.txt"), "w") as f:
         f.write("\n".join("%dx%dx%d" % s for s in shapes) + "\n")
-    subprocess.run([tunecost, "collect", "--shapes-file", os.path.join(out, "shapes.txt"), "--flush-bytes", "0",
-                    "-q", "--force", "-o", path], check=True)
+    subprocess.run([tunecost, "collect", "--shapes-file", os.path.join(out, "shapes.txt"), "--protocol", "triton",
+                    "--flush-bytes", "256M", "--jobs", "16", "-q", "--force", "-o", path], check=True)
     info = subprocess.run([tunecost, "info", path], check=True, capture_output=True, text=True).stdout
     best = {}
     for line in info.splitlines():

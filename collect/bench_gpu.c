@@ -245,10 +245,11 @@ static CUresult launch_gemm(struct gpu *g)
     if (md->path == SPACE_PATH_WGMMA) {
         CUresult r = md->tmap_input == g->input_gen ? CUDA_SUCCESS : encode_tmaps(g, md);
         void *wargs[] = {&md->tm[0], &md->tm[1], &g->c, &m, &n, &k};
+        unsigned slots = (unsigned)(g->d.sms * (md->resident > 0 ? md->resident : 1));
         if (r != CUDA_SUCCESS)
             return r;
-        return cu.cuLaunchKernel(md->fn, grid, 1, 1, (unsigned)p[SP_NUM_WARPS] * 32, 1, 1, smem, g->stream, wargs,
-                                 NULL);
+        return cu.cuLaunchKernel(md->fn, grid < slots ? grid : slots, 1, 1, (unsigned)space_wgmma_threads(p), 1, 1,
+                                 smem, g->stream, wargs, NULL);
     }
     void *args[] = {&g->a, &g->b, &g->c, &m, &n, &k};
     return cu.cuLaunchKernel(md->fn, grid, 1, 1, (unsigned)p[SP_NUM_WARPS] * 32, 1, 1, smem, g->stream, args, NULL);
@@ -406,6 +407,9 @@ int bench_module_get(struct gpu *g, const struct run_wire *rw, const void *cubin
     TC_TRY(cu, cu.cuModuleLoadData(&m.mod, cubin));
     TC_TRY(cu, cu.cuModuleGetFunction(&m.fn, m.mod, "tc_gemm_f16"));
     TC_TRY(cu, cu.cuFuncSetAttribute(m.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
+    if (m.path == SPACE_PATH_WGMMA)
+        TC_TRY(cu, cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&m.resident, m.fn,
+                                                                  space_wgmma_threads(m.params), (size_t)smem));
     *load_ms = tc_now_ms() - t0;
     if (g->n_mods == g->cap_mods) {
         int cap = g->cap_mods ? 2 * g->cap_mods : 128;

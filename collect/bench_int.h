@@ -35,6 +35,7 @@ struct module {
     int32_t params[SP_N_PARAMS];
     int64_t tmap_input;  /* wgmma path: the input generation tm[] was encoded for (-1: none) */
     CUtensorMap tm[2];   /* wgmma path: A and B tensor maps */
+    int resident;        /* wgmma path: blocks per multiprocessor (its grid is persistent) */
 };
 
 /* The helper kernels are compiled by NVRTC on a thread of their own while the main thread opens the device. */

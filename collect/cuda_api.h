@@ -18,7 +18,8 @@
     X(cuMemAlloc) X(cuMemFree) X(cuMemcpyDtoH) X(cuMemcpyHtoD) X(cuMemsetD8) X(cuModuleLoadData)             \
     X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncSetAttribute) X(cuFuncGetAttribute) X(cuLaunchKernel)   \
     X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy)          \
-    X(cuStreamCreate) X(cuStreamSynchronize) X(cuGetErrorString) X(cuGetErrorName) X(cuTensorMapEncodeTiled)
+    X(cuStreamCreate) X(cuStreamSynchronize) X(cuGetErrorString) X(cuGetErrorName) X(cuTensorMapEncodeTiled)   \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
 struct cuapi {
 #define CUAPI_SLOT(f) __typeof__(f) *f;

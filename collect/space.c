@@ -152,6 +152,14 @@ int64_t space_smem_bytes_on(const int32_t *p, int path)
     return space_smem_bytes(p) + (path == SPACE_PATH_WGMMA ? 16 * (int64_t)p[SP_NUM_STAGES] : 0);
 }
 
+int space_wgmma_threads(const int32_t *p)
+{
+    /* kernels/gemm_f16_wgmma.cu: NUM_WARPS consumer warps, then a producer warpgroup (PRODUCER_WG: 8 warps and
+     * more shared memory than lets two blocks share a multiprocessor) or a producer warp */
+    int wg = p[SP_NUM_WARPS] == 8 && space_smem_bytes_on(p, SPACE_PATH_WGMMA) > 115712;
+    return p[SP_NUM_WARPS] * 32 + (wg ? 128 : 32);
+}
+
 void space_wgmma_panels(const int32_t *p, int *a_w, int *b_w)
 {
     int n_wg = p[SP_NUM_WARPS] / 4;

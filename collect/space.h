@@ -48,6 +48,9 @@ int64_t space_smem_bytes_on(const int32_t *params, int path);
 /* Panel widths (elements) of the wgmma path's TMA boxes: A_W = min(64, BLOCK_K) and B_W = min(64, the warpgroup's
  * N extent), as kernels/gemm_f16_wgmma.cu lays out its shared memory. */
 void space_wgmma_panels(const int32_t *params, int *a_w, int *b_w);
+
+/* Threads of a wgmma-path block (consumer warps and the producer; kernels/gemm_f16_wgmma.cu). */
+int space_wgmma_threads(const int32_t *p);
 /* "BM=128 BN=256 BK=32 G=8 S=3 W=8" into buf. */
 char *space_format_config(const int32_t *params, char *buf, int len);
 

@@ -18,16 +18,23 @@
  *   A: dims {K, M}, row stride 2K bytes, box {A_W, BLOCK_M};  B: dims {N, K}, row stride 2N bytes, box {B_W,
  *   BLOCK_K}; fp16, no interleave, zero fill out of bounds.
  *
- * Pipeline (no warp specialisation): thread 0 fills the ring NUM_STAGES deep; every warp waits on a stage's
- * "full" barrier, issues its wgmmas asynchronously, and after the wgmmas of the previous k-tile have completed
- * (wgmma.wait_group 1) signals that stage's "empty" barrier; thread 0 then refills it with the k-tile
- * NUM_STAGES ahead. Epilogue: fp16 tile staged in shared memory (rows padded by 16 bytes) and written with
- * 16-byte coalesced stores, or, when the staged tile would not fit in the pipeline's memory, 4-byte stores
- * straight from the registers.
+ * Warp specialised and persistent: NUM_WARPS consumer warps, then the producer. One producer thread walks this
+ * block's tiles (blockIdx.x, + gridDim.x, ... in GROUP_M order, as Triton's matmul numbers its programs) and keeps
+ * the ring of NUM_STAGES stages full across tile boundaries, waiting on a stage's "empty" barrier before loading
+ * it; consumers wait on its "full" barrier, issue their wgmmas asynchronously, and after the wgmmas of the
+ * previous k-tile have completed (wgmma.wait_group 1) signal that stage's "empty" barrier (one arrival per warp).
+ * Stage and phase come from one k-tile counter that runs on across tiles. The producer is a warpgroup that gives
+ * its registers to the consumers (setmaxnreg 40 / 232) when the block has 8 warps and its shared memory keeps it
+ * alone on a multiprocessor anyway (PRODUCER_WG), otherwise a single warp, so that small blocks still fit two
+ * or more to a multiprocessor. Epilogue, while the producer already loads the next tile: fp16 pairs transposed
+ * inside each quad of lanes and written with 16-byte stores straight from the registers (4-byte stores for a
+ * 16-column warpgroup tile); a block's last tile is staged in the then idle pipeline memory (rows padded by 16
+ * bytes) and written with coalesced 16-byte stores.
  *
- * Launch: grid = cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N) (1-D, GROUP_M swizzle as Triton's matmul), NUM_WARPS * 32
- * threads, TC_SMEM_BYTES dynamic shared memory. Entry point: extern "C" tc_gemm_f16(tmA, tmB, C, M, N, K), the
- * tensor maps passed by value (__grid_constant__). M, N, K multiples of 8. TC_VARIANT as in gemm_f16.cu.
+ * Launch: grid = min(cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N), multiprocessors x resident blocks per multiprocessor),
+ * NUM_THREADS = NUM_WARPS * 32 + 128 (PRODUCER_WG) or + 32 threads (collect/space.c: space_wgmma_threads),
+ * TC_SMEM_BYTES dynamic shared memory. Entry point: extern "C" tc_gemm_f16(tmA, tmB, C, M, N, K), the tensor maps
+ * passed by value (__grid_constant__). M, N, K multiples of 8. TC_VARIANT as in gemm_f16.cu.
  */
 #ifndef BLOCK_M
 #error "BLOCK_M must be defined (-DBLOCK_M=...)"
@@ -55,7 +62,7 @@ typedef unsigned short u16;
 typedef unsigned int u32;
 typedef unsigned long long u64;
 
-#define NUM_THREADS (NUM_WARPS * 32)
+#define NUM_CONSUMERS (NUM_WARPS * 32) /* consumer threads; the producer's warps follow them */
 #define NUM_WG (NUM_WARPS / 4)
 #define WG_SPLIT_M (BLOCK_M / 64 >= NUM_WG)
 #define WG_M (WG_SPLIT_M ? BLOCK_M / NUM_WG : BLOCK_M)
@@ -68,6 +75,11 @@ typedef unsigned long long u64;
 #define PIPE_BYTES (NUM_STAGES * (A_STAGE + B_STAGE) * 2)
 #define TC_SMEM_BYTES (PIPE_BYTES + 16 * NUM_STAGES)
 #define STAGE_TX ((A_STAGE + B_STAGE) * 2)
+/* A block alone on its multiprocessor by its shared memory (two would need 2 x (TC_SMEM_BYTES + 1 KiB) <= 228 KiB)
+ * with two consumer warpgroups gets a producer warpgroup that gives its registers to them (setmaxnreg); any other
+ * block one producer warp, so that blocks which fit twice are not held to one by registers. */
+#define PRODUCER_WG (NUM_WARPS == 8 && TC_SMEM_BYTES > 115712)
+#define NUM_THREADS (NUM_CONSUMERS + (PRODUCER_WG ? 128 : 32))
 #define C_LD (BLOCK_N + 8)                /* staged C row, elements */
 #define C_STAGED (BLOCK_M * C_LD * 2 <= PIPE_BYTES)
 
@@ -182,6 +194,44 @@ __device__ __forceinline__ u32 tc_pack_f16x2(float lo, float hi)
     return d;
 }
 
+/* Lane q of each quad of lanes holds v[j] = element (q, j) of a 4 x 4 matrix of words; afterwards element (j, q):
+ * two butterfly steps (lanes q ^ 1, then q ^ 2), one shuffle per word. */
+__device__ __forceinline__ void tc_quad_transpose(u32 (&v)[4], int q)
+{
+    const bool b1 = (q & 1) != 0, b2 = (q & 2) != 0;
+    u32 s0 = b1 ? v[0] : v[1], s1 = b1 ? v[2] : v[3];
+    s0 = __shfl_xor_sync(0xffffffffu, s0, 1);
+    s1 = __shfl_xor_sync(0xffffffffu, s1, 1);
+    if (b1) {
+        v[0] = s0;
+        v[2] = s1;
+    } else {
+        v[1] = s0;
+        v[3] = s1;
+    }
+    u32 t0 = b2 ? v[0] : v[2], t1 = b2 ? v[1] : v[3];
+    t0 = __shfl_xor_sync(0xffffffffu, t0, 2);
+    t1 = __shfl_xor_sync(0xffffffffu, t1, 2);
+    if (b2) {
+        v[0] = t0;
+        v[1] = t1;
+    } else {
+        v[2] = t0;
+        v[3] = t1;
+    }
+}
+
+/* The block tile of linear tile index t, in Triton's GROUP_M order. */
+__device__ __forceinline__ void tc_tile_origin(int t, int num_pid_m, int num_pid_n, int &bm0, int &bn0)
+{
+    const int num_pid_in_group = GROUP_M * num_pid_n;
+    const int group_id = t / num_pid_in_group;
+    const int first_pid_m = group_id * GROUP_M;
+    const int group_size_m = min(num_pid_m - first_pid_m, GROUP_M);
+    bm0 = (first_pid_m + ((t % num_pid_in_group) % group_size_m)) * BLOCK_M;
+    bn0 = ((t % num_pid_in_group) / group_size_m) * BLOCK_N;
+}
+
 extern "C" __global__ void __launch_bounds__(NUM_THREADS, 1)
 tc_gemm_f16(const __grid_constant__ tc_tmap tmA, const __grid_constant__ tc_tmap tmB, u16 *__restrict__ C, int M,
             int N, int K)
@@ -191,23 +241,13 @@ tc_gemm_f16(const __grid_constant__ tc_tmap tmA, const __grid_constant__ tc_tmap
     u16 *sB = smem + NUM_STAGES * A_STAGE;        /* NUM_STAGES x B_STAGE */
     const u32 bars = tc_smem_addr(smem) + PIPE_BYTES; /* full[s] at bars + 8 s, empty[s] at bars + 8 (S + s) */
 
-    const int pid = blockIdx.x;
     const int num_pid_m = (M + BLOCK_M - 1) / BLOCK_M;
     const int num_pid_n = (N + BLOCK_N - 1) / BLOCK_N;
-    const int num_pid_in_group = GROUP_M * num_pid_n;
-    const int group_id = pid / num_pid_in_group;
-    const int first_pid_m = group_id * GROUP_M;
-    const int group_size_m = min(num_pid_m - first_pid_m, GROUP_M);
-    const int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
-    const int pid_n = (pid % num_pid_in_group) / group_size_m;
-    const int bm0 = pid_m * BLOCK_M, bn0 = pid_n * BLOCK_N;
-
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wg = warp >> 2;
-    const int wm0 = WG_SPLIT_M ? wg * WG_M : 0; /* warpgroup tile origin inside the block tile */
-    const int wn0 = WG_SPLIT_M ? 0 : wg * WG_N;
+    const int num_tiles = num_pid_m * num_pid_n;
     const int KT = (K + BLOCK_K - 1) / BLOCK_K;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wg = warp >> 2;
 
-    if (tid == 0) {
+    if (tid == NUM_CONSUMERS) {
         if ((tc_smem_addr(smem) & 1023) != 0)
             __trap(); /* the swizzled panels need 1024-byte alignment */
         for (int s = 0; s < NUM_STAGES; s++) {
@@ -219,115 +259,154 @@ tc_gemm_f16(const __grid_constant__ tc_tmap tmA, const __grid_constant__ tc_tmap
     }
     __syncthreads();
 
-    auto issue = [&](int kt) {
-        const int s = kt % NUM_STAGES;
-        const u32 full = bars + 8 * s;
-        tc_bar_expect_tx(full, STAGE_TX);
-#pragma unroll
-        for (int p = 0; p < BLOCK_K / A_W; p++)
-            tc_tma_2d(tc_smem_addr(sA + s * A_STAGE + p * BLOCK_M * A_W), &tmA, kt * BLOCK_K + p * A_W, bm0, full);
-#pragma unroll
-        for (int p = 0; p < BLOCK_N / B_W; p++)
-            tc_tma_2d(tc_smem_addr(sB + s * B_STAGE + p * BLOCK_K * B_W), &tmB, bn0 + p * B_W, kt * BLOCK_K, full);
-    };
-    if (tid == 0)
-        for (int kt = 0; kt < NUM_STAGES && kt < KT; kt++)
-            issue(kt);
-
-    float acc[WG_MI][WG_N / 2];
-#pragma unroll
-    for (int i = 0; i < WG_MI; i++)
-#pragma unroll
-        for (int j = 0; j < WG_N / 2; j++)
-            acc[i][j] = 0.0f;
-
-    for (int kt = 0; kt < KT; kt++) {
-        const int s = kt % NUM_STAGES;
-        tc_bar_wait(bars + 8 * s, (kt / NUM_STAGES) & 1);
-        const u32 a_st = tc_smem_addr(sA + s * A_STAGE), b_st = tc_smem_addr(sB + s * B_STAGE);
-        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#pragma unroll
-        for (int ks = 0; ks < BLOCK_K / 16; ks++) {
-            /* B: panels of B_W columns BLOCK_K * B_W * 2 bytes apart (leading offset), 8-row groups 16 * B_W bytes
-             * apart (stride offset); this k-step starts 16 rows down. */
-#ifdef TC_BSWAP
-            const u64 db = tc_desc(b_st + 2 * ((wn0 / B_W) * BLOCK_K * B_W + ks * 16 * B_W), 16 * B_W,
-                                   BLOCK_K * B_W * 2, B_W);
-#else
-            const u64 db = tc_desc(b_st + 2 * ((wn0 / B_W) * BLOCK_K * B_W + ks * 16 * B_W), BLOCK_K * B_W * 2,
-                                   16 * B_W, B_W);
+    if (warp >= NUM_WARPS) {
+        /* Producer: one thread keeps the ring full across all of this block's tiles. */
+#if PRODUCER_WG
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
 #endif
+        if (tid == NUM_CONSUMERS) {
+            asm volatile("prefetch.tensormap [%0];\n" ::"l"((u64)&tmA) : "memory");
+            asm volatile("prefetch.tensormap [%0];\n" ::"l"((u64)&tmB) : "memory");
+            int it = 0;
+            for (int t = blockIdx.x; t < num_tiles; t += gridDim.x) {
+                int bm0, bn0;
+                tc_tile_origin(t, num_pid_m, num_pid_n, bm0, bn0);
+                for (int kt = 0; kt < KT; kt++, it++) {
+                    const int s = it % NUM_STAGES;
+                    const u32 full = bars + 8 * s;
+                    tc_bar_wait(bars + 8 * (NUM_STAGES + s), ((it / NUM_STAGES) & 1) ^ 1);
+                    tc_bar_expect_tx(full, STAGE_TX);
 #pragma unroll
-            for (int i = 0; i < WG_MI; i++) {
-                /* A: rows of A_W elements, 8-row groups 16 * A_W bytes apart; the k-step's 16 columns lie inside
-                 * panel (ks * 16) / A_W at element offset (ks * 16) % A_W. */
-                const u64 da = tc_desc(a_st + 2 * (((ks * 16) / A_W) * BLOCK_M * A_W + (wm0 + 64 * i) * A_W +
-                                                   (ks * 16) % A_W),
-                                       16, 16 * A_W, A_W);
-                tc_wgmma<WG_N>(acc[i], da, db);
-            }
-        }
-        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-        /* the wgmmas of k-tile kt - 1 are done: its stage may be refilled */
-        if (kt > 0) {
-            const int ps = (kt - 1) % NUM_STAGES;
-            if (lane == 0)
-                tc_bar_arrive(bars + 8 * (NUM_STAGES + ps));
-            if (tid == 0 && kt - 1 + NUM_STAGES < KT) {
-                tc_bar_wait(bars + 8 * (NUM_STAGES + ps), ((kt - 1) / NUM_STAGES) & 1);
-                issue(kt - 1 + NUM_STAGES);
-            }
-            __syncwarp();
-        }
-    }
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-
-#if TC_VARIANT == 1
-    if (pid == 0 && tid == 0)
-        acc[0][0] += 1000.0f; /* deliberately wrong: C[0][0] off by 1000 */
-#endif
-#if TC_VARIANT == 2 || (TC_VARIANT == 4 && NUM_WARPS == 4)
-    if (tid == 0)
-        C[(size_t)1 << 40] = 0; /* deliberately faulting: far outside any allocation */
-#endif
-#if TC_VARIANT == 3
-    this is not C++; /* deliberately a compile error */
-#endif
-
-    /* Accumulator j of instruction i: row wm0 + 64 i + 16 (warp % 4) + lane / 4 (+ 8 for j % 4 >= 2), column
-     * wn0 + 8 (j / 4) + 2 (lane % 4) + j % 2. */
-    const int r0 = wm0 + 16 * (warp & 3) + (lane >> 2), c0 = wn0 + 2 * (lane & 3);
-    if (C_STAGED) {
-        __syncthreads(); /* every warp is past its last wgmma: the pipeline's memory is free */
+                    for (int p = 0; p < BLOCK_K / A_W; p++)
+                        tc_tma_2d(tc_smem_addr(sA + s * A_STAGE + p * BLOCK_M * A_W), &tmA, kt * BLOCK_K + p * A_W,
+                                  bm0, full);
 #pragma unroll
-        for (int i = 0; i < WG_MI; i++)
-#pragma unroll
-            for (int j = 0; j < WG_N / 8; j++) {
-                int r = r0 + 64 * i, c = c0 + 8 * j;
-                *(u32 *)(smem + r * C_LD + c) = tc_pack_f16x2(acc[i][4 * j], acc[i][4 * j + 1]);
-                *(u32 *)(smem + (r + 8) * C_LD + c) = tc_pack_f16x2(acc[i][4 * j + 2], acc[i][4 * j + 3]);
-            }
-        __syncthreads();
-        constexpr int CPR = BLOCK_N / 8; /* 16-byte chunks per row */
-        for (int e = tid; e < BLOCK_M * CPR; e += NUM_THREADS) {
-            int r = e / CPR, c = (e % CPR) * 8;
-            if (bm0 + r < M && bn0 + c < N)
-                *(uint4 *)(C + (size_t)(bm0 + r) * N + bn0 + c) = *(const uint4 *)(smem + r * C_LD + c);
-        }
-    } else {
-#pragma unroll
-        for (int i = 0; i < WG_MI; i++)
-#pragma unroll
-            for (int j = 0; j < WG_N / 8; j++) {
-                int row = bm0 + r0 + 64 * i, col = bn0 + c0 + 8 * j;
-                if (col < N) {
-                    if (row < M)
-                        *(u32 *)(C + (size_t)row * N + col) = tc_pack_f16x2(acc[i][4 * j], acc[i][4 * j + 1]);
-                    if (row + 8 < M)
-                        *(u32 *)(C + (size_t)(row + 8) * N + col) =
-                            tc_pack_f16x2(acc[i][4 * j + 2], acc[i][4 * j + 3]);
+                    for (int p = 0; p < BLOCK_N / B_W; p++)
+                        tc_tma_2d(tc_smem_addr(sB + s * B_STAGE + p * BLOCK_K * B_W), &tmB, bn0 + p * B_W,
+                                  kt * BLOCK_K, full);
                 }
             }
+        }
+    } else {
+        /* Consumer warpgroups. */
+#if PRODUCER_WG
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+#endif
+        const int wm0 = WG_SPLIT_M ? wg * WG_M : 0; /* warpgroup tile origin inside the block tile */
+        const int wn0 = WG_SPLIT_M ? 0 : wg * WG_N;
+        /* Accumulator j of instruction i: row wm0 + 64 i + 16 (warp % 4) + lane / 4 (+ 8 for j % 4 >= 2),
+         * column wn0 + 8 (j / 4) + 2 (lane % 4) + j % 2. */
+        const int r0 = wm0 + 16 * (warp & 3) + (lane >> 2), c0 = wn0 + 2 * (lane & 3);
+        int it = 0;
+        for (int t = blockIdx.x; t < num_tiles; t += gridDim.x) {
+            int bm0, bn0;
+            tc_tile_origin(t, num_pid_m, num_pid_n, bm0, bn0);
+            float acc[WG_MI][WG_N / 2];
+#pragma unroll
+            for (int i = 0; i < WG_MI; i++)
+#pragma unroll
+                for (int j = 0; j < WG_N / 2; j++)
+                    acc[i][j] = 0.0f;
+
+            for (int kt = 0; kt < KT; kt++, it++) {
+                const int s = it % NUM_STAGES;
+                tc_bar_wait(bars + 8 * s, (it / NUM_STAGES) & 1);
+                const u32 a_st = tc_smem_addr(sA + s * A_STAGE), b_st = tc_smem_addr(sB + s * B_STAGE);
+                asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+                for (int ks = 0; ks < BLOCK_K / 16; ks++) {
+                    /* B: panels of B_W columns BLOCK_K * B_W * 2 bytes apart (leading offset), 8-row groups
+                     * 16 * B_W bytes apart (stride offset); this k-step starts 16 rows down. */
+                    const u64 db = tc_desc(b_st + 2 * ((wn0 / B_W) * BLOCK_K * B_W + ks * 16 * B_W),
+                                           BLOCK_K * B_W * 2, 16 * B_W, B_W);
+#pragma unroll
+                    for (int i = 0; i < WG_MI; i++) {
+                        /* A: rows of A_W elements, 8-row groups 16 * A_W bytes apart; the k-step's 16 columns
+                         * lie inside panel (ks * 16) / A_W at element offset (ks * 16) % A_W. */
+                        const u64 da = tc_desc(a_st + 2 * (((ks * 16) / A_W) * BLOCK_M * A_W +
+                                                           (wm0 + 64 * i) * A_W + (ks * 16) % A_W),
+                                               16, 16 * A_W, A_W);
+                        tc_wgmma<WG_N>(acc[i], da, db);
+                    }
+                }
+                asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+                asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+                /* the wgmmas of the previous k-tile are done: its stage may be refilled */
+                if (kt > 0 && lane == 0)
+                    tc_bar_arrive(bars + 8 * (NUM_STAGES + (it - 1) % NUM_STAGES));
+            }
+            asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+            if (lane == 0)
+                tc_bar_arrive(bars + 8 * (NUM_STAGES + (it - 1) % NUM_STAGES));
+
+#if TC_VARIANT == 1
+            if (t == 0 && tid == 0)
+                acc[0][0] += 1000.0f; /* deliberately wrong: C[0][0] off by 1000 */
+#endif
+#if TC_VARIANT == 2 || (TC_VARIANT == 4 && NUM_WARPS == 4)
+            if (tid == 0)
+                C[(size_t)1 << 40] = 0; /* deliberately faulting: far outside any allocation */
+#endif
+#if TC_VARIANT == 3
+            this is not C++; /* deliberately a compile error */
+#endif
+            if (C_STAGED && t + (int)gridDim.x >= num_tiles) {
+                /* this block's last tile: every k-tile has been loaded and consumed, so the pipeline's memory
+                 * is free once every consumer warp is past its last wgmma */
+                asm volatile("bar.sync 1, %0;\n" ::"n"(NUM_CONSUMERS) : "memory");
+#pragma unroll
+                for (int i = 0; i < WG_MI; i++)
+#pragma unroll
+                    for (int j = 0; j < WG_N / 8; j++) {
+                        int r = r0 + 64 * i, c = c0 + 8 * j;
+                        *(u32 *)(smem + r * C_LD + c) = tc_pack_f16x2(acc[i][4 * j], acc[i][4 * j + 1]);
+                        *(u32 *)(smem + (r + 8) * C_LD + c) = tc_pack_f16x2(acc[i][4 * j + 2], acc[i][4 * j + 3]);
+                    }
+                asm volatile("bar.sync 1, %0;\n" ::"n"(NUM_CONSUMERS) : "memory");
+                constexpr int CPR = BLOCK_N / 8; /* 16-byte chunks per row */
+                for (int e = tid; e < BLOCK_M * CPR; e += NUM_CONSUMERS) {
+                    int r = e / CPR, c = (e % CPR) * 8;
+                    if (bm0 + r < M && bn0 + c < N)
+                        *(uint4 *)(C + (size_t)(bm0 + r) * N + bn0 + c) = *(const uint4 *)(smem + r * C_LD + c);
+                }
+            } else if (WG_N % 32 == 0) {
+                /* the producer is already filling the ring with the next tile: straight from the registers,
+                 * 16-byte stores after a transpose inside each quad of lanes (lane q of a quad then holds
+                 * columns 32 g + 8 q .. + 7 of its row) */
+                const int q = lane & 3, rw = bm0 + r0;
+#pragma unroll
+                for (int i = 0; i < WG_MI; i++)
+#pragma unroll
+                    for (int g = 0; g < WG_N / 32; g++)
+#pragma unroll
+                        for (int h = 0; h < 2; h++) {
+                            u32 v[4];
+#pragma unroll
+                            for (int jj = 0; jj < 4; jj++)
+                                v[jj] = tc_pack_f16x2(acc[i][16 * g + 4 * jj + 2 * h],
+                                                      acc[i][16 * g + 4 * jj + 2 * h + 1]);
+                            tc_quad_transpose(v, q);
+                            const int row = rw + 64 * i + 8 * h, col = bn0 + wn0 + 32 * g + 8 * q;
+                            if (row < M && col < N)
+                                *(uint4 *)(C + (size_t)row * N + col) = make_uint4(v[0], v[1], v[2], v[3]);
+                        }
+            } else {
+                /* as above, with 4-byte stores (a warpgroup tile 16 columns wide) */
+#pragma unroll
+                for (int i = 0; i < WG_MI; i++)
+#pragma unroll
+                    for (int j = 0; j < WG_N / 8; j++) {
+                        int row = bm0 + r0 + 64 * i, col = bn0 + c0 + 8 * j;
+                        if (col < N) {
+                            if (row < M)
+                                *(u32 *)(C + (size_t)row * N + col) =
+                                    tc_pack_f16x2(acc[i][4 * j], acc[i][4 * j + 1]);
+                            if (row + 8 < M)
+                                *(u32 *)(C + (size_t)(row + 8) * N + col) =
+                                    tc_pack_f16x2(acc[i][4 * j + 2], acc[i][4 * j + 3]);
+                        }
+                    }
+            }
+        }
     }
 }

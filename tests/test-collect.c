@@ -154,6 +154,16 @@ START_TEST(test_collect_path_and_smem)
     space_wgmma_panels(d, &aw, &bw); /* BK 32; BLOCK_M 64 with 2 warpgroups: N split, 32 / 2 = 16 */
     ck_assert_int_eq(aw, 32);
     ck_assert_int_eq(bw, 16);
+    /* block threads: NUM_WARPS x 32 consumers, then a producer warpgroup (8 warps and more than 115712 bytes, so
+     * that two blocks cannot share a multiprocessor's 228 KiB) or one producer warp */
+    int32_t e[SP_N_PARAMS] = {128, 128, 64, 8, 3, 8}; /* 3 * 256 * 64 * 2 + 48 = 98352: two fit -> warp */
+    int32_t f[SP_N_PARAMS] = {128, 128, 64, 8, 4, 8}; /* 131136 -> warpgroup */
+    int32_t g[SP_N_PARAMS] = {64, 32, 256, 8, 4, 4};  /* 196672, but 4 warps -> warp */
+    ck_assert_int_eq(space_wgmma_threads(a), 8 * 32 + 128);
+    ck_assert_int_eq(space_wgmma_threads(d), 8 * 32 + 32);
+    ck_assert_int_eq(space_wgmma_threads(e), 8 * 32 + 32);
+    ck_assert_int_eq(space_wgmma_threads(f), 8 * 32 + 128);
+    ck_assert_int_eq(space_wgmma_threads(g), 4 * 32 + 32);
 }
 END_TEST
 
