@@ -274,7 +274,8 @@ int cmd_simulate(int argc, char **argv)
          * directory swapped into place whole at the end (absent or complete, even under SIGKILL), so an
          * existing DIR may hold only what an earlier simulate wrote there. */
         const char *inputs[1] = {path};
-        if (tc_output_check("-o", out_dir, 1, inputs, 1) != 0 || tc_outdir_replaceable(out_dir, "simulate's points.tsv and frontier.tsv", sim_outputs, 2) != 0 ||
+        if (tc_output_check("-o", out_dir, 1, inputs, 1) != 0 ||
+            tc_outdir_replaceable(out_dir, "simulate's points.tsv and frontier.tsv", sim_outputs, 2) != 0 ||
             tc_outdir_begin(&od, out_dir) != 0) {
             fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
             return 2;
