@@ -41,7 +41,8 @@ static void usage(FILE *fp)
     fprintf(fp,
             "  -b, --budget-s S        tuning-time budget per run, seconds, in (0, 1e6] [60]\n"
             "      --rep-ms MS         repetition time per configuration, ms, in (0, 100000] [100]\n"
-            "  -c, --compile-factor F  compile workers: each compile time / F, in [1, 4096] (--compile-jobs: the same) [1]\n"
+            "  -c, --compile-factor F  compile workers: each compile time / F, in [1, 4096] [1]\n"
+            "                          (--compile-jobs N: the same)\n"
             "      --stop RULE         none | early (the paper's early stopping) | statistical [none]\n"
             "  -r, --runs N            tuning runs per input and policy, in [1, 1000000] [30]\n"
             "      --seed S            random seed; the same seed gives the same bytes for any --threads [0]\n"
