@@ -26,14 +26,6 @@ static double median_finite(double *v, int n)
     return tc_median_sorted(v, (size_t)m);
 }
 
-double tables_run_median_ms(const struct trace *t, size_t r)
-{
-    const struct trace_run *run = trace_run(t, r);
-    if (run->n_timed <= 0)
-        return NAN;
-    return tc_median_u64(trace_run_timed(t, r), (size_t)run->n_timed, NULL) / 1e6;
-}
-
 char *tables_config_label(const struct trace *t, int config, char *buf, int len)
 {
     const int32_t *p = trace_params(t, config);
@@ -316,7 +308,7 @@ static int best_compute(const struct trace *t, struct best_info *b)
     for (size_t r = 0; r < nr; r++) {
         const struct trace_run *run = trace_run(t, r);
         b->run_ms[r] = trace_find_run(t, run->input, run->config) == (long)r && trace_run_valid(t, r)
-                           ? tables_run_median_ms(t, r)
+                           ? trace_run_median_ns(t, r) / 1e6
                            : NAN;
     }
     for (int i = 0; i < ni; i++) {
@@ -388,6 +380,69 @@ out:
 
 /* ---- Tables 3 and 5: L2 flush study ------------------------------------------------------------------------ */
 
+/* One trace's sums for the flush table: benchmarking, verification, flush and compile + load times in ms (NaN
+ * entries left out), every recorded execution's duration (gemm_ns), and the sum, sum of squares, count, min and max
+ * of the executions of valid runs (ns). */
+struct flush_sums {
+    double wall, verify, compile, flush, gemm_ns, sum, sum2, mn, mx, cnt;
+};
+
+static void flush_sums(const struct trace *t, struct flush_sums *f)
+{
+    f->wall = f->verify = f->compile = f->flush = f->gemm_ns = f->sum = f->sum2 = 0;
+    f->mn = INFINITY, f->mx = 0, f->cnt = 0;
+    for (size_t r = 0; r < trace_n_runs(t); r++) {
+        const struct trace_run *run = trace_run(t, r);
+        const uint64_t *x = trace_run_exec(t, r);
+        size_t ne = (size_t)run->n_estimate + run->n_warmup + run->n_timed;
+        if (isfinite(run->wall_ms))
+            f->wall += run->wall_ms;
+        if (isfinite(run->verify_ms))
+            f->verify += run->verify_ms;
+        if (isfinite(run->flush_ms))
+            f->flush += run->flush_ms;
+        for (size_t i = 0; i < ne; i++)
+            f->gemm_ns += (double)x[i];
+        if (!trace_run_valid(t, r))
+            continue;
+        for (size_t i = 0; i < ne; i++) {
+            double v = (double)x[i];
+            f->sum += v;
+            f->sum2 += v * v;
+            f->cnt++;
+            if (v < f->mn)
+                f->mn = v;
+            if (v > f->mx)
+                f->mx = v;
+        }
+    }
+    for (int c = 0; c < trace_n_configs(t); c++) {
+        const struct trace_config *cf = trace_config(t, c);
+        if (isfinite(cf->compile_ms))
+            f->compile += cf->compile_ms;
+        if (isfinite(cf->load_ms))
+            f->compile += cf->load_ms;
+    }
+}
+
+/* The flush table's notes: the reference trace (ref), a warning when every trace has the same flush_bytes, and what
+ * the columns mean. */
+static void flush_notes(struct table *tab, const struct trace *const *traces, const char *const *names, int n, int ref)
+{
+    int same = 1;
+    table_add_note(tab, "reference for speedup and best-configuration changes: %s (flush_bytes %lld, the largest)",
+                   names[ref], (long long)trace_get_meta(traces[ref])->flush_bytes);
+    for (int k = 1; k < n; k++)
+        same &= trace_get_meta(traces[k])->flush_bytes == trace_get_meta(traces[0])->flush_bytes;
+    if (same)
+        table_add_note(tab, "warning: every trace has flush_bytes %lld, so this compares collections, not flush "
+                       "settings", (long long)trace_get_meta(traces[0])->flush_bytes);
+    table_add_note(tab, "total_s = benchmarking (sum of wall_ms) + compile and module load + verification; "
+                   "gemm_* = every recorded GEMM execution (estimate, warm-up, timed)");
+    table_add_note(tab, "best_changed = inputs whose best configuration differs from the reference's; "
+                   "best_ms_change = |best time - reference best time| / reference best time");
+}
+
 struct table *tables_flush(const struct trace *const *traces, const char *const *names, int n)
 {
     int ok = 0; /* set when the table is complete; every path leaves through out: */
@@ -431,43 +486,11 @@ struct table *tables_flush(const struct trace *const *traces, const char *const 
         /* pass 0 computes the reference total for the speedup column; pass 1 writes rows */
         for (int k = (pass == 0 ? ref : 0); k < (pass == 0 ? ref + 1 : n); k++) {
             const struct trace *t = traces[k];
-            double wall = 0, verify = 0, compile = 0, flush = 0, gemm_ns = 0, sum = 0, sum2 = 0;
-            double mn = INFINITY, mx = 0, cnt = 0;
+            struct flush_sums f;
             int common = 0, changed = 0, n_chg = 0, row;
-            for (size_t r = 0; r < trace_n_runs(t); r++) {
-                const struct trace_run *run = trace_run(t, r);
-                const uint64_t *x = trace_run_exec(t, r);
-                size_t ne = (size_t)run->n_estimate + run->n_warmup + run->n_timed;
-                if (isfinite(run->wall_ms))
-                    wall += run->wall_ms;
-                if (isfinite(run->verify_ms))
-                    verify += run->verify_ms;
-                if (isfinite(run->flush_ms))
-                    flush += run->flush_ms;
-                for (size_t i = 0; i < ne; i++)
-                    gemm_ns += (double)x[i];
-                if (!trace_run_valid(t, r))
-                    continue;
-                for (size_t i = 0; i < ne; i++) {
-                    double v = (double)x[i];
-                    sum += v;
-                    sum2 += v * v;
-                    cnt++;
-                    if (v < mn)
-                        mn = v;
-                    if (v > mx)
-                        mx = v;
-                }
-            }
-            for (int c = 0; c < trace_n_configs(t); c++) {
-                const struct trace_config *cf = trace_config(t, c);
-                if (isfinite(cf->compile_ms))
-                    compile += cf->compile_ms;
-                if (isfinite(cf->load_ms))
-                    compile += cf->load_ms;
-            }
+            flush_sums(t, &f);
             if (pass == 0) {
-                ref_total = (wall + verify + compile) / 1e3;
+                ref_total = (f.wall + f.verify + f.compile) / 1e3;
                 continue;
             }
             for (int i = 0; i < trace_n_inputs(t); i++) {
@@ -481,8 +504,8 @@ struct table *tables_flush(const struct trace *const *traces, const char *const 
             if ((row = table_add_row(tab)) < 0)
                 goto out;
             {
-                double total = (wall + verify + compile) / 1e3, mean = cnt > 0 ? sum / cnt : NAN;
-                double var = cnt > 1 ? (sum2 - cnt * mean * mean) / (cnt - 1) : NAN;
+                double total = (f.wall + f.verify + f.compile) / 1e3, mean = f.cnt > 0 ? f.sum / f.cnt : NAN;
+                double var = f.cnt > 1 ? (f.sum2 - f.cnt * mean * mean) / (f.cnt - 1) : NAN;
                 double mxc = 0;
                 for (int i = 0; i < n_chg; i++)
                     if (chg[i] > mxc)
@@ -490,16 +513,16 @@ struct table *tables_flush(const struct trace *const *traces, const char *const 
                 table_set_str(tab, row, 0, names[k]);
                 table_set_int(tab, row, 1, (long long)trace_get_meta(t)->flush_bytes);
                 table_set_int(tab, row, 2, (long long)trace_n_runs(t));
-                table_set_num(tab, row, 3, wall / 1e3, 2);
-                table_set_num(tab, row, 4, compile / 1e3, 2);
+                table_set_num(tab, row, 3, f.wall / 1e3, 2);
+                table_set_num(tab, row, 4, f.compile / 1e3, 2);
                 table_set_num(tab, row, 5, total, 2);
                 table_set_num(tab, row, 6, ref_total / total, 2);
-                table_set_num(tab, row, 7, gemm_ns / 1e9, 3);
-                table_set_num(tab, row, 8, flush / 1e3, 3);
+                table_set_num(tab, row, 7, f.gemm_ns / 1e9, 3);
+                table_set_num(tab, row, 8, f.flush / 1e3, 3);
                 table_set_num(tab, row, 9, mean, 1);
-                table_set_num(tab, row, 10, cnt > 0 ? mn : NAN, 0);
-                table_set_num(tab, row, 11, cnt > 0 ? mx : NAN, 0);
-                table_set_num(tab, row, 12, var > 0 ? sqrt(var) : (cnt > 1 ? 0 : NAN), 1);
+                table_set_num(tab, row, 10, f.cnt > 0 ? f.mn : NAN, 0);
+                table_set_num(tab, row, 11, f.cnt > 0 ? f.mx : NAN, 0);
+                table_set_num(tab, row, 12, var > 0 ? sqrt(var) : (f.cnt > 1 ? 0 : NAN), 1);
                 table_set_int(tab, row, 13, common);
                 table_set_int(tab, row, 14, changed);
                 table_set_num(tab, row, 15, n_chg ? median_finite(chg, n_chg) : NAN, 2);
@@ -508,20 +531,7 @@ struct table *tables_flush(const struct trace *const *traces, const char *const 
             }
         }
     }
-    table_add_note(tab, "reference for speedup and best-configuration changes: %s (flush_bytes %lld, the largest)",
-                   names[ref], (long long)trace_get_meta(traces[ref])->flush_bytes);
-    {
-        int same = 1;
-        for (int k = 1; k < n; k++)
-            same &= trace_get_meta(traces[k])->flush_bytes == trace_get_meta(traces[0])->flush_bytes;
-        if (same)
-            table_add_note(tab, "warning: every trace has flush_bytes %lld, so this compares collections, not flush "
-                           "settings", (long long)trace_get_meta(traces[0])->flush_bytes);
-    }
-    table_add_note(tab, "total_s = benchmarking (sum of wall_ms) + compile and module load + verification; "
-                   "gemm_* = every recorded GEMM execution (estimate, warm-up, timed)");
-    table_add_note(tab, "best_changed = inputs whose best configuration differs from the reference's; "
-                   "best_ms_change = |best time - reference best time| / reference best time");
+    flush_notes(tab, traces, names, n, ref);
     ok = 1;
 out:
     for (int k = 0; b != NULL && k < n; k++)
@@ -577,7 +587,7 @@ struct table *tables_estimate(const struct trace *t)
             s += (double)x[i];
         if (run->n_estimate > 0)
             est_mean = s / run->n_estimate / 1e6;
-        warm = tables_run_median_ms(t, r);
+        warm = trace_run_median_ns(t, r) / 1e6;
         /* Flushes precede the estimate and the timed executions, never the warm-up (Triton's do_bench). */
         nf = (long)run->n_estimate + run->n_timed;
         flush_pe = isfinite(run->flush_ms) && nf > 0 ? run->flush_ms / (double)nf : 0;

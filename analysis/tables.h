@@ -14,9 +14,6 @@ struct trace;
 
 /* ---- helpers on traces ---------------------------------------------------------------------------------- */
 
-/* Median of the timed executions of run r in ms (mean of the two middle values for an even count); NaN if the
- * run has none. */
-double tables_run_median_ms(const struct trace *t, size_t r);
 /* "BLOCK_M=128 BLOCK_N=64 ..." for a configuration, in buf; returns buf. */
 char *tables_config_label(const struct trace *t, int config, char *buf, int len);
 /* "4096x256x4096" for an input, in buf; returns buf. */

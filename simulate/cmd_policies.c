@@ -4,6 +4,7 @@
 #include "tc_cli.h"
 #include "tc_atomic.h"
 #include "tc_err.h"
+#include "tc_gnuplot.h"
 #include "tc_opt.h"
 #include "tc_outdir.h"
 #include "tc_time.h"
@@ -11,6 +12,7 @@
 #include "tunecost.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,19 +96,86 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
     return tc_atomic_commit(&a);
 }
 
-/* The figure, when gnuplot is there: a missing gnuplot leaves the TSV files, with a note. */
+/* The figure (policies.png and policies.svg in dir), drawn with plots_dir/policies.gp when gnuplot is there. It is
+ * optional: when gnuplot is missing or fails, a note (unless quiet) says why, naming the script and the last line
+ * gnuplot printed, gnuplot's output stays in dir/gnuplot.log, and the TSV files are complete without it. A figure
+ * drawn leaves no log behind. */
 static void draw(const char *dir, const char *plots_dir, int quiet)
 {
-    char cmd[8192];
-    if (strchr(dir, '\'') != NULL || strchr(plots_dir, '\'') != NULL)
-        return; /* not quoted safely for the shell: leave the TSV files only */
-    (void)snprintf(cmd, sizeof cmd,
-             "cd '%s' && for f in png svg; do gnuplot -e \"fmt='$f'; out='policies.$f'; data='curves.tsv'; "
-             "plotsdir='%s'\" '%s/policies.gp' >/dev/null 2>&1 || exit 1; done",
-             dir, plots_dir, plots_dir);
-    if (system(cmd) != 0 && !quiet)
-        fprintf(stderr, "policies: the figure was not drawn (gnuplot missing or failed); the TSV files are complete\n");
+    static const char *const fmts[] = {"png", "svg"};
+    char gnuplot[PATH_MAX], script[PATH_MAX], expr[PATH_MAX + 128], out[32];
+    char log[PATH_MAX];
+    struct tc_gnuplot_job j = {gnuplot, dir, script, expr, out, "gnuplot.log"};
+    int rc = 0;
+    if (snprintf(script, sizeof script, "%s/policies.gp", plots_dir) >= (int)sizeof script)
+        rc = tc_seterr("%s/policies.gp: path too long", plots_dir);
+    else if (strchr(plots_dir, '\'') != NULL)
+        rc = tc_seterr("%s: a quote in the plots folder cannot be passed to gnuplot", script);
+    else
+        rc = tc_gnuplot_find(gnuplot, sizeof gnuplot);
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        snprintf(out, sizeof out, "policies.%s", fmts[k]);
+        snprintf(expr, sizeof expr, "fmt='%s'; out='%s'; data='curves.tsv'; plotsdir='%s'", fmts[k], out,
+                 plots_dir);
+        rc = tc_gnuplot_run(&j);
+    }
+    if (rc == 0 && snprintf(log, sizeof log, "%s/gnuplot.log", dir) < (int)sizeof log)
+        unlink(log);
+    if (rc != 0 && !quiet)
+        fprintf(stderr, "policies: the figure was not drawn: %s; the TSV files are complete\n", tc_errmsg());
 }
+
+/* --policies LIST ("all" or names separated by commas) into ops[MAX_POLICIES]: the number of policies, or -1 after
+ * a message on stderr (an unknown name, with the known ones; a name listed twice; too many; an empty list). */
+static int policy_list(const char *list, const struct policy_ops **ops)
+{
+    char buf[1024], *save = NULL;
+    int n_ops = 0;
+    if (strcmp(list, "all") == 0) {
+        for (int i = 0; policy_registry[i] != NULL && n_ops < MAX_POLICIES; i++)
+            ops[n_ops++] = policy_registry[i];
+        return n_ops;
+    }
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+        const struct policy_ops *p = policy_find(tok);
+        if (p == NULL) {
+            fprintf(stderr, "tunecost policies: --policies: unknown policy '%s'; one of:", tok);
+            for (int i = 0; policy_registry[i] != NULL; i++)
+                fprintf(stderr, " %s", policy_registry[i]->name);
+            fprintf(stderr, "\n");
+            return -1;
+        }
+        for (int i = 0; i < n_ops; i++)
+            if (ops[i] == p) {
+                fprintf(stderr, "tunecost policies: --policies: '%s' is listed twice\n", tok);
+                return -1;
+            }
+        if (n_ops == MAX_POLICIES) {
+            fprintf(stderr, "tunecost policies: --policies: at most %d\n", MAX_POLICIES);
+            return -1;
+        }
+        ops[n_ops++] = p;
+    }
+    if (n_ops == 0) {
+        fprintf(stderr, "tunecost policies: --policies: expected a comma-separated list, got '%s'\n", list);
+        return -1;
+    }
+    return n_ops;
+}
+
+/* The summary table on stdout: one line per policy. */
+static void print_scores(const struct pol_curve *c, int n)
+{
+    printf("%-11s %7s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "t90_s", "t95_s", "t99_s", "final", "steps",
+           "stopped");
+    for (int i = 0; i < n; i++)
+        printf("%-11s %7.3f %9.3g %9.3g %9.3g %9.4f %8ld %8ld\n", c[i].policy, c[i].score, c[i].t90_s, c[i].t95_s,
+               c[i].t99_s, c[i].final_speedup, c[i].n_steps, c[i].n_budget_stops);
+}
+
+/* --stop's names, indexed by enum pol_stop_rule. */
+static const char *const stop_names[] = {"none", "early", "statistical"};
 
 int cmd_policies(int argc, char **argv)
 {
@@ -155,16 +224,12 @@ int cmd_policies(int argc, char **argv)
                 s.threads = j > 64 ? 64 : j;
             break;
         }
-        case 'S':
-            if (strcmp(optarg, "none") == 0)
-                s.stop_rule = POL_STOP_NONE;
-            else if (strcmp(optarg, "early") == 0)
-                s.stop_rule = POL_STOP_EARLY;
-            else if (strcmp(optarg, "statistical") == 0)
-                s.stop_rule = POL_STOP_STATISTICAL;
-            else
-                bad = tc_seterr("--stop: expected none, early or statistical, got '%s'", optarg);
+        case 'S': {
+            int rule = 0;
+            bad = tc_parse_name("--stop", optarg, stop_names, 3, &rule);
+            s.stop_rule = bad ? s.stop_rule : (enum pol_stop_rule)rule;
             break;
+        }
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         default: return tc_cli_usage_error("policies", "unknown option '%s'", argv[optind - 1]);
@@ -176,37 +241,8 @@ int cmd_policies(int argc, char **argv)
         return tc_cli_usage_error("policies", "expected at most one TRACE, got %d", argc - optind);
     if (out == NULL)
         return tc_cli_usage_error("policies", "missing -o DIR");
-    if (strcmp(list, "all") == 0) {
-        for (int i = 0; policy_registry[i] != NULL && n_ops < MAX_POLICIES; i++)
-            ops[n_ops++] = policy_registry[i];
-    } else {
-        char buf[1024], *save = NULL;
-        snprintf(buf, sizeof buf, "%s", list);
-        for (char *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-            const struct policy_ops *p = policy_find(tok);
-            if (p == NULL) {
-                fprintf(stderr, "tunecost policies: --policies: unknown policy '%s'; one of:", tok);
-                for (int i = 0; policy_registry[i] != NULL; i++)
-                    fprintf(stderr, " %s", policy_registry[i]->name);
-                fprintf(stderr, "\n");
-                return 2;
-            }
-            for (int i = 0; i < n_ops; i++)
-                if (ops[i] == p) {
-                    fprintf(stderr, "tunecost policies: --policies: '%s' is listed twice\n", tok);
-                    return 2;
-                }
-            if (n_ops == MAX_POLICIES) {
-                fprintf(stderr, "tunecost policies: --policies: at most %d\n", MAX_POLICIES);
-                return 2;
-            }
-            ops[n_ops++] = p;
-        }
-        if (n_ops == 0) {
-            fprintf(stderr, "tunecost policies: --policies: expected a comma-separated list, got '%s'\n", list);
-            return 2;
-        }
-    }
+    if ((n_ops = policy_list(list, ops)) < 0)
+        return 2;
     path = optind < argc ? argv[optind] : tc_default_trace();
     {
         const char *inputs[1] = {path};
@@ -251,14 +287,8 @@ int cmd_policies(int argc, char **argv)
         rc = 1;
         goto out;
     }
-    if (!quiet) {
-        printf("%-11s %7s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "t90_s", "t95_s", "t99_s", "final",
-               "steps", "stopped");
-        for (int i = 0; i < n_done; i++)
-            printf("%-11s %7.3f %9.3g %9.3g %9.3g %9.4f %8ld %8ld\n", curves[i].policy, curves[i].score,
-                   curves[i].t90_s, curves[i].t95_s, curves[i].t99_s, curves[i].final_speedup, curves[i].n_steps,
-                   curves[i].n_budget_stops);
-    }
+    if (!quiet)
+        print_scores(curves, n_done);
     fprintf(stderr, "wrote %s/curves.tsv, %s/scores.tsv (%.2f s)\n", out, out, tc_now_s() - t0);
     rc = 0;
 out:

@@ -151,11 +151,31 @@ static int random_untried(struct st_bo *st, const struct pol_view *v)
     return k >= 0 ? take(st, k) : -1;
 }
 
-static _Thread_local const double *g_y; /* qsort has no context: set just around the call (runs are threads) */
-static int by_y(const void *a, const void *b)
+/* qsort_r order of configurations: lower y (ctx, indexed by configuration) first. */
+static int by_y(const void *a, const void *b, void *ctx)
 {
-    double x = g_y[*(const int *)a], y = g_y[*(const int *)b];
+    const double *yc = ctx;
+    double x = yc[*(const int *)a], y = yc[*(const int *)b];
     return (x > y) - (x < y);
+}
+
+/* The candidates in st->cand: the unmeasured configurations, at most BO_MAX_CAND of them drawn at random (a partial
+ * Fisher-Yates shuffle on v->rng). Returns their number. */
+static int draw_candidates(struct st_bo *st, const struct pol_view *v)
+{
+    int n_cand = 0;
+    for (int c = 0; c < v->n_configs; c++)
+        if (!st->tried[c])
+            st->cand[n_cand++] = c;
+    if (n_cand > BO_MAX_CAND) {
+        for (int i = 0; i < BO_MAX_CAND; i++) {
+            int j = i + (int)gsl_rng_uniform_int(v->rng, (unsigned long)(n_cand - i)), t = st->cand[i];
+            st->cand[i] = st->cand[j];
+            st->cand[j] = t;
+        }
+        n_cand = BO_MAX_CAND;
+    }
+    return n_cand;
 }
 
 static int bo_next(void *p, const struct pol_view *v)
@@ -194,9 +214,7 @@ static int bo_next(void *p, const struct pol_view *v)
         yc[c] = v->failed[c] ? worst : st->ylog[c];
     }
     if (n_obs > BO_MAX_OBS) {
-        g_y = yc;
-        qsort(st->obs, (size_t)n_obs, sizeof *st->obs, by_y);
-        g_y = NULL;
+        qsort_r(st->obs, (size_t)n_obs, sizeof *st->obs, by_y, yc);
         n_obs = BO_MAX_OBS;
     }
     double mean = 0, var = 0;
@@ -226,18 +244,7 @@ static int bo_next(void *p, const struct pol_view *v)
     gsl_matrix_view Ki = gsl_matrix_submatrix(st->Kinv, 0, 0, (size_t)n_obs, (size_t)n_obs);
     gsl_linalg_mcholesky_invert(&K.matrix, &perm, &Ki.matrix);
     gsl_blas_dgemv(CblasNoTrans, 1, &Ki.matrix, &ys.vector, 0, &al.vector);
-    /* candidates: the unmeasured configurations, at most BO_MAX_CAND of them drawn at random */
-    for (int c = 0; c < nc; c++)
-        if (!st->tried[c])
-            st->cand[n_cand++] = c;
-    if (n_cand > BO_MAX_CAND) {
-        for (int i = 0; i < BO_MAX_CAND; i++) {
-            int j = i + (int)gsl_rng_uniform_int(v->rng, (unsigned long)(n_cand - i)), t = st->cand[i];
-            st->cand[i] = st->cand[j];
-            st->cand[j] = t;
-        }
-        n_cand = BO_MAX_CAND;
-    }
+    n_cand = draw_candidates(st, v);
     int pick = -1;
     double best_ei = -INFINITY;
     /* mu = k . alpha and kw = k . (K^-1 k), summed in the order gsl_blas_ddot and gsl_blas_dgemv sum (so the

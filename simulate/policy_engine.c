@@ -3,6 +3,7 @@
 #include "policy_internal.h"
 #include "sim_cost.h"
 #include "tc_err.h"
+#include "tc_threads.h"
 #include "trace.h"
 
 #include <math.h>
@@ -438,7 +439,6 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
     double final_sum = 0;
     long count = 0;
     struct pol_job jb;
-    pthread_t tids[64];
     memset(curve, 0, sizeof *curve);
     memset(&jb, 0, sizeof jb);
     curve->policy = ops->name;
@@ -470,15 +470,8 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
     mu_ok = 1;
     if (nt > d->n_in)
         nt = d->n_in > 0 ? d->n_in : 1;
-    int started = 0;
-    for (int k = 1; k < nt; k++) {
-        if (pthread_create(&tids[k], NULL, pol_worker, &jb) != 0)
-            break; /* fewer threads: the same result, the inputs are shared out dynamically */
-        started = k;
-    }
-    pol_worker(&jb);
-    for (int k = 1; k <= started; k++)
-        pthread_join(tids[k], NULL);
+    /* one shared job: the inputs are shared out dynamically, so fewer threads give the same result */
+    tc_run_workers(nt, pol_worker, &jb, 0);
     if (jb.failed) {
         tc_seterr("%s", jb.err);
         goto out;

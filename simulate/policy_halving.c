@@ -39,11 +39,13 @@ static void *halving_start(const struct pol_view *v)
     return st;
 }
 
-static _Thread_local const struct pol_view *g_sort_view; /* qsort has no context: set around the call (per thread) */
-static int by_estimate(const void *a, const void *b)
+/* qsort_r order of configurations: measured ones by lower estimate (of the pol_view ctx), then failed or
+ * unmeasured ones by index. */
+static int by_estimate(const void *a, const void *b, void *ctx)
 {
-    double x = g_sort_view->est_ms[*(const int *)a], y = g_sort_view->est_ms[*(const int *)b];
-    int fx = g_sort_view->failed[*(const int *)a] || isnan(x), fy = g_sort_view->failed[*(const int *)b] || isnan(y);
+    const struct pol_view *v = ctx;
+    double x = v->est_ms[*(const int *)a], y = v->est_ms[*(const int *)b];
+    int fx = v->failed[*(const int *)a] || isnan(x), fy = v->failed[*(const int *)b] || isnan(y);
     if (fx != fy)
         return fx - fy;
     if (fx)
@@ -57,9 +59,7 @@ static int halving_next(void *p, const struct pol_view *v)
     while (st->pos == st->n_cand) { /* rung done: keep the best 1/ETA, go up one rung */
         if (st->rung == SH_RUNGS - 1)
             return -1;
-        g_sort_view = v;
-        qsort(st->cand, (size_t)st->n_cand, sizeof *st->cand, by_estimate);
-        g_sort_view = NULL;
+        qsort_r(st->cand, (size_t)st->n_cand, sizeof *st->cand, by_estimate, (void *)v);
         int keep = st->n_cand / SH_ETA;
         while (keep > 0 && (v->failed[st->cand[keep - 1]] || isnan(v->est_ms[st->cand[keep - 1]])))
             keep--;

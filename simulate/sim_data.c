@@ -7,10 +7,10 @@
 #include "sim_internal.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_threads.h"
 #include "trace.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,8 +270,6 @@ struct sim_data *sim_data_from_trace(const struct trace *t, const int *inputs, i
     struct build_job bj;
     int n_all = trace_n_inputs(t), n_sel = inputs ? n_inputs : n_all, n_threads = s->threads;
     int *sel = NULL;
-    pthread_t tids[64];
-    int started[64];
     const char *path = trace_path(t);
 
     memset(&bj, 0, sizeof bj);
@@ -308,12 +306,7 @@ struct sim_data *sim_data_from_trace(const struct trace *t, const int *inputs, i
         n_threads = 64;
     if (n_threads > n_sel)
         n_threads = n_sel > 0 ? n_sel : 1;
-    for (int k = 1; k < n_threads; k++)
-        started[k] = pthread_create(&tids[k], NULL, build_worker, &bj) == 0;
-    build_worker(&bj);
-    for (int k = 1; k < n_threads; k++)
-        if (started[k])
-            pthread_join(tids[k], NULL);
+    tc_run_workers(n_threads, build_worker, &bj, 0); /* one shared job: inputs taken in turn, results by index */
     for (int q = 0; q < n_sel; q++) {
         if (bj.err[q][0] != '\0') {
             tc_seterr("%s: %s", path, bj.err[q]);

@@ -302,6 +302,47 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* 0 when the settings are valid and lie within what the data were built for, else -1 with the message. */
+static int settings_fit_data(const struct sim_data *d, const struct sim_settings *s)
+{
+    if (sim_settings_check(s) != 0)
+        return -1;
+    if (s->exec_ms_lo < d->exec_lo || s->exec_ms_hi > d->exec_hi)
+        return tc_seterr("--exec-ms: %d:%d lies outside the range the data were built for (%d:%d)", s->exec_ms_lo,
+                         s->exec_ms_hi, d->exec_lo, d->exec_hi);
+    if (s->es_num_hi > d->k_max)
+        return tc_seterr("--early-stop-num: %d exceeds the largest the data were built for (%d)", s->es_num_hi,
+                         d->k_max);
+    if (s->estimator == SIM_ESTIMATOR_MEDIAN && !d->have_median)
+        return tc_seterr("--estimator median: the data were built without median tables (build them with "
+                         "estimator median)");
+    if (s->input >= d->n_in)
+        return tc_seterr("simulate: input index %d out of range [0, %d)", s->input, d->n_in);
+    return 0;
+}
+
+/* The scenarios in groups of the same overhead model and early stopping (replayed together), in order of first
+ * appearance, and the most compile workers a pipelined scenario asks for (jb->max_factor, at least 1). */
+static void group_scenarios(struct job *jb, const struct sim_settings *s)
+{
+    jb->max_factor = 1;
+    for (int i = 0; i < s->n_scenarios; i++) {
+        const struct sim_scenario *sc = &s->scenarios[i];
+        int g = 0;
+        if (sc->compile == SIM_COMPILE_PIPELINED && sc->compile_factor > jb->max_factor)
+            jb->max_factor = sc->compile_factor;
+        while (g < jb->n_groups &&
+               (jb->groups[g].overhead != sc->overhead || jb->groups[g].early_stop != sc->early_stop))
+            g++;
+        if (g == jb->n_groups) {
+            jb->groups[g].overhead = sc->overhead;
+            jb->groups[g].early_stop = sc->early_stop;
+            jb->n_groups++;
+        }
+        jb->groups[g].sc[jb->groups[g].n++] = i;
+    }
+}
+
 struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *s, sim_progress_fn progress,
                            void *arg)
 {
@@ -311,41 +352,12 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
     int n_threads = s->threads, ok = 0;
     double t0 = tc_now_s(), last;
 
-    if (sim_settings_check(s) != 0)
+    if (settings_fit_data(d, s) != 0)
         return NULL;
-    if (s->exec_ms_lo < d->exec_lo || s->exec_ms_hi > d->exec_hi)
-        return tc_seterr("--exec-ms: %d:%d lies outside the range the data were built for (%d:%d)", s->exec_ms_lo,
-                         s->exec_ms_hi, d->exec_lo, d->exec_hi),
-               NULL;
-    if (s->es_num_hi > d->k_max)
-        return tc_seterr("--early-stop-num: %d exceeds the largest the data were built for (%d)", s->es_num_hi,
-                         d->k_max),
-               NULL;
-    if (s->estimator == SIM_ESTIMATOR_MEDIAN && !d->have_median)
-        return tc_seterr("--estimator median: the data were built without median tables (build them with "
-                         "estimator median)"),
-               NULL;
-    if (s->input >= d->n_in)
-        return tc_seterr("simulate: input index %d out of range [0, %d)", s->input, d->n_in), NULL;
-
     memset(&jb, 0, sizeof jb);
     jb.d = d;
     jb.s = s;
-    jb.max_factor = 1;
-    for (int i = 0; i < s->n_scenarios; i++) {
-        const struct sim_scenario *sc = &s->scenarios[i];
-        int g = 0;
-        if (sc->compile == SIM_COMPILE_PIPELINED && sc->compile_factor > jb.max_factor)
-            jb.max_factor = sc->compile_factor;
-        while (g < jb.n_groups && (jb.groups[g].overhead != sc->overhead || jb.groups[g].early_stop != sc->early_stop))
-            g++;
-        if (g == jb.n_groups) {
-            jb.groups[g].overhead = sc->overhead;
-            jb.groups[g].early_stop = sc->early_stop;
-            jb.n_groups++;
-        }
-        jb.groups[g].sc[jb.groups[g].n++] = i;
-    }
+    group_scenarios(&jb, s);
     res = calloc(1, sizeof *res);
     if (res == NULL)
         goto oom;
@@ -384,7 +396,9 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
         if (wk[t].rng == NULL || wk[t].idx == NULL || wk[t].wfree == NULL || wk[t].rows == NULL)
             goto oom;
     }
-    /* Thread 0 is this one; the others are started here (if one cannot be, the rest share its work). */
+    /* Thread 0 is this one; the others are started here (if one cannot be, the rest share its work). Not
+     * tc_run_workers: the calling thread's worker also reports progress between its samples, so the callback
+     * (which writes the terminal line) only ever runs on the caller's thread, while the others count. */
     for (int t = 1; t < n_threads; t++)
         wk[t].started = pthread_create(&wk[t].tid, NULL, worker_main, &wk[t]) == 0;
     last = tc_now_s();

@@ -2,53 +2,53 @@
  * defaults and their range checks, and the thread count a setting means. */
 #include "sim.h"
 #include "tc_err.h"
+#include "tc_opt.h"
 
 #include <string.h>
 #include <unistd.h>
 
-static const char *compile_names[] = {"sequential", "parallel", "pipelined"};
-static const char *overhead_names[] = {"paper", "per-exec"};
-static const char *estimator_names[] = {"mean", "median", "min"};
+/* The models' names, indexed by their enums (sim.h); tc_parse_name and tc_name_of do the lookups. */
+#define N_OF(a) ((int)(sizeof(a) / sizeof *(a)))
+static const char *const compile_names[] = {"sequential", "parallel", "pipelined"};
+static const char *const overhead_names[] = {"paper", "per-exec"};
+static const char *const estimator_names[] = {"mean", "median", "min"};
 
 const char *sim_compile_name(enum sim_compile c)
 {
-    return (unsigned)c < 3 ? compile_names[c] : "unknown";
+    return tc_name_of(compile_names, N_OF(compile_names), (int)c);
 }
 const char *sim_overhead_name(enum sim_overhead o)
 {
-    return (unsigned)o < 2 ? overhead_names[o] : "unknown";
+    return tc_name_of(overhead_names, N_OF(overhead_names), (int)o);
 }
 const char *sim_estimator_name(enum sim_estimator e)
 {
-    return (unsigned)e < 3 ? estimator_names[e] : "unknown";
+    return tc_name_of(estimator_names, N_OF(estimator_names), (int)e);
 }
 
 int sim_compile_parse(const char *s, enum sim_compile *out)
 {
-    for (int i = 0; i < 3; i++)
-        if (strcmp(s, compile_names[i]) == 0) {
-            *out = (enum sim_compile)i;
-            return 0;
-        }
-    return tc_seterr("--compile: expected sequential, parallel or pipelined, got '%s'", s);
+    int i;
+    if (tc_parse_name("--compile", s, compile_names, N_OF(compile_names), &i) != 0)
+        return -1;
+    *out = (enum sim_compile)i;
+    return 0;
 }
 int sim_overhead_parse(const char *s, enum sim_overhead *out)
 {
-    for (int i = 0; i < 2; i++)
-        if (strcmp(s, overhead_names[i]) == 0) {
-            *out = (enum sim_overhead)i;
-            return 0;
-        }
-    return tc_seterr("--overhead: expected paper or per-exec, got '%s'", s);
+    int i;
+    if (tc_parse_name("--overhead", s, overhead_names, N_OF(overhead_names), &i) != 0)
+        return -1;
+    *out = (enum sim_overhead)i;
+    return 0;
 }
 int sim_estimator_parse(const char *s, enum sim_estimator *out)
 {
-    for (int i = 0; i < 3; i++)
-        if (strcmp(s, estimator_names[i]) == 0) {
-            *out = (enum sim_estimator)i;
-            return 0;
-        }
-    return tc_seterr("--estimator: expected mean, median or min, got '%s'", s);
+    int i;
+    if (tc_parse_name("--estimator", s, estimator_names, N_OF(estimator_names), &i) != 0)
+        return -1;
+    *out = (enum sim_estimator)i;
+    return 0;
 }
 
 int sim_scenario_parse(const char *name, enum sim_compile def_compile, int def_factor,

@@ -22,7 +22,12 @@ void sim_scratch_free(struct sim_scratch *bs)
 /* Median of x[0..n) in ms (the mean of the two middle values when n is even); x is not changed. A histogram of
  * 4096 bins over [min, max] finds the bins of the middle ranks in one pass; only the values in those bins are
  * copied and selected exactly. Executions of one run cluster tightly, so that is usually a few hundred values,
- * and in the worst case (one far outlier) it is all n: never worse than a quickselect of a copy. */
+ * and in the worst case (one far outlier) it is all n: never worse than a quickselect of a copy.
+ * It finds the same middle values as tc_median_u64 (util/tc_stats.h, the median every other command uses) but is
+ * not that function twice: it scans a histogram instead of selecting in a full copy, keeps its copy in the
+ * replay's scratch (no allocation per run; the replay takes one median per input and configuration on every
+ * load), and converts to ms as v * 1e-6 and (lo + hi) * 0.5e-6, the arithmetic the recorded golden rows
+ * (tests/golden/) were made with; tc_median_u64(...) / 1e6 may differ in the last bit. */
 #define MEDIAN_BINS 4096
 int sim_median_ms(struct sim_scratch *bs, const uint64_t *x, size_t n, double *out)
 {

@@ -7,7 +7,7 @@ deterministic function of the trace and of the drawn EXEC_TIME, which this scrip
 model, in a different language and from a different reader, and compares with every row of points.tsv, for one
 input and for all inputs, under the paper and per-exec overhead models and sequential and parallel compilation.
 
-    sim-crosscheck.py TUNECOST TEST_SIM            two random traces (written by test-sim --write-random-trace)
+    sim-crosscheck.py TUNECOST TEST_SIM            two random traces (written by test-sim-trace --write-random-trace)
     sim-crosscheck.py TUNECOST TEST_SIM TRACE.h5   a given trace instead (all inputs and its first input)
 Exit 0 when every row agrees, 1 otherwise, 77 (skipped) without h5py.
 """

@@ -5,6 +5,7 @@
  * depends on which random numbers the stream gives (random's order is checked against the documented draw on a
  * clone of the stream; anneal's third acceptance has a chance below 1e-14). */
 #include "policy.h"
+#include "test-common.h"
 
 #include <check.h>
 #include <gsl/gsl_rng.h>
@@ -297,9 +298,5 @@ int main(void)
     tcase_add_test(tc, test_random_first_steps_follow_the_documented_shuffle);
     tcase_add_test(tc, test_anneal_first_steps_on_a_line);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tt_run(s);
 }

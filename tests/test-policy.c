@@ -16,7 +16,7 @@
 #include "policy.h"
 #include "sim.h"
 #include "tc_err.h"
-#include "tmpdir.h"
+#include "test-common.h"
 #include "trace.h"
 
 #include <check.h>
@@ -44,7 +44,7 @@ static struct trace *hand_trace(const char *path, double rep_ms)
 
 static const char *build_tiny(void)
 {
-    const char *path = tmpdir_path("tiny.h5");
+    const char *path = tt_path("tiny.h5");
     struct trace *t = hand_trace(path, 15);
     int32_t params[] = {16, 32, 64};
     struct trace_config cfg[3] = {{0, 100, 1, 32, 0, 0, 0}, {0, 200, 1, 32, 0, 0, 0}, {2, 50, NAN, 0, 0, 0, 0}};
@@ -201,7 +201,7 @@ END_TEST
  * 40-200 ms, wall = executions + 0.3 ms per execution + 2 ms. Generated from a fixed formula, not measured. */
 static const char *build_valid_space(void)
 {
-    const char *path = tmpdir_path("valid.h5");
+    const char *path = tt_path("valid.h5");
     struct trace *t = hand_trace(path, 30);
     int32_t params[9];
     struct trace_config cfg[9];
@@ -377,14 +377,14 @@ END_TEST
 
 static void setup(void)
 {
-    tmpdir_make("test-policy");
+    tt_tmpdir_make("test-policy");
 }
 
 int main(int argc, char **argv)
 {
     Suite *su = suite_create("policy");
     TCase *tc = tcase_create("policy");
-    tcase_add_checked_fixture(tc, setup, tmpdir_remove);
+    tcase_add_checked_fixture(tc, setup, tt_tmpdir_remove);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_policy_exhaustive_reaches_optimum_at_hand_worked_time);
     tcase_add_test(tc, test_policy_budget_stops_without_overcharging);
@@ -397,9 +397,5 @@ int main(int argc, char **argv)
         tcase_add_test(tc, test_policy_random_agrees_with_analytic_baseline);
     }
     suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tt_run(su);
 }

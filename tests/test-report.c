@@ -12,13 +12,13 @@
  *   test-report full OUT.h5 N       write a synthetic trace of the paper's full shape, at most N timed per run */
 #include "report.h"
 #include "tc_err.h"
+#include "test-common.h"
 #include "test-tables-fixture.h"
 
 #include <check.h>
 #include <math.h>
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,37 +26,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char dir[] = "/tmp/test-report.XXXXXX";
-static char trace_path[512], triton_path[512];
+static char fixture_path[512], triton_path[512];
 static int have_gnuplot;
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
 
 static void setup(void)
 {
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(trace_path, sizeof trace_path, "%s/fixture.h5", dir);
-    snprintf(triton_path, sizeof triton_path, "%s/triton.h5", dir);
-    ck_assert_msg(fixture_report(trace_path) == 0, "%s", tc_errmsg());
+    tt_tmpdir_make("test-report");
+    snprintf(fixture_path, sizeof fixture_path, "%s/fixture.h5", tt_tmpdir());
+    snprintf(triton_path, sizeof triton_path, "%s/triton.h5", tt_tmpdir());
+    ck_assert_msg(fixture_report(fixture_path) == 0, "%s", tc_errmsg());
     ck_assert_msg(fixture_triton(triton_path) == 0, "%s", tc_errmsg());
-}
-
-static void teardown(void)
-{
-    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    strcpy(dir, "/tmp/test-report.XXXXXX");
 }
 
 static void options(struct report_options *o, const char *out)
 {
     report_options_default(o);
-    o->trace_path = trace_path;
+    o->trace_path = fixture_path;
     o->out_dir = out;
     o->plots_dir = report_plots_dir();
     o->samples = 40;
@@ -112,7 +97,7 @@ START_TEST(test_report_writes_every_file)
     struct report_options o;
     char out[600], name[128];
     char *md, *html;
-    snprintf(out, sizeof out, "%s/r1", dir);
+    snprintf(out, sizeof out, "%s/r1", tt_tmpdir());
     options(&o, out);
     ck_assert_msg(report_write(&o) == 0, "%s", tc_errmsg());
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
@@ -200,9 +185,9 @@ START_TEST(test_report_same_seed_same_files)
     char r1[600], r2[600], r3[600];
     const char *why;
     char *p1, *p3;
-    snprintf(r1, sizeof r1, "%s/r1", dir);
-    snprintf(r2, sizeof r2, "%s/r2", dir);
-    snprintf(r3, sizeof r3, "%s/r3", dir);
+    snprintf(r1, sizeof r1, "%s/r1", tt_tmpdir());
+    snprintf(r2, sizeof r2, "%s/r2", tt_tmpdir());
+    snprintf(r3, sizeof r3, "%s/r3", tt_tmpdir());
     options(&o, r1);
     ck_assert_msg(report_write(&o) == 0, "%s", tc_errmsg());
     options(&o, r2);
@@ -228,8 +213,8 @@ START_TEST(test_report_without_gnuplot_names_missing_figures)
 {
     struct report_options o;
     char out[600], empty[600], *md, *html, *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
-    snprintf(out, sizeof out, "%s/r1", dir);
-    snprintf(empty, sizeof empty, "%s/emptybin", dir);
+    snprintf(out, sizeof out, "%s/r1", tt_tmpdir());
+    snprintf(empty, sizeof empty, "%s/emptybin", tt_tmpdir());
     ck_assert_int_eq(mkdir(empty, 0755), 0);
     setenv("PATH", empty, 1);
     options(&o, out);
@@ -256,7 +241,7 @@ START_TEST(test_report_triton_trace_adds_figure2)
 {
     struct report_options o;
     char out[600], *md;
-    snprintf(out, sizeof out, "%s/r1", dir);
+    snprintf(out, sizeof out, "%s/r1", tt_tmpdir());
     options(&o, out);
     o.triton_path = triton_path;
     ck_assert_msg(report_write(&o) == 0, "%s", tc_errmsg());
@@ -271,7 +256,7 @@ START_TEST(test_report_triton_trace_adds_figure2)
     free(md);
     /* a fixed-time trace as --triton-trace is bad input */
     options(&o, out);
-    o.triton_path = trace_path;
+    o.triton_path = fixture_path;
     ck_assert_int_eq(report_write(&o), REPORT_EBADINPUT);
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "triton"));
 }
@@ -282,7 +267,7 @@ START_TEST(test_report_bad_inputs_leave_output_alone)
     struct report_options o;
     char out[600], keep[700], *k;
     FILE *fp;
-    snprintf(out, sizeof out, "%s/r1", dir);
+    snprintf(out, sizeof out, "%s/r1", tt_tmpdir());
     options(&o, out);
     o.trace_path = "/nonexistent/trace.h5";
     ck_assert_int_eq(report_write(&o), REPORT_EBADINPUT);
@@ -329,14 +314,14 @@ START_TEST(test_report_interrupted_leaves_nothing)
     char out[600];
     DIR *d;
     struct dirent *e;
-    snprintf(out, sizeof out, "%s/r1", dir);
+    snprintf(out, sizeof out, "%s/r1", tt_tmpdir());
     options(&o, out);
     o.interrupted = &stop;
     ck_assert_int_eq(report_write(&o), -1);
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "interrupted"));
     ck_assert_int_ne(access(out, F_OK), 0);
     /* no temporary directory left beside it */
-    d = opendir(dir);
+    d = opendir(tt_tmpdir());
     while ((e = readdir(d)) != NULL)
         ck_assert_msg(strstr(e->d_name, ".tmp.") == NULL, "left %s", e->d_name);
     closedir(d);
@@ -352,9 +337,9 @@ START_TEST(test_report_removes_stale_temporaries)
     if (pid == 0)
         _exit(0);
     waitpid(pid, NULL, 0); /* a process that is gone, as after a SIGKILL */
-    snprintf(out, sizeof out, "%s/r1", dir);
-    snprintf(stale, sizeof stale, "%s/.r1.tmp.%ld.abcdef", dir, (long)pid);
-    snprintf(live, sizeof live, "%s/.r1.tmp.%ld.abcdef", dir, (long)getpid());
+    snprintf(out, sizeof out, "%s/r1", tt_tmpdir());
+    snprintf(stale, sizeof stale, "%s/.r1.tmp.%ld.abcdef", tt_tmpdir(), (long)pid);
+    snprintf(live, sizeof live, "%s/.r1.tmp.%ld.abcdef", tt_tmpdir(), (long)getpid());
     ck_assert_int_eq(mkdir(stale, 0755), 0);
     ck_assert_int_eq(mkdir(live, 0755), 0);
     options(&o, out);
@@ -385,10 +370,10 @@ START_TEST(test_report_findings_small_traces)
 {
     struct report_options o;
     char out[600], small[600], v1[600], fdir[600], sdir[600], p[700], *md;
-    snprintf(small, sizeof small, "%s/small.h5", dir);
-    snprintf(v1, sizeof v1, "%s/small-v1.h5", dir);
-    snprintf(fdir, sizeof fdir, "%s/flush", dir);
-    snprintf(sdir, sizeof sdir, "%s/scaling", dir);
+    snprintf(small, sizeof small, "%s/small.h5", tt_tmpdir());
+    snprintf(v1, sizeof v1, "%s/small-v1.h5", tt_tmpdir());
+    snprintf(fdir, sizeof fdir, "%s/flush", tt_tmpdir());
+    snprintf(sdir, sizeof sdir, "%s/scaling", tt_tmpdir());
     ck_assert_int_eq(mkdir(fdir, 0755), 0);
     ck_assert_int_eq(mkdir(sdir, 0755), 0);
     ck_assert_msg(fixture_small(small, 0, 0) == 0, "%s", tc_errmsg());
@@ -411,7 +396,7 @@ START_TEST(test_report_findings_small_traces)
     write_text(p, "# tunecost collect --compile-only: 10 configurations, sm_90, NVRTC 13.0; wall time\n"
                   "jobs\twall_ms\tspeedup\twarmup_ms_mean\n8\t200.0\tnan\t1\n");
 
-    snprintf(out, sizeof out, "%s/r1", dir);
+    snprintf(out, sizeof out, "%s/r1", tt_tmpdir());
     options(&o, out);
     o.trace_path = small;
     o.compare_path = v1;
@@ -468,7 +453,7 @@ START_TEST(test_report_studies_absent_noted)
 {
     struct report_options o;
     char out[600], *md;
-    snprintf(out, sizeof out, "%s/r1", dir);
+    snprintf(out, sizeof out, "%s/r1", tt_tmpdir());
     options(&o, out);
     ck_assert_msg(report_write(&o) == 0, "%s", tc_errmsg());
     md = slurp(out, "summary.md", NULL);
@@ -482,7 +467,7 @@ START_TEST(test_report_studies_absent_noted)
     free(md);
     /* a study that is there but unusable is bad input, named */
     options(&o, out);
-    o.scaling_dir = dir; /* holds traces, no scaling-*.tsv */
+    o.scaling_dir = tt_tmpdir(); /* holds traces, no scaling-*.tsv */
     ck_assert_int_eq(report_write(&o), REPORT_EBADINPUT);
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "--scaling"));
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), "no scaling-*.tsv"));
@@ -549,7 +534,7 @@ START_TEST(test_report_simulation_findings_match_files)
     char out[600], want[512], *md;
     double tb, tp, te, tb9, te9, g95, g90;
     const char *verdict;
-    snprintf(out, sizeof out, "%s/r1", dir);
+    snprintf(out, sizeof out, "%s/r1", tt_tmpdir());
     options(&o, out);
     ck_assert_msg(report_write(&o) == 0, "%s", tc_errmsg());
     md = slurp(out, "summary.md", NULL);
@@ -588,8 +573,8 @@ START_TEST(test_report_landscapes_figure)
 {
     struct report_options o;
     char out[600], other[600], cmd[1400], *html, *svg;
-    snprintf(out, sizeof out, "%s/r1", dir);
-    snprintf(other, sizeof other, "%s/other.h5", dir);
+    snprintf(out, sizeof out, "%s/r1", tt_tmpdir());
+    snprintf(other, sizeof other, "%s/other.h5", tt_tmpdir());
     ck_assert_msg(fixture_report(other) == 0, "%s", tc_errmsg());
     options(&o, out);
     o.compare_path = other;
@@ -615,8 +600,8 @@ START_TEST(test_report_failing_script_named)
 {
     struct report_options o;
     char out[600], plots[600], cmd[1400], *md;
-    snprintf(out, sizeof out, "%s/r1", dir);
-    snprintf(plots, sizeof plots, "%s/plots", dir);
+    snprintf(out, sizeof out, "%s/r1", tt_tmpdir());
+    snprintf(plots, sizeof plots, "%s/plots", tt_tmpdir());
     snprintf(cmd, sizeof cmd, "cp -r '%s' '%s' && printf 'load \"plots/common.gp\"\\nplot nosuchfunction(x)\\n' > "
              "'%s/heatmap.gp'", report_plots_dir(), plots, plots);
     ck_assert_int_eq(system(cmd), 0);
@@ -638,8 +623,7 @@ int main(int argc, char **argv)
 {
     Suite *s;
     TCase *tc;
-    SRunner *sr;
-    int failed, figures_only;
+    int figures_only;
     const char *path;
 
     if (argc == 3 && strcmp(argv[1], "fixture") == 0)
@@ -672,7 +656,7 @@ int main(int argc, char **argv)
 
     s = suite_create("report");
     tc = tcase_create("report");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, setup, tt_tmpdir_remove);
     tcase_set_timeout(tc, 300);
     if (figures_only) {
         tcase_add_test(tc, test_report_writes_every_file);
@@ -692,9 +676,5 @@ int main(int argc, char **argv)
         tcase_add_test(tc, test_report_simulation_findings_match_files);
     }
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return tt_run(s);
 }

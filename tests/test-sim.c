@@ -1,29 +1,19 @@
-/* test-sim.c — the simulator (simulate/sim.h) against values worked out by hand from the model in docs/architecture.md, against
- * the closed form of best-of-N under sampling without replacement, for thread-count independence, and through a
- * hand-built trace file written with the trace API. The data sets here are hand-built in memory; the comment
- * beside each lists every number it uses.
- *
- *   test-sim            unit tests (suite unit)
- *   test-sim --cli EXE  end-to-end tests of `EXE simulate` and `EXE frontier` (suite integration)
- *   test-sim --write-random-trace OUT.h5 SEED   the random trace of tests/sim-crosscheck.py */
+/* test-sim.c — the simulator's model (simulate/sim.h) on data sets hand-built in memory: against values worked out
+ * by hand from the model in docs/architecture.md, against the closed form of best-of-N under sampling without
+ * replacement, and for thread-count independence. The comment beside each data set lists every number it uses.
+ * The simulator through a trace file and on the command line: test-sim-trace.c. */
 #include "frontier.h"
 #include "sim.h"
 #include "tc_err.h"
-#include "trace.h"
+#include "test-common.h"
 
 #include <check.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #define MS 1000000ull /* ns per ms */
-
-static const char *cli_exe; /* the tunecost binary, for the integration suite */
 
 /* A configuration of n executions of `ms` milliseconds each (plus optional overrides), no untimed executions,
  * wall_ms = Σ timed + ovh_ms. */
@@ -688,318 +678,23 @@ START_TEST(test_sim_bad_settings)
 }
 END_TEST
 
-/* ---- through a trace file ------------------------------------------------------------------------------- */
-
-/* A hand-built trace (written with the trace API): 2 inputs, 3 configurations.
- *   configs: 0 ok compile 100 ms; 1 ok compile 200 ms; 2 out of resources (compile 50 ms)
- *   input 0 (64x64x64, flops 1e9): config 0: estimate 2 ms | warm-up 2 ms | timed 2 2 2 2 2 2 ms, wall 20 ms
- *                                 config 1: timed 1 ms x 12, wall 16 ms
- *                                 config 2: status out of resources, no executions
- *   input 1 (128x128x128, flops 8e9): config 0 only: timed 4 ms x 5, wall 21 ms; config 1: launch error
- * EXEC_TIME 5, N_CONFIG 2 (capped per input):
- *   input 0: c0 j = 3 (6 > 5), rep 6, overhead 20 − 12 = 8, compile 100 -> 114; c1 j = 6, rep 6, overhead 4,
- *            compile 200 -> 210; total 324 ms; winner c1 (1 ms, optimal) -> 1 TFLOP/s, speedup 1
- *   input 1: c0 j = 2 (8 > 5), rep 8, overhead 1, compile 100 -> 109 ms; 8e9 / 4 ms = 2 TFLOP/s, speedup 1
- *   all inputs: mean time (324 + 109) / 2 ms over equal numbers of runs per input */
-static void write_trace(const char *path)
+int main(void)
 {
-    static const char *const pn[] = {"BLOCK_M"};
-    static const char *const dn[] = {"M", "N", "K"};
-    static const int32_t params[] = {16, 32, 64};
-    struct trace_config cfg[3] = {{TRACE_OK, 100, 1, 0, 0, 0, 0}, {TRACE_OK, 200, 1, 0, 0, 0, 0},
-                                  {TRACE_OUT_OF_RESOURCES, 50, 0, 0, 0, 0, 0}};
-    static const int64_t dims[] = {64, 64, 64, 128, 128, 128};
-    struct trace_input ins[2] = {{1e9, NAN}, {8e9, NAN}};
-    struct trace_meta meta;
-    struct trace *t;
-    uint64_t x0[8], x1[12], x2[5], bad[2] = {MS, MS};
-    struct trace_run r;
-    for (int i = 0; i < 8; i++)
-        x0[i] = 2 * MS;
-    for (int i = 0; i < 12; i++)
-        x1[i] = MS;
-    for (int i = 0; i < 5; i++)
-        x2[i] = 4 * MS;
-    memset(&meta, 0, sizeof meta);
-    snprintf(meta.generator, sizeof meta.generator, "test-sim");
-    snprintf(meta.kernel, sizeof meta.kernel, "gemm_f16_f32acc");
-    snprintf(meta.device_name, sizeof meta.device_name, "hand-built");
-    snprintf(meta.timer, sizeof meta.timer, "events");
-    snprintf(meta.protocol, sizeof meta.protocol, "fixed-time");
-    t = trace_create(path, &meta, pn, 1, dn, 3);
-    ck_assert_msg(t != NULL, "%s", tc_errmsg());
-    ck_assert_int_eq(trace_write_configs(t, 3, params, cfg), 0);
-    ck_assert_int_eq(trace_write_inputs(t, 2, dims, ins), 0);
-    memset(&r, 0, sizeof r);
-    r.estimate_ms = NAN;
-    r.input = 0, r.config = 0, r.status = TRACE_OK, r.n_estimate = 1, r.n_warmup = 1, r.n_timed = 6, r.wall_ms = 20;
-    ck_assert_msg(trace_append_run(t, &r, x0, 8) == 0, "%s", tc_errmsg());
-    r.input = 0, r.config = 1, r.n_estimate = 0, r.n_warmup = 0, r.n_timed = 12, r.wall_ms = 16;
-    ck_assert_int_eq(trace_append_run(t, &r, x1, 12), 0);
-    r.input = 0, r.config = 2, r.status = TRACE_OUT_OF_RESOURCES, r.n_timed = 0, r.wall_ms = 0;
-    ck_assert_int_eq(trace_append_run(t, &r, NULL, 0), 0);
-    r.input = 1, r.config = 0, r.status = TRACE_OK, r.n_timed = 5, r.wall_ms = 21;
-    ck_assert_int_eq(trace_append_run(t, &r, x2, 5), 0);
-    r.input = 1, r.config = 1, r.status = TRACE_LAUNCH_ERROR, r.n_timed = 2, r.wall_ms = 3;
-    ck_assert_int_eq(trace_append_run(t, &r, bad, 2), 0);
-    ck_assert_int_eq(trace_close(t), 0);
-}
-
-static void tmp_path(char *buf, size_t len, const char *name)
-{
-    const char *dir = getenv("TMPDIR");
-    snprintf(buf, len, "%s/test-sim-%ld-%s", dir ? dir : "/tmp", (long)getpid(), name);
-}
-
-START_TEST(test_sim_from_trace)
-{
-    char path[512];
-    struct trace *t;
-    struct sim_settings s;
-    struct sim_data *d;
-    struct sim_result *r;
-    int one = 1;
-    tmp_path(path, sizeof path, "trace.h5");
-    write_trace(path);
-    t = trace_open(path);
-    ck_assert_msg(t != NULL, "%s", tc_errmsg());
-    sim_settings_default(&s);
-    fixed(&s, 2, 5);
-    s.samples = 3;
-    s.runs = 4;
-    s.n_scenarios = 0;
-    scen(&s, 0, "baseline", 1);
-    d = sim_data_from_trace(t, NULL, 0, &s);
-    ck_assert_msg(d != NULL, "%s", tc_errmsg());
-    ck_assert_int_eq(sim_data_n_inputs(d), 2);
-    ck_assert_int_eq(sim_data_n_valid(d, 0), 2);
-    ck_assert_int_eq(sim_data_n_valid(d, 1), 1);
-    ck_assert_str_eq(sim_data_input_name(d, 1), "128x128x128");
-    ck_near(sim_data_optimal_ms(d, 0), 1.0);
-    ck_near(sim_data_optimal_ms(d, 1), 4.0);
-    trace_close(t); /* the data must not need it any more */
-    s.input = 0;
-    r = sim_run(d, &s, NULL, NULL);
-    ck_assert_msg(r != NULL, "%s", tc_errmsg());
-    ck_near(r->points[0].time_s, 0.324);
-    ck_near(r->points[0].tflops, 1.0);
-    s.input = 1;
-    sim_result_free(r);
-    r = sim_run(d, &s, NULL, NULL);
-    ck_near(r->points[0].time_s, 0.109);
-    ck_near(r->points[0].tflops, 2.0);
-    s.input = -1;
-    sim_result_free(r);
-    r = sim_run(d, &s, NULL, NULL);
-    ck_assert_int_eq(r->points[0].results, 8);
-    ck_near(r->points[0].explored, 1.5); /* min(2, 2) and min(2, 1) */
-    ck_near(r->points[0].time_s, (0.324 + 0.109) / 2);
-    ck_near(r->points[0].speedup, 1.0);
-    /* each input's runs are identical, so the stratified CI has no width, although the inputs differ */
-    ck_near(r->points[0].time_s_lo, (0.324 + 0.109) / 2);
-    ck_near(r->points[0].time_s_hi, (0.324 + 0.109) / 2);
-    sim_result_free(r);
-    sim_data_free(d);
-    /* asking for input 1 alone works; an input index outside the trace is refused with its name */
-    t = trace_open(path);
-    d = sim_data_from_trace(t, &one, 1, &s);
-    ck_assert_ptr_nonnull(d);
-    ck_assert_int_eq(sim_data_n_inputs(d), 1);
-    sim_data_free(d);
-    one = 5;
-    ck_assert_ptr_null(sim_data_from_trace(t, &one, 1, &s));
-    ck_assert_ptr_nonnull(strstr(tc_errmsg(), path));
-    trace_close(t);
-    unlink(path);
-}
-END_TEST
-
-/* ---- the command line (suite integration) ----------------------------------------------------------------- */
-
-static int sh(const char *fmt, ...) TC_PRINTF(1, 2);
-static int sh(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    int st;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-START_TEST(test_sim_cli)
-{
-    char dir[512], trace_file[600];
-    tmp_path(dir, sizeof dir, "cli");
-    ck_assert_int_eq(sh("rm -rf '%s' && mkdir -p '%s'", dir, dir), 0);
-    snprintf(trace_file, sizeof trace_file, "%s/t.h5", dir);
-    write_trace(trace_file);
-    /* help on stdout with exit 0; misuse exit 2 with usage on stderr; bad values name the option */
-    ck_assert_int_eq(sh("'%s' simulate --help | grep -q 'Examples'", cli_exe), 0);
-    ck_assert_int_eq(sh("'%s' simulate --bogus 2>/dev/null", cli_exe), 2);
-    ck_assert_int_eq(sh("'%s' simulate --samples ten '%s' 2>&1 >/dev/null | grep -q -- '--samples'", cli_exe,
-                        trace_file), 0);
-    ck_assert_int_eq(sh("'%s' simulate --scenarios baseline,warp '%s' 2>/dev/null", cli_exe, trace_file), 2);
-    ck_assert_int_eq(sh("'%s' simulate --input 1x2x3 '%s' 2>&1 >/dev/null | grep -q 'not among'", cli_exe,
-                        trace_file), 0);
-    ck_assert_int_eq(sh("'%s' simulate '%s/missing.h5' 2>/dev/null", cli_exe, dir), 2);
-    {
-        /* a trace without any valid run: exit 2 and say so, naming the file */
-        static const char *const pn[] = {"BLOCK_M"};
-        static const char *const dn[] = {"M", "N", "K"};
-        static const int32_t params[] = {16};
-        static const int64_t dims[] = {64, 64, 64};
-        struct trace_config cfg = {TRACE_OK, 10, 1, 0, 0, 0, 0};
-        struct trace_input in = {1e9, NAN};
-        struct trace_meta meta;
-        struct trace *t;
-        char empty[600];
-        snprintf(empty, sizeof empty, "%s/empty.h5", dir);
-        memset(&meta, 0, sizeof meta);
-        t = trace_create(empty, &meta, pn, 1, dn, 3);
-        ck_assert_msg(t != NULL, "%s", tc_errmsg());
-        ck_assert_int_eq(trace_write_configs(t, 1, params, &cfg), 0);
-        ck_assert_int_eq(trace_write_inputs(t, 1, dims, &in), 0);
-        ck_assert_int_eq(trace_close(t), 0);
-        ck_assert_int_eq(sh("'%s' simulate -o '%s/e' '%s' 2>&1 >/dev/null | grep -q 'empty.h5: no input has a valid run'",
-                            cli_exe, dir, empty), 0);
-        ck_assert_int_eq(sh("'%s' simulate '%s' 2>/dev/null >/dev/null", cli_exe, empty), 2);
-        ck_assert_int_eq(sh("test ! -e '%s/e/points.tsv'", dir), 0);
-    }
-    /* the same seed gives the same bytes with 1 and 2 threads */
-    ck_assert_int_eq(sh("'%s' simulate -q -s 50 -r 5 --exec-ms 1:6 --seed 5 -j 1 -o '%s/a' '%s' >/dev/null",
-                        cli_exe, dir, trace_file), 0);
-    ck_assert_int_eq(sh("'%s' simulate -q -s 50 -r 5 --exec-ms 1:6 --seed 5 -j 2 -o '%s/b' '%s' >/dev/null",
-                        cli_exe, dir, trace_file), 0);
-    ck_assert_int_eq(sh("cmp -s '%s/a/points.tsv' '%s/b/points.tsv' && cmp -s '%s/a/frontier.tsv' "
-                        "'%s/b/frontier.tsv'", dir, dir, dir, dir), 0);
-    /* 150 rows (50 samples x 3 scenarios) under a header, settings echoed as comments */
-    ck_assert_int_eq(sh("test $(grep -vc '^#' '%s/a/points.tsv') -eq 151", dir), 0);
-    ck_assert_int_eq(sh("grep -q '^# seed: 5$' '%s/a/points.tsv'", dir), 0);
-    /* a list of inputs: the mean over them, named in the input column; a duplicate is refused */
-    ck_assert_int_eq(sh("'%s' simulate -q -s 4 -r 5 --exec-ms 5 --n-config 2 --input 128x128x128,64x64x64 -o '%s/l' "
-                        "'%s' >/dev/null", cli_exe, dir, trace_file), 0);
-    ck_assert_int_eq(sh("grep -v '^#' '%s/l/points.tsv' | awk -F'\t' 'NR > 1 && ($3 != \"128x128x128,64x64x64\" "
-                        "|| $8 != 10) { bad = 1 } NR > 1 && $2 == \"baseline\" && ($9 < 0.2164999 || $9 > 0.2165001) "
-                        "{ bad = 1 } END { exit bad }'", dir), 0);
-    ck_assert_int_eq(sh("'%s' simulate --input 64x64x64,64x64x64 '%s' 2>/dev/null >/dev/null", cli_exe, trace_file),
-                     2);
-    /* `tunecost frontier` on points.tsv gives the rows of frontier.tsv */
-    ck_assert_int_eq(sh("'%s' frontier '%s/a/points.tsv' | grep -v '^#' > '%s/f1' && grep -v '^#' "
-                        "'%s/a/frontier.tsv' > '%s/f2' && cmp -s '%s/f1' '%s/f2'", cli_exe, dir, dir, dir, dir, dir,
-                        dir), 0);
-    ck_assert_int_eq(sh("'%s' frontier '%s/a/frontier.tsv' --by nosuch 2>&1 | grep -q nosuch", cli_exe, dir), 0);
-    ck_assert_int_eq(sh("rm -rf '%s'", dir), 0);
-}
-END_TEST
-
-/* A random trace for tests/sim-crosscheck.py, which recomputes the simulator's results independently (Python,
- * h5py) from the file: 3 inputs x 20 configurations; configurations 3 and 11 fail to compile (no runs), some runs
- * end in a launch error or a wrong result (with a zero duration), and valid runs have 0-3 estimate and 0-5 warm-up
- * executions and 40-800 timed ones of 0.05-1.5 ms with noise, so some are short of EXEC_TIME. */
-static int write_random_trace(const char *path, unsigned seed)
-{
-    static const char *const pn[] = {"BLOCK_M"};
-    static const char *const dn[] = {"M", "N", "K"};
-    static const int64_t dims[] = {64, 64, 64, 128, 64, 32, 256, 256, 256};
-    int32_t params[20];
-    struct trace_config cfg[20];
-    struct trace_input ins[3];
-    struct trace_meta meta;
-    struct trace *t;
-    static uint64_t x[1000];
-    srand(seed);
-    memset(&meta, 0, sizeof meta);
-    snprintf(meta.generator, sizeof meta.generator, "test-sim random");
-    snprintf(meta.kernel, sizeof meta.kernel, "gemm_f16_f32acc");
-    snprintf(meta.device_name, sizeof meta.device_name, "random");
-    snprintf(meta.timer, sizeof meta.timer, "events");
-    snprintf(meta.protocol, sizeof meta.protocol, "fixed-time");
-    for (int c = 0; c < 20; c++) {
-        params[c] = 16 * (c + 1);
-        memset(&cfg[c], 0, sizeof cfg[c]);
-        cfg[c].status = c == 3 || c == 11 ? TRACE_COMPILE_ERROR : TRACE_OK;
-        cfg[c].compile_ms = 50 + rand() % 450 + (rand() % 1000) / 1000.0;
-    }
-    for (int i = 0; i < 3; i++)
-        ins[i].flops = 2.0 * (double)dims[3 * i] * (double)dims[3 * i + 1] * (double)dims[3 * i + 2],
-        ins[i].ref_ms = NAN;
-    t = trace_create(path, &meta, pn, 1, dn, 3);
-    if (t == NULL || trace_write_configs(t, 20, params, cfg) != 0 || trace_write_inputs(t, 3, dims, ins) != 0)
-        goto fail;
-    for (int i = 0; i < 3; i++)
-        for (int c = 0; c < 20; c++) {
-            struct trace_run r;
-            int n_all, kind = rand() % 20;
-            double base = 0.05 + 1.45 * rand() / (double)RAND_MAX, sum = 0;
-            if (cfg[c].status != TRACE_OK)
-                continue;
-            memset(&r, 0, sizeof r);
-            r.input = i, r.config = c, r.estimate_ms = NAN;
-            r.status = kind == 0 ? TRACE_LAUNCH_ERROR : TRACE_OK;
-            r.n_estimate = rand() % 4, r.n_warmup = rand() % 6, r.n_timed = 40 + rand() % 761;
-            n_all = r.n_estimate + r.n_warmup + r.n_timed;
-            for (int k = 0; k < n_all; k++) {
-                x[k] = (uint64_t)(base * (1 + 0.3 * rand() / (double)RAND_MAX) * 1e6) + 1;
-                sum += (double)x[k] * 1e-6;
-            }
-            if (kind == 1) {
-                x[n_all - 1] = 0; /* a zero duration: only in a failed run (the trace library refuses it in ok) */
-                r.status = TRACE_WRONG_RESULT;
-            }
-            r.wall_ms = sum + 0.01 * n_all + (rand() % 50) * 0.1;
-            if (kind == 2)
-                r.wall_ms = sum * 0.5; /* wall below the kernels' sum: overhead clamps at 0 */
-            if (trace_append_run(t, &r, x, (size_t)n_all) != 0)
-                goto fail;
-        }
-    if (trace_close(t) != 0) {
-        t = NULL;
-        goto fail;
-    }
-    return 0;
-fail:
-    fprintf(stderr, "test-sim: %s\n", tc_errmsg());
-    trace_close(t);
-    return 1;
-}
-
-int main(int argc, char **argv)
-{
-    Suite *su;
-    TCase *tc;
-    SRunner *sr;
-    int failed;
-    if (argc == 4 && strcmp(argv[1], "--write-random-trace") == 0)
-        return write_random_trace(argv[2], (unsigned)strtoul(argv[3], NULL, 10));
-    su = suite_create("sim");
-    tc = tcase_create("core");
-    if (argc == 3 && strcmp(argv[1], "--cli") == 0) {
-        cli_exe = argv[2];
-        tcase_add_test(tc, test_sim_cli);
-        tcase_set_timeout(tc, 120);
-    } else {
-        tcase_add_test(tc, test_sim_exact_baseline_and_parallel);
-        tcase_add_test(tc, test_sim_estimators);
-        tcase_add_test(tc, test_sim_j_boundaries);
-        tcase_add_test(tc, test_sim_early_stop_rule);
-        tcase_add_test(tc, test_sim_compile_factor);
-        tcase_add_test(tc, test_sim_pipelined);
-        tcase_add_test(tc, test_sim_overhead_per_exec);
-        tcase_add_test(tc, test_sim_monte_carlo_order_statistics);
-        tcase_add_test(tc, test_sim_threads_identical);
-        tcase_add_test(tc, test_sim_shared_draws);
-        tcase_add_test(tc, test_sim_bad_settings);
-        tcase_add_test(tc, test_sim_true_time_median);
-        tcase_add_test(tc, test_sim_from_trace);
-        tcase_set_timeout(tc, 60);
-    }
+    Suite *su = suite_create("sim");
+    TCase *tc = tcase_create("model");
+    tcase_add_test(tc, test_sim_exact_baseline_and_parallel);
+    tcase_add_test(tc, test_sim_estimators);
+    tcase_add_test(tc, test_sim_j_boundaries);
+    tcase_add_test(tc, test_sim_early_stop_rule);
+    tcase_add_test(tc, test_sim_compile_factor);
+    tcase_add_test(tc, test_sim_pipelined);
+    tcase_add_test(tc, test_sim_overhead_per_exec);
+    tcase_add_test(tc, test_sim_monte_carlo_order_statistics);
+    tcase_add_test(tc, test_sim_threads_identical);
+    tcase_add_test(tc, test_sim_shared_draws);
+    tcase_add_test(tc, test_sim_bad_settings);
+    tcase_add_test(tc, test_sim_true_time_median);
+    tcase_set_timeout(tc, 60);
     suite_add_tcase(su, tc);
-    sr = srunner_create(su);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return tt_run(su);
 }

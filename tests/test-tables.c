@@ -2,6 +2,7 @@
  * Expected values are worked out by hand from the numbers listed at the top of test-tables-fixture.c. */
 #include "tables.h"
 #include "tc_err.h"
+#include "test-common.h"
 #include "test-tables-fixture.h"
 #include "trace.h"
 
@@ -12,28 +13,19 @@
 #include <string.h>
 #include <unistd.h>
 
-static char dir[] = "/tmp/test-tables.XXXXXX";
 static char small[256], small_noflush[256], triton[256];
 
 static void setup(void)
 {
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(small, sizeof small, "%s/small.h5", dir);
-    snprintf(small_noflush, sizeof small_noflush, "%s/small-noflush.h5", dir);
-    snprintf(triton, sizeof triton, "%s/triton.h5", dir);
+    tt_tmpdir_make("test-tables");
+    snprintf(small, sizeof small, "%s", tt_path("small.h5"));
+    snprintf(small_noflush, sizeof small_noflush, "%s", tt_path("small-noflush.h5"));
+    snprintf(triton, sizeof triton, "%s", tt_path("triton.h5"));
     ck_assert_msg(fixture_small(small, 256 << 20, 0) == 0, "%s", tc_errmsg());
     ck_assert_msg(fixture_small(small_noflush, 0, 1) == 0, "%s", tc_errmsg());
     ck_assert_msg(fixture_triton(triton) == 0, "%s", tc_errmsg());
 }
 
-static void teardown(void)
-{
-    unlink(small);
-    unlink(small_noflush);
-    unlink(triton);
-    rmdir(dir);
-    strcpy(dir, "/tmp/test-tables.XXXXXX");
-}
 
 static struct trace *open_ok(const char *path)
 {
@@ -68,10 +60,11 @@ static int has_note(const struct table *t, const char *needle)
 START_TEST(test_tables_median_odd_even)
 {
     struct trace *t = open_ok(small);
-    /* run 0: timed 1 2 3 -> 2; run 1: timed 4 1 1 2 -> (1 + 2) / 2 = 1.5; run 3: none -> NaN */
-    ck_assert_double_eq_tol(tables_run_median_ms(t, 0), 2.0, 1e-12);
-    ck_assert_double_eq_tol(tables_run_median_ms(t, 1), 1.5, 1e-12);
-    ck_assert(isnan(tables_run_median_ms(t, 3)));
+    /* the tables' run times (trace_run_median_ns in ms): run 0: timed 1 2 3 ms -> 2; run 1: timed 4 1 1 2 ->
+     * (1 + 2) / 2 = 1.5; run 3: none -> NaN */
+    ck_assert_double_eq_tol(trace_run_median_ns(t, 0) / 1e6, 2.0, 1e-12);
+    ck_assert_double_eq_tol(trace_run_median_ns(t, 1) / 1e6, 1.5, 1e-12);
+    ck_assert(isnan(trace_run_median_ns(t, 3)));
     trace_close(t);
 }
 END_TEST
@@ -347,9 +340,7 @@ int main(void)
 {
     Suite *s = suite_create("tables");
     TCase *tc = tcase_create("tables");
-    SRunner *sr;
-    int failed;
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, setup, tt_tmpdir_remove);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_tables_median_odd_even);
     tcase_add_test(tc, test_tables_compile_rows_and_totals);
@@ -363,9 +354,5 @@ int main(void)
     tcase_add_test(tc, test_table_outputs_tsv_markdown_html);
     tcase_add_test(tc, test_table_col_need_fails_loudly);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return tt_run(s);
 }

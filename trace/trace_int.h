@@ -23,7 +23,7 @@
 /* Storage. While a writer appends, /runs and /exec_ns are chunked and unfiltered: an unfiltered chunk keeps its
  * place in the file when rewritten, so a process killed in the middle of an append cannot damage what earlier
  * appends flushed (with compression, HDF5 moves a rewritten chunk and may reuse the freed space before the
- * metadata pointing at it is rewritten; tests/test-trace.c caught exactly that). trace_close() then rewrites
+ * metadata pointing at it is rewritten; tests/test-trace-crash.c caught exactly that). trace_close() then rewrites
  * the trace compressed: /exec_ns in chunks of 32768 values (256 KiB raw), byte shuffle + deflate 4, about 1.2
  * bytes per execution on realistic durations (bench/bench-trace.c, docs/performance.md). */
 #define EXEC_CHUNK 32768

@@ -306,7 +306,7 @@ int trace_update_input(struct trace *t, int input, const struct trace_input *in)
 }
 
 /* Refuse an append that may not fit: HDF5 cannot undo a failed write, and once it has recorded an end of file
- * past what the disk took, the whole file is unreadable ("truncated file"; tests/test-trace.c,
+ * past what the disk took, the whole file is unreadable ("truncated file"; tests/test-trace-crash.c,
  * test_trace_disk_full_keeps_a_valid_file). Checks the file system's free space and RLIMIT_FSIZE, with a margin
  * for a new chunk of /exec_ns and of /runs and metadata. Another process can still fill the disk in between. */
 static int check_space(struct trace *t, size_t n_exec)

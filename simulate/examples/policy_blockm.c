@@ -10,11 +10,11 @@ struct st_blockm {
     int *order, next;
 };
 
-static _Thread_local const struct pol_view *g_v; /* qsort has no context; runs are threads: one per thread */
-
-static int by_p0(const void *a, const void *b)
+/* qsort_r order: ascending first parameter of the pol_view ctx's configurations. */
+static int by_p0(const void *a, const void *b, void *ctx)
 {
-    int32_t x = g_v->cfg[*(const int *)a].params[0], y = g_v->cfg[*(const int *)b].params[0];
+    const struct pol_view *v = ctx;
+    int32_t x = v->cfg[*(const int *)a].params[0], y = v->cfg[*(const int *)b].params[0];
     return (x > y) - (x < y);
 }
 
@@ -27,9 +27,7 @@ static void *blockm_start(const struct pol_view *v)
     }
     for (int k = 0; k < v->n_configs; k++)
         st->order[k] = k;
-    g_v = v;
-    qsort(st->order, (size_t)v->n_configs, sizeof *st->order, by_p0);
-    g_v = NULL;
+    qsort_r(st->order, (size_t)v->n_configs, sizeof *st->order, by_p0, (void *)v);
     return st;
 }
 
