@@ -1,6 +1,6 @@
-# collect/device-env.sh — source in the repository root on the GPU machine: GSL and check from the Debian packages
-# unpacked into .debs/root (docs/collector.md, "Build"). Their .pc files name /usr; copies pointing at
-# .debs/root go to /tmp/tc-pc, and the library paths are set for linking and running.
+# collect/device-env.sh — source in the repository root on a GPU machine where GSL and check are not installed:
+# they are taken from their Debian packages unpacked into .debs/root (docs/collector.md, "Build"). Their .pc files
+# name /usr; copies pointing at .debs/root go to /tmp/tc-pc, and the library paths are set for linking and running.
 R=$PWD/.debs/root/usr
 mkdir -p /tmp/tc-pc
 for f in "$R"/lib/x86_64-linux-gnu/pkgconfig/*.pc; do

@@ -1,6 +1,7 @@
 #!/bin/bash
-# collect/device.sh — build `tunecost` on a GPU machine whose image lacks GSL and check (the H100/H200 image):
-# they come from Debian packages unpacked into .debs/root (docs/collector.md says how), named in `carry`.
+# collect/device.sh — build `tunecost` with the collector on a GPU machine. Where GSL and check are not installed
+# as packages, unpack their Debian packages into .debs/root of the checkout (docs/collector.md, "Build" says how);
+# collect/device-env.sh then points PKG_CONFIG_PATH and the library paths at them.
 # usage: bash collect/device.sh [BUILD_DIR]   (default build-dev); then BUILD_DIR/tunecost collect ...
 set -euo pipefail
 cd "$(dirname "$0")/.."

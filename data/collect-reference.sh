@@ -1,21 +1,27 @@
 #!/bin/bash
-# data/collect-reference.sh — how the traces in data/ were collected, on an `nvidia-h200` device machine.
+# data/collect-reference.sh — how the traces in data/ were collected, on a machine with one NVIDIA H200 and the
+# CUDA toolkit (16 cores). The script builds build-dev/tunecost itself (collect/device.sh); GSL and check must be
+# installed (libgsl-dev and check), or their Debian packages unpacked into .debs/root of the checkout, where
+# collect/device-env.sh points PKG_CONFIG_PATH and the library paths at them.
 # The reference trace: the paper's benchmark (64 inputs, 100 configurations sampled with seed 0, warm-up 25 ms,
 # repetition 100 ms, fixed-time protocol, CUPTI timer), no L2 flush (docs/characterisation.md says why), in
 # 8 shards of 8 inputs each, joined afterwards with `tunecost merge data/gemm-h200.h5 shard*.h5`. The default
 # kernel family is the native one (wgmma on sm_90 where the configuration allows it); data/gemm-h200-mmasync.h5
 # was collected the same way before that family existed (today: add --family mma-sync to `common`).
 #
-# usage: bash data/collect-reference.sh OUTDIR ref FIRST LAST   # reference shards FIRST..LAST of 8
+# usage: bash data/collect-reference.sh OUTDIR ref FIRST LAST [MAX_S]  # reference shards FIRST..LAST of 8
 #        bash data/collect-reference.sh OUTDIR triton             # Triton-protocol trace, 8 inputs
 #        bash data/collect-reference.sh OUTDIR flush              # L2 flush study: 4 inputs x {256M, l2, 0}
-# A shard is started only while the call has time left for it (DEADLINE_S, default 540 s from the start).
+# OUTDIR must exist; the traces and the logs (log-WHAT.txt) are written there. With MAX_S, a shard is started
+# only while it is likely to end within MAX_S seconds of the script's start (1.5 x the previous shard's time);
+# without it (or 0) every shard FIRST..LAST runs. A shard of 8 inputs took 64-79 s of collection on the H200
+# (the mma.sync reference's shards, data/collection-logs.txt).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=$1; what=$2
-deadline=${DEADLINE_S:-540}
+max_s=${5:-0}
 bash collect/device.sh build-dev || exit 1
-. collect/device-env.sh   # GSL and check from the carried Debian packages
+. collect/device-env.sh   # GSL and check from .debs/root, if they were unpacked there
 T=build-dev/tunecost
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv >>"$OUT/log-$what.txt" 2>&1
 common=(--seed 0 --configs 100 --warmup-ms 25 --rep-ms 100 --timer cupti --jobs 16)
@@ -23,7 +29,7 @@ case $what in
 ref)
   last_s=0
   for i in $(seq "$3" "$4"); do
-    if (( SECONDS + last_s * 3 / 2 > deadline )); then echo "not starting shard $i: the call's time is short"; break; fi
+    if (( max_s > 0 && SECONDS + last_s * 3 / 2 > max_s )); then echo "not starting shard $i: MAX_S ($max_s s) is near"; break; fi
     t0=$SECONDS
     $T collect "${common[@]}" --protocol fixed-time --flush-bytes 0 --shard "$i/8" -o "$OUT/ref-$i-of-8.h5" \
       2>>"$OUT/log-ref.txt" || { echo "shard $i failed"; tail -5 "$OUT/log-ref.txt"; }
