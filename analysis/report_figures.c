@@ -33,7 +33,8 @@ static void list_figures(struct report_ctx *c)
     struct report_figure *f;
     add_figure(c, "fig1-split", "Where tuning time goes, per input (paper Figure 1)",
                "Per input, summed over its valid runs: repetition (timed executions), overhead (wall time minus "
-               "timed executions, warm-up included) and compilation of the configurations measured on it.");
+               "timed executions, warm-up included) and compilation of the configurations measured on it; the "
+               "lower panel leaves compilation out, so repetition and overhead can be compared.");
     f = add_figure(c, "fig2-estimate", "Triton's execution-time estimate vs the warmed execution time (paper Figure 2)",
                    "Left: the per-execution estimate of each run against the median of its warmed timed executions "
                    "(the diagonal is a perfect estimate). Right: the timed total against the requested repetition "
@@ -51,7 +52,8 @@ static void list_figures(struct report_ctx *c)
                "bands.");
     add_figure(c, "heatmap", "Every configuration's performance relative to the best, per input",
                "Colour: best time of the input divided by the configuration's median time (1 = the best). "
-               "Configurations ordered by their mean over inputs; blank = failed or not measured.");
+               "Configurations ordered by their mean over inputs; grey = failed or not measured; configurations "
+               "that failed on every input are left out (counted under the plot).");
     add_figure(c, "models", "The frontier under other cost models (beyond the paper)",
                "Frontiers for the single input: the paper's model, overhead charged per execution actually run "
                "(per-exec), pipelined compilation, and the paper's ideal parallel compilation.");
