@@ -81,6 +81,9 @@ void pol_settings_default(struct pol_settings *s)
     s->compile = SIM_COMPILE_SEQUENTIAL;
     s->compile_factor = 16;
     s->overhead = SIM_OVERHEAD_PAPER;
+    s->atm_cutoff = 0.95;
+    s->atm_points = 100;
+    s->atm_boot = 1000;
 }
 
 /* ---- tables ------------------------------------------------------------------------------------------------ */

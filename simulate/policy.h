@@ -12,6 +12,7 @@
 #ifndef POLICY_H
 #define POLICY_H
 
+#include "score_atm.h"
 #include "sim.h"
 
 #include <gsl/gsl_rng.h>
@@ -112,6 +113,10 @@ struct pol_settings {
     enum sim_compile compile;     /* [SIM_COMPILE_SEQUENTIAL] */
     int compile_factor;           /* [16] */
     enum sim_overhead overhead;   /* [SIM_OVERHEAD_PAPER] */
+    /* the methodology's score (score_atm.h): */
+    double atm_cutoff;            /* the fraction of the way from the median to the optimum where the range ends [0.95] */
+    int atm_points;               /* times in each input's linear range [100] */
+    int atm_boot;                 /* bootstrap replicates for its CI [1000] */
 };
 
 void pol_settings_default(struct pol_settings *s);
@@ -134,6 +139,14 @@ struct pol_curve {
     long n_steps;                    /* benchmark steps taken, all runs */
     long n_budget_stops;             /* runs the budget ended before the policy was done */
     double final_speedup;            /* mean speedup at the end of the runs */
+    /* the methodology's score (score_atm.h; docs/simulation.md): */
+    double atm_score, atm_lo, atm_hi; /* mean over usable inputs, and its 95% bootstrap CI over runs and inputs */
+    int atm_n_inputs;                /* usable inputs (NaN scores when 0) */
+    int n_inputs, runs;
+    struct atm_frame *atm;           /* n_inputs: each input's range and baseline */
+    double *atm_input_score;         /* n_inputs: each input's score (NaN where not usable) */
+    double *atm_mean_ms;             /* n_inputs x s->atm_points: the run time at the mean rank over runs at each of
+                                      * the frame's times (0 where not usable) */
 };
 
 /* Replay `ops` on every input of d, s->runs times each, on s->threads threads; grid_s holds s->n_grid times.

@@ -40,4 +40,9 @@ struct pol_data {
                           * large to tabulate (pol_config_at then searches) */
 };
 
+/* What one visit of c costs random search (policy_baseline.c): compile / jobs, warm-up, the executions up to rep_ms
+ * and their overhead, or a failure's costs; 0 for a configuration refused before compiling. The analytic baseline
+ * and the methodology's frame (score_atm.h) charge this. */
+double pol_visit_cost_ms(const struct pcfg *c, const struct pol_settings *s);
+
 #endif
