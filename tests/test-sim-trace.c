@@ -38,8 +38,8 @@ static void write_trace(const char *path)
     static const char *const pn[] = {"BLOCK_M"};
     static const char *const dn[] = {"M", "N", "K"};
     static const int32_t params[] = {16, 32, 64};
-    struct trace_config cfg[3] = {{TRACE_OK, 100, 1, 0, 0, 0, 0}, {TRACE_OK, 200, 1, 0, 0, 0, 0},
-                                  {TRACE_OUT_OF_RESOURCES, 50, 0, 0, 0, 0, 0}};
+    struct trace_config cfg[3] = {{TRACE_OK, 100, 1, 0, 0, 0, 0, NAN}, {TRACE_OK, 200, 1, 0, 0, 0, 0, NAN},
+                                  {TRACE_OUT_OF_RESOURCES, 50, 0, 0, 0, 0, 0, NAN}};
     static const int64_t dims[] = {64, 64, 64, 128, 128, 128};
     struct trace_input ins[2] = {{1e9, NAN}, {8e9, NAN}};
     struct trace_meta meta;
@@ -185,7 +185,7 @@ START_TEST(test_sim_cli)
         static const char *const dn[] = {"M", "N", "K"};
         static const int32_t params[] = {16};
         static const int64_t dims[] = {64, 64, 64};
-        struct trace_config cfg = {TRACE_OK, 10, 1, 0, 0, 0, 0};
+        struct trace_config cfg = {TRACE_OK, 10, 1, 0, 0, 0, 0, NAN};
         struct trace_input in = {1e9, NAN};
         struct trace_meta meta;
         struct trace *t;
