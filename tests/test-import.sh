@@ -152,6 +152,17 @@ assert len(v) == 300 and v[7] == "\"v7\"" and v[250] == "\"v250\"", (len(v), v[:
 assert list(f["params"][:, 0]) == [7, 250] and best(0) == (250000.0, 1), list(f["params"][:, 0])
 '; then ok "many unused tune_params values: value table in tune_params order, no overflow"; else fail "many unused values: $(tail -3 log.txt)"; fi
 
+# ---- merge joins imported traces (issue 22, item 5) -----------------------------------------------------------------
+# Imported traces have no warm-up or repetition setting (NaN): merge compared them with != and refused any two.
+# kt-gemm-256.json at problem size 64x64 is a second input of the same 8 configurations: the merged trace has 2
+# inputs, 16 runs, and each input's best is 16,4,1 (configuration 3) at 250 us.
+sed 's/"problem_size": \[256, 256\]/"problem_size": [64, 64]/' "$FIX/kt-gemm-256.json" >kt64.json
+if T import kerneltuner "$FIX/kt-gemm-256.json" -o ma.h5 -q && T import kerneltuner kt64.json -o mb.h5 -q &&
+    T merge mab.h5 ma.h5 mb.h5 >log.txt 2>&1 && check_trace mab.h5 '
+assert len(f["inputs"]) == 2 and len(runs) == 16 and best(0) == (250000.0, 3) and best(1) == (250000.0, 3)
+assert sorted(map(list, f["dims"][...])) == [[64, 64], [256, 256]]
+'; then ok "merge of two imported traces"; else fail "merge of imported traces: $(tail -2 log.txt)"; fi
+
 # ---- the commands run on imported traces --------------------------------------------------------------------------
 T info kt2.h5 >info.txt 2>&1 || fail "info on an imported trace: $(tail -1 info.txt)"
 grep -q "1800 us" info.txt || fail "info does not show the 512x512 best time (1800 us)"
