@@ -101,6 +101,7 @@ static int trace_new(struct coll *c)
         cfg[k].status = TRACE_OK;
         cfg[k].compile_ms = NAN;
         cfg[k].load_ms = NAN;
+        cfg[k].compile_isolated_ms = NAN; /* until the isolated pass measures it (--compile-isolated) */
         cfg[k].registers = -1;
         cfg[k].spill_bytes = -1;
         cfg[k].smem_bytes = (int32_t)copt_smem(c->o, c->arch, c->params + k * SP_N_PARAMS);
