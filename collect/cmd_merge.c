@@ -46,8 +46,9 @@ static int check_same(const struct trace *a, const char *fa, const struct trace 
     if (strcmp(x->field, y->field) != 0)                                                                      \
         return tc_seterr("%s: %s is '%s', but %s has '%s': only traces of one collection can be merged", fb,   \
                          what, y->field, fa, x->field);
+/* equal, or both NaN (an imported trace has no warm-up or repetition setting: NaN in every file) */
 #define SAME_NUM(field, what, fmt, cast)                                                                      \
-    if (x->field != y->field)                                                                                 \
+    if (x->field != y->field && !(isnan((double)x->field) && isnan((double)y->field)))                        \
         return tc_seterr("%s: %s is " fmt ", but %s has " fmt ": only traces of one collection can be merged",  \
                          fb, what, (cast)y->field, fa, (cast)x->field);
     SAME_STR(kernel, "kernel")

@@ -288,16 +288,24 @@ static int build_params(struct imp *im, int32_t *params, char ***tables, int *n_
             }
             continue;
         }
-        char **tab = calloc((size_t)im->n_cfg + 64, sizeof *tab);
+        /* room for every value tune_params lists (entries may use few of them) and every configuration's */
+        struct json_object *vals = NULL;
+        size_t n_listed = 0;
+        if (im->src[0].tune_params != NULL &&
+            json_object_object_get_ex(im->src[0].tune_params, im->src[0].params[p], &vals) &&
+            json_object_is_type(vals, json_type_array))
+            n_listed = json_object_array_length(vals);
+        else
+            vals = NULL;
+        if (n_listed + (size_t)im->n_cfg > INT32_MAX)
+            return tc_seterr("%s: parameter '%s' lists too many values", im->src[0].path, im->src[0].params[p]);
+        char **tab = calloc(n_listed + (size_t)im->n_cfg, sizeof *tab);
         int n = 0;
-        struct json_object *vals;
         if (tab == NULL)
             return tc_seterr("out of memory");
         tables[p] = tab;
-        if (im->src[0].tune_params != NULL &&
-            json_object_object_get_ex(im->src[0].tune_params, im->src[0].params[p], &vals) &&
-            json_object_is_type(vals, json_type_array)) {
-            for (size_t i = 0; i < json_object_array_length(vals) && n < im->n_cfg + 63; i++) {
+        if (vals != NULL) {
+            for (size_t i = 0; i < n_listed; i++) {
                 const char *txt = json_object_to_json_string_ext(json_object_array_get_idx(vals, i),
                                                                  JSON_C_TO_STRING_PLAIN |
                                                                      JSON_C_TO_STRING_NOSLASHESCAPE);

@@ -165,6 +165,9 @@ int tr_check_run_row(struct trace *t, long row, const struct trace_run *run);
 /* Durations of a status-0 run: wall_ms positive and finite, each of its `count` executions x > 0 and < 2^63 ns
  * (larger values are negative numbers stored as unsigned). Other statuses pass. */
 int tr_check_run_durations(struct trace *t, long row, const struct trace_run *run, const uint64_t *x, size_t count);
+/* Refuse /runs rows whose executions overlap (a run claiming executions another run owns, or more than it owns):
+ * one line naming both rows. Every row must already be in range (tr_check_run_row and the length check). */
+int tr_check_exec_ranges(struct trace *t);
 
 /* ---- trace_read.c ---- */
 /* Read the file whole into memory; writable: check it can be opened for writing and whether it can be appended

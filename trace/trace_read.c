@@ -233,6 +233,8 @@ static int read_runs_and_exec(struct trace *t)
         if ((hsize_t)run->exec_offset + count > end)
             end = (hsize_t)run->exec_offset + count;
     }
+    if (tr_check_exec_ranges(t) < 0)
+        goto out;
 
     if (end > (hsize_t)(SIZE_MAX / sizeof(uint64_t)))
         FAIL("/exec_ns: %llu executions do not fit in memory", (unsigned long long)end);
