@@ -35,7 +35,7 @@ static const struct command commands[] = {
 #else
     {"import", NULL, "import Kernel Tuner cache files or T4 results (not in this build: json-c was not found)", NULL},
 #endif
-    {"export", cmd_export, "export one input of a trace as a Kernel Tuner cache file or T4 results"},
+    {"export", cmd_export, NULL, &export_cmd},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
