@@ -366,6 +366,15 @@ int cmd_policies(int argc, char **argv)
     }
     if (!quiet && isatty(STDERR_FILENO))
         fputc('\n', stderr);
+    if (!quiet && score_kind == 0 && n_done > 0) { /* the methodology's range is the space's, not the budget's */
+        int late = 0;
+        for (int i = 0; i < curves[0].n_inputs; i++)
+            late += curves[0].atm[i].usable && curves[0].atm[i].t1_s > s.budget_s;
+        if (late > 0)
+            fprintf(stderr, "tunecost policies: note: on %d input(s) the score's range ends after the %g s budget; "
+                            "a run the budget stopped keeps its last result there (atm.tsv, t1_s)\n", late,
+                    s.budget_s);
+    }
     if (write_outputs(od.tmp, curves, n_done, t, &s, score_kind == 0, atm_curves) != 0) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         rc = 1;
