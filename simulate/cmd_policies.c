@@ -250,6 +250,17 @@ static void print_scores(const struct pol_curve *c, int n, int atm)
     }
 }
 
+/* A note on stderr when some input's score range (the space's, not the budget's) ends after the budget. */
+static void note_late_ranges(const struct pol_curve *c, double budget_s)
+{
+    int late = 0;
+    for (int i = 0; c->atm != NULL && i < c->n_inputs; i++)
+        late += c->atm[i].usable && c->atm[i].t1_s > budget_s;
+    if (late > 0)
+        fprintf(stderr, "tunecost policies: note: on %d input(s) the score's range ends after the %g s budget; a run "
+                        "the budget stopped keeps its last result there (atm.tsv, t1_s)\n", late, budget_s);
+}
+
 /* --stop's names, indexed by enum pol_stop_rule. */
 static const char *const stop_names[] = {"none", "early", "statistical"};
 
@@ -325,6 +336,8 @@ int cmd_policies(int argc, char **argv)
         return tc_cli_usage_error("policies", "expected at most one TRACE, got %d", argc - optind);
     if (out == NULL)
         return tc_cli_usage_error("policies", "missing -o DIR");
+    if (score_kind == 1)
+        s.atm_points = 0; /* --score area: the methodology's score is not computed */
     if ((n_ops = policy_list(list, ops)) < 0)
         return 2;
     path = optind < argc ? argv[optind] : tc_default_trace();
@@ -366,15 +379,8 @@ int cmd_policies(int argc, char **argv)
     }
     if (!quiet && isatty(STDERR_FILENO))
         fputc('\n', stderr);
-    if (!quiet && score_kind == 0 && n_done > 0) { /* the methodology's range is the space's, not the budget's */
-        int late = 0;
-        for (int i = 0; i < curves[0].n_inputs; i++)
-            late += curves[0].atm[i].usable && curves[0].atm[i].t1_s > s.budget_s;
-        if (late > 0)
-            fprintf(stderr, "tunecost policies: note: on %d input(s) the score's range ends after the %g s budget; "
-                            "a run the budget stopped keeps its last result there (atm.tsv, t1_s)\n", late,
-                    s.budget_s);
-    }
+    if (!quiet && score_kind == 0 && n_done > 0)
+        note_late_ranges(&curves[0], s.budget_s);
     if (write_outputs(od.tmp, curves, n_done, t, &s, score_kind == 0, atm_curves) != 0) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         rc = 1;

@@ -115,7 +115,7 @@ struct pol_settings {
     enum sim_overhead overhead;   /* [SIM_OVERHEAD_PAPER] */
     /* the methodology's score (score_atm.h): */
     double atm_cutoff;            /* the fraction of the way from the median to the optimum where the range ends [0.95] */
-    int atm_points;               /* times in each input's linear range [100] */
+    int atm_points;               /* times in each input's linear range; 0: the score is not computed [100] */
     int atm_boot;                 /* bootstrap replicates for its CI [1000] */
 };
 

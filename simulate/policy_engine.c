@@ -380,9 +380,9 @@ struct pol_job {
 static int atm_score_run(struct pol_job *jb, int i, int r, const struct pinput *in, const struct step_log *log,
                          struct step_log *buf)
 {
+    if (jb->atm_rank == NULL || !jb->curve->atm[i].usable)
+        return 0; /* the methodology's score is off (atm_points 0), or this input cannot be scored */
     const struct atm_frame *f = &jb->curve->atm[i];
-    if (!f->usable)
-        return 0;
     buf->n = 0;
     for (int e = 0; e < log->n; e++)
         if (log_add(buf, log->t_s[e], log->speedup[e] > 0 ? in->opt_ms / log->speedup[e] : NAN) != 0)
@@ -485,6 +485,26 @@ static int atm_prepare(const struct pol_data *d, const struct pol_settings *s, s
     return rc;
 }
 
+/* The methodology's score for an evaluation (off when s->atm_points is 0: jb->atm_rank stays NULL): room for
+ * every run's ranks (the bootstrap needs each run's curve) and each input's frame. Returns 0, or -1 (tc_errmsg). */
+static int atm_begin(const struct pol_data *d, const struct pol_settings *s, struct pol_curve *c, struct pol_job *jb)
+{
+    size_t n = (size_t)(d->n_in > 0 ? d->n_in : 1) * (size_t)s->runs * (size_t)(s->atm_points > 0 ? s->atm_points : 0);
+    double **rank = &jb->atm_rank;
+    c->atm_score = c->atm_lo = c->atm_hi = NAN;
+    jb->curve = c;
+    *rank = NULL;
+    if (n == 0)
+        return 0;
+    if (n > ((size_t)1 << 28)) /* 2 GiB */
+        return tc_seterr("policies: %d inputs x %d runs x %d times is too much for the methodology's score's "
+                         "bootstrap (%.1f GiB); use fewer --runs, or --score area", d->n_in, s->runs, s->atm_points,
+                         (double)n * sizeof **rank / (1 << 30));
+    if ((*rank = calloc(n, sizeof **rank)) == NULL)
+        return tc_seterr("policies: out of memory");
+    return atm_prepare(d, s, c);
+}
+
 /* The aggregate score and its CI, the per-input scores and each input's mean curve (the run time at the mean rank
  * over runs). */
 static int atm_finish(const struct pol_data *d, const struct pol_settings *s, const double *rank, struct pol_curve *c)
@@ -517,8 +537,6 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
     double *sum = calloc((size_t)n, sizeof *sum), *sumsq = calloc((size_t)n, sizeof *sumsq);
     double *shbuf = calloc((size_t)2 * n * (d->n_in > 0 ? d->n_in : 1), sizeof *shbuf);
     struct pol_share *share = calloc((size_t)(d->n_in > 0 ? d->n_in : 1), sizeof *share);
-    double *atm_rank = calloc((size_t)(d->n_in > 0 ? d->n_in : 1) * (size_t)s->runs * (size_t)s->atm_points,
-                              sizeof *atm_rank);
     double final_sum = 0;
     long count = 0;
     struct pol_job jb;
@@ -531,13 +549,13 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
     curve->lo = malloc((size_t)n * sizeof *curve->lo);
     curve->hi = malloc((size_t)n * sizeof *curve->hi);
     curve->baseline = malloc((size_t)n * sizeof *curve->baseline);
-    if (sum == NULL || sumsq == NULL || shbuf == NULL || share == NULL || atm_rank == NULL || curve->grid_s == NULL ||
+    if (atm_begin(d, s, curve, &jb) != 0)
+        goto out;
+    if (sum == NULL || sumsq == NULL || shbuf == NULL || share == NULL || curve->grid_s == NULL ||
         curve->mean == NULL || curve->lo == NULL || curve->hi == NULL || curve->baseline == NULL) {
         tc_seterr("policies: out of memory");
         goto out;
     }
-    if (atm_prepare(d, s, curve) != 0)
-        goto out;
     memcpy(curve->grid_s, grid_s, (size_t)n * sizeof *grid_s);
     for (int i = 0; i < d->n_in; i++) {
         share[i].sum = shbuf + (size_t)2 * n * i;
@@ -548,8 +566,6 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
     jb.s = s;
     jb.grid_s = grid_s;
     jb.share = share;
-    jb.curve = curve;
-    jb.atm_rank = atm_rank;
     if (pthread_mutex_init(&jb.mu, NULL) != 0) {
         tc_seterr("policies: cannot create a mutex");
         goto out;
@@ -599,7 +615,7 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
     }
     curve->score = room > 0 ? gain / room : 0;
     curve->final_speedup = final_sum / count;
-    if (atm_finish(d, s, atm_rank, curve) != 0)
+    if (jb.atm_rank != NULL && atm_finish(d, s, jb.atm_rank, curve) != 0)
         goto out;
     rc = 0;
 out:
@@ -609,7 +625,7 @@ out:
         pthread_mutex_destroy(&jb.mu);
     free(shbuf);
     free(share);
-    free(atm_rank);
+    free(jb.atm_rank);
     free(sum);
     free(sumsq);
     return rc;
