@@ -113,7 +113,7 @@ struct pol_settings {
     enum sim_compile compile;     /* [SIM_COMPILE_SEQUENTIAL] */
     int compile_factor;           /* [16] */
     enum sim_overhead overhead;   /* [SIM_OVERHEAD_PAPER] */
-    /* the methodology's score (score_atm.h): */
+    /* the methodology's score (score_atm.h; its baseline charges the engine's own costs, also with sim_costs): */
     double atm_cutoff;            /* the fraction of the way from the median to the optimum where the range ends [0.95] */
     int atm_points;               /* times in each input's linear range; 0: the score is not computed [100] */
     int atm_boot;                 /* bootstrap replicates for its CI [1000] */
