@@ -69,24 +69,30 @@ static void usage(FILE *fp)
 }
 
 /* scores.tsv: one row per policy. --score area keeps the columns it always had; atm (the default) puts the
- * methodology's score first, with its bootstrap CI and the number of inputs it could score, and keeps the area
- * score as score_area. */
+ * methodology's score first, with its bootstrap CI, the share of the (paired) bootstrap replicates in which the
+ * policy scores highest of those evaluated, the number of inputs it could score, and keeps the area score as
+ * score_area. */
 static int write_scores(const char *dir, const struct pol_curve *c, int n, int atm)
 {
     char path[4096];
     struct tc_atomic a;
     FILE *fp;
+    const double *rep[MAX_POLICIES];
+    double first[MAX_POLICIES];
+    for (int i = 0; i < n; i++)
+        rep[i] = c[i].atm_boot;
+    atm_first_share(rep, n, n > 0 ? c[0].n_boot : 0, first);
     if (snprintf(path, sizeof path, "%s/scores.tsv", dir) >= (int)sizeof path)
         return tc_seterr("%s: path too long", dir);
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
     fprintf(fp, "policy\tscore%s\tt90_s\tt95_s\tt99_s\tfinal_speedup\tsteps\tbudget_stops\n",
-            atm ? "\tscore_lo\tscore_hi\tinputs_scored\tscore_area" : "");
+            atm ? "\tscore_lo\tscore_hi\tp_first\tinputs_scored\tscore_area" : "");
     for (int i = 0; i < n; i++) {
         if (atm) {
             fprintf(fp, "%s", c[i].policy);
-            double v[3] = {c[i].atm_score, c[i].atm_lo, c[i].atm_hi};
-            for (int k = 0; k < 3; k++) /* NaN: no input could be scored */
+            double v[4] = {c[i].atm_score, c[i].atm_lo, c[i].atm_hi, first[i]};
+            for (int k = 0; k < 4; k++) /* NaN: no input could be scored */
                 isnan(v[k]) ? fputs("\tnan", fp) : fprintf(fp, "\t%.17g", v[k]);
             fprintf(fp, "\t%d\t%.17g", c[i].atm_n_inputs, c[i].score);
         } else {
@@ -234,15 +240,21 @@ static int policy_list(const char *list, const struct policy_ops **ops)
 /* The summary table on stdout: one line per policy. */
 static void print_scores(const struct pol_curve *c, int n, int atm)
 {
+    const double *rep[MAX_POLICIES];
+    double first[MAX_POLICIES];
+    for (int i = 0; i < n; i++)
+        rep[i] = c[i].atm_boot;
+    atm_first_share(rep, n, n > 0 ? c[0].n_boot : 0, first);
     if (atm)
-        printf("%-11s %7s %17s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "95% CI", "t90_s", "t95_s", "t99_s",
-               "final", "steps", "stopped");
+        printf("%-11s %7s %17s %7s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "95% CI", "first", "t90_s", "t95_s",
+               "t99_s", "final", "steps", "stopped");
     else
         printf("%-11s %7s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "t90_s", "t95_s", "t99_s", "final", "steps",
                "stopped");
     for (int i = 0; i < n; i++) {
         if (atm)
-            printf("%-11s %7.3f [%6.3f, %6.3f] ", c[i].policy, c[i].atm_score, c[i].atm_lo, c[i].atm_hi);
+            printf("%-11s %7.3f [%6.3f, %6.3f] %6.1f%% ", c[i].policy, c[i].atm_score, c[i].atm_lo, c[i].atm_hi,
+                   100 * first[i]);
         else
             printf("%-11s %7.3f ", c[i].policy, c[i].score);
         printf("%9.3g %9.3g %9.3g %9.4f %8ld %8ld\n", c[i].t90_s, c[i].t95_s, c[i].t99_s, c[i].final_speedup,

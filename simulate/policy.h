@@ -147,6 +147,9 @@ struct pol_curve {
     double *atm_input_score;         /* n_inputs: each input's score (NaN where not usable) */
     double *atm_mean_ms;             /* n_inputs x s->atm_points: the run time at the mean rank over runs at each of
                                       * the frame's times (0 where not usable) */
+    double *atm_boot;                /* s->atm_boot bootstrap replicates of atm_score, paired across policies of one
+                                      * evaluation (atm_first_share), or NULL */
+    int n_boot;
 };
 
 /* Replay `ops` on every input of d, s->runs times each, on s->threads threads; grid_s holds s->n_grid times.

@@ -525,8 +525,15 @@ static int atm_finish(const struct pol_data *d, const struct pol_settings *s, co
         atm_input_score(&c->atm[i], mean, c->atm_mean_ms + (size_t)i * P);
     }
     free(mean);
+    if ((c->atm_boot = calloc((size_t)s->atm_boot + 1, sizeof *c->atm_boot)) == NULL)
+        return tc_seterr("policies: out of memory");
+    c->n_boot = s->atm_boot;
     c->atm_n_inputs = atm_aggregate(c->atm, rank, d->n_in, s->runs, P, s->seed, s->atm_boot, c->atm_input_score,
-                                    &c->atm_score, &c->atm_lo, &c->atm_hi);
+                                    &c->atm_score, &c->atm_lo, &c->atm_hi, c->atm_boot);
+    if (c->atm_n_inputs == 0) { /* no replicates to compare */
+        free(c->atm_boot);
+        c->atm_boot = NULL;
+    }
     return c->atm_n_inputs < 0 ? -1 : 0;
 }
 
@@ -644,6 +651,8 @@ void pol_curve_free(struct pol_curve *c)
     free(c->atm);
     free(c->atm_input_score);
     free(c->atm_mean_ms);
+    free(c->atm_boot);
+    c->atm_boot = NULL;
     c->atm = NULL;
     c->atm_input_score = c->atm_mean_ms = NULL;
 }

@@ -253,7 +253,8 @@ static double weighted_score(const struct atm_frame *f, const double *rank, int 
 
 /* The percentile interval of n_boot replicates: inputs drawn with replacement, each with one of its run resamples
  * (rs: m x RUN_RESAMPLES input scores) drawn uniformly. */
-static void boot_interval(const double *rs, int m, gsl_rng *r, int n_boot, double *rep, double *lo, double *hi)
+static void boot_interval(const double *rs, int m, gsl_rng *r, int n_boot, double *rep, double *lo, double *hi,
+                          double *replicates)
 {
     for (int b = 0; b < n_boot; b++) {
         double s = 0;
@@ -263,6 +264,8 @@ static void boot_interval(const double *rs, int m, gsl_rng *r, int n_boot, doubl
         }
         rep[b] = s / m;
     }
+    if (replicates != NULL)
+        memcpy(replicates, rep, (size_t)n_boot * sizeof *rep);
     qsort(rep, (size_t)n_boot, sizeof *rep, cmp_dbl);
     double h[2] = {0.025 * (n_boot - 1), 0.975 * (n_boot - 1)}, *out[2] = {lo, hi};
     for (int k = 0; k < 2; k++) { /* linear between order statistics, as numpy's percentile */
@@ -272,7 +275,7 @@ static void boot_interval(const double *rs, int m, gsl_rng *r, int n_boot, doubl
 }
 
 int atm_aggregate(const struct atm_frame *fr, const double *rank, int n_in, int runs, int n_points, uint64_t seed,
-                  int n_boot, double *input_score, double *mean, double *lo, double *hi)
+                  int n_boot, double *input_score, double *mean, double *lo, double *hi, double *replicates)
 {
     int m = 0, *w = malloc(((size_t)runs + 1) * sizeof *w);
     double *scratch = malloc(((size_t)n_points + 1) * sizeof *scratch), sum = 0;
@@ -301,7 +304,7 @@ int atm_aggregate(const struct atm_frame *fr, const double *rank, int n_in, int 
     }
     if (m > 0) {
         *mean = sum / m;
-        boot_interval(rs, m, r, n_boot, rep, lo, hi);
+        boot_interval(rs, m, r, n_boot, rep, lo, hi, replicates);
     }
 out:
     free(w);
@@ -311,4 +314,24 @@ out:
     if (r != NULL)
         gsl_rng_free(r);
     return m;
+}
+
+void atm_first_share(const double *const *rep, int n_pol, int n_boot, double *share)
+{
+    for (int p = 0; p < n_pol; p++)
+        share[p] = rep[p] != NULL ? 0 : NAN;
+    for (int b = 0; b < n_boot; b++) {
+        double top = -INFINITY;
+        int n_top = 0;
+        for (int p = 0; p < n_pol; p++)
+            if (rep[p] != NULL && rep[p][b] >= top) {
+                n_top = rep[p][b] > top ? 1 : n_top + 1;
+                top = rep[p][b];
+            }
+        for (int p = 0; p < n_pol; p++)
+            if (rep[p] != NULL && rep[p][b] == top)
+                share[p] += 1.0 / n_top;
+    }
+    for (int p = 0; p < n_pol && n_boot > 0; p++)
+        share[p] /= n_boot;
 }

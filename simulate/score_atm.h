@@ -67,6 +67,11 @@ double atm_input_score(const struct atm_frame *f, const double *mean_rank, doubl
  * replicates over inputs) from its own random stream of `seed`. Returns the number of usable inputs (mean, lo and
  * hi NaN when 0), or -1 (tc_errmsg: out of memory). */
 int atm_aggregate(const struct atm_frame *fr, const double *rank, int n_in, int runs, int n_points, uint64_t seed,
-                  int n_boot, double *input_score, double *mean, double *lo, double *hi);
+                  int n_boot, double *input_score, double *mean, double *lo, double *hi, double *replicates);
+/* The replicates (if not NULL: n_boot values, in draw order) are paired across policies evaluated with the same
+ * seed, inputs and runs: replicate b draws the same inputs and the same runs for each. atm_first_share gives, from
+ * n_pol policies' replicates (rep[p] NULL: left out), the share of replicates in which policy p scores highest
+ * (ties shared) into share[p]. */
+void atm_first_share(const double *const *rep, int n_pol, int n_boot, double *share);
 
 #endif

@@ -122,16 +122,45 @@ START_TEST(test_atm_aggregate_over_inputs)
         atm_run_ranks(&fr[0], NULL, NULL, 0, rank + (1 * 3 + r) * 4);
         atm_run_ranks(&fr[0], NULL, NULL, 0, rank + (2 * 3 + r) * 4);
     }
-    ck_assert_int_eq(atm_aggregate(fr, rank, 3, 3, 4, 42, 1000, is, &m, &lo, &hi), 2);
+    ck_assert_int_eq(atm_aggregate(fr, rank, 3, 3, 4, 42, 1000, is, &m, &lo, &hi, NULL), 2);
     ck_assert_double_eq_tol(is[0], 0.75, 1e-12);
     ck_assert(isnan(is[1]));
     ck_assert_double_eq_tol(is[2], -2.25, 1e-9);
     ck_assert_double_eq_tol(m, -0.75, 1e-9);
     ck_assert_double_eq_tol(lo, -2.25, 1e-9);
     ck_assert_double_eq_tol(hi, 0.75, 1e-12);
-    ck_assert_int_eq(atm_aggregate(fr, rank, 3, 3, 4, 42, 1000, is, &m2, &lo2, &hi2), 2);
+    double *rep = malloc(1000 * sizeof *rep), share[2];
+    ck_assert_int_eq(atm_aggregate(fr, rank, 3, 3, 4, 42, 1000, is, &m2, &lo2, &hi2, rep), 2);
     ck_assert(m == m2 && lo == lo2 && hi == hi2);
+    int n_hi = 0, n_lo = 0; /* the replicates take the three values with probabilities 1/4, 1/2, 1/4 */
+    for (int b = 0; b < 1000; b++) {
+        ck_assert(fabs(rep[b] - 0.75) < 1e-9 || fabs(rep[b] + 0.75) < 1e-9 || fabs(rep[b] + 2.25) < 1e-9);
+        n_hi += fabs(rep[b] - 0.75) < 1e-9;
+        n_lo += fabs(rep[b] + 2.25) < 1e-9;
+    }
+    ck_assert(n_hi > 200 && n_hi < 300 && n_lo > 200 && n_lo < 300);
+    /* a policy paired with itself ties in every replicate: half the first place each */
+    const double *both[2] = {rep, rep};
+    atm_first_share(both, 2, 1000, share);
+    ck_assert_double_eq_tol(share[0], 0.5, 1e-12);
+    ck_assert_double_eq_tol(share[1], 0.5, 1e-12);
+    free(rep);
     atm_frame_free(&fr[0]);
+}
+END_TEST
+
+/* The share of replicates in which each policy ranks first, by hand: A = 1, 2, 3, 4 and B = 2, 2, 1, 0 over four
+ * replicates: B first, a tie, A first, A first -> A (0.5 + 1 + 1) / 4 = 0.625, B (1 + 0.5) / 4 = 0.375; a policy
+ * without replicates gets NaN. */
+START_TEST(test_atm_first_share_by_hand)
+{
+    const double a[4] = {1, 2, 3, 4}, b[4] = {2, 2, 1, 0};
+    const double *rep[3] = {a, NULL, b};
+    double share[3];
+    atm_first_share(rep, 3, 4, share);
+    ck_assert_double_eq_tol(share[0], 0.625, 1e-15);
+    ck_assert(isnan(share[1]));
+    ck_assert_double_eq_tol(share[2], 0.375, 1e-15);
 }
 END_TEST
 
@@ -160,6 +189,7 @@ int main(void)
     tcase_add_test(tc, test_atm_run_ranks_and_scores_by_hand);
     tcase_add_test(tc, test_atm_aggregate_over_inputs);
     tcase_add_test(tc, test_atm_unscorable_inputs);
+    tcase_add_test(tc, test_atm_first_share_by_hand);
     suite_add_tcase(s, tc);
     return tt_run(s);
 }

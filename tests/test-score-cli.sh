@@ -22,7 +22,7 @@ P() { "$TUNECOST" policies "$TRACE" -q "$@"; }
 
 P -p random,costaware -r 8 --seed 3 -j 1 -o a1 && P -p random,costaware -r 8 --seed 3 -j 2 -o a2 &&
     P -p random,costaware -r 8 --seed 3 -j 2 --score area -o b || fail "policies runs"
-[ "$(head -n 1 a1/scores.tsv)" = "$(printf 'policy\tscore\tscore_lo\tscore_hi\tinputs_scored\tscore_area\tt90_s\tt95_s\tt99_s\tfinal_speedup\tsteps\tbudget_stops')" ] &&
+[ "$(head -n 1 a1/scores.tsv)" = "$(printf 'policy\tscore\tscore_lo\tscore_hi\tp_first\tinputs_scored\tscore_area\tt90_s\tt95_s\tt99_s\tfinal_speedup\tsteps\tbudget_stops')" ] &&
     ok "default scores.tsv has the CI columns" || fail "default header: $(head -n 1 a1/scores.tsv)"
 [ "$(head -n 1 b/scores.tsv)" = "$(printf 'policy\tscore\tt90_s\tt95_s\tt99_s\tfinal_speedup\tsteps\tbudget_stops')" ] &&
     [ ! -e b/atm.tsv ] && ok "--score area: the earlier columns, no atm.tsv" || fail "area header: $(head -n 1 b/scores.tsv)"
@@ -36,6 +36,7 @@ a, b, f = rd(sys.argv[1] + "/scores.tsv"), rd(sys.argv[2] + "/scores.tsv"), rd(s
 for x, y in zip(a, b):
     assert x["policy"] == y["policy"] and x["score_area"] == y["score"], (x, y)
     assert float(x["score_lo"]) <= float(x["score"]) <= float(x["score_hi"]), x
+assert abs(sum(float(x["p_first"]) for x in a) - 1) < 1e-9, a  # the shares of first place add up to 1
 for x in a:  # the aggregate is the mean of the inputs' scores
     s = [float(r["score"]) for r in f if r["policy"] == x["policy"] and r["scored"] == "1"]
     assert len(s) == int(x["inputs_scored"]) and abs(sum(s) / len(s) - float(x["score"])) < 1e-12, x
