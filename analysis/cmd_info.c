@@ -6,6 +6,7 @@
 #include "tc_err.h"
 #include "tc_json.h"
 #include "tc_opt.h"
+#include "tc_paths.h"
 #include "tc_stats.h"
 #include "trace.h"
 #include "tunecost.h"
@@ -40,7 +41,7 @@ static void usage(FILE *fp)
             "  tunecost info                              # the shipped reference trace\n"
             "  tunecost info data/gemm-h200-triton.h5\n"
             "  tunecost info data/gemm-h200.h5 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runs\"])'\n",
-            tc_default_trace());
+            tc_paths_default_trace());
 }
 
 /* ---- the summary ------------------------------------------------------------------------------------------ */
@@ -431,7 +432,7 @@ int cmd_info(int argc, char **argv)
     }
     if (argc - optind > 1)
         return tc_cli_usage_error("info", "expected at most one TRACE, got %d arguments", argc - optind);
-    path = optind < argc ? argv[optind] : tc_default_trace();
+    path = optind < argc ? argv[optind] : tc_paths_default_trace();
     if ((t = trace_open(path)) == NULL) {
         fprintf(stderr, "tunecost info: %s%s\n", tc_errmsg(),
                 optind < argc ? "" : " (the default trace; give a TRACE to read another)");

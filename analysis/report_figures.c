@@ -1,7 +1,8 @@
 /* report_figures.c — the report's figures: the gnuplot scripts of plots/ are copied into DIR/plots (so the report
  * can be redrawn from its own TSV files) and each figure is drawn as PNG and SVG by util/tc_gnuplot, gnuplot's
  * messages going to DIR/plots/gnuplot.log. A figure whose data is absent (no triton trace, no second kernel
- * family) is named with the reason, or left out with its section. */
+ * family) is named with the reason, or left out with its section; one that has its data and is not drawn fails
+ * the report, unless figures were not asked for (--no-figures). */
 #include "report_ctx.h"
 #include "tc_gnuplot.h"
 #include "trace.h"
@@ -122,11 +123,8 @@ static int write_titles(struct report_ctx *c)
 
 int report_draw_figures(struct report_ctx *c)
 {
-    char from[PATH_MAX], to[PATH_MAX], gnuplot[PATH_MAX], why_none[256] = "";
+    char from[PATH_MAX], to[PATH_MAX], gnuplot[PATH_MAX];
     struct stat st;
-    int have_gnuplot = tc_gnuplot_find(gnuplot, sizeof gnuplot) == 0;
-    if (!have_gnuplot)
-        snprintf(why_none, sizeof why_none, "%s", tc_errmsg());
     list_figures(c);
     if (report_fmt(to, sizeof to, "%s/plots", c->od.tmp) != 0)
         return -1;
@@ -141,22 +139,26 @@ int report_draw_figures(struct report_ctx *c)
     }
     if (write_titles(c) != 0)
         return -1;
+    if (!c->o->no_figures && tc_gnuplot_find(gnuplot, sizeof gnuplot) != 0)
+        return tc_preferr("the figures cannot be drawn (--no-figures writes the report without them)");
     for (int i = 0; i < c->n_figs; i++) {
         struct report_figure *f = &c->figs[i];
         if (report_check_interrupt(c) != 0)
             return -1;
-        if (!have_gnuplot) {
-            snprintf(f->why, sizeof f->why, "%s", why_none);
-            continue;
-        }
         if (!f->have_data) {
             snprintf(f->why, sizeof f->why, "%s", f->needs);
             continue;
         }
+        if (c->o->no_figures) {
+            snprintf(f->why, sizeof f->why, "figures were not asked for (--no-figures)");
+            continue;
+        }
         report_say(c, "drawing %s (png, svg)", f->name);
         if (draw(c, f, gnuplot, "png") != 0 || draw(c, f, gnuplot, "svg") != 0) {
-            snprintf(f->why, sizeof f->why, "%s", tc_errmsg());
-            continue;
+            char why[sizeof f->why];
+            snprintf(why, sizeof why, "%s", tc_errmsg());
+            return tc_seterr("figure %s was not drawn: %s; --no-figures writes the report without figures", f->name,
+                             why);
         }
         f->drawn = 1;
     }

@@ -6,6 +6,7 @@
 #include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_outdir.h"
+#include "tc_paths.h"
 #include "tc_opt.h"
 #include "tc_time.h"
 #include "trace.h"
@@ -66,7 +67,7 @@ static void usage(FILE *fp)
             "  tunecost simulate --scenarios baseline,parallel,pipelined,per-exec -o sim-models\n"
             "  tunecost simulate --n-config 80 --exec-ms 100 -s 1 -r 1000 --input 4096x4096x4096\n"
             "  tunecost frontier sim-all/points.tsv --by tflops          # recompute a frontier\n",
-            tc_default_trace());
+            tc_paths_default_trace());
 }
 
 struct progress_state {
@@ -268,7 +269,7 @@ int cmd_simulate(int argc, char **argv)
         return tc_cli_usage_error("simulate", "--input and --all-inputs exclude each other");
     if (parse_scenarios(scen_arg, comp, factor, ovh, &s) != 0 || sim_settings_check(&s) != 0)
         return tc_cli_usage_error("simulate", "%s", tc_errmsg());
-    path = optind < argc ? argv[optind] : tc_default_trace();
+    path = optind < argc ? argv[optind] : tc_paths_default_trace();
     if (out_dir != NULL) {
         /* Find out now, not after the replay, whether the results can be written: the output is a new
          * directory swapped into place whole at the end (absent or complete, even under SIGKILL), so an
