@@ -1,5 +1,5 @@
 /* test-util.c — unit tests of util/: strict option parsing (tc_opt), complete-or-absent files (tc_atomic), gnuplot
- * runs (tc_gnuplot, with a shell script standing in for gnuplot). Expected values are written out by hand from the
+ * runs (tc_gnuplot, with a shell script standing in for gnuplot), the TSV reader (tc_tsv). Expected values are written out by hand from the
  * contracts in tc_opt.h, tc_atomic.h and tc_gnuplot.h, never computed with
  * the code under test. The atomic-file tests work in a fresh temporary directory and list it to prove that no
  * debris (temporaries, half-written targets) is visible. */
@@ -11,6 +11,7 @@
 #include "tc_outdir.h"
 #include "tc_stats.h"
 #include "tc_threads.h"
+#include "tc_tsv.h"
 #include "test-common.h"
 
 #include <check.h>
@@ -788,6 +789,56 @@ START_TEST(test_util_gnuplot_reason_is_the_last_stderr_line)
 }
 END_TEST
 
+/* ---- tc_tsv: the one TSV reader ----------------------------------------------------------------------------- */
+
+/* Comments before the header are kept, an empty field is a value (not merged with the next), a 3000-character field
+ * is read whole, a trailing CR is dropped, blank lines and later comments are skipped, `nan` reads as NaN; a row
+ * with another number of fields names its line; a missing column lists the ones there are. */
+START_TEST(test_util_tsv_reader_keeps_empty_fields)
+{
+    char text[4096], longf[3001];
+    double v;
+    FILE *fp;
+    struct tc_tsv *r;
+    memset(longf, 'x', 3000);
+    longf[3000] = '\0';
+    snprintf(text, sizeof text, "# one\n# two\na\tb\tc\r\n1\t\t3\n\n# later\n%s\tnan\t\n4\t5\n", longf);
+    fp = fmemopen(text, strlen(text), "r");
+    ck_assert_ptr_nonnull(fp);
+    r = tc_tsv_open(fp, "t.tsv");
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq((int)tc_tsv_n_comments(r), 2);
+    ck_assert_str_eq(tc_tsv_comment(r, 1), "# two");
+    ck_assert_int_eq(tc_tsv_n_cols(r), 3);
+    ck_assert_int_eq(tc_tsv_col(r, "c"), 2);
+    ck_assert_int_eq(tc_tsv_col(r, "d"), -1);
+    ck_assert_int_eq(tc_tsv_col_need(r, "d"), -1);
+    ck_assert_str_eq(tc_errmsg(), "t.tsv:3: no column 'd'; columns: a, b, c");
+    ck_assert_int_eq(tc_tsv_next(r), 1);
+    ck_assert_str_eq(tc_tsv_field(r, 0), "1");
+    ck_assert_str_eq(tc_tsv_field(r, 1), "");
+    ck_assert_str_eq(tc_tsv_field(r, 2), "3");
+    ck_assert_str_eq(tc_tsv_row(r), "1\t\t3");
+    ck_assert_int_eq(tc_tsv_num(r, 1, &v), -1);
+    ck_assert_str_eq(tc_errmsg(), "t.tsv:4: column 'b': expected a number, got ''");
+    ck_assert_int_eq(tc_tsv_next(r), 1);
+    ck_assert_int_eq((int)strlen(tc_tsv_field(r, 0)), 3000);
+    ck_assert_int_eq(tc_tsv_num(r, 1, &v), 0);
+    ck_assert(isnan(v));
+    ck_assert_str_eq(tc_tsv_field(r, 2), "");
+    ck_assert_int_eq(tc_tsv_lineno(r), 7);
+    ck_assert_int_eq(tc_tsv_next(r), -1);
+    ck_assert_str_eq(tc_errmsg(), "t.tsv:8: expected 3 tab-separated fields as in the header, got 2");
+    tc_tsv_close(r);
+    fclose(fp);
+    /* no header at all */
+    fp = fmemopen("# only a comment\n", 17, "r");
+    ck_assert_ptr_null(tc_tsv_open(fp, "c.tsv"));
+    ck_assert_str_eq(tc_errmsg(), "c.tsv: expected a header line of tab-separated column names, found none");
+    fclose(fp);
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
     Suite *s = suite_create("util");
@@ -796,6 +847,7 @@ static Suite *util_suite(void)
     TCase *stats = tcase_create("tc_stats");
     TCase *threads = tcase_create("tc_threads");
     TCase *gnuplot = tcase_create("tc_gnuplot");
+    TCase *tsv = tcase_create("tc_tsv");
 
     tcase_add_test(opt, test_util_parse_long_accepts_whole_numbers);
     tcase_add_test(opt, test_util_parse_long_rejects_junk_and_leaves_output);
@@ -841,7 +893,10 @@ static Suite *util_suite(void)
     tcase_add_checked_fixture(gnuplot, make_tmpdir, tt_tmpdir_remove);
     tcase_add_test(gnuplot, test_util_gnuplot_figure_cut_short_is_an_error);
     tcase_add_test(gnuplot, test_util_gnuplot_reason_is_the_last_stderr_line);
+
     suite_add_tcase(s, gnuplot);
+    tcase_add_test(tsv, test_util_tsv_reader_keeps_empty_fields);
+    suite_add_tcase(s, tsv);
     return s;
 }
 
