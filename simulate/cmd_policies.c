@@ -77,11 +77,7 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
     fprintf(fp, "# tunecost policies: %s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu\n",
             trace_path, s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
             (unsigned long long)s->seed);
-    fprintf(fp, "policy\ttime_s\tspeedup\tspeedup_lo\tspeedup_hi\tbaseline\n");
-    for (int i = 0; i < n; i++)
-        for (int g = 0; g < c[i].n_grid; g++)
-            fprintf(fp, "%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", c[i].policy, c[i].grid_s[g], c[i].mean[g],
-                    c[i].lo[g], c[i].hi[g], c[i].baseline[g]);
+    pol_write_curves(fp, c, n);
     if (tc_atomic_commit(&a) != 0)
         return -1;
     if (snprintf(path, sizeof path, "%s/scores.tsv", dir) >= (int)sizeof path)
