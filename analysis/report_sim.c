@@ -90,9 +90,10 @@ int report_simulate(struct report_ctx *c, enum report_sim which)
     return 0;
 }
 
-static const char *pt_cols[] = {"sample", "n_config", "exec_ms", "es_num", "es_thr", "results", "time_s",
+/* The columns of Table 6's source, named as in the simulation points' schema (util/tc_tsv: tc_tsv_points). */
+static const char *pt_cols[] = {"sample", "n_config", "exec_ms", "es_num", "es_threshold", "results", "time_s",
                                 "time_s_lo", "time_s_hi", "tflops", "tflops_lo", "tflops_hi", "speedup",
-                                "speedup_lo", "speedup_hi", "n_short", "stopped"};
+                                "speedup_lo", "speedup_hi", "short", "stopped"};
 #define N_PT_COLS ((int)(sizeof pt_cols / sizeof pt_cols[0]))
 
 static int cmp_time(const void *a, const void *b)
@@ -200,7 +201,9 @@ static struct table *table6(const struct table *frontier)
 int report_write_sim_files(struct report_ctx *c, enum report_sim which)
 {
     const struct sim_result *r = c->r[which];
-    int n_sc = n_scenarios[which], all = which != REPORT_SIM_INPUT;
+    int n_sc = n_scenarios[which];
+    /* all inputs: the frontier over (time, speedup), since TFLOP/s of different inputs do not compare */
+    int by_speedup = which != REPORT_SIM_INPUT || isnan(sim_data_flops(c->d[which], 0));
     const char *set = set_names[which];
     char name[128], path[PATH_MAX];
     FILE *fp;
@@ -215,21 +218,25 @@ int report_write_sim_files(struct report_ctx *c, enum report_sim which)
     }
     if (report_close(fp, path) != 0)
         return -1;
-    for (int sc = 0; sc < n_sc; sc++) {
+    for (int sc = 0; sc < n_sc; sc++)
         for (int fr = 0; fr < 2; fr++) {
-            struct table *tab = scenario_table(r, n_sc, sc, fr, all || isnan(sim_data_flops(c->d[which], 0)),
-                                               fr ? "frontier" : "points");
-            int rc;
-            if (tab == NULL)
-                return -1;
             snprintf(name, sizeof name, "sim/%s-%s%s.tsv", set, report_sc_names[sc], fr ? "-frontier" : "");
-            rc = report_write_tsv(c, name, tab);
-            if (rc == 0 && which == REPORT_SIM_INPUT && sc == SC_BASELINE && fr && (c->t6 = table6(tab)) == NULL)
-                rc = -1;
-            table_free(tab);
-            if (rc != 0)
+            if ((fp = report_open(c, name, path, sizeof path)) == NULL)
+                return -1;
+            if (sim_write_scenario_points(fp, c->d[which], &c->s[which], r, sc, fr, by_speedup) != 0) {
+                fclose(fp);
+                return tc_preferr("%s", path);
+            }
+            if (report_close(fp, path) != 0)
                 return -1;
         }
+    if (which == REPORT_SIM_INPUT) { /* Table 6: the single input's frontier under the paper's model */
+        struct table *tab = scenario_table(r, n_sc, SC_BASELINE, 1, by_speedup, "frontier");
+        if (tab == NULL || (c->t6 = table6(tab)) == NULL) {
+            table_free(tab);
+            return -1;
+        }
+        table_free(tab);
     }
     return 0;
 }
