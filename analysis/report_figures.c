@@ -8,6 +8,7 @@
 #include "trace.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,6 +32,8 @@ static struct report_figure *add_figure(struct report_ctx *c, const char *name, 
 
 static void list_figures(struct report_ctx *c)
 {
+    static const char *const needs_flops = "needs the input's FLOP count (its M, N, K dimensions) for TFLOP/s";
+    int flops_known = c->d[REPORT_SIM_INPUT] != NULL && !isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0));
     struct report_figure *f;
     add_figure(c, "fig1-split", "Where tuning time goes, per input (paper Figure 1)",
                "Per input, summed over its valid runs: repetition (timed executions), overhead (wall time minus "
@@ -42,9 +45,11 @@ static void list_figures(struct report_ctx *c)
                    "time.");
     f->have_data = c->estimate != NULL;
     f->needs = "needs a triton-protocol trace (--triton-trace)";
-    add_figure(c, "fig3-frontier", "Pareto frontier of tuning time vs performance (paper Figure 3)",
-               "Every simulated sample (mean over its runs) faint, coloured by N_CONFIG; the Pareto frontier bold, "
-               "labelled with N_CONFIG.");
+    f = add_figure(c, "fig3-frontier", "Pareto frontier of tuning time vs performance (paper Figure 3)",
+                   "Every simulated sample (mean over its runs) faint, coloured by N_CONFIG; the Pareto frontier bold, "
+                   "labelled with N_CONFIG.");
+    f->have_data = flops_known;
+    f->needs = needs_flops;
     add_figure(c, "fig4-parallel", "Parallel vs sequential compilation, all inputs (paper Figure 4)",
                "Pareto frontiers of mean speedup relative to optimal vs mean tuning time; bands are the 95% "
                "confidence intervals of the frontier points' speedup.");
@@ -55,9 +60,11 @@ static void list_figures(struct report_ctx *c)
                "Colour: best time of the input divided by the configuration's median time (1 = the best). "
                "Configurations ordered by their mean over inputs; grey = failed or not measured; configurations "
                "that failed on every input are left out (counted under the plot).");
-    add_figure(c, "models", "The frontier under other cost models (beyond the paper)",
-               "Frontiers for the single input: the paper's model, overhead charged per execution actually run "
-               "(per-exec), pipelined compilation, and the paper's ideal parallel compilation.");
+    f = add_figure(c, "models", "The frontier under other cost models (beyond the paper)",
+                   "Frontiers for the single input: the paper's model, overhead charged per execution actually run "
+                   "(per-exec), pipelined compilation, and the paper's ideal parallel compilation.");
+    f->have_data = flops_known;
+    f->needs = needs_flops;
     add_figure(c, "policies", "Tuning policies: speedup relative to optimal over tuning time (beyond the paper)",
                "Every built-in policy replayed on every input (tunecost policies, every cost charged), mean and 95% "
                "CI over inputs and runs; dashed: the analytic random-search baseline. Scores in policies.tsv.");
