@@ -51,7 +51,8 @@ enum { T6_TIME_S, T6_TFLOPS, T6_N_CONFIG, T6_EXEC_MS, T6_TIME_S_LO, T6_TIME_S_HI
 enum report_sim { REPORT_SIM_INPUT, REPORT_SIM_ALL, REPORT_SIM_CMP, N_REPORT_SIM };
 
 struct report_figure {
-    const char *name;      /* file stem: NAME.png, NAME.svg, plots/NAME.gp */
+    const char *name;      /* file stem: NAME.png, NAME.svg (util/tc_figures) */
+    const char *script;    /* plots/SCRIPT */
     const char *title;
     const char *caption;
     const char *needs;     /* why it is not drawn when its data is absent; NULL = always drawable */

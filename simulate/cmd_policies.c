@@ -4,6 +4,7 @@
 #include "tc_cli.h"
 #include "tc_atomic.h"
 #include "tc_err.h"
+#include "tc_figures.h"
 #include "tc_gnuplot.h"
 #include "tc_opt.h"
 #include "tc_paths.h"
@@ -99,17 +100,18 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
     return tc_atomic_commit(&a);
 }
 
-/* The figure (policies.png and policies.svg in dir), drawn with plots_dir/policies.gp. Returns 0 when both are
- * drawn whole; else -1 with a message naming the script and gnuplot's reason (the last line it printed) or the
- * output cut short. A figure drawn leaves no dir/gnuplot.log behind. */
+/* The figure (policies.png and policies.svg in dir), drawn with its script (util/tc_figures) in plots_dir.
+ * Returns 0 when both are drawn whole; else -1 with a message naming the script and gnuplot's reason (the last
+ * line it printed) or the output cut short. A figure drawn leaves no dir/gnuplot.log behind. */
 static int draw(const char *dir, const char *plots_dir)
 {
     static const char *const fmts[] = {"png", "svg"};
     char gnuplot[PATH_MAX], script[PATH_MAX], expr[PATH_MAX + 128], out[32], log[PATH_MAX];
     struct tc_gnuplot_job j = {gnuplot, dir, script, expr, out, "gnuplot.log"};
+    const struct tc_figure *fig = tc_figure_find("policies");
     int rc = 0;
-    if (snprintf(script, sizeof script, "%s/policies.gp", plots_dir) >= (int)sizeof script)
-        rc = tc_seterr("%s/policies.gp: path too long", plots_dir);
+    if (snprintf(script, sizeof script, "%s/%s", plots_dir, fig->script) >= (int)sizeof script)
+        rc = tc_seterr("%s/%s: path too long", plots_dir, fig->script);
     else if (strchr(plots_dir, '\'') != NULL)
         rc = tc_seterr("%s: a quote in the plots folder cannot be passed to gnuplot", script);
     else if (access(script, R_OK) != 0)

@@ -1,8 +1,8 @@
 /* test-util.c — unit tests of util/: strict option parsing (tc_opt), complete-or-absent files (tc_atomic), gnuplot
- * runs (tc_gnuplot, with a shell script standing in for gnuplot), the TSV reader (tc_tsv). Expected values are written out by hand from the
- * contracts in tc_opt.h, tc_atomic.h and tc_gnuplot.h, never computed with
- * the code under test. The atomic-file tests work in a fresh temporary directory and list it to prove that no
- * debris (temporaries, half-written targets) is visible. */
+ * runs (tc_gnuplot, with a shell script standing in for gnuplot), the TSV reader (tc_tsv). Expected values are
+ * written out by hand from the contracts in the headers, never computed with the code under test. The atomic-file
+ * tests work in a fresh temporary directory and list it to prove that no debris (temporaries, half-written
+ * targets) is visible. */
 #include "tc_atomic.h"
 #include "tc_err.h"
 #include "tc_gnuplot.h"

@@ -84,9 +84,10 @@ static void drain(int fd, const char *log, char *last, size_t len, int *log_fail
         *log_failed = 1;
 }
 
-/* 0 when path (name: as the caller gave it) is a complete PNG (ends with its IEND chunk) or SVG (ends with </svg>), or is non-empty for another
- * extension; else -1 with why ("no file", "empty", "cut short at 20480 bytes"). gnuplot exits 0 after a write
- * that failed (a full disk, a file-size limit), leaving a truncated figure: only its end tells. */
+/* 0 when path (name: as the caller gave it) is a complete PNG (ends with its IEND chunk) or SVG (ends with
+ * </svg>), or is non-empty for another extension; else -1 with why ("wrote no x", "x is empty", "x is cut short at
+ * N bytes"). gnuplot exits 0 after a write that failed (a full disk, a file-size limit), leaving a truncated
+ * figure: only its end tells. */
 static int output_complete(const char *path, const char *name, char *why, size_t len)
 {
     static const unsigned char iend[8] = {'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
