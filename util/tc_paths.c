@@ -106,6 +106,11 @@ const char *tc_paths_default_trace(void)
     return buf;
 }
 
+const char *tc_paths_installed_trace(void)
+{
+    return TC_INSTALL_DATADIR "/" DEFAULT_TRACE;
+}
+
 /* 1 when path exists and is a directory (want_dir) or a regular file. */
 static int is_kind(const char *path, int want_dir)
 {

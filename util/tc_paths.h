@@ -24,6 +24,9 @@ enum tc_paths_kind {
 const char *tc_paths_dir(enum tc_paths_kind kind);
 /* The shipped reference trace, the default TRACE of every command: <data>/gemm-h200.h5. */
 const char *tc_paths_default_trace(void);
+/* The reference trace where the configured installation puts it (<prefix>/<datadir>/tunecost/gemm-h200.h5), found
+ * or not: what documentation for an installed program names (the man pages). */
+const char *tc_paths_installed_trace(void);
 /* <data>/name in buf when it exists (a file, or with want_dir a directory); NULL when it does not or does not fit. */
 const char *tc_paths_shipped(const char *name, int want_dir, char *buf, size_t len);
 /* name in the folder of file (a file, or with want_dir a directory) in buf; NULL when it is not there, does not fit
