@@ -23,7 +23,4 @@ int cmd_import(int argc, char **argv);    /* import/cmd_import.c (json-c) */
 int cmd_collect(int argc, char **argv);   /* collect/cmd_collect.c (CUDA) */
 #endif
 
-/* The trace shipped in data/, the default input of info, simulate and report (set by meson). */
-const char *tc_default_trace(void);
-
 #endif
