@@ -22,6 +22,7 @@ static const struct command commands[] = {
     {"collect", NULL, "tune GEMM variants on the GPU (not in this build: no CUDA toolkit was found)"},
 #endif
     {"merge", cmd_merge, "merge trace shards of one collection into one trace"},
+    {"record", cmd_record, "run a CUDA program's autotuning under CUPTI and reconstruct it as a trace"},
     {"info", cmd_info, "show what a trace holds: device, protocol, configurations, inputs, best per input"},
     {"table", cmd_table, "print one of the paper's tables (compile times, tuning time, L2 flush, ...) from traces"},
     {"simulate", cmd_simulate, "replay a trace over random tuning budgets (points.tsv, frontier.tsv)"},
