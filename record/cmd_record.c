@@ -7,6 +7,7 @@
 #include "tc_err.h"
 #include "tunecost.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
@@ -240,6 +241,20 @@ static void print_summary(const struct rec_session *r, const char *out)
            s->bench_ms * 1e-3, s->flush_ms * 1e-3, s->other_ms * 1e-3);
 }
 
+static int has_spool_files(const char *dir)
+{
+    struct dirent *e;
+    int found = 0;
+    DIR *d = opendir(dir);
+    while (d != NULL && !found && (e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        found = n > 6 && strcmp(e->d_name + n - 6, ".spool") == 0;
+    }
+    if (d != NULL)
+        closedir(d);
+    return found;
+}
+
 /* Record (unless --from-spool) into the spool folder; returns the command's status through *cmd_status. */
 static int record_into(const struct rec_opts *o, char *spool, size_t len, int *made_tmp, int *cmd_status)
 {
@@ -257,6 +272,8 @@ static int record_into(const struct rec_opts *o, char *spool, size_t len, int *m
         snprintf(spool, len, "%s", o->spool);
         if (mkdir(spool, 0755) != 0 && errno != EEXIST)
             return tc_seterr("--spool %s: cannot create: %s", spool, strerror(errno));
+        if (has_spool_files(spool))
+            return tc_seterr("--spool %s: holds spool files of an earlier recording (give an empty folder)", spool);
     } else {
         const char *tmp = getenv("TMPDIR");
         snprintf(spool, len, "%s/tunecost-record.XXXXXX", tmp && *tmp ? tmp : "/tmp");
