@@ -40,19 +40,30 @@ def cfg_dict(config):
 
 
 def instrument(kernel):
-    """Time Triton's compile() per configuration (the JIT function's own compile, seen from this process)."""
-    jf = kernel.fn
-    inner = jf.compile
+    """Time Triton's compile() per configuration, as this process sees it: the JIT function's compile where it
+    has one, else the compile() that triton.runtime.jit calls (the first call of a nest is timed)."""
+    import triton.compiler
+    import triton.runtime.jit as jit
+    depth = [0]
 
-    def timed_compile(*a, **k):
-        t = time.perf_counter()
-        try:
-            return inner(*a, **k)
-        finally:
-            if current[0] is not None:
-                compile_s[current[0]] = compile_s.get(current[0], 0.0) + time.perf_counter() - t
+    def wrap(inner):
+        def timed_compile(*a, **k):
+            t = time.perf_counter()
+            depth[0] += 1
+            try:
+                return inner(*a, **k)
+            finally:
+                depth[0] -= 1
+                if depth[0] == 0 and current[0] is not None:
+                    compile_s[current[0]] = compile_s.get(current[0], 0.0) + time.perf_counter() - t
+        return timed_compile
 
-    jf.compile = timed_compile
+    if hasattr(kernel.fn, "compile"):
+        kernel.fn.compile = wrap(kernel.fn.compile)
+    else:
+        for mod in (jit, triton.compiler, triton.compiler.compiler):
+            if callable(getattr(mod, "compile", None)):
+                setattr(mod, "compile", wrap(getattr(mod, "compile")))
     bench = autotuner.Autotuner._bench
 
     def _bench(self, *args, config, **meta):
@@ -124,12 +135,13 @@ def main():
                         for k, v in kernel.configs_timings.items()]})
         print("%dx%dx%d: autotuned in %.1f s (bench_time %.1f s), best %s, rel error %.2g"
               % (M, N, K, wall, kernel.bench_time, cfg_dict(kernel.best_config), err), flush=True)
-    out["compile_s"] = [{"config": dict((k.upper() if k.startswith("num_") else k, v) for k, v in key), "s": v}
-                        for key, v in compile_s.items()]
-    out["total_s"] = time.perf_counter() - t_all
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(out, f)
+        out["compile_s"] = [{"config": dict((k.upper() if k.startswith("num_") else k, v) for k, v in key), "s": v}
+                            for key, v in compile_s.items()]
+        out["total_s"] = time.perf_counter() - t_all
+        if args.json:  # after every input, so that a run cut short leaves what finished
+            with open(args.json + ".tmp", "w") as f:
+                json.dump(out, f)
+            os.replace(args.json + ".tmp", args.json)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 # record/device-record.sh — `tunecost record`'s runs on a GPU machine (docs/record.md, "Validation"): builds
 # build-dev/tunecost and libtcrecord (collect/device.sh), then
 #   smoke     the gpu-suite test (a tiny Triton autotune recorded) and the same script recorded without labels
-#   validate  Triton's autotuner over the paper's 100 configurations on 4 inputs, cold Triton cache, recorded with
+#   validate  the smoke test, then Triton's autotuner over the paper's 100 configurations on 4 inputs, cold Triton cache, recorded with
 #             --triton; compared with what Triton reports (bench/record-compare.py)
 #   ab        the recorder's own cost: the same run with a warm Triton cache, alternately plain and recorded
 # Logs, traces and tables go to OUT (default $OUT); a short table is printed last.
@@ -22,19 +22,28 @@ T=build-dev/tunecost
 echo "built in $((SECONDS - t0)) s; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)'
 
+smoke() {
+  bash tests/test-record-gpu.sh "$T" "$PWD" /tmp/gpu-test 2>&1 | grep -v "^Autotuning"
+  local rc=${PIPESTATUS[0]}
+  echo "gpu test: rc $rc"
+  [ "$what" = smoke ] || return "$rc"
+  $T record -o /tmp/unlabelled.h5 -f --tsv /tmp/unlabelled.tsv -- python3 bench/record-triton.py --configs tiny \
+    --shape 512x512x512 --shape 1024x1024x1024 2>&1 | tail -4
+  head -4 /tmp/unlabelled.tsv | cut -f1-10
+  return "$rc"
+}
+
 case $what in
 smoke)
-  bash tests/test-record-gpu.sh "$T" "$PWD" "$O/gpu-test" 2>&1 | tee "$O/gpu-test.log"
-  echo "gpu test: rc ${PIPESTATUS[0]}"
-  $T record -o "$O/unlabelled.h5" --tsv "$O/unlabelled.tsv" -- python3 bench/record-triton.py --configs tiny \
-    --shape 512x512x512 --shape 1024x1024x1024 2>&1 | tail -5
-  head -4 "$O/unlabelled.tsv" | cut -f1-10
+  smoke
   ;;
 validate)
-  $T record --triton --spool "$O/spool" -o "$O/recorded.h5" --tsv "$O/recorded.tsv" -- timeout 470 \
+  smoke || echo "the smoke test failed: recording anyway (the spool files come back for --from-spool)"
+  $T record --triton --spool /tmp/spool -o "$O/recorded.h5" --tsv "$O/recorded.tsv" -- timeout "${VALIDATE_S:-430}" \
     python3 bench/record-triton.py --configs bench/record-configs-paper.tsv "${SHAPES[@]}" --json "$O/triton.json" \
-    2>&1 | tee "$O/record.log" | grep -v "^Autotuning\|^\s*$" | tail -12
-  tar -C "$O" -czf "$O/spool.tgz" spool && rm -rf "$O/spool"
+    2>&1 | grep -v "^Autotuning\|^\s*$" | tail -12
+  tar -C /tmp -czf - spool | split -b 15M - "$O/spool.tgz."   # files back from \$OUT: 16 MB at most each
+  rm -f "$O/build.log"
   $T info "$O/recorded.h5" | head -30
   python3 bench/record-compare.py "$O/recorded.tsv" "$O/triton.json" --tol-pct 2 --out "$O/compare.tsv"
   ;;
