@@ -43,7 +43,7 @@ def main():
         shape = (int(key["M"]), int(key["N"]), int(key["K"]))
         rec.setdefault(shape, {})[canon(pairs(r["config_label"]))] = r
     ok_best, diffs, lines, n_within = True, [], [], 0
-    print("input            configs  best(Triton) = best(recorded)   median |diff|%  max |diff|%  within %g%%"
+    print("input            configs  best(Triton) = best(recorded)   median |diff|%%  max |diff|%%  within %g%%"
           % a.tol_pct)
     for inp in tri["inputs"]:
         shape = (inp["M"], inp["N"], inp["K"])

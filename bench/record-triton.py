@@ -87,14 +87,16 @@ def precompile_one(args):
     configs, = args
     dev = torch.device("cuda")
     a = torch.empty(64, 64, device=dev, dtype=torch.float16)
+    done, errors = 0, {}
     for c in configs:
         bm, bn, bk, g, s, w = c
         try:
             peer._matmul.warmup(a, a, a, 4096, 4096, 4096, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=g,
                                 num_stages=s, num_warps=w, grid=(1,))
-        except Exception:
-            pass
-    return len(configs)
+            done += 1
+        except Exception as e:
+            errors[type(e).__name__] = errors.get(type(e).__name__, 0) + 1
+    return done, errors
 
 
 def main():
@@ -109,8 +111,13 @@ def main():
         import multiprocessing as mp
         parts = [configs[i::args.precompile] for i in range(args.precompile)]
         with mp.get_context("spawn").Pool(args.precompile) as pool:
-            n = sum(pool.map(precompile_one, [(p,) for p in parts]))
-        print("precompiled %d configurations in %d processes" % (n, args.precompile))
+            res = pool.map(precompile_one, [(p,) for p in parts])
+        errors = {}
+        for _, e in res:
+            for k, v in e.items():
+                errors[k] = errors.get(k, 0) + v
+        print("precompiled %d of %d configurations in %d processes; errors %s"
+              % (sum(d for d, _ in res), len(configs), args.precompile, errors))
         return
     kernel = triton.autotune(configs=[peer.cfg(*c) for c in configs], key=["M", "N", "K"])(peer._matmul)
     instrument(kernel)

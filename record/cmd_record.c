@@ -5,6 +5,7 @@
 #include "tc_atomic.h"
 #include "tc_cli.h"
 #include "tc_err.h"
+#include "tc_time.h"
 #include "tunecost.h"
 
 #include <dirent.h>
@@ -142,10 +143,11 @@ static int child_env(const struct rec_opts *o, const char *lib, const char *spoo
 
 /* Run the command and wait; Ctrl-C reaches the command (same process group) while tunecost waits it out and then
  * writes what finished. Returns the command's exit status (128 + signal when killed), or -1. */
-static int run_command(const struct rec_opts *o, const char *lib, const char *spool)
+static int run_command(const struct rec_opts *o, const char *lib, const char *spool, double *wall_ms)
 {
     struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_term;
     int status = 0;
+    double t0 = tc_now_ms();
     sigemptyset(&ign.sa_mask);
     pid_t pid = fork();
     if (pid < 0)
@@ -163,6 +165,7 @@ static int run_command(const struct rec_opts *o, const char *lib, const char *sp
     sigaction(SIGTERM, &ign, &old_term);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    *wall_ms = tc_now_ms() - t0;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -189,9 +192,9 @@ static void meta_of(const struct rec_stream *s, const struct rec_session *r, str
     snprintf(m->timer, sizeof m->timer, "cupti");
     snprintf(m->protocol, sizeof m->protocol, "recorded");
     m->warmup_ms = m->rep_ms = NAN;
-    /* -1: flushes were seen but their size is not known (fill kernels); 0: none */
-    m->flush_bytes = r->sum.n_flushes > 0 ? -1 : 0;
-    for (size_t i = 0; i < s->n; i++)
+    /* the size the --triton hook marked; else the largest memset; -1: flushes seen, size not known; 0: none */
+    m->flush_bytes = r->flush_bytes > 0 ? r->flush_bytes : r->sum.n_flushes > 0 ? -1 : 0;
+    for (size_t i = 0; i < s->n && r->flush_bytes <= 0; i++)
         if (s->ev[i].kind == REC_MEMSET && (int64_t)s->ev[i].bytes > m->flush_bytes)
             m->flush_bytes = (int64_t)s->ev[i].bytes;
     m->compile_jobs = -1;
@@ -236,8 +239,9 @@ static void print_summary(const struct rec_session *r, const char *out)
            "all timed; %zu unfinished left out) -> %s\n", r->labelled ? "labelled by tc:bench ranges" :
            "from binaries and launch pattern", r->n_inputs, r->n_configs, r->n_runs, s->n_unclassified,
            s->n_unfinished, out);
-    printf("time: session %.3f s = compile %.3f s + module load %.3f s + benchmarking %.3f s (flushes %.3f s GPU) "
-           "+ other %.3f s\n", s->process_wall_ms * 1e-3, s->compile_ms * 1e-3, s->load_ms * 1e-3,
+    printf("time: %s %.3f s = compile %.3f s + module load %.3f s + benchmarking %.3f s (flushes %.3f s GPU) "
+           "+ other %.3f s\n", s->cmd_measured ? "command (wall)" : "session (CUPTI, first to last activity)",
+           s->process_wall_ms * 1e-3, s->compile_ms * 1e-3, s->load_ms * 1e-3,
            s->bench_ms * 1e-3, s->flush_ms * 1e-3, s->other_ms * 1e-3);
 }
 
@@ -256,7 +260,8 @@ static int has_spool_files(const char *dir)
 }
 
 /* Record (unless --from-spool) into the spool folder; returns the command's status through *cmd_status. */
-static int record_into(const struct rec_opts *o, char *spool, size_t len, int *made_tmp, int *cmd_status)
+static int record_into(const struct rec_opts *o, char *spool, size_t len, int *made_tmp, int *cmd_status,
+                       double *wall_ms)
 {
     const char *lib = injection_lib();
     *made_tmp = 0;
@@ -281,7 +286,7 @@ static int record_into(const struct rec_opts *o, char *spool, size_t len, int *m
             return tc_seterr("cannot create a spool folder %s: %s", spool, strerror(errno));
         *made_tmp = 1;
     }
-    *cmd_status = run_command(o, lib, spool);
+    *cmd_status = run_command(o, lib, spool, wall_ms);
     return *cmd_status < 0 ? -1 : 0;
 }
 
@@ -293,10 +298,11 @@ int cmd_record(int argc, char **argv)
     struct trace_meta meta;
     char spool[PATH_MAX];
     int rc, made_tmp = 0, cmd_status = 0;
+    double wall_ms = NAN;
     if ((rc = parse_args(argc, argv, &o)) >= 0)
         return rc;
     rc = 1;
-    if (record_into(&o, spool, sizeof spool, &made_tmp, &cmd_status) != 0)
+    if (record_into(&o, spool, sizeof spool, &made_tmp, &cmd_status, &wall_ms) != 0)
         goto out;
     if (cmd_status != 0)
         fprintf(stderr, "tunecost record: %s exited with status %d; writing what finished\n", o.cmd[0], cmd_status);
@@ -312,6 +318,11 @@ int cmd_record(int argc, char **argv)
         tc_seterr("no candidate benchmark was found in %zu recorded kernel executions (docs/record.md says what "
                   "is recognised); no trace written", r->sum.n_kernels);
         goto out;
+    }
+    if (!isnan(wall_ms)) { /* the command's wall time as tunecost saw it, from fork to exit */
+        r->sum.process_wall_ms = wall_ms;
+        r->sum.cmd_measured = 1;
+        r->sum.other_ms = wall_ms - r->sum.compile_ms - r->sum.load_ms - r->sum.bench_ms;
     }
     meta_of(s, r, &meta);
     if (rec_session_write(r, &meta, o.out) != 0 || (o.tsv != NULL && write_tsv(r, o.tsv) != 0))

@@ -2,8 +2,9 @@
  * process of the recorded command (CUDA_INJECTION64_PATH, inherited by child processes) and calls
  * InitializeInjection; NVTX loads it too (NVTX_INJECTION64_PATH) and calls InitializeInjectionNvtx2, which hands
  * NVTX to CUPTI. It appends kernels, memsets, module/library loads, NVTX ranges and markers and the process's
- * start and exit, all on CUPTI's clock, to TC_RECORD_SPOOL/<pid>.spool (record/spool.h) as CUPTI completes its
- * activity buffers (at least every second), so memory stays bounded and a killed process leaves what finished. */
+ * start and exit, all on CUPTI's clock, to TC_RECORD_SPOOL/<pid>.spool (record/spool.h). A thread of its own forces
+ * CUPTI to hand over its activity buffers every second (CUPTI's periodic flush returns only full ones), so memory
+ * stays bounded and a killed process leaves all but its last second. */
 #include "spool.h"
 
 #include <cupti.h>
@@ -19,7 +20,7 @@
 
 #define BUF_BYTES (4u << 20)    /* one CUPTI activity buffer */
 #define OUT_BYTES (1u << 16)    /* the spool writer's staging buffer */
-#define FLUSH_PERIOD_MS 1000u
+#define FLUSH_PERIOD_MS 1000
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static int g_fd = -1;
@@ -28,6 +29,12 @@ static size_t g_out_n;
 static uint64_t g_dropped;
 static CUpti_SubscriberHandle g_sub;
 static uint64_t g_load_start_ns; /* enter time of the load in progress (loads are rare; one at a time suffices) */
+/* the flusher thread: wakes every FLUSH_PERIOD_MS, or at exit */
+static pthread_mutex_t g_flush_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_flush_cond;
+static pthread_t g_flusher;
+static pid_t g_flusher_pid;
+static int g_flush_stop;
 
 /* kernel names already written: an open-addressing table of (hash, copy, id) */
 struct name_slot {
@@ -160,7 +167,8 @@ static void put_record(const CUpti_Activity *rec)
         out_rec(SPOOL_MARK, &r, sizeof r, m->name ? m->name : "");
     } else if (rec->kind == CUPTI_ACTIVITY_KIND_DEVICE) {
         const CUpti_ActivityDevice5 *d = (const CUpti_ActivityDevice5 *)rec;
-        int (*get_version)(int *) = (int (*)(int *))dlsym(RTLD_DEFAULT, "cuDriverGetVersion");
+        void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+        int (*get_version)(int *) = cuda ? (int (*)(int *))dlsym(cuda, "cuDriverGetVersion") : NULL;
         int drv = -1;
         if (get_version == NULL || get_version(&drv) != 0)
             drv = -1;
@@ -215,12 +223,58 @@ static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain, CUpti_
     pthread_mutex_unlock(&g_lock);
 }
 
+static void *flusher(void *arg)
+{
+    struct timespec next;
+    (void)arg;
+    pthread_mutex_lock(&g_flush_lock);
+    while (!g_flush_stop) {
+        clock_gettime(CLOCK_MONOTONIC, &next);
+        next.tv_sec += FLUSH_PERIOD_MS / 1000;
+        while (!g_flush_stop && pthread_cond_timedwait(&g_flush_cond, &g_flush_lock, &next) == 0)
+            ;
+        if (g_flush_stop)
+            break;
+        pthread_mutex_unlock(&g_flush_lock);
+        cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+        pthread_mutex_lock(&g_flush_lock);
+    }
+    pthread_mutex_unlock(&g_flush_lock);
+    return NULL;
+}
+
+static void start_flusher(void)
+{
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&g_flush_cond, &ca);
+    pthread_condattr_destroy(&ca);
+    if (pthread_create(&g_flusher, NULL, flusher, NULL) == 0)
+        g_flusher_pid = getpid();
+    else
+        warn("cannot start the flusher thread; a killed process loses its unflushed records");
+}
+
+static void stop_flusher(void)
+{
+    if (g_flusher_pid != getpid())
+        return;
+    pthread_mutex_lock(&g_flush_lock);
+    g_flush_stop = 1;
+    pthread_cond_signal(&g_flush_cond);
+    pthread_mutex_unlock(&g_flush_lock);
+    pthread_join(g_flusher, NULL);
+    g_flusher_pid = 0;
+}
+
 static void at_exit(void)
 {
     uint64_t now = 0;
     if (g_fd < 0)
         return;
-    cuptiActivityFlushAll(1);
+    stop_flusher();
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     cuptiGetTimestamp(&now);
     pthread_mutex_lock(&g_lock);
     struct spool_end e = {.end_ns = now, .dropped_records = g_dropped};
@@ -293,7 +347,7 @@ static void setup(void)
     } else {
         warn("cuptiSubscribe failed (another CUPTI client?); module loads are not recorded");
     }
-    cuptiActivityFlushPeriod(FLUSH_PERIOD_MS);
+    start_flusher();
     atexit(at_exit);
 }
 

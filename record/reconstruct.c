@@ -6,6 +6,7 @@
 #include "tc_err.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,7 +148,8 @@ static int labelled_unit(struct rec_builder *b, const struct rec_stream *s, cons
      * whole range compiling (and failing) */
     u.compile_ms = u.n_loads ? span_ms(r->start_ns, u.first_load_ns) : u.n_exec == 0 ? span_ms(r->start_ns, r->end_ns)
                                                                                       : NAN;
-    u.wall_ms = span_ms(u.n_loads ? u.load_end_ns : r->start_ns, r->end_ns);
+    /* a candidate that never ran has its time in compile_ms, not twice */
+    u.wall_ms = u.n_exec == 0 ? 0.0 : span_ms(u.n_loads ? u.load_end_ns : r->start_ns, r->end_ns);
     rc = rec_add_unit(b, &u);
 out:
     free(idx);
@@ -158,6 +160,9 @@ static int reconstruct_labelled(struct rec_builder *b, const struct rec_stream *
 {
     for (size_t i = 0; i < s->n; i++) {
         const struct rec_event *e = &s->ev[i];
+        long long bytes;
+        if (e->kind == REC_MARK && sscanf(e->name, REC_LABEL_FLUSH_BYTES " %lld", &bytes) == 1 && bytes > 0)
+            b->flush_bytes = bytes;
         if (e->kind != REC_RANGE || strncmp(e->name, REC_LABEL_BENCH, strlen(REC_LABEL_BENCH)) != 0)
             continue;
         b->sum.n_ranges++;

@@ -44,6 +44,7 @@ struct rec_builder {
     struct trace_run *runs;
     size_t n_runs, cap_runs;
     char kernel[64];
+    int64_t flush_bytes;                 /* 0 until a tc:flush_bytes marker is seen */
     /* unlabelled decisions: the binaries benchmarked in the current one */
     const struct rec_event **seen;
     size_t n_seen, cap_seen;

@@ -60,9 +60,11 @@ void rec_stream_free(struct rec_stream *s);
 
 /* Label prefixes of the NVTX ranges and markers the --triton hook emits (record/python/sitecustomize.py):
  * "tc:bench kernel=NAME key=K1=V1,K2=V2 config=P1=V1,P2=V2" around one candidate's benchmark, and
- * "tc:failed EXCEPTION" inside it when the candidate did not run. */
+ * "tc:failed EXCEPTION" inside it when the candidate did not run, and REC_LABEL_FLUSH_BYTES once. */
 #define REC_LABEL_BENCH "tc:bench "
 #define REC_LABEL_FAILED "tc:failed"
+/* "tc:flush_bytes N": the size of the buffer Triton's do_bench clears between executions (marked once) */
+#define REC_LABEL_FLUSH_BYTES "tc:flush_bytes"
 
 /* Where the session's time went (milliseconds) and what was counted. */
 struct rec_summary {
@@ -77,6 +79,7 @@ struct rec_summary {
     size_t n_unfinished;     /* candidate ranges never closed (killed): left out */
     size_t n_outside;        /* unlabelled: kernel executions in no recognised benchmark */
     uint64_t dropped;        /* records CUPTI dropped */
+    int cmd_measured;        /* process_wall_ms is the command's wall time (tunecost record), not CUPTI's span */
 };
 
 /* The reconstructed trace: configurations, inputs and runs, ready for rec_session_write. */
@@ -101,6 +104,7 @@ struct rec_session {
     struct trace_run *runs;  /* exec_offset into exec_ns */
     uint64_t *exec_ns;
     size_t n_exec;
+    int64_t flush_bytes;     /* from the tc:flush_bytes marker; -1 when not known */
     struct rec_summary sum;
 };
 

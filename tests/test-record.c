@@ -69,6 +69,7 @@ START_TEST(test_record_labelled_do_bench)
     struct rec_event *r = add(REC_RANGE, 1000 * US, 0, "tc:bench kernel=matmul key=M=4096,N=256,K=4096,"
                                                       "a.dtype=torch.float16 config=BLOCK_M=128,BLOCK_N=64,"
                                                       "NUM_WARPS=4,NUM_STAGES=3");
+    add(REC_MARK, 2000 * US, 2000 * US, "tc:flush_bytes 268435456");
     add(REC_LOAD, 301000 * US, 303000 * US, "module");
     uint64_t first_flush = 303000 * US + 100 * US + 10 * US; /* after the first call (100 us + 0 ns + gap) */
     uint64_t end = do_bench(303000 * US, "matmul", 100 * US, 2, 4, 64);
@@ -108,6 +109,7 @@ START_TEST(test_record_labelled_do_bench)
     ck_assert_str_eq(s->dim_names[1], "N");
     ck_assert_int_eq(s->dims[1], 256);
     ck_assert_str_eq(s->kernel, "matmul");
+    ck_assert_int_eq(s->flush_bytes, 268435456);
     rec_session_free(s);
 }
 END_TEST
@@ -147,6 +149,7 @@ START_TEST(test_record_labelled_inputs_configs_failures)
     ck_assert_uint_eq(s->n_runs, 5);
     ck_assert_int_eq(s->runs[2].status, TRACE_OUT_OF_RESOURCES);
     ck_assert_int_eq(s->runs[2].n_timed, 0);
+    ck_assert_double_eq(s->runs[2].wall_ms, 0.0); /* its 41 ms are compile time, counted once */
     ck_assert_int_eq(s->configs[2].status, TRACE_OUT_OF_RESOURCES);
     ck_assert_double_eq_tol(s->configs[2].compile_ms, 41.0, 1e-9);
     ck_assert_double_eq_tol(s->configs[0].compile_ms, 10.0, 1e-9); /* first load 10 ms after its range began */
@@ -159,6 +162,11 @@ START_TEST(test_record_labelled_inputs_configs_failures)
     /* summary: compile 10 + 20 + 41 ms, loads 2 x 0.5 ms */
     ck_assert_double_eq_tol(s->sum.compile_ms, 71.0, 1e-9);
     ck_assert_double_eq_tol(s->sum.load_ms, 1.0, 1e-9);
+    double bench_ms = 0;
+    for (size_t i = 0; i < s->n_runs; i++)
+        bench_ms += s->runs[i].wall_ms;
+    ck_assert_double_eq_tol(s->sum.bench_ms, bench_ms, 1e-9);
+    ck_assert_int_eq(s->flush_bytes, -1); /* no tc:flush_bytes marker */
     rec_session_free(s);
 }
 END_TEST

@@ -4,7 +4,8 @@
 # the script imports triton.runtime.autotuner, Autotuner._bench (one candidate's benchmark) is wrapped so that it
 # runs inside an NVTX range labelled
 #     tc:bench kernel=NAME key=M=4096,N=4096,K=4096,a.dtype=torch.float16 config=BLOCK_M=128,...,NUM_WARPS=4,NUM_STAGES=3
-# and, when the candidate did not run (Triton returns inf), a marker "tc:failed EXCEPTION" inside it. The
+# and, when the candidate did not run (Triton returns inf), a marker "tc:failed EXCEPTION" inside it; once, a
+# marker "tc:flush_bytes N" gives the size of the buffer do_bench clears between executions. The
 # injection library records both (NVTX_INJECTION64_PATH) and the reconstruction reads them. Nothing else changes:
 # the autotuner's results, timings and choices are Triton's own. Another sitecustomize shadowed by this one is
 # still run.
@@ -79,8 +80,21 @@ def _wrap(autotuner_module):
         return
     push, pop, mark = fns
     orig = Autotuner._bench
+    flush_marked = []
+
+    def mark_flush_bytes():
+        """Mark once the size of the buffer do_bench clears between executions (Triton's L2 flush)."""
+        flush_marked.append(1)
+        try:
+            from triton.runtime import driver
+            c = driver.active.get_empty_cache_for_benchmark()
+            mark("tc:flush_bytes %d" % (c.numel() * c.element_size()))
+        except Exception:
+            pass
 
     def _bench(self, *args, config, **meta):
+        if not flush_marked:
+            mark_flush_bytes()
         failure = []
         inner = self.do_bench  # Triton's benchmarker (a cached property): wrapped to see why a candidate failed
 
