@@ -115,6 +115,10 @@ struct rec_session {
 struct rec_session *rec_reconstruct(const struct rec_stream *s, const char *flush_regex);
 void rec_session_free(struct rec_session *r);
 
+/* Set every input's flops (work of one execution) to expr, a product of numbers and dimension names such as
+ * "2*M*N*K". Returns -1 with tc_errmsg() naming the factor that is neither. */
+int rec_session_set_flops(struct rec_session *r, const char *expr);
+
 /* Write r as a trace (complete or absent: a temporary renamed into place); meta's device fields and protocol
  * come from the caller. */
 int rec_session_write(const struct rec_session *r, const struct trace_meta *meta, const char *path);

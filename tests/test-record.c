@@ -110,6 +110,11 @@ START_TEST(test_record_labelled_do_bench)
     ck_assert_int_eq(s->dims[1], 256);
     ck_assert_str_eq(s->kernel, "matmul");
     ck_assert_int_eq(s->flush_bytes, 268435456);
+    ck_assert(isnan(s->inputs[0].flops)); /* not known unless given */
+    ck_assert_int_eq(rec_session_set_flops(s, "2*M*N*K"), 0);
+    ck_assert_double_eq(s->inputs[0].flops, 2.0 * 4096 * 256 * 4096);
+    ck_assert_int_eq(rec_session_set_flops(s, "2*M*Q"), -1);
+    ck_assert_msg(strstr(tc_errmsg(), "'Q' is neither a number nor a dimension") != NULL, "%s", tc_errmsg());
     rec_session_free(s);
 }
 END_TEST
