@@ -24,7 +24,7 @@ static const struct command commands[] = {
     {"collect", NULL, "tune GEMM variants on the GPU (not in this build: no CUDA toolkit was found)", NULL},
 #endif
     {"merge", cmd_merge, "merge trace shards of one collection into one trace", NULL},
-    {"record", cmd_record, "run a CUDA program's autotuning under CUPTI and reconstruct it as a trace", NULL},
+    {"record", cmd_record, NULL, &record_cmd},
     {"info", cmd_info, NULL, &info_cmd},
     {"table", cmd_table, "print one of the paper's tables (compile times, tuning time, L2 flush, ...) from traces", NULL},
     {"simulate", cmd_simulate, NULL, &simulate_cmd},
