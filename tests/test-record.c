@@ -2,7 +2,9 @@
  * classified as estimate / warm-up / timed with their flushes, compile and load times from the gaps before module
  * loads, labelled and unlabelled candidates grouped into inputs and configurations, failed and unfinished
  * candidates, and spool files (a record cut short included) read back. Expected values are worked out by hand
- * from the synthetic timelines written below. */
+ * from the synthetic timelines written below. With the tunecost executable as argument it runs
+ * `tunecost record --from-spool` on such spool files instead (integration suite).
+ * usage: test-record [TUNECOST] */
 #include "record.h"
 #include "spool.h"
 #include "tc_err.h"
@@ -14,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define US 1000ull /* ns */
 
@@ -367,10 +372,63 @@ START_TEST(test_record_write_reads_back)
 }
 END_TEST
 
-int main(void)
+static const char *g_tunecost;
+
+/* Run `tunecost record ARGS` (a shell command line after the executable), output to tt_path("out.txt"). */
+static int run_record(const char *args)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s record %s >%s 2>&1", g_tunecost, args, tt_path("out.txt"));
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(test_record_cli_from_spool)
+{
+    char args[4096], spool[1024], out[1024], tsv[1024];
+    struct stat st;
+    tt_tmpdir_make("test-record-cli");
+    snprintf(spool, sizeof spool, "%s/sp", tt_tmpdir());
+    ck_assert_int_eq(mkdir(spool, 0755), 0);
+    snprintf(out, sizeof out, "%s/sp/11.spool", tt_tmpdir());
+    write_spool(out, 11, 0);
+    snprintf(out, sizeof out, "%s", tt_path("t.h5"));
+    snprintf(tsv, sizeof tsv, "%s", tt_path("t.tsv"));
+    snprintf(args, sizeof args, "--from-spool %s -o %s --tsv %s --flops '2*M*3'", spool, out, tsv);
+    ck_assert_int_eq(run_record(args), 0);
+    struct trace *t = trace_open(out);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    ck_assert_uint_eq(trace_n_runs(t), 1);
+    ck_assert_double_eq(trace_input(t, 0)->flops, 6.0); /* key M=1 */
+    ck_assert_str_eq(trace_get_meta(t)->device_name, "NVIDIA H200");
+    ck_assert_str_eq(trace_get_meta(t)->protocol, "recorded");
+    ck_assert_int_eq(trace_get_meta(t)->flush_bytes, 1 << 20); /* the memset */
+    trace_close(t);
+    ck_assert_int_eq(stat(tsv, &st), 0);
+    /* an existing output without -f, a bad --flops, a missing spool folder, no command: usage errors, no file */
+    ck_assert_int_eq(run_record(args), 2);
+    snprintf(args, sizeof args, "--from-spool %s -o %s --flops '2*Q'", spool, tt_path("q.h5"));
+    ck_assert_int_eq(run_record(args), 2);
+    ck_assert_int_ne(stat(tt_path("q.h5"), &st), 0);
+    snprintf(args, sizeof args, "--from-spool %s/none -o %s", tt_tmpdir(), tt_path("n.h5"));
+    ck_assert_int_eq(run_record(args), 2);
+    ck_assert_int_ne(stat(tt_path("n.h5"), &st), 0);
+    snprintf(args, sizeof args, "-o %s", tt_path("c.h5"));
+    ck_assert_int_eq(run_record(args), 2);
+    tt_tmpdir_remove();
+}
+END_TEST
+
+int main(int argc, char **argv)
 {
     Suite *s = suite_create("record");
     TCase *tc = tcase_create("reconstruct");
+    if (argc > 1) {
+        g_tunecost = argv[1];
+        tcase_add_test(tc, test_record_cli_from_spool);
+        suite_add_tcase(s, tc);
+        return tt_run(s);
+    }
     tcase_add_test(tc, test_record_labelled_do_bench);
     tcase_add_test(tc, test_record_labelled_inputs_configs_failures);
     tcase_add_test(tc, test_record_unclassified_and_unfinished);
