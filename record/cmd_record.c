@@ -236,8 +236,8 @@ static void print_summary(const struct rec_session *r, const char *out)
 {
     const struct rec_summary *s = &r->sum;
     printf("recorded: %zu process(es), %zu kernels, %zu flushes in runs, %zu module loads, %zu tc:bench ranges; "
-           "%llu records dropped by CUPTI\n", s->n_processes, s->n_kernels, s->n_flushes, s->n_loads, s->n_ranges,
-           (unsigned long long)s->dropped);
+           "%llu records dropped by CUPTI, %zu incomplete\n", s->n_processes, s->n_kernels, s->n_flushes, s->n_loads,
+           s->n_ranges, (unsigned long long)s->dropped, s->n_incomplete);
     printf("reconstructed (%s): %d inputs, %d configurations, %zu runs (%zu not in do_bench's pattern, stored as "
            "all timed; %zu unfinished left out) -> %s\n", r->labelled ? "labelled by tc:bench ranges" :
            "from binaries and launch pattern", r->n_inputs, r->n_configs, r->n_runs, s->n_unclassified,

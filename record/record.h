@@ -47,6 +47,8 @@ struct rec_stream {
     char device_name[128];   /* "" when no device record came */
     int32_t device_cc, device_sms, driver_version;
     int64_t device_l2_bytes;
+    size_t n_incomplete;     /* kernel and memset records without both timestamps (CUPTI had not finished them
+                              * when it handed them over): left out */
     char **strings;          /* owned copies of every name */
     size_t n_strings;
 };
@@ -79,6 +81,7 @@ struct rec_summary {
     size_t n_unfinished;     /* candidate ranges never closed (killed): left out */
     size_t n_outside;        /* unlabelled: kernel executions in no recognised benchmark */
     uint64_t dropped;        /* records CUPTI dropped */
+    size_t n_incomplete;     /* records left out for want of timestamps (rec_stream.n_incomplete) */
     int cmd_measured;        /* process_wall_ms is the command's wall time (tunecost record), not CUPTI's span */
 };
 

@@ -296,6 +296,8 @@ static void write_spool(const char *path, uint32_t pid, int cut)
     struct spool_kernel k = {.start_ns = 3000, .end_ns = 3500, .grid = {4, 1, 1}, .block = {128, 1, 1},
                              .registers = 40, .static_smem_bytes = 100, .dynamic_smem_bytes = 1000, .name_id = 1};
     put(fp, SPOOL_KERNEL, &k, sizeof k, NULL);
+    struct spool_kernel inc = {.start_ns = 0, .end_ns = 0, .name_id = 1}; /* handed over unfinished */
+    put(fp, SPOOL_KERNEL, &inc, sizeof inc, NULL);
     struct spool_memset ms = {.start_ns = 3600, .end_ns = 3700, .bytes = 1 << 20};
     put(fp, SPOOL_MEMSET, &ms, sizeof ms, NULL);
     struct spool_mark me = {.t_ns = 4000, .id = 5, .flag = SPOOL_MARK_END};
@@ -322,6 +324,7 @@ START_TEST(test_record_spool_read)
     ck_assert_uint_eq(s->proc[0].end_ns, 9000);
     ck_assert_uint_eq(s->proc[1].end_ns, 0); /* killed: no end record */
     ck_assert_uint_eq(s->n, 6);              /* per file: a range, a kernel, a memset */
+    ck_assert_uint_eq(s->n_incomplete, 2);   /* per file: a kernel without timestamps, left out */
     ck_assert_str_eq(s->device_name, "NVIDIA H200");
     ck_assert_int_eq(s->device_cc, 90);
     ck_assert_int_eq(s->ev[0].kind, REC_RANGE);
