@@ -76,7 +76,6 @@ START_TEST(test_record_labelled_do_bench)
                                                       "NUM_WARPS=4,NUM_STAGES=3");
     add(REC_MARK, 2000 * US, 2000 * US, "tc:flush_bytes 268435456");
     add(REC_LOAD, 301000 * US, 303000 * US, "module");
-    uint64_t first_flush = 303000 * US + 100 * US + 10 * US; /* after the first call (100 us + 0 ns + gap) */
     uint64_t end = do_bench(303000 * US, "matmul", 100 * US, 2, 4, 64);
     r->end_ns = end + 5 * US;
     struct rec_session *s = rec_reconstruct(&g_s, NULL);
@@ -96,7 +95,6 @@ START_TEST(test_record_labelled_do_bench)
     ck_assert_double_eq_tol(run->flush_ms, 9 * 0.050, 1e-12); /* 5 estimate + 4 timed flushes */
     /* estimate: from the first estimate flush to the end of the 5th estimate call, over 5:
      * 5 x (60 us flush+gap) + (100 us + 1..5 ns each) + 4 gaps of 10 us -> 300 + 500 + 40 us + 15 ns */
-    (void)first_flush;
     ck_assert_double_eq_tol(run->estimate_ms, (840 * US + 15) * 1e-6 / 5.0, 1e-12);
     ck_assert_double_eq_tol(s->configs[0].compile_ms, 300.0, 1e-9);
     ck_assert_double_eq_tol(s->configs[0].load_ms, 2.0, 1e-9);
