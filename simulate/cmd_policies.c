@@ -41,8 +41,8 @@ static void usage(FILE *fp)
             "\n"
             "options:\n"
             "  -o, --output DIR        write DIR/curves.tsv, DIR/scores.tsv, DIR/atm.tsv, DIR/policies.png|svg\n"
-            "                          (required); DIR is\n"
-            "                          replaced only when all of them are written (a figure not drawn: exit 1)\n"
+            "                          (required); DIR is replaced only when all of them are written (a figure not\n"
+            "                          drawn: exit 1)\n"
             "  -p, --policies LIST     comma-separated, or 'all' [all]:\n");
     for (int i = 0; policy_registry[i] != NULL; i++)
         fprintf(fp, "                            %-11s %s\n", policy_registry[i]->name, policy_registry[i]->summary);
