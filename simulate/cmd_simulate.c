@@ -27,8 +27,10 @@ static void usage(FILE *fp)
             "\n"
             "Replay a trace over random tuning budgets (the paper's section 5.3.2, made exact; docs/simulation.md).\n"
             "Each of S samples draws N_CONFIG, EXEC_TIME (and EARLY_STOP_NUM, EARLY_STOP_THRESHOLD); each of R runs\n"
-            "tunes N_CONFIG distinct valid configurations drawn at random and keeps the lowest estimate. Every\n"
-            "scenario replays the same draws. A point = one (sample, scenario): mean and 95%% CI over its runs.\n"
+            "tunes N_CONFIG distinct configurations drawn at random (failed ones too: the tuner cannot know) and\n"
+            "keeps the lowest estimate. Every scenario replays the same draws. A point = one (sample, scenario):\n"
+            "mean and 95%% CI over its runs. --paper restores every choice of the paper (docs/simulation.md,\n"
+            "\"Deviations from the paper\").\n"
             "\n"
             "TRACE defaults to %s\n"
             "\n"
@@ -37,24 +39,39 @@ static void usage(FILE *fp)
             "  -i, --input MxNxK[,...]   replay one input (the paper's Figure 3, Table 6), or the mean over\n"
             "                            the inputs listed\n"
             "      --all-inputs          replay every input, mean over inputs and runs (Figures 4-5) [default]\n"
+            "      --inputs all|one      all-inputs mode: every input per sample, or one drawn per sample (the\n"
+            "                            paper's Figures 4-5) [all]\n"
             "  -s, --samples S           hyperparameter samples [500]\n"
             "  -r, --runs R              tuning runs per sample and input [30]\n"
-            "      --n-config A:B        N_CONFIG range, or one value (capped at an input's valid count) [1:80]\n"
-            "      --exec-ms A:B         EXEC_TIME range in integer ms, or one value [10:100]\n"
+            "      --n-config A:B        N_CONFIG range, or one value (capped at an input's configurations) [1:80]\n"
+            "      --exec-ms A:B         EXEC_TIME range in ms (0.001 to 100000), or one value [10:100]\n"
+            "      --exec-dist D         uniform (whole ms between whole bounds, else 1001 points) or log\n"
+            "                            (log-uniform, 100 points per decade, e.g. --exec-ms 0.05:100) [uniform]\n"
             "      --early-stop-num A:B  EARLY_STOP_NUM range [2:100]\n"
             "      --early-stop-threshold A:B\n"
             "                            EARLY_STOP_THRESHOLD range (uniform real) [1.0:1.1]\n"
             "      --scenarios LIST      comma-separated scenarios [baseline,parallel,early-stop]; a scenario is\n"
             "                            'baseline' or parts joined by '+': sequential, parallel, pipelined,\n"
-            "                            early-stop, per-exec, paper-overhead (e.g. pipelined+early-stop)\n"
-            "  -c, --compile-factor F    compile workers of parallel and pipelined scenarios [16]\n"
-            "      --compile MODEL       compile model of scenarios that name none: sequential, parallel\n"
-            "                            (the paper's ideal N/ceil(N/F)) or pipelined (F workers compile while\n"
-            "                            the GPU benchmarks) [sequential]\n"
+            "                            ideal, early-stop, per-exec, paper-overhead (e.g. pipelined+early-stop)\n"
+            "  -c, --compile-factor F    compile workers of parallel, pipelined and ideal scenarios [16]\n"
+            "      --compile MODEL       compile model of scenarios that name none: sequential, parallel (F\n"
+            "                            workers compile all, list-scheduled, then the GPU benchmarks),\n"
+            "                            pipelined (F workers compile while the GPU benchmarks) or ideal (the\n"
+            "                            paper's N/ceil(N/F) speed-up: an optimistic bound) [sequential]\n"
+            "      --compile-model M     measured: sequential charges isolated (1-worker) compile times, the\n"
+            "                            parallel models the trace's contended ones; paper: compile_ms everywhere\n"
+            "                            and 'parallel' means ideal, the paper's optimistic bound [measured]\n"
+            "      --failed-cost C       triton: failed configurations are drawn and cost their compile plus\n"
+            "                            the failed launch; none: only valid ones are drawn (the paper) [triton]\n"
             "      --overhead MODEL      overhead of scenarios that name none: paper (whole recorded overhead\n"
             "                            per configuration) or per-exec (per-execution part only for the\n"
             "                            executions run) [paper]\n"
-            "      --estimator E         how a run ranks configurations: mean, median or min of x1..xj [mean]\n"
+            "      --estimator E         how a run ranks configurations: mean, median or min of x1..xj; the\n"
+            "                            winner is scored by the same statistic of all its executions [mean]\n"
+            "      --truth T             score by another statistic (mean, median, min) [the estimator's]\n"
+            "      --paper               the paper's choices: --failed-cost none --compile-model paper --inputs\n"
+            "                            one --n-config 1:80 --exec-ms 10:100 --exec-dist uniform --estimator\n"
+            "                            mean; options given explicitly still apply\n"
             "      --seed N              random seed; same seed, same bytes for any --threads [1]\n"
             "  -j, --threads T           worker threads; 0 = all online cores [0]\n"
             "  -q, --quiet               no progress line on stderr\n"
@@ -65,6 +82,8 @@ static void usage(FILE *fp)
             "  tunecost simulate --all-inputs -o sim-all                 # Figures 4 and 5\n"
             "  tunecost simulate --scenarios baseline,parallel,pipelined,per-exec -o sim-models\n"
             "  tunecost simulate --n-config 80 --exec-ms 100 -s 1 -r 1000 --input 4096x4096x4096\n"
+            "  tunecost simulate --paper -o sim-paper                    # the paper's model throughout\n"
+            "  tunecost simulate --exec-ms 0.05:100 --exec-dist log -o sim-short   # down to the noise floor\n"
             "  tunecost frontier sim-all/points.tsv --by tflops          # recompute a frontier\n",
             tc_default_trace());
 }
@@ -179,12 +198,113 @@ enum {
     OPT_SCEN,
     OPT_COMPILE,
     OPT_OVERHEAD,
-    OPT_ESTIMATOR
+    OPT_ESTIMATOR,
+    OPT_TRUTH,
+    OPT_FAILED,
+    OPT_CMODEL,
+    OPT_EXECDIST,
+    OPT_INPUTS,
+    OPT_PAPER
 };
 
-int cmd_simulate(int argc, char **argv)
+/* Settings --paper sets, unless given explicitly (bits of struct cli.set). */
+enum { SET_NCONFIG = 1, SET_EXEC = 2, SET_DIST = 4, SET_EST = 8, SET_TRUTH = 16, SET_FAILED = 32, SET_CMODEL = 64,
+       SET_INPUTS = 128 };
+
+/* The command line, parsed. */
+struct cli {
+    struct sim_settings x;     /* values given explicitly (the fields `set` names, and the rest) */
+    unsigned set;
+    int paper, all_inputs, quiet, factor, help;
+    const char *out_dir, *input_arg, *scen_arg;
+    enum sim_compile comp;
+    enum sim_overhead ovh;
+};
+
+/* One option into c; 0, or -1 with the message (a usage error). */
+static int parse_one(struct cli *c, int opt, const char *arg)
 {
-    static const char *const sim_outputs[] = {"points.tsv", "frontier.tsv"}; /* all an earlier -o DIR may hold */
+    struct sim_settings *x = &c->x;
+    long lo, hi;
+    int bad = 0;
+    switch (opt) {
+    case 'o': c->out_dir = arg; break;
+    case 'i': c->input_arg = arg; break;
+    case OPT_ALL: c->all_inputs = 1; break;
+    case 's': bad = tc_cli_samples(arg, &x->samples); break;
+    case 'r': bad = tc_cli_runs(arg, &x->runs); break;
+    case OPT_NCONFIG:
+        bad = tc_parse_range_long("--n-config", arg, 1, 1000000, &lo, &hi);
+        x->n_config_lo = (int)lo, x->n_config_hi = (int)hi, c->set |= SET_NCONFIG;
+        break;
+    case OPT_EXEC:
+        bad = tc_parse_range_double("--exec-ms", arg, 0.001, 100000, &x->exec_ms_lo, &x->exec_ms_hi);
+        c->set |= SET_EXEC;
+        break;
+    case OPT_ESNUM:
+        bad = tc_parse_range_long("--early-stop-num", arg, 1, 100000, &lo, &hi);
+        x->es_num_lo = (int)lo, x->es_num_hi = (int)hi;
+        break;
+    case OPT_ESTHR:
+        bad = tc_parse_range_double("--early-stop-threshold", arg, 1e-6, 1000, &x->es_thr_lo, &x->es_thr_hi);
+        break;
+    case OPT_SCEN: c->scen_arg = arg; break;
+    case 'c': bad = tc_cli_compile_factor(arg, &c->factor); break;
+    case OPT_COMPILE: bad = sim_compile_parse(arg, &c->comp); break;
+    case OPT_OVERHEAD: bad = sim_overhead_parse(arg, &c->ovh); break;
+    case OPT_ESTIMATOR: bad = sim_estimator_parse(arg, &x->estimator), c->set |= SET_EST; break;
+    case OPT_TRUTH: bad = sim_truth_parse(arg, &x->truth), c->set |= SET_TRUTH; break;
+    case OPT_FAILED: bad = sim_failed_cost_parse(arg, &x->failed_cost), c->set |= SET_FAILED; break;
+    case OPT_CMODEL: bad = sim_compile_model_parse(arg, &x->compile_model), c->set |= SET_CMODEL; break;
+    case OPT_EXECDIST: bad = sim_exec_dist_parse(arg, &x->exec_dist), c->set |= SET_DIST; break;
+    case OPT_INPUTS:
+        if (strcmp(arg, "all") != 0 && strcmp(arg, "one") != 0)
+            return tc_seterr("--inputs: expected 'all' or 'one', got '%s'", arg);
+        x->one_input = arg[0] == 'o', c->set |= SET_INPUTS;
+        break;
+    case OPT_PAPER: c->paper = 1; break;
+    case TC_CLI_SEED: bad = tc_cli_seed(arg, &x->seed); break;
+    case 'j': bad = tc_cli_threads(arg, &x->threads); break;
+    case 'q': c->quiet = 1; break;
+    case 'h': c->help = 1; break;
+    default: return tc_seterr("unknown option");
+    }
+    return bad ? -1 : 0;
+}
+
+/* The settings: the defaults, or the paper's choices under --paper, with what was given explicitly on top; then
+ * the scenarios. 0, or -1 with the message. */
+static int resolve(struct cli *c, struct sim_settings *s)
+{
+    const struct sim_settings *x = &c->x;
+    *s = *x; /* samples, runs, early stopping, seed, threads: explicit or default alike */
+    if (c->paper)
+        sim_settings_paper(s);
+    if (c->set & SET_NCONFIG)
+        s->n_config_lo = x->n_config_lo, s->n_config_hi = x->n_config_hi;
+    if (c->set & SET_EXEC)
+        s->exec_ms_lo = x->exec_ms_lo, s->exec_ms_hi = x->exec_ms_hi;
+    if (c->set & SET_DIST)
+        s->exec_dist = x->exec_dist;
+    if (c->set & SET_EST)
+        s->estimator = x->estimator;
+    s->truth = c->set & SET_TRUTH ? x->truth : s->estimator; /* one statistic picks and scores, unless split */
+    if (c->set & SET_FAILED)
+        s->failed_cost = x->failed_cost;
+    if (c->set & SET_CMODEL)
+        s->compile_model = x->compile_model;
+    if (c->set & SET_INPUTS)
+        s->one_input = x->one_input;
+    if (parse_scenarios(c->scen_arg, c->comp, c->factor, c->ovh, s) != 0)
+        return -1;
+    sim_scenarios_for_model(s);
+    return sim_settings_check(s);
+}
+
+/* Parse argv into c (optind is left after the options). Returns 0, or the exit code: 0 after --help (c->help
+ * set), 2 on a usage error (reported). */
+static int parse_cli(int argc, char **argv, struct cli *c)
+{
     static const struct option longopts[] = {
         TC_CLI_OPT_OUTPUT,
         TC_CLI_OPT_INPUT,
@@ -193,26 +313,70 @@ int cmd_simulate(int argc, char **argv)
         TC_CLI_OPT_RUNS,
         {"n-config", required_argument, NULL, OPT_NCONFIG},
         {"exec-ms", required_argument, NULL, OPT_EXEC},
+        {"exec-dist", required_argument, NULL, OPT_EXECDIST},
         {"early-stop-num", required_argument, NULL, OPT_ESNUM},
         {"early-stop-threshold", required_argument, NULL, OPT_ESTHR},
         {"scenarios", required_argument, NULL, OPT_SCEN},
         TC_CLI_OPT_COMPILE_FACTOR,
         {"compile", required_argument, NULL, OPT_COMPILE},
+        {"compile-model", required_argument, NULL, OPT_CMODEL},
+        {"failed-cost", required_argument, NULL, OPT_FAILED},
         {"overhead", required_argument, NULL, OPT_OVERHEAD},
         {"estimator", required_argument, NULL, OPT_ESTIMATOR},
+        {"truth", required_argument, NULL, OPT_TRUTH},
+        {"inputs", required_argument, NULL, OPT_INPUTS},
+        {"paper", no_argument, NULL, OPT_PAPER},
         TC_CLI_OPT_SEED,
         TC_CLI_OPT_THREADS,
         TC_CLI_OPT_QUIET,
         TC_CLI_OPT_HELP,
         TC_CLI_OPT_END,
     };
+    int opt;
+    memset(c, 0, sizeof *c);
+    sim_settings_default(&c->x);
+    c->factor = 16;
+    c->scen_arg = "baseline,parallel,early-stop";
+    c->comp = SIM_COMPILE_SEQUENTIAL;
+    c->ovh = SIM_OVERHEAD_PAPER;
+    optind = 1;
+    while ((opt = tc_cli_next("simulate", argc, argv, "o:i:s:r:c:j:qh", longopts)) != -1) {
+        if (opt == TC_CLI_ERROR)
+            return 2;
+        if (parse_one(c, opt, optarg) != 0)
+            return tc_cli_usage_error("simulate", "%s", tc_errmsg());
+        if (c->help)
+            return 0;
+    }
+    return 0;
+}
+
+/* The notes on stderr about compile times the trace lacks (once each). */
+static void note_missing(const struct sim_data *d, const struct sim_settings *s, int compile_jobs)
+{
+    long no_iso, failed_no_compile;
+    int seq = 0;
+    for (int i = 0; i < s->n_scenarios; i++)
+        seq |= s->scenarios[i].compile == SIM_COMPILE_SEQUENTIAL;
+    sim_data_missing(d, &no_iso, &failed_no_compile);
+    if (no_iso > 0 && seq && s->compile_model == SIM_CM_MEASURED)
+        fprintf(stderr, "tunecost simulate: note: %ld (input, configuration) pairs have no isolated (1-worker) "
+                        "compile time; sequential charges their compile_ms, measured with %d workers\n", no_iso,
+                compile_jobs);
+    if (failed_no_compile > 0 && s->failed_cost == SIM_FAILED_TRITON)
+        fprintf(stderr, "tunecost simulate: note: %ld failed (input, configuration) pairs have no compile time (a "
+                        "trace collected without --compile-invalid); each is charged the median compile time of "
+                        "its input's valid configurations\n", failed_no_compile);
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+    static const char *const sim_outputs[] = {"points.tsv", "frontier.tsv"}; /* all an earlier -o DIR may hold */
     struct sim_settings s;
-    const char *out_dir = NULL, *input_arg = NULL, *scen_arg = "baseline,parallel,early-stop", *path;
-    enum sim_compile comp = SIM_COMPILE_SEQUENTIAL;
-    enum sim_overhead ovh = SIM_OVERHEAD_PAPER;
-    int factor = 16, all_inputs = 0, quiet = 0, opt, rc = 1, n_threads;
+    struct cli cl;
+    const char *out_dir, *input_arg, *path;
+    int quiet, rc = 1, n_threads, compile_jobs;
     struct tc_outdir od;
-    long lo, hi;
     struct trace *t = NULL;
     struct sim_data *d = NULL;
     struct sim_result *res = NULL;
@@ -221,52 +385,21 @@ int cmd_simulate(int argc, char **argv)
     int64_t dims[8];
 
     memset(&od, 0, sizeof od);
-    sim_settings_default(&s);
-    optind = 1;
-    while ((opt = tc_cli_next("simulate", argc, argv, "o:i:s:r:c:j:qh", longopts)) != -1) {
-        int bad = 0;
-        switch (opt) {
-        case TC_CLI_ERROR: return 2;
-        case 'o': out_dir = optarg; break;
-        case 'i': input_arg = optarg; break;
-        case OPT_ALL: all_inputs = 1; break;
-        case 's': bad = tc_cli_samples(optarg, &s.samples); break;
-        case 'r': bad = tc_cli_runs(optarg, &s.runs); break;
-        case OPT_NCONFIG:
-            bad = tc_parse_range_long("--n-config", optarg, 1, 1000000, &lo, &hi);
-            s.n_config_lo = (int)lo, s.n_config_hi = (int)hi;
-            break;
-        case OPT_EXEC:
-            bad = tc_parse_range_long("--exec-ms", optarg, 1, 100000, &lo, &hi);
-            s.exec_ms_lo = (int)lo, s.exec_ms_hi = (int)hi;
-            break;
-        case OPT_ESNUM:
-            bad = tc_parse_range_long("--early-stop-num", optarg, 1, 100000, &lo, &hi);
-            s.es_num_lo = (int)lo, s.es_num_hi = (int)hi;
-            break;
-        case OPT_ESTHR:
-            bad = tc_parse_range_double("--early-stop-threshold", optarg, 1e-6, 1000, &s.es_thr_lo, &s.es_thr_hi);
-            break;
-        case OPT_SCEN: scen_arg = optarg; break;
-        case 'c': bad = tc_cli_compile_factor(optarg, &factor); break;
-        case OPT_COMPILE: bad = sim_compile_parse(optarg, &comp); break;
-        case OPT_OVERHEAD: bad = sim_overhead_parse(optarg, &ovh); break;
-        case OPT_ESTIMATOR: bad = sim_estimator_parse(optarg, &s.estimator); break;
-        case TC_CLI_SEED: bad = tc_cli_seed(optarg, &s.seed); break;
-        case 'j': bad = tc_cli_threads(optarg, &s.threads); break;
-        case 'q': quiet = 1; break;
-        case 'h': usage(stdout); return 0;
-        default: return tc_cli_usage_error("simulate", "unknown option '%s'", argv[optind - 1]);
-        }
-        if (bad)
-            return tc_cli_usage_error("simulate", "%s", tc_errmsg());
+    if ((rc = parse_cli(argc, argv, &cl)) != 0 || cl.help) {
+        if (cl.help)
+            usage(stdout);
+        return rc;
     }
+    rc = 1;
+    out_dir = cl.out_dir;
+    input_arg = cl.input_arg;
+    quiet = cl.quiet;
     if (optind < argc - 1)
         return tc_cli_usage_error("simulate", "expected at most one TRACE, got '%s' and '%s'", argv[optind],
                                   argv[optind + 1]);
-    if (input_arg != NULL && all_inputs)
+    if (input_arg != NULL && cl.all_inputs)
         return tc_cli_usage_error("simulate", "--input and --all-inputs exclude each other");
-    if (parse_scenarios(scen_arg, comp, factor, ovh, &s) != 0 || sim_settings_check(&s) != 0)
+    if (resolve(&cl, &s) != 0)
         return tc_cli_usage_error("simulate", "%s", tc_errmsg());
     path = optind < argc ? argv[optind] : tc_default_trace();
     if (out_dir != NULL) {
@@ -298,6 +431,7 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     }
     t_load = tc_now_s() - t0;
+    compile_jobs = trace_get_meta(t)->compile_jobs;
     if (input_arg != NULL) {
         /* one input, or a comma-separated list of them (replayed like --all-inputs over that subset) */
         int nd = trace_n_dims(t), n_idx = 0, idx[256];
@@ -386,6 +520,7 @@ int cmd_simulate(int argc, char **argv)
                     n_empty, sim_data_n_inputs(d));
     }
 
+    note_missing(d, &s, compile_jobs);
     n_threads = sim_threads(s.threads);
     /* Echo the settings. */
     /* Status on stderr (settings, timings, what was written); the summary table on stdout; data in files. */

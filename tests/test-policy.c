@@ -274,8 +274,8 @@ START_TEST(test_policy_random_reproduces_simulate)
                 const struct sim_point *p = &res->points[smp * n_sc + k];
                 const struct sim_scenario *sc = &ss.scenarios[k];
                 struct pol_settings ps;
-                int n_config, exec_ms, es_num;
-                double es_thr, time_s, speedup;
+                int n_config, es_num;
+                double es_thr, time_s, speedup, exec_ms;
                 sim_sample_start(r, &ss, smp, &n_config, &exec_ms, &es_num, &es_thr);
                 pol_settings_default(&ps);
                 ps.sim_costs = 1;
@@ -285,6 +285,9 @@ START_TEST(test_policy_random_reproduces_simulate)
                 ps.compile = sc->compile;
                 ps.compile_factor = sc->compile_factor;
                 ps.overhead = sc->overhead;
+                ps.compile_model = ss.compile_model;
+                ps.failed_cost = ss.failed_cost;
+                ps.truth = ss.truth;
                 ps.stop_rule = sc->early_stop ? POL_STOP_EARLY : POL_STOP_NONE;
                 ps.es_num = es_num;
                 ps.es_threshold = es_thr;
