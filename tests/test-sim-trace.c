@@ -23,7 +23,7 @@
 static const char *cli_exe; /* the tunecost binary, for the integration suite */
 
 /* A hand-built trace (written with the trace API): 2 inputs, 3 configurations.
- *   configs: 0 ok compile 100 ms; 1 ok compile 200 ms; 2 out of resources (compile 50 ms)
+ *   configs: 0 ok compile 100 ms; 1 ok compile 200 ms; 2 out of resources (no compile time: NaN)
  *   input 0 (64x64x64, flops 1e9): config 0: estimate 2 ms | warm-up 2 ms | timed 2 2 2 2 2 2 ms, wall 20 ms
  *                                 config 1: timed 1 ms x 12, wall 16 ms
  *                                 config 2: status out of resources, no executions
@@ -32,14 +32,18 @@ static const char *cli_exe; /* the tunecost binary, for the integration suite */
  *   input 0: c0 j = 3 (6 > 5), rep 6, overhead 20 − 12 = 8, compile 100 -> 114; c1 j = 6, rep 6, overhead 4,
  *            compile 200 -> 210; total 324 ms; winner c1 (1 ms, optimal) -> 1 TFLOP/s, speedup 1
  *   input 1: c0 j = 2 (8 > 5), rep 8, overhead 1, compile 100 -> 109 ms; 8e9 / 4 ms = 2 TFLOP/s, speedup 1
- *   all inputs: mean time (324 + 109) / 2 ms over equal numbers of runs per input */
+ *   all inputs: mean time (324 + 109) / 2 ms over equal numbers of runs per input
+ * --failed-cost triton, N_CONFIG 3 (every configuration, failed ones too): a failed configuration costs its compile
+ * time, here none recorded, so the median of its input's valid ones, plus its failed launch's wall_ms:
+ *   input 0: 114 + 210 + c2 (median(100, 200) = 150, its run's wall 0) = 474 ms; winner c1, speedup 1
+ *   input 1: 109 + c1 (200 + its launch error's wall 3 = 203) + c2 (no run: median(100) + 0 = 100) = 412 ms */
 static void write_trace(const char *path)
 {
     static const char *const pn[] = {"BLOCK_M"};
     static const char *const dn[] = {"M", "N", "K"};
     static const int32_t params[] = {16, 32, 64};
     struct trace_config cfg[3] = {{TRACE_OK, 100, 1, 0, 0, 0, 0}, {TRACE_OK, 200, 1, 0, 0, 0, 0},
-                                  {TRACE_OUT_OF_RESOURCES, 50, 0, 0, 0, 0, 0}};
+                                  {TRACE_OUT_OF_RESOURCES, NAN, 0, 0, 0, 0, 0}};
     static const int64_t dims[] = {64, 64, 64, 128, 128, 128};
     struct trace_input ins[2] = {{1e9, NAN}, {8e9, NAN}};
     struct trace_meta meta;
@@ -137,8 +141,30 @@ START_TEST(test_sim_from_trace)
     ck_near(r->points[0].time_s_hi, (0.324 + 0.109) / 2);
     sim_result_free(r);
     sim_data_free(d);
-    /* asking for input 1 alone works; an input index outside the trace is refused with its name */
+    /* failed configurations drawn and charged (the default, --failed-cost triton) */
     t = trace_open(path);
+    sim_settings_default(&s);
+    baseline_fixed(&s, 3, 5);
+    s.samples = 2;
+    s.runs = 3;
+    d = sim_data_from_trace(t, NULL, 0, &s);
+    ck_assert_msg(d != NULL, "%s", tc_errmsg());
+    ck_assert_int_eq(sim_data_n_failed(d, 0), 1);
+    ck_assert_int_eq(sim_data_n_failed(d, 1), 2);
+    for (int i = 0; i < 2; i++) {
+        s.input = i;
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        ck_near(r->points[0].time_s, i == 0 ? 0.474 : 0.412);
+        ck_near(r->points[0].speedup, 1.0);
+        ck_near(r->points[0].explored, 3);
+        ck_near(r->points[0].failed, i == 0 ? 1 : 2);
+        sim_result_free(r);
+    }
+    sim_data_free(d);
+    /* asking for input 1 alone works; an input index outside the trace is refused with its name */
+    sim_settings_default(&s);
+    baseline_fixed(&s, 2, 5);
     d = sim_data_from_trace(t, &one, 1, &s);
     ck_assert_ptr_nonnull(d);
     ck_assert_int_eq(sim_data_n_inputs(d), 1);
@@ -221,6 +247,32 @@ START_TEST(test_sim_cli)
                         "{ bad = 1 } END { exit bad }'", dir), 0);
     ck_assert_int_eq(sh("'%s' simulate --input 64x64x64,64x64x64 '%s' 2>/dev/null >/dev/null", cli_exe, trace_file),
                      2);
+    /* the default charges failed configurations; a failed one without a compile time is noted once on stderr;
+     * input 64x64x64 with every configuration: 474 ms (test_sim_from_trace) */
+    ck_assert_int_eq(sh("'%s' simulate -q -s 3 -r 2 --exec-ms 5 --n-config 3 --input 64x64x64 -o '%s/t' '%s' "
+                        ">/dev/null 2>'%s/t.err'", cli_exe, dir, trace_file, dir), 0);
+    ck_assert_int_eq(sh("test $(grep -c 'note: .* no compile time' '%s/t.err') -eq 1", dir), 0);
+    ck_assert_int_eq(sh("grep -v '^#' '%s/t/points.tsv' | awk -F'\t' 'NR > 1 && $2 == \"baseline\" && "
+                        "($9 < 0.4739999 || $9 > 0.4740001) { bad = 1 } END { exit bad }'", dir), 0);
+    ck_assert_int_eq(sh("grep -q '^# failed-cost: triton' '%s/t/points.tsv' && grep -q '^# compile-model: measured' "
+                        "'%s/t/points.tsv' && grep -q '^# truth: mean' '%s/t/points.tsv'", dir, dir, dir), 0);
+    /* --paper sets every choice of the paper; an option given explicitly still applies, in any order */
+    ck_assert_int_eq(sh("'%s' simulate -q -s 3 -r 2 --paper -o '%s/p' '%s' >/dev/null 2>&1", cli_exe, dir,
+                        trace_file), 0);
+    ck_assert_int_eq(sh("grep -q '^# failed-cost: none' '%s/p/points.tsv' && grep -q '^# compile-model: paper' "
+                        "'%s/p/points.tsv' && grep -q '^# inputs per sample: one' '%s/p/points.tsv' && grep -q "
+                        "'^# scenario parallel: compile parallel x16 (compile_ms / (N / ceil(N / 16)); ideal' "
+                        "'%s/p/points.tsv'", dir, dir, dir, dir), 0);
+    ck_assert_int_eq(sh("'%s' simulate -q -s 3 -r 2 --failed-cost triton --paper --exec-ms 0.05:100 --exec-dist log "
+                        "-o '%s/p2' '%s' >/dev/null 2>&1", cli_exe, dir, trace_file), 0);
+    ck_assert_int_eq(sh("grep -q '^# failed-cost: triton' '%s/p2/points.tsv' && grep -q '^# exec-ms: 0.05:100' "
+                        "'%s/p2/points.tsv' && grep -q '^# exec-dist: log' '%s/p2/points.tsv'", dir, dir, dir), 0);
+    /* one input per sample: each row names the input it drew */
+    ck_assert_int_eq(sh("grep -v '^#' '%s/p/points.tsv' | awk -F'\t' 'NR > 1 && $3 != \"64x64x64\" && "
+                        "$3 != \"128x128x128\" { bad = 1 } END { exit bad }'", dir), 0);
+    ck_assert_int_eq(sh("'%s' simulate --inputs some '%s' 2>&1 >/dev/null | grep -q -- '--inputs'", cli_exe,
+                        trace_file), 0);
+    ck_assert_int_eq(sh("'%s' simulate --failed-cost maybe '%s' 2>/dev/null >/dev/null", cli_exe, trace_file), 2);
     /* `tunecost frontier` on points.tsv gives the rows of frontier.tsv */
     ck_assert_int_eq(sh("'%s' frontier '%s/a/points.tsv' | grep -v '^#' > '%s/f1' && grep -v '^#' "
                         "'%s/a/frontier.tsv' > '%s/f2' && cmp -s '%s/f1' '%s/f2'", cli_exe, dir, dir, dir, dir, dir,
