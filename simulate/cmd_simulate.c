@@ -369,6 +369,89 @@ static void note_missing(const struct sim_data *d, const struct sim_settings *s,
                         "its input's valid configurations\n", failed_no_compile);
 }
 
+/* The trace's indices of the inputs listed in arg ("MxNxK[,...]") into idx (room for max), *n_idx of them.
+ * Returns 0, or -1 with the message. */
+static int find_inputs(const struct trace *t, const char *path, const char *arg, int *idx, int max, int *n_idx)
+{
+    int nd = trace_n_dims(t);
+    int64_t dims[8];
+    char list[4096], *save = NULL;
+    *n_idx = 0;
+    if (nd < 1 || nd > 8)
+        return tc_seterr("%s: the trace has no usable input dimensions", path);
+    if (strlen(arg) >= sizeof list)
+        return tc_seterr("--input: list too long (at most %zu characters)", sizeof list - 1);
+    snprintf(list, sizeof list, "%s", arg);
+    for (char *tok = strtok_r(list, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+        char buf[64];
+        int k;
+        if (*n_idx == max)
+            return tc_seterr("--input: at most %d inputs (use --all-inputs)", max);
+        if (tc_parse_shape("--input", tok, nd, INT64_MAX / 2, dims) != 0)
+            return -1;
+        idx[*n_idx] = trace_find_input(t, dims);
+        if (idx[*n_idx] < 0)
+            return tc_seterr("--input %s: not among the %d inputs of %s (e.g. %s; `tunecost info %s` lists them)",
+                             tok, trace_n_inputs(t), path,
+                             trace_n_inputs(t) > 0 ? tc_format_shape(trace_dims(t, 0), nd, buf, sizeof buf) : "none",
+                             path);
+        for (k = 0; k < *n_idx && idx[k] != idx[*n_idx]; k++)
+            ;
+        if (k < *n_idx)
+            return tc_seterr("--input: %s is listed twice", tok);
+        (*n_idx)++;
+    }
+    if (*n_idx == 0)
+        return tc_seterr("--input: expected MxNxK or a comma-separated list, got '%s'", arg);
+    return 0;
+}
+
+/* The replay's data from trace t: the inputs listed in input_arg (NULL: all), s->input set to match. Notes on
+ * stderr the inputs without a valid run. Returns NULL with the message when an input is not found or no input has
+ * a valid run. */
+static struct sim_data *load_data(const struct trace *t, const char *path, const char *input_arg,
+                                  struct sim_settings *s, int progress_on)
+{
+    struct sim_data *d;
+    int n_idx = 0, idx[256], n_empty = 0;
+    /* one input, or a comma-separated list of them (replayed like --all-inputs over that subset) */
+    if (input_arg != NULL && find_inputs(t, path, input_arg, idx, (int)(sizeof idx / sizeof idx[0]), &n_idx) != 0)
+        return NULL;
+    if (progress_on)
+        fprintf(stderr, "simulate: building tables ...");
+    d = input_arg != NULL ? sim_data_from_trace(t, idx, n_idx, s) : sim_data_from_trace(t, NULL, 0, s);
+    s->input = input_arg != NULL && n_idx == 1 ? 0 : -1;
+    if (progress_on)
+        fprintf(stderr, "\r%40s\r", "");
+    if (d == NULL)
+        return NULL;
+    for (int i = 0; i < sim_data_n_inputs(d); i++)
+        n_empty += sim_data_n_valid(d, i) == 0;
+    if (n_empty == sim_data_n_inputs(d)) {
+        sim_data_free(d);
+        tc_seterr("%s: no input has a valid run (status 0 with timed executions); nothing to replay", path);
+        return NULL;
+    }
+    if (n_empty > 0)
+        fprintf(stderr, "tunecost simulate: note: %d of %d inputs have no valid run and are left out\n", n_empty,
+                sim_data_n_inputs(d));
+    return d;
+}
+
+/* DIR/points.tsv and DIR/frontier.tsv through the output directory od (none without -o), and the status line. */
+static int write_outputs(struct tc_outdir *od, const char *out_dir, const struct sim_data *d,
+                         const struct sim_settings *s, const struct sim_result *res, const char *path)
+{
+    if (out_dir == NULL) {
+        fprintf(stderr, "(no --output DIR: nothing written)\n");
+        return 0;
+    }
+    if (sim_write_outputs(od->tmp, d, s, res, path) != 0 || tc_outdir_commit(od) != 0)
+        return -1;
+    fprintf(stderr, "wrote %s/points.tsv and %s/frontier.tsv\n", out_dir, out_dir);
+    return 0;
+}
+
 int cmd_simulate(int argc, char **argv)
 {
     static const char *const sim_outputs[] = {"points.tsv", "frontier.tsv"}; /* all an earlier -o DIR may hold */
@@ -382,7 +465,6 @@ int cmd_simulate(int argc, char **argv)
     struct sim_result *res = NULL;
     struct progress_state ps = {0, 0};
     double t0, t_load, t_build;
-    int64_t dims[8];
 
     memset(&od, 0, sizeof od);
     if ((rc = parse_cli(argc, argv, &cl)) != 0 || cl.help) {
@@ -391,9 +473,7 @@ int cmd_simulate(int argc, char **argv)
         return rc;
     }
     rc = 1;
-    out_dir = cl.out_dir;
-    input_arg = cl.input_arg;
-    quiet = cl.quiet;
+    out_dir = cl.out_dir, input_arg = cl.input_arg, quiet = cl.quiet;
     if (optind < argc - 1)
         return tc_cli_usage_error("simulate", "expected at most one TRACE, got '%s' and '%s'", argv[optind],
                                   argv[optind + 1]);
@@ -432,71 +512,7 @@ int cmd_simulate(int argc, char **argv)
     }
     t_load = tc_now_s() - t0;
     compile_jobs = trace_get_meta(t)->compile_jobs;
-    if (input_arg != NULL) {
-        /* one input, or a comma-separated list of them (replayed like --all-inputs over that subset) */
-        int nd = trace_n_dims(t), n_idx = 0, idx[256];
-        char list[4096], *save = NULL;
-        if (nd < 1 || nd > 8) {
-            fprintf(stderr, "tunecost simulate: %s: the trace has no usable input dimensions\n", path);
-            rc = 2;
-            goto out;
-        }
-        if (strlen(input_arg) >= sizeof list) {
-            fprintf(stderr, "tunecost simulate: --input: list too long (at most %zu characters)\n", sizeof list - 1);
-            rc = 2;
-            goto out;
-        }
-        snprintf(list, sizeof list, "%s", input_arg);
-        for (char *tok = strtok_r(list, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-            char buf[64];
-            int k;
-            if (n_idx == (int)(sizeof idx / sizeof idx[0])) {
-                fprintf(stderr, "tunecost simulate: --input: at most %zu inputs (use --all-inputs)\n",
-                        sizeof idx / sizeof idx[0]);
-                rc = 2;
-                goto out;
-            }
-            if (tc_parse_shape("--input", tok, nd, INT64_MAX / 2, dims) != 0) {
-                fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
-                rc = 2;
-                goto out;
-            }
-            idx[n_idx] = trace_find_input(t, dims);
-            if (idx[n_idx] < 0) {
-                fprintf(stderr, "tunecost simulate: --input %s: not among the %d inputs of %s (e.g. %s; `tunecost "
-                                "info %s` lists them)\n", tok, trace_n_inputs(t), path,
-                        trace_n_inputs(t) > 0 ? tc_format_shape(trace_dims(t, 0), nd, buf, sizeof buf) : "none",
-                        path);
-                rc = 2;
-                goto out;
-            }
-            for (k = 0; k < n_idx && idx[k] != idx[n_idx]; k++)
-                ;
-            if (k < n_idx) {
-                fprintf(stderr, "tunecost simulate: --input: %s is listed twice\n", tok);
-                rc = 2;
-                goto out;
-            }
-            n_idx++;
-        }
-        if (n_idx == 0) {
-            fprintf(stderr, "tunecost simulate: --input: expected MxNxK or a comma-separated list, got '%s'\n",
-                    input_arg);
-            rc = 2;
-            goto out;
-        }
-        if (ps.on)
-            fprintf(stderr, "simulate: building tables ...");
-        d = sim_data_from_trace(t, idx, n_idx, &s);
-        s.input = n_idx == 1 ? 0 : -1;
-    } else {
-        if (ps.on)
-            fprintf(stderr, "simulate: building tables ...");
-        d = sim_data_from_trace(t, NULL, 0, &s);
-        s.input = -1;
-    }
-    if (ps.on)
-        fprintf(stderr, "\r%40s\r", "");
+    d = load_data(t, path, input_arg, &s, ps.on);
     if (d == NULL) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         rc = 2;
@@ -505,24 +521,8 @@ int cmd_simulate(int argc, char **argv)
     trace_close(t); /* the data keep no pointer into it: free the executions before replaying */
     t = NULL;
     t_build = tc_now_s() - t0 - t_load;
-    {
-        int n_empty = 0;
-        for (int i = 0; i < sim_data_n_inputs(d); i++)
-            n_empty += sim_data_n_valid(d, i) == 0;
-        if (n_empty == sim_data_n_inputs(d)) {
-            fprintf(stderr, "tunecost simulate: %s: no input has a valid run (status 0 with timed executions); "
-                            "nothing to replay\n", path);
-            rc = 2;
-            goto out;
-        }
-        if (n_empty > 0)
-            fprintf(stderr, "tunecost simulate: note: %d of %d inputs have no valid run and are left out\n",
-                    n_empty, sim_data_n_inputs(d));
-    }
-
     note_missing(d, &s, compile_jobs);
     n_threads = sim_threads(s.threads);
-    /* Echo the settings. */
     /* Status on stderr (settings, timings, what was written); the summary table on stdout; data in files. */
     fprintf(stderr, "tunecost simulate: %s\n", path);
     sim_write_settings(stderr, d, &s, NULL);
@@ -539,18 +539,9 @@ int cmd_simulate(int argc, char **argv)
            "%.3f s, tables built in %.3f s (%.1f MiB)\n",
            res->n_points, s.samples, s.n_scenarios, res->points[0].results, res->elapsed_s, t_load, t_build,
            (double)sim_data_bytes(d) / 1048576.0);
-    if (print_summary(d, &s, res, s.input >= 0) != 0) {
+    if (print_summary(d, &s, res, s.input >= 0) != 0 || write_outputs(&od, out_dir, d, &s, res, path) != 0) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         goto out;
-    }
-    if (out_dir != NULL) {
-        if (sim_write_outputs(od.tmp, d, &s, res, path) != 0 || tc_outdir_commit(&od) != 0) {
-            fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
-            goto out;
-        }
-        fprintf(stderr, "wrote %s/points.tsv and %s/frontier.tsv\n", out_dir, out_dir);
-    } else {
-        fprintf(stderr, "(no --output DIR: nothing written)\n");
     }
     rc = 0;
 out:

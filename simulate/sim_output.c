@@ -68,7 +68,8 @@ void sim_write_settings(FILE *fp, const struct sim_data *d, const struct sim_set
         fprintf(fp, "# input: %s (%d inputs with valid configurations of %d; %d valid (input, configuration) "
                     "pairs)\n", point_input(d, s), n_used, d->n_in, n_valid);
     fprintf(fp, "# samples: %d\n# runs: %d\n# seed: %llu\n", s->samples, s->runs, (unsigned long long)s->seed);
-    fprintf(fp, "# n-config: %d:%d\n# exec-ms: %.9g:%.9g\n# early-stop-num: %d:%d\n# early-stop-threshold: %.15g:%.15g\n",
+    fprintf(fp, "# n-config: %d:%d\n# exec-ms: %.9g:%.9g\n# early-stop-num: %d:%d\n"
+                "# early-stop-threshold: %.15g:%.15g\n",
             s->n_config_lo, s->n_config_hi, s->exec_ms_lo, s->exec_ms_hi, s->es_num_lo, s->es_num_hi,
             s->es_thr_lo, s->es_thr_hi);
     write_models(fp, s);

@@ -623,7 +623,8 @@ START_TEST(test_sim_true_time_median)
             snprintf(name, sizeof name, "k%d-n%zu", kind, n);
             ck_assert_int_eq(sim_data_add_input(d, name, 1e9), input);
             add_const(d, input, 0, 0, 0, x, (int)n);
-            ck_assert_msg(sim_data_optimal_ms(d, input, SIM_ESTIMATOR_MEDIAN) == want, "%s: median %.17g, expected %.17g", name,
+            ck_assert_msg(sim_data_optimal_ms(d, input, SIM_ESTIMATOR_MEDIAN) == want,
+                          "%s: median %.17g, expected %.17g", name,
                           sim_data_optimal_ms(d, input, SIM_ESTIMATOR_MEDIAN), want);
             input++;
         }
