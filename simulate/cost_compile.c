@@ -34,19 +34,30 @@ double sim_compile_total_ms(enum sim_compile model, int factor, int n, double su
     }
 }
 
-double sim_compile_assign(double *wfree_ms, int factor, double compile_ms)
+double sim_compile_assign(double *wfree_ms, int factor, int n_before, double compile_ms)
 {
+    /* Only the multiset of the workers' free times decides when a compile ends (any worker free first gives the
+     * same end and leaves the same multiset), so which of equally free workers takes it does not matter. The scan
+     * keeps its minimum in a register, without branches (cmov), which beats a heap at these sizes. */
+    double m;
     int w = 0;
-    for (int v = 1; v < factor; v++)
-        if (wfree_ms[v] < wfree_ms[w])
-            w = v;
-    wfree_ms[w] += compile_ms;
+    if (n_before < factor) { /* an idle worker: the first `factor` compiles start at 0 */
+        wfree_ms[n_before] = compile_ms;
+        return compile_ms;
+    }
+    m = wfree_ms[0];
+    for (int v = 1; v < factor; v++) {
+        double x = wfree_ms[v];
+        w = x < m ? v : w;
+        m = x < m ? x : m;
+    }
+    wfree_ms[w] = m + compile_ms;
     return wfree_ms[w];
 }
 
-double sim_pipe_step(double *wfree_ms, int factor, double gpu_ms, double compile_ms, double bench_ms)
+double sim_pipe_step(double *wfree_ms, int factor, int n_before, double gpu_ms, double compile_ms, double bench_ms)
 {
-    double ready = sim_compile_assign(wfree_ms, factor, compile_ms);
+    double ready = sim_compile_assign(wfree_ms, factor, n_before, compile_ms);
     return (ready > gpu_ms ? ready : gpu_ms) + bench_ms;
 }
 
@@ -57,13 +68,11 @@ void sim_clock_start(struct sim_clock *k, enum sim_compile model, int factor, do
     k->n = 0;
     k->sum_seq_ms = k->sum_par_ms = k->sum_bench_ms = k->makespan_ms = k->gpu_ms = 0;
     k->wfree_ms = wfree_ms;
-    if (model == SIM_COMPILE_PIPELINED || model == SIM_COMPILE_PARALLEL)
-        for (int w = 0; w < factor; w++)
-            wfree_ms[w] = 0;
 }
 
 void sim_clock_step(struct sim_clock *k, int compiled, struct sim_compile_ms c, double bench_ms)
 {
+    int n_before = k->n;
     if (compiled) {
         k->n++;
         k->sum_seq_ms += c.seq_ms;
@@ -71,10 +80,10 @@ void sim_clock_step(struct sim_clock *k, int compiled, struct sim_compile_ms c, 
     }
     k->sum_bench_ms += bench_ms;
     if (k->model == SIM_COMPILE_PIPELINED)
-        k->gpu_ms = compiled ? sim_pipe_step(k->wfree_ms, k->factor, k->gpu_ms, c.par_ms, bench_ms)
+        k->gpu_ms = compiled ? sim_pipe_step(k->wfree_ms, k->factor, n_before, k->gpu_ms, c.par_ms, bench_ms)
                              : k->gpu_ms + bench_ms;
     else if (k->model == SIM_COMPILE_PARALLEL && compiled) {
-        double done = sim_compile_assign(k->wfree_ms, k->factor, c.par_ms);
+        double done = sim_compile_assign(k->wfree_ms, k->factor, n_before, c.par_ms);
         k->makespan_ms = done > k->makespan_ms ? done : k->makespan_ms;
     }
 }

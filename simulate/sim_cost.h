@@ -35,12 +35,13 @@ struct sim_compile_ms sim_compile_charge(enum sim_compile_model m, double compil
  * GPU clock sim_pipe_step kept. */
 double sim_compile_total_ms(enum sim_compile model, int factor, int n, double sum_seq_ms, double sum_par_ms,
                             double sum_bench_ms, double makespan_ms, double pipe_gpu_ms);
-/* List scheduling: the next compile (compile_ms) goes to the first free of the `factor` workers (wfree_ms: when
- * each is free, all 0 at the start of a run; ties: the lowest index); returns when it is done. */
-double sim_compile_assign(double *wfree_ms, int factor, double compile_ms);
+/* List scheduling: the next compile (compile_ms) goes to the worker free first of the `factor` (wfree_ms: when each
+ * is free); returns when it is done. n_before: compiles assigned so far in this run; the first
+ * `factor` go to idle workers at time 0 (wfree_ms need not be initialised: they set it). */
+double sim_compile_assign(double *wfree_ms, int factor, int n_before, double compile_ms);
 /* Pipelined: sim_compile_assign, then the configuration is benchmarked once compiled and the GPU is free;
  * returns the GPU clock after benchmarking it (gpu_ms: before). */
-double sim_pipe_step(double *wfree_ms, int factor, double gpu_ms, double compile_ms, double bench_ms);
+double sim_pipe_step(double *wfree_ms, int factor, int n_before, double gpu_ms, double compile_ms, double bench_ms);
 
 /* The same as a run's clock, for a replay that charges one step at a time (the policy engine). */
 struct sim_clock {
@@ -55,7 +56,7 @@ struct sim_clock {
     double *wfree_ms;        /* parallel, pipelined: [factor] when each compile worker is free (caller's memory) */
 };
 /* Start a run's clock; wfree_ms has room for `factor` values when model is parallel or pipelined (else may be
- * NULL). */
+ * NULL; it need not be initialised). */
 void sim_clock_start(struct sim_clock *k, enum sim_compile model, int factor, double *wfree_ms);
 /* Charge one configuration: its compile times (its first benchmark only: pass compiled = 1) and bench_ms. */
 void sim_clock_step(struct sim_clock *k, int compiled, struct sim_compile_ms c, double bench_ms);

@@ -209,12 +209,8 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
     for (int k = 0; k < g->n; k++) {
         const struct sim_scenario *sc = &scs[g->sc[k]];
         clock_ms[k] = 0;
-        if (sc->compile == SIM_COMPILE_PIPELINED || sc->compile == SIM_COMPILE_PARALLEL) {
-            double *wf = wfree + (size_t)g->sc[k] * (size_t)max_factor;
-            for (int w = 0; w < sc->compile_factor; w++)
-                wf[w] = 0;
+        if (sc->compile == SIM_COMPILE_PIPELINED || sc->compile == SIM_COMPILE_PARALLEL)
             clk[n_clk++] = k;
-        }
     }
     for (int q = 0; q < n; q++) {
         const struct row *c = &rows[idx[q]];
@@ -242,9 +238,9 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
             const struct sim_scenario *sc = &scs[g->sc[k]];
             double *wf = wfree + (size_t)g->sc[k] * (size_t)max_factor;
             if (sc->compile == SIM_COMPILE_PIPELINED) {
-                clock_ms[k] = sim_pipe_step(wf, sc->compile_factor, clock_ms[k], c->compile.par_ms, bench);
+                clock_ms[k] = sim_pipe_step(wf, sc->compile_factor, q, clock_ms[k], c->compile.par_ms, bench);
             } else {
-                double done = sim_compile_assign(wf, sc->compile_factor, c->compile.par_ms);
+                double done = sim_compile_assign(wf, sc->compile_factor, q, c->compile.par_ms);
                 clock_ms[k] = done > clock_ms[k] ? done : clock_ms[k]; /* the makespan so far */
             }
         }
