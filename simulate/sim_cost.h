@@ -36,7 +36,7 @@ struct sim_compile_ms sim_compile_charge(enum sim_compile_model m, double compil
 double sim_compile_total_ms(enum sim_compile model, int factor, int n, double sum_seq_ms, double sum_par_ms,
                             double sum_bench_ms, double makespan_ms, double pipe_gpu_ms);
 /* List scheduling: the next compile (compile_ms) goes to the worker free first of the `factor` (wfree_ms: when each
- * is free); returns when it is done. n_before: compiles assigned so far in this run; the first
+ * is free, in ascending order); returns when it is done. n_before: compiles assigned so far in this run; the first
  * `factor` go to idle workers at time 0 (wfree_ms need not be initialised: they set it). */
 double sim_compile_assign(double *wfree_ms, int factor, int n_before, double compile_ms);
 /* Pipelined: sim_compile_assign, then the configuration is benchmarked once compiled and the GPU is free;
