@@ -12,7 +12,7 @@
 #include "tunecost.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,73 +20,150 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void usage(FILE *fp)
+/* ---- the command line ------------------------------------------------------------------------------------ */
+
+struct simulate_opts {
+    struct sim_settings s;
+    const char *out_dir, *input, *scenarios;
+    int all_inputs, compile_factor, quiet, paper;
+    enum sim_compile compile;
+    enum sim_overhead overhead;
+    /* the settings --paper sets: given explicitly, or left at their "not given" marks (-1, NaN) until
+     * simulate_resolve puts the default or the paper's choice there */
+    int n_config_lo, n_config_hi;
+    double exec_lo_ms, exec_hi_ms;
+    int exec_dist, estimator, truth, failed_cost, compile_model, inputs;
+};
+
+static int parse_compile(const char *arg, void *field)
 {
-    fprintf(fp,
-            "usage: tunecost simulate [OPTIONS] [TRACE]\n"
-            "\n"
-            "Replay a trace over random tuning budgets (the paper's section 5.3.2, made exact; docs/simulation.md).\n"
-            "Each of S samples draws N_CONFIG, EXEC_TIME (and EARLY_STOP_NUM, EARLY_STOP_THRESHOLD); each of R runs\n"
-            "tunes N_CONFIG distinct configurations drawn at random (failed ones too: the tuner cannot know) and\n"
-            "keeps the lowest estimate. Every scenario replays the same draws. A point = one (sample, scenario):\n"
-            "mean and 95%% CI over its runs. --paper restores every choice of the paper (docs/simulation.md,\n"
-            "\"Deviations from the paper\").\n"
-            "\n"
-            "TRACE defaults to %s\n"
-            "\n"
-            "Options (default in brackets):\n"
-            "  -o, --output DIR          write DIR/points.tsv and DIR/frontier.tsv [only the summary]\n"
-            "  -i, --input MxNxK[,...]   replay one input (the paper's Figure 3, Table 6), or the mean over\n"
-            "                            the inputs listed\n"
-            "      --all-inputs          replay every input, mean over inputs and runs (Figures 4-5) [default]\n"
-            "      --inputs all|one      all-inputs mode: every input per sample, or one drawn per sample (the\n"
-            "                            paper's Figures 4-5) [all]\n"
-            "  -s, --samples S           hyperparameter samples [500]\n"
-            "  -r, --runs R              tuning runs per sample and input [30]\n"
-            "      --n-config A:B        N_CONFIG range, or one value (capped at an input's configurations) [1:80]\n"
-            "      --exec-ms A:B         EXEC_TIME range in ms (0.001 to 100000), or one value [10:100]\n"
-            "      --exec-dist D         uniform (whole ms between whole bounds, else 1001 points) or log\n"
-            "                            (log-uniform, 100 points per decade, e.g. --exec-ms 0.05:100) [uniform]\n"
-            "      --early-stop-num A:B  EARLY_STOP_NUM range [2:100]\n"
-            "      --early-stop-threshold A:B\n"
-            "                            EARLY_STOP_THRESHOLD range (uniform real) [1.0:1.1]\n"
-            "      --scenarios LIST      comma-separated scenarios [baseline,parallel,early-stop]; a scenario is\n"
-            "                            'baseline' or parts joined by '+': sequential, parallel, pipelined,\n"
-            "                            ideal, early-stop, per-exec, paper-overhead (e.g. pipelined+early-stop)\n"
-            "  -c, --compile-factor F    compile workers of parallel, pipelined and ideal scenarios [16]\n"
-            "      --compile MODEL       compile model of scenarios that name none: sequential, parallel (F\n"
-            "                            workers compile all, list-scheduled, then the GPU benchmarks),\n"
-            "                            pipelined (F workers compile while the GPU benchmarks) or ideal (the\n"
-            "                            paper's N/ceil(N/F) speed-up: an optimistic bound) [sequential]\n"
-            "      --compile-model M     measured: sequential charges isolated (1-worker) compile times, the\n"
-            "                            parallel models the trace's contended ones; paper: compile_ms everywhere\n"
-            "                            and 'parallel' means ideal, the paper's optimistic bound [measured]\n"
-            "      --failed-cost C       triton: failed configurations are drawn and cost their compile plus\n"
-            "                            the failed launch; none: only valid ones are drawn (the paper) [triton]\n"
-            "      --overhead MODEL      overhead of scenarios that name none: paper (whole recorded overhead\n"
-            "                            per configuration) or per-exec (per-execution part only for the\n"
-            "                            executions run) [paper]\n"
-            "      --estimator E         how a run ranks configurations: mean, median or min of x1..xj; the\n"
-            "                            winner is scored by the same statistic of all its executions [mean]\n"
-            "      --truth T             score by another statistic (mean, median, min) [the estimator's]\n"
-            "      --paper               the paper's choices: --failed-cost none --compile-model paper --inputs\n"
-            "                            one --n-config 1:80 --exec-ms 10:100 --exec-dist uniform --estimator\n"
-            "                            mean; options given explicitly still apply\n"
-            "      --seed N              random seed; same seed, same bytes for any --threads [1]\n"
-            "  -j, --threads T           worker threads; 0 = all online cores [0]\n"
-            "  -q, --quiet               no progress line on stderr\n"
-            "  -h, --help                this help\n"
-            "\n"
-            "Examples:\n"
-            "  tunecost simulate --input 4096x256x4096 -o sim-4096x256   # Figure 3 / Table 6\n"
-            "  tunecost simulate --all-inputs -o sim-all                 # Figures 4 and 5\n"
-            "  tunecost simulate --scenarios baseline,parallel,pipelined,per-exec -o sim-models\n"
-            "  tunecost simulate --n-config 80 --exec-ms 100 -s 1 -r 1000 --input 4096x4096x4096\n"
-            "  tunecost simulate --paper -o sim-paper                    # the paper's model throughout\n"
-            "  tunecost simulate --exec-ms 0.05:100 --exec-dist log -o sim-short   # down to the noise floor\n"
-            "  tunecost frontier sim-all/points.tsv --by tflops          # recompute a frontier\n",
-            tc_default_trace());
+    return sim_compile_parse(arg, field);
 }
+
+static int parse_overhead(const char *arg, void *field)
+{
+    return sim_overhead_parse(arg, field);
+}
+
+static int parse_estimator(const char *arg, void *field)
+{
+    enum sim_estimator e;
+    if (sim_estimator_parse(arg, &e) != 0)
+        return -1;
+    *(int *)field = (int)e;
+    return 0;
+}
+
+static int parse_truth(const char *arg, void *field)
+{
+    enum sim_estimator e;
+    if (sim_truth_parse(arg, &e) != 0)
+        return -1;
+    *(int *)field = (int)e;
+    return 0;
+}
+
+static const char *const exec_dist_names[] = {"uniform", "log"};        /* enum sim_exec_dist */
+static const char *const failed_cost_names[] = {"triton", "none"};      /* enum sim_failed_cost */
+static const char *const compile_model_names[] = {"measured", "paper"}; /* enum sim_compile_model */
+static const char *const inputs_names[] = {"all", "one"};               /* sim_settings.one_input */
+
+#define SO(f) offsetof(struct simulate_opts, f)
+static const struct tc_optdecl simulate_opts[] = {
+    TC_OPT_OUTPUT(struct simulate_opts, out_dir, "DIR", "write DIR/points.tsv and DIR/frontier.tsv",
+                  "only the summary"),
+    TC_OPT_INPUT(struct simulate_opts, input, "MxNxK[,...]",
+                 "replay one input (the paper's Figure 3, Table 6), or the mean over the inputs listed"),
+    {.name = "all-inputs", .arg = TC_ARG_FLAG, .field = SO(all_inputs),
+     .help = "replay every input, mean over inputs and runs (Figures 4-5)", .def_doc = "default"},
+    TC_OPT_SAMPLES(struct simulate_opts, s.samples, "500", "hyperparameter samples"),
+    TC_OPT_RUNS(struct simulate_opts, s.runs, "30", "tuning runs per sample and input"),
+    {.name = "inputs", .arg = TC_ARG_NAME, .field = SO(inputs), .names = inputs_names, .n_names = 2,
+     .metavar = "all|one", .def_doc = "all",
+     .help = "with every input: replay them all in each sample, or one drawn per sample (the paper's Figures 4-5)"},
+    {.name = "n-config", .arg = TC_ARG_INT_RANGE, .field = SO(n_config_lo), .field2 = SO(n_config_hi),
+     .min = 1, .max = 1000000, .metavar = "A:B", .def_doc = "1:80",
+     .help = "N_CONFIG range, or one value (capped at the configurations an input draws from)"},
+    {.name = "exec-ms", .arg = TC_ARG_DOUBLE_RANGE, .field = SO(exec_lo_ms), .field2 = SO(exec_hi_ms),
+     .min = 0.001, .max = 100000, .metavar = "A:B", .def_doc = "10:100",
+     .help = "EXEC_TIME range in ms, or one value (e.g. 0.05:100)"},
+    {.name = "exec-dist", .arg = TC_ARG_NAME, .field = SO(exec_dist), .names = exec_dist_names, .n_names = 2,
+     .metavar = "D", .def_doc = "uniform",
+     .help = "how EXEC_TIME is drawn: uniform (whole ms between whole bounds, else 1001 points) or log "
+             "(log-uniform, 100 points per decade)"},
+    {.name = "early-stop-num", .arg = TC_ARG_INT_RANGE, .field = SO(s.es_num_lo), .field2 = SO(s.es_num_hi),
+     .min = 1, .max = 100000, .metavar = "A:B", .def = "2:100", .help = "EARLY_STOP_NUM range"},
+    {.name = "early-stop-threshold", .arg = TC_ARG_DOUBLE_RANGE, .field = SO(s.es_thr_lo), .field2 = SO(s.es_thr_hi),
+     .min = 1e-6, .max = 1000, .metavar = "A:B", .def = "1.0:1.1",
+     .help = "EARLY_STOP_THRESHOLD range (uniform real)"},
+    {.name = "scenarios", .arg = TC_ARG_STRING, .field = SO(scenarios), .metavar = "LIST",
+     .def = "baseline,parallel,early-stop",
+     .help = "comma-separated scenarios; a scenario is 'baseline' or parts joined by '+': sequential, parallel, "
+             "pipelined, ideal, early-stop, per-exec, paper-overhead (e.g. pipelined+early-stop)",
+     .words = "baseline sequential parallel pipelined ideal early-stop per-exec paper-overhead"},
+    TC_OPT_COMPILE_FACTOR(struct simulate_opts, compile_factor, "16",
+                          "compile workers of parallel, pipelined and ideal scenarios"),
+    {.name = "compile", .arg = TC_ARG_CALL, .field = SO(compile), .call = parse_compile, .metavar = "MODEL",
+     .def = "sequential", .words = "sequential parallel pipelined ideal",
+     .help = "compile model of scenarios that name none: sequential, parallel (F workers compile all, "
+             "list-scheduled, then the GPU benchmarks), pipelined (F workers compile while the GPU benchmarks) or "
+             "ideal (the paper's N/ceil(N/F) speed-up: an optimistic bound)"},
+    {.name = "compile-model", .arg = TC_ARG_NAME, .field = SO(compile_model), .names = compile_model_names,
+     .n_names = 2, .metavar = "M", .def_doc = "measured",
+     .help = "measured: sequential charges isolated (1-worker) compile times, the parallel models the trace's "
+             "contended ones; paper: compile_ms everywhere and 'parallel' means ideal, the paper's optimistic bound"},
+    {.name = "failed-cost", .arg = TC_ARG_NAME, .field = SO(failed_cost), .names = failed_cost_names, .n_names = 2,
+     .metavar = "C", .def_doc = "triton",
+     .help = "triton: failed configurations are drawn and cost their compile plus the failed launch (no compile "
+             "time recorded: the input's median); none: only valid ones are drawn (the paper)"},
+    {.name = "overhead", .arg = TC_ARG_CALL, .field = SO(overhead), .call = parse_overhead, .metavar = "MODEL",
+     .def = "paper", .words = "paper per-exec",
+     .help = "overhead of scenarios that name none: paper (whole recorded overhead per configuration) or "
+             "per-exec (per-execution part only for the executions run)"},
+    {.name = "estimator", .arg = TC_ARG_CALL, .field = SO(estimator), .call = parse_estimator, .metavar = "E",
+     .def_doc = "mean", .words = "mean median min",
+     .help = "how a run ranks configurations: mean, median or min of x1..xj; the winner is scored by the same "
+             "statistic of all its executions"},
+    {.name = "truth", .arg = TC_ARG_CALL, .field = SO(truth), .call = parse_truth, .metavar = "T",
+     .def_doc = "the estimator's", .words = "mean median min",
+     .help = "score the winner by another statistic of all its executions: mean, median or min"},
+    {.name = "paper", .arg = TC_ARG_FLAG, .field = SO(paper),
+     .help = "the paper's choices: --failed-cost none --compile-model paper --inputs one --n-config 1:80 "
+             "--exec-ms 10:100 --exec-dist uniform --estimator mean; options given explicitly still apply"},
+    TC_OPT_SEED(struct simulate_opts, s.seed, "1", "random seed; same seed, same bytes for any --threads"),
+    TC_OPT_THREADS(struct simulate_opts, s.threads, "0", "worker threads; 0 = all online cores"),
+    TC_OPT_QUIET(struct simulate_opts, quiet),
+    TC_OPT_HELP,
+    TC_OPT_END,
+};
+#undef SO
+
+const struct tc_cmd simulate_cmd = {
+    .name = "simulate",
+    .summary = "replay a trace over random tuning budgets (points.tsv, frontier.tsv)",
+    .synopsis = "[OPTIONS] [TRACE]",
+    .description =
+        "Replay a trace over random tuning budgets (the paper's section 5.3.2, made exact; docs/simulation.md).\n"
+        "Each of S samples draws N_CONFIG, EXEC_TIME (and EARLY_STOP_NUM, EARLY_STOP_THRESHOLD); each of R runs\n"
+        "tunes N_CONFIG distinct configurations drawn at random (failed ones too: the tuner cannot know) and\n"
+        "keeps the lowest estimate. Every scenario replays the same draws. A point = one (sample, scenario):\n"
+        "mean and 95% CI over its runs. --paper restores every choice of the paper (docs/simulation.md,\n"
+        "\"Deviations from the paper\").\n",
+    .operands = "TRACE\ttrace file (default: @TRACE@)\n",
+    .opts = simulate_opts,
+    .exit_status = "0 ok; 1 a failure while working (memory, disk); 2 usage error or a bad trace (one line on "
+                   "stderr).",
+    .examples = "tunecost simulate --input 4096x256x4096 -o sim-4096x256   # Figure 3 / Table 6\n"
+                "tunecost simulate --all-inputs -o sim-all                 # Figures 4 and 5\n"
+                "tunecost simulate --scenarios baseline,parallel,pipelined,per-exec -o sim-models\n"
+                "tunecost simulate --n-config 80 --exec-ms 100 -s 1 -r 1000 --input 4096x4096x4096\n"
+                "tunecost simulate --paper -o sim-paper                    # the paper's model throughout\n"
+                "tunecost simulate --exec-ms 0.05:100 --exec-dist log -o sim-short   # down to the noise floor\n"
+                "tunecost frontier sim-all/points.tsv --by tflops          # recompute a frontier\n",
+    .min_operands = 0,
+    .max_operands = 1,
+    .operand_name = "TRACE",
+};
 
 struct progress_state {
     int on;
@@ -189,166 +266,43 @@ out:
     return rc;
 }
 
-enum {
-    OPT_ALL = TC_CLI_LOCAL,
-    OPT_NCONFIG,
-    OPT_EXEC,
-    OPT_ESNUM,
-    OPT_ESTHR,
-    OPT_SCEN,
-    OPT_COMPILE,
-    OPT_OVERHEAD,
-    OPT_ESTIMATOR,
-    OPT_TRUTH,
-    OPT_FAILED,
-    OPT_CMODEL,
-    OPT_EXECDIST,
-    OPT_INPUTS,
-    OPT_PAPER
-};
-
-/* Settings --paper sets, unless given explicitly (bits of struct cli.set). */
-enum { SET_NCONFIG = 1, SET_EXEC = 2, SET_DIST = 4, SET_EST = 8, SET_TRUTH = 16, SET_FAILED = 32, SET_CMODEL = 64,
-       SET_INPUTS = 128 };
-
-/* The command line, parsed. */
-struct cli {
-    struct sim_settings x;     /* values given explicitly (the fields `set` names, and the rest) */
-    unsigned set;
-    int paper, all_inputs, quiet, factor, help;
-    const char *out_dir, *input_arg, *scen_arg;
-    enum sim_compile comp;
-    enum sim_overhead ovh;
-};
-
-/* One option into c; 0, or -1 with the message (a usage error). */
-static int parse_one(struct cli *c, int opt, const char *arg)
+/* Marks the settings --paper sets as not given (before the options are read). */
+static void simulate_unset(struct simulate_opts *o)
 {
-    struct sim_settings *x = &c->x;
-    long lo, hi;
-    int bad = 0;
-    switch (opt) {
-    case 'o': c->out_dir = arg; break;
-    case 'i': c->input_arg = arg; break;
-    case OPT_ALL: c->all_inputs = 1; break;
-    case 's': bad = tc_cli_samples(arg, &x->samples); break;
-    case 'r': bad = tc_cli_runs(arg, &x->runs); break;
-    case OPT_NCONFIG:
-        bad = tc_parse_range_long("--n-config", arg, 1, 1000000, &lo, &hi);
-        x->n_config_lo = (int)lo, x->n_config_hi = (int)hi, c->set |= SET_NCONFIG;
-        break;
-    case OPT_EXEC:
-        bad = tc_parse_range_double("--exec-ms", arg, 0.001, 100000, &x->exec_ms_lo, &x->exec_ms_hi);
-        c->set |= SET_EXEC;
-        break;
-    case OPT_ESNUM:
-        bad = tc_parse_range_long("--early-stop-num", arg, 1, 100000, &lo, &hi);
-        x->es_num_lo = (int)lo, x->es_num_hi = (int)hi;
-        break;
-    case OPT_ESTHR:
-        bad = tc_parse_range_double("--early-stop-threshold", arg, 1e-6, 1000, &x->es_thr_lo, &x->es_thr_hi);
-        break;
-    case OPT_SCEN: c->scen_arg = arg; break;
-    case 'c': bad = tc_cli_compile_factor(arg, &c->factor); break;
-    case OPT_COMPILE: bad = sim_compile_parse(arg, &c->comp); break;
-    case OPT_OVERHEAD: bad = sim_overhead_parse(arg, &c->ovh); break;
-    case OPT_ESTIMATOR: bad = sim_estimator_parse(arg, &x->estimator), c->set |= SET_EST; break;
-    case OPT_TRUTH: bad = sim_truth_parse(arg, &x->truth), c->set |= SET_TRUTH; break;
-    case OPT_FAILED: bad = sim_failed_cost_parse(arg, &x->failed_cost), c->set |= SET_FAILED; break;
-    case OPT_CMODEL: bad = sim_compile_model_parse(arg, &x->compile_model), c->set |= SET_CMODEL; break;
-    case OPT_EXECDIST: bad = sim_exec_dist_parse(arg, &x->exec_dist), c->set |= SET_DIST; break;
-    case OPT_INPUTS:
-        if (strcmp(arg, "all") != 0 && strcmp(arg, "one") != 0)
-            return tc_seterr("--inputs: expected 'all' or 'one', got '%s'", arg);
-        x->one_input = arg[0] == 'o', c->set |= SET_INPUTS;
-        break;
-    case OPT_PAPER: c->paper = 1; break;
-    case TC_CLI_SEED: bad = tc_cli_seed(arg, &x->seed); break;
-    case 'j': bad = tc_cli_threads(arg, &x->threads); break;
-    case 'q': c->quiet = 1; break;
-    case 'h': c->help = 1; break;
-    default: return tc_seterr("unknown option");
-    }
-    return bad ? -1 : 0;
+    o->n_config_lo = o->n_config_hi = -1;
+    o->exec_lo_ms = o->exec_hi_ms = NAN;
+    o->exec_dist = o->estimator = o->truth = o->failed_cost = o->compile_model = o->inputs = -1;
 }
 
 /* The settings: the defaults, or the paper's choices under --paper, with what was given explicitly on top; then
- * the scenarios. 0, or -1 with the message. */
-static int resolve(struct cli *c, struct sim_settings *s)
+ * the scenarios, their compile model as --compile-model says. Checks what the options alone can tell. 0 or -1
+ * (tc_errmsg). */
+static int simulate_check(struct simulate_opts *o)
 {
-    const struct sim_settings *x = &c->x;
-    *s = *x; /* samples, runs, early stopping, seed, threads: explicit or default alike */
-    if (c->paper)
+    struct sim_settings *s = &o->s;
+    if (o->input != NULL && o->all_inputs)
+        return tc_seterr("--input and --all-inputs exclude each other");
+    if (o->paper)
         sim_settings_paper(s);
-    if (c->set & SET_NCONFIG)
-        s->n_config_lo = x->n_config_lo, s->n_config_hi = x->n_config_hi;
-    if (c->set & SET_EXEC)
-        s->exec_ms_lo = x->exec_ms_lo, s->exec_ms_hi = x->exec_ms_hi;
-    if (c->set & SET_DIST)
-        s->exec_dist = x->exec_dist;
-    if (c->set & SET_EST)
-        s->estimator = x->estimator;
-    s->truth = c->set & SET_TRUTH ? x->truth : s->estimator; /* one statistic picks and scores, unless split */
-    if (c->set & SET_FAILED)
-        s->failed_cost = x->failed_cost;
-    if (c->set & SET_CMODEL)
-        s->compile_model = x->compile_model;
-    if (c->set & SET_INPUTS)
-        s->one_input = x->one_input;
-    if (parse_scenarios(c->scen_arg, c->comp, c->factor, c->ovh, s) != 0)
+    if (o->n_config_lo >= 0)
+        s->n_config_lo = o->n_config_lo, s->n_config_hi = o->n_config_hi;
+    if (!isnan(o->exec_lo_ms))
+        s->exec_ms_lo = o->exec_lo_ms, s->exec_ms_hi = o->exec_hi_ms;
+    if (o->exec_dist >= 0)
+        s->exec_dist = (enum sim_exec_dist)o->exec_dist;
+    if (o->estimator >= 0)
+        s->estimator = (enum sim_estimator)o->estimator;
+    s->truth = o->truth >= 0 ? (enum sim_estimator)o->truth : s->estimator; /* one statistic, unless split */
+    if (o->failed_cost >= 0)
+        s->failed_cost = (enum sim_failed_cost)o->failed_cost;
+    if (o->compile_model >= 0)
+        s->compile_model = (enum sim_compile_model)o->compile_model;
+    if (o->inputs >= 0)
+        s->one_input = o->inputs;
+    if (parse_scenarios(o->scenarios, o->compile, o->compile_factor, o->overhead, s) != 0)
         return -1;
     sim_scenarios_for_model(s);
     return sim_settings_check(s);
-}
-
-/* Parse argv into c (optind is left after the options). Returns 0, or the exit code: 0 after --help (c->help
- * set), 2 on a usage error (reported). */
-static int parse_cli(int argc, char **argv, struct cli *c)
-{
-    static const struct option longopts[] = {
-        TC_CLI_OPT_OUTPUT,
-        TC_CLI_OPT_INPUT,
-        {"all-inputs", no_argument, NULL, OPT_ALL},
-        TC_CLI_OPT_SAMPLES,
-        TC_CLI_OPT_RUNS,
-        {"n-config", required_argument, NULL, OPT_NCONFIG},
-        {"exec-ms", required_argument, NULL, OPT_EXEC},
-        {"exec-dist", required_argument, NULL, OPT_EXECDIST},
-        {"early-stop-num", required_argument, NULL, OPT_ESNUM},
-        {"early-stop-threshold", required_argument, NULL, OPT_ESTHR},
-        {"scenarios", required_argument, NULL, OPT_SCEN},
-        TC_CLI_OPT_COMPILE_FACTOR,
-        {"compile", required_argument, NULL, OPT_COMPILE},
-        {"compile-model", required_argument, NULL, OPT_CMODEL},
-        {"failed-cost", required_argument, NULL, OPT_FAILED},
-        {"overhead", required_argument, NULL, OPT_OVERHEAD},
-        {"estimator", required_argument, NULL, OPT_ESTIMATOR},
-        {"truth", required_argument, NULL, OPT_TRUTH},
-        {"inputs", required_argument, NULL, OPT_INPUTS},
-        {"paper", no_argument, NULL, OPT_PAPER},
-        TC_CLI_OPT_SEED,
-        TC_CLI_OPT_THREADS,
-        TC_CLI_OPT_QUIET,
-        TC_CLI_OPT_HELP,
-        TC_CLI_OPT_END,
-    };
-    int opt;
-    memset(c, 0, sizeof *c);
-    sim_settings_default(&c->x);
-    c->factor = 16;
-    c->scen_arg = "baseline,parallel,early-stop";
-    c->comp = SIM_COMPILE_SEQUENTIAL;
-    c->ovh = SIM_OVERHEAD_PAPER;
-    optind = 1;
-    while ((opt = tc_cli_next("simulate", argc, argv, "o:i:s:r:c:j:qh", longopts)) != -1) {
-        if (opt == TC_CLI_ERROR)
-            return 2;
-        if (parse_one(c, opt, optarg) != 0)
-            return tc_cli_usage_error("simulate", "%s", tc_errmsg());
-        if (c->help)
-            return 0;
-    }
-    return 0;
 }
 
 /* The notes on stderr about compile times the trace lacks (once each). */
@@ -369,184 +323,172 @@ static void note_missing(const struct sim_data *d, const struct sim_settings *s,
                         "its input's valid configurations\n", failed_no_compile);
 }
 
-/* The trace's indices of the inputs listed in arg ("MxNxK[,...]") into idx (room for max), *n_idx of them.
- * Returns 0, or -1 with the message. */
-static int find_inputs(const struct trace *t, const char *path, const char *arg, int *idx, int max, int *n_idx)
+/* The indices of the inputs named by --input (a comma-separated list of shapes); 0, or -1 with tc_errmsg(). */
+static int resolve_inputs(const struct trace *t, const char *path, const char *input_arg, int *idx, int max_idx,
+                          int *n_idx)
 {
-    int nd = trace_n_dims(t);
-    int64_t dims[8];
+    int nd = trace_n_dims(t), n = 0;
     char list[4096], *save = NULL;
-    *n_idx = 0;
+    int64_t dims[8];
+
     if (nd < 1 || nd > 8)
         return tc_seterr("%s: the trace has no usable input dimensions", path);
-    if (strlen(arg) >= sizeof list)
+    if (strlen(input_arg) >= sizeof list)
         return tc_seterr("--input: list too long (at most %zu characters)", sizeof list - 1);
-    snprintf(list, sizeof list, "%s", arg);
+    snprintf(list, sizeof list, "%s", input_arg);
     for (char *tok = strtok_r(list, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
         char buf[64];
         int k;
-        if (*n_idx == max)
-            return tc_seterr("--input: at most %d inputs (use --all-inputs)", max);
+        if (n == max_idx)
+            return tc_seterr("--input: at most %d inputs (use --all-inputs)", max_idx);
         if (tc_parse_shape("--input", tok, nd, INT64_MAX / 2, dims) != 0)
             return -1;
-        idx[*n_idx] = trace_find_input(t, dims);
-        if (idx[*n_idx] < 0)
-            return tc_seterr("--input %s: not among the %d inputs of %s (e.g. %s; `tunecost info %s` lists them)",
-                             tok, trace_n_inputs(t), path,
+        idx[n] = trace_find_input(t, dims);
+        if (idx[n] < 0)
+            return tc_seterr("--input %s: not among the %d inputs of %s (e.g. %s; `tunecost info %s` lists them)", tok,
+                             trace_n_inputs(t), path,
                              trace_n_inputs(t) > 0 ? tc_format_shape(trace_dims(t, 0), nd, buf, sizeof buf) : "none",
                              path);
-        for (k = 0; k < *n_idx && idx[k] != idx[*n_idx]; k++)
+        for (k = 0; k < n && idx[k] != idx[n]; k++)
             ;
-        if (k < *n_idx)
+        if (k < n)
             return tc_seterr("--input: %s is listed twice", tok);
-        (*n_idx)++;
+        n++;
     }
-    if (*n_idx == 0)
-        return tc_seterr("--input: expected MxNxK or a comma-separated list, got '%s'", arg);
+    if (n == 0)
+        return tc_seterr("--input: expected MxNxK or a comma-separated list, got '%s'", input_arg);
+    *n_idx = n;
     return 0;
 }
 
-/* The replay's data from trace t: the inputs listed in input_arg (NULL: all), s->input set to match. Notes on
- * stderr the inputs without a valid run. Returns NULL with the message when an input is not found or no input has
- * a valid run. */
-static struct sim_data *load_data(const struct trace *t, const char *path, const char *input_arg,
-                                  struct sim_settings *s, int progress_on)
+/* The replay's tables from the trace at path (closed before returning: the data keep no pointer into it).
+ * NULL with tc_errmsg() on failure. */
+static struct sim_data *simulate_load(struct simulate_opts *o, const char *path, struct progress_state *ps,
+                                      double *t_load, double *t_build, int *compile_jobs)
 {
-    struct sim_data *d;
-    int n_idx = 0, idx[256], n_empty = 0;
-    /* one input, or a comma-separated list of them (replayed like --all-inputs over that subset) */
-    if (input_arg != NULL && find_inputs(t, path, input_arg, idx, (int)(sizeof idx / sizeof idx[0]), &n_idx) != 0)
+    double t0 = tc_now_s();
+    struct trace *t;
+    struct sim_data *d = NULL;
+    int idx[256], n_idx = 0;
+
+    if (ps->on)
+        fprintf(stderr, "simulate: reading %s ...", path);
+    t = trace_open(path);
+    if (ps->on)
+        fprintf(stderr, "\r%*s\r", (int)strlen(path) + 24, "");
+    if (t == NULL)
         return NULL;
-    if (progress_on)
+    *t_load = tc_now_s() - t0;
+    *compile_jobs = trace_get_meta(t)->compile_jobs;
+    if (o->input != NULL && resolve_inputs(t, path, o->input, idx, (int)(sizeof idx / sizeof idx[0]), &n_idx) != 0)
+        goto out;
+    if (ps->on)
         fprintf(stderr, "simulate: building tables ...");
-    d = input_arg != NULL ? sim_data_from_trace(t, idx, n_idx, s) : sim_data_from_trace(t, NULL, 0, s);
-    s->input = input_arg != NULL && n_idx == 1 ? 0 : -1;
-    if (progress_on)
+    d = sim_data_from_trace(t, o->input != NULL ? idx : NULL, n_idx, &o->s);
+    o->s.input = n_idx == 1 ? 0 : -1;
+    if (ps->on)
         fprintf(stderr, "\r%40s\r", "");
-    if (d == NULL)
-        return NULL;
-    for (int i = 0; i < sim_data_n_inputs(d); i++)
-        n_empty += sim_data_n_valid(d, i) == 0;
-    if (n_empty == sim_data_n_inputs(d)) {
-        sim_data_free(d);
-        tc_seterr("%s: no input has a valid run (status 0 with timed executions); nothing to replay", path);
-        return NULL;
-    }
-    if (n_empty > 0)
-        fprintf(stderr, "tunecost simulate: note: %d of %d inputs have no valid run and are left out\n", n_empty,
-                sim_data_n_inputs(d));
+    *t_build = tc_now_s() - t0 - *t_load;
+out:
+    trace_close(t);
     return d;
 }
 
-/* DIR/points.tsv and DIR/frontier.tsv through the output directory od (none without -o), and the status line. */
-static int write_outputs(struct tc_outdir *od, const char *out_dir, const struct sim_data *d,
-                         const struct sim_settings *s, const struct sim_result *res, const char *path)
+/* -1 with tc_errmsg() when no input has a valid run; a note on stderr when some have none. */
+static int simulate_check_inputs(const struct sim_data *d, const char *path)
 {
-    if (out_dir == NULL) {
-        fprintf(stderr, "(no --output DIR: nothing written)\n");
+    int n_empty = 0;
+    for (int i = 0; i < sim_data_n_inputs(d); i++)
+        n_empty += sim_data_n_valid(d, i) == 0;
+    if (n_empty == sim_data_n_inputs(d))
+        return tc_seterr("%s: no input has a valid run (status 0 with timed executions); nothing to replay", path);
+    if (n_empty > 0)
+        fprintf(stderr, "tunecost simulate: note: %d of %d inputs have no valid run and are left out\n", n_empty,
+                sim_data_n_inputs(d));
+    return 0;
+}
+
+/* Opens the output directory before any work: an existing DIR may hold only what an earlier simulate wrote
+ * there, and the new one is swapped into place whole at the end (absent or complete, even under SIGKILL). */
+static int simulate_output_begin(const char *out_dir, const char *path, struct tc_outdir *od)
+{
+    static const char *const sim_outputs[] = {"points.tsv", "frontier.tsv"}; /* all an earlier -o DIR may hold */
+    const char *inputs[1] = {path};
+    if (out_dir == NULL)
         return 0;
-    }
-    if (sim_write_outputs(od->tmp, d, s, res, path) != 0 || tc_outdir_commit(od) != 0)
+    if (tc_output_check("-o", out_dir, 1, inputs, 1) != 0 ||
+        tc_outdir_replaceable(out_dir, "simulate's points.tsv and frontier.tsv", sim_outputs, 2) != 0 ||
+        tc_outdir_begin(od, out_dir) != 0)
         return -1;
-    fprintf(stderr, "wrote %s/points.tsv and %s/frontier.tsv\n", out_dir, out_dir);
     return 0;
 }
 
 int cmd_simulate(int argc, char **argv)
 {
-    static const char *const sim_outputs[] = {"points.tsv", "frontier.tsv"}; /* all an earlier -o DIR may hold */
-    struct sim_settings s;
-    struct cli cl;
-    const char *out_dir, *input_arg, *path;
-    int quiet, rc = 1, n_threads, compile_jobs;
+    struct simulate_opts o = {0};
+    const char *path;
+    int first, rc;
     struct tc_outdir od;
-    struct trace *t = NULL;
     struct sim_data *d = NULL;
     struct sim_result *res = NULL;
     struct progress_state ps = {0, 0};
-    double t0, t_load, t_build;
+    double t_load = 0, t_build = 0;
+    int compile_jobs = 0;
 
     memset(&od, 0, sizeof od);
-    if ((rc = parse_cli(argc, argv, &cl)) != 0 || cl.help) {
-        if (cl.help)
-            usage(stdout);
+    sim_settings_default(&o.s);
+    simulate_unset(&o);
+    if ((rc = tc_cli_parse(&simulate_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
         return rc;
-    }
-    rc = 1;
-    out_dir = cl.out_dir, input_arg = cl.input_arg, quiet = cl.quiet;
-    if (optind < argc - 1)
-        return tc_cli_usage_error("simulate", "expected at most one TRACE, got '%s' and '%s'", argv[optind],
-                                  argv[optind + 1]);
-    if (input_arg != NULL && cl.all_inputs)
-        return tc_cli_usage_error("simulate", "--input and --all-inputs exclude each other");
-    if (resolve(&cl, &s) != 0)
+    if (simulate_check(&o) != 0)
         return tc_cli_usage_error("simulate", "%s", tc_errmsg());
-    path = optind < argc ? argv[optind] : tc_default_trace();
-    if (out_dir != NULL) {
-        /* Find out now, not after the replay, whether the results can be written: the output is a new
-         * directory swapped into place whole at the end (absent or complete, even under SIGKILL), so an
-         * existing DIR may hold only what an earlier simulate wrote there. */
-        const char *inputs[1] = {path};
-        if (tc_output_check("-o", out_dir, 1, inputs, 1) != 0 ||
-            tc_outdir_replaceable(out_dir, "simulate's points.tsv and frontier.tsv", sim_outputs, 2) != 0 ||
-            tc_outdir_begin(&od, out_dir) != 0) {
-            fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
-            return 2;
-        }
-    }
-
-    ps.on = !quiet && isatty(STDERR_FILENO);
-    if (ps.on)
-        fprintf(stderr, "simulate: reading %s ...", path);
-    t0 = tc_now_s();
-    t = trace_open(path);
-    if (ps.on)
-        fprintf(stderr, "\r%*s\r", (int)strlen(path) + 24, "");
-    if (t == NULL) {
+    path = first < argc ? argv[first] : tc_default_trace();
+    if (simulate_output_begin(o.out_dir, path, &od) != 0) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
-        if (optind >= argc && access(path, F_OK) != 0)
+        return 2;
+    }
+    rc = 2;
+    ps.on = !o.quiet && isatty(STDERR_FILENO);
+    if ((d = simulate_load(&o, path, &ps, &t_load, &t_build, &compile_jobs)) == NULL ||
+        simulate_check_inputs(d, path) != 0) {
+        fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
+        if (first >= argc && access(path, F_OK) != 0)
             fprintf(stderr, "tunecost simulate: the default trace is missing; give a TRACE (a file written by "
                             "`tunecost collect`)\n");
-        rc = 2;
         goto out;
     }
-    t_load = tc_now_s() - t0;
-    compile_jobs = trace_get_meta(t)->compile_jobs;
-    d = load_data(t, path, input_arg, &s, ps.on);
-    if (d == NULL) {
-        fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
-        rc = 2;
-        goto out;
-    }
-    trace_close(t); /* the data keep no pointer into it: free the executions before replaying */
-    t = NULL;
-    t_build = tc_now_s() - t0 - t_load;
-    note_missing(d, &s, compile_jobs);
-    n_threads = sim_threads(s.threads);
+    rc = 1;
+    note_missing(d, &o.s, compile_jobs);
     /* Status on stderr (settings, timings, what was written); the summary table on stdout; data in files. */
-    fprintf(stderr, "tunecost simulate: %s\n", path);
-    sim_write_settings(stderr, d, &s, NULL);
-    fprintf(stderr, "# threads: %d\n", n_threads);
-
-    res = sim_run(d, &s, progress_cb, &ps);
+    if (!o.quiet) {
+        fprintf(stderr, "tunecost simulate: %s\n", path);
+        sim_write_settings(stderr, d, &o.s, NULL);
+        fprintf(stderr, "# threads: %d\n", sim_threads(o.s.threads));
+    }
+    res = sim_run(d, &o.s, progress_cb, &ps);
     if (ps.printed)
         fprintf(stderr, "\r%40s\r", "");
     if (res == NULL) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         goto out;
     }
-    fprintf(stderr, "%d points (%d samples x %d scenarios), %ld tuning runs each, replayed in %.3f s; trace read in "
-           "%.3f s, tables built in %.3f s (%.1f MiB)\n",
-           res->n_points, s.samples, s.n_scenarios, res->points[0].results, res->elapsed_s, t_load, t_build,
-           (double)sim_data_bytes(d) / 1048576.0);
-    if (print_summary(d, &s, res, s.input >= 0) != 0 || write_outputs(&od, out_dir, d, &s, res, path) != 0) {
+    if (!o.quiet)
+        fprintf(stderr, "%d points (%d samples x %d scenarios), %ld tuning runs each, replayed in %.3f s; trace read "
+                        "in %.3f s, tables built in %.3f s (%.1f MiB)\n",
+                res->n_points, o.s.samples, o.s.n_scenarios, res->points[0].results, res->elapsed_s, t_load, t_build,
+                (double)sim_data_bytes(d) / 1048576.0);
+    if (print_summary(d, &o.s, res, o.s.input >= 0) != 0 ||
+        (o.out_dir != NULL && (sim_write_outputs(od.tmp, d, &o.s, res, path) != 0 || tc_outdir_commit(&od) != 0))) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         goto out;
     }
+    if (!o.quiet && o.out_dir != NULL)
+        fprintf(stderr, "wrote %s/points.tsv and %s/frontier.tsv\n", o.out_dir, o.out_dir);
+    else if (!o.quiet)
+        fprintf(stderr, "(no --output DIR: nothing written)\n");
     rc = 0;
 out:
     tc_outdir_abort(&od); /* nothing once committed */
-    trace_close(t);
     sim_result_free(res);
     sim_data_free(d);
     return rc;

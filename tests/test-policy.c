@@ -47,7 +47,7 @@ static const char *build_tiny(void)
     const char *path = tt_path("tiny.h5");
     struct trace *t = hand_trace(path, 15);
     int32_t params[] = {16, 32, 64};
-    struct trace_config cfg[3] = {{0, 100, 1, 32, 0, 0, 0}, {0, 200, 1, 32, 0, 0, 0}, {2, 50, NAN, 0, 0, 0, 0}};
+    struct trace_config cfg[3] = {{0, 100, 1, 32, 0, 0, 0, NAN}, {0, 200, 1, 32, 0, 0, 0, NAN}, {2, 50, NAN, 0, 0, 0, 0, NAN}};
     int64_t dims[] = {1000};
     struct trace_input in = {1e9, NAN};
     ck_assert_int_eq(trace_write_configs(t, 3, params, cfg), 0);
@@ -209,7 +209,7 @@ static const char *build_valid_space(void)
     struct trace_input in[] = {{1e9, NAN}, {2e9, NAN}};
     for (int c = 0; c < 9; c++) {
         params[c] = 16 * (c + 1);
-        cfg[c] = (struct trace_config){0, 40 + 20 * c + 0.25 * c * c, 1, 32, 0, 0, 0};
+        cfg[c] = (struct trace_config){0, 40 + 20 * c + 0.25 * c * c, 1, 32, 0, 0, 0, NAN};
     }
     ck_assert_int_eq(trace_write_configs(t, 9, params, cfg), 0);
     ck_assert_int_eq(trace_write_inputs(t, 2, dims, in), 0);
@@ -229,7 +229,7 @@ static const char *build_valid_space(void)
     return path;
 }
 
-/* build_valid_space's 9 configurations and 3 that fail: 9 out of resources without a compile time (a trace
+/* build_valid_space's 9 configurations (with isolated compile times on the even ones) and 3 that fail: 9 out of resources without a compile time (a trace
  * collected without --compile-invalid: charged the median of the valid ones), 10 a compile error (compile 35 ms),
  * 11 a launch error on both inputs (compile 60 ms, a run of wall_ms 4 and no executions). */
 static const char *build_mixed_space(void)
@@ -240,9 +240,9 @@ static const char *build_mixed_space(void)
     struct trace_config cfg[12];
     int64_t dims[] = {1000, 2000};
     struct trace_input in[] = {{1e9, NAN}, {2e9, NAN}};
-    for (int c = 0; c < 12; c++) {
+    for (int c = 0; c < 12; c++) { /* isolated compile times on even configurations only: sequential falls back */
         params[c] = 16 * (c + 1);
-        cfg[c] = (struct trace_config){0, 40 + 20 * c + 0.25 * c * c, 1, 32, 0, 0, 0};
+        cfg[c] = (struct trace_config){0, 40 + 20 * c + 0.25 * c * c, 1, 32, 0, 0, 0, c % 2 ? NAN : 30 + 11 * c};
     }
     cfg[9].status = TRACE_OUT_OF_RESOURCES, cfg[9].compile_ms = NAN;
     cfg[10].status = TRACE_COMPILE_ERROR, cfg[10].compile_ms = 35;
