@@ -37,12 +37,12 @@ static const char *cli_exe; /* the tunecost binary, for the integration suite */
  * time, here none recorded, so the median of its input's valid ones, plus its failed launch's wall_ms:
  *   input 0: 114 + 210 + c2 (median(100, 200) = 150, its run's wall 0) = 474 ms; winner c1, speedup 1
  *   input 1: 109 + c1 (200 + its launch error's wall 3 = 203) + c2 (no run: median(100) + 0 = 100) = 412 ms */
-static void write_trace(const char *path)
+static void write_trace_iso(const char *path, double iso0, double iso1)
 {
     static const char *const pn[] = {"BLOCK_M"};
     static const char *const dn[] = {"M", "N", "K"};
     static const int32_t params[] = {16, 32, 64};
-    struct trace_config cfg[3] = {{TRACE_OK, 100, 1, 0, 0, 0, 0, NAN}, {TRACE_OK, 200, 1, 0, 0, 0, 0, NAN},
+    struct trace_config cfg[3] = {{TRACE_OK, 100, 1, 0, 0, 0, 0, iso0}, {TRACE_OK, 200, 1, 0, 0, 0, 0, iso1},
                                   {TRACE_OUT_OF_RESOURCES, NAN, 0, 0, 0, 0, 0, NAN}};
     static const int64_t dims[] = {64, 64, 64, 128, 128, 128};
     struct trace_input ins[2] = {{1e9, NAN}, {8e9, NAN}};
@@ -80,6 +80,12 @@ static void write_trace(const char *path)
     ck_assert_int_eq(trace_append_run(t, &r, bad, 2), 0);
     ck_assert_int_eq(trace_close(t), 0);
 }
+
+static void write_trace(const char *path)
+{
+    write_trace_iso(path, NAN, NAN);
+}
+
 
 /* The settings of one scenario, baseline, with N_CONFIG n_config and EXEC_TIME exec_ms. */
 static void baseline_fixed(struct sim_settings *s, int n_config, int exec_ms)
@@ -172,6 +178,45 @@ START_TEST(test_sim_from_trace)
     one = 5;
     ck_assert_ptr_null(sim_data_from_trace(t, &one, 1, &s));
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), path));
+    trace_close(t);
+}
+END_TEST
+
+/* Isolated compile times in the trace: configs 0 and 1 compiled alone in 60 and 150 ms (100 and 200 under the
+ * collector's workers). Input 0, N_CONFIG 2, EXEC_TIME 5, only valid configurations: sequential charges the
+ * isolated times, 324 − 100 − 200 + 60 + 150 = 234 ms; under --compile-model paper compile_ms, 324 ms; the ideal
+ * model on 2 workers compile_ms: 2 / ceil(2/2) = 2 -> 24 + 300/2 = 174 ms either way. */
+START_TEST(test_sim_isolated_from_trace)
+{
+    const char *path = tt_path("iso.h5");
+    static const int one[] = {0};
+    struct trace *t;
+    write_trace_iso(path, 60, 150);
+    t = trace_open(path);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    for (int m = 0; m < 2; m++) {
+        struct sim_settings s;
+        struct sim_data *d;
+        struct sim_result *r;
+        sim_settings_default(&s);
+        baseline_fixed(&s, 2, 5);
+        ck_assert_int_eq(sim_scenario_parse("ideal", SIM_COMPILE_SEQUENTIAL, 2, SIM_OVERHEAD_PAPER, &s.scenarios[1]),
+                         0);
+        s.n_scenarios = 2;
+        s.samples = 2;
+        s.runs = 3;
+        s.failed_cost = SIM_FAILED_NONE;
+        s.compile_model = m == 0 ? SIM_CM_MEASURED : SIM_CM_PAPER;
+        d = sim_data_from_trace(t, one, 1, &s);
+        ck_assert_msg(d != NULL, "%s", tc_errmsg());
+        s.input = 0;
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        ck_near(r->points[0].time_s, m == 0 ? 0.234 : 0.324);
+        ck_near(r->points[1].time_s, 0.174);
+        sim_result_free(r);
+        sim_data_free(d);
+    }
     trace_close(t);
 }
 END_TEST
@@ -391,6 +436,7 @@ int main(int argc, char **argv)
         tcase_set_timeout(tc, 120);
     } else {
         tcase_add_test(tc, test_sim_from_trace);
+        tcase_add_test(tc, test_sim_isolated_from_trace);
         tcase_set_timeout(tc, 60);
     }
     suite_add_tcase(su, tc);
