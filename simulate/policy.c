@@ -81,6 +81,9 @@ void pol_settings_default(struct pol_settings *s)
     s->compile = SIM_COMPILE_SEQUENTIAL;
     s->compile_factor = 16;
     s->overhead = SIM_OVERHEAD_PAPER;
+    s->compile_model = SIM_CM_MEASURED;
+    s->failed_cost = SIM_FAILED_TRITON;
+    s->truth = SIM_ESTIMATOR_MEDIAN;
 }
 
 /* ---- tables ------------------------------------------------------------------------------------------------ */
@@ -115,6 +118,92 @@ void pol_data_free(struct pol_data *d)
     free(d);
 }
 
+/* The per-block sums of a valid configuration's executions (pcfg.blk), when it has a whole block. 0 or -1 (out of
+ * memory). */
+static int blocks(struct pcfg *c)
+{
+    if (c->n / BLK == 0)
+        return 0;
+    if ((c->blk = malloc((size_t)(c->n / BLK) * 4 * sizeof *c->blk)) == NULL)
+        return -1;
+    for (int q = 0; q < c->n / BLK; q++) {
+        double su = 0, sq = 0, mn = INFINITY, mx = 0;
+        for (int e = q * BLK; e < (q + 1) * BLK; e++) {
+            double x = (double)c->x[e] * 1e-6;
+            su += x;
+            sq += x * x;
+            mn = x < mn ? x : mn;
+            mx = x > mx ? x : mx;
+        }
+        c->blk[4 * q] = su;
+        c->blk[4 * q + 1] = sq;
+        c->blk[4 * q + 2] = mn;
+        c->blk[4 * q + 3] = mx;
+    }
+    return 0;
+}
+
+/* Each configuration's charge under both compile models (pcfg.charge), with the medians of the input's valid
+ * configurations for those without a compile time: the rule simulate's replay applies (sim_replay.c). */
+static int charges(struct pinput *in, const struct sim_base *base, int nc)
+{
+    double *v = malloc(((size_t)nc + 1) * sizeof *v), med_ms, med_seq_ms;
+    int m = 0;
+    if (v == NULL)
+        return -1;
+    for (int k = 0; k < nc; k++)
+        if (base[k].status == TRACE_OK)
+            v[m++] = base[k].compile_ms;
+    med_ms = sim_median_finite(v, m);
+    for (int cm = SIM_CM_MEASURED; cm <= SIM_CM_PAPER; cm++) {
+        m = 0;
+        for (int k = 0; k < nc; k++)
+            if (base[k].status == TRACE_OK)
+                v[m++] = sim_compile_charge((enum sim_compile_model)cm, base[k].compile_ms,
+                                            base[k].compile_isolated_ms, NAN, NAN).seq_ms;
+        med_seq_ms = sim_median_finite(v, m);
+        for (int k = 0; k < nc; k++)
+            in->c[k].charge[cm] = sim_compile_charge((enum sim_compile_model)cm, base[k].compile_ms,
+                                                     base[k].compile_isolated_ms, med_ms, med_seq_ms);
+    }
+    free(v);
+    return 0;
+}
+
+/* d->grid_cfg, the configuration at each point of the parameter grid, when the grid has at most 1 << 22 points
+ * (else NULL). 0 or -1 (out of memory). */
+static int grid_table(struct pol_data *d, const struct trace *t)
+{
+    int nc = trace_n_configs(t), np = d->n_params;
+    size_t n_grid = 1;
+    for (int p = 0; p < np && n_grid <= ((size_t)1 << 22); p++)
+        n_grid *= (size_t)(d->n_values[p] > 0 ? d->n_values[p] : 1);
+    if (n_grid <= ((size_t)1 << 22)) {
+        if ((d->grid_cfg = malloc(n_grid * sizeof *d->grid_cfg)) == NULL)
+            return -1;
+        for (size_t g = 0; g < n_grid; g++)
+            d->grid_cfg[g] = -1;
+        for (int c = nc - 1; c >= 0; c--) { /* backwards: the first in trace order is left */
+            size_t g = 0, stride = 1;
+            for (int p = 0; p < np; p++) {
+                const int32_t *vp = d->values[p], x = trace_params(t, c)[p];
+                int lo = 0, hi = d->n_values[p] - 1;
+                while (lo < hi) { /* the value's index in the sorted distinct values */
+                    int mid = (lo + hi) / 2;
+                    if (vp[mid] < x)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                g += (size_t)lo * stride;
+                stride *= (size_t)d->n_values[p];
+            }
+            d->grid_cfg[g] = c;
+        }
+    }
+    return 0;
+}
+
 struct pol_data *pol_data_from_trace(const struct trace *t)
 {
     int nc = trace_n_configs(t), np = trace_n_params(t);
@@ -146,34 +235,8 @@ struct pol_data *pol_data_from_trace(const struct trace *t)
         d->values[p] = v;
         d->n_values[p] = n;
     }
-    { /* the grid table, when it has at most 1 << 22 points */
-        size_t n_grid = 1;
-        for (int p = 0; p < np && n_grid <= ((size_t)1 << 22); p++)
-            n_grid *= (size_t)(d->n_values[p] > 0 ? d->n_values[p] : 1);
-        if (n_grid <= ((size_t)1 << 22)) {
-            if ((d->grid_cfg = malloc(n_grid * sizeof *d->grid_cfg)) == NULL)
-                goto oom;
-            for (size_t g = 0; g < n_grid; g++)
-                d->grid_cfg[g] = -1;
-            for (int c = nc - 1; c >= 0; c--) { /* backwards: the first in trace order is left */
-                size_t g = 0, stride = 1;
-                for (int p = 0; p < np; p++) {
-                    const int32_t *vp = d->values[p], x = trace_params(t, c)[p];
-                    int lo = 0, hi = d->n_values[p] - 1;
-                    while (lo < hi) { /* the value's index in the sorted distinct values */
-                        int mid = (lo + hi) / 2;
-                        if (vp[mid] < x)
-                            lo = mid + 1;
-                        else
-                            hi = mid;
-                    }
-                    g += (size_t)lo * stride;
-                    stride *= (size_t)d->n_values[p];
-                }
-                d->grid_cfg[g] = c;
-            }
-        }
-    }
+    if (grid_table(d, t) != 0)
+        goto oom;
     for (int i = 0; i < d->n_in; i++) {
         struct pinput *in = &d->in[i];
         in->n_cfg = nc;
@@ -181,7 +244,7 @@ struct pol_data *pol_data_from_trace(const struct trace *t)
         in->pc = calloc((size_t)nc + 1, sizeof *in->pc);
         if (in->c == NULL || in->pc == NULL)
             goto oom;
-        in->opt_ms = INFINITY;
+        in->opt_ms = in->opt_truth_ms[0] = in->opt_truth_ms[1] = in->opt_truth_ms[2] = INFINITY;
         /* the records `simulate` replays too (sim_table.h): status, compile time, true time, overheads */
         if (sim_table_input(t, i, &bs, base) != 0) {
             tc_preferr("%s", trace_path(t));
@@ -204,28 +267,19 @@ struct pol_data *pol_data_from_trace(const struct trace *t)
             c->x = b->timed_ns;
             c->n = b->n_timed;
             c->true_ms = b->true_ms;
-            if (c->n / BLK > 0) {
-                if ((c->blk = malloc((size_t)(c->n / BLK) * 4 * sizeof *c->blk)) == NULL)
-                    goto oom;
-                for (int q = 0; q < c->n / BLK; q++) {
-                    double su = 0, sq = 0, mn = INFINITY, mx = 0;
-                    for (int e = q * BLK; e < (q + 1) * BLK; e++) {
-                        double x = (double)c->x[e] * 1e-6;
-                        su += x;
-                        sq += x * x;
-                        mn = x < mn ? x : mn;
-                        mx = x > mx ? x : mx;
-                    }
-                    c->blk[4 * q] = su;
-                    c->blk[4 * q + 1] = sq;
-                    c->blk[4 * q + 2] = mn;
-                    c->blk[4 * q + 3] = mx;
-                }
-            }
+            if (blocks(c) != 0)
+                goto oom;
             in->n_valid++;
             if (c->true_ms < in->opt_ms)
                 in->opt_ms = c->true_ms;
+            for (int e = 0; e < 3; e++) {
+                c->truth_ms[e] = sim_base_truth_ms(b, (enum sim_estimator)e);
+                if (c->truth_ms[e] < in->opt_truth_ms[e])
+                    in->opt_truth_ms[e] = c->truth_ms[e];
+            }
         }
+        if (charges(in, base, nc) != 0)
+            goto oom;
     }
     free(base);
     sim_scratch_free(&bs);
