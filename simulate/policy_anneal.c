@@ -107,5 +107,5 @@ static void anneal_stop(void *p)
 
 const struct policy_ops policy_anneal = {
     "anneal", "simulated annealing over the parameter grid (neighbours: one parameter, one step)",
-    "Kirkpatrick et al., Science 220 (1983)", anneal_start, anneal_next, anneal_rep, anneal_observe, anneal_stop,
+    "Kirkpatrick et al., Science 220 (1983)", anneal_start, anneal_next, anneal_rep, anneal_observe, anneal_stop, 0,
 };

@@ -11,6 +11,7 @@
 struct pcfg {
     int status;          /* the current run's status for this input (compile/config status without a run) */
     double compile_ms;   /* 0 when not recorded */
+    double compile_rec_ms; /* as recorded (NaN when not): what the view shows once it is compiled */
     double warm_ms;      /* estimate + warm-up executions, with their overhead share */
     double gap_ms;       /* per-execution overhead: (wall_ms - all executions) / executions, >= 0 */
     double ovh_ms;       /* wall_ms - timed executions, >= 0 (the paper's whole overhead) */
@@ -27,6 +28,7 @@ struct pinput {
     int n_cfg, n_valid;
     struct pcfg *c;
     struct pol_config *pc;
+    double *prior_ms;    /* n_cfg, or NULL: the transfer policy's prior (pol_data_set_prior) */
     double opt_ms;
 };
 
@@ -35,6 +37,7 @@ struct pol_data {
     struct pinput *in;
     int *n_values;
     int32_t **values;
+    int *vidx;           /* n_configs x n_params: each configuration's value indices */
     int *grid_cfg;       /* the configuration at each point of the parameter grid (mixed radix over the value
                           * indices, parameter 0 fastest), -1 where the space has none; NULL when the grid is too
                           * large to tabulate (pol_config_at then searches) */
