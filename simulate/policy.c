@@ -117,6 +117,12 @@ void pol_data_free(struct pol_data *d)
     free(d->n_values);
     free(d->grid_cfg);
     free(d->vidx);
+    if (d->bcache != NULL) {
+        pthread_mutex_destroy(&d->bcache->mu);
+        free(d->bcache->grid_s);
+        free(d->bcache->out);
+        free(d->bcache);
+    }
     free(d);
 }
 
@@ -260,6 +266,10 @@ struct pol_data *pol_data_from_trace(const struct trace *t)
     for (int i = 0; i < d->n_in; i++)
         if (data_input(d, t, i, &bs, base) != 0)
             goto fail;
+    if ((d->bcache = calloc(1, sizeof *d->bcache)) != NULL && pthread_mutex_init(&d->bcache->mu, NULL) != 0) {
+        free(d->bcache);
+        d->bcache = NULL; /* no cache: each evaluation computes its baseline */
+    }
     free(base);
     sim_scratch_free(&bs);
     return d;

@@ -58,6 +58,20 @@ static int incumbent(const struct pinput *in, const struct run_state *rs)
     return best;
 }
 
+/* The incumbent after a step on k, from the one before (prev): only k changed, so a full scan is needed only when
+ * k was the incumbent (its estimate may have risen, or it was dropped); else k replaces prev when it is usable and
+ * lower, or equal with a lower index (incumbent's order). */
+static int incumbent_after(const struct pinput *in, const struct run_state *rs, int prev, int k)
+{
+    if (prev < 0 || k == prev)
+        return incumbent(in, rs);
+    if (rs->failed[k] || rs->dropped[k] || rs->n_exec[k] == 0)
+        return prev;
+    if (rs->est_ms[k] < rs->est_ms[prev] || (rs->est_ms[k] == rs->est_ms[prev] && k < prev))
+        return k;
+    return prev;
+}
+
 /* Benchmark configuration k for `rep` ms of timed executions (continuing after those already taken). Returns 1
  * when the budget ended the run (nothing of the step that would pass it is charged), else 0. */
 static int bench_step(const struct pinput *in, const struct pol_settings *s, struct run_state *rs, int k,
@@ -303,7 +317,7 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
         if (!was_visited && rs.visited[k] && in->c[k].status != TRACE_OUT_OF_RESOURCES)
             rs.compile_ms[k] = in->c[k].compile_rec_ms; /* compiled now: its compile time is known */
         (*n_steps)++;
-        v.best = incumbent(in, &rs);
+        v.best = incumbent_after(in, &rs, v.best, k);
         if (ops->observe != NULL)
             ops->observe(st, &v, k);
         if (log_add(log, v.time_s, v.best >= 0 ? in->opt_ms / in->c[v.best].true_ms : 0) != 0) {
@@ -502,7 +516,7 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
         tc_seterr("policies: no input has a valid run");
         goto out;
     }
-    pol_baseline(d, s, grid_s, n, curve->baseline);
+    pol_baseline_cached(d, s, grid_s, n, curve->baseline);
     curve->t90_s = curve->t95_s = curve->t99_s = NAN;
     double gain = 0, room = 0; /* sums over the grid of P - B and of 1 - B: score = gain / room */
     for (int g = 0; g < n; g++) {

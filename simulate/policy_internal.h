@@ -6,6 +6,7 @@
 
 #include "policy.h"
 
+#include <pthread.h>
 #include <stdint.h>
 
 struct pcfg {
@@ -41,6 +42,19 @@ struct pol_data {
     int *grid_cfg;       /* the configuration at each point of the parameter grid (mixed radix over the value
                           * indices, parameter 0 fastest), -1 where the space has none; NULL when the grid is too
                           * large to tabulate (pol_config_at then searches) */
+    struct pol_bcache *bcache; /* the last baseline computed (pol_baseline_cached), shared by every policy */
 };
+
+/* The analytic baseline of the last (rep_ms, compile_jobs, grid) asked for: every policy of an evaluation has the
+ * same one, and on a large space it costs more than a policy's runs. */
+struct pol_bcache {
+    pthread_mutex_t mu;
+    double rep_ms;
+    int compile_jobs, n;
+    double *grid_s, *out; /* n each; NULL: none yet */
+};
+/* pol_baseline through d's cache: the same numbers (computed afresh, uncached, when memory is short). */
+void pol_baseline_cached(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n,
+                         double *out);
 
 #endif

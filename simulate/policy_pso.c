@@ -119,6 +119,8 @@ static void *pso_start(const struct pol_view *v)
     place_at(st, v, 0, (int)gsl_rng_uniform_int(v->rng, (unsigned long)v->n_configs)); /* x0 */
     for (int j = 0; j < st->n; j++)
         st->own_cost[j] = DBL_MAX;
+    for (size_t j = 0; j + 1 < nx; j++) /* Kernel Tuner's best_pos starts at the position */
+        st->own[j] = st->x[j];
     st->swarm_cost = DBL_MAX;
     st->cfg[0] = -2; /* not snapped yet */
     return st;

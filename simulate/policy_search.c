@@ -21,14 +21,25 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Configuration k's value indices: the view's table, or computed into buf. */
+static const int *row_of(const struct pol_view *v, int k, int *buf)
+{
+    if (v->vidx != NULL)
+        return &v->vidx[(size_t)k * v->n_params];
+    for (int p = 0; p < v->n_params; p++)
+        buf[p] = pol_value_index(v, p, v->cfg[k].params[p]);
+    return buf;
+}
+
 /* Neighbours by a scan of every configuration (when the grid is not tabulated, or too many offsets). */
 static int scan_neighbours(const struct pol_view *v, const int *vidx, enum pol_nbr method, int *out)
 {
-    int n = 0;
+    int n = 0, buf[MAX_PARAMS];
     for (int k = 0; k < v->n_configs; k++) {
         int n_diff = 0, max_diff = 0;
+        const int *row = row_of(v, k, buf);
         for (int p = 0; p < v->n_params; p++) {
-            int dv = abs(pol_vidx(v, k, p) - vidx[p]);
+            int dv = abs(row[p] - vidx[p]);
             n_diff += dv != 0;
             max_diff = dv > max_diff ? dv : max_diff;
         }
@@ -73,7 +84,9 @@ int pol_neighbours(const struct pol_view *v, const int *vidx, enum pol_nbr metho
     double n_offsets = 1;
     for (int p = 0; p < v->n_params; p++)
         n_offsets *= v->n_values[p] > 1 ? 3 : 1;
-    if (v->grid_cfg == NULL || v->n_params > MAX_PARAMS ||
+    if (v->n_params > MAX_PARAMS)
+        return 0; /* not a grid search's space (policy_search's limit) */
+    if (v->grid_cfg == NULL ||
         (method == POL_NBR_ADJACENT && n_offsets > (double)v->n_configs))
         return scan_neighbours(v, vidx, method, out);
     if (method == POL_NBR_ADJACENT) {
@@ -101,28 +114,29 @@ int pol_neighbours(const struct pol_view *v, const int *vidx, enum pol_nbr metho
 int pol_closest(const struct pol_view *v, const int *vidx)
 {
     long best = -1;
-    int n_ties = 0, pick = -1;
-    for (int k = 0; k < v->n_configs; k++) {
-        long dist = 0;
-        for (int p = 0; p < v->n_params && (best < 0 || dist <= best); p++)
-            dist += labs((long)pol_vidx(v, k, p) - vidx[p]);
-        if (best < 0 || dist < best) {
-            best = dist;
-            n_ties = 1;
-            pick = k;
-        } else if (dist == best) {
-            n_ties++;
+    int n_ties = 0, pick = -1, buf[MAX_PARAMS];
+    if (v->n_params > MAX_PARAMS)
+        return v->n_configs > 0 ? 0 : -1;
+    for (int pass = 0; pass < 2; pass++) { /* the least distance and its ties; then the tie drawn */
+        long r = pass == 1 && n_ties > 1 ? (long)gsl_rng_uniform_int(v->rng, (unsigned long)n_ties) : 0;
+        if (pass == 1 && n_ties <= 1)
+            break;
+        for (int k = 0; k < v->n_configs; k++) {
+            const int *row = row_of(v, k, buf);
+            long dist = 0;
+            for (int p = 0; p < v->n_params && (best < 0 || dist <= best); p++)
+                dist += labs((long)row[p] - vidx[p]);
+            if (pass == 1) {
+                if (dist == best && r-- == 0)
+                    return k;
+            } else if (best < 0 || dist < best) {
+                best = dist;
+                n_ties = 1;
+                pick = k;
+            } else if (dist == best) {
+                n_ties++;
+            }
         }
-    }
-    if (n_ties <= 1)
-        return pick;
-    long r = (long)gsl_rng_uniform_int(v->rng, (unsigned long)n_ties);
-    for (int k = 0; k < v->n_configs; k++) {
-        long dist = 0;
-        for (int p = 0; p < v->n_params && dist <= best; p++)
-            dist += labs((long)pol_vidx(v, k, p) - vidx[p]);
-        if (dist == best && r-- == 0)
-            return k;
     }
     return pick;
 }
