@@ -128,6 +128,12 @@ int main(int argc, char **argv)
         trace_close(t);
         return 1;
     }
+    if (pol_data_set_prior(d, t, t) != 0) { /* transfer's prior: the trace itself (timing only) */
+        fprintf(stderr, "bench-policies: %s\n", tc_errmsg());
+        pol_data_free(d);
+        trace_close(t);
+        return 1;
+    }
     if (perms > 0) {
         s.threads = threads;
         rc = baseline_error(d, &s, grid, perms) == 0 ? 0 : 1;
