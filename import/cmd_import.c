@@ -288,16 +288,24 @@ static int build_params(struct imp *im, int32_t *params, char ***tables, int *n_
             }
             continue;
         }
-        char **tab = calloc((size_t)im->n_cfg + 64, sizeof *tab);
+        /* room for every value tune_params lists (entries may use few of them) and every configuration's */
+        struct json_object *vals = NULL;
+        size_t n_listed = 0;
+        if (im->src[0].tune_params != NULL &&
+            json_object_object_get_ex(im->src[0].tune_params, im->src[0].params[p], &vals) &&
+            json_object_is_type(vals, json_type_array))
+            n_listed = json_object_array_length(vals);
+        else
+            vals = NULL;
+        if (n_listed + (size_t)im->n_cfg > INT32_MAX)
+            return tc_seterr("%s: parameter '%s' lists too many values", im->src[0].path, im->src[0].params[p]);
+        char **tab = calloc(n_listed + (size_t)im->n_cfg, sizeof *tab);
         int n = 0;
-        struct json_object *vals;
         if (tab == NULL)
             return tc_seterr("out of memory");
         tables[p] = tab;
-        if (im->src[0].tune_params != NULL &&
-            json_object_object_get_ex(im->src[0].tune_params, im->src[0].params[p], &vals) &&
-            json_object_is_type(vals, json_type_array)) {
-            for (size_t i = 0; i < json_object_array_length(vals) && n < im->n_cfg + 63; i++) {
+        if (vals != NULL) {
+            for (size_t i = 0; i < n_listed; i++) {
                 const char *txt = json_object_to_json_string_ext(json_object_array_get_idx(vals, i),
                                                                  JSON_C_TO_STRING_PLAIN |
                                                                      JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -517,6 +525,7 @@ static int build_tables(struct imp *im, struct tables *tt)
         struct trace_config *tc = &tt->configs[c];
         tc->status = im->cfgs[c].status;
         tc->compile_ms = im->cfgs[c].compile_ms;
+        tc->compile_isolated_ms = NAN; /* other tools record one compile time: compile_ms */
         if (isnan(tc->compile_ms) && tc->status != TRACE_OUT_OF_RESOURCES) {
             tc->compile_ms = 0; /* not recorded (Kernel Tuner before 0.4.3): charged as 0 (docs/import.md) */
             im->n_no_compile++;

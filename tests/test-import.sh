@@ -133,6 +133,36 @@ if T import t4 t4kt.json -o t4kt.h5 >log.txt 2>&1 && grep -q "revisits" log.txt 
 assert len(runs) == 5 and float(cfg[0]["compile_ms"]) == 300.0 and abs(float(runs[0]["wall_ms"]) - 9.5) < 1e-12
 '; then ok "Kernel Tuner's T4 writer: compilation, benchmark, a revisit kept once"; else fail "T4 writer names: $(tail -3 log.txt)"; fi
 
+# ---- a string parameter whose tune_params lists many values the entries never use (issue 22, item 1) ----------------
+# 300 listed values, 2 entries using "v7" and "v250": the value table keeps tune_params' order (300 texts) and the
+# two configurations are indices 7 and 250. Before the fix the table overflowed the heap (exit 134 or silent).
+"$PY" - <<'PYEOF'
+import json
+vals = ["v%d" % i for i in range(300)]
+def ent(v, t):
+    return {"tile": v, "time": t, "times": [t, t], "compile_time": 1.0, "verification_time": 0, "benchmark_time": 2 * t}
+d = {"schema_version": "1.0.0", "device_name": "G", "kernel_name": "k", "problem_size": [8],
+     "tune_params_keys": ["tile"], "tune_params": {"tile": vals}, "objective": "time",
+     "objective_higher_is_better": False, "cache": {"v7": ent("v7", 0.5), "v250": ent("v250", 0.25)}}
+json.dump(d, open("manyvals.json", "w"))
+PYEOF
+if T import kerneltuner manyvals.json -o manyvals.h5 >log.txt 2>&1 && check_trace manyvals.h5 '
+v = list(f["params"].attrs["values_tile"])
+assert len(v) == 300 and v[7] == "\"v7\"" and v[250] == "\"v250\"", (len(v), v[:3])
+assert list(f["params"][:, 0]) == [7, 250] and best(0) == (250000.0, 1), list(f["params"][:, 0])
+'; then ok "many unused tune_params values: value table in tune_params order, no overflow"; else fail "many unused values: $(tail -3 log.txt)"; fi
+
+# ---- merge joins imported traces (issue 22, item 5) -----------------------------------------------------------------
+# Imported traces have no warm-up or repetition setting (NaN): merge compared them with != and refused any two.
+# kt-gemm-256.json at problem size 64x64 is a second input of the same 8 configurations: the merged trace has 2
+# inputs, 16 runs, and each input's best is 16,4,1 (configuration 3) at 250 us.
+sed 's/"problem_size": \[256, 256\]/"problem_size": [64, 64]/' "$FIX/kt-gemm-256.json" >kt64.json
+if T import kerneltuner "$FIX/kt-gemm-256.json" -o ma.h5 -q && T import kerneltuner kt64.json -o mb.h5 -q &&
+    T merge mab.h5 ma.h5 mb.h5 >log.txt 2>&1 && check_trace mab.h5 '
+assert len(f["inputs"]) == 2 and len(runs) == 16 and best(0) == (250000.0, 3) and best(1) == (250000.0, 3)
+assert sorted(map(list, f["dims"][...])) == [[64, 64], [256, 256]]
+'; then ok "merge of two imported traces"; else fail "merge of imported traces: $(tail -2 log.txt)"; fi
+
 # ---- the commands run on imported traces --------------------------------------------------------------------------
 T info kt2.h5 >info.txt 2>&1 || fail "info on an imported trace: $(tail -1 info.txt)"
 grep -q "1800 us" info.txt || fail "info does not show the 512x512 best time (1800 us)"

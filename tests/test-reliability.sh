@@ -14,7 +14,7 @@ MAKE_CORPUS=$(realpath "${2:?usage: test-reliability.sh TUNECOST MAKE_CORPUS_PY}
 PY=/usr/bin/python3
 "$PY" -c 'import h5py, numpy' 2>/dev/null || { echo "SKIP: $PY with h5py and numpy is needed"; exit 77; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tc-rel.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+trap 'umount "$TMP/fullfs" 2>/dev/null; rm -rf "$TMP"' EXIT
 "$PY" "$MAKE_CORPUS" "$TMP/corpus" >/dev/null || { echo "FAIL: make_corpus.py failed"; exit 1; }
 C=$TMP/corpus
 cd "$TMP" || exit 1
@@ -217,6 +217,58 @@ if [ "$(id -u)" != 0 ] || [ ${#AS[@]} -gt 0 ]; then
     [ -z "$(ls -A "$RO/ro")" ] || fail "something was written into the read-only directory"
     chmod 755 "$RO/ro"; rm -rf "$RO"
 else echo "skip section 16: root without runuser"; fi
+
+# ==== Fourth round (issue 22; docs/reliability.md) ============================================================
+HAVE_IMPORT=0
+T import --help >/dev/null 2>&1 && HAVE_IMPORT=1
+# big.json: a Kernel Tuner cache of 1000 configurations (a in 0..39, b in 0..24), 32 times each: its trace is
+# about 64 KB, so a 20 KiB file size limit stops the writing midway.
+"$PY" - <<'PYEOF'
+import json
+cache = {}
+for a in range(40):
+    for b in range(25):
+        t = 1 + a * 0.01 + b * 0.001
+        cache["%d,%d" % (a, b)] = {"a": a, "b": b, "time": t, "times": [t] * 32, "compile_time": 1.0,
+                                   "verification_time": 0, "benchmark_time": 40 * t}
+d = {"schema_version": "1.0.0", "device_name": "G", "kernel_name": "k", "problem_size": [8],
+     "tune_params_keys": ["a", "b"], "tune_params": {"a": list(range(40)), "b": list(range(25))},
+     "objective": "time", "objective_higher_is_better": False, "cache": cache}
+json.dump(d, open("big.json", "w"))
+PYEOF
+# no_leftovers DIR: no hidden temporary of ours in DIR
+no_leftovers() { [ -z "$(ls -A "$1" | grep '^\..*\.tmp\.')" ]; }
+# env_fault NAME OUT CMD...: the command fails as an environment fault: exit 1 (not 2, not a signal), exactly
+# one line on stderr with the OS's reason and no HDF5 internals, OUT absent, no temporary left beside it.
+env_fault() {
+    local name=$1 out=$2; shift 2
+    "$@" >out.txt 2>err.txt
+    local rc=$? lines
+    lines=$(wc -l <err.txt)
+    if [ "$rc" = 1 ] && [ "$lines" = 1 ] && grep -Eq "File too large|No space left on device" err.txt &&
+        ! grep -Eq "errno =|buf = |total write size" err.txt && [ ! -e "$out" ] && no_leftovers "$(dirname "$out")"; then
+        ok "$name: $(cat err.txt)"
+    else fail "$name: exit $rc, $lines lines, $out $( [ -e "$out" ] && echo present || echo absent): $(head -c 400 err.txt)"; fi
+}
+# ulimit_run KIB CMD...: run CMD under a file size limit, SIGXFSZ ignored (writes fail with EFBIG instead)
+ulimit_run() { local k=$1; shift; ( trap '' XFSZ; ulimit -f "$k"; exec "$@" ); }
+
+# ---- 17. a failed write ends cleanly: no crash at exit after a failed H5Fclose (item 2) ------------------------
+# libhdf5's exit handler closed a file whose H5Fclose had failed: import and merge died with SIGSEGV (139).
+if [ "$HAVE_IMPORT" = 1 ]; then
+    T import kerneltuner big.json -o big.h5 -q || fail "import big.json"
+    for kib in 4 12 20 40; do
+        env_fault "import under ulimit -f $kib" imp.h5 ulimit_run "$kib" "$TUNECOST" import kerneltuner big.json -o imp.h5
+        env_fault "merge under ulimit -f $kib" mrg.h5 ulimit_run "$kib" "$TUNECOST" merge mrg.h5 big.h5
+    done
+    # a real full disk where this user may mount a small tmpfs (root); elsewhere the file size limit stands in
+    mkdir -p fullfs
+    if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=40k tmpfs fullfs 2>/dev/null; then
+        env_fault "import on a full disk" fullfs/imp.h5 T import kerneltuner big.json -o fullfs/imp.h5
+        env_fault "merge on a full disk" fullfs/mrg.h5 T merge fullfs/mrg.h5 big.h5
+        umount fullfs
+    else echo "skip section 17 (full tmpfs): cannot mount a tmpfs here"; fi
+else echo "skip section 17: import not built"; fi
 
 [ "$n_fail" = 0 ] || { echo "$n_fail check(s) failed"; exit 1; }
 echo "all reliability checks passed"

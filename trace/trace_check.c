@@ -181,3 +181,54 @@ int tr_check_run_durations(struct trace *t, long row, const struct trace_run *ru
 out:
     return rc;
 }
+
+/* A run's executions, [start, end) in /exec_ns, and its /runs row. */
+struct exec_range {
+    int64_t start, end;
+    size_t row;
+};
+
+static int range_cmp(const void *a, const void *b)
+{
+    const struct exec_range *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+int tr_check_exec_ranges(struct trace *t)
+{
+    int rc = -1, sorted = 1;
+    size_t n = 0;
+    struct exec_range *r = malloc((t->n_runs ? t->n_runs : 1) * sizeof *r);
+    if (r == NULL)
+        return tc_seterr_env("out of memory checking /runs against /exec_ns");
+    for (size_t i = 0; i < t->n_runs; i++) {
+        const struct trace_run *run = &t->runs[i];
+        int64_t count = (int64_t)run->n_estimate + run->n_warmup + run->n_timed;
+        if (count == 0)
+            continue; /* owns nothing */
+        r[n] = (struct exec_range){run->exec_offset, run->exec_offset + count, i};
+        if (n > 0 && r[n].start < r[n - 1].start)
+            sorted = 0;
+        n++;
+    }
+    if (!sorted) /* runs written by tunecost are in launch order: sorting is for other files */
+        qsort(r, n, sizeof *r, range_cmp);
+    size_t owner = 0; /* the range reaching furthest so far */
+    for (size_t i = 1; i < n; i++) {
+        if (r[i].start < r[owner].end) {
+            const struct exec_range *a = r[owner].row < r[i].row ? &r[owner] : &r[i];
+            const struct exec_range *b = a == &r[i] ? &r[owner] : &r[i];
+            FAIL("/runs rows %zu and %zu claim the same executions of /exec_ns (row %zu: %" PRId64 "..%" PRId64
+                 ", row %zu: %" PRId64 "..%" PRId64 "): each execution belongs to one run",
+                 a->row, b->row, a->row, a->start, a->end - 1, b->row, b->start, b->end - 1);
+        }
+        if (r[i].end > r[owner].end)
+            owner = i;
+    }
+    rc = 0;
+out:
+    free(r);
+    return rc;
+}

@@ -2,6 +2,7 @@
  * /inputs and /runs (one member table per struct gives both the memory and the file type), and attributes. */
 #include "trace_int.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@ static const struct member config_members[] = {
     MEMBER(struct trace_config, load_ms, M_F64),    MEMBER(struct trace_config, registers, M_I32),
     MEMBER(struct trace_config, smem_bytes, M_I32), MEMBER(struct trace_config, spill_bytes, M_I32),
     MEMBER_OPT(struct trace_config, path, M_I32),
+    MEMBER_OPT(struct trace_config, compile_isolated_ms, M_F64),
 };
 static const struct member input_members[] = {
     MEMBER(struct trace_input, flops, M_F64),
@@ -42,24 +44,48 @@ const struct layout tr_run_layout = {"/runs", run_members, N_OF(run_members), si
 
 /* ---- errors ----------------------------------------------------------------------------------------------- */
 
-static herr_t innermost_cb(unsigned n, const H5E_error2_t *err, void *data)
+/* What the walk of HDF5's error stack finds: its innermost message and the first errno any frame reports. */
+struct h5_cause {
+    char detail[200];
+    int os_errno; /* 0: none */
+};
+
+static herr_t cause_cb(unsigned n, const H5E_error2_t *err, void *data)
 {
-    if (n == 0 && err->desc != NULL)
-        snprintf((char *)data, 200, "%s", err->desc);
+    struct h5_cause *c = data;
+    const char *e;
+    if (err->desc == NULL)
+        return 0;
+    if (n == 0)
+        snprintf(c->detail, sizeof c->detail, "%s", err->desc);
+    /* the sec2 driver writes "..., errno = 28, error message = 'No space left on device', ..." */
+    if (c->os_errno == 0 && (e = strstr(err->desc, "errno = ")) != NULL)
+        c->os_errno = atoi(e + 8);
     return 0;
+}
+
+/* An errno that says the machine, not the input, is at fault. */
+static int env_errno(int e)
+{
+    return e == ENOSPC || e == EFBIG || e == EDQUOT || e == EIO || e == ENOMEM || e == EROFS || e == EMFILE ||
+           e == ENFILE || e == EACCES || e == EPERM || e == EINTR;
 }
 
 /* Set "<path>: <what>: <HDF5's innermost message> [<failing call>]" and clear HDF5's error stack. */
 void TC_PRINTF(3, 4) tr_h5fail(const char *path, const char *call, const char *fmt, ...)
 {
-    char what[512], detail[200] = "", fn[64] = "";
+    char what[512], fn[64] = "";
+    struct h5_cause cause = {"", 0};
+    char *detail = cause.detail;
     const char *paren = strchr(call, '(');
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    (void)H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost_cb, detail);
+    (void)H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, cause_cb, &cause);
     (void)H5Eclear2(H5E_DEFAULT);
+    if (cause.os_errno > 0) /* the OS's reason, not HDF5's internal text (cut, with addresses and times) */
+        snprintf(cause.detail, sizeof cause.detail, "%s", strerror(cause.os_errno));
     for (char *c = detail; *c != '\0'; c++) /* one line: HDF5 puts ctime()'s newline into some messages */
         if (*c == '\n' || *c == '\r' || *c == '\t')
             *c = ' ';
@@ -74,6 +100,8 @@ void TC_PRINTF(3, 4) tr_h5fail(const char *path, const char *call, const char *f
         tc_seterr("%s: %s: %s [%s]", path, what, detail, fn);
     else
         tc_seterr("%s: %s [%s]", path, what, fn);
+    if (env_errno(cause.os_errno))
+        tc_err_mark_env();
 }
 
 void tr_close_id(hid_t *id)
@@ -90,6 +118,15 @@ void tr_close_id(hid_t *id)
         }
     }
     *id = H5I_INVALID_HID;
+}
+
+/* HDF5 registers an exit handler (H5_term_library) that closes every file still open. After an H5Fclose that
+ * failed (a full disk, a file size limit) HDF5 still lists the half-closed file, and that handler crashes on it
+ * (SIGSEGV at exit, HDF5 1.10). Every trace is closed explicitly (trace_close), so the handler has nothing to do:
+ * it is turned off before any HDF5 call, from a constructor since any command may be the first to use HDF5. */
+__attribute__((constructor)) static void tr_no_hdf5_atexit(void)
+{
+    (void)H5dont_atexit();
 }
 
 void tr_quiet_hdf5(void)

@@ -39,7 +39,7 @@ struct member {
     const char *name;
     size_t offset;
     enum member_kind kind;
-    int optional; /* added after format v1 first shipped: a file without it reads as 0 */
+    int optional; /* added after format v1 first shipped: a file without it reads as 0 (M_I32, M_I64) or NaN (M_F64) */
 };
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -165,6 +165,9 @@ int tr_check_run_row(struct trace *t, long row, const struct trace_run *run);
 /* Durations of a status-0 run: wall_ms positive and finite, each of its `count` executions x > 0 and < 2^63 ns
  * (larger values are negative numbers stored as unsigned). Other statuses pass. */
 int tr_check_run_durations(struct trace *t, long row, const struct trace_run *run, const uint64_t *x, size_t count);
+/* Refuse /runs rows whose executions overlap (a run claiming executions another run owns, or more than it owns):
+ * one line naming both rows. Every row must already be in range (tr_check_run_row and the length check). */
+int tr_check_exec_ranges(struct trace *t);
 
 /* ---- trace_read.c ---- */
 /* Read the file whole into memory; writable: check it can be opened for writing and whether it can be appended

@@ -7,6 +7,7 @@
 
 #define TC_ERR_LEN 1024
 static _Thread_local char tc_errbuf[TC_ERR_LEN];
+static _Thread_local int tc_err_env; /* the last message is a fault of the environment (disk, memory, OS) */
 
 int tc_seterr(const char *fmt, ...)
 {
@@ -14,7 +15,33 @@ int tc_seterr(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(tc_errbuf, sizeof tc_errbuf, fmt, ap);
     va_end(ap);
+    tc_err_env = 0;
     return -1;
+}
+
+int tc_seterr_env(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tc_errbuf, sizeof tc_errbuf, fmt, ap);
+    va_end(ap);
+    tc_err_env = 1;
+    return -1;
+}
+
+void tc_err_mark_env(void)
+{
+    tc_err_env = 1;
+}
+
+int tc_err_is_env(void)
+{
+    return tc_err_env;
+}
+
+int tc_err_exit_code(void)
+{
+    return tc_err_env ? 1 : 2;
 }
 
 int tc_preferr(const char *fmt, ...)
@@ -39,4 +66,5 @@ const char *tc_errmsg(void)
 void tc_clearerr(void)
 {
     tc_errbuf[0] = '\0';
+    tc_err_env = 0;
 }

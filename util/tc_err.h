@@ -13,6 +13,14 @@
 
 /* Replace this thread's error message. Always returns -1, so `return tc_seterr(...)` reads naturally. */
 int tc_seterr(const char *fmt, ...) TC_PRINTF(1, 2);
+/* The same for a fault of the environment (a full disk, a file size limit, memory, the OS refusing), as
+ * opposed to bad input: commands exit 1 for the one, 2 for the other (tc_err_exit_code). tc_seterr clears the
+ * mark, tc_preferr keeps it, tc_err_mark_env sets it on the current message. */
+int tc_seterr_env(const char *fmt, ...) TC_PRINTF(1, 2);
+void tc_err_mark_env(void);
+int tc_err_is_env(void);
+/* The exit code for the current message: 1 when it is marked as the environment's fault, else 2. */
+int tc_err_exit_code(void);
 /* Prefix the current message with "<prefix>: " (e.g. the file name at a higher level). Returns -1. */
 int tc_preferr(const char *fmt, ...) TC_PRINTF(1, 2);
 /* This thread's last message ("" if none). */

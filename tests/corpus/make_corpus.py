@@ -322,6 +322,20 @@ case("offset-negative", "offsets", "reject", "exec_offset = -1",
      lambda s: set_field(s, "runs", 0, "exec_offset", -1))
 case("offset-overflow", "offsets", "reject", "exec_offset = 2^63-3 (offset + count overflows int64)",
      lambda s: set_field(s, "runs", 0, "exec_offset", 2**63 - 3))
+case("offset-overlap", "offsets", "reject", "run 1's exec_offset = run 0's: two runs own the same executions",
+     lambda s: set_field(s, "runs", 1, "exec_offset", s["runs"]["data"][0]["exec_offset"]))
+case("offset-overclaim", "offsets", "reject", "run 0 claims 2 timed executions more than it owns (run 1's first)",
+     lambda s: set_field(s, "runs", 0, "n_timed", s["runs"]["data"][0]["n_timed"] + 2))
+case("offset-swapped", "offsets", "accept", "runs 0 and 1 (same counts) swap their executions: rows out of launch "
+     "order but disjoint", lambda s: _swap_offsets(s, 0, 1))
+
+
+def _swap_offsets(s, a, b):
+    runs = s["runs"]["data"]
+    n = lambda r: int(r["n_estimate"]) + int(r["n_warmup"]) + int(r["n_timed"])
+    assert n(runs[a]) == n(runs[b])
+    runs[a]["exec_offset"], runs[b]["exec_offset"] = int(runs[b]["exec_offset"]), int(runs[a]["exec_offset"])
+
 
 # ---- references ---------------------------------------------------------------------------------------------
 case("ref-config-missing", "references", "reject", "a run's config = 99 (6 configurations)",
