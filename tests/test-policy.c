@@ -575,7 +575,10 @@ START_TEST(test_policy_transfer_starts_at_the_other_gpus_best)
     const char *opath = tt_path("other.h5");
     struct trace *o = hand_trace(opath, 15);
     int32_t params[] = {64, 16, 32};
-    struct trace_config cfg[3] = {{0, 10, 1, 32, 0, 0, 0}, {0, 10, 1, 32, 0, 0, 0}, {0, 10, 1, 32, 0, 0, 0}};
+    struct trace_config cfg[3];
+    for (int c = 0; c < 3; c++)
+        cfg[c] = (struct trace_config){.status = 0, .compile_ms = 10, .load_ms = 1, .registers = 32,
+                                       .compile_isolated_ms = NAN};
     int64_t dims[] = {1000};
     struct trace_input in = {1e9, NAN};
     ck_assert_int_eq(trace_write_configs(o, 3, params, cfg), 0);
