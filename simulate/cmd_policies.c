@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #define MAX_POLICIES 16
+#define POL_FULL_H200 "gemm-h200-full.h5" /* the shipped full-space traces, beside the reference trace */
+#define POL_FULL_H100 "gemm-h100-full.h5"
 
 static void usage(FILE *fp)
 {
@@ -37,7 +39,8 @@ static void usage(FILE *fp)
             "\"Tuning policies\"). Each policy is scored by the published methodology (Willemsen et al. 2024; --score\n"
             "atm): per input, the mean over a linear time range of (f_rand - f) / (f_rand - f_opt) in run time against\n"
             "the exact random-search baseline, then the mean over inputs with a bootstrap 95%% CI over runs and\n"
-            "inputs. TRACE defaults to the shipped reference trace.\n"
+            "inputs. TRACE defaults to the shipped full-space H200 trace (" POL_FULL_H200 "), or the\n"
+            "reference trace where that is not installed.\n"
             "\n"
             "options:\n"
             "  -o, --output DIR        write DIR/curves.tsv, DIR/scores.tsv, DIR/atm.tsv, DIR/policies.png|svg\n"
@@ -45,7 +48,7 @@ static void usage(FILE *fp)
             "                          drawn: exit 1)\n"
             "  -p, --policies LIST     comma-separated, or 'all' [all]:\n");
     for (int i = 0; policy_registry[i] != NULL; i++)
-        fprintf(fp, "                            %-11s %s\n", policy_registry[i]->name, policy_registry[i]->summary);
+        fprintf(fp, "                            %-12s %s\n", policy_registry[i]->name, policy_registry[i]->summary);
     fprintf(fp,
             "  -b, --budget-s S        tuning-time budget per run, seconds, in (0, 1e6] [60]\n"
             "      --rep-ms MS         repetition time per configuration, ms, in (0, 100000] [100]\n"
@@ -63,6 +66,8 @@ static void usage(FILE *fp)
             "      --atm-curves        also write DIR/atm-curves.tsv: per input, the baseline and each policy's\n"
             "                          mean run time at each time of its range\n"
             "      --no-figures        write no figure (no gnuplot needed)\n"
+            "      --transfer-from T   the other GPU's trace, the prior of policy 'transfer' [with the default TRACE:\n"
+            "                          " POL_FULL_H100 "; else none, and 'all' leaves 'transfer' out]\n"
             "  -q, --quiet             no status lines on stderr, no table on stdout\n"
             "  -h, --help              this help\n"
             "\n"
@@ -149,7 +154,7 @@ static int write_atm(const char *dir, const struct pol_curve *c, int n, const st
     return 0;
 }
 
-static int write_outputs(const char *dir, struct pol_curve *c, int n, const struct trace *t,
+static int write_outputs(const char *dir, struct pol_curve *c, int n, const struct trace *t, const char *prior_path,
                          const struct pol_settings *s, int atm, int with_curves)
 {
     static const char *const stop_name[] = {[POL_STOP_NONE] = "none", [POL_STOP_EARLY] = "early",
@@ -161,8 +166,8 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const stru
         return tc_seterr("%s: path too long", dir);
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
-    fprintf(fp, "# tunecost policies: %s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu\n",
-            trace_path(t), s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
+    fprintf(fp, "# tunecost policies: %s%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu\n",
+            trace_path(t), prior_path != NULL ? "; transfer from " : "", prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
             (unsigned long long)s->seed);
     pol_write_curves(fp, c, n);
     if (tc_atomic_commit(&a) != 0 || write_scores(dir, c, n, atm) != 0)
@@ -202,13 +207,14 @@ static int draw(const char *dir, const char *plots_dir)
 
 /* --policies LIST ("all" or names separated by commas) into ops[MAX_POLICIES]: the number of policies, or -1 after
  * a message on stderr (an unknown name, with the known ones; a name listed twice; too many; an empty list). */
-static int policy_list(const char *list, const struct policy_ops **ops)
+static int policy_list(const char *list, const struct policy_ops **ops, int have_prior)
 {
     char buf[1024], *save = NULL;
     int n_ops = 0;
     if (strcmp(list, "all") == 0) {
         for (int i = 0; policy_registry[i] != NULL && n_ops < MAX_POLICIES; i++)
-            ops[n_ops++] = policy_registry[i];
+            if (have_prior || !policy_registry[i]->needs_prior)
+                ops[n_ops++] = policy_registry[i];
         return n_ops;
     }
     snprintf(buf, sizeof buf, "%s", list);
@@ -228,6 +234,11 @@ static int policy_list(const char *list, const struct policy_ops **ops)
             }
         if (n_ops == MAX_POLICIES) {
             fprintf(stderr, "tunecost policies: --policies: at most %d\n", MAX_POLICIES);
+            return -1;
+        }
+        if (p->needs_prior && !have_prior) {
+            fprintf(stderr, "tunecost policies: --policies: '%s' needs --transfer-from TRACE (another GPU's trace)\n",
+                    tok);
             return -1;
         }
         ops[n_ops++] = p;
@@ -288,17 +299,19 @@ int cmd_policies(int argc, char **argv)
         TC_CLI_OPT_RUNS,       TC_CLI_OPT_SEED,
         {"grid", required_argument, NULL, 'G'},       {"no-figures", no_argument, NULL, 'F'},
         TC_CLI_OPT_QUIET,
+        {"transfer-from", required_argument, NULL, 'T'},
         {"score", required_argument, NULL, 'K'},      {"cutoff", required_argument, NULL, 'U'},
         {"atm-curves", no_argument, NULL, 'V'},
         TC_CLI_OPT_THREADS,    TC_CLI_OPT_HELP, TC_CLI_OPT_END,
     };
     struct pol_settings s;
-    const char *out = NULL, *list = "all", *path;
+    const char *out = NULL, *list = "all", *path, *prior_path = NULL;
+    char full_buf[PATH_MAX], other_buf[PATH_MAX];
     const struct policy_ops *ops[MAX_POLICIES];
     struct pol_curve curves[MAX_POLICIES];
     static const char *const score_names[] = {"atm", "area"};
     int n_ops = 0, n_done = 0, quiet = 0, no_figures = 0, opt, rc = 2, score_kind = 0, atm_curves = 0;
-    struct trace *t = NULL;
+    struct trace *t = NULL, *other = NULL;
     struct pol_data *d = NULL;
     struct tc_outdir od;
     double *grid = NULL;
@@ -342,6 +355,7 @@ int cmd_policies(int argc, char **argv)
         case 'U': bad = tc_parse_double("--cutoff", optarg, 1e-6, 1 - 1e-6, &s.atm_cutoff); break;
         case 'V': atm_curves = 1; break;
         case 'q': quiet = 1; break;
+        case 'T': prior_path = optarg; break;
         case 'h': usage(stdout); return 0;
         default: return tc_cli_usage_error("policies", "unknown option '%s'", argv[optind - 1]);
         }
@@ -354,14 +368,20 @@ int cmd_policies(int argc, char **argv)
         return tc_cli_usage_error("policies", "missing -o DIR");
     if (score_kind == 1)
         s.atm_points = 0; /* --score area: the methodology's score is not computed */
-    if ((n_ops = policy_list(list, ops)) < 0)
+    if (optind < argc) {
+        path = argv[optind];
+    } else if ((path = tc_paths_shipped(POL_FULL_H200, 0, full_buf, sizeof full_buf)) == NULL) {
+        path = tc_paths_default_trace();
+    } else if (prior_path == NULL) {
+        prior_path = tc_paths_shipped(POL_FULL_H100, 0, other_buf, sizeof other_buf);
+    }
+    if ((n_ops = policy_list(list, ops, prior_path != NULL)) < 0)
         return 2;
-    path = optind < argc ? argv[optind] : tc_paths_default_trace();
     {
-        const char *inputs[1] = {path};
+        const char *inputs[2] = {path, prior_path};
         static const char *const pol_outputs[] = {"curves.tsv", "scores.tsv",  "atm.tsv",
                                                   "atm-curves.tsv", "policies.png", "policies.svg"};
-        if (tc_output_check("-o", out, 1, inputs, 1) != 0 ||
+        if (tc_output_check("-o", out, 1, inputs, prior_path != NULL ? 2 : 1) != 0 ||
             tc_outdir_replaceable(out, "policies' curves.tsv, scores.tsv, atm*.tsv and policies.png|svg", pol_outputs,
                                   6) != 0 ||
             tc_outdir_begin(&od, out) != 0) {
@@ -371,6 +391,10 @@ int cmd_policies(int argc, char **argv)
     }
     if ((t = trace_open(path)) == NULL || (d = pol_data_from_trace(t)) == NULL) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+        goto out;
+    }
+    if (prior_path != NULL && ((other = trace_open(prior_path)) == NULL || pol_data_set_prior(d, t, other) != 0)) {
+        fprintf(stderr, "tunecost policies: --transfer-from: %s\n", tc_errmsg());
         goto out;
     }
     if ((grid = malloc((size_t)s.n_grid * sizeof *grid)) == NULL) {
@@ -397,7 +421,7 @@ int cmd_policies(int argc, char **argv)
         fputc('\n', stderr);
     if (!quiet && score_kind == 0 && n_done > 0)
         note_late_ranges(&curves[0], s.budget_s);
-    if (write_outputs(od.tmp, curves, n_done, t, &s, score_kind == 0, atm_curves) != 0) {
+    if (write_outputs(od.tmp, curves, n_done, t, prior_path, &s, score_kind == 0, atm_curves) != 0) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         rc = 1;
         goto out;
@@ -425,5 +449,6 @@ out:
     free(grid);
     pol_data_free(d);
     trace_close(t);
+    trace_close(other);
     return rc;
 }
