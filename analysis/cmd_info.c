@@ -1,7 +1,7 @@
 /* cmd_info.c — `tunecost info [TRACE] [--json]`: what a trace holds. Device, protocol and timing settings,
  * configurations and runs by status, executions and measured GPU time, compile times, and per input the best
- * configuration (lowest median timed execution among valid runs) with its TFLOP/s and its speed relative to the
- * reference library (ref_ms / best median). Text for people, one JSON object with --json for scripts. */
+ * configuration (trace_best_config: lowest true time among valid runs, or an imported objective) with its
+ * TFLOP/s and its speed relative to the reference library (ref_ms / best true time). Text for people, one JSON object with --json for scripts. */
 #include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_json.h"
@@ -24,7 +24,8 @@ static void usage(FILE *fp)
             "\n"
             "Show what a trace holds: device, protocol and timing settings, configurations (valid / by failure\n"
             "reason), inputs, runs, executions, total measured GPU time, compile times, and per input the best\n"
-            "configuration (lowest median of the timed executions of its valid run) with its TFLOP/s and its\n"
+            "configuration (lowest true time of its valid run: the median of its timed executions, or the time\n"
+            "an imported file recorded; or the best value of an imported file's objective) with its TFLOP/s and its\n"
             "speed relative to the reference library (ref_ms / best median; above 1 = faster than the reference).\n"
             "\n"
             "Arguments:\n"
@@ -261,9 +262,19 @@ static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
         fprintf(fp, " ms (mean %g ms; first compile of each worker, not in the times above)\n", s->warmup_mean);
     }
 
-    fprintf(fp, "\nbest configuration per input (lowest median of the timed executions of a valid run):\n");
-    fprintf(fp, "  %-20s %6s  %-28s %12s %9s %11s %8s\n", "input", "config", "parameters", "median", "TFLOP/s",
-            "ref_ms", "ref/best");
+    int recorded = 0; /* some run's true time is the one its source recorded (an imported file) */
+    for (size_t r = 0; r < trace_n_runs(t) && !recorded; r++)
+        recorded = isfinite(trace_run(t, r)->true_ms) && trace_run(t, r)->true_ms > 0;
+    if (trace_objective_is_metric(t))
+        fprintf(fp, "\nbest configuration per input (%s '%s' of a valid run: the imported file's objective):\n",
+                trace_get_meta(t)->objective_higher_is_better ? "highest" : "lowest", trace_get_meta(t)->objective);
+    else if (recorded)
+        fprintf(fp, "\nbest configuration per input (lowest true time of a valid run: the time the imported file "
+                    "recorded):\n");
+    else
+        fprintf(fp, "\nbest configuration per input (lowest median of the timed executions of a valid run):\n");
+    fprintf(fp, "  %-20s %6s  %-28s %12s %9s %11s %8s\n", "input", "config", "parameters",
+            recorded ? "time" : "median", "TFLOP/s", "ref_ms", "ref/best");
     for (int i = 0; i < n_in; i++) {
         const struct best *bb = &s->best[i];
         char dims[64], params[128];
@@ -327,8 +338,14 @@ static void print_json(FILE *fp, const struct trace *t, const struct summary *s)
     tc_json_num(fp, m->warmup_ms);
     fprintf(fp, ",\"rep_ms\":");
     tc_json_num(fp, m->rep_ms);
-    fprintf(fp, ",\"flush_bytes\":%" PRId64 ",\"compile_jobs\":%d,\"seed\":%" PRIu64 "},", m->flush_bytes,
+    fprintf(fp, ",\"flush_bytes\":%" PRId64 ",\"compile_jobs\":%d,\"seed\":%" PRIu64, m->flush_bytes,
             m->compile_jobs, m->seed);
+    if (trace_objective_is_metric(t)) { /* an imported file ranked by another metric (absent: by true time) */
+        fprintf(fp, ",\"objective\":");
+        tc_json_str(fp, m->objective);
+        fprintf(fp, ",\"objective_higher_is_better\":%s", m->objective_higher_is_better ? "true" : "false");
+    }
+    fprintf(fp, "},");
 
     fprintf(fp, "\"params\":[");
     for (int p = 0; p < trace_n_params(t); p++) {

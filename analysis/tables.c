@@ -308,7 +308,7 @@ static int best_compute(const struct trace *t, struct best_info *b)
     for (size_t r = 0; r < nr; r++) {
         const struct trace_run *run = trace_run(t, r);
         b->run_ms[r] = trace_find_run(t, run->input, run->config) == (long)r && trace_run_valid(t, r)
-                           ? trace_run_median_ns(t, r) / 1e6
+                           ? trace_run_true_ns(t, r) / 1e6
                            : NAN;
     }
     for (int i = 0; i < ni; i++) {

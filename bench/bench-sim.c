@@ -132,7 +132,7 @@ static struct sim_data *build(const struct sim_settings *s, int n_inputs, int n_
         for (int k = 0; k < v; k++) {
             /* beyond the set's valid configurations, reuse them (the configurations series) */
             const struct raw_run *run = &raw[i].runs[k % raw[i].n_valid];
-            struct sim_config_run cr = {run->config, run->compile_ms, run->wall_ms, run->x, run->n, 25.0, 0};
+            struct sim_config_run cr = {run->config, run->compile_ms, run->wall_ms, run->x, run->n, 25.0, 0, 0};
             if (sim_data_add_config(d, in, &cr) != 0) {
                 sim_data_free(d);
                 return NULL;

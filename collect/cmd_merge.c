@@ -60,6 +60,8 @@ static int check_same(const struct trace *a, const char *fa, const struct trace 
     SAME_NUM(rep_ms, "rep_ms", "%g", double)
     SAME_NUM(flush_bytes, "flush_bytes", "%lld", long long)
     SAME_NUM(seed, "seed", "%llu", unsigned long long)
+    SAME_STR(objective, "objective")
+    SAME_NUM(objective_higher_is_better, "objective_higher_is_better", "%d", int)
 #undef SAME_STR
 #undef SAME_NUM
     if (trace_n_params(a) != trace_n_params(b) || trace_n_dims(a) != trace_n_dims(b))

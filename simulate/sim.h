@@ -120,6 +120,8 @@ struct sim_config_run {
     int n_timed;                /* > 0 */
     double untimed_ms;          /* Σ of the estimate and warm-up executions (part of the overhead) */
     int n_untimed;              /* their count; used to split the overhead per execution */
+    double true_ms;             /* the true time its source recorded (trace_run.true_ms); 0 or NaN: the median of
+                                 * timed_ns */
 };
 int sim_data_add_config(struct sim_data *d, int input, const struct sim_config_run *run);
 void sim_data_free(struct sim_data *d);

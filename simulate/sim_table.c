@@ -128,6 +128,10 @@ int sim_base_fill(struct sim_scratch *bs, const char *input, const struct sim_co
         b->ovh_ms = ovh > 0 ? ovh : 0;
         b->gap_ms = gaps > 0 ? gaps / (double)(run->n_timed + run->n_untimed) : 0;
     }
+    if (isfinite(run->true_ms) && run->true_ms > 0) { /* the source's own true time (trace_run_true_ns) */
+        b->true_ms = run->true_ms;
+        return 0;
+    }
     return sim_median_ms(bs, x, (size_t)run->n_timed, &b->true_ms);
 }
 
@@ -155,6 +159,7 @@ int sim_table_input(const struct trace *t, int input, struct sim_scratch *bs, st
             cr.n_timed = tr->n_timed;
             cr.untimed_ms = (double)untimed * 1e-6;
             cr.n_untimed = n_untimed;
+            cr.true_ms = tr->true_ms;
             if (sim_base_fill(bs, name, &cr, b) != 0)
                 return -1;
             continue;

@@ -53,9 +53,9 @@ static const char *build_tiny(void)
     ck_assert_int_eq(trace_write_configs(t, 3, params, cfg), 0);
     ck_assert_int_eq(trace_write_inputs(t, 1, dims, &in), 0);
     uint64_t e0[] = {2000000, 10000000, 10000000, 10000000}, e1[] = {1000000, 5000000, 5000000, 5000000};
-    struct trace_run r0 = {0, 0, 0, 0, 1, 3, 0, 40, 0, 0, NAN, 1e-4};
-    struct trace_run r1 = {0, 1, 0, 0, 1, 3, 0, 20, 0, 0, NAN, 1e-4};
-    struct trace_run r2 = {0, 2, 2, 0, 0, 0, 0, 0, 0, 0, NAN, NAN};
+    struct trace_run r0 = {0, 0, 0, 0, 1, 3, 0, 40, 0, 0, NAN, 1e-4, NAN, NAN};
+    struct trace_run r1 = {0, 1, 0, 0, 1, 3, 0, 20, 0, 0, NAN, 1e-4, NAN, NAN};
+    struct trace_run r2 = {0, 2, 2, 0, 0, 0, 0, 0, 0, 0, NAN, NAN, NAN, NAN};
     ck_assert_int_eq(trace_append_run(t, &r0, e0, 4), 0);
     ck_assert_int_eq(trace_append_run(t, &r1, e1, 4), 0);
     ck_assert_int_eq(trace_append_run(t, &r2, NULL, 0), 0);
@@ -222,7 +222,7 @@ static const char *build_valid_space(void)
                        13u * (uint64_t)c + 101u * (uint64_t)i;
                 sum += x[e];
             }
-            struct trace_run r = {i, c, 0, 0, 1, 12, 0, (double)sum * 1e-6 + 13 * 0.3 + 2, 0, 0, NAN, 1e-4};
+            struct trace_run r = {i, c, 0, 0, 1, 12, 0, (double)sum * 1e-6 + 13 * 0.3 + 2, 0, 0, NAN, 1e-4, NAN, NAN};
             ck_assert_int_eq(trace_append_run(t, &r, x, 13), 0);
         }
     ck_assert_int_eq(trace_close(t), 0);

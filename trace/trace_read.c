@@ -42,6 +42,27 @@ out:
     return d;
 }
 
+/* The optional root attributes objective and objective_higher_is_better (absent: ranked by true time). */
+static int read_objective(struct trace *t)
+{
+    struct trace_meta *m = &t->meta;
+    htri_t e = H5Aexists(t->file, "objective");
+    if (e < 0) {
+        tr_h5fail(t->path, "H5Aexists()", "cannot look up attribute 'objective' of the root group");
+        return -1;
+    }
+    if (e == 0)
+        return 0;
+    if (tr_attr_read_str(t, t->file, "the root group", "objective", m->objective, sizeof m->objective) < 0 ||
+        tr_attr_read_num(t, t->file, "the root group", "objective_higher_is_better", H5T_NATIVE_INT32,
+                         &m->objective_higher_is_better) < 0)
+        return -1;
+    if (m->objective_higher_is_better != 0 && m->objective_higher_is_better != 1)
+        return tc_seterr("%s: root attribute objective_higher_is_better is %d (expected 0 or 1)", t->path,
+                         (int)m->objective_higher_is_better);
+    return 0;
+}
+
 static int read_meta(struct trace *t)
 {
     hid_t root = t->file;
@@ -102,7 +123,7 @@ static int read_meta(struct trace *t)
     for (size_t i = 0; i < N_OF(nums); i++)
         if (tr_attr_read_num(t, root, "the root group", nums[i].name, nums[i].type, nums[i].out) < 0)
             return -1;
-    return 0;
+    return read_objective(t);
 }
 
 /* /params + names (table = "/params", n_rows = configs) or /dims + names. */
@@ -214,6 +235,16 @@ static int read_runs_and_exec(struct trace *t)
         goto out;
     t->runs = runs;
     t->n_runs = t->cap_runs = (size_t)n_runs;
+    if (trace_objective_is_metric(t)) {
+        int idx;
+        H5TRY(fs = H5Dget_type(t->d_runs), "cannot read the type of /runs");
+        idx = H5Tget_member_index(fs, "objective");
+        (void)H5Eclear2(H5E_DEFAULT);
+        tr_close_id(&fs);
+        if (idx < 0)
+            FAIL("root attribute objective is '%s' but /runs lacks the member 'objective' (its values)",
+                 t->meta.objective);
+    }
     if ((t->valid = malloc(n_runs ? (size_t)n_runs : 1)) == NULL)
         FAIL("out of memory for %llu runs", (unsigned long long)n_runs);
     if ((t->d_exec = open_dataset(t, "/exec_ns", 1, H5T_INTEGER, &exec_len)) < 0)

@@ -41,6 +41,11 @@ static int write_meta(struct trace *t, const struct trace_meta *m)
         tr_attr_write_num(t, root, "compile_jobs", H5T_STD_I32LE, H5T_NATIVE_INT32, &m->compile_jobs) < 0 ||
         tr_attr_write_num(t, root, "seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, &m->seed) < 0)
         return -1;
+    if (m->objective[0] != '\0' && strcmp(m->objective, "time") != 0 && /* optional: only another metric */
+        (tr_attr_write_str(t, root, "objective", m->objective) < 0 ||
+         tr_attr_write_num(t, root, "objective_higher_is_better", H5T_STD_I32LE, H5T_NATIVE_INT32,
+                           &m->objective_higher_is_better) < 0))
+        return -1;
     return 0;
 }
 
