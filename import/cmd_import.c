@@ -180,7 +180,7 @@ static int append(struct imp *im, int si, const struct entry *e, void *ctx)
     double sum_ms = 0;
     for (size_t i = 0; i < e->n_times; i++) {
         double ns = e->times_ms[i] * 1e6;
-        w->exec[i] = ns < 1 ? 1 : ns >= 9.2e18 ? (uint64_t)9.2e18 : (uint64_t)llround(ns);
+        w->exec[i] = ns < 1 ? 1 : (uint64_t)llround(ns); /* < 2^63 ns: longer times were refused (MAX_EXEC_MS) */
         sum_ms += e->times_ms[i];
     }
     /* benchmark time covers the executions and what surrounds them; where it is missing or smaller than the

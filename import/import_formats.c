@@ -165,6 +165,9 @@ int imp_read_t4_header(struct json_tokener *tok, struct src *s)
     return 0;
 }
 
+/* The longest execution a trace holds: 2^63 ns (292 years) in ms; longer ones are refused, not cut short. */
+#define MAX_EXEC_MS 9.2e12
+
 /* ---- entries ---------------------------------------------------------------------------------------------- */
 
 static int number_of(struct json_object *o, const char *name, double *out, int required, const struct src *s,
@@ -281,6 +284,9 @@ static int kt_times(struct imp *im, const struct src *s, const char *where, stru
                 !isfinite(v) || v <= 0)
                 return tc_seterr("%s: %s: key 'times': value %zu is not a positive number of milliseconds", s->path,
                                  where, i);
+            if (v >= MAX_EXEC_MS)
+                return tc_seterr("%s: %s: key 'times': value %zu is %g ms, longer than a trace holds (2^63 ns, 292 "
+                                 "years)", s->path, where, i, v);
             im->times[i] = v;
         }
         e->n_times = n;
@@ -288,6 +294,9 @@ static int kt_times(struct imp *im, const struct src *s, const char *where, stru
         if (!isfinite(time_ms))
             return tc_seterr("%s: %s: key 'time' is %g and there are no 'times' (expected a positive number of "
                              "milliseconds or a failure marker)", s->path, where, time_ms);
+        if (time_ms >= MAX_EXEC_MS)
+            return tc_seterr("%s: %s: key 'time' is %g ms, longer than a trace holds (2^63 ns, 292 years)", s->path,
+                             where, time_ms);
         if (reserve_times(im, 1) != 0)
             return -1;
         im->times[0] = time_ms;
@@ -510,6 +519,9 @@ int imp_t4_entry(struct imp *im, struct src *s, size_t idx, struct json_object *
             v <= 0)
             return tc_seterr("%s: %s: key 'times.runtimes': value %zu is not a positive duration", s->path, where,
                              i);
+        if (v >= MAX_EXEC_MS)
+            return tc_seterr("%s: %s: key 'times.runtimes': value %zu is %g ms, longer than a trace holds (2^63 ns, "
+                             "292 years)", s->path, where, i, v);
         im->times[i] = v;
     }
     e->n_times = n;

@@ -107,6 +107,9 @@ int sim_base_fill(struct sim_scratch *bs, const char *input, const struct sim_co
         if (x[q] == 0)
             return tc_seterr("input %s, configuration %d: timed execution %d is 0 ns (expected > 0)", input,
                              run->config, q);
+        if (x[q] > UINT64_MAX - sum) /* the tables sum executions in integer ns: refuse rather than wrap */
+            return tc_seterr("input %s, configuration %d: its timed executions add up to more than 2^64 ns (584 "
+                             "years), which the simulation cannot sum", input, run->config);
         sum += x[q];
     }
     memset(b, 0, sizeof *b);
@@ -150,8 +153,8 @@ int sim_table_input(const struct trace *t, int input, struct sim_scratch *bs, st
             struct sim_config_run cr;
             uint64_t untimed = 0;
             int n_untimed = tr->n_estimate + tr->n_warmup;
-            for (int k = 0; k < n_untimed; k++)
-                untimed += all[k];
+            for (int k = 0; k < n_untimed; k++) /* saturating: the untimed part only shapes the overhead */
+                untimed = all[k] > UINT64_MAX - untimed ? UINT64_MAX : untimed + all[k];
             cr.config = c;
             cr.compile_ms = tc->compile_ms;
             cr.wall_ms = tr->wall_ms;

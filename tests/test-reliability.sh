@@ -270,5 +270,30 @@ if [ "$HAVE_IMPORT" = 1 ]; then
     else echo "skip section 17 (full tmpfs): cannot mount a tmpfs here"; fi
 else echo "skip section 17: import not built"; fi
 
+# ---- 18. huge times: no wrap-around at 2^64 ns (item 7) -------------------------------------------------------
+# huge.json: configuration a=1 has 3 executions of 7e12 ms (7e18 ns each, below 2^63) whose sum, 2.1e19 ns, is past
+# 2^64 = 1.8e19: info must report 2.1e13 ms = 21000000000 s of GPU time, and simulate must refuse the run (exit 2,
+# one line) rather than wrap to a few seconds. A time of 1e13 ms (past 2^63 ns) is refused at import.
+if [ "$HAVE_IMPORT" = 1 ]; then
+    "$PY" - <<'PYEOF'
+import json
+def cache(t):
+    return {"schema_version": "1.0.0", "device_name": "G", "kernel_name": "k", "problem_size": [8],
+            "tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "objective": "time",
+            "cache": {"1": {"a": 1, "time": t, "times": [t, t, t], "compile_time": 1.0, "verification_time": 0,
+                            "benchmark_time": 3 * t},
+                      "2": {"a": 2, "time": 2.0, "times": [2.0, 2.0, 2.0], "compile_time": 1.0,
+                            "verification_time": 0, "benchmark_time": 7}}}
+json.dump(cache(7e12), open("huge.json", "w"))
+json.dump(cache(1e13), open("huger.json", "w"))
+PYEOF
+    T import kerneltuner huge.json -o huge.h5 -q || fail "import huge.json"
+    T info huge.h5 | grep -q "GPU time        21000000000 s in executions" && ok "info: 3 x 7e12 ms summed without wrapping" ||
+        fail "info on huge times: $(T info huge.h5 | grep 'GPU time')"
+    expect_refused "simulate: executions past 2^64 ns" T simulate huge.h5 -s 5 -r 2 -o hs -q
+    grep -q "2^64" err.txt || fail "simulate huge: $(cat err.txt)"
+    expect_refused "import: a time past 2^63 ns" T import kerneltuner huger.json -o huger.h5
+fi
+
 [ "$n_fail" = 0 ] || { echo "$n_fail check(s) failed"; exit 1; }
 echo "all reliability checks passed"
