@@ -2,6 +2,7 @@
  * configurations and runs by status, executions and measured GPU time, compile times, and per input the best
  * configuration (trace_best_config: lowest true time among valid runs, or an imported objective) with its
  * TFLOP/s and its speed relative to the reference library (ref_ms / best true time). Text for people, one JSON object with --json for scripts. */
+#include "tables.h"
 #include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_json.h"
@@ -187,9 +188,25 @@ static void human_ms(char *buf, size_t len, double ms)
 static void print_params(char *buf, size_t len, const struct trace *t, int c)
 {
     size_t used = 0;
+    char v[256];
     buf[0] = '\0';
     for (int p = 0; p < trace_n_params(t) && used < len; p++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%d", p ? "," : "", trace_params(t, c)[p]);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", p ? "," : "",
+                                 trace_param_text(t, c, p, 0, v, sizeof v));
+}
+
+/* Parameter p of configuration c as a JSON value: the number or boolean as it is, anything else as a string
+ * (escaped here: the value table is the file's text, not trusted to be JSON). */
+static void json_param(FILE *fp, const struct trace *t, int c, int p)
+{
+    char v[256], *end;
+    const char *txt = trace_param_text(t, c, p, 1, v, sizeof v);
+    size_t l = strlen(txt);
+    if (strcmp(txt, "true") == 0 || strcmp(txt, "false") == 0 || (l > 0 && strtod(txt, &end) && *end == '\0' &&
+                                                                 (txt[0] == '-' || (txt[0] >= '0' && txt[0] <= '9'))))
+        fputs(txt, fp);
+    else
+        tc_json_str(fp, trace_param_text(t, c, p, 0, v, sizeof v));
 }
 
 static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
@@ -262,9 +279,7 @@ static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
         fprintf(fp, " ms (mean %g ms; first compile of each worker, not in the times above)\n", s->warmup_mean);
     }
 
-    int recorded = 0; /* some run's true time is the one its source recorded (an imported file) */
-    for (size_t r = 0; r < trace_n_runs(t) && !recorded; r++)
-        recorded = isfinite(trace_run(t, r)->true_ms) && trace_run(t, r)->true_ms > 0;
+    int recorded = tables_recorded_true_times(t); /* an imported file's own times */
     if (trace_objective_is_metric(t))
         fprintf(fp, "\nbest configuration per input (%s '%s' of a valid run: the imported file's objective):\n",
                 trace_get_meta(t)->objective_higher_is_better ? "highest" : "lowest", trace_get_meta(t)->objective);
@@ -413,8 +428,11 @@ static void print_json(FILE *fp, const struct trace *t, const struct summary *s)
             continue;
         }
         fprintf(fp, ",\"config\":%d,\"params\":[", b->config);
-        for (int p = 0; p < trace_n_params(t); p++)
-            fprintf(fp, "%s%d", p ? "," : "", trace_params(t, b->config)[p]);
+        for (int p = 0; p < trace_n_params(t); p++) {
+            if (p > 0)
+                fputc(',', fp);
+            json_param(fp, t, b->config, p);
+        }
         fprintf(fp, "],\"median_ns\":");
         tc_json_num(fp, b->median_ns);
         fprintf(fp, ",\"tflops\":");

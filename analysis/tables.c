@@ -28,12 +28,21 @@ static double median_finite(double *v, int n)
 
 char *tables_config_label(const struct trace *t, int config, char *buf, int len)
 {
-    const int32_t *p = trace_params(t, config);
+    char v[256];
     int off = 0;
     buf[0] = '\0';
     for (int i = 0; i < trace_n_params(t) && off < len; i++)
-        off += snprintf(buf + off, (size_t)(len - off), "%s%s=%d", i ? " " : "", trace_param_name(t, i), p[i]);
+        off += snprintf(buf + off, (size_t)(len - off), "%s%s=%s", i ? " " : "", trace_param_name(t, i),
+                        trace_param_text(t, config, i, 0, v, sizeof v));
     return buf;
+}
+
+int tables_recorded_true_times(const struct trace *t)
+{
+    for (size_t r = 0; r < trace_n_runs(t); r++)
+        if (isfinite(trace_run(t, r)->true_ms) && trace_run(t, r)->true_ms > 0)
+            return 1;
+    return 0;
 }
 
 char *tables_input_label(const struct trace *t, int input, char *buf, int len)
@@ -98,12 +107,17 @@ struct table *tables_compile(const struct trace *t)
     for (int c = 0; c < trace_n_configs(t); c++) {
         const struct trace_config *cf = trace_config(t, c);
         const int32_t *p = trace_params(t, c);
+        const char *const *vals;
+        char v[256];
         int row = table_add_row(tab), col = 0;
         if (row < 0)
             goto out;
         table_set_int(tab, row, col++, c);
-        for (int i = 0; i < np; i++)
-            table_set_int(tab, row, col++, p[i]);
+        for (int i = 0; i < np; i++) /* a value table's parameter (imported) as its value, not its index */
+            if (trace_param_values(t, i, &vals) > 0)
+                table_set_str(tab, row, col++, trace_param_text(t, c, i, 0, v, sizeof v));
+            else
+                table_set_int(tab, row, col++, p[i]);
         table_set_str(tab, row, col++, trace_status_name(cf->status));
         table_set_num(tab, row, col++, cf->compile_ms, 2);
         table_set_num(tab, row, col++, cf->load_ms, 2);
@@ -370,7 +384,14 @@ struct table *tables_best(const struct trace *t)
     } else {
         table_add_note(tab, "no cuBLAS reference times in this trace (ref_ms is NaN)");
     }
-    table_add_note(tab, "times are medians of the timed executions; TFLOP/s = flops / time");
+    if (trace_objective_is_metric(t))
+        table_add_note(tab, "best = the %s '%s' (the imported file's objective); times are true times",
+                       trace_get_meta(t)->objective_higher_is_better ? "highest" : "lowest", trace_get_meta(t)->objective);
+    if (!tables_recorded_true_times(t))
+        table_add_note(tab, "times are medians of the timed executions; TFLOP/s = flops / time");
+    else
+        table_add_note(tab, "times are true times: the time the imported file recorded for each run, else the median "
+                            "of its timed executions; TFLOP/s = flops / time");
     ok = 1;
 out:
     free(ratios);

@@ -82,6 +82,28 @@ static int check_same(const struct trace *a, const char *fa, const struct trace 
         if (memcmp(trace_params(a, k), trace_params(b, k), (size_t)trace_n_params(a) * sizeof(int32_t)) != 0)
             return tc_seterr("%s: configuration %d differs from %s's (collected with another --seed or --param?)",
                              fb, k, fa);
+    for (int p = 0; p < trace_n_params(a); p++) { /* imported traces: the indices mean the same values */
+        const char *const *va, *const *vb;
+        int na = trace_param_values(a, p, &va), nb = trace_param_values(b, p, &vb);
+        for (int k = 0; na == nb && k < na; k++)
+            if (strcmp(va[k], vb[k]) != 0)
+                nb = -1;
+        if (na != nb)
+            return tc_seterr("%s: parameter '%s' has another value table than in %s (attribute values_%s of /params)",
+                             fb, trace_param_name(a, p), fa, trace_param_name(a, p));
+    }
+    return 0;
+}
+
+/* The value tables of an imported trace's parameters (the inputs' are equal: check_same). */
+static int copy_value_tables(const struct trace *in, struct trace *out)
+{
+    for (int p = 0; p < trace_n_params(in); p++) {
+        const char *const *v;
+        int n = trace_param_values(in, p, &v);
+        if (n > 0 && trace_set_param_values(out, p, v, n) != 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -255,7 +277,7 @@ static int write_merged(struct merge *mg, const char *out_path, int quiet)
         out = trace_create(tmp, &m, mg->pnames, mg->n_par, mg->dnames, mg->n_dim);
     }
     if (out == NULL || trace_write_configs(out, mg->n_cfg, mg->params, mg->configs) != 0 ||
-        trace_write_inputs(out, mg->n_inputs, mg->dims, mg->inputs) != 0)
+        trace_write_inputs(out, mg->n_inputs, mg->dims, mg->inputs) != 0 || copy_value_tables(mg->in[0], out) != 0)
         goto fail;
     for (int k = 0; k < mg->n_cfg; k++) {
         for (int f = 0; f < mg->n_in; f++) {

@@ -239,6 +239,32 @@ grep -q "warning: 18 entries have a 'time' that is not the mean of their 'times'
 # every execution is kept for the simulator: 18 configurations x 5 times
 check_trace pn.h5 'assert int(runs["n_timed"].sum()) == 90' && ok "pnpoly: every execution kept" || fail "pnpoly executions"
 
+# ---- parameter values, not indices (issue 22, item 10) -----------------------------------------------------------
+# old.h5: configuration 1 (the best) is block_size_x 128, tile "b" (index 1 of ["a", "b"]); t4.h5: configuration 1
+# (the best) is BLOCK_M 128, BLOCK_N 64, SPLIT 1.5; gemm_nodevice: SA is 0.5 or 1.0 (floats), written as in the file.
+T info old.h5 | grep -Eq "^  1000000 +1  128,b " && ok "info: string parameter shown as its value" ||
+    fail "info old.h5: $(T info old.h5 | tail -1)"
+T info --json old.h5 | "$PY" -c 'import json,sys; b=json.load(sys.stdin)["best"][0]; assert b["params"] == [128, "b"], b["params"]' &&
+    ok "info --json: [128, \"b\"]" || fail "info --json old.h5 params"
+T info --json t4.h5 | "$PY" -c 'import json,sys; b=json.load(sys.stdin)["best"][0]; assert b["params"] == [128, 64, 1.5], b["params"]' &&
+    ok "info --json: a float parameter as a number" || fail "info --json t4.h5 params"
+T table compile old.h5 -o comp.tsv -q 2>/dev/null; T table best old.h5 -o best.tsv -q 2>/dev/null
+if "$PY" - <<'PYEOF'
+import csv
+rows = list(csv.DictReader(open("comp.tsv"), delimiter="\t"))
+assert [r["tile"] for r in rows] == ["a", "b", "a", "b"], [r["tile"] for r in rows]
+best = list(csv.DictReader(open("best.tsv"), delimiter="\t"))
+assert any("tile=b" in v for v in best[0].values()), best[0]
+PYEOF
+then ok "table compile / best TSVs: tile as a, b"; else fail "table TSVs show indices"; fi
+T report old.h5 -o repv --samples 20 --runs 3 >/dev/null 2>&1 || fail "report on old.h5"
+if grep -rlq "tile=b" repv 2>/dev/null && ! grep -rq "tile=1\b" repv; then ok "report: tile=b in its tables"; else fail "report shows tile indices"; fi
+# merge keeps (and compares) the value tables: old.h5 at another problem size
+sed 's/"problem_size": 1000000/"problem_size": 2000000/' "$FIX/kt-old-unversioned.json" >old2.json
+T import kerneltuner old2.json -o old2.h5 -q 2>/dev/null
+if T merge oldm.h5 old.h5 old2.h5 -q && check_trace oldm.h5 'assert list(f["params"].attrs["values_tile"]) == ["\"a\"", "\"b\""]'; then
+    ok "merge keeps the value tables"; else fail "merge dropped values_tile"; fi
+
 # ---- the commands run on imported traces --------------------------------------------------------------------------
 T info kt2.h5 >info.txt 2>&1 || fail "info on an imported trace: $(tail -1 info.txt)"
 grep -q "1800 us" info.txt || fail "info does not show the 512x512 best time (1800 us)"

@@ -255,6 +255,30 @@ double trace_timed_median_ns(const struct trace_run *run, const uint64_t *exec)
     return tc_median_u64(exec + run->n_estimate + run->n_warmup, (size_t)run->n_timed, NULL);
 }
 
+int trace_param_values(const struct trace *t, int p, const char *const **values)
+{
+    int has = t->vtab != NULL && t->n_vtab != NULL && p >= 0 && p < t->n_params && t->vtab[p] != NULL;
+    *values = has ? (const char *const *)t->vtab[p] : NULL;
+    return has ? t->n_vtab[p] : 0;
+}
+
+const char *trace_param_text(const struct trace *t, int config, int p, int json, char *buf, size_t len)
+{
+    const char *const *vals;
+    int32_t v = t->params[(size_t)config * t->n_params + p];
+    int n = trace_param_values(t, p, &vals);
+    if (n == 0 || v < 0 || v >= n) { /* an integer parameter (the reader checked every index) */
+        snprintf(buf, len, "%d", (int)v);
+        return buf;
+    }
+    size_t l = strlen(vals[v]);
+    if (!json && l >= 2 && vals[v][0] == '"' && vals[v][l - 1] == '"') /* a JSON string: its text */
+        snprintf(buf, len, "%.*s", (int)(l - 2), vals[v] + 1);
+    else
+        snprintf(buf, len, "%s", vals[v]);
+    return buf;
+}
+
 int trace_objective_is_metric(const struct trace *t)
 {
     return t->meta.objective[0] != '\0' && strcmp(t->meta.objective, "time") != 0;

@@ -142,6 +142,12 @@ int trace_n_params(const struct trace *t);
 const char *trace_param_name(const struct trace *t, int p);
 int trace_n_configs(const struct trace *t);
 const int32_t *trace_params(const struct trace *t, int config);   /* n_params values */
+/* Parameter p of a configuration as a person reads it: the integer, or for a parameter with a value table (an
+ * imported search space: strings, booleans, floats) the value itself, a string without its JSON quotes. With
+ * `json`, valid JSON instead (the integer, or the value's JSON text: "a", true, 1.5). Returns buf. */
+const char *trace_param_text(const struct trace *t, int config, int p, int json, char *buf, size_t len);
+/* Parameter p's value table: its n values' JSON text in *values, or 0 (and NULL) for an integer parameter. */
+int trace_param_values(const struct trace *t, int p, const char *const **values);
 const struct trace_config *trace_config(const struct trace *t, int config);
 const char *trace_compile_log(const struct trace *t, int config); /* "" if none */
 int trace_n_compile_warmup(const struct trace *t);

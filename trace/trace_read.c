@@ -183,6 +183,46 @@ out:
     return rc;
 }
 
+/* The optional value tables of /params (attributes values_NAME, an imported search space): each column that has
+ * one must index into it. */
+static int read_param_values(struct trace *t)
+{
+    int rc = -1;
+    hid_t d = H5I_INVALID_HID, a = H5I_INVALID_HID;
+    char name[300];
+    H5TRY(d = H5Dopen2(t->file, "/params", H5P_DEFAULT), "cannot open /params");
+    for (int p = 0; p < t->n_params; p++) {
+        htri_t e;
+        char **vals = NULL;
+        int n = 0;
+        if (snprintf(name, sizeof name, "values_%s", t->param_names[p]) >= (int)sizeof name)
+            continue; /* no writer makes such a name */
+        H5TRY(e = H5Aexists(d, name), "cannot look up attribute '%s' of /params", name);
+        if (e == 0)
+            continue;
+        if (t->vtab == NULL && ((t->vtab = calloc((size_t)t->n_params, sizeof *t->vtab)) == NULL ||
+                                (t->n_vtab = calloc((size_t)t->n_params, sizeof *t->n_vtab)) == NULL))
+            FAIL("out of memory");
+        H5TRY(a = H5Aopen(d, name, H5P_DEFAULT), "cannot open attribute '%s' of /params", name);
+        if (tr_read_strs(t, a, 1, name, &vals, &n) < 0)
+            goto out;
+        tr_close_id(&a);
+        t->vtab[p] = vals;
+        t->n_vtab[p] = n;
+        for (int c = 0; c < t->n_configs; c++) {
+            int32_t v = t->params[(size_t)c * t->n_params + p];
+            if (v < 0 || v >= n)
+                FAIL("/params row %d: %s is %d, not an index into its value table %s (%d values)", c,
+                     t->param_names[p], (int)v, name, n);
+        }
+    }
+    rc = 0;
+out:
+    tr_close_id(&a);
+    tr_close_id(&d);
+    return rc;
+}
+
 /* A compound dataset of the layout: opened (kept in *dp if dp != NULL), members checked, rows read. */
 static int read_compound(struct trace *t, const struct layout *l, hid_t memtype, hsize_t expect_rows,
                          void **data, hsize_t *rows, hid_t *dp)
@@ -406,6 +446,8 @@ struct trace *tr_load(const char *path, int writable)
         if (t->configs[i].status < 0 || t->configs[i].status >= TRACE_N_STATUS)
             FAIL("/configs row %d: status %d is not a known status (0..%d)", i, t->configs[i].status,
                  TRACE_N_STATUS - 1);
+    if (read_param_values(t) < 0)
+        goto out;
 
     if (read_table(t, "/dims", H5T_NATIVE_INT64, sizeof(int64_t), &buf, &rows, &t->dim_names, &t->n_dims) < 0)
         goto out;
