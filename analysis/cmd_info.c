@@ -199,11 +199,10 @@ static void print_params(char *buf, size_t len, const struct trace *t, int c)
  * (escaped here: the value table is the file's text, not trusted to be JSON). */
 static void json_param(FILE *fp, const struct trace *t, int c, int p)
 {
-    char v[256], *end;
+    char v[256], *end = NULL;
     const char *txt = trace_param_text(t, c, p, 1, v, sizeof v);
-    size_t l = strlen(txt);
-    if (strcmp(txt, "true") == 0 || strcmp(txt, "false") == 0 || (l > 0 && strtod(txt, &end) && *end == '\0' &&
-                                                                 (txt[0] == '-' || (txt[0] >= '0' && txt[0] <= '9'))))
+    int number = (txt[0] == '-' || (txt[0] >= '0' && txt[0] <= '9')) && (strtod(txt, &end), *end == '\0');
+    if (strcmp(txt, "true") == 0 || strcmp(txt, "false") == 0 || number)
         fputs(txt, fp);
     else
         tc_json_str(fp, trace_param_text(t, c, p, 0, v, sizeof v));
@@ -222,8 +221,15 @@ static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
     human_bytes(a, sizeof a, m->device_l2_bytes);
     cuda_ver(b, sizeof b, m->driver_version);
     cuda_ver(c, sizeof c, m->cuda_version);
-    fprintf(fp, "device          %s (sm_%d, %d SMs, L2 %s), driver %s, CUDA %s\n", m->device_name, m->device_cc,
-            m->device_sms, a, b, c);
+    /* an imported trace records no compute capability, SM count or L2 size (0): unknown, not sm_0 */
+    char cc[32] = "sm unknown", sms[32] = "SMs unknown";
+    if (m->device_cc > 0)
+        snprintf(cc, sizeof cc, "sm_%d", m->device_cc);
+    if (m->device_sms > 0)
+        snprintf(sms, sizeof sms, "%d SMs", m->device_sms);
+    if (m->device_l2_bytes <= 0)
+        snprintf(a, sizeof a, "unknown");
+    fprintf(fp, "device          %s (%s, %s, L2 %s), driver %s, CUDA %s\n", m->device_name, cc, sms, a, b, c);
     /* the flush setting is written as everywhere else (collect --flush-bytes, the trace attribute, table, report):
      * flush_bytes N, here with its size in words */
     if (m->flush_bytes > 0)
@@ -341,8 +347,18 @@ static void print_json(FILE *fp, const struct trace *t, const struct summary *s)
     fprintf(fp, ",\"device\":{");
     json_key(fp, "name");
     tc_json_str(fp, m->device_name);
-    fprintf(fp, ",\"cc\":%d,\"sms\":%d,\"l2_bytes\":%" PRId64 ",\"driver_version\":%d,\"cuda_version\":%d},",
-            m->device_cc, m->device_sms, m->device_l2_bytes, m->driver_version, m->cuda_version);
+    /* 0 is what an imported trace stores for what it does not know: null */
+    fprintf(fp, ",\"cc\":");
+    tc_json_num(fp, m->device_cc > 0 ? m->device_cc : NAN);
+    fprintf(fp, ",\"sms\":");
+    tc_json_num(fp, m->device_sms > 0 ? m->device_sms : NAN);
+    fprintf(fp, ",\"l2_bytes\":");
+    tc_json_num(fp, m->device_l2_bytes > 0 ? (double)m->device_l2_bytes : NAN);
+    fprintf(fp, ",\"driver_version\":");
+    tc_json_num(fp, m->driver_version > 0 ? m->driver_version : NAN);
+    fprintf(fp, ",\"cuda_version\":");
+    tc_json_num(fp, m->cuda_version > 0 ? m->cuda_version : NAN);
+    fprintf(fp, "},");
     fprintf(fp, "\"settings\":{");
     json_key(fp, "protocol");
     tc_json_str(fp, m->protocol);

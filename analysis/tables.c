@@ -50,24 +50,38 @@ char *tables_input_label(const struct trace *t, int input, char *buf, int len)
     return tc_format_shape(trace_dims(t, input), trace_n_dims(t), buf, len);
 }
 
-/* Column names: fixed ones before, the trace's dims or params in the middle, fixed ones after. */
+/* Column names: fixed ones before, the trace's dims or params in the middle, fixed ones after. A middle name that
+ * is also a fixed one (an imported trace's numbered inputs have the dimension `input`) gets the prefix dim_ or
+ * param_, so that no TSV has two columns of one name. */
 static struct table *new_with_names(const char *title, const char *const *before, int nb, const struct trace *t,
                                     int use_params, const char *const *after, int na)
 {
     int nm = use_params ? trace_n_params(t) : trace_n_dims(t);
     const char **cols = malloc((size_t)(nb + nm + na) * sizeof *cols);
-    struct table *tab;
-    if (cols == NULL) {
+    char (*renamed)[96] = calloc((size_t)(nm > 0 ? nm : 1), sizeof *renamed);
+    struct table *tab = NULL;
+    if (cols == NULL || renamed == NULL) {
         tc_seterr("out of memory");
-        return NULL;
+        goto out;
     }
     for (int i = 0; i < nb; i++)
         cols[i] = before[i];
-    for (int i = 0; i < nm; i++)
-        cols[nb + i] = use_params ? trace_param_name(t, i) : trace_dim_name(t, i);
+    for (int i = 0; i < nm; i++) {
+        const char *name = use_params ? trace_param_name(t, i) : trace_dim_name(t, i);
+        int clash = 0;
+        for (int k = 0; k < nb; k++)
+            clash |= strcmp(name, before[k]) == 0;
+        for (int k = 0; k < na; k++)
+            clash |= strcmp(name, after[k]) == 0;
+        if (clash)
+            snprintf(renamed[i], sizeof renamed[i], "%s%s", use_params ? "param_" : "dim_", name);
+        cols[nb + i] = clash ? renamed[i] : name;
+    }
     for (int i = 0; i < na; i++)
         cols[nb + nm + i] = after[i];
     tab = table_new(title, nb + nm + na, cols);
+out:
+    free(renamed);
     free(cols);
     return tab;
 }

@@ -265,6 +265,20 @@ T import kerneltuner old2.json -o old2.h5 -q 2>/dev/null
 if T merge oldm.h5 old.h5 old2.h5 -q && check_trace oldm.h5 'assert list(f["params"].attrs["values_tile"]) == ["\"a\"", "\"b\""]'; then
     ok "merge keeps the value tables"; else fail "merge dropped values_tile"; fi
 
+# ---- numbered inputs and an unknown device (issue 22, item 14) -----------------------------------------------------
+# old04.h5 has numbered inputs (dimension "input"): no TSV may have two columns named "input"; an imported trace
+# records no compute capability, SMs or L2: info says "unknown", --json null (not sm_0, 0)
+for tb in best tuning split; do
+    T table "$tb" old04.h5 -o "np-$tb.tsv" -q >/dev/null 2>&1
+    hdr=$(head -1 "np-$tb.tsv" 2>/dev/null)
+    [ -n "$hdr" ] && [ -z "$(printf '%s\n' "$hdr" | tr '\t' '\n' | sort | uniq -d)" ] && ok "table $tb: no duplicate column" ||
+        fail "table $tb on numbered inputs: $hdr"
+done
+T info old.h5 | grep -q "^device          Old GPU (sm unknown, SMs unknown, L2 unknown)" && ok "info: unknown device parts" ||
+    fail "info device: $(T info old.h5 | grep '^device')"
+T info --json old.h5 | "$PY" -c 'import json,sys; d=json.load(sys.stdin)["device"]; assert d["cc"] is None and d["sms"] is None and d["l2_bytes"] is None, d' &&
+    ok "info --json: unknown device parts are null" || fail "info --json device"
+
 # ---- the commands run on imported traces --------------------------------------------------------------------------
 T info kt2.h5 >info.txt 2>&1 || fail "info on an imported trace: $(tail -1 info.txt)"
 grep -q "1800 us" info.txt || fail "info does not show the 512x512 best time (1800 us)"
