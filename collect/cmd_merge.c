@@ -279,6 +279,7 @@ static int write_merged(struct merge *mg, const char *out_path, int quiet)
     if (out == NULL || trace_write_configs(out, mg->n_cfg, mg->params, mg->configs) != 0 ||
         trace_write_inputs(out, mg->n_inputs, mg->dims, mg->inputs) != 0 || copy_value_tables(mg->in[0], out) != 0)
         goto fail;
+    trace_set_flush_each_run(out, 0); /* the runs are written once, compressed, on close: disk ~ the output */
     for (int k = 0; k < mg->n_cfg; k++) {
         for (int f = 0; f < mg->n_in; f++) {
             const char *log = trace_compile_log(mg->in[f], k);

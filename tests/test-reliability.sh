@@ -295,5 +295,35 @@ PYEOF
     expect_refused "import: a time past 2^63 ns" T import kerneltuner huger.json -o huger.h5
 fi
 
+# ---- 19. temporaries of killed runs are removed by the next run; merge needs ~1x the output (item 12) ---------
+# A dead process's ".OUT.tmp.PID" and its compressed rewrite's "..OUT.tmp.PID.tmp.PID" are removed by the next
+# import or merge to OUT; a live process's temporary (this shell's) is left alone.
+if [ "$HAVE_IMPORT" = 1 ]; then
+    true & dead=$!; wait "$dead"
+    kill -0 "$dead" 2>/dev/null && dead=999999999   # reused already: a pid no process can have
+    mkdir -p sweep
+    for f in ".out.h5.tmp.$dead" "..out.h5.tmp.$dead.tmp.$dead" ".out.h5.tmp.$$" ".other.h5.tmp.$dead"; do
+        head -c 4096 /dev/zero >"sweep/$f"
+    done
+    T import kerneltuner big.json -o sweep/out.h5 -q || fail "import into sweep/"
+    left=$(ls -A sweep | sort | tr '\n' ' ')
+    [ "$left" = ".other.h5.tmp.$dead .out.h5.tmp.$$ out.h5 " ] &&
+        ok "stale temporaries of out.h5 removed, a live one and another output's kept" || fail "after import: $left"
+    rm -f "sweep/.out.h5.tmp.$$"
+    # merge's largest file is the finished trace: under a file size limit of 1.5x the output it succeeds (it
+    # wrote the executions uncompressed first: about 4x for this trace)
+    T merge mref.h5 big.h5 -q || fail "merge big.h5"
+    lim=$(( $(stat -c %s mref.h5) * 3 / 2 / 1024 + 1 ))
+    ulimit_run "$lim" "$TUNECOST" merge mlim.h5 big.h5 -q 2>err.txt && [ -s mlim.h5 ] &&
+        ok "merge under ulimit -f of 1.5x its output ($lim KiB)" || fail "merge under ulimit -f $lim: $(cat err.txt)"
+    ulimit_run "$lim" "$TUNECOST" import kerneltuner big.json -o ilim.h5 -q 2>err.txt && [ -s ilim.h5 ] &&
+        ok "import under ulimit -f of 1.5x its output" || fail "import under ulimit -f $lim: $(cat err.txt)"
+    if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=$(( $(stat -c %s mref.h5) * 2 / 1024 + 8 ))k tmpfs fullfs 2>/dev/null; then
+        T merge fullfs/m.h5 big.h5 -q 2>err.txt && ok "merge into a file system of 2x its output" ||
+            fail "merge into 2x: $(cat err.txt)"
+        umount fullfs
+    fi
+fi
+
 [ "$n_fail" = 0 ] || { echo "$n_fail check(s) failed"; exit 1; }
 echo "all reliability checks passed"

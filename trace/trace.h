@@ -115,8 +115,10 @@ int trace_write_compile_warmup(struct trace *t, const double *warmup_ms, int n_w
  * into `values` (the values' text, in order), written as the attribute "values_NAME" of /params
  * (docs/trace-format.md). Call after trace_write_configs. */
 int trace_set_param_values(struct trace *t, int p, const char *const *values, int n);
-/* A writer that produces a file under a temporary name (an importer) needs no flush after every run: with
- * per_run 0, trace_append_run only writes; trace_close flushes. The default is 1 (durable on return). */
+/* A writer that produces a file under a temporary name (import, merge) needs no durable appends: with per_run 0,
+ * trace_append_run keeps the run in memory only, and trace_close writes the whole trace, compressed, once (the
+ * disk then holds the finished trace and the small uncompressed start of it, never an uncompressed copy of the
+ * executions). The file is complete only when trace_close returned 0. The default is 1 (durable on return). */
 void trace_set_flush_each_run(struct trace *t, int per_run);
 
 /* Reopen an existing, valid trace to append more runs (collect --resume). Everything already in it is loaded

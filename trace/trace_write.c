@@ -353,10 +353,12 @@ int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_
     /* Memory first, so that a failed allocation leaves the file as it was. */
     if (tr_reserve(t, t->n_runs + 1, t->n_exec + n_exec + 1) < 0)
         goto out;
-    if (check_space(t, n_exec) < 0)
-        goto out;
     row = *run;
     row.exec_offset = (int64_t)t->n_exec;
+    if (t->no_run_flush && t->compress_on_close) /* deferred: trace_close writes everything, compressed */
+        goto in_memory;
+    if (check_space(t, n_exec) < 0)
+        goto out;
 
     /* Executions, flush, then the run row that makes them reachable, flush. A process killed between the two
      * leaves values past the last run's end, which readers ignore and resumed writers overwrite. Within a flush
@@ -378,7 +380,7 @@ int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_
     if (!t->no_run_flush)
         H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush the appended run");
     runs_extended = 0;
-
+in_memory:
     if (n_exec > 0)
         memcpy(t->exec + t->n_exec, exec_ns, n_exec * sizeof *exec_ns);
     t->runs[t->n_runs] = row;

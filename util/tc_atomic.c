@@ -2,9 +2,11 @@
 #include "tc_atomic.h"
 #include "tc_err.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,6 +20,51 @@ static void dir_of(const char *path, char *dir, size_t len)
     snprintf(dir, len, "%s", dirname(copy));
 }
 
+/* 1 if `name` is a temporary of `base` made by a process that is gone: "." + base + ".tmp.PID", or the temporary
+ * of such a temporary (".." + base + ".tmp.PID.tmp.PID", a trace's compressed rewrite), every PID dead. */
+static int stale_tmp_of(const char *name, const char *base)
+{
+    size_t lb = strlen(base);
+    int dots = 0, n_pid = 0;
+    while (name[dots] == '.')
+        dots++;
+    if (dots == 0 || strncmp(name + dots, base, lb) != 0)
+        return 0;
+    for (const char *p = name + dots + lb; *p != '\0';) {
+        char *end;
+        long pid;
+        if (strncmp(p, ".tmp.", 5) != 0)
+            return 0;
+        pid = strtol(p + 5, &end, 10);
+        if (end == p + 5 || pid <= 0 || (*end != '\0' && *end != '.'))
+            return 0;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            return 0; /* alive (or not ours to ask about): its temporary stays */
+        n_pid++;
+        p = end;
+    }
+    return n_pid > 0 && n_pid <= dots;
+}
+
+/* Remove the temporaries a killed earlier run left beside `path` (its regular files only, ours only). */
+static void sweep_stale(const char *dir, const char *base)
+{
+    char full[PATH_MAX * 2];
+    struct dirent *e;
+    struct stat st;
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] != '.' || !stale_tmp_of(e->d_name, base))
+            continue;
+        if (snprintf(full, sizeof full, "%s/%s", dir, e->d_name) < (int)sizeof full && lstat(full, &st) == 0 &&
+            S_ISREG(st.st_mode) && st.st_uid == geteuid())
+            (void)unlink(full);
+    }
+    closedir(d);
+}
+
 int tc_atomic_tmpname(const char *path, char *tmp, size_t len)
 {
     char dir[PATH_MAX], base[PATH_MAX], copy[PATH_MAX];
@@ -25,6 +72,8 @@ int tc_atomic_tmpname(const char *path, char *tmp, size_t len)
     dir_of(path, dir, sizeof dir);
     snprintf(copy, sizeof copy, "%s", path);
     snprintf(base, sizeof base, "%s", basename(copy));
+    if (base[0] != '.') /* a real output (not a temporary's own temporary): clear what killed runs left */
+        sweep_stale(dir, base);
     n = snprintf(tmp, len, "%s/.%s.tmp.%ld", dir, base, (long)getpid());
     if (n < 0 || (size_t)n >= len)
         return tc_seterr("%s: path too long", path);

@@ -29,7 +29,8 @@ int tc_atomic_commit(struct tc_atomic *a);
 void tc_atomic_abort(struct tc_atomic *a);
 
 /* A name for a temporary beside `path` (".NAME.tmp.PID" in the same directory), for writers that need a real
- * name, such as HDF5 files: write there, then tc_atomic_rename() it into place. */
+ * name, such as HDF5 files: write there, then tc_atomic_rename() it into place. Temporaries of NAME that a killed
+ * earlier run left (".NAME.tmp.PID" and ".NAME.tmp.PID"'s own, of processes that are gone) are removed first. */
 int tc_atomic_tmpname(const char *path, char *tmp, size_t len);
 /* fsync the file, rename tmp -> path and fsync the directory. On failure tmp is removed and -1 returned. */
 int tc_atomic_rename(const char *tmp, const char *path);
