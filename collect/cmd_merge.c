@@ -260,8 +260,9 @@ static int refuse_duplicate_pairs(struct merge *mg)
     return 0;
 }
 
-/* Write the merged trace to a temporary beside out_path and rename it into place: 0, or 1 after the message. */
-static int write_merged(struct merge *mg, const char *out_path, int quiet)
+/* Write the merged trace to a temporary beside out_path and rename it into place: 0, or the exit code after the
+ * message (1; 2 when out_path appeared meanwhile and force is off). */
+static int write_merged(struct merge *mg, const char *out_path, int quiet, int force)
 {
     struct trace *out = NULL;
     char tmp[4096] = "";
@@ -310,8 +311,11 @@ static int write_merged(struct merge *mg, const char *out_path, int quiet)
         goto fail;
     }
     out = NULL;
-    if (tc_atomic_rename(tmp, out_path) != 0) {
+    /* without --force, never over a file that appeared since the check at the start (another merge) */
+    if ((force ? tc_atomic_rename(tmp, out_path) : tc_atomic_rename_noreplace(tmp, out_path)) != 0) {
         fprintf(stderr, "tunecost merge: %s\n", tc_errmsg());
+        rc = tc_err_exit_code();
+        tmp[0] = '\0';
         goto out;
     }
     tmp[0] = '\0';
@@ -408,7 +412,7 @@ int cmd_merge(int argc, char **argv)
         goto oom;
     if ((rc = refuse_duplicate_pairs(&mg)) != 0)
         goto out;
-    rc = write_merged(&mg, out_path, quiet);
+    rc = write_merged(&mg, out_path, quiet, force);
     goto out;
 oom:
     fprintf(stderr, "tunecost merge: out of memory\n");

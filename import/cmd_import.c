@@ -703,10 +703,13 @@ int cmd_import(int argc, char **argv)
     }
     if ((rc = write_trace(&im, tok, &tt, o.format, tmp, &n_runs, &n_exec)) != 0)
         goto out;
-    rc = tc_atomic_rename(tmp, o.out) != 0; /* removes tmp either way */
+    /* removes tmp either way; without --force never over a file another run made since the check at the start */
+    rc = (o.force ? tc_atomic_rename(tmp, o.out) : tc_atomic_rename_noreplace(tmp, o.out)) != 0;
     tmp[0] = '\0';
-    if (rc != 0)
+    if (rc != 0) {
+        rc = tc_err_exit_code();
         goto out;
+    }
     print_warnings(&im);
     if (!o.quiet)
         print_summary(&im, &o, n_runs, n_exec);

@@ -325,5 +325,25 @@ if [ "$HAVE_IMPORT" = 1 ]; then
     fi
 fi
 
+# ---- 20. two runs without -f to one new path: exactly one wins, the other says so (item 13) ---------------------
+# Both pass the "exists?" check at the start; the rename at the end must not replace the other's file.
+race() { # NAME CMD...: 8 trials of two concurrent runs writing race.h5
+    local name=$1 bad=0 i r1 r2; shift
+    for i in 1 2 3 4 5 6 7 8; do
+        rm -f race.h5
+        "$@" 2>e1.txt & local p1=$!
+        "$@" 2>e2.txt & local p2=$!
+        wait "$p1"; r1=$?; wait "$p2"; r2=$?
+        if ! { [ "$r1:$r2" = "0:2" ] || [ "$r1:$r2" = "2:0" ]; } || ! grep -q "race.h5 exists" e1.txt e2.txt || [ ! -s race.h5 ]; then
+            bad=$((bad + 1)); echo "  trial $i: exits $r1 $r2: $(cat e1.txt e2.txt | head -c 200)"
+        fi
+    done
+    [ "$bad" = 0 ] && ok "$name: 8 trials, one winner each, the loser exits 2" || fail "$name: $bad of 8 trials wrong"
+}
+if [ "$HAVE_IMPORT" = 1 ]; then
+    race "two imports to one new path" "$TUNECOST" import kerneltuner big.json -o race.h5 -q
+    race "two merges to one new path" "$TUNECOST" merge -q race.h5 big.h5
+fi
+
 [ "$n_fail" = 0 ] || { echo "$n_fail check(s) failed"; exit 1; }
 echo "all reliability checks passed"

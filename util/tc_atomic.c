@@ -117,7 +117,7 @@ FILE *tc_atomic_open(struct tc_atomic *a, const char *path)
             return NULL;
         fd = open(a->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd < 0) {
-            tc_seterr("%s: cannot create a file in '%s': %s", path, dir, strerror(errno));
+            tc_seterr_env("%s: cannot create a file in '%s': %s", path, dir, strerror(errno));
             a->tmp[0] = '\0';
             return NULL;
         }
@@ -142,7 +142,32 @@ int tc_atomic_rename(const char *tmp, const char *path)
     if (rename(tmp, path) != 0) {
         int e = errno;
         unlink(tmp);
-        return tc_seterr("%s: cannot move the finished file into place: %s", path, strerror(e));
+        return tc_seterr_env("%s: cannot move the finished file into place: %s", path, strerror(e));
+    }
+    fsync_dir(path);
+    return 0;
+}
+
+int tc_atomic_rename_noreplace(const char *tmp, const char *path)
+{
+    int fd = open(tmp, O_RDONLY | O_CLOEXEC), rc, e;
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    /* One atomic step: the rename fails if path exists, whoever made it and however recently. */
+    rc = renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE);
+    if (rc != 0 && (errno == EINVAL || errno == ENOSYS)) { /* a file system without it: link fails on EEXIST */
+        rc = link(tmp, path);
+        if (rc == 0)
+            (void)unlink(tmp);
+    }
+    e = errno;
+    if (rc != 0) {
+        unlink(tmp);
+        if (e == EEXIST)
+            return tc_seterr("%s exists: another run created it meanwhile (use --force to replace it)", path);
+        return tc_seterr_env("%s: cannot move the finished file into place: %s", path, strerror(e));
     }
     fsync_dir(path);
     return 0;
@@ -156,13 +181,13 @@ int tc_atomic_commit(struct tc_atomic *a)
     if (a->fp == NULL)
         return tc_seterr("%s: nothing to commit", a->path);
     if (fflush(a->fp) != 0 || ferror(a->fp)) {
-        tc_seterr("%s: write failed: %s", a->path, strerror(errno));
+        tc_seterr_env("%s: write failed: %s", a->path, strerror(errno));
         tc_atomic_abort(a);
         return -1;
     }
     fd = fileno(a->fp);
     if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
-        tc_seterr("%s: fsync failed: %s", a->path, strerror(errno));
+        tc_seterr_env("%s: fsync failed: %s", a->path, strerror(errno));
         tc_atomic_abort(a);
         return -1;
     }
@@ -175,14 +200,14 @@ int tc_atomic_commit(struct tc_atomic *a)
         unlink(a->tmp);
         snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
         if (linkat(AT_FDCWD, proc, AT_FDCWD, a->tmp, AT_SYMLINK_FOLLOW) != 0) {
-            tc_seterr("%s: cannot name the finished file: %s", a->path, strerror(errno));
+            tc_seterr_env("%s: cannot name the finished file: %s", a->path, strerror(errno));
             a->tmp[0] = '\0';
             tc_atomic_abort(a);
             return -1;
         }
     }
     if (fclose(a->fp) != 0)
-        rc = tc_seterr("%s: close failed: %s", a->path, strerror(errno));
+        rc = tc_seterr_env("%s: close failed: %s", a->path, strerror(errno));
     a->fp = NULL;
     if (rc != 0) {
         unlink(a->tmp);

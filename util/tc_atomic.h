@@ -34,6 +34,10 @@ void tc_atomic_abort(struct tc_atomic *a);
 int tc_atomic_tmpname(const char *path, char *tmp, size_t len);
 /* fsync the file, rename tmp -> path and fsync the directory. On failure tmp is removed and -1 returned. */
 int tc_atomic_rename(const char *tmp, const char *path);
+/* The same, but never replacing an existing path (renameat2 RENAME_NOREPLACE, else link + unlink): a check that
+ * path does not exist, made at the start, cannot be raced by another run. An existing path gives -1 with a
+ * message saying so (not marked as an environment fault: the user's output is taken). */
+int tc_atomic_rename_noreplace(const char *tmp, const char *path);
 
 /* Check an output path before any work is done, so that a bad -o costs nothing and never destroys an input.
  * `out` is the file (is_dir 0) or directory (is_dir 1) a command will write or replace; inputs[0..n_inputs) are
