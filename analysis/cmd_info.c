@@ -486,7 +486,7 @@ int cmd_info(int argc, char **argv)
     if ((t = trace_open(path)) == NULL) {
         fprintf(stderr, "tunecost info: %s%s\n", tc_errmsg(),
                 optind < argc ? "" : " (the default trace; give a TRACE to read another)");
-        return 2;
+        return tc_err_exit_code(); /* 2: the trace is at fault; 1: the machine (memory, I/O) */
     }
     if (summarize(t, &s) < 0) {
         fprintf(stderr, "tunecost info: %s\n", tc_errmsg());

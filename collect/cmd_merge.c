@@ -401,7 +401,7 @@ int cmd_merge(int argc, char **argv)
         mg.in[f] = trace_open(mg.paths[f]);
         if (mg.in[f] == NULL || (f > 0 && check_same(mg.in[0], mg.paths[0], mg.in[f], mg.paths[f]) != 0)) {
             fprintf(stderr, "tunecost merge: %s\n", tc_errmsg());
-            rc = 2;
+            rc = tc_err_exit_code();
             goto out;
         }
     }

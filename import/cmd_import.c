@@ -471,7 +471,7 @@ static int read_sources(struct imp *im, struct json_tokener *tok, const struct o
         struct src *s = &im->src[i];
         s->path = o->in[i];
         if (imp_map_file(s) != 0)
-            return 2;
+            return tc_err_exit_code();
         if (im->fmt == FMT_KT) {
             if (imp_read_kt_header(tok, s) != 0)
                 return 2;
@@ -493,7 +493,7 @@ static int read_sources(struct imp *im, struct json_tokener *tok, const struct o
         return rc;
     for (int i = 0; i < im->n_src; i++) {
         if (imp_walk(im, tok, i, learn, NULL) != 0)
-            return 2;
+            return tc_err_exit_code(); /* the file (2) or memory (1) */
         fold_file(im, i);
         if (!o->quiet && im->src[i].truncated)
             fprintf(stderr, "import: note: %s ends inside its cache (an interrupted tuning run?): read up to its "
@@ -622,7 +622,7 @@ static int write_trace(struct imp *im, struct json_tokener *tok, const struct ta
     }
     for (int i = 0; i < im->n_src; i++)
         if (imp_walk(im, tok, i, append, &w) != 0) {
-            rc = 2;
+            rc = tc_err_exit_code();
             goto out;
         }
     *n_runs = trace_n_runs(w.t);

@@ -261,6 +261,7 @@ int cmd_policies(int argc, char **argv)
     }
     if ((t = trace_open(path)) == NULL || (d = pol_data_from_trace(t)) == NULL) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+        rc = tc_err_exit_code();
         goto out;
     }
     if ((grid = malloc((size_t)s.n_grid * sizeof *grid)) == NULL) {

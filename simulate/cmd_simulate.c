@@ -294,7 +294,7 @@ int cmd_simulate(int argc, char **argv)
         if (optind >= argc && access(path, F_OK) != 0)
             fprintf(stderr, "tunecost simulate: the default trace is missing; give a TRACE (a file written by "
                             "`tunecost collect`)\n");
-        rc = 2;
+        rc = tc_err_exit_code();
         goto out;
     }
     t_load = tc_now_s() - t0;
@@ -365,7 +365,7 @@ int cmd_simulate(int argc, char **argv)
         fprintf(stderr, "\r%40s\r", "");
     if (d == NULL) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
-        rc = 2;
+        rc = tc_err_exit_code();
         goto out;
     }
     trace_close(t); /* the data keep no pointer into it: free the executions before replaying */

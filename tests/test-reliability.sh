@@ -345,5 +345,29 @@ if [ "$HAVE_IMPORT" = 1 ]; then
     race "two merges to one new path" "$TUNECOST" merge -q race.h5 big.h5
 fi
 
+# ---- 21. every command: a write the OS refuses is exit 1 with the OS's reason on the last line (item 11) ------
+# Under a 2 KiB file size limit (SIGXFSZ ignored: writes fail with EFBIG) each command that writes a file must
+# fail as the environment's fault: exit 1 (2 is for bad input), its last stderr line giving "File too large"
+# without HDF5's internals, nothing at the output path.
+env_fault_last() { # NAME OUT CMD...
+    local name=$1 out=$2; shift 2
+    "$@" >out.txt 2>err.txt
+    local rc=$?
+    if [ "$rc" = 1 ] && tail -1 err.txt | grep -q "File too large" && ! grep -q "errno =" err.txt && [ ! -e "$out" ]; then
+        ok "$name: $(tail -1 err.txt)"
+    else fail "$name: exit $rc, $out $( [ -e "$out" ] && echo present || echo absent): $(tail -1 err.txt | head -c 300)"; fi
+}
+env_fault_last "simulate -o under ulimit -f" sl ulimit_run 2 "$TUNECOST" simulate t.h5 -s 50 -r 5 -o sl -q
+env_fault_last "frontier -o under ulimit -f" fl.tsv ulimit_run 1 "$TUNECOST" frontier s/points.tsv -o fl.tsv
+env_fault_last "report -o under ulimit -f" rl ulimit_run 2 "$TUNECOST" report t.h5 -o rl --samples 5 --runs 2
+if [ "$HAVE_IMPORT" = 1 ]; then
+    env_fault_last "table -o under ulimit -f" tl.tsv ulimit_run 2 "$TUNECOST" table compile big.h5 -o tl.tsv -q
+    env_fault_last "import under ulimit -f" il.h5 ulimit_run 8 "$TUNECOST" import kerneltuner big.json -o il.h5 -q
+    env_fault_last "merge under ulimit -f" ml.h5 ulimit_run 8 "$TUNECOST" merge -q ml.h5 big.h5
+fi
+# bad input stays exit 2: a trace that is not HDF5
+echo "not a trace" >bad.h5
+expect_refused "info on a non-trace: exit 2" T info bad.h5
+
 [ "$n_fail" = 0 ] || { echo "$n_fail check(s) failed"; exit 1; }
 echo "all reliability checks passed"

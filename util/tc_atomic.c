@@ -173,6 +173,17 @@ int tc_atomic_rename_noreplace(const char *tmp, const char *path)
     return 0;
 }
 
+int tc_stream_check(FILE *fp, const char *path)
+{
+    errno = 0;
+    if (fflush(fp) == 0 && !ferror(fp))
+        return 0;
+    int e = errno != 0 ? errno : EIO; /* an earlier buffered write failed: the stream kept no errno */
+    if (path != NULL)
+        return tc_seterr_env("%s: write failed: %s", path, strerror(e));
+    return tc_seterr_env("write failed: %s", strerror(e));
+}
+
 int tc_atomic_commit(struct tc_atomic *a)
 {
     int fd, rc = 0;

@@ -39,6 +39,10 @@ int tc_atomic_rename(const char *tmp, const char *path);
  * message saying so (not marked as an environment fault: the user's output is taken). */
 int tc_atomic_rename_noreplace(const char *tmp, const char *path);
 
+/* Flush fp and check it for a write error: 0, or -1 with "<path>: write failed: <the OS's reason>" marked as the
+ * environment's fault (a full disk, a file size limit). path may be NULL (the message then has no path). */
+int tc_stream_check(FILE *fp, const char *path);
+
 /* Check an output path before any work is done, so that a bad -o costs nothing and never destroys an input.
  * `out` is the file (is_dir 0) or directory (is_dir 1) a command will write or replace; inputs[0..n_inputs) are
  * the files it reads (NULL entries skipped). Refused, with a one-line message naming the option and the path:
