@@ -32,6 +32,7 @@ struct src {
     struct json_object *tune_params; /* Kernel Tuner: the values of each parameter, or NULL */
     size_t body;                    /* offset of the cache object's '{' (KT) or the results array's '[' (T4) */
     int truncated;                  /* the file ends inside the cache: an interrupted tuning run */
+    double t4_timeunit_ms;          /* T4: metadata.timeunit in ms (Kernel Tuner's converter: "miliseconds"); 0: none */
 };
 
 /* One parsed entry, in trace units. */

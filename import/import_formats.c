@@ -136,6 +136,22 @@ int imp_read_kt_header(struct json_tokener *tok, struct src *s)
     return 0;
 }
 
+/* A time unit's length in ms: the names T4 files use, "" (Kernel Tuner's converter writes it for milliseconds) and
+ * the converter's misspelt "miliseconds"; 0 for an unknown unit. */
+static double unit_to_ms(const char *u)
+{
+    static const struct {
+        const char *unit;
+        double to_ms;
+    } units[] = {{"s", 1e3},           {"seconds", 1e3},      {"ms", 1.0},           {"milliseconds", 1.0},
+                 {"miliseconds", 1.0}, {"", 1.0},             {"us", 1e-3},          {"\xc2\xb5s", 1e-3},
+                 {"\xce\xbcs", 1e-3},  {"microseconds", 1e-3}, {"ns", 1e-6},          {"nanoseconds", 1e-6}};
+    for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
+        if (strcmp(units[k].unit, u) == 0)
+            return units[k].to_ms;
+    return 0;
+}
+
 int imp_read_t4_header(struct json_tokener *tok, struct src *s)
 {
     size_t pos = 0;
@@ -152,6 +168,21 @@ int imp_read_t4_header(struct json_tokener *tok, struct src *s)
             s->body = pos;
             if (pos >= s->len || s->buf[pos] != '[')
                 return tc_seterr("%s: key 'results': expected an array", s->path);
+        } else if (strcmp(key, "metadata") == 0) { /* its timeunit, where given, is the runtimes' unit */
+            int eof;
+            struct json_object *v = imp_parse_at(tok, s, &pos, key, &eof), *u;
+            if (v == NULL)
+                return -1;
+            if (json_object_is_type(v, json_type_object) && json_object_object_get_ex(v, "timeunit", &u) &&
+                json_object_is_type(u, json_type_string) &&
+                (s->t4_timeunit_ms = unit_to_ms(json_object_get_string(u))) == 0) {
+                tc_seterr("%s: key 'metadata': timeunit '%s' is not one of s, ms, us, ns", s->path,
+                          json_object_get_string(u));
+                json_object_put(v);
+                return -1;
+            }
+            json_object_put(v);
+            continue;
         }
         if (imp_skip_value(s, &pos) != 0)
             return tc_seterr("%s: key '%s': the file ends inside it (truncated JSON)", s->path, key);
@@ -385,30 +416,14 @@ int imp_kt_entry(struct imp *im, const struct src *s, const char *cache_key, str
     return 0;
 }
 
-/* A time unit's length in ms: the names T4 files use, "" (Kernel Tuner's converter writes it for milliseconds) and
- * the converter's misspelt "miliseconds"; 0 for an unknown unit. */
-static double unit_to_ms(const char *u)
-{
-    static const struct {
-        const char *unit;
-        double to_ms;
-    } units[] = {{"s", 1e3},           {"seconds", 1e3},      {"ms", 1.0},           {"milliseconds", 1.0},
-                 {"miliseconds", 1.0}, {"", 1.0},             {"us", 1e-3},          {"\xc2\xb5s", 1e-3},
-                 {"\xce\xbcs", 1e-3},  {"microseconds", 1e-3}, {"ns", 1e-6},          {"nanoseconds", 1e-6}};
-    for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
-        if (strcmp(units[k].unit, u) == 0)
-            return units[k].to_ms;
-    return 0;
-}
-
-/* T4: the "time" measurement of result o: its unit (`unit`, else `timeunit`; else `times.timeunit`; none:
- * milliseconds) as *scale, and its value in ms as *time_ms (NaN when absent). An unknown unit is refused. */
+/* T4: the "time" measurement of result o: its unit (`unit`, else `timeunit`; else `times.timeunit`; else the
+ * file's metadata.timeunit; none or "": milliseconds) as *scale, and its value in ms as *time_ms (NaN when absent). An unknown unit is refused. */
 static int t4_time_measurement(const struct src *s, const char *where, struct json_object *o,
                                struct json_object *times, double *scale, double *time_ms)
 {
     struct json_object *ms, *un, *val;
     const char *u = NULL;
-    *scale = 1.0;
+    *scale = s->t4_timeunit_ms > 0 ? s->t4_timeunit_ms : 1.0;
     *time_ms = NAN;
     if (json_object_object_get_ex(times, "timeunit", &un) && json_object_is_type(un, json_type_string))
         u = json_object_get_string(un);
@@ -428,7 +443,7 @@ static int t4_time_measurement(const struct src *s, const char *where, struct js
             (json_object_is_type(val, json_type_double) || json_object_is_type(val, json_type_int)))
             *time_ms = json_object_get_double(val);
     }
-    if (u != NULL && (*scale = unit_to_ms(u)) == 0)
+    if (u != NULL && u[0] != '\0' && (*scale = unit_to_ms(u)) == 0) /* "": the converter's ms, or metadata's */
         return tc_seterr("%s: %s: key 'measurements': unit '%s' of 'time' is not one of s, ms, us, ns", s->path,
                          where, u);
     *time_ms *= *scale;

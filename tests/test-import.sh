@@ -232,6 +232,17 @@ if check_trace quirks/dupkeys_A100.h5 '
 assert len(runs) == 4, len(runs)
 assert abs(float(runs[-1]["true_ms"]) - 2.0) < 1e-12 and abs(float(runs[2]["true_ms"]) - 1.5) < 1e-12
 ' && [ "$(T info --json quirks/dupkeys_A100.h5 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["best"][0]["config"])')" = 0 ]; then ok "duplicate keys: the last wins, as in Python"; else fail "duplicate keys"; fi
+# the round trip through export (item 3 and 10 meet export): the exported cache has the same best configuration,
+# Kernel Tuner's rule applied to it by the same Python reader, with parameter values, not indices
+if T export --help >/dev/null 2>&1; then
+    for b in vector_add_A4000 convolution_MI50 pnpoly_A100; do
+        r=""
+        if T export kerneltuner "quirks/$b.h5" -o "rt-$b.json" >log.txt 2>&1 && T import kerneltuner "rt-$b.json" -o "rt-$b.h5" >>log.txt 2>&1 &&
+            r=$(kt_best_check "rt-$b.json" kerneltuner "rt-$b.h5" 2>&1) && [ "$r" = "$(kt_best_check "quirks/$b.json" kerneltuner "quirks/$b.h5" 2>&1)" ]; then
+            ok "$b: import, export, import: the same best $r"
+        else fail "$b round trip: $(tail -2 log.txt) $r"; fi
+    done
+fi
 # pnpoly's `time` is the minimum of its `times`, not their mean: a warning says so (stderr, even with -q)
 T import kerneltuner quirks/pnpoly_A100.json -o pn.h5 -q 2>err.txt
 grep -q "warning: 18 entries have a 'time' that is not the mean of their 'times'" err.txt &&

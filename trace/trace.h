@@ -12,7 +12,7 @@
 #define TRACE_FORMAT_VERSION 1
 /* Documented additions a reader may use; a trace without them still reads (docs/trace-format.md, "Versioning").
  * 1: /configs member compile_isolated_ms. Writers write this value; a file without the attribute reads as 0. */
-#define TRACE_FORMAT_MINOR 1
+#define TRACE_FORMAT_MINOR 2
 
 /* /configs.status and /runs.status */
 enum trace_status {

@@ -14,7 +14,7 @@ shaped like the real files; none is a measurement.
                           one it does not know
   dupkeys_A100.json       an entry and a member written twice (Python's json, so Kernel Tuner, keeps the last)
   t4_convolution.json     T4 from Kernel Tuner's converter: "unit": "" and "timeunit": "miliseconds" on the time
-                          measurement (the runtimes' mean), a revisit, and a result whose median is the lowest but
+                          measurement and in "metadata" (the runtimes' mean), a revisit, and a result whose median is the lowest but
                           whose mean is not
 
 Each file's expected best configuration is not written here: tests/test-import.sh works it out from the file
@@ -161,7 +161,9 @@ def t4(rng, out):
                                   "timeunit": "miliseconds"},
                                  {"name": "GFLOP/s", "value": 600.0, "unit": ""}]
         results.append(r)
-    write(os.path.join(out, "t4_convolution.json"), {"results": results, "schema_version": "1.0.0"})
+    write(os.path.join(out, "t4_convolution.json"),
+          {"metadata": {"timeunit": "miliseconds", "device_name": "NVIDIA A100-PCIE-40GB"}, "results": results,
+           "schema_version": "1.0.0"})
 
 
 def main():
