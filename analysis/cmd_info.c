@@ -211,6 +211,48 @@ static void json_param(FILE *fp, const struct trace *t, int c, int p)
     tc_json_value(fp, trace_param_text(t, c, p, 1, v, sizeof v));
 }
 
+/* The best configuration per input, as a table (print_text's last part). */
+static void print_best_text(FILE *fp, const struct trace *t, const struct summary *s)
+{
+    char a[64], b[64], c[64];
+    int n_in = trace_n_inputs(t);
+    int recorded = tables_recorded_true_times(t); /* an imported file's own times */
+    if (trace_objective_is_metric(t))
+        fprintf(fp, "\nbest configuration per input (%s '%s' of a valid run: the imported file's objective):\n",
+                trace_get_meta(t)->objective_higher_is_better ? "highest" : "lowest", trace_get_meta(t)->objective);
+    else if (recorded)
+        fprintf(fp, "\nbest configuration per input (lowest true time of a valid run: the time the imported file "
+                    "recorded):\n");
+    else
+        fprintf(fp, "\nbest configuration per input (lowest median of the timed executions of a valid run):\n");
+    fprintf(fp, "  %-20s %6s  %-28s %12s %9s %11s %8s\n", "input", "config", "parameters",
+            recorded ? "time" : "median", "TFLOP/s", "ref_ms", "ref/best");
+    for (int i = 0; i < n_in; i++) {
+        const struct best *bb = &s->best[i];
+        char dims[64], params[128];
+        tc_format_shape(trace_dims(t, i), trace_n_dims(t), dims, (int)sizeof dims);
+        double ref = trace_input(t, i)->ref_ms;
+        if (isfinite(ref))
+            snprintf(b, sizeof b, "%.5g", ref);
+        else
+            snprintf(b, sizeof b, "-");
+        if (bb->config < 0) {
+            fprintf(fp, "  %-20s %6s  %-28s %12s %9s %11s %8s\n", dims, "-", "(no valid run)", "-", "-", b, "-");
+            continue;
+        }
+        print_params(params, sizeof params, t, bb->config);
+        human_ns(a, sizeof a, bb->median_ns);
+        if (isfinite(bb->vs_ref))
+            snprintf(c, sizeof c, "%.3f", bb->vs_ref);
+        else
+            snprintf(c, sizeof c, "-");
+        char tf[32] = "-"; /* flops unknown (an imported trace): the median time says it all */
+        if (isfinite(bb->tflops))
+            snprintf(tf, sizeof tf, "%.1f", bb->tflops);
+        fprintf(fp, "  %-20s %6d  %-28s %12s %9s %11s %8s\n", dims, bb->config, params, a, tf, b, c);
+    }
+}
+
 static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
 {
     const struct trace_meta *m = trace_get_meta(t);
@@ -288,41 +330,7 @@ static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
         fprintf(fp, " ms (mean %g ms; first compile of each worker, not in the times above)\n", s->warmup_mean);
     }
 
-    int recorded = tables_recorded_true_times(t); /* an imported file's own times */
-    if (trace_objective_is_metric(t))
-        fprintf(fp, "\nbest configuration per input (%s '%s' of a valid run: the imported file's objective):\n",
-                trace_get_meta(t)->objective_higher_is_better ? "highest" : "lowest", trace_get_meta(t)->objective);
-    else if (recorded)
-        fprintf(fp, "\nbest configuration per input (lowest true time of a valid run: the time the imported file "
-                    "recorded):\n");
-    else
-        fprintf(fp, "\nbest configuration per input (lowest median of the timed executions of a valid run):\n");
-    fprintf(fp, "  %-20s %6s  %-28s %12s %9s %11s %8s\n", "input", "config", "parameters",
-            recorded ? "time" : "median", "TFLOP/s", "ref_ms", "ref/best");
-    for (int i = 0; i < n_in; i++) {
-        const struct best *bb = &s->best[i];
-        char dims[64], params[128];
-        tc_format_shape(trace_dims(t, i), trace_n_dims(t), dims, (int)sizeof dims);
-        double ref = trace_input(t, i)->ref_ms;
-        if (isfinite(ref))
-            snprintf(b, sizeof b, "%.5g", ref);
-        else
-            snprintf(b, sizeof b, "-");
-        if (bb->config < 0) {
-            fprintf(fp, "  %-20s %6s  %-28s %12s %9s %11s %8s\n", dims, "-", "(no valid run)", "-", "-", b, "-");
-            continue;
-        }
-        print_params(params, sizeof params, t, bb->config);
-        human_ns(a, sizeof a, bb->median_ns);
-        if (isfinite(bb->vs_ref))
-            snprintf(c, sizeof c, "%.3f", bb->vs_ref);
-        else
-            snprintf(c, sizeof c, "-");
-        char tf[32] = "-"; /* flops unknown (an imported trace): the median time says it all */
-        if (isfinite(bb->tflops))
-            snprintf(tf, sizeof tf, "%.1f", bb->tflops);
-        fprintf(fp, "  %-20s %6d  %-28s %12s %9s %11s %8s\n", dims, bb->config, params, a, tf, b, c);
-    }
+    print_best_text(fp, t, s);
 }
 
 static void json_key(FILE *fp, const char *key)
@@ -331,22 +339,9 @@ static void json_key(FILE *fp, const char *key)
     fputc(':', fp);
 }
 
-static void print_json(FILE *fp, const struct trace *t, const struct summary *s)
+/* "device":{...}, with null for what the trace does not know (0: an imported trace). */
+static void json_device(FILE *fp, const struct trace_meta *m)
 {
-    const struct trace_meta *m = trace_get_meta(t);
-    int n_cfg = trace_n_configs(t), n_in = trace_n_inputs(t);
-    fputc('{', fp);
-    json_key(fp, "trace");
-    tc_json_str(fp, trace_path(t));
-    fprintf(fp, ",\"format\":\"%s\",\"format_version\":%d,", TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION);
-    json_key(fp, "generator");
-    tc_json_str(fp, m->generator);
-    fputc(',', fp);
-    json_key(fp, "created_utc");
-    tc_json_str(fp, m->created_utc);
-    fputc(',', fp);
-    json_key(fp, "kernel");
-    tc_json_str(fp, m->kernel);
     fprintf(fp, ",\"device\":{");
     json_key(fp, "name");
     tc_json_str(fp, m->device_name);
@@ -362,6 +357,11 @@ static void print_json(FILE *fp, const struct trace *t, const struct summary *s)
     fprintf(fp, ",\"cuda_version\":");
     tc_json_num(fp, m->cuda_version > 0 ? m->cuda_version : NAN);
     fprintf(fp, "},");
+}
+
+/* "settings":{...}: protocol and timing, and an imported file's objective where it is not time. */
+static void json_settings(FILE *fp, const struct trace *t, const struct trace_meta *m)
+{
     fprintf(fp, "\"settings\":{");
     json_key(fp, "protocol");
     tc_json_str(fp, m->protocol);
@@ -380,6 +380,26 @@ static void print_json(FILE *fp, const struct trace *t, const struct summary *s)
         fprintf(fp, ",\"objective_higher_is_better\":%s", m->objective_higher_is_better ? "true" : "false");
     }
     fprintf(fp, "},");
+}
+
+static void print_json(FILE *fp, const struct trace *t, const struct summary *s)
+{
+    const struct trace_meta *m = trace_get_meta(t);
+    int n_cfg = trace_n_configs(t), n_in = trace_n_inputs(t);
+    fputc('{', fp);
+    json_key(fp, "trace");
+    tc_json_str(fp, trace_path(t));
+    fprintf(fp, ",\"format\":\"%s\",\"format_version\":%d,", TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION);
+    json_key(fp, "generator");
+    tc_json_str(fp, m->generator);
+    fputc(',', fp);
+    json_key(fp, "created_utc");
+    tc_json_str(fp, m->created_utc);
+    fputc(',', fp);
+    json_key(fp, "kernel");
+    tc_json_str(fp, m->kernel);
+    json_device(fp, m);
+    json_settings(fp, t, m);
 
     fprintf(fp, "\"params\":[");
     for (int p = 0; p < trace_n_params(t); p++) {

@@ -474,10 +474,9 @@ struct trace *tr_load(const char *path, int writable)
         if (t->configs[i].status < 0 || t->configs[i].status >= TRACE_N_STATUS)
             FAIL("/configs row %d: status %d is not a known status (0..%d)", i, t->configs[i].status,
                  TRACE_N_STATUS - 1);
-    if (read_param_values(t) < 0)
-        goto out;
 
-    if (read_table(t, "/dims", H5T_NATIVE_INT64, sizeof(int64_t), &buf, &rows, &t->dim_names, &t->n_dims) < 0)
+    if (read_param_values(t) < 0 ||
+        read_table(t, "/dims", H5T_NATIVE_INT64, sizeof(int64_t), &buf, &rows, &t->dim_names, &t->n_dims) < 0)
         goto out;
     t->dims = buf;
     buf = NULL;
