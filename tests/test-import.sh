@@ -19,7 +19,9 @@ cd "$TMP" || exit 1
 n_fail=0
 fail() { n_fail=$((n_fail + 1)); echo "FAIL $*"; }
 ok() { echo "ok   $*"; }
-T() { "$TUNECOST" "$@"; }
+# TUNECOST_WRAPPER (e.g. valgrind, set by `meson test --setup valgrind`) runs every T command under it
+read -r -a WRAP <<<"${TUNECOST_WRAPPER:-}"
+T() { "${WRAP[@]}" "$TUNECOST" "$@"; }
 
 # check_trace FILE PYTHON-ASSERTIONS: runs the assertions with f (h5py.File), runs, cfg, best(input) in scope
 check_trace() {

@@ -21,7 +21,9 @@ cd "$TMP" || exit 1
 n_fail=0
 fail() { n_fail=$((n_fail + 1)); echo "FAIL $*"; }
 ok() { echo "ok   $*"; }
-T() { "$TUNECOST" "$@"; }
+# TUNECOST_WRAPPER (e.g. valgrind, set by `meson test --setup valgrind`) runs every T command under it
+read -r -a WRAP <<<"${TUNECOST_WRAPPER:-}"
+T() { "${WRAP[@]}" "$TUNECOST" "$@"; }
 # expect_refused NAME CMD...: exit 2 with exactly one line on stderr
 expect_refused() {
     local name=$1; shift
