@@ -24,7 +24,8 @@ for d in $(pkg-config --variable pc_path pkg-config | tr ':' ' '); do
     for f in "$d"/*.pc; do [ -e "$f" ] && [ "$(basename "$f")" != check.pc ] && ln -sf "$f" "$TMP/pc/"; done
 done
 B=$TMP/build
-unit_tests() { meson test -C "$B" --list 2>/dev/null | grep -c '^tunecost:unit / '; }
+# the check-based unit tests (a few unit tests need no check library: they are not counted)
+unit_tests() { meson test -C "$B" --list 2>/dev/null | grep -Ec '^tunecost:unit / (util|trace|sim-model|tables|plan)$'; }
 
 # "make demo": configured without check
 PKG_CONFIG_LIBDIR=$TMP/pc make -s -C "$SRC" configure BUILD="$B" >"$TMP/demo.log" 2>&1 || { cat "$TMP/demo.log"; echo "FAIL: configure"; exit 1; }

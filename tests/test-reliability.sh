@@ -274,8 +274,11 @@ else echo "skip section 17: import not built"; fi
 
 # ---- 18. huge times: no wrap-around at 2^64 ns (item 7) -------------------------------------------------------
 # huge.json: configuration a=1 has 3 executions of 7e12 ms (7e18 ns each, below 2^63) whose sum, 2.1e19 ns, is past
-# 2^64 = 1.8e19: info must report 2.1e13 ms = 21000000000 s of GPU time, and simulate must refuse the run (exit 2,
-# one line) rather than wrap to a few seconds. A time of 1e13 ms (past 2^63 ns) is refused at import.
+# 2^64 = 1.8e19, and benchmark_time 2.1e13 ms (no overhead). info must report 21000000000 s of GPU time. simulate
+# (EXEC_TIME 10-100 ms: one execution of each configuration exceeds it) charges a=1 one execution, 7e9 s, and no
+# overhead: a mean tuning time of 7.0e9 s (the 2 ms configuration and the compiles add milliseconds). Summed in
+# uint64 the executions wrapped, the overhead came out at 1.8e10 s and the time at 2.5e10 s. A time of 1e13 ms
+# (past 2^63 ns) is refused at import.
 if [ "$HAVE_IMPORT" = 1 ]; then
     "$PY" - <<'PYEOF'
 import json
@@ -292,8 +295,9 @@ PYEOF
     T import kerneltuner huge.json -o huge.h5 -q || fail "import huge.json"
     T info huge.h5 | grep -q "GPU time        21000000000 s in executions" && ok "info: 3 x 7e12 ms summed without wrapping" ||
         fail "info on huge times: $(T info huge.h5 | grep 'GPU time')"
-    expect_refused "simulate: executions past 2^64 ns" T simulate huge.h5 -s 5 -r 2 -o hs -q
-    grep -q "2^64" err.txt || fail "simulate huge: $(cat err.txt)"
+    mean=$(T simulate huge.h5 -s 5 -r 2 -q 2>/dev/null | awk '$1 == "baseline" {print $3}')
+    awk -v m="${mean:-0}" 'BEGIN {exit !(m > 6.99e9 && m < 7.01e9)}' && ok "simulate: executions past 2^64 ns summed without wrapping ($mean s)" ||
+        fail "simulate on huge times: baseline mean time $mean s, expected 7.0e9"
     expect_refused "import: a time past 2^63 ns" T import kerneltuner huger.json -o huger.h5
 fi
 
