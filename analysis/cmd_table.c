@@ -211,6 +211,7 @@ int cmd_table(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         if ((traces[i] = trace_open(paths[i])) == NULL) {
             fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
+            rc = tc_err_exit_code();
             goto out;
         }
     }
@@ -249,7 +250,8 @@ int cmd_table(int argc, char **argv)
 built:
     if (tab == NULL) {
         fprintf(stderr, "tunecost table %s: %s\n", def->name, tc_errmsg());
-        goto out; /* the builders fail only on what the inputs hold (e.g. no estimates) or on memory: status 2 */
+        rc = tc_err_exit_code(); /* what the inputs hold (e.g. no estimates): 2; memory: 1 */
+        goto out;
     }
     rc = 1;
 

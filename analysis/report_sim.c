@@ -3,6 +3,7 @@
  * and time-to-target tables. */
 #include "frontier.h"
 #include "report_ctx.h"
+#include "tc_atomic.h"
 #include "tc_stats.h"
 #include "trace.h"
 
@@ -205,8 +206,9 @@ int report_write_sim_files(struct report_ctx *c, enum report_sim which)
         return -1;
     if (sim_write_points(fp, c->d[which], &c->s[which], r,
                          which == REPORT_SIM_CMP ? c->o->compare_path : c->o->trace_path) != 0) {
+        int rc = tc_stream_check(fp, path);
         fclose(fp);
-        return tc_seterr("%s: write failed", path);
+        return rc != 0 ? rc : tc_seterr("%s: write failed", path);
     }
     if (report_close(fp, path) != 0)
         return -1;

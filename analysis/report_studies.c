@@ -344,7 +344,7 @@ static int family_compute(const struct trace *t, struct family *f)
         for (int k = 0; k < nc && isfinite(ns); k++) {
             long r = trace_find_run(t, i, k);
             if (r >= 0 && trace_run_valid(t, (size_t)r))
-                rel[m++] = f->best_ms[i] / (trace_run_median_ns(t, (size_t)r) / 1e6);
+                rel[m++] = f->best_ms[i] / (trace_run_true_ns(t, (size_t)r) / 1e6);
         }
         qsort(rel, (size_t)m, sizeof *rel, tc_cmp_double);
         f->typical[i] = m > 0 ? tc_median_sorted(rel, (size_t)m) : NAN;

@@ -391,6 +391,7 @@ int cmd_policies(int argc, char **argv)
     }
     if ((t = trace_open(path)) == NULL || (d = pol_data_from_trace(t)) == NULL) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+        rc = tc_err_exit_code();
         goto out;
     }
     if (prior_path != NULL && ((other = trace_open(prior_path)) == NULL || pol_data_set_prior(d, t, other) != 0)) {

@@ -106,7 +106,7 @@ START_TEST(test_collect_gpu_isolated_and_invalid_compiles)
     struct trace *t, *sh[2];
     ck_assert_int_eq(collect(tt_path("iso.h5"), ISO_SPACE " --compile-isolated"), 0);
     t = open_ok(tt_path("iso.h5"));
-    ck_assert_int_eq(trace_get_meta(t)->format_minor, 1);
+    ck_assert_int_eq(trace_get_meta(t)->format_minor, TRACE_FORMAT_MINOR);
     ck_assert_int_eq(trace_n_configs(t), 2);
     for (int k = 0; k < 2; k++) {
         int big = trace_params(t, k)[2] == 256;

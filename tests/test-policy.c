@@ -54,9 +54,9 @@ static const char *build_tiny(void)
     ck_assert_int_eq(trace_write_configs(t, 3, params, cfg), 0);
     ck_assert_int_eq(trace_write_inputs(t, 1, dims, &in), 0);
     uint64_t e0[] = {2000000, 10000000, 10000000, 10000000}, e1[] = {1000000, 5000000, 5000000, 5000000};
-    struct trace_run r0 = {0, 0, 0, 0, 1, 3, 0, 40, 0, 0, NAN, 1e-4};
-    struct trace_run r1 = {0, 1, 0, 0, 1, 3, 0, 20, 0, 0, NAN, 1e-4};
-    struct trace_run r2 = {0, 2, 2, 0, 0, 0, 0, 0, 0, 0, NAN, NAN};
+    struct trace_run r0 = {0, 0, 0, 0, 1, 3, 0, 40, 0, 0, NAN, 1e-4, NAN, NAN};
+    struct trace_run r1 = {0, 1, 0, 0, 1, 3, 0, 20, 0, 0, NAN, 1e-4, NAN, NAN};
+    struct trace_run r2 = {0, 2, 2, 0, 0, 0, 0, 0, 0, 0, NAN, NAN, NAN, NAN};
     ck_assert_int_eq(trace_append_run(t, &r0, e0, 4), 0);
     ck_assert_int_eq(trace_append_run(t, &r1, e1, 4), 0);
     ck_assert_int_eq(trace_append_run(t, &r2, NULL, 0), 0);
@@ -224,7 +224,7 @@ static const char *build_valid_space(void)
                        13u * (uint64_t)c + 101u * (uint64_t)i;
                 sum += x[e];
             }
-            struct trace_run r = {i, c, 0, 0, 1, 12, 0, (double)sum * 1e-6 + 13 * 0.3 + 2, 0, 0, NAN, 1e-4};
+            struct trace_run r = {i, c, 0, 0, 1, 12, 0, (double)sum * 1e-6 + 13 * 0.3 + 2, 0, 0, NAN, 1e-4, NAN, NAN};
             ck_assert_int_eq(trace_append_run(t, &r, x, 13), 0);
         }
     ck_assert_int_eq(trace_close(t), 0);
@@ -259,10 +259,10 @@ static const char *build_mixed_space(void)
                        7919u * (uint64_t)((e * 31 + c * 17 + i) % 23) + 13u * (uint64_t)c + 101u * (uint64_t)i;
                 sum += x[e];
             }
-            struct trace_run r = {i, c, 0, 0, 1, 12, 0, (double)sum * 1e-6 + 13 * 0.3 + 2, 0, 0, NAN, 1e-4};
+            struct trace_run r = {i, c, 0, 0, 1, 12, 0, (double)sum * 1e-6 + 13 * 0.3 + 2, 0, 0, NAN, 1e-4, NAN, NAN};
             ck_assert_int_eq(trace_append_run(t, &r, x, 13), 0);
         }
-        struct trace_run r = {i, 11, TRACE_LAUNCH_ERROR, 0, 0, 0, 0, 4, 0, 0, NAN, NAN};
+        struct trace_run r = {i, 11, TRACE_LAUNCH_ERROR, 0, 0, 0, 0, 4, 0, 0, NAN, NAN, NAN, NAN};
         ck_assert_int_eq(trace_append_run(t, &r, NULL, 0), 0);
     }
     ck_assert_int_eq(trace_close(t), 0);
@@ -651,7 +651,7 @@ START_TEST(test_policy_transfer_starts_at_the_other_gpus_best)
     ck_assert_int_eq(trace_write_inputs(o, 1, dims, &in), 0);
     for (int c = 0; c < 3; c++) {
         uint64_t x[] = {(uint64_t)(c == 0 ? 6000000 : c == 1 ? 4000000 : 3000000)};
-        struct trace_run r = {0, c, 0, 0, 0, 1, 0, 10, 0, 0, NAN, 1e-4};
+        struct trace_run r = {0, c, 0, 0, 0, 1, 0, 10, 0, 0, NAN, 1e-4, NAN, NAN};
         ck_assert_int_eq(trace_append_run(o, &r, x, 1), 0);
     }
     ck_assert_int_eq(trace_close(o), 0);
