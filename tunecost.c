@@ -1,6 +1,7 @@
 /* tunecost.c — the `tunecost` executable: dispatches to the subcommand named by argv[1].
  * Subcommands live in their stage's folder (see tunecost.h); this file only routes and prints the overview. */
 #include "tunecost.h"
+#include "tc_optdecl.h"
 #include "tc_version.h"
 
 #include <limits.h>
@@ -12,27 +13,29 @@
 struct command {
     const char *name;
     int (*fn)(int argc, char **argv);
-    const char *summary;
+    const char *summary;            /* used where the command has no declaration (yet, or not in this build) */
+    const struct tc_cmd *decl;      /* options, --help, man page, completions (util/tc_optdecl.h) */
 };
 
 static const struct command commands[] = {
 #ifdef TC_HAVE_COLLECTOR
-    {"collect", cmd_collect, "tune GEMM variants on the GPU and record every execution into a trace"},
+    {"collect", cmd_collect, "tune GEMM variants on the GPU and record every execution into a trace", NULL},
 #else
-    {"collect", NULL, "tune GEMM variants on the GPU (not in this build: no CUDA toolkit was found)"},
+    {"collect", NULL, "tune GEMM variants on the GPU (not in this build: no CUDA toolkit was found)", NULL},
 #endif
-    {"merge", cmd_merge, "merge trace shards of one collection into one trace"},
-    {"info", cmd_info, "show what a trace holds: device, protocol, configurations, inputs, best per input"},
-    {"table", cmd_table, "print one of the paper's tables (compile times, tuning time, L2 flush, ...) from traces"},
-    {"simulate", cmd_simulate, "replay a trace over random tuning budgets (points.tsv, frontier.tsv)"},
-    {"frontier", cmd_frontier, "recompute the Pareto frontier of a points.tsv"},
-    {"policies", cmd_policies, "compare tuning policies on a trace, every cost charged (curves, scores)"},
-    {"report", cmd_report, "write every figure and table of the paper as an HTML report"},
+    {"merge", cmd_merge, "merge trace shards of one collection into one trace", NULL},
+    {"info", cmd_info, NULL, &info_cmd},
+    {"table", cmd_table, "print one of the paper's tables (compile times, tuning time, L2 flush, ...) from traces", NULL},
+    {"simulate", cmd_simulate, NULL, &simulate_cmd},
+    {"frontier", cmd_frontier, "recompute the Pareto frontier of a points.tsv", NULL},
+    {"policies", cmd_policies, "compare tuning policies on a trace, every cost charged (curves, scores)", NULL},
+    {"report", cmd_report, "write every figure and table of the paper as an HTML report", NULL},
 #ifdef TC_HAVE_IMPORT
-    {"import", cmd_import, "import Kernel Tuner cache files or T4 results as a trace"},
+    {"import", cmd_import, "import Kernel Tuner cache files or T4 results as a trace", NULL},
 #else
-    {"import", NULL, "import Kernel Tuner cache files or T4 results (not in this build: json-c was not found)"},
+    {"import", NULL, "import Kernel Tuner cache files or T4 results (not in this build: json-c was not found)", NULL},
 #endif
+    {"export", cmd_export, "export one input of a trace as a Kernel Tuner cache file or T4 results"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -88,7 +91,8 @@ static void usage(FILE *fp)
             "\n"
             "Commands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++)
-        fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
+        fprintf(fp, "  %-9s %s\n", commands[i].name,
+                commands[i].decl != NULL ? commands[i].decl->summary : commands[i].summary);
     fprintf(fp,
             "\n"
             "Run `tunecost COMMAND --help` for a command's options and examples.\n"
@@ -99,8 +103,39 @@ static void usage(FILE *fp)
             "  tunecost report -o report           # every figure and table, report/index.html\n"
             "  tunecost simulate --input 4096x256x4096 -o sim\n"
             "\n"
-            "  tunecost --version | --help\n",
+            "  tunecost --version | --help\n"
+            "  tunecost --man COMMAND | --completion bash|zsh   # generated documentation (meson install puts them)\n",
             tc_default_trace());
+}
+
+/* `tunecost --man CMD` and `tunecost --completion SHELL`: documentation generated from the declarations. */
+static int generated_doc(const char *what, const char *arg)
+{
+    const struct tc_cmd *decls[N_COMMANDS];
+    int n = 0, rc = -1;
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (commands[i].decl != NULL && commands[i].fn != NULL)
+            decls[n++] = commands[i].decl;
+    if (arg == NULL) {
+        fprintf(stderr, "tunecost %s: expected %s\n", what, strcmp(what, "--man") == 0 ? "a COMMAND" : "bash or zsh");
+        return 2;
+    }
+    if (strcmp(what, "--man") == 0) {
+        tc_cli_set_default_trace(TC_DEFAULT_TRACE); /* the installed path, for an installed page */
+        for (int i = 0; i < n; i++)
+            if (strcmp(decls[i]->name, arg) == 0)
+                rc = tc_cli_man(stdout, decls[i], TC_VERSION);
+    } else if (strcmp(arg, "bash") == 0) {
+        rc = tc_cli_complete_bash(stdout, decls, n);
+    } else if (strcmp(arg, "zsh") == 0) {
+        rc = tc_cli_complete_zsh(stdout, decls, n);
+    }
+    if (rc != 0 && !ferror(stdout)) {
+        fprintf(stderr, "tunecost %s: unknown %s '%s'\n", what, strcmp(what, "--man") == 0 ? "command" : "shell",
+                arg);
+        return 2;
+    }
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -117,6 +152,9 @@ int main(int argc, char **argv)
         printf("tunecost %s\n", TC_VERSION);
         return 0;
     }
+    if (strcmp(argv[1], "--man") == 0 || strcmp(argv[1], "--completion") == 0)
+        return generated_doc(argv[1], argc > 2 ? argv[2] : NULL);
+    tc_cli_set_default_trace(tc_default_trace());
     for (size_t i = 0; i < N_COMMANDS; i++) {
         if (strcmp(argv[1], commands[i].name) != 0)
             continue;

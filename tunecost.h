@@ -4,6 +4,10 @@
 #ifndef TUNECOST_H
 #define TUNECOST_H
 
+/* Each command's declaration (util/tc_optdecl.h): its options, --help, man page and completions. */
+struct tc_cmd;
+extern const struct tc_cmd info_cmd, simulate_cmd;
+
 int cmd_info(int argc, char **argv);      /* analysis/cmd_info.c */
 int cmd_table(int argc, char **argv);     /* analysis/cmd_table.c: the paper's tables from traces */
 int cmd_report(int argc, char **argv);    /* analysis/cmd_report.c */
@@ -11,6 +15,7 @@ int cmd_simulate(int argc, char **argv);  /* simulate/cmd_simulate.c */
 int cmd_frontier(int argc, char **argv);  /* simulate/cmd_frontier.c */
 int cmd_policies(int argc, char **argv);  /* simulate/cmd_policies.c: tuning policies on a trace */
 int cmd_merge(int argc, char **argv);     /* collect/cmd_merge.c (no CUDA needed) */
+int cmd_export(int argc, char **argv);    /* export/cmd_export.c: a trace as a Kernel Tuner cache or T4 */
 #ifdef TC_HAVE_IMPORT
 int cmd_import(int argc, char **argv);    /* import/cmd_import.c (json-c) */
 #endif

@@ -10,38 +10,46 @@
 #include "trace.h"
 #include "tunecost.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *fp)
-{
-    fprintf(fp,
-            "usage: tunecost info [TRACE] [--json]\n"
-            "\n"
-            "Show what a trace holds: device, protocol and timing settings, configurations (valid / by failure\n"
-            "reason), inputs, runs, executions, total measured GPU time, compile times, and per input the best\n"
-            "configuration (lowest median of the timed executions of its valid run) with its TFLOP/s and its\n"
-            "speed relative to the reference library (ref_ms / best median; above 1 = faster than the reference).\n"
-            "\n"
-            "Arguments:\n"
-            "  TRACE        trace file (default: %s)\n"
-            "\n"
-            "Options:\n"
-            "  --json       print one JSON object instead of text (default: text)\n"
-            "  -h, --help   show this help and exit\n"
-            "\n"
-            "Exit status: 0 ok; 2 usage error or a missing, unreadable or invalid trace (one line on stderr).\n"
-            "\n"
-            "Examples:\n"
-            "  tunecost info                              # the shipped reference trace\n"
-            "  tunecost info data/gemm-h200-triton.h5\n"
-            "  tunecost info data/gemm-h200.h5 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"runs\"])'\n",
-            tc_default_trace());
-}
+/* ---- the command line ------------------------------------------------------------------------------------ */
+
+struct info_opts {
+    int json;
+};
+
+static const struct tc_optdecl info_opts[] = {
+    {.name = "json", .arg = TC_ARG_FLAG, .field = offsetof(struct info_opts, json),
+     .help = "print one JSON object instead of text", .def_doc = "text"},
+    TC_OPT_HELP,
+    TC_OPT_END,
+};
+
+const struct tc_cmd info_cmd = {
+    .name = "info",
+    .summary = "show what a trace holds: device, protocol, configurations, inputs, best per input",
+    .synopsis = "[TRACE] [--json]",
+    .description =
+        "Show what a trace holds: device, protocol and timing settings, configurations (valid / by failure\n"
+        "reason), inputs, runs, executions, total measured GPU time, compile times, and per input the best\n"
+        "configuration (lowest median of the timed executions of its valid run) with its TFLOP/s and its\n"
+        "speed relative to the reference library (ref_ms / best median; above 1 = faster than the reference).\n",
+    .operands = "TRACE\ttrace file (default: @TRACE@)\n",
+    .opts = info_opts,
+    .exit_status = "0 ok; 2 usage error or a missing, unreadable or invalid trace (one line on stderr).",
+    .examples = "tunecost info                              # the shipped reference trace\n"
+                "tunecost info data/gemm-h200-triton.h5\n"
+                "tunecost info data/gemm-h200.h5 --json | python3 -c 'import json,sys; "
+                "print(json.load(sys.stdin)[\"runs\"])'\n",
+    .min_operands = 0,
+    .max_operands = 1,
+    .operand_name = "TRACE",
+};
 
 /* ---- the summary ------------------------------------------------------------------------------------------ */
 
@@ -411,37 +419,26 @@ static void print_json(FILE *fp, const struct trace *t, const struct summary *s)
 
 int cmd_info(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"json", no_argument, NULL, TC_CLI_LOCAL},
-        TC_CLI_OPT_HELP,
-        TC_CLI_OPT_END,
-    };
-    int json = 0, opt, rc = 1;
+    struct info_opts o = {0};
+    int first, rc;
     const char *path;
     struct trace *t = NULL;
     struct summary s = {0};
-    optind = 1;
-    while ((opt = tc_cli_next("info", argc, argv, "h", longopts)) != -1) {
-        switch (opt) {
-        case TC_CLI_LOCAL: json = 1; break;
-        case 'h': usage(stdout); return 0;
-        case TC_CLI_ERROR: return 2;
-        default: return tc_cli_usage_error("info", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (argc - optind > 1)
-        return tc_cli_usage_error("info", "expected at most one TRACE, got %d arguments", argc - optind);
-    path = optind < argc ? argv[optind] : tc_default_trace();
+
+    if ((rc = tc_cli_parse(&info_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
+        return rc;
+    rc = 1;
+    path = first < argc ? argv[first] : tc_default_trace();
     if ((t = trace_open(path)) == NULL) {
         fprintf(stderr, "tunecost info: %s%s\n", tc_errmsg(),
-                optind < argc ? "" : " (the default trace; give a TRACE to read another)");
+                first < argc ? "" : " (the default trace; give a TRACE to read another)");
         return 2;
     }
     if (summarize(t, &s) < 0) {
         fprintf(stderr, "tunecost info: %s\n", tc_errmsg());
         goto out;
     }
-    if (json)
+    if (o.json)
         print_json(stdout, t, &s);
     else
         print_text(stdout, t, &s);

@@ -66,8 +66,8 @@ for tr in "${TRACES[@]}"; do
     for kind in compile tuning split best failures estimate heatmap; do
         run "table-$kind-$b" table "$kind" "$tr" -o "table-$kind-$b.tsv"
     done
-    run "simulate-$b" simulate -q -s "$SAMPLES" -r "$RUNS" --seed "$SEED" -j 2 -o "sim-$b" "$tr"
-    run "policies-$b" policies -q -r 2 --seed "$SEED" -j 2 -o "pol-$b" "$tr"
+    run "simulate-$b" simulate -s "$SAMPLES" -r "$RUNS" --seed "$SEED" -j 2 -o "sim-$b" "$tr"
+    run "policies-$b" policies -r 2 --seed "$SEED" -j 2 -o "pol-$b" "$tr"
     n=$((n + 1))
 done
 if [ ${#FLUSH[@]} -ge 2 ]; then

@@ -28,7 +28,10 @@
 #define TC_CLI_H
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "tc_optdecl.h"
 
 enum {
     TC_CLI_ERROR = -2,    /* tc_cli_next: an unknown option or a missing value (already reported) */
@@ -36,6 +39,38 @@ enum {
     TC_CLI_LOCAL = 0x200, /* first id for a subcommand's own long-only options */
 };
 
+/* The shared options as declarations (tc_optdecl.h): name, letter, kind, range and value name are fixed here;
+ * a command gives the struct and field they fill, its default and (where the option's meaning needs its
+ * context, e.g. what -o writes) the help line. */
+#define TC_OPT_OUTPUT(type, fld, meta, text, shown)                                                             \
+    {.name = "output", .letter = 'o', .arg = TC_ARG_STRING, .field = offsetof(type, fld), .metavar = meta,       \
+     .help = text, .def_doc = shown}
+#define TC_OPT_INPUT(type, fld, meta, text)                                                                     \
+    {.name = "input", .letter = 'i', .arg = TC_ARG_STRING, .field = offsetof(type, fld), .metavar = meta,        \
+     .help = text}
+#define TC_OPT_SAMPLES(type, fld, dflt, text)                                                                   \
+    {.name = "samples", .letter = 's', .arg = TC_ARG_INT, .field = offsetof(type, fld), .min = 1,              \
+     .max = 10000000, .metavar = "S", .def = dflt, .help = text}
+#define TC_OPT_RUNS(type, fld, dflt, text)                                                                      \
+    {.name = "runs", .letter = 'r', .arg = TC_ARG_INT, .field = offsetof(type, fld), .min = 1, .max = 1000000, \
+     .metavar = "R", .def = dflt, .help = text}
+#define TC_OPT_SEED(type, fld, dflt, text)                                                                      \
+    {.name = "seed", .arg = TC_ARG_U64, .field = offsetof(type, fld), .metavar = "N", .def = dflt, .help = text}
+#define TC_OPT_THREADS(type, fld, dflt, text)                                                                   \
+    {.name = "threads", .letter = 'j', .arg = TC_ARG_INT, .field = offsetof(type, fld), .min = 0, .max = 4096, \
+     .metavar = "T", .def = dflt, .help = text}
+#define TC_OPT_COMPILE_FACTOR(type, fld, dflt, text)                                                            \
+    {.name = "compile-factor", .letter = 'c', .arg = TC_ARG_INT, .field = offsetof(type, fld), .min = 1,       \
+     .max = 4096, .metavar = "F", .def = dflt, .help = text}
+#define TC_OPT_FORCE(type, fld)                                                                                 \
+    {.name = "force", .letter = 'f', .arg = TC_ARG_FLAG, .field = offsetof(type, fld),                         \
+     .help = "replace an existing output (without -f an existing output is an error)"}
+#define TC_OPT_QUIET(type, fld)                                                                                 \
+    {.name = "quiet", .letter = 'q', .arg = TC_ARG_FLAG, .field = offsetof(type, fld),                         \
+     .help = "no progress, settings or status lines on stderr (errors and warnings still)"}
+#define TC_OPT_HELP {.name = "help", .letter = 'h', .arg = TC_ARG_HELP, .help = "show this help and exit"}
+
+/* The same options for commands not yet declared with tc_optdecl (struct option rows for tc_cli_next). */
 #define TC_CLI_OPT_OUTPUT {"output", required_argument, NULL, 'o'}
 #define TC_CLI_OPT_INPUT {"input", required_argument, NULL, 'i'}
 #define TC_CLI_OPT_SAMPLES {"samples", required_argument, NULL, 's'}

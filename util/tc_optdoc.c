@@ -1,0 +1,380 @@
+/* tc_optdoc.c — documentation generated from a command's declaration (tc_optdecl.h): the --help text, a troff
+ * man page, and bash and zsh completion scripts. Nothing here is written by hand per command. */
+#include "tc_optdecl.h"
+
+#include <string.h>
+
+#define HELP_WIDTH 118  /* columns of the --help text */
+#define LABEL_COL 28    /* where an option's help starts */
+
+/* s with "@TRACE@" replaced by the default trace, into buf (truncated to len). */
+static const char *expand(const char *s, char *buf, size_t len)
+{
+    const char *at;
+    size_t off = 0;
+    buf[0] = '\0';
+    while (s != NULL && (at = strstr(s, "@TRACE@")) != NULL && off < len) {
+        off += (size_t)snprintf(buf + off, len - off, "%.*s%s", (int)(at - s), s, tc_cli_trace_text());
+        s = at + 7;
+    }
+    if (s != NULL && off < len)
+        snprintf(buf + off, len - off, "%s", s);
+    return buf;
+}
+
+const char *tc_optdecl_label(const struct tc_optdecl *d, char *buf, size_t len)
+{
+    char letter[8] = "    ";
+    if (d->letter != 0)
+        snprintf(letter, sizeof letter, "-%c, ", d->letter);
+    snprintf(buf, len, "%s--%s%s%s", letter, d->name, d->metavar != NULL ? " " : "",
+             d->metavar != NULL ? d->metavar : "");
+    return buf;
+}
+
+/* An option's help with its default: "replay one input [500]". */
+static const char *help_line(const struct tc_optdecl *d, char *buf, size_t len)
+{
+    char text[1024];
+    const char *shown = d->def_doc != NULL ? d->def_doc : d->def;
+    expand(d->help, text, sizeof text);
+    if (shown != NULL)
+        snprintf(buf, len, "%s [%s]", text, shown);
+    else
+        snprintf(buf, len, "%s", text);
+    return buf;
+}
+
+/* Words of text filled to HELP_WIDTH, the first line starting at column col, later lines at indent. */
+static void write_wrapped(FILE *fp, const char *text, int col, int indent)
+{
+    const char *p = text;
+    while (*p != '\0') {
+        size_t w = strcspn(p, " ");
+        if (col > indent && col + 1 + (int)w > HELP_WIDTH) {
+            fprintf(fp, "\n%*s", indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', fp);
+            col++;
+        }
+        fprintf(fp, "%.*s", (int)w, p);
+        col += (int)w;
+        p += w;
+        while (*p == ' ')
+            p++;
+    }
+    fputc('\n', fp);
+}
+
+/* "  LABEL" padded to LABEL_COL, then the wrapped text (on the next line when the label is too long). */
+static void write_item(FILE *fp, const char *label, const char *text)
+{
+    int col = 2 + (int)strlen(label);
+    fprintf(fp, "  %s", label);
+    if (col + 2 > LABEL_COL) {
+        fprintf(fp, "\n%*s", LABEL_COL, "");
+        col = LABEL_COL;
+    } else {
+        fprintf(fp, "%*s", LABEL_COL - col, "");
+        col = LABEL_COL;
+    }
+    write_wrapped(fp, text, col, LABEL_COL);
+}
+
+static void write_operands(FILE *fp, const char *operands)
+{
+    char buf[1024], text[1024];
+    const char *p = operands;
+    while (*p != '\0') {
+        size_t n = strcspn(p, "\n"), tab = strcspn(p, "\t");
+        if (tab < n) {
+            snprintf(buf, sizeof buf, "%.*s", (int)tab, p);
+            snprintf(text, sizeof text, "%.*s", (int)(n - tab - 1), p + tab + 1);
+            char full[1024];
+            write_item(fp, buf, expand(text, full, sizeof full));
+        }
+        p += n + (p[n] == '\n');
+    }
+}
+
+static void write_lines(FILE *fp, const char *text, const char *prefix)
+{
+    const char *p = text;
+    while (*p != '\0') {
+        size_t n = strcspn(p, "\n");
+        fprintf(fp, "%s%.*s\n", n > 0 ? prefix : "", (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+}
+
+int tc_cli_help(FILE *fp, const struct tc_cmd *cmd)
+{
+    char label[128], text[1536], desc[8192];
+    fprintf(fp, "usage: tunecost %s %s\n\n", cmd->name, cmd->synopsis);
+    write_lines(fp, expand(cmd->description, desc, sizeof desc), "");
+    if (cmd->operands != NULL) {
+        fprintf(fp, "\nArguments:\n");
+        write_operands(fp, cmd->operands);
+    }
+    fprintf(fp, "\nOptions (default in brackets):\n");
+    for (const struct tc_optdecl *d = cmd->opts; d->name != NULL; d++)
+        write_item(fp, tc_optdecl_label(d, label, sizeof label), help_line(d, text, sizeof text));
+    if (cmd->exit_status != NULL) {
+        fprintf(fp, "\nExit status:");
+        write_wrapped(fp, cmd->exit_status, (int)strlen("Exit status:"), 0);
+    }
+    if (cmd->examples != NULL) {
+        fprintf(fp, "\nExamples:\n");
+        write_lines(fp, cmd->examples, "  ");
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+/* ---- man page ----------------------------------------------------------------------------------------------- */
+
+/* troff text: backslashes and hyphens escaped, a leading '.' or '\'' made literal. */
+static void man_text(FILE *fp, const char *s, size_t n)
+{
+    if (n > 0 && (s[0] == '.' || s[0] == '\''))
+        fputs("\\&", fp);
+    for (size_t i = 0; i < n && s[i] != '\0'; i++) {
+        if (s[i] == '\\')
+            fputs("\\e", fp);
+        else if (s[i] == '-')
+            fputs("\\-", fp);
+        else
+            fputc(s[i], fp);
+    }
+}
+
+static void man_line(FILE *fp, const char *s)
+{
+    man_text(fp, s, strlen(s));
+    fputc('\n', fp);
+}
+
+/* Paragraphs: a blank line starts a new one; an indented line keeps its line break. */
+static void man_paragraphs(FILE *fp, const char *text)
+{
+    const char *p = text;
+    while (*p != '\0') {
+        size_t n = strcspn(p, "\n");
+        if (n == 0)
+            fputs(".PP\n", fp);
+        else {
+            if (p[0] == ' ')
+                fputs(".br\n", fp);
+            man_text(fp, p, n);
+            fputc('\n', fp);
+        }
+        p += n + (p[n] == '\n');
+    }
+}
+
+static void man_option(FILE *fp, const struct tc_optdecl *d)
+{
+    char text[1536];
+    fputs(".TP\n", fp);
+    if (d->letter != 0)
+        fprintf(fp, "\\fB\\-%c\\fR, ", d->letter);
+    fputs("\\fB\\-\\-", fp);
+    man_text(fp, d->name, strlen(d->name));
+    fputs("\\fR", fp);
+    if (d->metavar != NULL) {
+        fputs(" \\fI", fp);
+        man_text(fp, d->metavar, strlen(d->metavar));
+        fputs("\\fR", fp);
+    }
+    fputc('\n', fp);
+    man_line(fp, help_line(d, text, sizeof text));
+}
+
+int tc_cli_man(FILE *fp, const struct tc_cmd *cmd, const char *version)
+{
+    char buf[8192];
+    fprintf(fp, ".\\\" generated by `tunecost --man %s` from the command's option declarations; do not edit\n",
+            cmd->name);
+    fputs(".TH TUNECOST\\-", fp);
+    for (const char *c = cmd->name; *c != '\0'; c++)
+        fputc(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c, fp);
+    fprintf(fp, " 1 \"\" \"tunecost %s\" \"tunecost manual\"\n.SH NAME\ntunecost\\-%s \\- ", version, cmd->name);
+    man_line(fp, cmd->summary);
+    fprintf(fp, ".SH SYNOPSIS\n.B tunecost %s\n", cmd->name);
+    man_line(fp, cmd->synopsis);
+    fputs(".SH DESCRIPTION\n", fp);
+    man_paragraphs(fp, expand(cmd->description, buf, sizeof buf));
+    if (cmd->operands != NULL) {
+        const char *p = cmd->operands;
+        fputs(".SH ARGUMENTS\n", fp);
+        while (*p != '\0') {
+            size_t n = strcspn(p, "\n"), tab = strcspn(p, "\t");
+            if (tab < n) {
+                char text[1024];
+                fputs(".TP\n\\fI", fp);
+                man_text(fp, p, tab);
+                fputs("\\fR\n", fp);
+                snprintf(text, sizeof text, "%.*s", (int)(n - tab - 1), p + tab + 1);
+                man_line(fp, expand(text, buf, sizeof buf));
+            }
+            p += n + (p[n] == '\n');
+        }
+    }
+    fputs(".SH OPTIONS\n", fp);
+    for (const struct tc_optdecl *d = cmd->opts; d->name != NULL; d++)
+        man_option(fp, d);
+    if (cmd->exit_status != NULL) {
+        fputs(".SH EXIT STATUS\n", fp);
+        man_line(fp, cmd->exit_status);
+    }
+    if (cmd->examples != NULL) {
+        fputs(".SH EXAMPLES\n.nf\n", fp);
+        man_paragraphs(fp, cmd->examples);
+        fputs(".fi\n", fp);
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+/* ---- completions -------------------------------------------------------------------------------------------- */
+
+enum value_kind { VALUE_NONE, VALUE_WORDS, VALUE_FILE, VALUE_DIR, VALUE_OTHER };
+
+/* What a shell should offer after the option: its words, files, directories or nothing. */
+static enum value_kind value_kind(const struct tc_optdecl *d)
+{
+    if (d->arg == TC_ARG_FLAG || d->arg == TC_ARG_HELP)
+        return VALUE_NONE;
+    if (d->words != NULL || d->arg == TC_ARG_NAME)
+        return VALUE_WORDS;
+    if (d->metavar != NULL && strstr(d->metavar, "DIR") != NULL)
+        return VALUE_DIR;
+    if (d->metavar != NULL && (strstr(d->metavar, "FILE") != NULL || strstr(d->metavar, "TRACE") != NULL ||
+                               strstr(d->metavar, "PATH") != NULL || strstr(d->metavar, "TSV") != NULL))
+        return VALUE_FILE;
+    return VALUE_OTHER;
+}
+
+/* The candidate words, space-separated. */
+static void write_words(FILE *fp, const struct tc_optdecl *d)
+{
+    if (d->words != NULL) {
+        fputs(d->words, fp);
+        return;
+    }
+    for (int i = 0; i < d->n_names; i++)
+        fprintf(fp, "%s%s", i ? " " : "", d->names[i]);
+}
+
+static void bash_command(FILE *fp, const struct tc_cmd *cmd)
+{
+    fprintf(fp, "    %s)\n        case \"$prev\" in\n", cmd->name);
+    for (const struct tc_optdecl *d = cmd->opts; d->name != NULL; d++) {
+        enum value_kind k = value_kind(d);
+        if (k == VALUE_NONE)
+            continue;
+        fprintf(fp, "        ");
+        if (d->letter != 0)
+            fprintf(fp, "-%c|", d->letter);
+        fprintf(fp, "--%s) ", d->name);
+        if (k == VALUE_WORDS) {
+            fputs("COMPREPLY=($(compgen -W \"", fp);
+            write_words(fp, d);
+            fputs("\" -- \"$cur\")); return ;;\n", fp);
+        } else if (k == VALUE_DIR)
+            fputs("COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n", fp);
+        else if (k == VALUE_FILE)
+            fputs("COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n", fp);
+        else
+            fputs("return ;;\n", fp);
+    }
+    fputs("        esac\n        case \"$cur\" in\n        -*) COMPREPLY=($(compgen -W \"", fp);
+    for (const struct tc_optdecl *d = cmd->opts; d->name != NULL; d++) {
+        if (d->letter != 0)
+            fprintf(fp, "-%c ", d->letter);
+        fprintf(fp, "--%s%s", d->name, d[1].name != NULL ? " " : "");
+    }
+    fputs("\" -- \"$cur\")) ;;\n        *) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n        esac ;;\n", fp);
+}
+
+int tc_cli_complete_bash(FILE *fp, const struct tc_cmd *const *cmds, int n)
+{
+    fputs("# bash completion for tunecost, generated by `tunecost --completion bash` from the commands' option\n"
+          "# declarations; do not edit.\n"
+          "_tunecost() {\n"
+          "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+          "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+          "        COMPREPLY=($(compgen -W \"",
+          fp);
+    for (int i = 0; i < n; i++)
+        fprintf(fp, "%s ", cmds[i]->name);
+    fputs("--help --version\" -- \"$cur\"))\n        return\n    fi\n    case \"${COMP_WORDS[1]}\" in\n", fp);
+    for (int i = 0; i < n; i++)
+        bash_command(fp, cmds[i]);
+    fputs("    esac\n}\ncomplete -o filenames -F _tunecost tunecost\n", fp);
+    return ferror(fp) ? -1 : 0;
+}
+
+/* zsh's _arguments description: the help's first clause, with the characters _arguments gives a meaning
+ * ([ ] : ' \) escaped. */
+static void zsh_desc(FILE *fp, const char *help)
+{
+    size_t n = strcspn(help, ";(");
+    while (n > 0 && help[n - 1] == ' ')
+        n--;
+    for (size_t i = 0; i < n && i < 70; i++) {
+        char c = help[i];
+        if (c == '\'')
+            fputs("'\\''", fp);
+        else if (c == '[' || c == ']' || c == ':' || c == '\\')
+            fprintf(fp, "\\%c", c);
+        else
+            fputc(c, fp);
+    }
+}
+
+static void zsh_command(FILE *fp, const struct tc_cmd *cmd)
+{
+    fprintf(fp, "_tunecost_%s() {\n    _arguments -s \\\n", cmd->name);
+    for (const struct tc_optdecl *d = cmd->opts; d->name != NULL; d++) {
+        enum value_kind k = value_kind(d);
+        if (d->letter != 0)
+            fprintf(fp, "        '(-%c --%s)'{-%c,--%s}'[", d->letter, d->name, d->letter, d->name);
+        else
+            fprintf(fp, "        '--%s[", d->name);
+        zsh_desc(fp, d->help);
+        fputc(']', fp);
+        if (k == VALUE_WORDS) {
+            fprintf(fp, ":%s:(", d->metavar != NULL ? d->metavar : "value");
+            write_words(fp, d);
+            fputc(')', fp);
+        } else if (k == VALUE_DIR)
+            fprintf(fp, ":%s:_files -/", d->metavar);
+        else if (k == VALUE_FILE)
+            fprintf(fp, ":%s:_files", d->metavar);
+        else if (k == VALUE_OTHER)
+            fprintf(fp, ":%s: ", d->metavar != NULL ? d->metavar : "value");
+        fputs("' \\\n", fp);
+    }
+    fputs("        '*:argument:_files'\n}\n", fp);
+}
+
+int tc_cli_complete_zsh(FILE *fp, const struct tc_cmd *const *cmds, int n)
+{
+    fputs("#compdef tunecost\n"
+          "# zsh completion for tunecost, generated by `tunecost --completion zsh` from the commands' option\n"
+          "# declarations; do not edit.\n",
+          fp);
+    for (int i = 0; i < n; i++)
+        zsh_command(fp, cmds[i]);
+    fputs("_tunecost() {\n    local -a cmds\n    cmds=(\n", fp);
+    for (int i = 0; i < n; i++) {
+        fprintf(fp, "        '%s:", cmds[i]->name);
+        zsh_desc(fp, cmds[i]->summary);
+        fputs("'\n", fp);
+    }
+    fputs("    )\n    if (( CURRENT == 2 )); then\n        _describe 'command' cmds\n        return\n    fi\n"
+          "    local cmd=${words[2]}\n    shift words\n    (( CURRENT-- ))\n"
+          "    (( $+functions[_tunecost_$cmd] )) && _tunecost_$cmd\n}\n_tunecost \"$@\"\n",
+          fp);
+    return ferror(fp) ? -1 : 0;
+}
