@@ -105,7 +105,8 @@ static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double
             struct report_est e;
             uint64_t es = report_derive_seed(c->o->seed, 5000 + (uint64_t)(k * 64 + sc * 2 + ti));
             int row;
-            if (report_ttt(c->d[REPORT_SIM_ALL], &s, r, sc, targets[ti], es, &e) != 0 || (row = table_add_row(vt)) < 0) {
+            if (report_ttt(c->d[REPORT_SIM_ALL], &s, r, sc, targets[ti], es, &e) != 0 ||
+                (row = table_add_row(vt)) < 0) {
                 sim_result_free(r);
                 return -1;
             }

@@ -26,7 +26,8 @@ if [[ ! -x $T ]]; then
          "or set TUNECOST)" >&2
     exit 2
 fi
-for f in data/gemm-h200.h5 data/gemm-h200-mmasync.h5 data/gemm-h200-triton.h5 data/flush-study/gemm-h200-flush-{256M,l2,0}.h5 \
+for f in data/gemm-h200.h5 data/gemm-h200-mmasync.h5 data/gemm-h200-triton.h5 \
+         data/flush-study/gemm-h200-flush-{256M,l2,0}.h5 \
          data/compile-scaling/scaling-100.tsv data/compile-scaling/scaling-full16.tsv \
          data/compile-scaling/configs-100.tsv data/compile-scaling/scaling-full-{bm256,bm32-128,j16}*.tsv; do
     [[ -r $f ]] || { echo "characterisation.sh: $f: missing (the traces ship in data/)" >&2; exit 2; }

@@ -670,31 +670,17 @@ static void check_selection(const char *out, const char *file, const char *set)
     tsv_free(&t);
 }
 
-/* Every number of the simulation findings recomputed from the report's TSV files by this test's own readers and
- * arithmetic, and found in summary.md: eta squared from sim/input-*.tsv (seed 1 of stability.tsv replays the same
- * draws), Spearman's rho from table6-frontier.tsv, the times to target from time-to-target-input.tsv (whose samples
- * are checked against sim/ here), the verdicts from verdicts.tsv and stability.tsv, the early-stopped count from
- * sim/all-early-stop.tsv. */
-START_TEST(test_report_simulation_findings_match_files)
+static const char *const models3[3] = {"sequential", "pipelined", "ideal"};
+
+/* Knobs: seed 1's eta squared per model from the simulation's own points (sim/input-*.tsv replay the same draws),
+ * and the sentence the finding prints from stability.tsv. */
+static void check_knobs(const char *out, const char *md, const struct tsv *st)
 {
-    static const char *const models[3] = {"sequential", "pipelined", "ideal"};
     static const char *const sim_of[3] = {"sim/input-baseline.tsv", "sim/input-pipelined.tsv",
                                           "sim/input-parallel.tsv"};
-    struct report_options o;
-    struct tsv st, vt, ti, pts, t6;
-    char out[600], want[1024], a[256], b[256], *md;
-    snprintf(out, sizeof out, "%s/r1", tt_tmpdir());
-    options(&o, out);
-    ck_assert_msg(report_write(&o) == 0, "%s", tc_errmsg());
-    md = slurp(out, "summary.md", NULL);
-    tsv_read(out, "stability.tsv", &st);
-    tsv_read(out, "verdicts.tsv", &vt);
-    tsv_read(out, "time-to-target-input.tsv", &ti);
-    check_selection(out, "time-to-target-input.tsv", "input");
-    check_selection(out, "time-to-target-all.tsv", "all");
-
-    /* knobs: seed 1 from the simulation's own points */
+    char want[1024];
     for (int m = 0; m < 3; m++) {
+        struct tsv pts;
         tsv_read(out, sim_of[m], &pts);
         double *x1 = malloc((size_t)pts.n_rows * sizeof *x1), *x2 = malloc((size_t)pts.n_rows * sizeof *x2);
         double *y = malloc((size_t)pts.n_rows * sizeof *y), *tm = malloc((size_t)pts.n_rows * sizeof *tm);
@@ -704,92 +690,124 @@ START_TEST(test_report_simulation_findings_match_files)
             y[i] = tsv_num(&pts, i, "tflops");
             tm[i] = tsv_num(&pts, i, "time_s");
         }
-        ck_assert_double_eq_tol(tsv_num(&st, stab_find(&st, "exec-time", models[m], "eta2_n_config"), "seed_1"),
+        ck_assert_double_eq_tol(tsv_num(st, stab_find(st, "exec-time", models3[m], "eta2_n_config"), "seed_1"),
                                 my_eta2(x1, y, pts.n_rows, 1, 80), 1e-9);
-        ck_assert_double_eq_tol(tsv_num(&st, stab_find(&st, "exec-time", models[m], "eta2_exec_time"), "seed_1"),
+        ck_assert_double_eq_tol(tsv_num(st, stab_find(st, "exec-time", models3[m], "eta2_exec_time"), "seed_1"),
                                 my_eta2(x2, y, pts.n_rows, 10, 100), 1e-9);
-        int r1 = stab_find(&st, "exec-time", models[m], "eta2_time_n_config");
-        int r2 = stab_find(&st, "exec-time", models[m], "eta2_time_exec_time");
-        ck_assert_double_eq_tol(tsv_num(&st, r1, "seed_1"), my_eta2(x1, tm, pts.n_rows, 1, 80), 1e-9);
-        ck_assert_double_eq_tol(tsv_num(&st, r2, "seed_1"), my_eta2(x2, tm, pts.n_rows, 10, 100), 1e-9);
-        if (stab_agrees(&st, r1))
+        int r1 = stab_find(st, "exec-time", models3[m], "eta2_time_n_config");
+        int r2 = stab_find(st, "exec-time", models3[m], "eta2_time_exec_time");
+        ck_assert_double_eq_tol(tsv_num(st, r1, "seed_1"), my_eta2(x1, tm, pts.n_rows, 1, 80), 1e-9);
+        ck_assert_double_eq_tol(tsv_num(st, r2, "seed_1"), my_eta2(x2, tm, pts.n_rows, 10, 100), 1e-9);
+        if (stab_agrees(st, r1))
             snprintf(want, sizeof want, "%s: %s on all three seeds (eta squared N_CONFIG %.2f, %.2f, %.2f; EXEC_TIME "
-                     "%.2f, %.2f, %.2f)", models[m], tsv_cell(&st, r1, "category_1"), tsv_num(&st, r1, "seed_1"),
-                     tsv_num(&st, r1, "seed_2"), tsv_num(&st, r1, "seed_3"), tsv_num(&st, r2, "seed_1"),
-                     tsv_num(&st, r2, "seed_2"), tsv_num(&st, r2, "seed_3"));
+                     "%.2f, %.2f, %.2f)", models3[m], tsv_cell(st, r1, "category_1"), tsv_num(st, r1, "seed_1"),
+                     tsv_num(st, r1, "seed_2"), tsv_num(st, r1, "seed_3"), tsv_num(st, r2, "seed_1"),
+                     tsv_num(st, r2, "seed_2"), tsv_num(st, r2, "seed_3"));
         else
-            snprintf(want, sizeof want, "%s: not settled (%s / %s / %s on three seeds), no verdict", models[m],
-                     tsv_cell(&st, r1, "category_1"), tsv_cell(&st, r1, "category_2"), tsv_cell(&st, r1, "category_3"));
+            snprintf(want, sizeof want, "%s: not settled (%s / %s / %s on three seeds), no verdict", models3[m],
+                     tsv_cell(st, r1, "category_1"), tsv_cell(st, r1, "category_2"), tsv_cell(st, r1, "category_3"));
         ck_has(md, want);
         free(x1), free(x2), free(y), free(tm);
         tsv_free(&pts);
     }
+}
 
-    /* frontier: N_CONFIG's rho from Table 6; EXEC_TIME's from stability.tsv */
+/* Frontier: N_CONFIG's rho recomputed from Table 6. */
+static void check_frontier(const char *out, const char *md)
+{
+    struct tsv t6;
+    char want[256];
     tsv_read(out, "table6-frontier.tsv", &t6);
-    {
-        ck_assert_int_ge(t6.n_rows, 3);
-        double *tt = calloc((size_t)t6.n_rows, sizeof *tt), *nc = calloc((size_t)t6.n_rows, sizeof *nc);
-        for (int i = 0; i < t6.n_rows; i++)
-            tt[i] = tsv_num(&t6, i, "time_s"), nc[i] = tsv_num(&t6, i, "n_config");
-        snprintf(want, sizeof want, "(%d points, Table 6) N_CONFIG rises with tuning time (Spearman rho %.2f)",
-                 t6.n_rows, my_spearman(tt, nc, t6.n_rows));
-        ck_has(md, want);
-        free(tt), free(nc);
-    }
-    tsv_free(&t6);
-
-    /* best speed and the models: time-to-target-input.tsv */
-    time_text(&ti, est_find(&ti, "target_speedup", 0.90, "baseline"), a, sizeof a);
-    time_text(&ti, est_find(&ti, "target_speedup", 0.98, "baseline"), b, sizeof b);
-    snprintf(want, sizeof want, "reaches 90%% of it after %s of tuning on average (mean speedup %.3f on 300 fresh "
-             "runs) and 98%% after %s (%.3f).", a, tsv_num(&ti, est_find(&ti, "target_speedup", 0.90, "baseline"),
-             "speedup"), b, tsv_num(&ti, est_find(&ti, "target_speedup", 0.98, "baseline"), "speedup"));
+    ck_assert_int_ge(t6.n_rows, 3);
+    double *tt = calloc((size_t)t6.n_rows, sizeof *tt), *nc = calloc((size_t)t6.n_rows, sizeof *nc);
+    for (int i = 0; i < t6.n_rows; i++)
+        tt[i] = tsv_num(&t6, i, "time_s"), nc[i] = tsv_num(&t6, i, "n_config");
+    snprintf(want, sizeof want, "(%d points, Table 6) N_CONFIG rises with tuning time (Spearman rho %.2f)", t6.n_rows,
+             my_spearman(tt, nc, t6.n_rows));
     ck_has(md, want);
-    {
-        static const char *const sc[4] = {"baseline", "per-exec", "pipelined", "parallel"};
-        char t4[4][96];
-        for (int k = 0; k < 4; k++)
-            time_text(&ti, est_find(&ti, "target_speedup", 0.95, sc[k]), t4[k], sizeof t4[k]);
-        snprintf(want, sizeof want, "the paper's model needs %s; charging the overhead per execution actually run "
-                 "(per-exec) %s; pipelined compilation with 16 workers %s; the paper's ideal parallel compilation (an "
-                 "optimistic bound) %s.", t4[0], t4[1], t4[2], t4[3]);
-        ck_has(md, want);
-    }
+    free(tt), free(nc);
+    tsv_free(&t6);
+}
 
-    /* parallel compilation and early stopping: verdicts.tsv (seed 1) and stability.tsv; ratios recomputed */
-    double t95[3][2];
-    for (int i = 0; i < vt.n_rows; i++)
-        if (tsv_num(&vt, i, "seed_index") == 1 && fabs(tsv_num(&vt, i, "target_speedup") - 0.95) < 1e-9)
+/* What the tuner reaches and the models: time-to-target-input.tsv. */
+static void check_input_times(const char *md, const struct tsv *ti)
+{
+    static const char *const sc[4] = {"baseline", "per-exec", "pipelined", "parallel"};
+    char want[1024], a[96], b[96], t4[4][96];
+    int r90 = est_find(ti, "target_speedup", 0.90, "baseline"), r98 = est_find(ti, "target_speedup", 0.98, "baseline");
+    time_text(ti, r90, a, sizeof a);
+    time_text(ti, r98, b, sizeof b);
+    snprintf(want, sizeof want, "reaches 90%% of it after %s of tuning on average (mean speedup %.3f on 300 fresh "
+             "runs) and 98%% after %s (%.3f).", a, tsv_num(ti, r90, "speedup"), b, tsv_num(ti, r98, "speedup"));
+    ck_has(md, want);
+    for (int k = 0; k < 4; k++)
+        time_text(ti, est_find(ti, "target_speedup", 0.95, sc[k]), t4[k], sizeof t4[k]);
+    snprintf(want, sizeof want, "the paper's model needs %s; charging the overhead per execution actually run "
+             "(per-exec) %s; pipelined compilation with 16 workers %s; the paper's ideal parallel compilation (an "
+             "optimistic bound) %s.", t4[0], t4[1], t4[2], t4[3]);
+    ck_has(md, want);
+}
+
+/* Parallel compilation and early stopping: seed 1's times from verdicts.tsv, the ratios recomputed from them and the
+ * sentences from stability.tsv; the early-stopped count from sim/all-early-stop.tsv. */
+static void check_verdicts(const char *out, const char *md, const struct tsv *st, const struct tsv *vt)
+{
+    struct tsv pts;
+    char want[1024], a[256];
+    double t95[3][2], stopped = 0;
+    for (int i = 0; i < vt->n_rows; i++)
+        if (tsv_num(vt, i, "seed_index") == 1 && fabs(tsv_num(vt, i, "target_speedup") - 0.95) < 1e-9)
             for (int m = 0; m < 3; m++)
-                if (strcmp(tsv_cell(&vt, i, "model"), models[m]) == 0)
-                    t95[m][(int)tsv_num(&vt, i, "early_stop")] = tsv_num(&vt, i, "time_s");
+                if (strcmp(tsv_cell(vt, i, "model"), models3[m]) == 0)
+                    t95[m][(int)tsv_num(vt, i, "early_stop")] = tsv_num(vt, i, "time_s");
     for (int m = 0; m < 3; m++) {
-        int r = stab_find(&st, "early-stop", models[m], "time_ratio_0.95");
-        ck_assert_double_eq_tol(tsv_num(&st, r, "seed_1"), t95[m][0] / t95[m][1], 1e-9);
-        stab_text(&st, r, a, sizeof a);
-        snprintf(want, sizeof want, "%s compilation: %.2f s without, %.2f s with; without / with: %s", models[m],
+        int r = stab_find(st, "early-stop", models3[m], "time_ratio_0.95");
+        ck_assert_double_eq_tol(tsv_num(st, r, "seed_1"), t95[m][0] / t95[m][1], 1e-9);
+        stab_text(st, r, a, sizeof a);
+        snprintf(want, sizeof want, "%s compilation: %.2f s without, %.2f s with; without / with: %s", models3[m],
                  t95[m][0], t95[m][1], a);
         ck_has(md, want);
         if (m > 0) {
-            r = stab_find(&st, "parallel-compile", models[m], "time_ratio_0.95");
-            ck_assert_double_eq_tol(tsv_num(&st, r, "seed_1"), t95[0][0] / t95[m][0], 1e-9);
-            stab_text(&st, r, a, sizeof a);
+            r = stab_find(st, "parallel-compile", models3[m], "time_ratio_0.95");
+            ck_assert_double_eq_tol(tsv_num(st, r, "seed_1"), t95[0][0] / t95[m][0], 1e-9);
+            stab_text(st, r, a, sizeof a);
             ck_has(md, a);
         }
     }
-    /* the fixture's compile time dominates: 16 workers save time under both parallel models on every seed */
-    ck_assert_str_eq(tsv_cell(&st, stab_find(&st, "parallel-compile", "ideal", "time_ratio_0.95"), "category_1"),
+    /* the fixture's compile time dominates: 16 workers save time under the ideal model */
+    ck_assert_str_eq(tsv_cell(st, stab_find(st, "parallel-compile", "ideal", "time_ratio_0.95"), "category_1"),
                      "saves time");
     tsv_read(out, "sim/all-early-stop.tsv", &pts);
-    {
-        double stopped = 0;
-        for (int i = 0; i < pts.n_rows; i++)
-            stopped += tsv_num(&pts, i, "stopped") / pts.n_rows;
-        snprintf(want, sizeof want, "It stops %.2f configurations per tuning run on average.", stopped);
-        ck_has(md, want);
-    }
+    for (int i = 0; i < pts.n_rows; i++)
+        stopped += tsv_num(&pts, i, "stopped") / pts.n_rows;
+    snprintf(want, sizeof want, "It stops %.2f configurations per tuning run on average.", stopped);
+    ck_has(md, want);
     tsv_free(&pts);
+}
+
+/* Every number of the simulation findings recomputed from the report's TSV files by this test's own readers and
+ * arithmetic, and found in summary.md: eta squared from sim/input-*.tsv (seed 1 of stability.tsv replays the same
+ * draws), Spearman's rho from table6-frontier.tsv, the times to target from time-to-target-input.tsv (whose samples
+ * are checked against sim/ here), the verdicts from verdicts.tsv and stability.tsv, the early-stopped count from
+ * sim/all-early-stop.tsv. */
+START_TEST(test_report_simulation_findings_match_files)
+{
+    struct report_options o;
+    struct tsv st, vt, ti;
+    char out[600], *md;
+    snprintf(out, sizeof out, "%s/r1", tt_tmpdir());
+    options(&o, out);
+    ck_assert_msg(report_write(&o) == 0, "%s", tc_errmsg());
+    md = slurp(out, "summary.md", NULL);
+    tsv_read(out, "stability.tsv", &st);
+    tsv_read(out, "verdicts.tsv", &vt);
+    tsv_read(out, "time-to-target-input.tsv", &ti);
+    check_selection(out, "time-to-target-input.tsv", "input");
+    check_selection(out, "time-to-target-all.tsv", "all");
+    check_knobs(out, md, &st);
+    check_frontier(out, md);
+    check_input_times(md, &ti);
+    check_verdicts(out, md, &st, &vt);
     tsv_free(&st);
     tsv_free(&vt);
     tsv_free(&ti);
