@@ -112,7 +112,9 @@ static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double
             }
             int col = 0;
             table_set_int(vt, row, col++, k + 1);
-            table_set_int(vt, row, col++, (long long)s.seed);
+            char sd[32];
+            snprintf(sd, sizeof sd, "%llu", (unsigned long long)s.seed);
+            table_set_str(vt, row, col++, sd);
             table_set_str(vt, row, col++, model_names[sc / 2]);
             table_set_int(vt, row, col++, sc % 2);
             table_set_num(vt, row, col++, targets[ti], 2);
