@@ -138,6 +138,10 @@ int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *
 /* ---- report_verdicts.c: verdicts per cost model, checked on three seeds ---- */
 /* Runs the stability simulations and writes verdicts.tsv and stability.tsv (c->verdicts, c->stability). */
 int report_verdicts(struct report_ctx *c);
+/* The compile cost models the verdicts are stated for: "sequential", "pipelined", "ideal" (the paper's parallel
+ * model, an optimistic bound), and a scenario of model m (0..2), early stopping on or off, F workers. */
+extern const char *const report_model_names[3];
+void report_model_scenario(struct sim_scenario *sc, int model, int early, int factor);
 /* The selection seed of stability seed k (0: the report's own seed). */
 uint64_t report_seed_k(uint64_t seed, int k);
 /* Share of the variance of y explained by grouping the samples on x into up to 10 equal-width bins (eta²). */

@@ -577,13 +577,14 @@ static void common_budgets(struct sim_point *const pts[2], int n, double *budget
     }
 }
 
-static int common_row(struct table *tab, int k, const char *kind, double v, const char *fam,
+static int common_row(struct table *tab, int k, int m, const char *kind, double v, const char *fam,
                       const struct report_est *e, const char *lead)
 {
     int row = table_add_row(tab), col = 0;
     if (row < 0)
         return -1;
     table_set_int(tab, row, col++, k + 1);
+    table_set_str(tab, row, col++, report_model_names[m]);
     table_set_str(tab, row, col++, kind);
     table_set_num(tab, row, col++, v, -1);
     table_set_str(tab, row, col++, fam);
@@ -599,7 +600,7 @@ static int common_row(struct table *tab, int k, const char *kind, double v, cons
 
 /* One seed: both families' samples, the best within each budget and the time to 0.90 / 0.95 of the common
  * reference, each re-evaluated on fresh runs. Writes rows into tab and returns who leads at every budget. */
-static int common_seed(struct report_ctx *c, const struct common_ref *cr, int k, const char *const names[2],
+static int common_seed(struct report_ctx *c, const struct common_ref *cr, int k, int m, const char *const names[2],
                        struct table *tab, const char **lead)
 {
     static const double targets[2] = {0.90, 0.95};
@@ -611,6 +612,7 @@ static int common_seed(struct report_ctx *c, const struct common_ref *cr, int k,
     for (int f = 0; f < 2; f++) {
         s[f].seed = report_seed_k(c->o->seed, k);
         s[f].n_scenarios = 1;
+        report_model_scenario(&s[f].scenarios[0], m, 0, c->o->compile_factor);
         if ((pts[f] = common_points(c, f, cr, &s[f])) == NULL)
             goto out;
     }
@@ -621,7 +623,7 @@ static int common_seed(struct report_ctx *c, const struct common_ref *cr, int k,
         for (int q = 0; q < N_BUDGETS + 2; q++) {
             const struct sim_point *p = q < N_BUDGETS ? report_pick_budget(&r, 1, 0, budget[q])
                                                       : report_pick_ttt(&r, 1, 0, targets[q - N_BUDGETS]);
-            uint64_t seed = report_derive_seed(c->o->seed, 7000 + (uint64_t)(k * 64 + f * 16 + q));
+            uint64_t seed = report_derive_seed(c->o->seed, 7000 + (uint64_t)(m * 256 + k * 64 + f * 16 + q));
             if (report_weighted_reeval(d, &s[f], cr->in[f], cr->w[f], cr->n, p, seed, &e[f][q]) != 0)
                 goto out;
         }
@@ -636,7 +638,7 @@ static int common_seed(struct report_ctx *c, const struct common_ref *cr, int k,
                             : wins[1] == both ? "second leads at every budget" : "neither leads at every budget";
     for (int f = 0; f < 2; f++)
         for (int q = 0; q < N_BUDGETS + 2; q++)
-            if (common_row(tab, k, q < N_BUDGETS ? "budget_s" : "target_speedup",
+            if (common_row(tab, k, m, q < N_BUDGETS ? "budget_s" : "target_speedup",
                            q < N_BUDGETS ? budget[q] : targets[q - N_BUDGETS], names[f], &e[f][q], *lead) != 0)
                 goto out;
     rc = 0;
@@ -647,26 +649,28 @@ out:
 }
 
 /* landscapes-common.tsv: both families against the common reference on three seeds. */
-static struct table *common_table(struct report_ctx *c, const int *match, const char **lead)
+static struct table *common_table(struct report_ctx *c, const int *match, const char *lead[3][3])
 {
-    static const char *cols[] = {"seed_index", "kind", "value", "family", "time_s", "time_s_lo", "time_s_hi",
+    static const char *cols[] = {"seed_index", "model", "kind", "value", "family", "time_s", "time_s_lo", "time_s_hi",
                                  "speedup", "speedup_lo", "speedup_hi", "sample", "lead"};
     struct common_ref cr = {0, {NULL, NULL}, {NULL, NULL}};
     char na[256], nb[256];
     const char *names[2] = {na, nb};
-    struct table *tab = table_new("Two kernel families against a common reference (best of both per input)", 12,
+    struct table *tab = table_new("Two kernel families against a common reference (best of both per input)", 13,
                                   cols);
     int ok = 0;
     report_family_name(c->t, na, sizeof na);
     report_family_name(c->cmp, nb, sizeof nb);
     if (tab == NULL || common_inputs(c, match, &cr) != 0)
         goto out;
-    report_say(c, "  two families against a common reference: %d inputs, 3 seeds", cr.n);
-    for (int k = 0; k < 3 && cr.n > 0; k++)
-        if (common_seed(c, &cr, k, names, tab, &lead[k]) != 0)
-            goto out;
+    report_say(c, "  two families against a common reference: %d inputs, 3 cost models x 3 seeds", cr.n);
+    for (int m = 0; m < 3 && cr.n > 0; m++)
+        for (int k = 0; k < 3; k++)
+            if (common_seed(c, &cr, k, m, names, tab, &lead[m][k]) != 0)
+                goto out;
     table_add_note(tab, "speedup: the tuned configuration's true time against the best of both families' optimal "
-                   "for the input, mean over the %d common inputs and the runs; per seed and family the best sample "
+                   "for the input, mean over the %d common inputs and the runs; per cost model (compile: sequential, "
+                   "pipelined, ideal), seed and family the best sample "
                    "within each budget (kind budget_s) or the cheapest reaching the target (target_speedup), chosen "
                    "on the seed's simulation and re-evaluated on %d fresh runs per input; lead: who has the higher "
                    "re-evaluated speedup at every budget (first = %s)", cr.n,
@@ -679,7 +683,7 @@ out:
 
 static int landscape_finding(struct report_ctx *c, const struct family *a, const struct family *b,
                              const struct family_summary *sa, const struct family_summary *sb, const int *match,
-                             const char *const lead[3])
+                             const char *lead[3][3])
 {
     char na[256], nb[256];
     int n = 0, faster = 0;
@@ -695,17 +699,20 @@ static int landscape_finding(struct report_ctx *c, const struct family *a, const
     free(ratio);
     report_family_name(a->t, na, sizeof na);
     report_family_name(b->t, nb, sizeof nb);
-    char ta[64], tb[64], ls[384];
+    char ta[64], tb[64], ls[1024] = "";
     snprintf(ta, sizeof ta, isfinite(sa->t95) ? "%.2f s" : "never", sa->t95);
     snprintf(tb, sizeof tb, isfinite(sb->t95) ? "%.2f s" : "never", sb->t95);
-    if (strcmp(lead[0], lead[1]) == 0 && strcmp(lead[0], lead[2]) == 0 && strcmp(lead[0], "n/a") != 0)
-        snprintf(ls, sizeof ls, "at each of %d budgets (the cheaper family's cheapest sample to the dearer median) "
-                 "%s on all three seeds", N_BUDGETS,
-                 strncmp(lead[0], "first", 5) == 0 ? "the first family leads"
-                 : strncmp(lead[0], "second", 6) == 0 ? "the second family leads" : "neither family leads throughout");
-    else
-        snprintf(ls, sizeof ls, "who leads across the %d budgets changes with the seed (%s / %s / %s), so no verdict",
-                 N_BUDGETS, lead[0], lead[1], lead[2]);
+    for (int m = 0; m < 3; m++) {
+        const char *const *l = lead[m];
+        size_t at = strlen(ls);
+        if (strcmp(l[0], l[1]) == 0 && strcmp(l[0], l[2]) == 0 && strcmp(l[0], "n/a") != 0)
+            snprintf(ls + at, sizeof ls - at, "%s%s compilation: %s on all three seeds", m ? "; " : "",
+                     report_model_names[m], strncmp(l[0], "first", 5) == 0 ? "the first family leads"
+                     : strncmp(l[0], "second", 6) == 0 ? "the second family leads" : "neither family leads throughout");
+        else
+            snprintf(ls + at, sizeof ls - at, "%s%s compilation: who leads changes with the seed (%s / %s / %s), no "
+                     "verdict", m ? "; " : "", report_model_names[m], l[0], l[1], l[2]);
+    }
     if (n == 0)
         return report_finding(c, "**Two kernel families**: %s and %s have no input in common with a valid run, so "
                               "they cannot be compared.", na, nb);
@@ -714,25 +721,26 @@ static int landscape_finding(struct report_ctx *c, const struct family *a, const
                           "faster on %d of %d inputs (median %.2fx); a configuration picked at random reaches a "
                           "median %.2f of its input's best vs %.2f, so tuning buys %.2fx vs %.2fx (each against its "
                           "own best). Against a common reference (the better family's best per input, all common "
-                          "inputs, re-evaluated on fresh runs) the paper's tuner reaches 0.95 of it after %s vs %s; "
-                          "%s (landscapes-common.tsv). Compilation is %.0f%% vs %.0f%% of tuning time.",
+                          "inputs, re-evaluated on fresh runs) the paper's tuner reaches 0.95 of it after %s vs %s; at "
+                          "each of %d budgets (the cheaper family's cheapest sample to the dearer median), %s "
+                          "(landscapes-common.tsv). Compilation is %.0f%% vs %.0f%% of tuning time.",
                           na, nb, n, sa->med_vs, sa->lo_vs, sb->med_vs, sb->lo_vs, faster, n, med, sa->med_typical,
-                          sb->med_typical, 1 / sa->med_typical, 1 / sb->med_typical, ta, tb, ls,
+                          sb->med_typical, 1 / sa->med_typical, 1 / sb->med_typical, ta, tb, N_BUDGETS, ls,
                           sa->compile_pct, sb->compile_pct);
 }
 
-/* Seed 1's re-evaluated times to 0.90 and 0.95 of the common reference of family 1 or 2 (row order of
- * common_seed: family by family, the budgets then the two targets). */
+/* Seed 1's re-evaluated times to 0.90 and 0.95 of the common reference of family 1 or 2 under sequential
+ * compilation (row order of common_seed: family by family, the budgets then the two targets). */
 static int common_ttt(const struct table *t, int family, double *t90, double *t95)
 {
     int cs = table_col_need(t, "seed_index"), ck = table_col_need(t, "kind"), cv = table_col_need(t, "value");
-    int ct = table_col_need(t, "time_s"), n = 0;
+    int ct = table_col_need(t, "time_s"), cm = table_col_need(t, "model"), n = 0;
     *t90 = *t95 = NAN;
-    if (cs < 0 || ck < 0 || cv < 0 || ct < 0)
+    if (cs < 0 || ck < 0 || cv < 0 || ct < 0 || cm < 0)
         return -1;
     for (int i = 0; i < table_n_rows(t); i++)
-        if (table_num(t, i, cs) == 1 && strcmp(table_cell(t, i, ck), "target_speedup") == 0 && ++n > 2 * (family - 1) &&
-            n <= 2 * family)
+        if (table_num(t, i, cs) == 1 && strcmp(table_cell(t, i, cm), "sequential") == 0 &&
+            strcmp(table_cell(t, i, ck), "target_speedup") == 0 && ++n > 2 * (family - 1) && n <= 2 * family)
             *(fabs(table_num(t, i, cv) - 0.90) < 1e-9 ? t90 : t95) = table_num(t, i, ct);
     return 0;
 }
@@ -744,7 +752,7 @@ int report_landscapes(struct report_ctx *c)
     struct family a = {0}, b = {0};
     struct family_summary sa, sb;
     struct table *sum = NULL, *common = NULL;
-    const char *lead[3] = {"n/a", "n/a", "n/a"};
+    const char *lead[3][3] = {{"n/a", "n/a", "n/a"}, {"n/a", "n/a", "n/a"}, {"n/a", "n/a", "n/a"}};
     int ni = trace_n_inputs(c->t), *match = NULL, *sel_a = NULL, *sel_b = NULL, n_sel = 0, rc = -1;
     if (c->cmp == NULL)
         return report_finding(c, "No trace of a second kernel family was given (--compare-trace; by default the "

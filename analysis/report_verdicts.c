@@ -14,15 +14,15 @@
 #define N_SEEDS 3
 #define N_MODELS 3
 enum { V_SEQ, V_SEQ_ES, V_PIP, V_PIP_ES, V_IDEAL, V_IDEAL_ES, N_V_SC };
-static const char *const model_names[N_MODELS] = {"sequential", "pipelined", "ideal"};
+const char *const report_model_names[N_MODELS] = {"sequential", "pipelined", "ideal"};
 static const double targets[2] = {0.90, 0.95};
 
-static void scenario(struct sim_scenario *sc, int model, int early, int factor)
+void report_model_scenario(struct sim_scenario *sc, int model, int early, int factor)
 {
     static const enum sim_compile comp[N_MODELS] = {SIM_COMPILE_SEQUENTIAL, SIM_COMPILE_PIPELINED,
                                                     SIM_COMPILE_PARALLEL};
     memset(sc, 0, sizeof *sc);
-    snprintf(sc->name, sizeof sc->name, "%s%s", model_names[model], early ? "+early-stop" : "");
+    snprintf(sc->name, sizeof sc->name, "%s%s", report_model_names[model], early ? "+early-stop" : "");
     sc->compile = comp[model];
     sc->compile_factor = model == 0 ? 1 : factor;
     sc->overhead = SIM_OVERHEAD_PAPER;
@@ -95,7 +95,7 @@ static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double
     s.seed = report_seed_k(c->o->seed, k);
     s.n_scenarios = N_V_SC;
     for (int sc = 0; sc < N_V_SC; sc++)
-        scenario(&s.scenarios[sc], sc / 2, sc % 2, c->o->compile_factor);
+        report_model_scenario(&s.scenarios[sc], sc / 2, sc % 2, c->o->compile_factor);
     report_say(c, "  stability, seed %d of %d (%llu): all inputs, %d scenarios", k + 1, N_SEEDS,
                (unsigned long long)s.seed, N_V_SC);
     if ((r = sim_run(c->d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
@@ -115,7 +115,7 @@ static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double
             char sd[32];
             snprintf(sd, sizeof sd, "%llu", (unsigned long long)s.seed);
             table_set_str(vt, row, col++, sd);
-            table_set_str(vt, row, col++, model_names[sc / 2]);
+            table_set_str(vt, row, col++, report_model_names[sc / 2]);
             table_set_int(vt, row, col++, sc % 2);
             table_set_num(vt, row, col++, targets[ti], 2);
             table_set_num(vt, row, col++, e.time_s, 3);
@@ -139,7 +139,8 @@ static int all_inputs_verdicts(struct report_ctx *c, struct table *vt, struct ta
             return -1;
     for (int m = 0; m < N_MODELS; m++)
         for (int ti = 0; ti < 2; ti++) {
-            struct measure e = {"early-stop", model_names[m], ti ? "time_ratio_0.95" : "time_ratio_0.90", {0}, {0}};
+            struct measure e = {"early-stop", report_model_names[m], ti ? "time_ratio_0.95" : "time_ratio_0.90",
+                                {0}, {0}};
             for (int k = 0; k < N_SEEDS; k++) {
                 e.v[k] = t[k][2 * m][ti] / t[k][2 * m + 1][ti];
                 e.cat[k] = ratio_category(e.v[k], "saves time", "costs time");
@@ -149,7 +150,7 @@ static int all_inputs_verdicts(struct report_ctx *c, struct table *vt, struct ta
         }
     for (int m = 1; m < N_MODELS; m++)
         for (int ti = 0; ti < 2; ti++) {
-            struct measure p = {"parallel-compile", model_names[m], ti ? "time_ratio_0.95" : "time_ratio_0.90",
+            struct measure p = {"parallel-compile", report_model_names[m], ti ? "time_ratio_0.95" : "time_ratio_0.90",
                                 {0}, {0}};
             for (int k = 0; k < N_SEEDS; k++) {
                 p.v[k] = t[k][V_SEQ][ti] / t[k][2 * m][ti];
@@ -227,14 +228,14 @@ static int input_verdicts(struct report_ctx *c, struct table *st)
     for (int m = 0; m < N_MODELS; m++)
         for (int w = 0; w < 2; w++)
             for (int j = 0; j < 2; j++)
-                kn[m][w][j] = (struct measure){"exec-time", model_names[m], meas[w][j], {0}, {0}};
+                kn[m][w][j] = (struct measure){"exec-time", report_model_names[m], meas[w][j], {0}, {0}};
     for (int k = 0; k < N_SEEDS; k++) {
         struct sim_settings s = c->s[REPORT_SIM_INPUT];
         struct sim_result *r;
         s.seed = report_seed_k(c->o->seed, k);
         s.n_scenarios = N_MODELS;
         for (int m = 0; m < N_MODELS; m++)
-            scenario(&s.scenarios[m], m, 0, c->o->compile_factor);
+            report_model_scenario(&s.scenarios[m], m, 0, c->o->compile_factor);
         if ((r = sim_run(c->d[REPORT_SIM_INPUT], &s, NULL, NULL)) == NULL)
             return -1;
         int n = r->n_points / N_MODELS;

@@ -370,6 +370,8 @@ static void write_text(const char *path, const char *text)
 /* The small hand-built traces (test-tables-fixture.c lists every number) as the report's trace, its second kernel
  * family, its flush study; four compile-scaling files written here. Every expected number below is worked out by
  * hand from those listings. */
+static void check_common(const char *out, const char *md);
+
 START_TEST(test_report_findings_small_traces)
 {
     struct report_options o;
@@ -445,6 +447,7 @@ START_TEST(test_report_findings_small_traces)
                "configuration picked at random reaches a median 0.94 of its input's best vs 0.92, so tuning buys "
                "1.07x vs 1.09x (each against its own best).");
     ck_has(md, "Compilation is 92% vs 96% of tuning time.");
+    check_common(out, md);
     ck_assert(exists(out, "landscapes.tsv"));
     ck_assert(exists(out, "landscapes-summary.tsv"));
     ck_assert(exists(out, "sim/compare-baseline-frontier.tsv"));
@@ -783,6 +786,55 @@ static void check_verdicts(const char *out, const char *md, const struct tsv *st
     snprintf(want, sizeof want, "It stops %.2f configurations per tuning run on average.", stopped);
     ck_has(md, want);
     tsv_free(&pts);
+}
+
+/* Two families against the common reference: per cost model, who leads at every budget recomputed from the
+ * re-evaluated speedups of landscapes-common.tsv (both finite), the three seeds compared; seed 1's sequential time
+ * to 0.95 per family. */
+static void check_common(const char *out, const char *md)
+{
+    struct tsv t;
+    char want[512], fam[2][256] = {"", ""};
+    double t95[2] = {NAN, NAN};
+    tsv_read(out, "landscapes-common.tsv", &t);
+    ck_assert_int_gt(t.n_rows, 0);
+    for (int m = 0; m < 3; m++) {
+        char lead[3][64];
+        for (int k = 1; k <= 3; k++) {
+            double sp[2][6];
+            int nb[2] = {0, 0}, both = 0, w0 = 0, w1 = 0;
+            for (int i = 0; i < t.n_rows; i++) {
+                if ((int)tsv_num(&t, i, "seed_index") != k || strcmp(tsv_cell(&t, i, "model"), models3[m]) != 0)
+                    continue;
+                int f = fam[0][0] == '\0' || strcmp(tsv_cell(&t, i, "family"), fam[0]) == 0 ? 0 : 1;
+                snprintf(fam[f], sizeof fam[f], "%s", tsv_cell(&t, i, "family"));
+                if (strcmp(tsv_cell(&t, i, "kind"), "budget_s") == 0)
+                    sp[f][nb[f]++] = tsv_num(&t, i, "speedup");
+                else if (k == 1 && m == 0 && fabs(tsv_num(&t, i, "value") - 0.95) < 1e-9)
+                    t95[f] = tsv_num(&t, i, "time_s");
+            }
+            ck_assert(nb[0] == 6 && nb[1] == 6);
+            for (int q = 0; q < 6; q++)
+                if (isfinite(sp[0][q]) && isfinite(sp[1][q]))
+                    both++, w0 += sp[0][q] > sp[1][q], w1 += sp[1][q] > sp[0][q];
+            snprintf(lead[k - 1], sizeof lead[k - 1], "%s", both == 0 ? "n/a" : w0 == both ? "first leads at every budget"
+                     : w1 == both ? "second leads at every budget" : "neither leads at every budget");
+        }
+        if (strcmp(lead[0], lead[1]) == 0 && strcmp(lead[0], lead[2]) == 0 && strcmp(lead[0], "n/a") != 0)
+            snprintf(want, sizeof want, "%s compilation: %s on all three seeds", models3[m],
+                     lead[0][0] == 'f' ? "the first family leads" : lead[0][0] == 's' ? "the second family leads"
+                                                                                    : "neither family leads throughout");
+        else
+            snprintf(want, sizeof want, "%s compilation: who leads changes with the seed (%s / %s / %s), no verdict",
+                     models3[m], lead[0], lead[1], lead[2]);
+        ck_has(md, want);
+    }
+    char a[32], b[32];
+    snprintf(a, sizeof a, isfinite(t95[0]) ? "%.2f s" : "never", t95[0]);
+    snprintf(b, sizeof b, isfinite(t95[1]) ? "%.2f s" : "never", t95[1]);
+    snprintf(want, sizeof want, "the paper's tuner reaches 0.95 of it after %s vs %s;", a, b);
+    ck_has(md, want);
+    tsv_free(&t);
 }
 
 /* Tuning policies: each seed's best by score from policies-stability.tsv; the finding names one only when the three
