@@ -182,8 +182,8 @@ static int finding_best_speed(struct report_ctx *c)
     double best_tf = sim_data_flops(d, 0) / sim_data_optimal_ms(d, 0) / 1e9;
     struct est_row e90, e98;
     char s90[96], s98[96];
-    if (find_est(c->ttt_input, "target_speedup", 0.90, report_sc_names[SC_BASELINE], &e90) != 0 ||
-        find_est(c->ttt_input, "target_speedup", 0.98, report_sc_names[SC_BASELINE], &e98) != 0)
+    if (find_est(c->ttt_input, "target_speedup", 0.90, report_scenarios[SC_BASELINE].name, &e90) != 0 ||
+        find_est(c->ttt_input, "target_speedup", 0.98, report_scenarios[SC_BASELINE].name, &e98) != 0)
         return -1;
     fmt_time(s90, sizeof s90, &e90);
     fmt_time(s98, sizeof s98, &e98);
@@ -277,7 +277,7 @@ static int finding_models(struct report_ctx *c)
     struct est_row e[4];
     char ts[4][96];
     for (int k = 0; k < 4; k++) {
-        if (find_est(c->ttt_input, "target_speedup", 0.95, report_sc_names[sc[k]], &e[k]) != 0)
+        if (find_est(c->ttt_input, "target_speedup", 0.95, report_scenarios[sc[k]].name, &e[k]) != 0)
             return -1;
         fmt_time(ts[k], sizeof ts[k], &e[k]);
     }
