@@ -155,7 +155,10 @@ int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *
 int report_verdicts(struct report_ctx *c);
 /* The compile cost models the verdicts are stated for: "sequential", "pipelined", "ideal" (the paper's parallel
  * model, an optimistic bound), and a scenario of model m (0..2), early stopping on or off, F workers. */
-extern const char *const report_model_names[3];
+#define REPORT_N_MODELS 3
+extern const char *const report_model_names[REPORT_N_MODELS];
+/* How a finding describes model m: "the paper's ideal model (an optimistic bound: ...)". */
+extern const char *const report_model_labels[REPORT_N_MODELS];
 void report_model_scenario(struct sim_scenario *sc, int model, int early, int factor);
 /* The selection seed of stability seed k (0: the report's own seed). */
 uint64_t report_seed_k(uint64_t seed, int k);

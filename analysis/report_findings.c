@@ -91,7 +91,6 @@ static void fmt_stab(char *buf, size_t len, const struct stab_row *r)
                  r->cat[1], r->cat[2], r->v[0], r->v[1], r->v[2]);
 }
 
-static const char *const models[3] = {"sequential", "pipelined", "ideal"};
 
 /* "sequential: N_CONFIG decides on all three seeds (N_CONFIG 0.91, 0.90, 0.89; EXEC_TIME 0.01, 0.01, 0.03)". */
 static int knob_part(const struct table *st, const char *model, const char *label, const char *m1, const char *m2,
@@ -116,26 +115,26 @@ static int knob_part(const struct table *st, const char *model, const char *labe
 static int finding_knobs(struct report_ctx *c)
 {
     const struct sim_settings *s = &c->s[REPORT_SIM_INPUT];
-    char perf[256], tm[3][256];
+    char perf[256], tm[1024] = "";
     int perf_nc = 1, time_nc = 1;
-    if (knob_part(c->stability, models[0], "", "eta2_n_config", "eta2_exec_time", perf, sizeof perf, &perf_nc) != 0)
+    if (knob_part(c->stability, report_model_names[0], "", "eta2_n_config", "eta2_exec_time", perf, sizeof perf, &perf_nc) != 0)
         return -1;
-    for (int m = 0; m < 3; m++) {
-        char label[32];
-        snprintf(label, sizeof label, "%s: ", models[m]);
-        if (knob_part(c->stability, models[m], label, "eta2_time_n_config", "eta2_time_exec_time", tm[m],
-                      sizeof tm[m], &time_nc) != 0)
+    for (int m = 0; m < REPORT_N_MODELS; m++) {
+        char label[48];
+        size_t at = strlen(tm);
+        snprintf(label, sizeof label, "%s%s: ", m ? "; " : "", report_model_names[m]);
+        if (knob_part(c->stability, report_model_names[m], label, "eta2_time_n_config", "eta2_time_exec_time", tm + at,
+                      sizeof tm - at, &time_nc) != 0)
             return -1;
     }
     return report_finding(c, "**%s** (%s, %d samples, EXEC_TIME sampled in %d-%d ms only): the tuned kernel's %s, "
-                          "the same under every cost model, %s; tuning time, %s; %s; %s. (eta squared: share of the "
+                          "the same under every cost model, %s; tuning time, %s. (eta squared: share of the "
                           "variance between 10 equal-width bins of each knob; a knob decides when it explains at least "
                           "twice the other and twice chance.)",
                           perf_nc && time_nc ? "N_CONFIG decides and EXEC_TIME hardly matters under every cost model"
                                              : "What N_CONFIG and EXEC_TIME decide depends on the cost model",
                           c->input_label, s->samples, s->exec_ms_lo, s->exec_ms_hi,
-                          isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)) ? "speedup" : "TFLOP/s", perf,
-                          tm[0], tm[1], tm[2]);
+                          isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)) ? "speedup" : "TFLOP/s", perf, tm);
 }
 
 /* Along Table 6's frontier: does N_CONFIG rise with tuning time (Spearman, seed 1), and is EXEC_TIME's trend the
@@ -221,25 +220,26 @@ static int verdict_time(const struct table *v, const char *model, int early, dou
  * on three seeds. */
 static int finding_parallel(struct report_ctx *c)
 {
-    struct est_row t[3];
-    struct stab_row r[2];
-    char ts[3][96], rs[2][256];
-    for (int m = 0; m < 3; m++) {
-        if (verdict_time(c->verdicts, models[m], 0, 0.95, &t[m]) != 0)
+    char txt[2048] = "", ts[96], rs[256];
+    for (int m = 0; m < REPORT_N_MODELS; m++) {
+        struct est_row t;
+        struct stab_row r;
+        size_t at = strlen(txt);
+        if (verdict_time(c->verdicts, report_model_names[m], 0, 0.95, &t) != 0)
             return -1;
-        fmt_time(ts[m], sizeof ts[m], &t[m]);
-    }
-    for (int m = 1; m < 3; m++) {
-        if (find_stab(c->stability, "parallel-compile", models[m], "time_ratio_0.95", &r[m - 1]) != 0)
+        fmt_time(ts, sizeof ts, &t);
+        if (m == 0) {
+            snprintf(txt, sizeof txt, "%s %s", report_model_labels[m], ts);
+            continue;
+        }
+        if (find_stab(c->stability, "parallel-compile", report_model_names[m], "time_ratio_0.95", &r) != 0)
             return -1;
-        fmt_stab(rs[m - 1], sizeof rs[m - 1], &r[m - 1]);
+        fmt_stab(rs, sizeof rs, &r);
+        snprintf(txt + at, sizeof txt - at, "; %s %s, sequential / %s %s", report_model_labels[m], ts, report_model_names[m], rs);
     }
     return report_finding(c, "**Parallel compilation (%d workers), per cost model** (all %d inputs, time to 0.95 of "
-                          "optimal, re-evaluated on fresh runs): sequential %s; pipelined %s, sequential / pipelined "
-                          "%s; the paper's ideal model (an optimistic bound: it divides the sum of compile times "
-                          "and ignores the longest compile) %s, ratio %s.",
-                          c->o->compile_factor, c->r[REPORT_SIM_ALL]->n_inputs_used, ts[0], ts[1], rs[0], ts[2],
-                          rs[1]);
+                          "optimal, re-evaluated on fresh runs): %s.", c->o->compile_factor,
+                          c->r[REPORT_SIM_ALL]->n_inputs_used, txt);
 }
 
 /* Early stopping per model (all inputs): time to 0.95 of optimal without / with it, on three seeds. */
@@ -249,25 +249,26 @@ static int finding_early_stop(struct report_ctx *c)
     const struct sim_settings *s = &c->s[REPORT_SIM_ALL];
     int na = ra->n_points / N_SC_ALL;
     double stopped = 0;
-    char part[3][512];
+    char part[2048] = "";
     for (int i = 0; i < na; i++)
         stopped += ra->points[(size_t)i * N_SC_ALL + SC_EARLY].stopped / na;
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < REPORT_N_MODELS; m++) {
         struct est_row off, on;
+        size_t at = strlen(part);
         struct stab_row r;
         char rs[256];
-        if (verdict_time(c->verdicts, models[m], 0, 0.95, &off) != 0 ||
-            verdict_time(c->verdicts, models[m], 1, 0.95, &on) != 0 ||
-            find_stab(c->stability, "early-stop", models[m], "time_ratio_0.95", &r) != 0)
+        if (verdict_time(c->verdicts, report_model_names[m], 0, 0.95, &off) != 0 ||
+            verdict_time(c->verdicts, report_model_names[m], 1, 0.95, &on) != 0 ||
+            find_stab(c->stability, "early-stop", report_model_names[m], "time_ratio_0.95", &r) != 0)
             return -1;
         fmt_stab(rs, sizeof rs, &r);
-        snprintf(part[m], sizeof part[m], "%s compilation: %.2f s without, %.2f s with; without / with: %s",
-                 models[m], off.time_s, on.time_s, rs);
+        snprintf(part + at, sizeof part - at, "%s%s compilation: %.2f s without, %.2f s with; without / with: %s",
+                 m ? "; " : "", report_model_names[m], off.time_s, on.time_s, rs);
     }
     return report_finding(c, "**Early stopping, per cost model** (EARLY_STOP_NUM %d:%d, threshold %.2f:%.2f; time "
                           "to 0.95 of optimal, all inputs, re-evaluated on fresh runs; a change under 10%% counts as "
-                          "none): %s; %s; %s. It stops %.2f configurations per tuning run on average.",
-                          s->es_num_lo, s->es_num_hi, s->es_thr_lo, s->es_thr_hi, part[0], part[1], part[2], stopped);
+                          "none): %s. It stops %.2f configurations per tuning run on average.",
+                          s->es_num_lo, s->es_num_hi, s->es_thr_lo, s->es_thr_hi, part, stopped);
 }
 
 /* The single input under the other cost models: time to 0.95 of optimal, re-evaluated. */

@@ -645,7 +645,7 @@ out:
 }
 
 /* landscapes-common.tsv: both families against the common reference on three seeds. */
-static struct table *common_table(struct report_ctx *c, const int *match, const char *lead[3][3])
+static struct table *common_table(struct report_ctx *c, const int *match, const char *lead[REPORT_N_MODELS][3])
 {
     static const char *cols[] = {"seed_index", "model", "kind", "value", "family", "time_s", "time_s_lo", "time_s_hi",
                                  "speedup", "speedup_lo", "speedup_hi", "sample", "lead"};
@@ -660,7 +660,7 @@ static struct table *common_table(struct report_ctx *c, const int *match, const 
     if (tab == NULL || common_inputs(c, match, &cr) != 0)
         goto out;
     report_say(c, "  two families against a common reference: %d inputs, 3 cost models x 3 seeds", cr.n);
-    for (int m = 0; m < 3 && cr.n > 0; m++)
+    for (int m = 0; m < REPORT_N_MODELS && cr.n > 0; m++)
         for (int k = 0; k < 3; k++)
             if (common_seed(c, &cr, k, m, names, tab, &lead[m][k]) != 0)
                 goto out;
@@ -679,7 +679,7 @@ out:
 
 static int landscape_finding(struct report_ctx *c, const struct family *a, const struct family *b,
                              const struct family_summary *sa, const struct family_summary *sb, const int *match,
-                             const char *lead[3][3])
+                             const char *lead[REPORT_N_MODELS][3])
 {
     char na[256], nb[256];
     int n = 0, faster = 0;
@@ -698,7 +698,7 @@ static int landscape_finding(struct report_ctx *c, const struct family *a, const
     char ta[64], tb[64], ls[1024] = "";
     snprintf(ta, sizeof ta, isfinite(sa->t95) ? "%.2f s" : "never", sa->t95);
     snprintf(tb, sizeof tb, isfinite(sb->t95) ? "%.2f s" : "never", sb->t95);
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < REPORT_N_MODELS; m++) {
         const char *const *l = lead[m];
         size_t at = strlen(ls);
         if (strcmp(l[0], l[1]) == 0 && strcmp(l[0], l[2]) == 0 && strcmp(l[0], "n/a") != 0)
@@ -748,7 +748,7 @@ int report_landscapes(struct report_ctx *c)
     struct family a = {0}, b = {0};
     struct family_summary sa, sb;
     struct table *sum = NULL, *common = NULL;
-    const char *lead[3][3] = {{"n/a", "n/a", "n/a"}, {"n/a", "n/a", "n/a"}, {"n/a", "n/a", "n/a"}};
+    const char *lead[REPORT_N_MODELS][3];
     int ni = trace_n_inputs(c->t), *match = NULL, *sel_a = NULL, *sel_b = NULL, n_sel = 0, rc = -1;
     if (c->cmp == NULL)
         return report_finding(c, "No trace of a second kernel family was given (--compare-trace; by default the "
@@ -763,6 +763,8 @@ int report_landscapes(struct report_ctx *c)
     if ((rc = report_simulate(c, REPORT_SIM_CMP)) != 0)
         return rc;
     rc = -1;
+    for (int m = 0; m < REPORT_N_MODELS; m++)
+        lead[m][0] = lead[m][1] = lead[m][2] = "n/a";
     match = malloc(((size_t)ni + 1) * sizeof *match);
     sel_a = malloc(((size_t)ni + 1) * sizeof *sel_a);
     sel_b = malloc(((size_t)ni + 1) * sizeof *sel_b);
