@@ -117,7 +117,8 @@ static int finding_knobs(struct report_ctx *c)
     const struct sim_settings *s = &c->s[REPORT_SIM_INPUT];
     char perf[256], tm[1024] = "";
     int perf_nc = 1, time_nc = 1;
-    if (knob_part(c->stability, report_model_names[0], "", "eta2_n_config", "eta2_exec_time", perf, sizeof perf, &perf_nc) != 0)
+    if (knob_part(c->stability, report_model_names[0], "", "eta2_n_config", "eta2_exec_time", perf, sizeof perf,
+                  &perf_nc) != 0)
         return -1;
     for (int m = 0; m < REPORT_N_MODELS; m++) {
         char label[48];
@@ -235,7 +236,8 @@ static int finding_parallel(struct report_ctx *c)
         if (find_stab(c->stability, "parallel-compile", report_model_names[m], "time_ratio_0.95", &r) != 0)
             return -1;
         fmt_stab(rs, sizeof rs, &r);
-        snprintf(txt + at, sizeof txt - at, "; %s %s, sequential / %s %s", report_model_labels[m], ts, report_model_names[m], rs);
+        snprintf(txt + at, sizeof txt - at, "; %s %s, sequential / %s %s", report_model_labels[m], ts,
+                 report_model_names[m], rs);
     }
     return report_finding(c, "**Parallel compilation (%d workers), per cost model** (all %d inputs, time to 0.95 of "
                           "optimal, re-evaluated on fresh runs): %s.", c->o->compile_factor,

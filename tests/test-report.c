@@ -825,13 +825,14 @@ static void check_common(const char *out, const char *md)
             for (int q = 0; q < 6; q++)
                 if (isfinite(sp[0][q]) && isfinite(sp[1][q]))
                     both++, w0 += sp[0][q] > sp[1][q], w1 += sp[1][q] > sp[0][q];
-            snprintf(lead[k - 1], sizeof lead[k - 1], "%s", both == 0 ? "n/a" : w0 == both ? "first leads at every budget"
+            snprintf(lead[k - 1], sizeof lead[k - 1], "%s", both == 0 ? "n/a"
+                     : w0 == both ? "first leads at every budget"
                      : w1 == both ? "second leads at every budget" : "neither leads at every budget");
         }
         if (strcmp(lead[0], lead[1]) == 0 && strcmp(lead[0], lead[2]) == 0 && strcmp(lead[0], "n/a") != 0)
             snprintf(want, sizeof want, "%s compilation: %s on all three seeds", models3[m],
-                     lead[0][0] == 'f' ? "the first family leads" : lead[0][0] == 's' ? "the second family leads"
-                                                                                    : "neither family leads throughout");
+                     lead[0][0] == 'f'   ? "the first family leads"
+                     : lead[0][0] == 's' ? "the second family leads" : "neither family leads throughout");
         else
             snprintf(want, sizeof want, "%s compilation: who leads changes with the seed (%s / %s / %s), no verdict",
                      models3[m], lead[0], lead[1], lead[2]);
