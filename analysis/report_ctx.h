@@ -113,7 +113,8 @@ int report_budget_tables(struct report_ctx *c);
 /* A point chosen on the simulation's runs (the selection set) and re-evaluated on fresh runs (another seed). */
 struct report_est {
     int sample;                       /* the chosen sample of the selection set; -1: none qualifies */
-    int n_config, exec_ms, es_num;    /* its hyperparameters */
+    int n_config, es_num;             /* its hyperparameters */
+    double exec_ms;
     double es_thr;
     double sel_time_s, sel_speedup;   /* what the selection set said (means) */
     double time_s, time_lo, time_hi; /* fresh runs: mean tuning time and its 95% CI; NaN without a sample */
@@ -153,9 +154,10 @@ int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *
 /* ---- report_verdicts.c: verdicts per cost model, checked on three seeds ---- */
 /* Runs the stability simulations and writes verdicts.tsv and stability.tsv (c->verdicts, c->stability). */
 int report_verdicts(struct report_ctx *c);
-/* The compile cost models the verdicts are stated for: "sequential", "pipelined", "ideal" (the paper's parallel
- * model, an optimistic bound), and a scenario of model m (0..2), early stopping on or off, F workers. */
-#define REPORT_N_MODELS 3
+/* The compile cost models the verdicts are stated for: "sequential", "parallel" (list-scheduled on F workers
+ * before benchmarking), "pipelined", "ideal" (the paper's parallel model, an optimistic bound), and a scenario of
+ * model m, early stopping on or off, F workers (simulate/sim.h, enum sim_compile). */
+#define REPORT_N_MODELS 4
 extern const char *const report_model_names[REPORT_N_MODELS];
 /* How a finding describes model m: "the paper's ideal model (an optimistic bound: ...)". */
 extern const char *const report_model_labels[REPORT_N_MODELS];

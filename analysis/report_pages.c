@@ -34,7 +34,7 @@ static void settings_lines(struct report_ctx *c, char lines[][SETTINGS_LEN], int
     report_fmt(lines[k++], SETTINGS_LEN, "trace holds %d inputs, %d configurations, %zu runs; warm-up %.0f ms, repetition "
              "%.0f ms, flush_bytes %lld", trace_n_inputs(c->t), trace_n_configs(c->t), trace_n_runs(c->t),
              m->warmup_ms, m->rep_ms, (long long)m->flush_bytes);
-    report_fmt(lines[k++], SETTINGS_LEN, "simulation: seed %llu, %d samples x %d runs, N_CONFIG %d:%d, EXEC_TIME %d:%d ms, "
+    report_fmt(lines[k++], SETTINGS_LEN, "simulation: seed %llu, %d samples x %d runs, N_CONFIG %d:%d, EXEC_TIME %g:%g ms, "
              "compile factor %d, estimator %s", (unsigned long long)c->o->seed, c->o->samples, c->o->runs,
              c->s[REPORT_SIM_INPUT].n_config_lo, c->s[REPORT_SIM_INPUT].n_config_hi, c->s[REPORT_SIM_INPUT].exec_ms_lo, c->s[REPORT_SIM_INPUT].exec_ms_hi,
              c->o->compile_factor, sim_estimator_name(c->s[REPORT_SIM_INPUT].estimator));

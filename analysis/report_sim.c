@@ -274,7 +274,7 @@ static int est_row(struct table *tab, double asked, int asked_dec, const char *s
     table_set_num(tab, row, k++, e->speedup_hi, 4);
     table_set_int(tab, row, k++, e->sample);
     table_set_int(tab, row, k++, e->sample >= 0 ? e->n_config : -1);
-    table_set_int(tab, row, k++, e->sample >= 0 ? e->exec_ms : -1);
+    table_set_num(tab, row, k++, e->sample >= 0 ? e->exec_ms : NAN, -1);
     table_set_num(tab, row, k++, e->sel_time_s, 3);
     return table_set_num(tab, row, k++, e->sel_speedup, 4);
 }
