@@ -191,7 +191,8 @@ static void free_unkept(struct report_ctx *c, struct table *t)
 static void ctx_free(struct report_ctx *c)
 {
     struct table *loose[] = {c->split, c->best, c->failures, c->estimate, c->t6, c->budget, c->ttt_all,
-                             c->ttt_input, c->flush, c->scaling, c->landscape, c->cmp_split};
+                             c->ttt_input, c->flush, c->scaling, c->landscape, c->cmp_split, c->verdicts,
+                             c->stability};
     for (size_t i = 0; i < sizeof loose / sizeof loose[0]; i++)
         free_unkept(c, loose[i]);
     for (int i = 0; i < c->n_tabs; i++)
@@ -335,7 +336,7 @@ int report_write(struct report_options *o)
     rc = -1;
     if (report_write_sim_files(&c, REPORT_SIM_INPUT) != 0 || report_write_sim_files(&c, REPORT_SIM_ALL) != 0 ||
         report_keep_table(&c, c.t6, "table6-frontier.tsv", "Pareto frontier points (Table 6)", 100) != 0 ||
-        report_budget_tables(&c) != 0 || report_findings(&c) != 0)
+        report_budget_tables(&c) != 0 || report_verdicts(&c) != 0 || report_findings(&c) != 0)
         goto out;
     if (report_keep_table(&c, c.budget, "budget.tsv", "Best speedup within a budget, all inputs", 20) != 0 ||
         report_keep_table(&c, c.ttt_all, "time-to-target-all.tsv", "Tuning time to reach a speedup, all inputs",

@@ -79,6 +79,8 @@ void copt_usage(FILE *fp)
 "                       overlaps benchmarking, which runs in another process; --shard i/n: the shard's share);\n"
 "                       with --compile-only: a compile_isolated_ms column in --configs-tsv from the 1-worker\n"
 "                       pass (one more if --jobs has none) (default: off, NaN)\n"
+"  --compile-isolated-all  --compile-isolated, but a shard (--shard i/n) measures every configuration, not\n"
+"                       its share (for a collection whose shards are not all merged)\n"
 "  --compile-cache      let NVRTC reuse the driver's compute cache (off by default: compile_ms would then be\n"
 "                       ~15 ms cache hits for configurations compiled before on this machine)\n"
 "Output:\n"
@@ -131,7 +133,8 @@ int copt_parse(int argc, char **argv, struct collect_opts *o, int *help)
 {
     enum { O_CONFIGS = TC_CLI_LOCAL, O_SPACE, O_PARAM, O_SHAPE, O_SHAPES_FILE, O_SHARD, O_PROTOCOL, O_WARMUP,
            O_REP, O_FLUSH, O_TIMER, O_TOL, O_DEVICE, O_TIMEOUT, O_JOBS, O_COMPILE_ONLY, O_ARCH, O_CONFIGS_TSV,
-           O_RESUME, O_VARIANT, O_COMPILE_CACHE, O_COMPILE_INVALID, O_FAMILY, O_COMPILE_ISOLATED };
+           O_RESUME, O_VARIANT, O_COMPILE_CACHE, O_COMPILE_INVALID, O_FAMILY, O_COMPILE_ISOLATED,
+           O_COMPILE_ISOLATED_ALL };
     static const struct option lo[] = {
         {"configs", required_argument, 0, O_CONFIGS}, {"space", required_argument, 0, O_SPACE},
         {"param", required_argument, 0, O_PARAM}, TC_CLI_OPT_SEED,
@@ -146,7 +149,8 @@ int copt_parse(int argc, char **argv, struct collect_opts *o, int *help)
         {"resume", no_argument, 0, O_RESUME}, TC_CLI_OPT_FORCE,
         TC_CLI_OPT_QUIET, {"variant", required_argument, 0, O_VARIANT},
         {"compile-cache", no_argument, 0, O_COMPILE_CACHE}, {"compile-invalid", no_argument, 0, O_COMPILE_INVALID},
-        {"compile-isolated", no_argument, 0, O_COMPILE_ISOLATED}, {"family", required_argument, 0, O_FAMILY},
+        {"compile-isolated", no_argument, 0, O_COMPILE_ISOLATED},
+        {"compile-isolated-all", no_argument, 0, O_COMPILE_ISOLATED_ALL}, {"family", required_argument, 0, O_FAMILY},
         TC_CLI_OPT_HELP, TC_CLI_OPT_END};
     int c, r = 0;
 
@@ -194,7 +198,8 @@ int copt_parse(int argc, char **argv, struct collect_opts *o, int *help)
         case O_COMPILE_ONLY: o->compile_only = 1; break;
         case O_COMPILE_CACHE: setenv("TC_COMPILE_CACHE", "1", 1); break;
         case O_COMPILE_INVALID: o->compile_invalid = 1; break;
-        case O_COMPILE_ISOLATED: o->compile_isolated = 1; break;
+        case O_COMPILE_ISOLATED: o->compile_isolated = o->compile_isolated ? o->compile_isolated : 1; break;
+        case O_COMPILE_ISOLATED_ALL: o->compile_isolated = 2; break;
         case O_FAMILY:
             if (strcmp(optarg, "native") == 0)
                 o->family = SPACE_FAMILY_NATIVE;
