@@ -113,13 +113,15 @@ struct pol_settings {
     enum sim_compile compile;     /* [SIM_COMPILE_SEQUENTIAL] */
     int compile_factor;           /* [16] */
     enum sim_overhead overhead;   /* [SIM_OVERHEAD_PAPER] */
-    enum sim_compile_model compile_model; /* which compile times the models charge, as simulate's
-                                   * --compile-model [SIM_CM_MEASURED] */
-    enum sim_failed_cost failed_cost; /* SIM_FAILED_TRITON: a failed configuration costs its compile (every
-                                   * status) plus its failed launch's wall_ms, as simulate charges it; NONE: as
-                                   * the engine charges it (no compile for out of resources, the wall_ms of a
-                                   * launch error or wrong result) [SIM_FAILED_TRITON] */
-    enum sim_estimator truth;     /* the truth speedups are scored by (simulate's --truth) [SIM_ESTIMATOR_MEDIAN] */
+    enum sim_compile_model compile_model; /* sim_costs only: which compile times the models charge, as
+                                   * simulate's --compile-model [SIM_CM_MEASURED] */
+    enum sim_failed_cost failed_cost; /* sim_costs only (the engine's own costs are always NONE's):
+                                   * SIM_FAILED_TRITON: a failed configuration costs its compile (every status)
+                                   * plus its failed launch's wall_ms, as simulate charges it; NONE: as the engine
+                                   * charges it (no compile for out of resources, the wall_ms of a launch error or
+                                   * wrong result) [SIM_FAILED_TRITON] */
+    enum sim_estimator truth;     /* sim_costs only: the truth speedups are scored by (simulate's --truth); the
+                                   * engine's own scoring is the median [SIM_ESTIMATOR_MEDIAN] */
 };
 
 void pol_settings_default(struct pol_settings *s);
