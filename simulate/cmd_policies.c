@@ -44,6 +44,9 @@ static void usage(FILE *fp)
             "  -c, --compile-factor F  compile workers: each compile time / F, in [1, 4096] [1]\n"
             "                          (--compile-jobs N: the same)\n"
             "      --stop RULE         none | early (the paper's early stopping) | statistical [none]\n"
+            "      --failed-cost C     none: an out-of-resources configuration costs nothing, a failed launch its\n"
+            "                          wall time; triton: every failed configuration is compiled first (as Triton\n"
+            "                          does; no compile time recorded: the input's median) [none]\n"
             "  -r, --runs N            tuning runs per input and policy, in [1, 1000000] [30]\n"
             "      --seed S            random seed; the same seed gives the same bytes for any --threads [0]\n"
             "  -j, --threads T         worker threads (inputs are shared out), 0 = all cores (at most 64) [0]\n"
@@ -70,9 +73,11 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
         return tc_seterr("%s: path too long", dir);
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
-    fprintf(fp, "# tunecost policies: %s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu\n",
+    fprintf(fp,
+            "# tunecost policies: %s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu%s\n",
             trace_path, s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
-            (unsigned long long)s->seed);
+            (unsigned long long)s->seed,
+            s->failed_cost == SIM_FAILED_TRITON ? ", failed cost triton (failed configurations compile)" : "");
     fprintf(fp, "policy\ttime_s\tspeedup\tspeedup_lo\tspeedup_hi\tbaseline\n");
     for (int i = 0; i < n; i++)
         for (int g = 0; g < c[i].n_grid; g++)
@@ -186,7 +191,7 @@ int cmd_policies(int argc, char **argv)
         TC_CLI_OPT_OUTPUT,     {"policies", required_argument, NULL, 'p'},
         {"budget-s", required_argument, NULL, 'b'},   {"rep-ms", required_argument, NULL, 'R'},
         TC_CLI_OPT_COMPILE_FACTOR, {"compile-jobs", required_argument, NULL, 'J'}, /* the older name of -c */
-        {"stop", required_argument, NULL, 'S'},
+        {"stop", required_argument, NULL, 'S'}, {"failed-cost", required_argument, NULL, 'F'},
         TC_CLI_OPT_RUNS,       TC_CLI_OPT_SEED,
         {"grid", required_argument, NULL, 'G'},       TC_CLI_OPT_QUIET,
         TC_CLI_OPT_THREADS,    TC_CLI_OPT_HELP, TC_CLI_OPT_END,
@@ -235,6 +240,7 @@ int cmd_policies(int argc, char **argv)
             s.stop_rule = bad ? s.stop_rule : (enum pol_stop_rule)rule;
             break;
         }
+        case 'F': bad = sim_failed_cost_parse(optarg, &s.failed_cost); break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         default: return tc_cli_usage_error("policies", "unknown option '%s'", argv[optind - 1]);

@@ -115,11 +115,12 @@ struct pol_settings {
     enum sim_overhead overhead;   /* [SIM_OVERHEAD_PAPER] */
     enum sim_compile_model compile_model; /* sim_costs only: which compile times the models charge, as
                                    * simulate's --compile-model [SIM_CM_MEASURED] */
-    enum sim_failed_cost failed_cost; /* sim_costs only (the engine's own costs are always NONE's):
-                                   * SIM_FAILED_TRITON: a failed configuration costs its compile (every status)
-                                   * plus its failed launch's wall_ms, as simulate charges it; NONE: as the engine
-                                   * charges it (no compile for out of resources, the wall_ms of a launch error or
-                                   * wrong result) [SIM_FAILED_TRITON] */
+    enum sim_failed_cost failed_cost; /* SIM_FAILED_TRITON: a failed configuration costs its compile (every
+                                   * status; none recorded: the input's median) plus its failed launch's wall_ms,
+                                   * as simulate charges it; NONE: no compile for out of resources, the wall_ms of
+                                   * a launch error or wrong result only. Both cost models read it (simulate
+                                   * draws no failed configuration under NONE) [SIM_FAILED_NONE: `policies`'s
+                                   * default, while its published numbers are re-measured] */
     enum sim_estimator truth;     /* sim_costs only: the truth speedups are scored by (simulate's --truth); the
                                    * engine's own scoring is the median [SIM_ESTIMATOR_MEDIAN] */
 };
