@@ -40,8 +40,9 @@ static void settings_lines(struct report_ctx *c, char lines[][SETTINGS_LEN], int
              c->o->compile_factor, sim_estimator_name(c->s[REPORT_SIM_INPUT].estimator));
     report_fmt(lines[k++], SETTINGS_LEN, "single input: %s; triton trace: %s", c->input_label,
              c->tt ? trace_path(c->tt) : "none");
-    report_fmt(lines[k++], SETTINGS_LEN, "L2 flush study: %s; compile scaling: %s",
-               c->o->flush_dir ? c->o->flush_dir : "none", c->o->scaling_dir ? c->o->scaling_dir : "none");
+    report_fmt(lines[k++], SETTINGS_LEN, "L2 flush study: %s; compile scaling: %s; recorded session: %s",
+               c->o->flush_dir ? c->o->flush_dir : "none", c->o->scaling_dir ? c->o->scaling_dir : "none",
+               c->o->recorded_dir ? c->o->recorded_dir : "none");
     report_fmt(lines[k++], SETTINGS_LEN, "second kernel family: %s", c->cmp ? trace_path(c->cmp) : "none");
     *n = k;
 }
@@ -83,10 +84,11 @@ int report_write_summary(struct report_ctx *c)
         fputc('\n', fp);
     }
     fprintf(fp, "\nRegenerate: `tunecost report %s -o DIR --input %s --seed %llu --samples %d --runs %d "
-            "--compile-factor %d --triton-trace %s --compare-trace %s --flush-study %s --scaling %s`\n\n"
+            "--compile-factor %d --triton-trace %s --compare-trace %s --flush-study %s --scaling %s --recorded %s`\n\n"
             "## Findings\n\n", c->o->trace_path, c->input_label, (unsigned long long)c->o->seed, c->o->samples,
             c->o->runs, c->o->compile_factor, c->tt ? trace_path(c->tt) : "none", c->cmp ? trace_path(c->cmp) : "none",
-            c->o->flush_dir ? c->o->flush_dir : "none", c->o->scaling_dir ? c->o->scaling_dir : "none");
+            c->o->flush_dir ? c->o->flush_dir : "none", c->o->scaling_dir ? c->o->scaling_dir : "none",
+            c->o->recorded_dir ? c->o->recorded_dir : "none");
     for (int i = 0; i < c->n_findings; i++)
         fprintf(fp, "- %s\n", c->findings[i]);
     fprintf(fp, "\n## Figures\n\n");
@@ -94,8 +96,8 @@ int report_write_summary(struct report_ctx *c)
         const struct report_figure *f = &c->figs[i];
         fprintf(fp, "### %s\n\n", f->title);
         if (f->drawn)
-            fprintf(fp, "![%s](%s.png)\n\n%s ([SVG](%s.svg), script `plots/%s.gp`)\n\n", f->title, f->name,
-                    f->caption, f->name, f->name);
+            fprintf(fp, "![%s](%s.png)\n\n%s ([SVG](%s.svg), script `plots/%s`)\n\n", f->title, f->name,
+                    f->caption, f->name, f->script);
         else
             fprintf(fp, "**Not drawn:** %s.\n\n", f->why);
     }
@@ -160,8 +162,8 @@ int report_write_index(struct report_ctx *c)
             html_escape(fp, f->title);
             fprintf(fp, "\">\n<figcaption>");
             html_escape(fp, f->caption);
-            fprintf(fp, " <a href=\"%s.svg\">SVG</a> &middot; script <code>plots/%s.gp</code></figcaption>\n",
-                    f->name, f->name);
+            fprintf(fp, " <a href=\"%s.svg\">SVG</a> &middot; script <code>plots/%s</code></figcaption>\n",
+                    f->name, f->script);
         } else {
             fputs("<p class=\"missing\">Not drawn: ", fp);
             html_escape(fp, f->why);
