@@ -20,6 +20,7 @@
 #include "trace.h"
 
 #include <check.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +208,7 @@ START_TEST(test_policy_same_seed_same_curve)
     s.runs = 20;
     s.n_grid = 3;
     s.seed = 7;
+    ck_assert_int_eq(pol_data_set_prior(d, t, t), 0); /* transfer needs a prior: the trace itself */
     for (int i = 0; policy_registry[i] != NULL; i++) {
         ck_assert_int_eq(pol_evaluate(d, policy_registry[i], &s, grid, &a), 0);
         ck_assert_int_eq(pol_evaluate(d, policy_registry[i], &s, grid, &b), 0);
@@ -464,6 +466,247 @@ START_TEST(test_policy_random_agrees_with_analytic_baseline)
 }
 END_TEST
 
+/* ---- what a policy sees ---------------------------------------------------------------------------------------- */
+
+/* The spy policy: exhaustive order; before each step it checks the view of every configuration it has not asked
+ * for yet, and records what it saw of those it has. */
+static struct {
+    int n_asked, bad_unmeasured;
+    double compile_seen[3];
+    int failed_seen[3];
+} spy;
+
+static void *spy_start(const struct pol_view *v)
+{
+    (void)v;
+    memset(&spy, 0, sizeof spy);
+    return &spy;
+}
+
+static int spy_next(void *st, const struct pol_view *v)
+{
+    (void)st;
+    for (int k = spy.n_asked; k < v->n_configs; k++) /* not asked yet: nothing may be known of it */
+        spy.bad_unmeasured += !isnan(v->compile_ms[k]) || !isnan(v->est_ms[k]) || v->n_exec[k] != 0 ||
+                              v->failed[k] != 0;
+    for (int k = 0; k < spy.n_asked; k++) {
+        spy.compile_seen[k] = v->compile_ms[k];
+        spy.failed_seen[k] = v->failed[k];
+    }
+    return spy.n_asked < v->n_configs ? spy.n_asked++ : -1;
+}
+
+static double spy_rep(void *st, const struct pol_view *v, int c)
+{
+    (void)st;
+    (void)c;
+    return v->rep_ms;
+}
+
+static void spy_stop(void *st)
+{
+    (void)st;
+}
+
+START_TEST(test_policy_view_shows_nothing_unpaid)
+{
+    /* The tiny trace: c0 compiles in 100 ms, c1 in 200 ms, c2 is refused by the compiler (recorded compile 50
+     * ms, never charged). Before a configuration is benchmarked, its compile time, estimate, executions and
+     * failure are all unknown (NaN / 0) in the view; after, c0 and c1 show 100 and 200 ms, and c2 shows failed
+     * with no compile time (the engine charged none). */
+    static const struct policy_ops spy_ops = {"spy", "", "", spy_start, spy_next, spy_rep, NULL, spy_stop, 0};
+    struct trace *t;
+    struct pol_data *d = tiny_data(&t);
+    struct pol_settings s;
+    double time_s, speedup;
+    settings(&s);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    ck_assert_int_eq(pol_run(d, 0, &spy_ops, &s, rng, &time_s, &speedup), 0);
+    ck_assert_int_eq(spy.n_asked, 3);
+    ck_assert_int_eq(spy.bad_unmeasured, 0);
+    ck_assert_double_eq(spy.compile_seen[0], 100);
+    ck_assert_double_eq(spy.compile_seen[1], 200);
+    ck_assert(isnan(spy.compile_seen[2]));
+    ck_assert_int_eq(spy.failed_seen[2], 1);
+    ck_assert_double_eq(speedup, 1.0);
+    gsl_rng_free(rng);
+    pol_data_free(d);
+    trace_close(t);
+}
+END_TEST
+
+/* ---- neighbourhoods on the full grid ----------------------------------------------------------------------------- */
+
+/* The paper's grid: BLOCK_M, BLOCK_N, BLOCK_K in {32, 64, 128, 256}, GROUP_M 8, NUM_STAGES {3, 4, 5}, NUM_WARPS
+ * {2, 4, 8}: 576 points; with `holes`, those with BLOCK_M = BLOCK_N = 256 are left out (36 points: 540 left). */
+static const char *build_grid(const char *name, int holes)
+{
+    static const int32_t blk[] = {32, 64, 128, 256}, stages[] = {3, 4, 5}, warps[] = {2, 4, 8};
+    int32_t params[576 * 6];
+    int n = 0;
+    for (int w = 0; w < 3; w++)
+        for (int g = 0; g < 3; g++)
+            for (int k = 0; k < 4; k++)
+                for (int bn = 0; bn < 4; bn++)
+                    for (int bm = 0; bm < 4; bm++) {
+                        if (holes && bm == 3 && bn == 3)
+                            continue;
+                        int32_t row[6] = {blk[bm], blk[bn], blk[k], 8, stages[g], warps[w]};
+                        memcpy(&params[n++ * 6], row, sizeof row);
+                    }
+    const char *path = tt_path(name);
+    struct trace_meta m = tt_meta("test-policy", 100);
+    int64_t dims[] = {1024, 1024, 1024};
+    struct trace *t = tt_trace_create(path, &m, n, params, 1, dims);
+    ck_assert_int_eq(trace_close(t), 0);
+    return path;
+}
+
+/* The neighbour counts the spy's start sees (the view the engine builds: grid table and value indices), also with
+ * the grid table and the value indices hidden (the scans). */
+static struct {
+    int total_hamming, total_step, n[2][3], closest;
+} nb;
+static const int32_t nb_points[2][6] = {{32, 32, 32, 8, 3, 2}, {256, 128, 64, 8, 4, 4}};
+
+static void *nb_start(const struct pol_view *v0)
+{
+    int *out = malloc((size_t)v0->n_configs * sizeof *out), idx[6];
+    memset(&nb, 0, sizeof nb);
+    for (int pass = 0; pass < 2; pass++) {
+        struct pol_view v = *v0;
+        if (pass == 1)
+            v.grid_cfg = NULL, v.vidx = NULL;
+        for (int c = 0; c < v.n_configs; c++) {
+            for (int p = 0; p < 6; p++)
+                idx[p] = pol_vidx(&v, c, p);
+            int h = pol_neighbours(&v, idx, POL_NBR_HAMMING, out), st = pol_neighbours(&v, idx, POL_NBR_STEP, out);
+            nb.total_hamming += pass == 0 ? h : 0;
+            nb.total_step += pass == 0 ? st : 0;
+        }
+        for (int q = 0; q < 2; q++) {
+            for (int p = 0; p < 6; p++)
+                idx[p] = pol_value_index(&v, p, nb_points[q][p]);
+            for (int m = 0; m < 3; m++) {
+                int got = pol_neighbours(&v, idx, (enum pol_nbr)m, out);
+                if (pass == 0)
+                    nb.n[q][m] = got;
+                else if (got != nb.n[q][m])
+                    nb.n[q][m] = -1; /* the scan disagrees with the table */
+            }
+        }
+    }
+    int hole[6] = {3, 3, 1, 0, 1, 1}; /* (256, 256, 64, 8, 4, 4): not a configuration when there are holes */
+    nb.closest = pol_closest(v0, hole);
+    nb.closest = v0->cfg[nb.closest].params[0] * 1000 + v0->cfg[nb.closest].params[1];
+    free(out);
+    return &nb;
+}
+
+static int nb_next(void *st, const struct pol_view *v)
+{
+    (void)st;
+    (void)v;
+    return -1;
+}
+
+START_TEST(test_policy_neighbours_counted_on_the_full_grid)
+{
+    /* Full grid (4 x 4 x 4 x 1 x 3 x 3). Hamming (one parameter, any value): 3 + 3 + 3 + 0 + 2 + 2 = 13 for every
+     * point, 576 x 13 = 7488 in all. One step: a parameter of n values has 2 (n - 1) / n on average, so 576 x
+     * (3 x 6/4 + 2 x 4/3) = 576 x 43/6 = 4128 in all; the corner (32,32,32,8,3,2) has 5 (one up in each
+     * parameter that varies), and (256,128,64,8,4,4) has 1 + 2 + 2 + 2 + 2 = 9. Adjacent (each parameter within
+     * one step): the corner 2^5 - 1 = 31, (256,128,64,8,4,4) 2 x 3^4 - 1 = 161.
+     * With the 36 points BLOCK_M = BLOCK_N = 256 left out, (256,128,64,8,4,4) loses BLOCK_N = 256: Hamming 12,
+     * one step 8, adjacent 161 - 27 (BLOCK_M = BLOCK_N = 256 with any of 3 x 3 x 3 others) = 134; the corner
+     * keeps 13, 5 and 31. The hole (256,256,64,8,4,4) is closest (one index away) to (128,256,...) or
+     * (256,128,...). */
+    static const struct policy_ops nb_ops = {"nb", "", "", nb_start, nb_next, spy_rep, NULL, spy_stop, 0};
+    for (int holes = 0; holes < 2; holes++) {
+        struct trace *t = trace_open(build_grid(holes ? "grid-holes.h5" : "grid.h5", holes));
+        ck_assert_msg(t != NULL, "%s", tc_errmsg());
+        struct pol_data *d = pol_data_from_trace(t);
+        struct pol_settings s;
+        double time_s, speedup;
+        gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+        ck_assert_ptr_nonnull(d);
+        pol_settings_default(&s);
+        ck_assert_int_eq(pol_run(d, 0, &nb_ops, &s, rng, &time_s, &speedup), 0);
+        const int want[2][2][3] = {{{13, 31, 5}, {13, 161, 9}}, {{13, 31, 5}, {12, 134, 8}}};
+        for (int q = 0; q < 2; q++)
+            for (int m = 0; m < 3; m++)
+                ck_assert_msg(nb.n[q][m] == want[holes][q][m], "holes %d point %d method %d: %d, expected %d", holes,
+                              q, m, nb.n[q][m], want[holes][q][m]);
+        if (!holes) {
+            ck_assert_int_eq(nb.total_hamming, 7488);
+            ck_assert_int_eq(nb.total_step, 4128);
+        } else {
+            ck_assert(nb.closest == 128 * 1000 + 256 || nb.closest == 256 * 1000 + 128);
+        }
+        gsl_rng_free(rng);
+        pol_data_free(d);
+        trace_close(t);
+    }
+}
+END_TEST
+
+/* ---- the transfer policy ---------------------------------------------------------------------------------------- */
+
+START_TEST(test_policy_transfer_starts_at_the_other_gpus_best)
+{
+    /* "Other GPU": the tiny space's BLOCK values in another order (64, 16, 32) with its own times: 32 fastest (3
+     * ms), then 16 (4 ms), 64 (6 ms). Matched by parameter values, the other's best is the tiny trace's c1 (BLOCK
+     * 32), the optimum here too: every run measures it first, done at 200 + 2 + 18 ms = 0.220 s, so the mean
+     * speedup is exactly 1 from then on (a run that began elsewhere would be at 0.5 or 0 then). A trace with
+     * other parameter names is refused. */
+    struct trace *t;
+    struct pol_data *d = tiny_data(&t);
+    const char *opath = tt_path("other.h5");
+    struct trace *o = hand_trace(opath, 15);
+    int32_t params[] = {64, 16, 32};
+    struct trace_config cfg[3];
+    for (int c = 0; c < 3; c++)
+        cfg[c] = (struct trace_config){.status = 0, .compile_ms = 10, .load_ms = 1, .registers = 32,
+                                       .compile_isolated_ms = NAN};
+    int64_t dims[] = {1000};
+    struct trace_input in = {1e9, NAN};
+    ck_assert_int_eq(trace_write_configs(o, 3, params, cfg), 0);
+    ck_assert_int_eq(trace_write_inputs(o, 1, dims, &in), 0);
+    for (int c = 0; c < 3; c++) {
+        uint64_t x[] = {(uint64_t)(c == 0 ? 6000000 : c == 1 ? 4000000 : 3000000)};
+        struct trace_run r = {0, c, 0, 0, 0, 1, 0, 10, 0, 0, NAN, 1e-4};
+        ck_assert_int_eq(trace_append_run(o, &r, x, 1), 0);
+    }
+    ck_assert_int_eq(trace_close(o), 0);
+    o = trace_open(opath);
+    ck_assert_ptr_nonnull(o);
+    ck_assert_int_eq(pol_data_set_prior(d, t, o), 0);
+    ck_assert(pol_data_has_prior(d));
+
+    const struct policy_ops *ops = policy_find("transfer");
+    struct pol_settings s;
+    struct pol_curve c;
+    double grid[] = {0.219, 0.221};
+    settings(&s);
+    s.n_grid = 2;
+    s.runs = 20;
+    ck_assert_int_eq(pol_evaluate(d, ops, &s, grid, &c), 0);
+    ck_assert_double_eq(c.mean[0], 0.0);
+    ck_assert_double_eq(c.mean[1], 1.0);
+    ck_assert_int_eq(c.n_steps, 3 * 20);
+    pol_curve_free(&c);
+    trace_close(o);
+
+    struct trace *g = trace_open(build_grid("grid.h5", 0)); /* six other parameter names */
+    ck_assert_ptr_nonnull(g);
+    ck_assert_int_eq(pol_data_set_prior(d, t, g), -1);
+    ck_assert_msg(strstr(tc_errmsg(), "not the same search space") != NULL, "%s", tc_errmsg());
+    trace_close(g);
+    pol_data_free(d);
+    trace_close(t);
+}
+END_TEST
+
 static void setup(void)
 {
     tt_tmpdir_make("test-policy");
@@ -482,6 +725,9 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_policy_same_seed_same_curve);
     tcase_add_test(tc, test_policy_random_reproduces_simulate);
     tcase_add_test(tc, test_policy_failed_cost_triton_compiles_failures);
+    tcase_add_test(tc, test_policy_view_shows_nothing_unpaid);
+    tcase_add_test(tc, test_policy_neighbours_counted_on_the_full_grid);
+    tcase_add_test(tc, test_policy_transfer_starts_at_the_other_gpus_best);
     if (argc > 1 && access(argv[1], R_OK) == 0) {
         setenv("TC_POLICY_TRACE", argv[1], 1);
         tcase_add_test(tc, test_policy_random_agrees_with_analytic_baseline);
