@@ -55,6 +55,9 @@ static void usage(FILE *fp)
             "  -c, --compile-factor F  compile workers: each compile time / F, in [1, 4096] [1]\n"
             "                          (--compile-jobs N: the same)\n"
             "      --stop RULE         none | early (the paper's early stopping) | statistical [none]\n"
+            "      --failed-cost C     none: an out-of-resources configuration costs nothing, a failed launch its\n"
+            "                          wall time; triton: every failed configuration is compiled first (as Triton\n"
+            "                          does; no compile time recorded: the input's median) [none]\n"
             "  -r, --runs N            tuning runs per input and policy, in [1, 1000000] [30]\n"
             "      --seed S            random seed; the same seed gives the same bytes for any --threads [0]\n"
             "  -j, --threads T         worker threads (inputs are shared out), 0 = all cores (at most 64) [0]\n"
@@ -166,9 +169,11 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const stru
         return tc_seterr("%s: path too long", dir);
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
-    fprintf(fp, "# tunecost policies: %s%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu\n",
-            trace_path(t), prior_path != NULL ? "; transfer from " : "", prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
-            (unsigned long long)s->seed);
+    fprintf(fp, "# tunecost policies: %s%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, "
+                "seed %llu%s\n",
+            trace_path(t), prior_path != NULL ? "; transfer from " : "", prior_path != NULL ? prior_path : "",
+            s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs, (unsigned long long)s->seed,
+            s->failed_cost == SIM_FAILED_TRITON ? ", failed cost triton (failed configurations compile)" : "");
     pol_write_curves(fp, c, n);
     if (tc_atomic_commit(&a) != 0 || write_scores(dir, c, n, atm) != 0)
         return -1;
@@ -295,7 +300,7 @@ int cmd_policies(int argc, char **argv)
         TC_CLI_OPT_OUTPUT,     {"policies", required_argument, NULL, 'p'},
         {"budget-s", required_argument, NULL, 'b'},   {"rep-ms", required_argument, NULL, 'R'},
         TC_CLI_OPT_COMPILE_FACTOR, {"compile-jobs", required_argument, NULL, 'J'}, /* the older name of -c */
-        {"stop", required_argument, NULL, 'S'},
+        {"stop", required_argument, NULL, 'S'}, {"failed-cost", required_argument, NULL, 'X'},
         TC_CLI_OPT_RUNS,       TC_CLI_OPT_SEED,
         {"grid", required_argument, NULL, 'G'},       {"no-figures", no_argument, NULL, 'F'},
         TC_CLI_OPT_QUIET,
@@ -350,6 +355,7 @@ int cmd_policies(int argc, char **argv)
             s.stop_rule = bad ? s.stop_rule : (enum pol_stop_rule)rule;
             break;
         }
+        case 'X': bad = sim_failed_cost_parse(optarg, &s.failed_cost); break;
         case 'F': no_figures = 1; break;
         case 'K': bad = tc_parse_name("--score", optarg, score_names, 2, &score_kind); break;
         case 'U': bad = tc_parse_double("--cutoff", optarg, 1e-6, 1 - 1e-6, &s.atm_cutoff); break;

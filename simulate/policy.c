@@ -66,6 +66,22 @@ int pol_config_at(const struct pol_view *v, const int *vidx)
     return -1;
 }
 
+double pol_visit_compile_ms(const struct pcfg *c, const struct pol_settings *s)
+{
+    if (s->failed_cost == SIM_FAILED_TRITON)
+        return c->charge[SIM_CM_PAPER].par_ms / s->compile_jobs;
+    return c->status == TRACE_OUT_OF_RESOURCES ? 0 : c->compile_ms / s->compile_jobs;
+}
+
+double pol_visit_fail_ms(const struct pcfg *c, const struct pol_settings *s)
+{
+    if (c->status == TRACE_OK)
+        return 0;
+    if (s->failed_cost == SIM_FAILED_TRITON || c->status == TRACE_LAUNCH_ERROR || c->status == TRACE_WRONG_RESULT)
+        return c->fail_ms;
+    return 0;
+}
+
 void pol_settings_default(struct pol_settings *s)
 {
     memset(s, 0, sizeof *s);
@@ -85,7 +101,7 @@ void pol_settings_default(struct pol_settings *s)
     s->compile_factor = 16;
     s->overhead = SIM_OVERHEAD_PAPER;
     s->compile_model = SIM_CM_MEASURED;
-    s->failed_cost = SIM_FAILED_TRITON;
+    s->failed_cost = SIM_FAILED_NONE;
     s->truth = SIM_ESTIMATOR_MEDIAN;
     s->atm_cutoff = 0.95;
     s->atm_points = 100;

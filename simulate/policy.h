@@ -145,13 +145,16 @@ struct pol_settings {
     enum sim_compile compile;     /* [SIM_COMPILE_SEQUENTIAL] */
     int compile_factor;           /* [16] */
     enum sim_overhead overhead;   /* [SIM_OVERHEAD_PAPER] */
-    enum sim_compile_model compile_model; /* which compile times the models charge, as simulate's
-                                   * --compile-model [SIM_CM_MEASURED] */
+    enum sim_compile_model compile_model; /* sim_costs only: which compile times the models charge, as
+                                   * simulate's --compile-model [SIM_CM_MEASURED] */
     enum sim_failed_cost failed_cost; /* SIM_FAILED_TRITON: a failed configuration costs its compile (every
-                                   * status) plus its failed launch's wall_ms, as simulate charges it; NONE: as
-                                   * the engine charges it (no compile for out of resources, the wall_ms of a
-                                   * launch error or wrong result) [SIM_FAILED_TRITON] */
-    enum sim_estimator truth;     /* the truth speedups are scored by (simulate's --truth) [SIM_ESTIMATOR_MEDIAN] */
+                                   * status; none recorded: the input's median) plus its failed launch's wall_ms,
+                                   * as simulate charges it; NONE: no compile for out of resources, the wall_ms of
+                                   * a launch error or wrong result only. Both cost models read it (simulate
+                                   * draws no failed configuration under NONE) [SIM_FAILED_NONE: `policies`'s
+                                   * default, while its published numbers are re-measured] */
+    enum sim_estimator truth;     /* sim_costs only: the truth speedups are scored by (simulate's --truth); the
+                                   * engine's own scoring is the median [SIM_ESTIMATOR_MEDIAN] */
     /* the methodology's score (score_atm.h; its baseline charges the engine's own costs, also with sim_costs): */
     double atm_cutoff;            /* the fraction of the way from the median to the optimum where the range ends [0.95] */
     int atm_points;               /* times in each input's linear range; 0: the score is not computed [100] */

@@ -81,19 +81,20 @@ static int bench_step(const struct pinput *in, const struct pol_settings *s, str
     const struct pcfg *c = &in->c[k];
     double budget_ms = s->budget_s * 1e3, now = *time_s * 1e3;
     if (!rs->visited[k]) { /* compile (and, for a known-invalid configuration, nothing else) */
-        double comp = c->status == TRACE_OUT_OF_RESOURCES ? 0 : c->compile_ms / s->compile_jobs;
+        double comp = pol_visit_compile_ms(c, s);
         if (now + comp > budget_ms)
             return 1;
         now += comp;
         rs->visited[k] = 1;
         rs->n_visited++;
         if (c->status != TRACE_OK) {
-            if (c->status == TRACE_LAUNCH_ERROR || c->status == TRACE_WRONG_RESULT) {
-                if (now + c->fail_ms > budget_ms) {
+            double fail = pol_visit_fail_ms(c, s);
+            if (fail > 0) {
+                if (now + fail > budget_ms) {
                     *time_s = now * 1e-3;
                     return 1;
                 }
-                now += c->fail_ms;
+                now += fail;
             }
             rs->failed[k] = 1;
             *time_s = now * 1e-3;

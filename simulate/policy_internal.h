@@ -29,6 +29,13 @@ struct pcfg {
 };
 #define BLK 64
 
+/* The engine's own costs of a first visit to configuration c, beyond benchmarking (policy_engine.c and the analytic
+ * baseline, policy_baseline.c): its compile time ÷ compile_jobs (an out-of-resources configuration: none, unless
+ * failed_cost is SIM_FAILED_TRITON, which compiles it, a missing compile time then charged as the input's median),
+ * and for a failed configuration its failed launch (launch errors and wrong results; every failure under triton). */
+double pol_visit_compile_ms(const struct pcfg *c, const struct pol_settings *s);
+double pol_visit_fail_ms(const struct pcfg *c, const struct pol_settings *s);
+
 struct pinput {
     int n_cfg, n_valid;
     struct pcfg *c;

@@ -32,7 +32,6 @@ int sim_median_ms(struct sim_scratch *bs, const uint64_t *x, size_t n, double *o
     return 0;
 }
 
-
 double sim_base_truth_ms(const struct sim_base *b, enum sim_estimator e)
 {
     return e == SIM_ESTIMATOR_MEAN ? b->mean_ms : e == SIM_ESTIMATOR_MIN ? b->min_ms : b->true_ms;

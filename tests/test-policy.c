@@ -105,6 +105,29 @@ START_TEST(test_policy_exhaustive_reaches_optimum_at_hand_worked_time)
 }
 END_TEST
 
+/* --failed-cost triton in the engine's own costs: the tiny trace's out-of-resources configuration (compile 50 ms,
+ * a failed run of wall 0) is compiled before its launch fails, so exhaustive search ends at 0.348 + 0.050 =
+ * 0.398 s instead of 0.348 s; the speedup it reaches is the same (the failure is never selected). */
+START_TEST(test_policy_failed_cost_triton_compiles_failures)
+{
+    struct trace *t;
+    struct pol_data *d = tiny_data(&t);
+    struct pol_settings s;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    double time_s, speedup;
+    settings(&s);
+    ck_assert_int_eq(pol_run(d, 0, policy_find("exhaustive"), &s, r, &time_s, &speedup), 0);
+    ck_assert_double_eq_tol(time_s, 0.348, 1e-12);
+    s.failed_cost = SIM_FAILED_TRITON;
+    ck_assert_int_eq(pol_run(d, 0, policy_find("exhaustive"), &s, r, &time_s, &speedup), 0);
+    ck_assert_double_eq_tol(time_s, 0.398, 1e-12);
+    ck_assert_double_eq(speedup, 1.0);
+    gsl_rng_free(r);
+    pol_data_free(d);
+    trace_close(t);
+}
+END_TEST
+
 START_TEST(test_policy_budget_stops_without_overcharging)
 {
     /* budget 0.2 s: c0 costs 0.128 s; c1's compile (0.2 s) would pass the budget, so the run ends there,
@@ -701,6 +724,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_policy_halving_promotes_the_best_third);
     tcase_add_test(tc, test_policy_same_seed_same_curve);
     tcase_add_test(tc, test_policy_random_reproduces_simulate);
+    tcase_add_test(tc, test_policy_failed_cost_triton_compiles_failures);
     tcase_add_test(tc, test_policy_view_shows_nothing_unpaid);
     tcase_add_test(tc, test_policy_neighbours_counted_on_the_full_grid);
     tcase_add_test(tc, test_policy_transfer_starts_at_the_other_gpus_best);
