@@ -81,6 +81,15 @@ const char *tc_default_trace(void)
     return TC_DEFAULT_TRACE_LOCAL;
 }
 
+const char *tc_shipped_trace(const char *name, char *buf, size_t size)
+{
+    const char *def = tc_default_trace(), *slash = strrchr(def, '/');
+    int n = slash != NULL ? (int)(slash - def + 1) : 0;
+    if (snprintf(buf, size, "%.*s%s", n, def, name) >= (int)size || access(buf, R_OK) != 0)
+        return NULL;
+    return buf;
+}
+
 static void usage(FILE *fp)
 {
     fprintf(fp,

@@ -4,6 +4,8 @@
 #ifndef TUNECOST_H
 #define TUNECOST_H
 
+#include <stddef.h>
+
 /* Each command's declaration (util/tc_optdecl.h): its options, --help, man page and completions. */
 struct tc_cmd;
 extern const struct tc_cmd info_cmd, simulate_cmd;
@@ -25,5 +27,8 @@ int cmd_collect(int argc, char **argv);   /* collect/cmd_collect.c (CUDA) */
 
 /* The trace shipped in data/, the default input of info, simulate and report (set by meson). */
 const char *tc_default_trace(void);
+/* Another shipped trace, `name` in the folder of tc_default_trace() (the full-space traces gemm-h200-full.h5 and
+ * gemm-h100-full.h5), into buf: buf when it exists and can be read, else NULL. */
+const char *tc_shipped_trace(const char *name, char *buf, size_t size);
 
 #endif

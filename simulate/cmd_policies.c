@@ -23,17 +23,6 @@
 #define POL_FULL_H200 "gemm-h200-full.h5" /* the shipped full-space traces, beside the reference trace */
 #define POL_FULL_H100 "gemm-h100-full.h5"
 
-/* The shipped trace `name` in the folder of the reference trace (tc_default_trace) into buf, when it exists:
- * returns buf, or NULL. */
-static const char *shipped_trace(const char *name, char *buf, size_t size)
-{
-    const char *def = tc_default_trace(), *slash = strrchr(def, '/');
-    int n = slash != NULL ? (int)(slash - def + 1) : 0;
-    if (snprintf(buf, size, "%.*s%s", n, def, name) >= (int)size || access(buf, R_OK) != 0)
-        return NULL;
-    return buf;
-}
-
 static void usage(FILE *fp)
 {
     fprintf(fp,
@@ -273,10 +262,10 @@ int cmd_policies(int argc, char **argv)
         return tc_cli_usage_error("policies", "missing -o DIR");
     if (optind < argc) {
         path = argv[optind];
-    } else if ((path = shipped_trace(POL_FULL_H200, full_buf, sizeof full_buf)) == NULL) {
+    } else if ((path = tc_shipped_trace(POL_FULL_H200, full_buf, sizeof full_buf)) == NULL) {
         path = tc_default_trace();
     } else if (prior_path == NULL) {
-        prior_path = shipped_trace(POL_FULL_H100, other_buf, sizeof other_buf);
+        prior_path = tc_shipped_trace(POL_FULL_H100, other_buf, sizeof other_buf);
     }
     if ((n_ops = policy_list(list, ops, prior_path != NULL)) < 0)
         return 2;
