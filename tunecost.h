@@ -4,8 +4,6 @@
 #ifndef TUNECOST_H
 #define TUNECOST_H
 
-#include <stddef.h>
-
 /* Each command's declaration (util/tc_optdecl.h): its options, --help, man page and completions. */
 struct tc_cmd;
 extern const struct tc_cmd info_cmd, simulate_cmd;
@@ -18,17 +16,12 @@ int cmd_frontier(int argc, char **argv);  /* simulate/cmd_frontier.c */
 int cmd_policies(int argc, char **argv);  /* simulate/cmd_policies.c: tuning policies on a trace */
 int cmd_merge(int argc, char **argv);     /* collect/cmd_merge.c (no CUDA needed) */
 int cmd_export(int argc, char **argv);    /* export/cmd_export.c: a trace as a Kernel Tuner cache or T4 */
+int cmd_record(int argc, char **argv);    /* record/cmd_record.c (the injection library needs CUPTI) */
 #ifdef TC_HAVE_IMPORT
 int cmd_import(int argc, char **argv);    /* import/cmd_import.c (json-c) */
 #endif
 #ifdef TC_HAVE_COLLECTOR
 int cmd_collect(int argc, char **argv);   /* collect/cmd_collect.c (CUDA) */
 #endif
-
-/* The trace shipped in data/, the default input of info, simulate and report (set by meson). */
-const char *tc_default_trace(void);
-/* Another shipped trace, `name` in the folder of tc_default_trace() (the full-space traces gemm-h200-full.h5 and
- * gemm-h100-full.h5), into buf: buf when it exists and can be read, else NULL. */
-const char *tc_shipped_trace(const char *name, char *buf, size_t size);
 
 #endif

@@ -11,10 +11,10 @@
 #include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_paths.h"
 #include "trace.h"
 #include "tunecost.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <getopt.h>
@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 /* ids of report's own long options (no short letter) */
-enum { O_COMPARE = TC_CLI_LOCAL, O_FLUSH, O_SCALING };
+enum { O_COMPARE = TC_CLI_LOCAL, O_FLUSH, O_SCALING, O_NO_FIGURES };
 
 static volatile sig_atomic_t interrupted;
 
@@ -45,9 +45,9 @@ static void usage(FILE *fp)
             "\n"
             "Write every figure and table of the paper for TRACE as a report directory: DIR/index.html (opens\n"
             "offline), DIR/summary.md with a Findings section computed from the data, every table as TSV and every\n"
-            "figure as PNG and SVG (drawn by gnuplot; without it the tables are still written and the report says\n"
-            "which figures are missing). Simulations run in-process with the paper's model (docs/simulation.md). The report\n"
-            "is built beside DIR and moved into place when complete; an existing report in DIR is replaced.\n"
+            "figure as PNG and SVG (drawn by gnuplot; --no-figures: the rest without it). Simulations run in-process\n"
+            "with the paper's model (docs/simulation.md). The report is built beside DIR and moved into place when\n"
+            "complete; an existing report in DIR is replaced.\n"
             "\n"
             "TRACE defaults to the shipped reference trace: %s\n"
             "\n"
@@ -57,8 +57,8 @@ static void usage(FILE *fp)
             "                          (default %s; the first input if the trace lacks it)\n"
             "      --seed S            seed of every simulation; same seed, same files (default %llu)\n"
             "  -t, --triton-trace T    a triton-protocol trace for the estimation study (Figure 2); `none`: skip it\n"
-            "                          (default: with no TRACE, the data/*triton*.h5 shipped beside the reference\n"
-            "                          trace if there is one; else none, and the report says the figure needs one)\n"
+            "                          (default: with no TRACE, the shipped gemm-h200-triton.h5 if there is one;\n"
+            "                          else none, and the report says the figure needs one)\n"
             "      --compare-trace T   a second kernel family's trace of the same inputs, compared with TRACE (best vs\n"
             "                          cuBLAS, frontiers, compile share); `none`: skip (default: the\n"
             "                          gemm-h200-mmasync.h5 beside TRACE, if there is one and it is not TRACE)\n"
@@ -70,6 +70,8 @@ static void usage(FILE *fp)
             "  -r, --runs N            simulated tuning runs per sample and input (default %d, the paper's)\n"
             "  -c, --compile-factor F  compile workers of the parallel and pipelined scenarios (default %d)\n"
             "  -j, --threads N         simulation threads; never changes the output (default 0 = all cores)\n"
+            "      --no-figures        draw no figure (no gnuplot needed); without it, a figure that has its data\n"
+            "                          and is not drawn fails the report (exit 1, DIR left as it was)\n"
             "  -f, --force             replace DIR even if it is not a tunecost report\n"
             "  -q, --quiet             no progress on stderr\n"
             "  -h, --help              this help\n"
@@ -84,23 +86,8 @@ static void usage(FILE *fp)
             "\n"
             "Figures need gnuplot (Debian: gnuplot-nox) on PATH; the scripts are in %s and are copied into\n"
             "DIR/plots, so `cd DIR && gnuplot -e \"fmt='svg'; out='fig3.svg'\" plots/fig3-frontier.gp` redraws one.\n",
-            tc_default_trace(), o.input_label, (unsigned long long)o.seed, o.samples, o.runs, o.compile_factor,
-            report_plots_dir());
-}
-
-/* name in the directory of trace (a file, or with want_dir a directory), in buf; NULL when it is not there or is
- * trace itself. */
-static const char *beside(const char *trace, const char *name, int want_dir, char *buf, size_t len)
-{
-    const char *slash = strrchr(trace, '/');
-    char a[PATH_MAX], b[PATH_MAX];
-    struct stat st;
-    if (snprintf(buf, len, "%.*s%s", slash ? (int)(slash - trace + 1) : 0, trace, name) >= (int)len ||
-        stat(buf, &st) != 0 || (want_dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)))
-        return NULL;
-    if (realpath(buf, a) != NULL && realpath(trace, b) != NULL && strcmp(a, b) == 0)
-        return NULL;
-    return buf;
+            tc_paths_default_trace(), o.input_label, (unsigned long long)o.seed, o.samples, o.runs, o.compile_factor,
+            tc_paths_dir(TC_PATHS_PLOTS));
 }
 
 /* A study option: "none" is NULL, else the value; unset (NULL) takes the default beside the trace. */
@@ -109,33 +96,7 @@ static const char *study(const char *given, const char *trace, const char *name,
 {
     if (given != NULL)
         return strcmp(given, "none") == 0 ? NULL : given;
-    return beside(trace, name, want_dir, buf, len);
-}
-
-/* The triton-protocol trace shipped beside the reference trace (an .h5 file in data/ whose name contains
- * "triton", the first by name), or NULL. */
-static const char *shipped_triton(const char *default_trace, char *buf, size_t len)
-{
-    char dir[PATH_MAX], best[NAME_MAX + 1] = "";
-    DIR *d;
-    struct dirent *e;
-    const char *slash = strrchr(default_trace, '/');
-    if (slash == NULL)
-        snprintf(dir, sizeof dir, ".");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - default_trace), default_trace);
-    if ((d = opendir(dir)) == NULL)
-        return NULL;
-    while ((e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n > 3 && strcmp(e->d_name + n - 3, ".h5") == 0 && strstr(e->d_name, "triton") != NULL &&
-            (best[0] == '\0' || strcmp(e->d_name, best) < 0))
-            snprintf(best, sizeof best, "%s", e->d_name);
-    }
-    closedir(d);
-    if (best[0] == '\0' || snprintf(buf, len, "%s/%s", dir, best) >= (int)len)
-        return NULL;
-    return buf;
+    return tc_paths_beside(trace, name, want_dir, buf, len);
 }
 
 static void progress(const char *msg, void *arg)
@@ -154,6 +115,7 @@ int cmd_report(int argc, char **argv)
         {"compare-trace", required_argument, NULL, O_COMPARE},
         {"flush-study", required_argument, NULL, O_FLUSH},
         {"scaling", required_argument, NULL, O_SCALING},
+        {"no-figures", no_argument, NULL, O_NO_FIGURES},
         TC_CLI_OPT_SAMPLES,
         TC_CLI_OPT_RUNS,
         TC_CLI_OPT_COMPILE_FACTOR,
@@ -201,6 +163,9 @@ int cmd_report(int argc, char **argv)
         case O_SCALING:
             scaling = optarg;
             break;
+        case O_NO_FIGURES:
+            o.no_figures = 1;
+            break;
         case 's':
             bad = tc_cli_samples(optarg, &o.samples);
             break;
@@ -233,11 +198,12 @@ int cmd_report(int argc, char **argv)
                                   "--triton-trace)", argc - optind);
     if (o.out_dir == NULL)
         return tc_cli_usage_error("report", "missing -o DIR (where to write the report)");
-    o.trace_path = optind < argc ? argv[optind] : tc_default_trace();
+    o.trace_path = optind < argc ? argv[optind] : tc_paths_default_trace();
     if (o.triton_path != NULL && strcmp(o.triton_path, "none") == 0)
         o.triton_path = NULL;
     else if (o.triton_path == NULL && optind >= argc &&
-             (o.triton_path = shipped_triton(o.trace_path, triton_buf, sizeof triton_buf)) != NULL && !quiet)
+             (o.triton_path = tc_paths_shipped("gemm-h200-triton.h5", 0, triton_buf, sizeof triton_buf)) != NULL &&
+             !quiet)
         fprintf(stderr, "report: with the triton-protocol trace shipped beside it, %s (--triton-trace none: "
                         "without)\n", o.triton_path);
     o.compare_path = study(cmp, o.trace_path, "gemm-h200-mmasync.h5", 0, cmp_buf, sizeof cmp_buf);
@@ -252,7 +218,7 @@ int cmd_report(int argc, char **argv)
             return tc_cli_usage_error("report", "--scaling %s: expected a directory of scaling-*.tsv files (or none)",
                                       o.scaling_dir);
     }
-    o.plots_dir = report_plots_dir();
+    o.plots_dir = tc_paths_dir(TC_PATHS_PLOTS);
     o.progress = progress;
     o.progress_arg = &quiet;
     o.progress_tty = !quiet && isatty(STDERR_FILENO);

@@ -18,13 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef TC_PLOTS_DIR_LOCAL
-#define TC_PLOTS_DIR_LOCAL "plots"
-#endif
-#ifndef TC_PLOTS_DIR
-#define TC_PLOTS_DIR "/usr/local/share/tunecost/plots"
-#endif
-
 int report_fmt(char *buf, size_t len, const char *fmt, ...)
 {
     va_list ap;
@@ -48,21 +41,6 @@ void report_options_default(struct report_options *o)
     o->samples = 500;
     o->runs = 30;
     o->compile_factor = 16;
-}
-
-const char *report_plots_dir(void)
-{
-    const char *env = getenv("TUNECOST_PLOTS_DIR");
-    static const char *candidates[] = {TC_PLOTS_DIR_LOCAL, TC_PLOTS_DIR};
-    char probe[PATH_MAX];
-    if (env != NULL && env[0] != '\0')
-        return env;
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
-        snprintf(probe, sizeof probe, "%s/common.gp", candidates[i]);
-        if (access(probe, R_OK) == 0)
-            return candidates[i];
-    }
-    return TC_PLOTS_DIR_LOCAL;
 }
 
 void report_say(struct report_ctx *c, const char *fmt, ...)
@@ -367,7 +345,7 @@ int report_write(struct report_options *o)
 
     /* 4. the studies beyond one trace */
     report_say(&c, "[4/6] tuning policies, L2 flush study, compile scaling, two kernel families");
-    if ((rc = report_policies(&c)) != 0 || (rc = report_flush_study(&c)) != 0 || (rc = report_scaling(&c)) != 0 ||
+    if ((rc = report_policies(&c)) != 0 || (rc = report_cross_gpu(&c)) != 0 || (rc = report_flush_study(&c)) != 0 || (rc = report_scaling(&c)) != 0 ||
         (rc = report_landscapes(&c)) != 0 || (rc = report_check_interrupt(&c)) != 0)
         goto out;
     rc = -1;

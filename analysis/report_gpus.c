@@ -5,7 +5,7 @@
 #include "policy.h"
 #include "report_ctx.h"
 #include "trace.h"
-#include "tunecost.h"
+#include "tc_paths.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -21,9 +21,9 @@ static const char *const gpu_name[2] = {"H200", "H100"};
 /* A policy's score and its 95% CI: the report's ranking statistic. */
 static void score_ci(const struct pol_curve *cv, double *m, double *lo, double *hi)
 {
-    *m = cv->atm_score;
-    *lo = cv->atm_lo;
-    *hi = cv->atm_hi;
+    *m = cv->score;
+    *lo = cv->score_lo;
+    *hi = cv->score_hi;
 }
 
 /* The configuration of `to` with the parameter values of configuration k of `from`, or -1. */
@@ -137,7 +137,7 @@ static void ranks(const struct pol_curve *cv, int n, int *rank)
 static int gpu_findings(struct report_ctx *c, int g, struct pol_curve cv[GPU_SEEDS][GPU_MAX_POL], int n,
                         struct table *tab)
 {
-    int rk[GPU_SEEDS][GPU_MAX_POL], order[GPU_MAX_POL], max_change = 0, tr = -1, beats = 0, below = 0;
+    int rk[GPU_SEEDS][GPU_MAX_POL], order[GPU_MAX_POL] = {0}, max_change = 0, tr = -1, beats = 0, below = 0;
     char beaten[512] = "", not_beaten[512] = "";
     for (int e = 0; e < GPU_SEEDS; e++)
         ranks(cv[e], n, rk[e]);
@@ -160,6 +160,8 @@ static int gpu_findings(struct report_ctx *c, int g, struct pol_curve cv[GPU_SEE
             table_set_num(tab, row, q + 2, v[q], digits[q]);
     }
     double m0, lo0, hi0, m1, lo1, hi1;
+    if (n < 2)
+        return 0;
     score_ci(&cv[0][order[0]], &m0, &lo0, &hi0);
     score_ci(&cv[0][order[1]], &m1, &lo1, &hi1);
     int separated = 1;
@@ -213,7 +215,7 @@ int report_cross_gpu(struct report_ctx *c)
     int n[2] = {0, 0}, rc = -1;
     double km[2];
     for (int g = 0; g < 2; g++)
-        if (tc_shipped_trace(gpu_file[g], buf[g], sizeof buf[g]) == NULL)
+        if (tc_paths_shipped(gpu_file[g], 0, buf[g], sizeof buf[g]) == NULL)
             return report_finding(c, "The cross-GPU study needs the shipped full-space traces %s and %s beside the "
                                   "reference trace; %s is not there, so the study is not in this report.",
                                   gpu_file[0], gpu_file[1], gpu_file[g]);

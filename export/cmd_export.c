@@ -7,6 +7,7 @@
 #include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_paths.h"
 #include "trace.h"
 #include "tunecost.h"
 
@@ -104,7 +105,7 @@ int cmd_export(int argc, char **argv)
         return tc_cli_usage_error("export", "expected at most one TRACE, got %d", argc - optind - 1);
     if (out == NULL)
         return tc_cli_usage_error("export", "missing -o FILE");
-    path = optind + 1 < argc ? argv[optind + 1] : tc_default_trace();
+    path = optind + 1 < argc ? argv[optind + 1] : tc_paths_default_trace();
     if (tc_output_check("-o", out, 0, &path, 1) != 0) {
         fprintf(stderr, "tunecost export: %s\n", tc_errmsg());
         return 2;

@@ -4,13 +4,16 @@
 #include "tc_cli.h"
 #include "tc_atomic.h"
 #include "tc_err.h"
+#include "tc_figures.h"
 #include "tc_gnuplot.h"
 #include "tc_opt.h"
+#include "tc_paths.h"
 #include "tc_outdir.h"
 #include "tc_time.h"
 #include "trace.h"
 #include "tunecost.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -37,7 +40,8 @@ static void usage(FILE *fp)
             "reference trace where that is not installed.\n"
             "\n"
             "options:\n"
-            "  -o, --output DIR        write DIR/curves.tsv, DIR/scores.tsv, DIR/policies.png|svg (required)\n"
+            "  -o, --output DIR        write DIR/curves.tsv, DIR/scores.tsv, DIR/policies.png|svg (required); DIR is\n"
+            "                          replaced only when all of them are written (a figure not drawn: exit 1)\n"
             "  -p, --policies LIST     comma-separated, or 'all' [all]:\n");
     for (int i = 0; policy_registry[i] != NULL; i++)
         fprintf(fp, "                            %-12s %s\n", policy_registry[i]->name, policy_registry[i]->summary);
@@ -51,6 +55,7 @@ static void usage(FILE *fp)
             "      --seed S            random seed; the same seed gives the same bytes for any --threads [0]\n"
             "  -j, --threads T         worker threads (inputs are shared out), 0 = all cores (at most 64) [0]\n"
             "      --grid N            points of the common time grid, in [2, 10000] [60]\n"
+            "      --no-figures        write no figure (no gnuplot needed)\n"
             "      --transfer-from T   the other GPU's trace, the prior of policy 'transfer' [with the default TRACE:\n"
             "                          " POL_FULL_H100 "; else none, and 'all' leaves 'transfer' out]\n"
             "  -q, --quiet             no status lines on stderr, no table on stdout\n"
@@ -75,14 +80,10 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
         return tc_seterr("%s: path too long", dir);
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
-    fprintf(fp, "# tunecost policies: %s%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu\n",
-            trace_path, prior_path != NULL ? "; transfer from " : "", prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
-            (unsigned long long)s->seed);
-    fprintf(fp, "policy\ttime_s\tspeedup\tspeedup_lo\tspeedup_hi\tbaseline\n");
-    for (int i = 0; i < n; i++)
-        for (int g = 0; g < c[i].n_grid; g++)
-            fprintf(fp, "%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", c[i].policy, c[i].grid_s[g], c[i].mean[g],
-                    c[i].lo[g], c[i].hi[g], c[i].baseline[g]);
+    fprintf(fp, "# tunecost policies: %s%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, "
+            "seed %llu\n", trace_path, prior_path != NULL ? "; transfer from " : "", prior_path != NULL ? prior_path : "",
+            s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs, (unsigned long long)s->seed);
+    pol_write_curves(fp, c, n);
     if (tc_atomic_commit(&a) != 0)
         return -1;
     if (snprintf(path, sizeof path, "%s/scores.tsv", dir) >= (int)sizeof path)
@@ -104,21 +105,23 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
     return tc_atomic_commit(&a);
 }
 
-/* The figure (policies.png and policies.svg in dir), drawn with plots_dir/policies.gp when gnuplot is there. It is
- * optional: when gnuplot is missing or fails, a note (unless quiet) says why, naming the script and the last line
- * gnuplot printed, gnuplot's output stays in dir/gnuplot.log, and the TSV files are complete without it. A figure
- * drawn leaves no log behind. */
-static void draw(const char *dir, const char *plots_dir, int quiet)
+/* The figure (policies.png and policies.svg in dir), drawn with its script (util/tc_figures) in plots_dir.
+ * Returns 0 when both are drawn whole; else -1 with a message naming the script and gnuplot's reason (the last
+ * line it printed) or the output cut short. A figure drawn leaves no dir/gnuplot.log behind. */
+static int draw(const char *dir, const char *plots_dir)
 {
     static const char *const fmts[] = {"png", "svg"};
-    char gnuplot[PATH_MAX], script[PATH_MAX], expr[PATH_MAX + 128], out[32];
-    char log[PATH_MAX];
+    char gnuplot[PATH_MAX], script[PATH_MAX], expr[PATH_MAX + 128], out[32], log[PATH_MAX];
     struct tc_gnuplot_job j = {gnuplot, dir, script, expr, out, "gnuplot.log"};
+    const struct tc_figure *fig = tc_figure_find("policies");
     int rc = 0;
-    if (snprintf(script, sizeof script, "%s/policies.gp", plots_dir) >= (int)sizeof script)
-        rc = tc_seterr("%s/policies.gp: path too long", plots_dir);
+    if (snprintf(script, sizeof script, "%s/%s", plots_dir, fig->script) >= (int)sizeof script)
+        rc = tc_seterr("%s/%s: path too long", plots_dir, fig->script);
     else if (strchr(plots_dir, '\'') != NULL)
         rc = tc_seterr("%s: a quote in the plots folder cannot be passed to gnuplot", script);
+    else if (access(script, R_OK) != 0)
+        rc = tc_seterr("%s: cannot read the figure's script: %s (set TUNECOST_PLOTS_DIR to the folder holding it)",
+                       script, strerror(errno));
     else
         rc = tc_gnuplot_find(gnuplot, sizeof gnuplot);
     for (int k = 0; k < 2 && rc == 0; k++) {
@@ -129,8 +132,7 @@ static void draw(const char *dir, const char *plots_dir, int quiet)
     }
     if (rc == 0 && snprintf(log, sizeof log, "%s/gnuplot.log", dir) < (int)sizeof log)
         unlink(log);
-    if (rc != 0 && !quiet)
-        fprintf(stderr, "policies: the figure was not drawn: %s; the TSV files are complete\n", tc_errmsg());
+    return rc;
 }
 
 /* --policies LIST ("all" or names separated by commas) into ops[MAX_POLICIES]: the number of policies, or -1 after
@@ -199,8 +201,8 @@ int cmd_policies(int argc, char **argv)
         TC_CLI_OPT_COMPILE_FACTOR, {"compile-jobs", required_argument, NULL, 'J'}, /* the older name of -c */
         {"stop", required_argument, NULL, 'S'},
         TC_CLI_OPT_RUNS,       TC_CLI_OPT_SEED,
-        {"grid", required_argument, NULL, 'G'},       TC_CLI_OPT_QUIET,
-        {"transfer-from", required_argument, NULL, 'T'},
+        {"grid", required_argument, NULL, 'G'},       {"no-figures", no_argument, NULL, 'F'},
+        TC_CLI_OPT_QUIET,                              {"transfer-from", required_argument, NULL, 'T'},
         TC_CLI_OPT_THREADS,    TC_CLI_OPT_HELP, TC_CLI_OPT_END,
     };
     struct pol_settings s;
@@ -208,7 +210,7 @@ int cmd_policies(int argc, char **argv)
     char full_buf[PATH_MAX], other_buf[PATH_MAX];
     const struct policy_ops *ops[MAX_POLICIES];
     struct pol_curve curves[MAX_POLICIES];
-    int n_ops = 0, n_done = 0, quiet = 0, opt, rc = 2;
+    int n_ops = 0, n_done = 0, quiet = 0, no_figures = 0, opt, rc = 2;
     struct trace *t = NULL, *other = NULL;
     struct pol_data *d = NULL;
     struct tc_outdir od;
@@ -248,6 +250,7 @@ int cmd_policies(int argc, char **argv)
             s.stop_rule = bad ? s.stop_rule : (enum pol_stop_rule)rule;
             break;
         }
+        case 'F': no_figures = 1; break;
         case 'q': quiet = 1; break;
         case 'T': prior_path = optarg; break;
         case 'h': usage(stdout); return 0;
@@ -262,10 +265,10 @@ int cmd_policies(int argc, char **argv)
         return tc_cli_usage_error("policies", "missing -o DIR");
     if (optind < argc) {
         path = argv[optind];
-    } else if ((path = tc_shipped_trace(POL_FULL_H200, full_buf, sizeof full_buf)) == NULL) {
-        path = tc_default_trace();
+    } else if ((path = tc_paths_shipped(POL_FULL_H200, 0, full_buf, sizeof full_buf)) == NULL) {
+        path = tc_paths_default_trace();
     } else if (prior_path == NULL) {
-        prior_path = tc_shipped_trace(POL_FULL_H100, other_buf, sizeof other_buf);
+        prior_path = tc_paths_shipped(POL_FULL_H100, 0, other_buf, sizeof other_buf);
     }
     if ((n_ops = policy_list(list, ops, prior_path != NULL)) < 0)
         return 2;
@@ -314,7 +317,12 @@ int cmd_policies(int argc, char **argv)
         rc = 1;
         goto out;
     }
-    draw(od.tmp, getenv("TUNECOST_PLOTS_DIR") ? getenv("TUNECOST_PLOTS_DIR") : TC_SIM_PLOTS_DIR, quiet);
+    if (!no_figures && draw(od.tmp, tc_paths_dir(TC_PATHS_PLOTS)) != 0) {
+        fprintf(stderr, "tunecost policies: the figure was not drawn: %s; %s left as it was (--no-figures writes "
+                        "the TSV files without it)\n", tc_errmsg(), out);
+        rc = 1;
+        goto out;
+    }
     if (tc_outdir_commit(&od) != 0) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         rc = 1;
