@@ -202,7 +202,8 @@ int cmd_policies(int argc, char **argv)
         {"stop", required_argument, NULL, 'S'},
         TC_CLI_OPT_RUNS,       TC_CLI_OPT_SEED,
         {"grid", required_argument, NULL, 'G'},       {"no-figures", no_argument, NULL, 'F'},
-        TC_CLI_OPT_QUIET,                              {"transfer-from", required_argument, NULL, 'T'},
+        TC_CLI_OPT_QUIET,
+        {"transfer-from", required_argument, NULL, 'T'},
         TC_CLI_OPT_THREADS,    TC_CLI_OPT_HELP, TC_CLI_OPT_END,
     };
     struct pol_settings s;

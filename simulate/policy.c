@@ -84,6 +84,9 @@ void pol_settings_default(struct pol_settings *s)
     s->compile = SIM_COMPILE_SEQUENTIAL;
     s->compile_factor = 16;
     s->overhead = SIM_OVERHEAD_PAPER;
+    s->compile_model = SIM_CM_MEASURED;
+    s->failed_cost = SIM_FAILED_TRITON;
+    s->truth = SIM_ESTIMATOR_MEDIAN;
 }
 
 /* ---- tables ------------------------------------------------------------------------------------------------ */
@@ -204,6 +207,33 @@ static int data_blocks(struct pcfg *c)
     return 0;
 }
 
+/* Each configuration's charge under both compile models (pcfg.charge), with the medians of the input's valid
+ * configurations for those without a compile time: the rule simulate's replay applies (sim_replay.c). */
+static int charges(struct pinput *in, const struct sim_base *base, int nc)
+{
+    double *v = malloc(((size_t)nc + 1) * sizeof *v), med_ms, med_seq_ms;
+    int m = 0;
+    if (v == NULL)
+        return -1;
+    for (int k = 0; k < nc; k++)
+        if (base[k].status == TRACE_OK)
+            v[m++] = base[k].compile_ms;
+    med_ms = sim_median_finite(v, m);
+    for (int cm = SIM_CM_MEASURED; cm <= SIM_CM_PAPER; cm++) {
+        m = 0;
+        for (int k = 0; k < nc; k++)
+            if (base[k].status == TRACE_OK)
+                v[m++] = sim_compile_charge((enum sim_compile_model)cm, base[k].compile_ms,
+                                            base[k].compile_isolated_ms, NAN, NAN).seq_ms;
+        med_seq_ms = sim_median_finite(v, m);
+        for (int k = 0; k < nc; k++)
+            in->c[k].charge[cm] = sim_compile_charge((enum sim_compile_model)cm, base[k].compile_ms,
+                                                     base[k].compile_isolated_ms, med_ms, med_seq_ms);
+    }
+    free(v);
+    return 0;
+}
+
 /* Input i's table from the records `simulate` replays too (sim_table.h): status, compile time, true time,
  * overheads. Returns 0, or -1 (tc_errmsg). */
 static int data_input(struct pol_data *d, const struct trace *t, int i, struct sim_scratch *bs, struct sim_base *base)
@@ -215,7 +245,7 @@ static int data_input(struct pol_data *d, const struct trace *t, int i, struct s
     in->pc = calloc((size_t)nc + 1, sizeof *in->pc);
     if (in->c == NULL || in->pc == NULL)
         return tc_seterr("policies: out of memory");
-    in->opt_ms = INFINITY;
+    in->opt_ms = in->opt_truth_ms[0] = in->opt_truth_ms[1] = in->opt_truth_ms[2] = INFINITY;
     if (sim_table_input(t, i, bs, base) != 0) {
         tc_preferr("%s", trace_path(t));
         return -1;
@@ -242,7 +272,14 @@ static int data_input(struct pol_data *d, const struct trace *t, int i, struct s
         in->n_valid++;
         if (c->true_ms < in->opt_ms)
             in->opt_ms = c->true_ms;
+        for (int e = 0; e < 3; e++) {
+            c->truth_ms[e] = sim_base_truth_ms(b, (enum sim_estimator)e);
+            if (c->truth_ms[e] < in->opt_truth_ms[e])
+                in->opt_truth_ms[e] = c->truth_ms[e];
+        }
     }
+    if (charges(in, base, nc) != 0)
+        return tc_seterr("policies: out of memory");
     return 0;
 }
 

@@ -138,11 +138,19 @@ struct pol_settings {
      * EXEC_TIME), charged as their sum plus the overhead of model `overhead`; compile time goes through the
      * clock of model `compile` with `compile_factor` workers (compile_jobs is ignored); POL_STOP_EARLY is
      * simulate's rule (the mean of the first es_num executions exceeds es_threshold x the fastest execution of
-     * the configurations benchmarked before, and more than es_num would run); the budget is checked per step. */
+     * the configurations benchmarked before, and more than es_num would run); the budget is checked per step;
+     * failed configurations are charged per failed_cost and speedups scored by `truth`. */
     int sim_costs;
     enum sim_compile compile;     /* [SIM_COMPILE_SEQUENTIAL] */
     int compile_factor;           /* [16] */
     enum sim_overhead overhead;   /* [SIM_OVERHEAD_PAPER] */
+    enum sim_compile_model compile_model; /* which compile times the models charge, as simulate's
+                                   * --compile-model [SIM_CM_MEASURED] */
+    enum sim_failed_cost failed_cost; /* SIM_FAILED_TRITON: a failed configuration costs its compile (every
+                                   * status) plus its failed launch's wall_ms, as simulate charges it; NONE: as
+                                   * the engine charges it (no compile for out of resources, the wall_ms of a
+                                   * launch error or wrong result) [SIM_FAILED_TRITON] */
+    enum sim_estimator truth;     /* the truth speedups are scored by (simulate's --truth) [SIM_ESTIMATOR_MEDIAN] */
 };
 
 void pol_settings_default(struct pol_settings *s);

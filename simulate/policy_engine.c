@@ -188,9 +188,14 @@ static int bench_step_sim(const struct pinput *in, const struct pol_settings *s,
     double bench, mn;
     if (rs->visited[k])
         return 0; /* simulate benchmarks a configuration once */
-    if (c->status != TRACE_OK) { /* simulate draws valid configurations only; charged as the engine does */
-        double fail = c->status == TRACE_LAUNCH_ERROR || c->status == TRACE_WRONG_RESULT ? c->fail_ms : 0;
-        sim_clock_step(&rs->clock, c->status != TRACE_OUT_OF_RESOURCES, c->compile_ms, fail);
+    if (c->status != TRACE_OK) {
+        /* triton: as simulate charges it (compile + the failed launch); none: simulate draws valid
+         * configurations only, so charged as the engine does */
+        int triton = s->failed_cost == SIM_FAILED_TRITON;
+        double fail = triton || c->status == TRACE_LAUNCH_ERROR || c->status == TRACE_WRONG_RESULT ? c->fail_ms : 0;
+        struct sim_compile_ms cc = {c->compile_ms, c->compile_ms};
+        sim_clock_step(&rs->clock, triton || c->status != TRACE_OUT_OF_RESOURCES,
+                       triton ? c->charge[s->compile_model] : cc, fail);
         if (sim_clock_ms(&rs->clock) > s->budget_s * 1e3) {
             rs->clock = saved;
             return 1;
@@ -218,7 +223,7 @@ static int bench_step_sim(const struct pinput *in, const struct pol_settings *s,
         bench = (double)sum * 1e-6 + sim_overhead_ms(s->overhead, c->ovh_ms, c->gap_ms, c->n, j);
         mn = (double)pmin * 1e-6;
     }
-    sim_clock_step(&rs->clock, 1, c->compile_ms, bench);
+    sim_clock_step(&rs->clock, 1, c->charge[s->compile_model], bench);
     if (sim_clock_ms(&rs->clock) > s->budget_s * 1e3) {
         rs->clock = saved;
         return 1;
@@ -321,7 +326,9 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
         v.best = incumbent_after(in, &rs, v.best, k);
         if (ops->observe != NULL)
             ops->observe(st, &v, k);
-        if (log_add(log, v.time_s, v.best >= 0 ? in->opt_ms / in->c[v.best].true_ms : 0) != 0) {
+        if (log_add(log, v.time_s, v.best < 0     ? 0
+                                   : s->sim_costs ? in->opt_truth_ms[s->truth] / in->c[v.best].truth_ms[s->truth]
+                                                  : in->opt_ms / in->c[v.best].true_ms) != 0) {
             tc_seterr("policies: out of memory");
             goto out;
         }

@@ -5,6 +5,7 @@
 #define POLICY_INTERNAL_H
 
 #include "policy.h"
+#include "sim_cost.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -20,6 +21,9 @@ struct pcfg {
     const uint64_t *x;   /* timed executions (ns), in the trace's memory */
     int n;
     double true_ms;      /* median of the timed executions */
+    double truth_ms[3];  /* their mean, median and minimum (by enum sim_estimator): simulate's truths (sim_costs) */
+    struct sim_compile_ms charge[2]; /* what simulate's compile models charge, by enum sim_compile_model (a failed
+                          * configuration without a compile time: the input's median, sim_compile_charge) */
     double *blk;         /* per block of BLK executions: sum (ms), sum of squares, min, max (4 values each), so that a
                           * step takes whole blocks at once; the last, partial block is walked one by one */
 };
@@ -31,6 +35,7 @@ struct pinput {
     struct pol_config *pc;
     double *prior_ms;    /* n_cfg, or NULL: the transfer policy's prior (pol_data_set_prior) */
     double opt_ms;
+    double opt_truth_ms[3]; /* the best valid truth_ms, by enum sim_estimator */
 };
 
 struct pol_data {

@@ -231,23 +231,60 @@ static const char *build_valid_space(void)
     return path;
 }
 
-START_TEST(test_policy_random_reproduces_simulate)
+/* build_valid_space's 9 configurations (with isolated compile times on the even ones) and 3 that fail: 9 out of resources without a compile time (a trace
+ * collected without --compile-invalid: charged the median of the valid ones), 10 a compile error (compile 35 ms),
+ * 11 a launch error on both inputs (compile 60 ms, a run of wall_ms 4 and no executions). */
+static const char *build_mixed_space(void)
 {
-    /* `simulate` with one run per sample writes that run's tuning time and speedup as the sample's point (a mean
-     * of one value). The random policy through the engine, with simulate's costs (sim_costs), the sample's
-     * N_CONFIG (max_configs), EXEC_TIME (rep_ms), EARLY_STOP_NUM / THRESHOLD and the sample's random stream
-     * (sim_sample_start), must give exactly those numbers, bit for bit, for every compile and overhead model. */
-    struct trace *t = trace_open(build_valid_space());
+    const char *path = tt_path("mixed.h5");
+    struct trace *t = hand_trace(path, 30);
+    int32_t params[12];
+    struct trace_config cfg[12];
+    int64_t dims[] = {1000, 2000};
+    struct trace_input in[] = {{1e9, NAN}, {2e9, NAN}};
+    for (int c = 0; c < 12; c++) { /* isolated compile times on even configurations only: sequential falls back */
+        params[c] = 16 * (c + 1);
+        cfg[c] = (struct trace_config){0, 40 + 20 * c + 0.25 * c * c, 1, 32, 0, 0, 0, c % 2 ? NAN : 30 + 11 * c};
+    }
+    cfg[9].status = TRACE_OUT_OF_RESOURCES, cfg[9].compile_ms = NAN;
+    cfg[10].status = TRACE_COMPILE_ERROR, cfg[10].compile_ms = 35;
+    cfg[11].compile_ms = 60;
+    ck_assert_int_eq(trace_write_configs(t, 12, params, cfg), 0);
+    ck_assert_int_eq(trace_write_inputs(t, 2, dims, in), 0);
+    for (int i = 0; i < 2; i++) {
+        for (int c = 0; c < 9; c++) {
+            uint64_t x[13], sum = 0;
+            for (int e = 0; e < 13; e++) { /* as build_valid_space */
+                x[e] = 1000000u + 250000u * (uint64_t)((c * 5 + i * 3) % 9) +
+                       7919u * (uint64_t)((e * 31 + c * 17 + i) % 23) + 13u * (uint64_t)c + 101u * (uint64_t)i;
+                sum += x[e];
+            }
+            struct trace_run r = {i, c, 0, 0, 1, 12, 0, (double)sum * 1e-6 + 13 * 0.3 + 2, 0, 0, NAN, 1e-4};
+            ck_assert_int_eq(trace_append_run(t, &r, x, 13), 0);
+        }
+        struct trace_run r = {i, 11, TRACE_LAUNCH_ERROR, 0, 0, 0, 0, 4, 0, 0, NAN, NAN};
+        ck_assert_int_eq(trace_append_run(t, &r, NULL, 0), 0);
+    }
+    ck_assert_int_eq(trace_close(t), 0);
+    return path;
+}
+
+/* `simulate` with one run per sample writes that run's tuning time and speedup as the sample's point (a mean of
+ * one value). The random policy through the engine, with simulate's costs (sim_costs), the sample's N_CONFIG
+ * (max_configs), EXEC_TIME (rep_ms), EARLY_STOP_NUM / THRESHOLD, compile model, failed cost, truth and the
+ * sample's random stream (sim_sample_start), must give exactly those numbers, bit for bit, for every scenario of
+ * scen[]. Counts the points that stopped early, missed the optimum and drew a failed configuration. */
+static void reproduce(const char *path, const struct sim_settings *base, const char *const *scen, int n_sc,
+                      long *n_stopped, long *n_missed, long *n_failed)
+{
+    struct trace *t = trace_open(path);
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
-    const char *scen[] = {"baseline", "parallel", "pipelined", "early-stop", "per-exec", "pipelined+early-stop",
-                          "parallel+per-exec+early-stop"};
-    const int n_sc = 7, samples = 300;
-    struct sim_settings ss;
-    sim_settings_default(&ss);
+    const int samples = 300;
+    struct sim_settings ss = *base;
     ss.samples = samples;
     ss.runs = 1;
     ss.n_config_lo = 1;
-    ss.n_config_hi = 9;
+    ss.n_config_hi = 12;
     ss.exec_ms_lo = 2;
     ss.exec_ms_hi = 40;    /* from 1 execution to all 12 */
     ss.es_num_lo = 2;
@@ -260,10 +297,10 @@ START_TEST(test_policy_random_reproduces_simulate)
     for (int k = 0; k < n_sc; k++)
         ck_assert_int_eq(sim_scenario_parse(scen[k], SIM_COMPILE_SEQUENTIAL, 3, SIM_OVERHEAD_PAPER, &ss.scenarios[k]),
                          0);
+    sim_scenarios_for_model(&ss);
     struct pol_data *pd = pol_data_from_trace(t);
     ck_assert_ptr_nonnull(pd);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    long n_stopped = 0, n_short_runs = 0;
     for (int input = 0; input < 2; input++) {
         int one[] = {input};
         ss.input = 0;
@@ -276,8 +313,8 @@ START_TEST(test_policy_random_reproduces_simulate)
                 const struct sim_point *p = &res->points[smp * n_sc + k];
                 const struct sim_scenario *sc = &ss.scenarios[k];
                 struct pol_settings ps;
-                int n_config, exec_ms, es_num;
-                double es_thr, time_s, speedup;
+                int n_config, es_num;
+                double es_thr, time_s, speedup, exec_ms;
                 sim_sample_start(r, &ss, smp, &n_config, &exec_ms, &es_num, &es_thr);
                 pol_settings_default(&ps);
                 ps.sim_costs = 1;
@@ -287,6 +324,9 @@ START_TEST(test_policy_random_reproduces_simulate)
                 ps.compile = sc->compile;
                 ps.compile_factor = sc->compile_factor;
                 ps.overhead = sc->overhead;
+                ps.compile_model = ss.compile_model;
+                ps.failed_cost = ss.failed_cost;
+                ps.truth = ss.truth;
                 ps.stop_rule = sc->early_stop ? POL_STOP_EARLY : POL_STOP_NONE;
                 ps.es_num = es_num;
                 ps.es_threshold = es_thr;
@@ -294,18 +334,44 @@ START_TEST(test_policy_random_reproduces_simulate)
                 ck_assert_msg(time_s == p->time_s && speedup == p->speedup,
                               "input %d, sample %d, %s: engine %.17g s, %.17g; simulate %.17g s, %.17g", input, smp,
                               sc->name, time_s, speedup, p->time_s, p->speedup);
-                n_stopped += p->stopped > 0;
-                n_short_runs += p->speedup < 1;
+                *n_stopped += p->stopped > 0;
+                *n_missed += p->speedup < 1;
+                *n_failed += p->failed > 0;
             }
         sim_result_free(res);
         sim_data_free(sd);
     }
-    /* the comparison covered early stops and runs that missed the optimum, not only easy cases */
-    ck_assert_int_gt(n_stopped, 50);
-    ck_assert_int_gt(n_short_runs, 200);
     gsl_rng_free(r);
     pol_data_free(pd);
     trace_close(t);
+}
+
+START_TEST(test_policy_random_reproduces_simulate)
+{
+    /* the paper's model on a space of valid configurations: --failed-cost none --compile-model paper (parallel =
+     * ideal) --truth median, as simulate was before the measured cost models */
+    static const char *const paper_sc[] = {"baseline", "parallel", "pipelined", "early-stop", "per-exec",
+                                           "pipelined+early-stop", "parallel+per-exec+early-stop"};
+    /* the default models on a space with failures: failed configurations drawn and charged (triton), parallel as
+     * a list schedule, the ideal model by name, scored by the mean */
+    static const char *const new_sc[] = {"baseline", "parallel", "pipelined", "ideal", "early-stop",
+                                         "parallel+early-stop", "pipelined+per-exec", "ideal+per-exec+early-stop"};
+    struct sim_settings ss;
+    long n_stopped = 0, n_missed = 0, n_failed = 0;
+    sim_settings_default(&ss);
+    ss.failed_cost = SIM_FAILED_NONE;
+    ss.compile_model = SIM_CM_PAPER;
+    ss.truth = SIM_ESTIMATOR_MEDIAN;
+    reproduce(build_valid_space(), &ss, paper_sc, 7, &n_stopped, &n_missed, &n_failed);
+    /* the comparison covered early stops and runs that missed the optimum, not only easy cases */
+    ck_assert_int_gt(n_stopped, 50);
+    ck_assert_int_gt(n_missed, 200);
+    sim_settings_default(&ss);
+    n_stopped = n_missed = n_failed = 0;
+    reproduce(build_mixed_space(), &ss, new_sc, 8, &n_stopped, &n_missed, &n_failed);
+    ck_assert_int_gt(n_stopped, 50);
+    ck_assert_int_gt(n_missed, 200);
+    ck_assert_int_gt(n_failed, 500); /* and runs that drew failed configurations, some of them nothing else */
 }
 END_TEST
 
