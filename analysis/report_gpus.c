@@ -1,11 +1,11 @@
-/* report_gpus.c — the report's cross-GPU study on the shipped full-space traces (gemm-h200-full.h5 and
- * gemm-h100-full.h5, the same 576 configurations and inputs on two GPUs): how much of one GPU's optimum the other
- * GPU's best configuration keeps, every policy ranked per GPU with its CI and the ranking's stability over three
- * seeds, and whether the warm start from the other GPU (`transfer`) beats each policy from scratch. */
+/* report_gpus.c — the report's cross-GPU study on the shipped traces of one space on two GPUs (pol_shipped_pair:
+ * the full-space pair when shipped, else gemm-h200.h5 and gemm-h100.h5, the same 100 configurations): how much of
+ * one GPU's optimum the other GPU's best configuration keeps, every policy ranked per GPU with its CI and the
+ * ranking's stability over three seeds, and whether the warm start from the other GPU (`transfer`) beats each
+ * policy from scratch, on the inputs both GPUs have. */
 #include "policy.h"
 #include "report_ctx.h"
 #include "trace.h"
-#include "tc_paths.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -15,7 +15,6 @@
 #define GPU_SEEDS 3
 #define GPU_MAX_POL 16
 
-static const char *const gpu_file[2] = {"gemm-h200-full.h5", "gemm-h100-full.h5"};
 static const char *const gpu_name[2] = {"H200", "H100"};
 
 /* A policy's score and its 95% CI: the report's ranking statistic. */
@@ -87,7 +86,7 @@ static int keep_row(struct table *tab, const struct trace *from, const struct tr
 /* Every policy on trace t (transfer with `other` as its prior) for each of GPU_SEEDS seeds: cv[seed][policy].
  * Returns the number of policies, or -1 (message set). */
 static int gpu_evaluate(struct report_ctx *c, const struct trace *t, const struct trace *other,
-                        struct pol_curve cv[GPU_SEEDS][GPU_MAX_POL])
+                        struct pol_curve cv[GPU_SEEDS][GPU_MAX_POL], int *n_in)
 {
     struct pol_settings s;
     struct pol_data *d = pol_data_from_trace(t);
@@ -97,6 +96,7 @@ static int gpu_evaluate(struct report_ctx *c, const struct trace *t, const struc
         pol_data_free(d);
         return -1;
     }
+    *n_in = pol_data_restrict_to_prior(d); /* the inputs both GPUs have */
     pol_settings_default(&s);
     s.runs = c->o->runs;
     pol_grid(s.budget_s * 1e-4, s.budget_s, s.n_grid, grid);
@@ -134,7 +134,7 @@ static void ranks(const struct pol_curve *cv, int n, int *rank)
 
 /* The per-GPU table (rows in seed 0's ranking order) and its findings: the headline only where a CI separates,
  * the stability over the seeds, the warm start against each policy from scratch. */
-static int gpu_findings(struct report_ctx *c, int g, struct pol_curve cv[GPU_SEEDS][GPU_MAX_POL], int n,
+static int gpu_findings(struct report_ctx *c, int g, struct pol_curve cv[GPU_SEEDS][GPU_MAX_POL], int n, int n_in,
                         struct table *tab)
 {
     int rk[GPU_SEEDS][GPU_MAX_POL], order[GPU_MAX_POL] = {0}, max_change = 0, tr = -1, beats = 0, below = 0;
@@ -171,16 +171,16 @@ static int gpu_findings(struct report_ctx *c, int g, struct pol_curve cv[GPU_SEE
         separated = separated && lo0 > hi;
     }
     if (separated)
-        report_finding(c, "**Policies on the %s** (full space, %d runs per input): %s ranks first, %.3f [%.3f, %.3f], "
-                       "its 95%% CI above every other policy's. Over seeds %llu to %llu the largest change of a "
-                       "policy's rank is %d.", gpu_name[g], c->o->runs, cv[0][order[0]].policy, m0, lo0, hi0,
+        report_finding(c, "**Policies on the %s** (%d inputs both GPUs have x %d runs): %s ranks first, %.3f [%.3f, "
+                       "%.3f], its 95%% CI above every other policy's. Over seeds %llu to %llu the largest change of a "
+                       "policy's rank is %d.", gpu_name[g], n_in, c->o->runs, cv[0][order[0]].policy, m0, lo0, hi0,
                        (unsigned long long)c->o->seed, (unsigned long long)c->o->seed + GPU_SEEDS - 1, max_change);
     else
-        report_finding(c, "**Policies on the %s** (full space, %d runs per input): no policy's 95%% CI lies above all "
-                       "others'; the highest scores are %s %.3f [%.3f, %.3f] and %s %.3f [%.3f, %.3f]. Over seeds "
+        report_finding(c, "**Policies on the %s** (%d inputs both GPUs have x %d runs): no policy's 95%% CI lies "
+                       "above all others'; the highest scores are %s %.3f [%.3f, %.3f] and %s %.3f [%.3f, %.3f]. Over seeds "
                        "%llu to %llu the largest change of a policy's rank is %d (table \"Policies per GPU\").",
-                       gpu_name[g], c->o->runs, cv[0][order[0]].policy, m0, lo0, hi0, cv[0][order[1]].policy, m1, lo1,
-                       hi1, (unsigned long long)c->o->seed, (unsigned long long)c->o->seed + GPU_SEEDS - 1,
+                       gpu_name[g], n_in, c->o->runs, cv[0][order[0]].policy, m0, lo0, hi0, cv[0][order[1]].policy,
+                       m1, lo1, hi1, (unsigned long long)c->o->seed, (unsigned long long)c->o->seed + GPU_SEEDS - 1,
                        max_change);
     if (tr < 0)
         return 0;
@@ -212,13 +212,12 @@ int report_cross_gpu(struct report_ctx *c)
     struct trace *t[2] = {NULL, NULL};
     struct table *keep = NULL, *pol = NULL;
     static struct pol_curve cv[2][GPU_SEEDS][GPU_MAX_POL];
-    int n[2] = {0, 0}, rc = -1;
+    int n[2] = {0, 0}, n_in[2] = {0, 0}, rc = -1;
     double km[2];
-    for (int g = 0; g < 2; g++)
-        if (tc_paths_shipped(gpu_file[g], 0, buf[g], sizeof buf[g]) == NULL)
-            return report_finding(c, "The cross-GPU study needs the shipped full-space traces %s and %s beside the "
-                                  "reference trace; %s is not there, so the study is not in this report.",
-                                  gpu_file[0], gpu_file[1], gpu_file[g]);
+    if (pol_shipped_pair(buf[0], buf[1], sizeof buf[0]) != 0)
+        return report_finding(c, "The cross-GPU study needs the shipped traces of one space on the H200 and the H100 "
+                              "(gemm-h200-full.h5 and gemm-h100-full.h5, else gemm-h200.h5 and gemm-h100.h5); they are "
+                              "not there, so the study is not in this report.");
     report_say(c, "cross-GPU study: %s and %s, every policy x %d seeds", buf[0], buf[1], GPU_SEEDS);
     for (int g = 0; g < 2; g++)
         if ((t[g] = trace_open(buf[g])) == NULL)
@@ -235,17 +234,17 @@ int report_cross_gpu(struct report_ctx *c)
         goto out;
     }
     keep = NULL;
-    report_finding(c, "**Cross-GPU** (full space, same inputs): the H200's best configuration keeps on average %.1f%% "
-                   "of the H100's optimum, the H100's best %.1f%% of the H200's (table \"Cross-GPU\").", 100 * km[0],
-                   100 * km[1]);
+    report_finding(c, "**Cross-GPU** (%s and %s, the inputs both have): the H200's best configuration keeps on "
+                   "average %.1f%% of the H100's optimum, the H100's best %.1f%% of the H200's (table \"Cross-GPU\").",
+                   tables_base_name(buf[0]), tables_base_name(buf[1]), 100 * km[0], 100 * km[1]);
     for (int g = 0; g < 2; g++)
-        if ((n[g] = gpu_evaluate(c, t[g], t[1 - g], cv[g])) < 0)
+        if ((n[g] = gpu_evaluate(c, t[g], t[1 - g], cv[g], &n_in[g])) < 0)
             goto out;
     if ((pol = table_new("Policies per GPU, ranked by score (95% CI), with their ranks under two other seeds", 10,
                          pcols)) == NULL)
         goto out;
     for (int g = 0; g < 2; g++)
-        if (gpu_findings(c, g, cv[g], n[g], pol) != 0)
+        if (gpu_findings(c, g, cv[g], n[g], n_in[g], pol) != 0)
             goto out;
     table_add_note(pol, "every policy, %d runs per input, seed %llu (rank), %llu and %llu (rank_seed2, rank_seed3); "
                    "transfer starts from the other GPU's ranking (--transfer-from); docs/simulation.md", c->o->runs,

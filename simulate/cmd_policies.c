@@ -23,8 +23,6 @@
 #include <unistd.h>
 
 #define MAX_POLICIES 16
-#define POL_FULL_H200 "gemm-h200-full.h5" /* the shipped full-space traces, beside the reference trace */
-#define POL_FULL_H100 "gemm-h100-full.h5"
 
 static void usage(FILE *fp)
 {
@@ -36,8 +34,8 @@ static void usage(FILE *fp)
             "policy asks for, and the overhead around each execution. Every input is tuned --runs times by every\n"
             "policy; the result is the mean speedup relative to the input's best configuration over tuning time,\n"
             "with its 95%% confidence interval, beside the analytic random-search baseline (docs/simulation.md,\n"
-            "\"Tuning policies\"). TRACE defaults to the shipped full-space H200 trace (" POL_FULL_H200 "), or the\n"
-            "reference trace where that is not installed.\n"
+            "\"Tuning policies\"). TRACE defaults to the shipped full-space H200 trace (gemm-h200-full.h5) when it\n"
+            "is installed with its H100 twin, else to the reference trace (gemm-h200.h5).\n"
             "\n"
             "options:\n"
             "  -o, --output DIR        write DIR/curves.tsv, DIR/scores.tsv, DIR/policies.png|svg (required); DIR is\n"
@@ -57,7 +55,7 @@ static void usage(FILE *fp)
             "      --grid N            points of the common time grid, in [2, 10000] [60]\n"
             "      --no-figures        write no figure (no gnuplot needed)\n"
             "      --transfer-from T   the other GPU's trace, the prior of policy 'transfer' [with the default TRACE:\n"
-            "                          " POL_FULL_H100 "; else none, and 'all' leaves 'transfer' out]\n"
+            "                          its shipped H100 twin; else none, and 'all' leaves 'transfer' out]\n"
             "  -q, --quiet             no status lines on stderr, no table on stdout\n"
             "  -h, --help              this help\n"
             "\n"
@@ -81,8 +79,8 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
     fprintf(fp, "# tunecost policies: %s%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, "
-            "seed %llu\n", trace_path, prior_path != NULL ? "; transfer from " : "", prior_path != NULL ? prior_path : "",
-            s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs, (unsigned long long)s->seed);
+            "seed %llu\n", trace_path, prior_path != NULL ? "; transfer from " : "",
+            prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs, (unsigned long long)s->seed);
     pol_write_curves(fp, c, n);
     if (tc_atomic_commit(&a) != 0)
         return -1;
@@ -266,10 +264,11 @@ int cmd_policies(int argc, char **argv)
         return tc_cli_usage_error("policies", "missing -o DIR");
     if (optind < argc) {
         path = argv[optind];
-    } else if ((path = tc_paths_shipped(POL_FULL_H200, 0, full_buf, sizeof full_buf)) == NULL) {
+    } else if (pol_shipped_pair(full_buf, other_buf, sizeof full_buf) == 0) {
+        path = full_buf;
+        prior_path = prior_path != NULL ? prior_path : other_buf;
+    } else {
         path = tc_paths_default_trace();
-    } else if (prior_path == NULL) {
-        prior_path = tc_paths_shipped(POL_FULL_H100, 0, other_buf, sizeof other_buf);
     }
     if ((n_ops = policy_list(list, ops, prior_path != NULL)) < 0)
         return 2;
