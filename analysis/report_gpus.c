@@ -17,12 +17,13 @@
 
 static const char *const gpu_name[2] = {"H200", "H100"};
 
-/* A policy's score and its 95% CI: the report's ranking statistic. */
+/* A policy's score and its 95% CI, the report's ranking statistic: the methodology's (score_atm.h), the default
+ * score of `policies`, with its bootstrap CI over runs and inputs. */
 static void score_ci(const struct pol_curve *cv, double *m, double *lo, double *hi)
 {
-    *m = cv->score;
-    *lo = cv->score_lo;
-    *hi = cv->score_hi;
+    *m = cv->atm_score;
+    *lo = cv->atm_lo;
+    *hi = cv->atm_hi;
 }
 
 /* The configuration of `to` with the parameter values of configuration k of `from`, or -1. */
@@ -246,8 +247,10 @@ int report_cross_gpu(struct report_ctx *c)
     for (int g = 0; g < 2; g++)
         if (gpu_findings(c, g, cv[g], n[g], n_in[g], pol) != 0)
             goto out;
-    table_add_note(pol, "every policy, %d runs per input, seed %llu (rank), %llu and %llu (rank_seed2, rank_seed3); "
-                   "transfer starts from the other GPU's ranking (--transfer-from); docs/simulation.md", c->o->runs,
+    table_add_note(pol, "score: the methodology's (Willemsen et al. 2024; policies --score atm), 95%% bootstrap CI "
+                   "over runs and inputs; every policy, %d runs per input, seed %llu (rank), %llu and %llu "
+                   "(rank_seed2, rank_seed3); transfer starts from the other GPU's ranking (--transfer-from); "
+                   "docs/simulation.md", c->o->runs,
                    (unsigned long long)c->o->seed, (unsigned long long)c->o->seed + 1,
                    (unsigned long long)c->o->seed + 2);
     if (report_keep_table(c, pol, "policies-gpu.tsv", "Policies per GPU", 40) != 0) {
