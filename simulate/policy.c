@@ -459,9 +459,21 @@ int pol_data_restrict_to_prior(struct pol_data *d)
 {
     int kept = 0;
     for (int i = 0; i < d->n_in; i++) {
-        if (d->in[i].prior_ms == NULL || !d->in[i].prior_same)
-            d->in[i].n_valid = 0; /* evaluations and the baseline skip an input with no valid configuration */
-        kept += d->in[i].n_valid > 0;
+        struct pinput *in = &d->in[i];
+        if (in->prior_ms != NULL && in->prior_same) {
+            d->in[kept++] = *in; /* kept, in input order */
+            continue;
+        }
+        for (int k = 0; in->c != NULL && k < in->n_cfg; k++)
+            free(in->c[k].blk);
+        free(in->c);
+        free(in->pc);
+        free(in->prior_ms);
+    }
+    d->n_in = kept;
+    if (d->bcache != NULL) { /* a baseline computed before is of the inputs that were there */
+        free(d->bcache->out);
+        d->bcache->out = NULL;
     }
     return kept;
 }

@@ -170,8 +170,8 @@ struct pol_data *pol_data_from_trace(const struct trace *t);
  * parameters differ, no configuration in common, out of memory). */
 int pol_data_set_prior(struct pol_data *d, const struct trace *t, const struct trace *other);
 int pol_data_has_prior(const struct pol_data *d);
-/* Leave out of every later evaluation the inputs whose prior is not the other trace's same input (a study of the
- * inputs both GPUs have). Returns the number of inputs left. */
+/* Drop from d the inputs whose prior is not the other trace's same input (a study of the inputs both GPUs have):
+ * the inputs left keep their order and are numbered from 0. Returns how many are left. */
 int pol_data_restrict_to_prior(struct pol_data *d);
 /* The shipped traces of one space on two GPUs (util/tc_paths), the default TRACE and prior of `policies` and the
  * report's cross-GPU study: the full-space pair (gemm-h200-full.h5, gemm-h100-full.h5) when both are shipped, else
