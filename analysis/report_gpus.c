@@ -9,6 +9,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,6 +220,15 @@ int report_cross_gpu(struct report_ctx *c)
         return report_finding(c, "The cross-GPU study needs the shipped traces of one space on the H200 and the H100 "
                               "(gemm-h200-full.h5 and gemm-h100-full.h5, else gemm-h200.h5 and gemm-h100.h5); they are "
                               "not there, so the study is not in this report.");
+    {
+        char *a = realpath(trace_path(c->t), NULL), *b = realpath(buf[0], NULL);
+        int same = a != NULL && b != NULL && strcmp(a, b) == 0;
+        free(a);
+        free(b);
+        if (!same) /* the study is of the shipped pair: a report on another trace leaves it out */
+            return report_finding(c, "The cross-GPU study runs on the shipped H200 trace (%s) with its H100 twin; this "
+                                  "report is of another trace, so the study is not in it.", tables_base_name(buf[0]));
+    }
     report_say(c, "cross-GPU study: %s and %s, every policy x %d seeds", buf[0], buf[1], GPU_SEEDS);
     for (int g = 0; g < 2; g++)
         if ((t[g] = trace_open(buf[g])) == NULL)
