@@ -15,6 +15,7 @@
 
 #define GPU_SEEDS 3
 #define GPU_MAX_POL 16
+#define GPU_MIN_RUNS 5
 
 static const char *const gpu_name[2] = {"H200", "H100"};
 
@@ -229,6 +230,9 @@ int report_cross_gpu(struct report_ctx *c)
             return report_finding(c, "The cross-GPU study runs on the shipped H200 trace (%s) with its H100 twin; this "
                                   "report is of another trace, so the study is not in it.", tables_base_name(buf[0]));
     }
+    if (c->o->runs < GPU_MIN_RUNS) /* 3 seeds x every policy x 2 GPUs: worth its time only for a ranking */
+        return report_finding(c, "The cross-GPU study ranks the policies with CIs over runs: it needs --runs %d or "
+                              "more (this report has %d), so it is not in this report.", GPU_MIN_RUNS, c->o->runs);
     report_say(c, "cross-GPU study: %s and %s, every policy x %d seeds", buf[0], buf[1], GPU_SEEDS);
     for (int g = 0; g < 2; g++)
         if ((t[g] = trace_open(buf[g])) == NULL)
