@@ -23,8 +23,6 @@
 #include <unistd.h>
 
 #define MAX_POLICIES 16
-#define POL_FULL_H200 "gemm-h200-full.h5" /* the shipped full-space traces, beside the reference trace */
-#define POL_FULL_H100 "gemm-h100-full.h5"
 
 static void usage(FILE *fp)
 {
@@ -39,8 +37,8 @@ static void usage(FILE *fp)
             "\"Tuning policies\"). Each policy is scored by the published methodology (Willemsen et al. 2024; --score\n"
             "atm): per input, the mean over a linear time range of (f_rand - f) / (f_rand - f_opt) in run time against\n"
             "the exact random-search baseline, then the mean over inputs with a bootstrap 95%% CI over runs and\n"
-            "inputs. TRACE defaults to the shipped full-space H200 trace (" POL_FULL_H200 "), or the\n"
-            "reference trace where that is not installed.\n"
+            "inputs. TRACE defaults to the shipped full-space H200 trace (gemm-h200-full.h5) when it is installed\n"
+            "with its H100 twin, else to the reference trace (gemm-h200.h5).\n"
             "\n"
             "options:\n"
             "  -o, --output DIR        write DIR/curves.tsv, DIR/scores.tsv, DIR/atm.tsv, DIR/policies.png|svg\n"
@@ -70,7 +68,7 @@ static void usage(FILE *fp)
             "                          mean run time at each time of its range\n"
             "      --no-figures        write no figure (no gnuplot needed)\n"
             "      --transfer-from T   the other GPU's trace, the prior of policy 'transfer' [with the default TRACE:\n"
-            "                          " POL_FULL_H100 "; else none, and 'all' leaves 'transfer' out]\n"
+            "                          its shipped H100 twin; else none, and 'all' leaves 'transfer' out]\n"
             "  -q, --quiet             no status lines on stderr, no table on stdout\n"
             "  -h, --help              this help\n"
             "\n"
@@ -376,10 +374,11 @@ int cmd_policies(int argc, char **argv)
         s.atm_points = 0; /* --score area: the methodology's score is not computed */
     if (optind < argc) {
         path = argv[optind];
-    } else if ((path = tc_paths_shipped(POL_FULL_H200, 0, full_buf, sizeof full_buf)) == NULL) {
+    } else if (pol_shipped_pair(full_buf, other_buf, sizeof full_buf) == 0) {
+        path = full_buf;
+        prior_path = prior_path != NULL ? prior_path : other_buf;
+    } else {
         path = tc_paths_default_trace();
-    } else if (prior_path == NULL) {
-        prior_path = tc_paths_shipped(POL_FULL_H100, 0, other_buf, sizeof other_buf);
     }
     if ((n_ops = policy_list(list, ops, prior_path != NULL)) < 0)
         return 2;

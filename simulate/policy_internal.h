@@ -41,6 +41,7 @@ struct pinput {
     struct pcfg *c;
     struct pol_config *pc;
     double *prior_ms;    /* n_cfg, or NULL: the transfer policy's prior (pol_data_set_prior) */
+    int prior_same;      /* 1 when the prior is the other trace's same input (else a ranking over its inputs) */
     double opt_ms;
     double opt_truth_ms[3]; /* the best valid truth_ms, by enum sim_estimator */
 };
