@@ -16,6 +16,7 @@ int cmd_frontier(int argc, char **argv);  /* simulate/cmd_frontier.c */
 int cmd_policies(int argc, char **argv);  /* simulate/cmd_policies.c: tuning policies on a trace */
 int cmd_merge(int argc, char **argv);     /* collect/cmd_merge.c (no CUDA needed) */
 int cmd_export(int argc, char **argv);    /* export/cmd_export.c: a trace as a Kernel Tuner cache or T4 */
+int cmd_record(int argc, char **argv);    /* record/cmd_record.c (the injection library needs CUPTI) */
 #ifdef TC_HAVE_IMPORT
 int cmd_import(int argc, char **argv);    /* import/cmd_import.c (json-c) */
 #endif
