@@ -24,8 +24,7 @@ static const struct command commands[] = {
      "no CUDA toolkit was found; reconfigure with -Dcollector=enabled on a machine with /usr/local/cuda"},
 #endif
     {"merge", cmd_merge, "merge trace shards of one collection into one trace", NULL, NULL},
-    {"record", cmd_record, "run a CUDA program's autotuning under CUPTI and reconstruct it as a trace", NULL,
-     NULL},
+    {"record", cmd_record, NULL, &record_cmd, NULL},
     {"info", cmd_info, NULL, &info_cmd, NULL},
     {"table", cmd_table, "print one of the paper's tables (compile times, tuning time, L2 flush, ...) from traces",
      NULL, NULL},

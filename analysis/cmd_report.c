@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 /* ids of report's own long options (no short letter) */
-enum { O_COMPARE = TC_CLI_LOCAL, O_FLUSH, O_SCALING, O_NO_FIGURES };
+enum { O_COMPARE = TC_CLI_LOCAL, O_FLUSH, O_SCALING, O_NO_FIGURES, O_RECORDED };
 
 static volatile sig_atomic_t interrupted;
 
@@ -66,6 +66,9 @@ static void usage(FILE *fp)
             "                          `none`: skip (default: the flush-study/ beside TRACE, if there is one)\n"
             "      --scaling DIR       compile-scaling tables (scaling-*.tsv of `collect --compile-only`) for\n"
             "                          Table 7; `none`: skip (default: the compile-scaling/ beside TRACE, if any)\n"
+            "      --recorded DIR      a `tunecost record` trace and its `collect --protocol triton` imitation, for\n"
+            "                          \"A real autotuner's session\"; `none`: skip (default: the recorded/ beside\n"
+            "                          TRACE, if any)\n"
             "  -s, --samples N         hyperparameter samples per simulation (default %d, the paper's)\n"
             "  -r, --runs N            simulated tuning runs per sample and input (default %d, the paper's)\n"
             "  -c, --compile-factor F  compile workers of the parallel and pipelined scenarios (default %d)\n"
@@ -116,6 +119,7 @@ int cmd_report(int argc, char **argv)
         {"flush-study", required_argument, NULL, O_FLUSH},
         {"scaling", required_argument, NULL, O_SCALING},
         {"no-figures", no_argument, NULL, O_NO_FIGURES},
+        {"recorded", required_argument, NULL, O_RECORDED},
         TC_CLI_OPT_SAMPLES,
         TC_CLI_OPT_RUNS,
         TC_CLI_OPT_COMPILE_FACTOR,
@@ -127,8 +131,8 @@ int cmd_report(int argc, char **argv)
     };
     struct report_options o;
     struct sigaction sa, old_int, old_term;
-    char triton_buf[PATH_MAX], cmp_buf[PATH_MAX], flush_buf[PATH_MAX], scaling_buf[PATH_MAX];
-    const char *cmp = NULL, *flush = NULL, *scaling = NULL;
+    char triton_buf[PATH_MAX], cmp_buf[PATH_MAX], flush_buf[PATH_MAX], scaling_buf[PATH_MAX], rec_buf[PATH_MAX];
+    const char *cmp = NULL, *flush = NULL, *scaling = NULL, *recorded = NULL;
     int opt, quiet = 0, rc;
 
     report_options_default(&o);
@@ -165,6 +169,9 @@ int cmd_report(int argc, char **argv)
             break;
         case O_NO_FIGURES:
             o.no_figures = 1;
+            break;
+        case O_RECORDED:
+            recorded = optarg;
             break;
         case 's':
             bad = tc_cli_samples(optarg, &o.samples);
@@ -209,11 +216,15 @@ int cmd_report(int argc, char **argv)
     o.compare_path = study(cmp, o.trace_path, "gemm-h200-mmasync.h5", 0, cmp_buf, sizeof cmp_buf);
     o.flush_dir = study(flush, o.trace_path, "flush-study", 1, flush_buf, sizeof flush_buf);
     o.scaling_dir = study(scaling, o.trace_path, "compile-scaling", 1, scaling_buf, sizeof scaling_buf);
+    o.recorded_dir = study(recorded, o.trace_path, "recorded", 1, rec_buf, sizeof rec_buf);
     {
         struct stat st;
         if (o.flush_dir != NULL && (stat(o.flush_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
             return tc_cli_usage_error("report", "--flush-study %s: expected a directory of traces (or none)",
                                       o.flush_dir);
+        if (o.recorded_dir != NULL && (stat(o.recorded_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+            return tc_cli_usage_error("report", "--recorded %s: expected a directory with a recorded trace and its "
+                                      "imitation (or none)", o.recorded_dir);
         if (o.scaling_dir != NULL && (stat(o.scaling_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
             return tc_cli_usage_error("report", "--scaling %s: expected a directory of scaling-*.tsv files (or none)",
                                       o.scaling_dir);

@@ -449,3 +449,32 @@ void rec_session_free(struct rec_session *r)
     free(r->exec_ns);
     free(r);
 }
+
+int rec_session_set_flops(struct rec_session *r, const char *expr)
+{
+    for (int i = 0; i < r->n_inputs; i++) {
+        double flops = 1.0;
+        const char *p = expr;
+        while (*p != '\0') {
+            size_t len = strcspn(p, "*");
+            char factor[64], *end;
+            int d = 0;
+            snprintf(factor, sizeof factor, "%.*s", (int)len, p);
+            double v = strtod(factor, &end);
+            if (len == 0 || len >= sizeof factor || *end != '\0') {
+                while (d < r->n_dims && strcmp(r->dim_names[d], factor) != 0)
+                    d++;
+                if (len == 0 || len >= sizeof factor || d == r->n_dims)
+                    return tc_seterr("--flops '%s': '%s' is neither a number nor a dimension of the inputs", expr,
+                                     factor);
+                v = (double)r->dims[(size_t)i * (size_t)r->n_dims + (size_t)d];
+            }
+            flops *= v;
+            p += len;
+            if (*p == '*')
+                p++;
+        }
+        r->inputs[i].flops = flops;
+    }
+    return 0;
+}

@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #define MAX_POLICIES 16
+#define POL_FULL_H200 "gemm-h200-full.h5" /* the shipped full-space traces, beside the reference trace */
+#define POL_FULL_H100 "gemm-h100-full.h5"
 
 static void usage(FILE *fp)
 {
@@ -34,14 +36,15 @@ static void usage(FILE *fp)
             "policy asks for, and the overhead around each execution. Every input is tuned --runs times by every\n"
             "policy; the result is the mean speedup relative to the input's best configuration over tuning time,\n"
             "with its 95%% confidence interval, beside the analytic random-search baseline (docs/simulation.md,\n"
-            "\"Tuning policies\"). TRACE defaults to the shipped reference trace.\n"
+            "\"Tuning policies\"). TRACE defaults to the shipped full-space H200 trace (" POL_FULL_H200 "), or the\n"
+            "reference trace where that is not installed.\n"
             "\n"
             "options:\n"
             "  -o, --output DIR        write DIR/curves.tsv, DIR/scores.tsv, DIR/policies.png|svg (required); DIR is\n"
             "                          replaced only when all of them are written (a figure not drawn: exit 1)\n"
             "  -p, --policies LIST     comma-separated, or 'all' [all]:\n");
     for (int i = 0; policy_registry[i] != NULL; i++)
-        fprintf(fp, "                            %-11s %s\n", policy_registry[i]->name, policy_registry[i]->summary);
+        fprintf(fp, "                            %-12s %s\n", policy_registry[i]->name, policy_registry[i]->summary);
     fprintf(fp,
             "  -b, --budget-s S        tuning-time budget per run, seconds, in (0, 1e6] [60]\n"
             "      --rep-ms MS         repetition time per configuration, ms, in (0, 100000] [100]\n"
@@ -53,6 +56,8 @@ static void usage(FILE *fp)
             "  -j, --threads T         worker threads (inputs are shared out), 0 = all cores (at most 64) [0]\n"
             "      --grid N            points of the common time grid, in [2, 10000] [60]\n"
             "      --no-figures        write no figure (no gnuplot needed)\n"
+            "      --transfer-from T   the other GPU's trace, the prior of policy 'transfer' [with the default TRACE:\n"
+            "                          " POL_FULL_H100 "; else none, and 'all' leaves 'transfer' out]\n"
             "  -q, --quiet             no status lines on stderr, no table on stdout\n"
             "  -h, --help              this help\n"
             "\n"
@@ -64,7 +69,7 @@ static void usage(FILE *fp)
 }
 
 static int write_outputs(const char *dir, struct pol_curve *c, int n, const char *trace_path,
-                         const struct pol_settings *s)
+                         const char *prior_path, const struct pol_settings *s)
 {
     static const char *const stop_name[] = {[POL_STOP_NONE] = "none", [POL_STOP_EARLY] = "early",
                                             [POL_STOP_STATISTICAL] = "statistical"}; /* as --stop spells them */
@@ -75,8 +80,8 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
         return tc_seterr("%s: path too long", dir);
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
-    fprintf(fp, "# tunecost policies: %s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu\n",
-            trace_path, s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
+    fprintf(fp, "# tunecost policies: %s%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu\n",
+            trace_path, prior_path != NULL ? "; transfer from " : "", prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
             (unsigned long long)s->seed);
     pol_write_curves(fp, c, n);
     if (tc_atomic_commit(&a) != 0)
@@ -132,13 +137,14 @@ static int draw(const char *dir, const char *plots_dir)
 
 /* --policies LIST ("all" or names separated by commas) into ops[MAX_POLICIES]: the number of policies, or -1 after
  * a message on stderr (an unknown name, with the known ones; a name listed twice; too many; an empty list). */
-static int policy_list(const char *list, const struct policy_ops **ops)
+static int policy_list(const char *list, const struct policy_ops **ops, int have_prior)
 {
     char buf[1024], *save = NULL;
     int n_ops = 0;
     if (strcmp(list, "all") == 0) {
         for (int i = 0; policy_registry[i] != NULL && n_ops < MAX_POLICIES; i++)
-            ops[n_ops++] = policy_registry[i];
+            if (have_prior || !policy_registry[i]->needs_prior)
+                ops[n_ops++] = policy_registry[i];
         return n_ops;
     }
     snprintf(buf, sizeof buf, "%s", list);
@@ -158,6 +164,11 @@ static int policy_list(const char *list, const struct policy_ops **ops)
             }
         if (n_ops == MAX_POLICIES) {
             fprintf(stderr, "tunecost policies: --policies: at most %d\n", MAX_POLICIES);
+            return -1;
+        }
+        if (p->needs_prior && !have_prior) {
+            fprintf(stderr, "tunecost policies: --policies: '%s' needs --transfer-from TRACE (another GPU's trace)\n",
+                    tok);
             return -1;
         }
         ops[n_ops++] = p;
@@ -192,14 +203,16 @@ int cmd_policies(int argc, char **argv)
         TC_CLI_OPT_RUNS,       TC_CLI_OPT_SEED,
         {"grid", required_argument, NULL, 'G'},       {"no-figures", no_argument, NULL, 'F'},
         TC_CLI_OPT_QUIET,
+        {"transfer-from", required_argument, NULL, 'T'},
         TC_CLI_OPT_THREADS,    TC_CLI_OPT_HELP, TC_CLI_OPT_END,
     };
     struct pol_settings s;
-    const char *out = NULL, *list = "all", *path;
+    const char *out = NULL, *list = "all", *path, *prior_path = NULL;
+    char full_buf[PATH_MAX], other_buf[PATH_MAX];
     const struct policy_ops *ops[MAX_POLICIES];
     struct pol_curve curves[MAX_POLICIES];
     int n_ops = 0, n_done = 0, quiet = 0, no_figures = 0, opt, rc = 2;
-    struct trace *t = NULL;
+    struct trace *t = NULL, *other = NULL;
     struct pol_data *d = NULL;
     struct tc_outdir od;
     double *grid = NULL;
@@ -240,6 +253,7 @@ int cmd_policies(int argc, char **argv)
         }
         case 'F': no_figures = 1; break;
         case 'q': quiet = 1; break;
+        case 'T': prior_path = optarg; break;
         case 'h': usage(stdout); return 0;
         default: return tc_cli_usage_error("policies", "unknown option '%s'", argv[optind - 1]);
         }
@@ -250,13 +264,19 @@ int cmd_policies(int argc, char **argv)
         return tc_cli_usage_error("policies", "expected at most one TRACE, got %d", argc - optind);
     if (out == NULL)
         return tc_cli_usage_error("policies", "missing -o DIR");
-    if ((n_ops = policy_list(list, ops)) < 0)
+    if (optind < argc) {
+        path = argv[optind];
+    } else if ((path = tc_paths_shipped(POL_FULL_H200, 0, full_buf, sizeof full_buf)) == NULL) {
+        path = tc_paths_default_trace();
+    } else if (prior_path == NULL) {
+        prior_path = tc_paths_shipped(POL_FULL_H100, 0, other_buf, sizeof other_buf);
+    }
+    if ((n_ops = policy_list(list, ops, prior_path != NULL)) < 0)
         return 2;
-    path = optind < argc ? argv[optind] : tc_paths_default_trace();
     {
-        const char *inputs[1] = {path};
+        const char *inputs[2] = {path, prior_path};
         static const char *const pol_outputs[] = {"curves.tsv", "scores.tsv", "policies.png", "policies.svg"};
-        if (tc_output_check("-o", out, 1, inputs, 1) != 0 ||
+        if (tc_output_check("-o", out, 1, inputs, prior_path != NULL ? 2 : 1) != 0 ||
             tc_outdir_replaceable(out, "policies' curves.tsv, scores.tsv and policies.png|svg", pol_outputs, 4) != 0 ||
             tc_outdir_begin(&od, out) != 0) {
             fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
@@ -265,6 +285,10 @@ int cmd_policies(int argc, char **argv)
     }
     if ((t = trace_open(path)) == NULL || (d = pol_data_from_trace(t)) == NULL) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+        goto out;
+    }
+    if (prior_path != NULL && ((other = trace_open(prior_path)) == NULL || pol_data_set_prior(d, t, other) != 0)) {
+        fprintf(stderr, "tunecost policies: --transfer-from: %s\n", tc_errmsg());
         goto out;
     }
     if ((grid = malloc((size_t)s.n_grid * sizeof *grid)) == NULL) {
@@ -289,7 +313,7 @@ int cmd_policies(int argc, char **argv)
     }
     if (!quiet && isatty(STDERR_FILENO))
         fputc('\n', stderr);
-    if (write_outputs(od.tmp, curves, n_done, path, &s) != 0) {
+    if (write_outputs(od.tmp, curves, n_done, path, prior_path, &s) != 0) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         rc = 1;
         goto out;
@@ -317,5 +341,6 @@ out:
     free(grid);
     pol_data_free(d);
     trace_close(t);
+    trace_close(other);
     return rc;
 }
