@@ -38,8 +38,7 @@ static const struct command commands[] = {
     {"import", NULL, "import Kernel Tuner cache files or T4 results (not in this build: json-c was not found)", NULL,
      "json-c was not found; install it (Debian: libjson-c-dev) and reconfigure with -Dimport=enabled"},
 #endif
-    {"export", cmd_export, "export one input of a trace as a Kernel Tuner cache file or T4 results", NULL,
-     NULL},
+    {"export", cmd_export, NULL, &export_cmd, NULL},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -6,7 +6,7 @@
 
 /* Each command's declaration (util/tc_optdecl.h): its options, --help, man page and completions. */
 struct tc_cmd;
-extern const struct tc_cmd info_cmd, simulate_cmd, record_cmd;
+extern const struct tc_cmd info_cmd, simulate_cmd, record_cmd, export_cmd;
 
 int cmd_info(int argc, char **argv);      /* analysis/cmd_info.c */
 int cmd_table(int argc, char **argv);     /* analysis/cmd_table.c: the paper's tables from traces */

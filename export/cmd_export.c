@@ -7,44 +7,54 @@
 #include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_optdecl.h"
 #include "tc_paths.h"
 #include "trace.h"
 #include "tunecost.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static void usage(FILE *fp)
-{
-    fprintf(fp,
-            "usage: tunecost export FORMAT [TRACE] -o FILE [-i MxNxK] [options]\n"
-            "\n"
-            "Write one input (problem size) of a trace in another autotuner's format, so that its tuning\n"
-            "strategies and analysis tools run on tunecost's measurements. Every configuration of the trace is\n"
-            "written with its status, compile time, benchmarking wall time and every timed execution; `time` is\n"
-            "the trace's true time (the median of the timed executions). docs/import.md (\"Exporting\") gives the\n"
-            "mapping. TRACE defaults to the shipped reference trace.\n"
-            "\n"
-            "FORMAT:\n"
-            "  kerneltuner   a Kernel Tuner 1.5 cache file (JSON), for tune_kernel(..., cache=FILE,\n"
-            "                simulation_mode=True)\n"
-            "  t4            T4 results (JSON, schema 1.0.0), a full search space for autotuning_methodology\n"
-            "\n"
-            "options:\n"
-            "  -o, --output FILE     the file to write (required; complete or absent)\n"
-            "  -i, --input MxNxK     the input to export [the trace's first input]\n"
-            "  -f, --force           replace FILE if it exists\n"
-            "  -q, --quiet           no summary on stderr\n"
-            "  -h, --help            this help\n"
-            "\n"
-            "examples:\n"
-            "  tunecost export kerneltuner -i 4096x4096x4096 -o gemm_H200_4096.json\n"
-            "  tunecost export t4 data/gemm-h200.h5 -i 256x256x256 -o gemm_H200_256_T4.json\n"
-            "  tunecost import kerneltuner gemm_H200_4096.json -o back.h5   # the round trip\n");
-}
+/* ---- the command line ------------------------------------------------------------------------------------ */
+
+struct export_opts {
+    const char *out, *input;
+    int force, quiet;
+};
+
+static const struct tc_optdecl export_opts[] = {
+    TC_OPT_OUTPUT(struct export_opts, out, "FILE", "the file to write (complete or absent)", "required"),
+    TC_OPT_INPUT(struct export_opts, input, "MxNxK", "the input (problem size) to export [the trace's first]"),
+    TC_OPT_FORCE(struct export_opts, force),
+    TC_OPT_QUIET(struct export_opts, quiet),
+    TC_OPT_HELP,
+    TC_OPT_END,
+};
+
+const struct tc_cmd export_cmd = {
+    .name = "export",
+    .summary = "export one input of a trace as a Kernel Tuner cache file or T4 results",
+    .synopsis = "FORMAT [TRACE] -o FILE [-i MxNxK] [options]",
+    .description =
+        "Write one input (problem size) of a trace in another autotuner's format, so that its tuning strategies\n"
+        "and analysis tools run on tunecost's measurements. Every configuration of the trace is written with its\n"
+        "status, compile time, benchmarking wall time and every timed execution; `time` is the trace's true time\n"
+        "(the median of the timed executions). docs/import.md (\"Exporting\") gives the mapping.\n",
+    .operands = "FORMAT\tkerneltuner (a Kernel Tuner 1.5 cache, simulation mode) or t4 (T4 results 1.0.0)\n"
+                "TRACE\ttrace file (default: @TRACE@)\n",
+    .opts = export_opts,
+    .exit_status = "0 ok; 1 the output could not be written; 2 usage error, or a missing, unreadable or invalid "
+                   "trace.",
+    .examples = "tunecost export kerneltuner -i 4096x4096x4096 -o gemm_H200_4096.json\n"
+                "tunecost export t4 data/gemm-h200.h5 -i 256x256x256 -o gemm_H200_256_T4.json\n"
+                "tunecost import kerneltuner gemm_H200_4096.json -o back.h5   # the round trip\n",
+    .min_operands = 1,
+    .max_operands = 2,
+    .operand_name = "FORMAT and TRACE",
+};
 
 /* The input named by -i (a shape of the trace's dimensions), or 0 when arg is NULL; -1 after a message. */
 static int pick_input(const struct trace *t, const char *arg)
@@ -77,55 +87,41 @@ static int write_file(const struct trace *t, int input, int is_t4, const char *o
 
 int cmd_export(int argc, char **argv)
 {
-    static const struct option longopts[] = {TC_CLI_OPT_OUTPUT, TC_CLI_OPT_INPUT, TC_CLI_OPT_FORCE,
-                                              TC_CLI_OPT_QUIET,  TC_CLI_OPT_HELP,  TC_CLI_OPT_END};
     static const char *const formats[] = {"kerneltuner", "t4"};
-    const char *out = NULL, *input_arg = NULL, *path;
-    int opt, force = 0, quiet = 0, fmt = 0, rc = 2, input;
+    struct export_opts o = {0};
+    const char *path;
+    int first, fmt = 0, rc, input;
     struct trace *t = NULL;
     struct exp_summary sum;
     struct stat st;
-    optind = 1;
-    while ((opt = tc_cli_next("export", argc, argv, "o:i:fqh", longopts)) != -1) {
-        switch (opt) {
-        case TC_CLI_ERROR: return 2;
-        case 'o': out = optarg; break;
-        case 'i': input_arg = optarg; break;
-        case 'f': force = 1; break;
-        case 'q': quiet = 1; break;
-        case 'h': usage(stdout); return 0;
-        default: return tc_cli_usage_error("export", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc)
-        return tc_cli_usage_error("export", "missing FORMAT (kerneltuner or t4)");
-    if (tc_parse_name("FORMAT", argv[optind], formats, 2, &fmt) != 0)
+    if ((rc = tc_cli_parse(&export_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
+        return rc;
+    rc = 2;
+    if (tc_parse_name("FORMAT", argv[first], formats, 2, &fmt) != 0)
         return tc_cli_usage_error("export", "%s", tc_errmsg());
-    if (argc - optind > 2)
-        return tc_cli_usage_error("export", "expected at most one TRACE, got %d", argc - optind - 1);
-    if (out == NULL)
+    if (o.out == NULL)
         return tc_cli_usage_error("export", "missing -o FILE");
-    path = optind + 1 < argc ? argv[optind + 1] : tc_paths_default_trace();
-    if (tc_output_check("-o", out, 0, &path, 1) != 0) {
+    path = first + 1 < argc ? argv[first + 1] : tc_paths_default_trace();
+    if (tc_output_check("-o", o.out, 0, &path, 1) != 0) {
         fprintf(stderr, "tunecost export: %s\n", tc_errmsg());
         return 2;
     }
-    if (!force && stat(out, &st) == 0) {
-        fprintf(stderr, "tunecost export: %s exists (use --force to replace it)\n", out);
+    if (!o.force && stat(o.out, &st) == 0) {
+        fprintf(stderr, "tunecost export: %s exists (use --force to replace it)\n", o.out);
         return 2;
     }
-    if ((t = trace_open(path)) == NULL || (input = pick_input(t, input_arg)) < 0) {
+    if ((t = trace_open(path)) == NULL || (input = pick_input(t, o.input)) < 0) {
         fprintf(stderr, "tunecost export: %s\n", tc_errmsg());
         goto out;
     }
-    if (write_file(t, input, fmt == 1, out, &sum) != 0) {
+    if (write_file(t, input, fmt == 1, o.out, &sum) != 0) {
         fprintf(stderr, "tunecost export: %s\n", tc_errmsg());
         rc = 1;
         goto out;
     }
-    if (!quiet) {
+    if (!o.quiet) {
         char shape[128];
-        fprintf(stderr, "tunecost export: %s input %s: %d configurations (%d valid)", out,
+        fprintf(stderr, "tunecost export: %s input %s: %d configurations (%d valid)", o.out,
                 tc_format_shape(trace_dims(t, input), trace_n_dims(t), shape, sizeof shape), sum.n_written,
                 sum.n_valid);
         if (sum.n_unmeasured > 0)

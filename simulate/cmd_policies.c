@@ -36,12 +36,16 @@ static void usage(FILE *fp)
             "policy asks for, and the overhead around each execution. Every input is tuned --runs times by every\n"
             "policy; the result is the mean speedup relative to the input's best configuration over tuning time,\n"
             "with its 95%% confidence interval, beside the analytic random-search baseline (docs/simulation.md,\n"
-            "\"Tuning policies\"). TRACE defaults to the shipped full-space H200 trace (" POL_FULL_H200 "), or the\n"
+            "\"Tuning policies\"). Each policy is scored by the published methodology (Willemsen et al. 2024; --score\n"
+            "atm): per input, the mean over a linear time range of (f_rand - f) / (f_rand - f_opt) in run time against\n"
+            "the exact random-search baseline, then the mean over inputs with a bootstrap 95%% CI over runs and\n"
+            "inputs. TRACE defaults to the shipped full-space H200 trace (" POL_FULL_H200 "), or the\n"
             "reference trace where that is not installed.\n"
             "\n"
             "options:\n"
-            "  -o, --output DIR        write DIR/curves.tsv, DIR/scores.tsv, DIR/policies.png|svg (required); DIR is\n"
-            "                          replaced only when all of them are written (a figure not drawn: exit 1)\n"
+            "  -o, --output DIR        write DIR/curves.tsv, DIR/scores.tsv, DIR/atm.tsv, DIR/policies.png|svg\n"
+            "                          (required); DIR is replaced only when all of them are written (a figure not\n"
+            "                          drawn: exit 1)\n"
             "  -p, --policies LIST     comma-separated, or 'all' [all]:\n");
     for (int i = 0; policy_registry[i] != NULL; i++)
         fprintf(fp, "                            %-12s %s\n", policy_registry[i]->name, policy_registry[i]->summary);
@@ -55,6 +59,12 @@ static void usage(FILE *fp)
             "      --seed S            random seed; the same seed gives the same bytes for any --threads [0]\n"
             "  -j, --threads T         worker threads (inputs are shared out), 0 = all cores (at most 64) [0]\n"
             "      --grid N            points of the common time grid, in [2, 10000] [60]\n"
+            "      --score NAME        atm (the methodology's score, with its CI) | area (the earlier area ratio\n"
+            "                          against the analytic baseline on the log grid) [atm]\n"
+            "      --cutoff P          atm: each input's range ends where random search is expected to be this\n"
+            "                          fraction of the way from the median to the optimum, in (0, 1) [0.95]\n"
+            "      --atm-curves        also write DIR/atm-curves.tsv: per input, the baseline and each policy's\n"
+            "                          mean run time at each time of its range\n"
             "      --no-figures        write no figure (no gnuplot needed)\n"
             "      --transfer-from T   the other GPU's trace, the prior of policy 'transfer' [with the default TRACE:\n"
             "                          " POL_FULL_H100 "; else none, and 'all' leaves 'transfer' out]\n"
@@ -68,8 +78,84 @@ static void usage(FILE *fp)
             "  tunecost policies --runs 30 --seed 7 -j 1 -o pol-seq          # the same bytes as with -j 2\n");
 }
 
-static int write_outputs(const char *dir, struct pol_curve *c, int n, const char *trace_path,
-                         const char *prior_path, const struct pol_settings *s)
+/* scores.tsv: one row per policy. --score area keeps the columns it always had; atm (the default) puts the
+ * methodology's score first, with its bootstrap CI, the share of the (paired) bootstrap replicates in which the
+ * policy scores highest of those evaluated, the number of inputs it could score, and keeps the area score as
+ * score_area. */
+static int write_scores(const char *dir, const struct pol_curve *c, int n, int atm)
+{
+    char path[4096];
+    struct tc_atomic a;
+    FILE *fp;
+    const double *rep[MAX_POLICIES];
+    double first[MAX_POLICIES];
+    for (int i = 0; i < n; i++)
+        rep[i] = c[i].atm_boot;
+    atm_first_share(rep, n, n > 0 ? c[0].n_boot : 0, first);
+    if (snprintf(path, sizeof path, "%s/scores.tsv", dir) >= (int)sizeof path)
+        return tc_seterr("%s: path too long", dir);
+    if ((fp = tc_atomic_open(&a, path)) == NULL)
+        return -1;
+    fprintf(fp, "policy\tscore%s\tt90_s\tt95_s\tt99_s\tfinal_speedup\tsteps\tbudget_stops\n",
+            atm ? "\tscore_lo\tscore_hi\tp_first\tinputs_scored\tscore_area" : "");
+    for (int i = 0; i < n; i++) {
+        if (atm) {
+            fprintf(fp, "%s", c[i].policy);
+            double v[4] = {c[i].atm_score, c[i].atm_lo, c[i].atm_hi, first[i]};
+            for (int k = 0; k < 4; k++) /* NaN: no input could be scored */
+                isnan(v[k]) ? fputs("\tnan", fp) : fprintf(fp, "\t%.17g", v[k]);
+            fprintf(fp, "\t%d\t%.17g", c[i].atm_n_inputs, c[i].score);
+        } else {
+            fprintf(fp, "%s\t%.17g", c[i].policy, c[i].score);
+        }
+        double t[3] = {c[i].t90_s, c[i].t95_s, c[i].t99_s};
+        for (int k = 0; k < 3; k++) {
+            if (isnan(t[k]))
+                fputs("\tnan", fp); /* not reached within the budget: the one NA token of tunecost TSVs */
+            else
+                fprintf(fp, "\t%.17g", t[k]);
+        }
+        fprintf(fp, "\t%.17g\t%ld\t%ld\n", c[i].final_speedup, c[i].n_steps, c[i].n_budget_stops);
+    }
+    return tc_atomic_commit(&a);
+}
+
+/* atm.tsv: per policy and input, the methodology's frame (its range, baseline scale) and the input's score;
+ * atm-curves.tsv (with --atm-curves): per policy, input and time of the range, the baseline and the mean f. */
+static int write_atm(const char *dir, const struct pol_curve *c, int n, const struct trace *t, int with_curves)
+{
+    char path[4096], shape[128];
+    struct tc_atomic a;
+    FILE *fp;
+    for (int pass = 0; pass < 1 + with_curves; pass++) {
+        if (snprintf(path, sizeof path, "%s/%s", dir, pass ? "atm-curves.tsv" : "atm.tsv") >= (int)sizeof path)
+            return tc_seterr("%s: path too long", dir);
+        if ((fp = tc_atomic_open(&a, path)) == NULL)
+            return -1;
+        fputs(pass ? "policy\tinput\ttime_s\tbaseline_ms\tmean_ms\n"
+                   : "policy\tinput\tscored\tscore\tt0_s\tt1_s\tper_eval_s\topt_ms\tmedian_ms\tcut_ms\n", fp);
+        for (int i = 0; i < n; i++)
+            for (int in = 0; in < c[i].n_inputs; in++) {
+                const struct atm_frame *f = &c[i].atm[in];
+                tc_format_shape(trace_dims(t, in), trace_n_dims(t), shape, sizeof shape);
+                if (pass == 0 && !f->usable)
+                    fprintf(fp, "%s\t%s\t0\tnan\tnan\tnan\tnan\tnan\tnan\tnan\n", c[i].policy, shape);
+                else if (pass == 0)
+                    fprintf(fp, "%s\t%s\t1\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", c[i].policy,
+                            shape, c[i].atm_input_score[in], f->t0_s, f->t1_s, f->per_eval_s, f->opt_ms,
+                            f->median_ms, f->cut_ms);
+                for (int g = 0; pass == 1 && f->usable && g < f->n_points; g++)
+                    fprintf(fp, "%s\t%s\t%.17g\t%.17g\t%.17g\n", c[i].policy, shape, f->time_s[g], f->base_ms[g],
+                            c[i].atm_mean_ms[(size_t)in * f->n_points + g]);
+            }
+        if (tc_atomic_commit(&a) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int write_outputs(const char *dir, struct pol_curve *c, int n, const struct trace *t, const char *prior_path,
+                         const struct pol_settings *s, int atm, int with_curves)
 {
     static const char *const stop_name[] = {[POL_STOP_NONE] = "none", [POL_STOP_EARLY] = "early",
                                             [POL_STOP_STATISTICAL] = "statistical"}; /* as --stop spells them */
@@ -81,28 +167,12 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
     fprintf(fp, "# tunecost policies: %s%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu\n",
-            trace_path, prior_path != NULL ? "; transfer from " : "", prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
+            trace_path(t), prior_path != NULL ? "; transfer from " : "", prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
             (unsigned long long)s->seed);
     pol_write_curves(fp, c, n);
-    if (tc_atomic_commit(&a) != 0)
+    if (tc_atomic_commit(&a) != 0 || write_scores(dir, c, n, atm) != 0)
         return -1;
-    if (snprintf(path, sizeof path, "%s/scores.tsv", dir) >= (int)sizeof path)
-        return tc_seterr("%s: path too long", dir);
-    if ((fp = tc_atomic_open(&a, path)) == NULL)
-        return -1;
-    fprintf(fp, "policy\tscore\tt90_s\tt95_s\tt99_s\tfinal_speedup\tsteps\tbudget_stops\n");
-    for (int i = 0; i < n; i++) {
-        fprintf(fp, "%s\t%.17g", c[i].policy, c[i].score);
-        double t[3] = {c[i].t90_s, c[i].t95_s, c[i].t99_s};
-        for (int k = 0; k < 3; k++) {
-            if (isnan(t[k]))
-                fputs("\tnan", fp); /* not reached within the budget: the one NA token of tunecost TSVs */
-            else
-                fprintf(fp, "\t%.17g", t[k]);
-        }
-        fprintf(fp, "\t%.17g\t%ld\t%ld\n", c[i].final_speedup, c[i].n_steps, c[i].n_budget_stops);
-    }
-    return tc_atomic_commit(&a);
+    return atm ? write_atm(dir, c, n, t, with_curves) : 0;
 }
 
 /* The figure (policies.png and policies.svg in dir), drawn with its script (util/tc_figures) in plots_dir.
@@ -181,13 +251,39 @@ static int policy_list(const char *list, const struct policy_ops **ops, int have
 }
 
 /* The summary table on stdout: one line per policy. */
-static void print_scores(const struct pol_curve *c, int n)
+static void print_scores(const struct pol_curve *c, int n, int atm)
 {
-    printf("%-11s %7s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "t90_s", "t95_s", "t99_s", "final", "steps",
-           "stopped");
+    const double *rep[MAX_POLICIES];
+    double first[MAX_POLICIES];
     for (int i = 0; i < n; i++)
-        printf("%-11s %7.3f %9.3g %9.3g %9.3g %9.4f %8ld %8ld\n", c[i].policy, c[i].score, c[i].t90_s, c[i].t95_s,
-               c[i].t99_s, c[i].final_speedup, c[i].n_steps, c[i].n_budget_stops);
+        rep[i] = c[i].atm_boot;
+    atm_first_share(rep, n, n > 0 ? c[0].n_boot : 0, first);
+    if (atm)
+        printf("%-11s %7s %17s %7s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "95% CI", "first", "t90_s", "t95_s",
+               "t99_s", "final", "steps", "stopped");
+    else
+        printf("%-11s %7s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "t90_s", "t95_s", "t99_s", "final", "steps",
+               "stopped");
+    for (int i = 0; i < n; i++) {
+        if (atm)
+            printf("%-11s %7.3f [%6.3f, %6.3f] %6.1f%% ", c[i].policy, c[i].atm_score, c[i].atm_lo, c[i].atm_hi,
+                   100 * first[i]);
+        else
+            printf("%-11s %7.3f ", c[i].policy, c[i].score);
+        printf("%9.3g %9.3g %9.3g %9.4f %8ld %8ld\n", c[i].t90_s, c[i].t95_s, c[i].t99_s, c[i].final_speedup,
+               c[i].n_steps, c[i].n_budget_stops);
+    }
+}
+
+/* A note on stderr when some input's score range (the space's, not the budget's) ends after the budget. */
+static void note_late_ranges(const struct pol_curve *c, double budget_s)
+{
+    int late = 0;
+    for (int i = 0; c->atm != NULL && i < c->n_inputs; i++)
+        late += c->atm[i].usable && c->atm[i].t1_s > budget_s;
+    if (late > 0)
+        fprintf(stderr, "tunecost policies: note: on %d input(s) the score's range ends after the %g s budget; a run "
+                        "the budget stopped keeps its last result there (atm.tsv, t1_s)\n", late, budget_s);
 }
 
 /* --stop's names, indexed by enum pol_stop_rule. */
@@ -204,6 +300,8 @@ int cmd_policies(int argc, char **argv)
         {"grid", required_argument, NULL, 'G'},       {"no-figures", no_argument, NULL, 'F'},
         TC_CLI_OPT_QUIET,
         {"transfer-from", required_argument, NULL, 'T'},
+        {"score", required_argument, NULL, 'K'},      {"cutoff", required_argument, NULL, 'U'},
+        {"atm-curves", no_argument, NULL, 'V'},
         TC_CLI_OPT_THREADS,    TC_CLI_OPT_HELP, TC_CLI_OPT_END,
     };
     struct pol_settings s;
@@ -211,7 +309,8 @@ int cmd_policies(int argc, char **argv)
     char full_buf[PATH_MAX], other_buf[PATH_MAX];
     const struct policy_ops *ops[MAX_POLICIES];
     struct pol_curve curves[MAX_POLICIES];
-    int n_ops = 0, n_done = 0, quiet = 0, no_figures = 0, opt, rc = 2;
+    static const char *const score_names[] = {"atm", "area"};
+    int n_ops = 0, n_done = 0, quiet = 0, no_figures = 0, opt, rc = 2, score_kind = 0, atm_curves = 0;
     struct trace *t = NULL, *other = NULL;
     struct pol_data *d = NULL;
     struct tc_outdir od;
@@ -252,6 +351,9 @@ int cmd_policies(int argc, char **argv)
             break;
         }
         case 'F': no_figures = 1; break;
+        case 'K': bad = tc_parse_name("--score", optarg, score_names, 2, &score_kind); break;
+        case 'U': bad = tc_parse_double("--cutoff", optarg, 1e-6, 1 - 1e-6, &s.atm_cutoff); break;
+        case 'V': atm_curves = 1; break;
         case 'q': quiet = 1; break;
         case 'T': prior_path = optarg; break;
         case 'h': usage(stdout); return 0;
@@ -264,6 +366,8 @@ int cmd_policies(int argc, char **argv)
         return tc_cli_usage_error("policies", "expected at most one TRACE, got %d", argc - optind);
     if (out == NULL)
         return tc_cli_usage_error("policies", "missing -o DIR");
+    if (score_kind == 1)
+        s.atm_points = 0; /* --score area: the methodology's score is not computed */
     if (optind < argc) {
         path = argv[optind];
     } else if ((path = tc_paths_shipped(POL_FULL_H200, 0, full_buf, sizeof full_buf)) == NULL) {
@@ -275,9 +379,11 @@ int cmd_policies(int argc, char **argv)
         return 2;
     {
         const char *inputs[2] = {path, prior_path};
-        static const char *const pol_outputs[] = {"curves.tsv", "scores.tsv", "policies.png", "policies.svg"};
+        static const char *const pol_outputs[] = {"curves.tsv", "scores.tsv",  "atm.tsv",
+                                                  "atm-curves.tsv", "policies.png", "policies.svg"};
         if (tc_output_check("-o", out, 1, inputs, prior_path != NULL ? 2 : 1) != 0 ||
-            tc_outdir_replaceable(out, "policies' curves.tsv, scores.tsv and policies.png|svg", pol_outputs, 4) != 0 ||
+            tc_outdir_replaceable(out, "policies' curves.tsv, scores.tsv, atm*.tsv and policies.png|svg", pol_outputs,
+                                  6) != 0 ||
             tc_outdir_begin(&od, out) != 0) {
             fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
             return 2;
@@ -313,7 +419,9 @@ int cmd_policies(int argc, char **argv)
     }
     if (!quiet && isatty(STDERR_FILENO))
         fputc('\n', stderr);
-    if (write_outputs(od.tmp, curves, n_done, path, prior_path, &s) != 0) {
+    if (!quiet && score_kind == 0 && n_done > 0)
+        note_late_ranges(&curves[0], s.budget_s);
+    if (write_outputs(od.tmp, curves, n_done, t, prior_path, &s, score_kind == 0, atm_curves) != 0) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         rc = 1;
         goto out;
@@ -330,7 +438,7 @@ int cmd_policies(int argc, char **argv)
         goto out;
     }
     if (!quiet) {
-        print_scores(curves, n_done);
+        print_scores(curves, n_done, score_kind == 0);
         fprintf(stderr, "tunecost policies: wrote %s/curves.tsv, %s/scores.tsv (%.2f s)\n", out, out, tc_now_s() - t0);
     }
     rc = 0;
