@@ -55,10 +55,13 @@ int pol_config_at(const struct pol_view *v, const int *vidx)
             g += (size_t)vidx[p] * stride;
             stride *= (size_t)v->n_values[p];
         }
-        return v->grid_cfg[g];
+        int k = v->grid_cfg[g];
+        return k >= 0 && v->cfg[k].known_invalid ? -1 : k;
     }
     for (int k = 0; k < v->n_configs; k++) {
         int p = 0;
+        if (v->cfg[k].known_invalid)
+            continue;
         while (p < v->n_params && v->cfg[k].params[p] == v->values[p][vidx[p]])
             p++;
         if (p == v->n_params)
@@ -102,7 +105,7 @@ void pol_settings_default(struct pol_settings *s)
     s->compile_factor = 16;
     s->overhead = SIM_OVERHEAD_PAPER;
     s->compile_model = SIM_CM_MEASURED;
-    s->failed_cost = SIM_FAILED_NONE;
+    s->failed_cost = SIM_FAILED_TRITON; /* a real tuner pays for what fails (Triton compiles it first) */
     s->truth = SIM_ESTIMATOR_MEDIAN;
     s->atm_cutoff = 0.95;
     s->atm_points = 100;
@@ -262,7 +265,7 @@ static int data_input(struct pol_data *d, const struct trace *t, int i, struct s
     struct pinput *in = &d->in[i];
     in->n_cfg = nc;
     in->c = calloc((size_t)nc + 1, sizeof *in->c);
-    in->pc = calloc((size_t)nc + 1, sizeof *in->pc);
+    in->pc = calloc(2 * (size_t)nc + 1, sizeof *in->pc); /* as a tuner with restrictions sees them, then without */
     if (in->c == NULL || in->pc == NULL)
         return tc_seterr("policies: out of memory");
     in->opt_ms = in->opt_truth_ms[0] = in->opt_truth_ms[1] = in->opt_truth_ms[2] = INFINITY;
@@ -278,6 +281,7 @@ static int data_input(struct pol_data *d, const struct trace *t, int i, struct s
         c->status = b->status;
         in->pc[k].params = trace_params(t, k);
         in->pc[k].known_invalid = c->status == TRACE_OUT_OF_RESOURCES;
+        in->pc[nc + k].params = in->pc[k].params;
         c->fail_ms = isfinite(b->wall_ms) && b->wall_ms > 0 ? b->wall_ms : 0;
         if (c->status != TRACE_OK)
             continue;
@@ -346,40 +350,6 @@ int pol_data_has_prior(const struct pol_data *d)
     return d->n_in > 0 && d->in[0].prior_ms != NULL;
 }
 
-/* qsort_r / bsearch order on configurations of a trace: lexicographic parameter values. */
-struct by_params {
-    const struct trace *t;
-    const int32_t *key; /* the values sought (bsearch), when the key index is -1 */
-};
-
-static int cmp_params(const void *a, const void *b, void *ctx)
-{
-    const struct by_params *bp = ctx;
-    int ia = *(const int *)a, ib = *(const int *)b;
-    const int32_t *x = ia < 0 ? bp->key : trace_params(bp->t, ia), *y = ib < 0 ? bp->key : trace_params(bp->t, ib);
-    for (int p = 0; p < trace_n_params(bp->t); p++)
-        if (x[p] != y[p])
-            return (x[p] > y[p]) - (x[p] < y[p]);
-    return 0;
-}
-
-/* The input of `other` with the same dimensions as input i of t, or -1. */
-static int same_input(const struct trace *t, int i, const struct trace *other)
-{
-    int nd = trace_n_dims(t);
-    if (trace_n_dims(other) != nd)
-        return -1;
-    for (int j = 0; j < trace_n_inputs(other); j++) {
-        int q = 0;
-        while (q < nd && trace_dims(t, i)[q] == trace_dims(other, j)[q] &&
-               strcmp(trace_dim_name(t, q), trace_dim_name(other, q)) == 0)
-            q++;
-        if (q == nd)
-            return j;
-    }
-    return -1;
-}
-
 /* prior[k] for input i of d from od (other's tables): match[k] is k's configuration in other (-1: none). */
 static void prior_input(const struct pol_data *od, int j, const int *match, int nc, double *prior)
 {
@@ -407,41 +377,15 @@ static void prior_input(const struct pol_data *od, int j, const int *match, int 
 
 int pol_data_set_prior(struct pol_data *d, const struct trace *t, const struct trace *other)
 {
-    int nc = trace_n_configs(t), no = trace_n_configs(other), np = trace_n_params(t), rc = -1, n_match = 0;
-    int *order = malloc(((size_t)no + 1) * sizeof *order), *match = malloc(((size_t)nc + 1) * sizeof *match);
+    int nc = trace_n_configs(t), rc = -1, n_match;
+    int *match = malloc(((size_t)nc + 1) * sizeof *match), *in_map = malloc(((size_t)d->n_in + 1) * sizeof *in_map);
     struct pol_data *od = NULL;
-    struct by_params bp = {other, NULL};
-    if (order == NULL || match == NULL) {
+    if (match == NULL || in_map == NULL) {
         tc_seterr("policies: out of memory");
         goto out;
     }
-    if (trace_n_params(other) != np) {
-        tc_seterr("%s: %d parameters, %s has %d: not the same search space", trace_path(other),
-                  trace_n_params(other), trace_path(t), np);
+    if ((n_match = trace_match_configs(t, other, match)) < 0 || trace_match_inputs(t, other, in_map) < 0)
         goto out;
-    }
-    for (int p = 0; p < np; p++)
-        if (strcmp(trace_param_name(t, p), trace_param_name(other, p)) != 0) {
-            tc_seterr("%s: parameter %d is %s, %s has %s: not the same search space", trace_path(other), p,
-                      trace_param_name(other, p), trace_path(t), trace_param_name(t, p));
-            goto out;
-        }
-    for (int m = 0; m < no; m++)
-        order[m] = m;
-    qsort_r(order, (size_t)no, sizeof *order, cmp_params, &bp);
-    for (int k = 0; k < nc; k++) { /* binary search of k's values among other's, in that order */
-        int key = -1, lo = 0, hi = no;
-        bp.key = trace_params(t, k);
-        while (lo < hi) {
-            int mid = (lo + hi) / 2;
-            if (cmp_params(&order[mid], &key, &bp) < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        match[k] = lo < no && cmp_params(&order[lo], &key, &bp) == 0 ? order[lo] : -1;
-        n_match += match[k] >= 0;
-    }
     if (n_match == 0) {
         tc_seterr("%s: no configuration in common with %s", trace_path(other), trace_path(t));
         goto out;
@@ -454,9 +398,8 @@ int pol_data_set_prior(struct pol_data *d, const struct trace *t, const struct t
             tc_seterr("policies: out of memory");
             goto out;
         }
-        int j = same_input(t, i, other);
-        prior_input(od, j, match, nc, d->in[i].prior_ms);
-        d->in[i].prior_same = j >= 0;
+        prior_input(od, in_map[i], match, nc, d->in[i].prior_ms);
+        d->in[i].prior_same = in_map[i] >= 0;
     }
     rc = 0;
 out:
@@ -466,8 +409,8 @@ out:
             d->in[i].prior_ms = NULL;
         }
     pol_data_free(od);
-    free(order);
     free(match);
+    free(in_map);
     return rc;
 }
 

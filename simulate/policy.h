@@ -28,8 +28,12 @@ struct trace;
 struct pol_config {
     const int32_t *params;  /* n_params values (the trace's /params row) */
     int known_invalid;      /* 1 when the configuration is refused before any launch (out of resources: shared
-                             * memory or registers over the limit), which the engine charges nothing for: a tuner's
-                             * restrictions (Kernel Tuner's `restrictions`) exclude it from the parameters alone */
+                             * memory or registers over the limit) and the tuner knows it from the parameters alone
+                             * (Kernel Tuner's `restrictions`), so the engine charges nothing for it: under
+                             * --failed-cost none. Under triton no configuration is known invalid (Triton compiles
+                             * every configuration it is given and learns of the failure then, paying for it). The
+                             * grid helpers (pol_config_at, pol_neighbours, pol_closest) leave these out: the space
+                             * searched is what the restrictions leave */
 };
 
 /* The view of one input a policy sees while it runs. */
@@ -81,11 +85,12 @@ struct policy_ops {
 int pol_pick_unmarked(const struct pol_view *v, const int *marked, int n_unmarked);
 int pol_value_index(const struct pol_view *v, int p, int32_t x);
 /* The configuration whose parameter p has value v->values[p][vidx[p]] for every p (the first in trace order), or
- * -1 when the space has none. O(n_params) from a table when the grid is small enough to tabulate. */
+ * -1 when the space has none (or it is known_invalid). O(n_params) from a table when the grid is small enough to tabulate. */
 int pol_config_at(const struct pol_view *v, const int *vidx);
 
 /* Search-space helpers of the grid-search policies (policy_search.c), on the space as it is: the configurations
- * in the trace, whose parameters take the values in v->values (Kernel Tuner's neighbour methods, searchspace.py).
+ * in the trace, whose parameters take the values in v->values (Kernel Tuner's neighbour methods, searchspace.py),
+ * less those known_invalid.
  * pol_vidx: the value index of configuration c's parameter p.
  * pol_neighbours: the configurations that are neighbours of the grid point vidx (which need not be a
  * configuration itself; it is never its own neighbour), into out (room for n_configs), ascending configuration
@@ -150,9 +155,10 @@ struct pol_settings {
     enum sim_failed_cost failed_cost; /* SIM_FAILED_TRITON: a failed configuration costs its compile (every
                                    * status; none recorded: the input's median) plus its failed launch's wall_ms,
                                    * as simulate charges it; NONE: no compile for out of resources, the wall_ms of
-                                   * a launch error or wrong result only. Both cost models read it (simulate
-                                   * draws no failed configuration under NONE) [SIM_FAILED_NONE: `policies`'s
-                                   * default, while its published numbers are re-measured] */
+                                   * a launch error or wrong result only, and an out-of-resources configuration
+                                   * is known_invalid (a tuner's restrictions exclude it). Both cost models read
+                                   * it (simulate draws no failed configuration under NONE) [SIM_FAILED_TRITON:
+                                   * a real tuner pays for the configurations that fail, as Triton compiles them] */
     enum sim_estimator truth;     /* sim_costs only: the truth speedups are scored by (simulate's --truth); the
                                    * engine's own scoring is the median [SIM_ESTIMATOR_MEDIAN] */
     /* the methodology's score (score_atm.h; its baseline charges the engine's own costs, also with sim_costs): */
@@ -167,8 +173,9 @@ void pol_settings_default(struct pol_settings *s);
 struct pol_data;
 struct pol_data *pol_data_from_trace(const struct trace *t);
 /* The transfer policy's prior (pol_view.prior_ms) from another trace `other` of the same kernel, another GPU:
- * configurations matched by parameter values (the parameter names must be the same, in the same order), inputs by
- * their dimensions; an input of d that `other` lacks gets, per configuration, the geometric mean over other's
+ * configurations matched by parameter values, inputs by their dimensions (trace_match_configs, trace_match_inputs:
+ * the same parameter and dimension names, in any order; either trace may hold configurations the other lacks:
+ * those of t get NaN); an input of d that `other` lacks gets, per configuration, the geometric mean over other's
  * inputs of its time relative to that input's best (a ranking, not times). Returns 0, or -1 (tc_errmsg: the
  * parameters differ, no configuration in common, out of memory). */
 int pol_data_set_prior(struct pol_data *d, const struct trace *t, const struct trace *other);

@@ -285,7 +285,7 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
     memset(&v, 0, sizeof v);
     v.n_configs = nc;
     v.n_params = d->n_params;
-    v.cfg = in->pc;
+    v.cfg = s->failed_cost == SIM_FAILED_TRITON ? in->pc + nc : in->pc;
     v.n_values = d->n_values;
     v.values = (const int32_t *const *)d->values;
     v.grid_cfg = d->grid_cfg;
@@ -321,7 +321,8 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
             *budget_stop = 1;
             break;
         }
-        if (!was_visited && rs.visited[k] && in->c[k].status != TRACE_OUT_OF_RESOURCES)
+        if (!was_visited && rs.visited[k] &&
+            (in->c[k].status != TRACE_OUT_OF_RESOURCES || s->failed_cost == SIM_FAILED_TRITON))
             rs.compile_ms[k] = in->c[k].compile_rec_ms; /* compiled now: its compile time is known */
         (*n_steps)++;
         v.best = incumbent_after(in, &rs, v.best, k);

@@ -39,7 +39,9 @@ double pol_visit_fail_ms(const struct pcfg *c, const struct pol_settings *s);
 struct pinput {
     int n_cfg, n_valid;
     struct pcfg *c;
-    struct pol_config *pc;
+    struct pol_config *pc;   /* 2 x n_cfg: the view's configurations under --failed-cost none (out of resources
+                              * known_invalid: a tuner's restrictions exclude it), then under triton (nothing known
+                              * before compiling, as Triton compiles every configuration it is given) */
     double *prior_ms;    /* n_cfg, or NULL: the transfer policy's prior (pol_data_set_prior) */
     int prior_same;      /* 1 when the prior is the other trace's same input (else a ranking over its inputs) */
     double opt_ms;

@@ -37,6 +37,8 @@ static int scan_neighbours(const struct pol_view *v, const int *vidx, enum pol_n
     int n = 0, buf[MAX_PARAMS];
     for (int k = 0; k < v->n_configs; k++) {
         int n_diff = 0, max_diff = 0;
+        if (v->cfg[k].known_invalid)
+            continue;
         const int *row = row_of(v, k, buf);
         for (int p = 0; p < v->n_params; p++) {
             int dv = abs(row[p] - vidx[p]);
@@ -122,6 +124,8 @@ int pol_closest(const struct pol_view *v, const int *vidx)
         if (pass == 1 && n_ties <= 1)
             break;
         for (int k = 0; k < v->n_configs; k++) {
+            if (v->cfg[k].known_invalid)
+                continue;
             const int *row = row_of(v, k, buf);
             long dist = 0;
             for (int p = 0; p < v->n_params && (best < 0 || dist <= best); p++)

@@ -105,9 +105,10 @@ START_TEST(test_policy_exhaustive_reaches_optimum_at_hand_worked_time)
 }
 END_TEST
 
-/* --failed-cost triton in the engine's own costs: the tiny trace's out-of-resources configuration (compile 50 ms,
- * a failed run of wall 0) is compiled before its launch fails, so exhaustive search ends at 0.348 + 0.050 =
- * 0.398 s instead of 0.348 s; the speedup it reaches is the same (the failure is never selected). */
+/* --failed-cost triton (the default) in the engine's own costs: the tiny trace's out-of-resources configuration
+ * (compile 50 ms, a failed run of wall 0) is compiled before its launch fails, so exhaustive search ends at 0.348 +
+ * 0.050 = 0.398 s, where under none (restrictions exclude it at no cost) it ends at 0.348 s; the speedup it
+ * reaches is the same (the failure is never selected). */
 START_TEST(test_policy_failed_cost_triton_compiles_failures)
 {
     struct trace *t;
@@ -116,6 +117,8 @@ START_TEST(test_policy_failed_cost_triton_compiles_failures)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     double time_s, speedup;
     settings(&s);
+    ck_assert_int_eq(s.failed_cost, SIM_FAILED_TRITON);
+    s.failed_cost = SIM_FAILED_NONE;
     ck_assert_int_eq(pol_run(d, 0, policy_find("exhaustive"), &s, r, &time_s, &speedup), 0);
     ck_assert_double_eq_tol(time_s, 0.348, 1e-12);
     s.failed_cost = SIM_FAILED_TRITON;
@@ -153,8 +156,10 @@ END_TEST
 
 START_TEST(test_policy_costaware_skips_what_the_compiler_refuses)
 {
-    /* c2 is out of resources, known without benchmarking: cost-aware takes c0 and c1 only (2 steps per run);
-     * random and exhaustive take all three */
+    /* c2 is out of resources. Under --failed-cost none that is known without benchmarking (restrictions):
+     * cost-aware takes c0 and c1 only (2 steps per run); random takes all three. Under triton (the default) nothing
+     * is known before compiling: cost-aware takes all three too, and pays for c2's compile (50 ms), so each run
+     * ends at 0.398 s, as exhaustive does (test_policy_failed_cost_triton_compiles_failures). */
     struct trace *t;
     struct pol_data *d = tiny_data(&t);
     struct pol_settings s;
@@ -163,6 +168,7 @@ START_TEST(test_policy_costaware_skips_what_the_compiler_refuses)
     settings(&s);
     s.runs = 5;
     s.n_grid = 1;
+    s.failed_cost = SIM_FAILED_NONE;
     ck_assert_int_eq(pol_evaluate(d, policy_find("costaware"), &s, grid, &c), 0);
     ck_assert_int_eq(c.n_steps, 2 * 5);
     ck_assert_double_eq(c.mean[0], 1.0);
@@ -170,6 +176,18 @@ START_TEST(test_policy_costaware_skips_what_the_compiler_refuses)
     ck_assert_int_eq(pol_evaluate(d, policy_find("random"), &s, grid, &c), 0);
     ck_assert_int_eq(c.n_steps, 3 * 5);
     pol_curve_free(&c);
+    s.failed_cost = SIM_FAILED_TRITON;
+    ck_assert_int_eq(pol_evaluate(d, policy_find("costaware"), &s, grid, &c), 0);
+    ck_assert_int_eq(c.n_steps, 3 * 5);
+    ck_assert_double_eq(c.mean[0], 1.0);
+    pol_curve_free(&c);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    double time_s, speedup;
+    for (int run = 0; run < 5; run++) {
+        ck_assert_int_eq(pol_run(d, 0, policy_find("costaware"), &s, r, &time_s, &speedup), 0);
+        ck_assert_double_eq_tol(time_s, 0.398, 1e-12);
+    }
+    gsl_rng_free(r);
     pol_data_free(d);
     trace_close(t);
 }
@@ -513,7 +531,8 @@ START_TEST(test_policy_view_shows_nothing_unpaid)
     /* The tiny trace: c0 compiles in 100 ms, c1 in 200 ms, c2 is refused by the compiler (recorded compile 50
      * ms, never charged). Before a configuration is benchmarked, its compile time, estimate, executions and
      * failure are all unknown (NaN / 0) in the view; after, c0 and c1 show 100 and 200 ms, and c2 shows failed
-     * with no compile time (the engine charged none). */
+     * with no compile time under --failed-cost none (the engine charged none), its 50 ms under triton (the
+     * default: compiled, and charged). */
     static const struct policy_ops spy_ops = {"spy", "", "", spy_start, spy_next, spy_rep, NULL, spy_stop, 0};
     struct trace *t;
     struct pol_data *d = tiny_data(&t);
@@ -521,14 +540,20 @@ START_TEST(test_policy_view_shows_nothing_unpaid)
     double time_s, speedup;
     settings(&s);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    ck_assert_int_eq(pol_run(d, 0, &spy_ops, &s, rng, &time_s, &speedup), 0);
-    ck_assert_int_eq(spy.n_asked, 3);
-    ck_assert_int_eq(spy.bad_unmeasured, 0);
-    ck_assert_double_eq(spy.compile_seen[0], 100);
-    ck_assert_double_eq(spy.compile_seen[1], 200);
-    ck_assert(isnan(spy.compile_seen[2]));
-    ck_assert_int_eq(spy.failed_seen[2], 1);
-    ck_assert_double_eq(speedup, 1.0);
+    for (int triton = 0; triton < 2; triton++) {
+        s.failed_cost = triton ? SIM_FAILED_TRITON : SIM_FAILED_NONE;
+        ck_assert_int_eq(pol_run(d, 0, &spy_ops, &s, rng, &time_s, &speedup), 0);
+        ck_assert_int_eq(spy.n_asked, 3);
+        ck_assert_int_eq(spy.bad_unmeasured, 0);
+        ck_assert_double_eq(spy.compile_seen[0], 100);
+        ck_assert_double_eq(spy.compile_seen[1], 200);
+        if (triton)
+            ck_assert_double_eq(spy.compile_seen[2], 50);
+        else
+            ck_assert(isnan(spy.compile_seen[2]));
+        ck_assert_int_eq(spy.failed_seen[2], 1);
+        ck_assert_double_eq(speedup, 1.0);
+    }
     gsl_rng_free(rng);
     pol_data_free(d);
     trace_close(t);

@@ -172,6 +172,15 @@ const int64_t *trace_dims(const struct trace *t, int input);      /* n_dims valu
 const struct trace_input *trace_input(const struct trace *t, int input);
 /* Index of the input with these dims, or -1. */
 int trace_find_input(const struct trace *t, const int64_t *dims);
+/* The same search space in two traces (trace_match.c), e.g. one kernel on two GPUs, one a subset of the other.
+ * trace_match_configs: map[k] (room for trace_n_configs(a)) = the configuration of b with the parameter values of
+ * a's configuration k (the first in b's order where b repeats them), or -1; parameters are matched by name, in any
+ * order, a parameter with a value table by its values' JSON text. trace_match_inputs: map[i] (room for
+ * trace_n_inputs(a)) = b's input with the dimensions of a's input i, or -1; dimensions matched by name. Each
+ * returns how many it matched, or -1 (tc_errmsg: the two traces' parameter or dimension names differ, out of
+ * memory). */
+int trace_match_configs(const struct trace *a, const struct trace *b, int *map);
+int trace_match_inputs(const struct trace *a, const struct trace *b, int *map);
 
 size_t trace_n_runs(const struct trace *t);
 const struct trace_run *trace_run(const struct trace *t, size_t r);
