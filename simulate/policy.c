@@ -437,14 +437,46 @@ int pol_data_restrict_to_prior(struct pol_data *d)
     return kept;
 }
 
+/* The shipped traces of GPU g (0: H200, 1: H100), full space first: buf holds it, *full says which. Returns 0, or
+ * -1 when neither is shipped. */
+static int shipped_gpu(int g, char *buf, size_t len, int *full)
+{
+    static const char *const names[2][2] = {{"gemm-h200-full.h5", "gemm-h200.h5"},
+                                            {"gemm-h100-full.h5", "gemm-h100.h5"}};
+    for (int k = 0; k < 2; k++)
+        if (tc_paths_shipped(names[g][k], 0, buf, len) != NULL) {
+            *full = k == 0;
+            return 0;
+        }
+    if (len > 0)
+        buf[0] = '\0';
+    return -1;
+}
+
 int pol_shipped_pair(char *h200, char *h100, size_t len)
 {
-    static const char *const pairs[2][2] = {{"gemm-h200-full.h5", "gemm-h100-full.h5"},
-                                            {"gemm-h200.h5", "gemm-h100.h5"}};
-    for (int k = 0; k < 2; k++)
-        if (tc_paths_shipped(pairs[k][0], 0, h200, len) != NULL && tc_paths_shipped(pairs[k][1], 0, h100, len) != NULL)
-            return 0;
-    if (tc_paths_shipped(pairs[1][0], 0, h200, len) == NULL && len > 0)
-        h200[0] = '\0';
-    return -1;
+    int full[2];
+    int a = shipped_gpu(0, h200, len, &full[0]), b = shipped_gpu(1, h100, len, &full[1]);
+    return a == 0 && b == 0 ? 0 : -1;
+}
+
+int pol_shipped_default(char *trace, char *prior, size_t len)
+{
+    char *buf[2] = {trace, prior};
+    int full[2] = {0, 0}, have[2];
+    for (int g = 0; g < 2; g++)
+        have[g] = shipped_gpu(g, buf[g], len, &full[g]) == 0;
+    if (!(have[0] && full[0]) && have[1] && full[1]) { /* the H100's full space: the H200's trace is the prior */
+        char tmp[4096];
+        if (len > sizeof tmp)
+            return tc_seterr("policies: path buffer too long");
+        memcpy(tmp, prior, len);
+        memcpy(prior, trace, len);
+        memcpy(trace, tmp, len);
+        return 0;
+    }
+    if (!have[0])
+        return tc_seterr("policies: no shipped trace (gemm-h200-full.h5, gemm-h100-full.h5 or gemm-h200.h5) under "
+                         "%s; give TRACE", tc_paths_dir(TC_PATHS_DATA));
+    return 0;
 }
