@@ -231,24 +231,21 @@ static int data_blocks(struct pcfg *c)
 }
 
 /* Each configuration's charge under both compile models (pcfg.charge), with the medians of the input's valid
- * configurations for those without a compile time: the rule simulate's replay applies (sim_replay.c). */
+ * configurations for those without a compile time: simulate's rule (sim_compile_medians). */
 static int charges(struct pinput *in, const struct sim_base *base, int nc)
 {
-    double *v = malloc(((size_t)nc + 1) * sizeof *v), med_ms, med_seq_ms;
+    double *v = malloc(((size_t)nc + 1) * 3 * sizeof *v), *iso = v + nc + 1, *scratch = iso + nc + 1;
+    double med_ms, med_seq_ms;
     int m = 0;
     if (v == NULL)
         return -1;
     for (int k = 0; k < nc; k++)
-        if (base[k].status == TRACE_OK)
-            v[m++] = base[k].compile_ms;
-    med_ms = sim_median_finite(v, m);
+        if (base[k].status == TRACE_OK) {
+            v[m] = base[k].compile_ms;
+            iso[m++] = base[k].compile_isolated_ms;
+        }
     for (int cm = SIM_CM_MEASURED; cm <= SIM_CM_PAPER; cm++) {
-        m = 0;
-        for (int k = 0; k < nc; k++)
-            if (base[k].status == TRACE_OK)
-                v[m++] = sim_compile_charge((enum sim_compile_model)cm, base[k].compile_ms,
-                                            base[k].compile_isolated_ms, NAN, NAN).seq_ms;
-        med_seq_ms = sim_median_finite(v, m);
+        sim_compile_medians((enum sim_compile_model)cm, v, iso, m, scratch, &med_ms, &med_seq_ms);
         for (int k = 0; k < nc; k++)
             in->c[k].charge[cm] = sim_compile_charge((enum sim_compile_model)cm, base[k].compile_ms,
                                                      base[k].compile_isolated_ms, med_ms, med_seq_ms);

@@ -429,15 +429,20 @@ static int job_inputs(struct job *jb, struct sim_result *res)
     const struct sim_data *d = jb->d;
     const struct sim_settings *s = jb->s;
     size_t n = (size_t)(d->n_in > 0 ? d->n_in : 1);
-    double *v = NULL;
+    double *v = NULL, *iso = NULL, *scratch = NULL;
     jb->med_ms = calloc(n, sizeof *jb->med_ms);
     jb->med_seq_ms = calloc(n, sizeof *jb->med_seq_ms);
     jb->drawable = calloc(n, sizeof *jb->drawable);
     for (int i = 0; i < d->n_in; i++)
         n = (size_t)d->in[i].n > n ? (size_t)d->in[i].n : n;
     v = malloc(n * sizeof *v);
-    if (jb->med_ms == NULL || jb->med_seq_ms == NULL || jb->drawable == NULL || v == NULL) {
+    iso = malloc(n * sizeof *iso);
+    scratch = malloc(n * sizeof *scratch);
+    if (jb->med_ms == NULL || jb->med_seq_ms == NULL || jb->drawable == NULL || v == NULL || iso == NULL ||
+        scratch == NULL) {
         free(v);
+        free(iso);
+        free(scratch);
         return tc_seterr("simulate: out of memory");
     }
     for (int i = (s->input >= 0 ? s->input : 0); i < (s->input >= 0 ? s->input + 1 : d->n_in); i++) {
@@ -450,17 +455,15 @@ static int job_inputs(struct job *jb, struct sim_result *res)
         res->n_inputs_used++;
         jb->drawable[jb->n_drawable++] = i;
         for (int q = 0; q < in->n; q++)
-            if (!in->c[q].failed)
-                v[m++] = in->c[q].compile_ms;
-        jb->med_ms[i] = sim_median_finite(v, m);
-        m = 0;
-        for (int q = 0; q < in->n; q++)
-            if (!in->c[q].failed)
-                v[m++] = sim_compile_charge(s->compile_model, in->c[q].compile_ms, in->c[q].compile_iso_ms, NAN,
-                                            NAN).seq_ms;
-        jb->med_seq_ms[i] = sim_median_finite(v, m);
+            if (!in->c[q].failed) {
+                v[m] = in->c[q].compile_ms;
+                iso[m++] = in->c[q].compile_iso_ms;
+            }
+        sim_compile_medians(s->compile_model, v, iso, m, scratch, &jb->med_ms[i], &jb->med_seq_ms[i]);
     }
     free(v);
+    free(iso);
+    free(scratch);
     if (res->n_inputs_used == 0)
         return tc_seterr("simulate: no input with a valid configuration to replay");
     return 0;

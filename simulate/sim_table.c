@@ -2,6 +2,7 @@
  * (sim_table.h): status, compile time, true time (median of the timed executions) and the overhead split into a
  * fixed and a per-execution part, each computed once, in one way, for both. */
 #include "sim_table.h"
+#include "sim_cost.h"
 #include "tc_err.h"
 #include "tc_opt.h"
 #include "tc_stats.h"
@@ -52,6 +53,17 @@ double sim_median_finite(double *v, int n)
         return NAN;
     qsort(v, (size_t)m, sizeof *v, tc_cmp_double);
     return tc_median_sorted(v, (size_t)m);
+}
+
+void sim_compile_medians(enum sim_compile_model m, const double *compile_ms, const double *isolated_ms, int n,
+                         double *scratch, double *med_ms, double *med_seq_ms)
+{
+    for (int k = 0; k < n; k++)
+        scratch[k] = compile_ms[k];
+    *med_ms = sim_median_finite(scratch, n);
+    for (int k = 0; k < n; k++)
+        scratch[k] = sim_compile_charge(m, compile_ms[k], isolated_ms[k], NAN, NAN).seq_ms;
+    *med_seq_ms = sim_median_finite(scratch, n);
 }
 
 int sim_base_fill(struct sim_scratch *bs, const char *input, const struct sim_config_run *run, struct sim_base *b)

@@ -62,6 +62,14 @@ double sim_trace_isolated_ms(const struct trace *t, int c);
  * charged to a failed configuration without one is the median of the input's valid ones (sim_compile_charge). */
 double sim_median_finite(double *v, int n);
 
+/* The one rule for the compile time of a failed configuration without one: *med_ms = the median of the input's
+ * valid configurations' compile_ms, *med_seq_ms = the median of what model m charges them sequentially
+ * (sim_compile_charge's seq_ms), both over the finite values (NaN when none). compile_ms and isolated_ms hold the n
+ * valid configurations' recorded times (NaN: none) and are left unchanged; scratch has room for n values. `simulate`'s
+ * replay (sim_replay.c) and the policy engine's tables (policy.c) both call it. */
+void sim_compile_medians(enum sim_compile_model m, const double *compile_ms, const double *isolated_ms, int n,
+                         double *scratch, double *med_ms, double *med_seq_ms);
+
 /* Median of x[0..n) in ms, x unchanged (n > 0). Returns 0 or -1 (out of memory). */
 int sim_median_ms(struct sim_scratch *bs, const uint64_t *x, size_t n, double *out);
 

@@ -311,6 +311,17 @@ static int same_set(const int *got, const int *want, int n)
     return 1;
 }
 
+/* The fixture of the climbs below: the 3 x 3 grid (2 parameters x 3 values, configuration c = (a, b) = (c / 3,
+ * c % 3)) at cost c + 1 ms, --rep-ms 50, the stream seeded so that the first draw starts at 8 = (2,2), the most
+ * costly configuration. */
+static void climb_from_worst(struct fake *f, double cost[9])
+{
+    fake_init(f, 2, 3, 50);
+    for (int c = 0; c < 9; c++)
+        cost[c] = c + 1;
+    gsl_rng_set(f->rng, seed_for_first_draw(9, 8));
+}
+
 START_TEST(test_mls_steepest_descent_then_restart)
 {
     /* 2 parameters x 3 values, configuration c = (a, b) = (c / 3, c % 3) at cost 3a + b + 1 ms = c + 1. Hamming
@@ -321,10 +332,7 @@ START_TEST(test_mls_steepest_descent_then_restart)
     struct fake f;
     double cost[9];
     int got[9];
-    fake_init(&f, 2, 3, 50);
-    for (int c = 0; c < 9; c++)
-        cost[c] = c + 1;
-    gsl_rng_set(f.rng, seed_for_first_draw(9, 8));
+    climb_from_worst(&f, cost);
     ck_assert_int_eq(drive(&f, policy_find("mls"), cost, 8, got), 8);
     ck_assert_int_eq(got[0], 8);
     ck_assert(same_set(&got[1], (const int[]){2, 5, 6, 7}, 4));
@@ -384,10 +392,7 @@ START_TEST(test_greedy_ils_moves_at_the_first_improvement)
     struct fake f;
     double cost[9];
     int got[3];
-    fake_init(&f, 2, 3, 50);
-    for (int c = 0; c < 9; c++)
-        cost[c] = c + 1;
-    gsl_rng_set(f.rng, seed_for_first_draw(9, 8));
+    climb_from_worst(&f, cost);
     ck_assert_int_eq(drive(&f, policy_find("greedy_ils"), cost, 3, got), 3);
     ck_assert_int_eq(got[0], 8);
     ck_assert(got[1] == 2 || got[1] == 5 || got[1] == 6 || got[1] == 7);
