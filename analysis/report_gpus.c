@@ -1,8 +1,10 @@
-/* report_gpus.c — the report's cross-GPU study on the shipped traces of one space on two GPUs (pol_shipped_pair:
- * the full-space pair when shipped, else gemm-h200.h5 and gemm-h100.h5, the same 100 configurations): how much of
- * one GPU's optimum the other GPU's best configuration keeps, every policy ranked per GPU with its CI and the
- * ranking's stability over three seeds, and whether the warm start from the other GPU (`transfer`) beats each
- * policy from scratch, on the inputs both GPUs have. */
+/* report_gpus.c — the report's cross-GPU study on the shipped traces of one kernel on two GPUs (pol_shipped_pair:
+ * each GPU's full-space trace when shipped, else its reference; today the H200's 100-configuration reference and the
+ * H100's full 576-point space), paired by parameter values and input dimensions (trace_match_configs,
+ * trace_match_inputs): how much of one GPU's optimum the other GPU's best configuration keeps, on the
+ * configurations both measured; every policy ranked per GPU, on that GPU's own space over the inputs both have, with
+ * its CI and the ranking's stability over three seeds; and whether the warm start from the other GPU (`transfer`)
+ * beats each policy from scratch. */
 #include "policy.h"
 #include "report_ctx.h"
 #include "trace.h"
@@ -12,6 +14,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define GPU_SEEDS 3
 #define GPU_MAX_POL 16
@@ -28,16 +31,6 @@ static void score_ci(const struct pol_curve *cv, double *m, double *lo, double *
     *hi = cv->atm_hi;
 }
 
-/* The configuration of `to` with the parameter values of configuration k of `from`, or -1. */
-static int same_config(const struct trace *from, int k, const struct trace *to)
-{
-    int np = trace_n_params(from);
-    for (int m = 0; m < trace_n_configs(to); m++)
-        if (memcmp(trace_params(to, m), trace_params(from, k), (size_t)np * sizeof(int32_t)) == 0)
-            return m;
-    return -1;
-}
-
 /* Mean and 95% CI (Student t over the n values). */
 static void mean_ci(const double *x, int n, double *m, double *lo, double *hi)
 {
@@ -52,38 +45,72 @@ static void mean_ci(const double *x, int n, double *m, double *lo, double *hi)
     *hi = *m + half;
 }
 
-/* One row of cross-gpu.tsv: what `from`'s best configuration per input keeps of `to`'s optimum (its speedup there
- * relative to `to`'s best; 0 where it fails there), over the inputs both have. Returns 0, or -1 (message set). */
+/* The true time (ns) of configuration k for input i when its current run is valid, else NaN. */
+static double true_ns(const struct trace *t, int i, int k)
+{
+    long r = trace_find_run(t, i, k);
+    return r >= 0 && trace_run_valid(t, (size_t)r) ? trace_run_true_ns(t, (size_t)r) : NAN;
+}
+
+/* One row of cross-gpu.tsv: per input both traces have, `from`'s best among the configurations both measured, and
+ * what it keeps there of `to`'s optimum over those same configurations (keep: `to`'s best true time over its true
+ * time; 0 where it fails there), and of `to`'s optimum over all of `to`'s configurations (keep_all: less where `to`
+ * has configurations `from` lacks). Returns 0, or -1 (message set). */
 static int keep_row(struct table *tab, const struct trace *from, const struct trace *to, const char *dir,
                     double *mean_out)
 {
-    int n = 0, same = 0, nf = trace_n_inputs(from);
-    double *keep = malloc(((size_t)nf + 1) * sizeof *keep), m, lo, hi, mn = INFINITY;
-    if (keep == NULL)
-        return tc_seterr("out of memory");
+    int nf = trace_n_inputs(from), nc = trace_n_configs(from), n = 0, same = 0, n_common, rc = -1;
+    int *cmap = malloc(((size_t)nc + 1) * sizeof *cmap), *imap = malloc(((size_t)nf + 1) * sizeof *imap);
+    double *keep = calloc(((size_t)nf + 1) * 2, sizeof *keep), *keep_all = keep + nf + 1, m, lo, hi, mn = INFINITY;
+    double ma, la, ha;
+    if (cmap == NULL || imap == NULL || keep == NULL) {
+        tc_seterr("out of memory");
+        goto out;
+    }
+    if ((n_common = trace_match_configs(from, to, cmap)) < 0 || trace_match_inputs(from, to, imap) < 0)
+        goto out;
     for (int i = 0; i < nf; i++) {
-        int j = trace_find_input(to, trace_dims(from, i)), bf = trace_best_config(from, i, NULL, NULL);
-        double opt_ns;
-        int bt = j >= 0 ? trace_best_config(to, j, &opt_ns, NULL) : -1;
+        int j = imap[i], bf = -1, bt = -1;
+        double f_best = INFINITY, t_best = INFINITY, t_all;
+        if (j < 0 || trace_best_config(to, j, &t_all, NULL) < 0)
+            continue;
+        for (int k = 0; k < nc; k++) {
+            if (cmap[k] < 0)
+                continue;
+            double f = true_ns(from, i, k), g = true_ns(to, j, cmap[k]);
+            if (f < f_best) { /* NaN (no valid run) never is */
+                f_best = f;
+                bf = k;
+            }
+            if (g < t_best) {
+                t_best = g;
+                bt = cmap[k];
+            }
+        }
         if (bf < 0 || bt < 0)
             continue;
-        int k = same_config(from, bf, to);
-        long r = k >= 0 ? trace_find_run(to, j, k) : -1;
-        keep[n] = r >= 0 && trace_run_valid(to, (size_t)r) ? opt_ns / trace_run_median_ns(to, (size_t)r) : 0;
-        same += k == bt;
+        double g = true_ns(to, j, cmap[bf]);
+        keep[n] = isnan(g) ? 0 : t_best / g;
+        keep_all[n] = isnan(g) ? 0 : t_all / g;
+        same += cmap[bf] == bt;
         mn = keep[n] < mn ? keep[n] : mn;
         n++;
     }
     mean_ci(keep, n, &m, &lo, &hi);
-    free(keep);
+    mean_ci(keep_all, n, &ma, &la, &ha);
     int row = table_add_row(tab);
-    double v[6] = {n, m, lo, hi, n > 0 ? mn : NAN, same};
-    static const int digits[6] = {0, 4, 4, 4, 4, 0};
+    double v[8] = {n, n_common, m, lo, hi, n > 0 ? mn : NAN, same, ma};
+    static const int digits[8] = {0, 0, 4, 4, 4, 4, 0, 4};
     table_set_str(tab, row, 0, dir);
-    for (int q = 0; q < 6; q++)
+    for (int q = 0; q < 8; q++)
         table_set_num(tab, row, q + 1, v[q], digits[q]);
     *mean_out = m;
-    return 0;
+    rc = 0;
+out:
+    free(cmap);
+    free(imap);
+    free(keep);
+    return rc;
 }
 
 /* Every policy on trace t (transfer with `other` as its prior) for each of GPU_SEEDS seeds: cv[seed][policy].
@@ -102,6 +129,10 @@ static int gpu_evaluate(struct report_ctx *c, const struct trace *t, const struc
     *n_in = pol_data_restrict_to_prior(d); /* the inputs both GPUs have */
     pol_settings_default(&s);
     s.runs = c->o->runs;
+    {
+        long nc = c->o->threads > 0 ? c->o->threads : sysconf(_SC_NPROCESSORS_ONLN); /* 0: all cores */
+        s.threads = nc < 1 ? 1 : nc > 64 ? 64 : (int)nc; /* never changes the output */
+    }
     pol_grid(s.budget_s * 1e-4, s.budget_s, s.n_grid, grid);
     for (int seed = 0; seed < GPU_SEEDS; seed++) {
         s.seed = c->o->seed + (uint64_t)seed;
@@ -138,7 +169,7 @@ static void ranks(const struct pol_curve *cv, int n, int *rank)
 /* The per-GPU table (rows in seed 0's ranking order) and its findings: the headline only where a CI separates,
  * the stability over the seeds, the warm start against each policy from scratch. */
 static int gpu_findings(struct report_ctx *c, int g, struct pol_curve cv[GPU_SEEDS][GPU_MAX_POL], int n, int n_in,
-                        struct table *tab)
+                        int n_cfg, struct table *tab)
 {
     int rk[GPU_SEEDS][GPU_MAX_POL], order[GPU_MAX_POL] = {0}, max_change = 0, tr = -1, beats = 0, below = 0;
     char beaten[512] = "", not_beaten[512] = "";
@@ -155,11 +186,11 @@ static int gpu_findings(struct report_ctx *c, int g, struct pol_curve cv[GPU_SEE
         int p = order[k], row = table_add_row(tab);
         double m, lo, hi;
         score_ci(&cv[0][p], &m, &lo, &hi);
-        double v[8] = {rk[0][p], m, lo, hi, rk[1][p], rk[2][p], cv[0][p].t95_s, cv[0][p].final_speedup};
-        static const int digits[8] = {0, 3, 3, 3, 0, 0, 3, 4};
+        double v[9] = {n_cfg, rk[0][p], m, lo, hi, rk[1][p], rk[2][p], cv[0][p].t95_s, cv[0][p].final_speedup};
+        static const int digits[9] = {0, 0, 3, 3, 3, 0, 0, 3, 4};
         table_set_str(tab, row, 0, gpu_name[g]);
         table_set_str(tab, row, 1, cv[0][p].policy);
-        for (int q = 0; q < 8; q++)
+        for (int q = 0; q < 9; q++)
             table_set_num(tab, row, q + 2, v[q], digits[q]);
     }
     double m0, lo0, hi0, m1, lo1, hi1;
@@ -174,15 +205,17 @@ static int gpu_findings(struct report_ctx *c, int g, struct pol_curve cv[GPU_SEE
         separated = separated && lo0 > hi;
     }
     if (separated)
-        report_finding(c, "**Policies on the %s** (%d inputs both GPUs have x %d runs): %s ranks first, %.3f [%.3f, "
-                       "%.3f], its 95%% CI above every other policy's. Over seeds %llu to %llu the largest change of a "
-                       "policy's rank is %d.", gpu_name[g], n_in, c->o->runs, cv[0][order[0]].policy, m0, lo0, hi0,
+        report_finding(c, "**Policies on the %s** (its %d configurations, %d inputs both GPUs have x %d runs): %s "
+                       "ranks first, %.3f [%.3f, %.3f], its 95%% CI above every other policy's. Over seeds %llu to "
+                       "%llu the largest change of a policy's rank is %d.", gpu_name[g], n_cfg, n_in, c->o->runs,
+                       cv[0][order[0]].policy, m0, lo0, hi0,
                        (unsigned long long)c->o->seed, (unsigned long long)c->o->seed + GPU_SEEDS - 1, max_change);
     else
-        report_finding(c, "**Policies on the %s** (%d inputs both GPUs have x %d runs): no policy's 95%% CI lies "
-                       "above all others'; the highest scores are %s %.3f [%.3f, %.3f] and %s %.3f [%.3f, %.3f]. Over seeds "
-                       "%llu to %llu the largest change of a policy's rank is %d (table \"Policies per GPU\").",
-                       gpu_name[g], n_in, c->o->runs, cv[0][order[0]].policy, m0, lo0, hi0, cv[0][order[1]].policy,
+        report_finding(c, "**Policies on the %s** (its %d configurations, %d inputs both GPUs have x %d runs): no "
+                       "policy's 95%% CI lies above all others'; the highest scores are %s %.3f [%.3f, %.3f] and %s "
+                       "%.3f [%.3f, %.3f]. Over seeds %llu to %llu the largest change of a policy's rank is %d (table "
+                       "\"Policies per GPU\").",
+                       gpu_name[g], n_cfg, n_in, c->o->runs, cv[0][order[0]].policy, m0, lo0, hi0, cv[0][order[1]].policy,
                        m1, lo1, hi1, (unsigned long long)c->o->seed, (unsigned long long)c->o->seed + GPU_SEEDS - 1,
                        max_change);
     if (tr < 0)
@@ -208,8 +241,9 @@ static int gpu_findings(struct report_ctx *c, int g, struct pol_curve cv[GPU_SEE
 
 int report_cross_gpu(struct report_ctx *c)
 {
-    static const char *kcols[] = {"best_of", "inputs", "keep_mean", "keep_lo", "keep_hi", "keep_min", "same_best"};
-    static const char *pcols[] = {"gpu", "policy", "rank", "score", "score_lo", "score_hi", "rank_seed2",
+    static const char *kcols[] = {"best_of", "inputs", "configs", "keep_mean", "keep_lo", "keep_hi", "keep_min",
+                                  "same_best", "keep_all_mean"};
+    static const char *pcols[] = {"gpu", "policy", "configs", "rank", "score", "score_lo", "score_hi", "rank_seed2",
                                   "rank_seed3", "t95_s", "final_speedup"};
     char buf[2][4096];
     struct trace *t[2] = {NULL, NULL};
@@ -218,9 +252,9 @@ int report_cross_gpu(struct report_ctx *c)
     int n[2] = {0, 0}, n_in[2] = {0, 0}, rc = -1;
     double km[2];
     if (pol_shipped_pair(buf[0], buf[1], sizeof buf[0]) != 0)
-        return report_finding(c, "The cross-GPU study needs the shipped traces of one space on the H200 and the H100 "
-                              "(gemm-h200-full.h5 and gemm-h100-full.h5, else gemm-h200.h5 and gemm-h100.h5); they are "
-                              "not there, so the study is not in this report.");
+        return report_finding(c, "The cross-GPU study needs a shipped trace of the kernel on the H200 and one on the "
+                              "H100 (gemm-h200-full.h5 or gemm-h200.h5, gemm-h100-full.h5 or gemm-h100.h5); they are "
+                              "not both there, so the study is not in this report.");
     {
         char *a = realpath(trace_path(c->t), NULL), *b = realpath(buf[0], NULL);
         int same = a != NULL && b != NULL && strcmp(a, b) == 0;
@@ -237,34 +271,40 @@ int report_cross_gpu(struct report_ctx *c)
     for (int g = 0; g < 2; g++)
         if ((t[g] = trace_open(buf[g])) == NULL)
             goto out;
-    if ((keep = table_new("What one GPU's best configuration keeps of the other's optimum", 7, kcols)) == NULL ||
+    if ((keep = table_new("What one GPU's best configuration keeps of the other's optimum", 9, kcols)) == NULL ||
         keep_row(keep, t[0], t[1], "H200 best on the H100", &km[0]) != 0 ||
         keep_row(keep, t[1], t[0], "H100 best on the H200", &km[1]) != 0)
         goto out;
-    table_add_note(keep, "per input: the other GPU's true time of its own best configuration over that of this GPU's "
-                   "best (0 where it fails there); mean, 95%% CI (Student t over inputs), minimum; same_best: inputs "
-                   "where both GPUs have the same best configuration");
+    table_add_note(keep, "configurations matched by parameter values, inputs by dimensions (configs: those both "
+                   "traces hold); per input: this GPU's best of those configurations, and the other GPU's best true "
+                   "time among them over its true time there (0 where it fails there); mean, 95%% CI (Student t over "
+                   "inputs), minimum; same_best: inputs where both GPUs have the same best of them; keep_all_mean: "
+                   "the same against the other GPU's optimum over all its configurations (lower where its trace has "
+                   "configurations this one lacks)");
     if (report_keep_table(c, keep, "cross-gpu.tsv", "Cross-GPU: one GPU's best configuration on the other", 4) != 0) {
         keep = NULL;
         goto out;
     }
     keep = NULL;
-    report_finding(c, "**Cross-GPU** (%s and %s, the inputs both have): the H200's best configuration keeps on "
-                   "average %.1f%% of the H100's optimum, the H100's best %.1f%% of the H200's (table \"Cross-GPU\").",
+    report_finding(c, "**Cross-GPU** (%s and %s, the inputs and configurations both have): the H200's best "
+                   "configuration keeps on average %.1f%% of the H100's optimum, the H100's best %.1f%% of the "
+                   "H200's (table \"Cross-GPU\").",
                    tables_base_name(buf[0]), tables_base_name(buf[1]), 100 * km[0], 100 * km[1]);
     for (int g = 0; g < 2; g++)
         if ((n[g] = gpu_evaluate(c, t[g], t[1 - g], cv[g], &n_in[g])) < 0)
             goto out;
-    if ((pol = table_new("Policies per GPU, ranked by score (95% CI), with their ranks under two other seeds", 10,
+    if ((pol = table_new("Policies per GPU, ranked by score (95% CI), with their ranks under two other seeds", 11,
                          pcols)) == NULL)
         goto out;
     for (int g = 0; g < 2; g++)
-        if (gpu_findings(c, g, cv[g], n[g], n_in[g], pol) != 0)
+        if (gpu_findings(c, g, cv[g], n[g], n_in[g], trace_n_configs(t[g]), pol) != 0)
             goto out;
     table_add_note(pol, "score: the methodology's (Willemsen et al. 2024; policies --score atm), 95%% bootstrap CI "
                    "over runs and inputs; every policy, %d runs per input, seed %llu (rank), %llu and %llu "
-                   "(rank_seed2, rank_seed3); transfer starts from the other GPU's ranking (--transfer-from); "
-                   "docs/simulation.md", c->o->runs,
+                   "(rank_seed2, rank_seed3); each GPU's policies search its own trace's space (configs: its "
+                   "configurations), so a difference between the two rankings may come from the space as well as "
+                   "the GPU; transfer starts from the other GPU's ranking (--transfer-from); docs/simulation.md",
+                   c->o->runs,
                    (unsigned long long)c->o->seed, (unsigned long long)c->o->seed + 1,
                    (unsigned long long)c->o->seed + 2);
     if (report_keep_table(c, pol, "policies-gpu.tsv", "Policies per GPU", 40) != 0) {
