@@ -515,7 +515,7 @@ static int atm_prepare(const struct pol_data *d, const struct pol_settings *s, s
                 tr[k] = in->c[k].true_ms;
                 cost[k] = pol_visit_cost_ms(&in->c[k], s);
             }
-            rc = atm_frame_init(&c->atm[i], in->n_cfg, valid, tr, cost, s->atm_cutoff, s->atm_points,
+            rc = atm_frame_init(&c->atm[i], in->n_cfg, valid, tr, cost, s->atm_cutoff, s->atm_points, s->budget_s,
                                 s->seed + (uint64_t)i);
         }
         free(valid);

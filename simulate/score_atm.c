@@ -157,7 +157,7 @@ static int frame_grid(struct atm_frame *f, const struct rank_ev *ev, long m, int
 }
 
 int atm_frame_init(struct atm_frame *f, int n, const int *valid, const double *true_ms, const double *cost_ms,
-                   double cutoff, int n_points, uint64_t seed)
+                   double cutoff, int n_points, double end_s, uint64_t seed)
 {
     int rc = 0, *perm = NULL;
     struct rank_ev *ev = NULL;
@@ -189,7 +189,8 @@ int atm_frame_init(struct atm_frame *f, int n, const int *valid, const double *t
         m = order_events(n, valid, cost_ms, v, j_stop, r, perm, ev, &t_stop);
         t1 = reach_time(ev, m, v, rho_cut);
         if (j_stop == v || (!isnan(t1) && t1 <= t_stop)) {
-            f->t1_s = t1 * 1e-3;
+            f->t_cut_s = f->t1_s = t1 * 1e-3;
+            f->t1_s = f->t1_s > end_s ? end_s : f->t1_s;
             if (!isnan(t1) && f->t1_s > f->t0_s && (rc = frame_grid(f, ev, m, n_points)) == 0)
                 f->usable = 1;
             break;

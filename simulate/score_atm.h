@@ -25,7 +25,9 @@ struct atm_frame {
                             * all n configurations: E[T_j] / j = mean valid cost + (n - v) / (v + 1) x mean cost of
                             * a failure, T_j the time the j-th valid one is done */
     double t0_s, t1_s;     /* the range [t0, t1): the cheapest valid configuration's cost (the first time a
-                            * configuration can be done); the time random search's expected best reaches f_cut */
+                            * configuration can be done); the time random search's expected best reaches f_cut, or
+                            * the end given (the budget) when that comes first */
+    double t_cut_s;        /* the time random search's expected best reaches f_cut (t1_s unless the end came first) */
     int n_points;
     double *time_s;        /* n_points: t0 + (t1 - t0) g / n_points, g = 0 .. n_points - 1 */
     double *base_ms;       /* n_points: the baseline f_rand at each time */
@@ -42,12 +44,14 @@ double atm_ms_of_rank(const struct atm_frame *f, double rho);
 double atm_rank_of_ms(const struct atm_frame *f, double ms);
 
 /* Build the frame of one input from its n configurations: valid[k], true_ms[k] (valid ones), cost_ms[k] (what
- * one visit costs). cutoff in (0, 1), n_points >= 2. The baseline at time t is the mean over ATM_PERMS uniformly
+ * one visit costs). cutoff in (0, 1), n_points >= 2. The range ends at end_s where random search reaches the cutoff
+ * later (the tuning budget: no run is charged beyond it, so a policy cannot be compared with the baseline there;
+ * INFINITY: no end). The baseline at time t is the mean over ATM_PERMS uniformly
  * random orders of the n configurations (drawn from `seed`) of the expected rank (v + 1) / (J + 1), J the valid
  * evaluations done by t in that order ((v + 1) / 2 while J = 0), read as run time. Returns 0, or -1 (tc_errmsg:
  * out of memory); an input that cannot be scored gets usable = 0 and returns 0. */
 int atm_frame_init(struct atm_frame *f, int n, const int *valid, const double *true_ms, const double *cost_ms,
-                   double cutoff, int n_points, uint64_t seed);
+                   double cutoff, int n_points, double end_s, uint64_t seed);
 void atm_frame_free(struct atm_frame *f);
 
 /* A run's incumbent over time, as the engine logs it: from t_s[e] (ascending) on its choice has true time f_ms[e]

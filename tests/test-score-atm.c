@@ -28,7 +28,7 @@ static void equal_cost_frame(struct atm_frame *f)
 {
     const int valid[5] = {1, 1, 0, 1, 1};
     const double tr[5] = {4, 1, NAN, 8, 2}, cost[5] = {1000, 1000, 0, 1000, 1000};
-    ck_assert_int_eq(atm_frame_init(f, 5, valid, tr, cost, 0.95, 4, 7), 0);
+    ck_assert_int_eq(atm_frame_init(f, 5, valid, tr, cost, 0.95, 4, INFINITY, 7), 0);
 }
 
 START_TEST(test_atm_frame_equal_costs_by_hand)
@@ -51,6 +51,30 @@ START_TEST(test_atm_frame_equal_costs_by_hand)
 }
 END_TEST
 
+/* The equal-cost frame with the range ended at a 2.2 s budget (random search reaches the cutoff at 4 s, after it):
+ * t1 = 2.2 s, t_cut_s still 4 s; 4 points at 1, 1.3, 1.6, 1.9 s: j = 1 throughout -> rank 2.5 -> 3 ms each. A
+ * budget at or before t0 (1 s) leaves nothing to score. */
+START_TEST(test_atm_frame_ends_at_the_budget)
+{
+    const int valid[5] = {1, 1, 0, 1, 1};
+    const double tr[5] = {4, 1, NAN, 8, 2}, cost[5] = {1000, 1000, 0, 1000, 1000};
+    struct atm_frame f;
+    ck_assert_int_eq(atm_frame_init(&f, 5, valid, tr, cost, 0.95, 4, 2.2, 7), 0);
+    ck_assert_int_eq(f.usable, 1);
+    ck_assert_double_eq_tol(f.t1_s, 2.2, 1e-12);
+    ck_assert_double_eq_tol(f.t_cut_s, 4, 1e-12);
+    const double t[4] = {1, 1.3, 1.6, 1.9};
+    for (int g = 0; g < 4; g++) {
+        ck_assert_double_eq_tol(f.time_s[g], t[g], 1e-12);
+        ck_assert_double_eq_tol(f.base_ms[g], 3, 1e-12);
+    }
+    atm_frame_free(&f);
+    ck_assert_int_eq(atm_frame_init(&f, 5, valid, tr, cost, 0.95, 4, 1.0, 7), 0);
+    ck_assert_int_eq(f.usable, 0);
+    atm_frame_free(&f);
+}
+END_TEST
+
 /* Two valid configurations (1 and 2 ms) and a compile error, 1 s each. The six orders: failure first (2 orders)
  * -> valid ones done at 2 and 3 s; failure second (2) -> 1 and 3 s; failure last (2) -> 1 and 2 s. E[T_1] =
  * (2+2+1+1+1+1)/6 = 4/3 s = per_eval (1 + 1/(2+1) x 1). Expected best rank: 1.5 until the second valid one is
@@ -62,7 +86,7 @@ START_TEST(test_atm_frame_with_a_failure_by_hand)
     const int valid[3] = {1, 0, 1};
     const double tr[3] = {2, NAN, 1}, cost[3] = {1000, 1000, 1000};
     struct atm_frame f;
-    ck_assert_int_eq(atm_frame_init(&f, 3, valid, tr, cost, 0.95, 4, 11), 0);
+    ck_assert_int_eq(atm_frame_init(&f, 3, valid, tr, cost, 0.95, 4, INFINITY, 11), 0);
     ck_assert_int_eq(f.usable, 1);
     ck_assert_double_eq_tol(f.per_eval_s, 4.0 / 3, 1e-12);
     ck_assert_double_eq_tol(f.t1_s, 3, 1e-12);
@@ -170,10 +194,10 @@ START_TEST(test_atm_unscorable_inputs)
     struct atm_frame f;
     const int valid[3] = {1, 1, 0};
     const double tr[3] = {2, 2, NAN}, cost[3] = {10, 10, 10};
-    ck_assert_int_eq(atm_frame_init(&f, 3, valid, tr, cost, 0.95, 10, 1), 0);
+    ck_assert_int_eq(atm_frame_init(&f, 3, valid, tr, cost, 0.95, 10, INFINITY, 1), 0);
     ck_assert_int_eq(f.usable, 0);
     atm_frame_free(&f);
-    ck_assert_int_eq(atm_frame_init(&f, 1, valid, tr, cost, 0.95, 10, 1), 0);
+    ck_assert_int_eq(atm_frame_init(&f, 1, valid, tr, cost, 0.95, 10, INFINITY, 1), 0);
     ck_assert_int_eq(f.usable, 0);
     atm_frame_free(&f);
 }
@@ -185,6 +209,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_atm_expected_best_rank_of_four_by_hand);
     tcase_add_test(tc, test_atm_frame_equal_costs_by_hand);
+    tcase_add_test(tc, test_atm_frame_ends_at_the_budget);
     tcase_add_test(tc, test_atm_frame_with_a_failure_by_hand);
     tcase_add_test(tc, test_atm_run_ranks_and_scores_by_hand);
     tcase_add_test(tc, test_atm_aggregate_over_inputs);
