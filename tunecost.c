@@ -19,19 +19,19 @@ struct command {
 
 static const struct command commands[] = {
 #ifdef TC_HAVE_COLLECTOR
-    {"collect", cmd_collect, "tune GEMM variants on the GPU and record every execution into a trace", NULL},
+    {"collect", cmd_collect, NULL, &collect_cmd},
 #else
     {"collect", NULL, "tune GEMM variants on the GPU (not in this build: no CUDA toolkit was found)", NULL},
 #endif
-    {"merge", cmd_merge, "merge trace shards of one collection into one trace", NULL},
+    {"merge", cmd_merge, NULL, &merge_cmd},
     {"info", cmd_info, NULL, &info_cmd},
-    {"table", cmd_table, "print one of the paper's tables (compile times, tuning time, L2 flush, ...) from traces", NULL},
+    {"table", cmd_table, NULL, &table_cmd},
     {"simulate", cmd_simulate, NULL, &simulate_cmd},
-    {"frontier", cmd_frontier, "recompute the Pareto frontier of a points.tsv", NULL},
-    {"policies", cmd_policies, "compare tuning policies on a trace, every cost charged (curves, scores)", NULL},
-    {"report", cmd_report, "write every figure and table of the paper as an HTML report", NULL},
+    {"frontier", cmd_frontier, NULL, &frontier_cmd},
+    {"policies", cmd_policies, NULL, &policies_cmd},
+    {"report", cmd_report, NULL, &report_cmd},
 #ifdef TC_HAVE_IMPORT
-    {"import", cmd_import, "import Kernel Tuner cache files or T4 results as a trace", NULL},
+    {"import", cmd_import, NULL, &import_cmd},
 #else
     {"import", NULL, "import Kernel Tuner cache files or T4 results (not in this build: json-c was not found)", NULL},
 #endif

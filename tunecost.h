@@ -6,7 +6,7 @@
 
 /* Each command's declaration (util/tc_optdecl.h): its options, --help, man page and completions. */
 struct tc_cmd;
-extern const struct tc_cmd info_cmd, simulate_cmd;
+extern const struct tc_cmd info_cmd, simulate_cmd, frontier_cmd, table_cmd, report_cmd, policies_cmd, merge_cmd;
 
 int cmd_info(int argc, char **argv);      /* analysis/cmd_info.c */
 int cmd_table(int argc, char **argv);     /* analysis/cmd_table.c: the paper's tables from traces */
@@ -17,9 +17,11 @@ int cmd_policies(int argc, char **argv);  /* simulate/cmd_policies.c: tuning pol
 int cmd_merge(int argc, char **argv);     /* collect/cmd_merge.c (no CUDA needed) */
 #ifdef TC_HAVE_IMPORT
 int cmd_import(int argc, char **argv);    /* import/cmd_import.c (json-c) */
+extern const struct tc_cmd import_cmd;
 #endif
 #ifdef TC_HAVE_COLLECTOR
 int cmd_collect(int argc, char **argv);   /* collect/cmd_collect.c (CUDA) */
+extern const struct tc_cmd collect_cmd;   /* collect/options.c */
 #endif
 
 /* The trace shipped in data/, the default input of info, simulate and report (set by meson). */

@@ -650,7 +650,6 @@ int cmd_collect(int argc, char **argv)
     if (rc != 0)
         return rc;
     if (help) {
-        copt_usage(stdout);
         copt_free(&o);
         return 0;
     }

@@ -11,7 +11,7 @@
 #include "trace.h"
 #include "tunecost.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,42 +21,80 @@
 
 #define MAX_POLICIES 16
 
-static void usage(FILE *fp)
+/* ---- the command line ------------------------------------------------------------------------------------ */
+
+/* --stop's names, indexed by enum pol_stop_rule. */
+static const char *const stop_names[] = {"none", "early", "statistical"};
+
+struct policies_opts {
+    struct pol_settings s;
+    const char *out, *list;
+    int threads, stop, force, quiet;
+};
+
+#define PO(f) offsetof(struct policies_opts, f)
+static const struct tc_optdecl policies_opts[] = {
+    TC_OPT_OUTPUT(struct policies_opts, out, "DIR", "write DIR/curves.tsv, DIR/scores.tsv, DIR/policies.png|svg",
+                  "required"),
+    {.name = "policies", .letter = 'p', .arg = TC_ARG_STRING, .field = PO(list), .metavar = "LIST", .def = "all",
+     .help = "comma-separated policies (listed above), or 'all'"},
+    {.name = "budget-s", .letter = 'b', .arg = TC_ARG_DOUBLE, .field = PO(s.budget_s), .min = 1e-9, .max = 1e6,
+     .metavar = "S", .def = "60", .help = "tuning-time budget per run, seconds, in (0, 1e6]"},
+    {.name = "rep-ms", .arg = TC_ARG_DOUBLE, .field = PO(s.rep_ms), .min = 1e-9, .max = 1e5, .metavar = "MS",
+     .def = "100", .help = "repetition time per configuration, ms, in (0, 100000]"},
+    TC_OPT_COMPILE_FACTOR(struct policies_opts, s.compile_jobs, "1", "compile workers: each compile time / F"),
+    {.name = "compile-jobs", .arg = TC_ARG_INT, .field = PO(s.compile_jobs), .min = 1, .max = 4096, .metavar = "F",
+     .help = "the older name of --compile-factor"},
+    {.name = "stop", .arg = TC_ARG_NAME, .field = PO(stop), .names = stop_names, .n_names = 3, .metavar = "RULE",
+     .def = "none", .help = "none, early (the paper's early stopping) or statistical"},
+    TC_OPT_RUNS(struct policies_opts, s.runs, "30", "tuning runs per input and policy"),
+    TC_OPT_SEED(struct policies_opts, s.seed, "0", "random seed; the same seed gives the same bytes for any --threads"),
+    TC_OPT_THREADS(struct policies_opts, threads, "0", "worker threads (inputs are shared out), 0 = all cores (at most 64)"),
+    {.name = "grid", .arg = TC_ARG_INT, .field = PO(s.n_grid), .min = 2, .max = 10000, .metavar = "N", .def = "60",
+     .help = "points of the common time grid"},
+    TC_OPT_FORCE(struct policies_opts, force),
+    TC_OPT_QUIET_AS(struct policies_opts, quiet, "no status lines on stderr, no table on stdout (the files are the result)"),
+    TC_OPT_HELP,
+    TC_OPT_END,
+};
+#undef PO
+
+static int policies_topic(int i, const char **name, const char **summary)
 {
-    fprintf(fp,
-            "usage: tunecost policies [TRACE] -o DIR [--policies LIST] [--budget-s S] [options]\n"
-            "\n"
-            "Replay tuning policies on a recorded trace, charging what a real tuner pays for every step: the\n"
-            "configuration's compile time (once), its warm-up, each timed execution up to the repetition time the\n"
-            "policy asks for, and the overhead around each execution. Every input is tuned --runs times by every\n"
-            "policy; the result is the mean speedup relative to the input's best configuration over tuning time,\n"
-            "with its 95%% confidence interval, beside the analytic random-search baseline (docs/simulation.md,\n"
-            "\"Tuning policies\"). TRACE defaults to the shipped reference trace.\n"
-            "\n"
-            "options:\n"
-            "  -o, --output DIR        write DIR/curves.tsv, DIR/scores.tsv, DIR/policies.png|svg (required)\n"
-            "  -p, --policies LIST     comma-separated, or 'all' [all]:\n");
-    for (int i = 0; policy_registry[i] != NULL; i++)
-        fprintf(fp, "                            %-11s %s\n", policy_registry[i]->name, policy_registry[i]->summary);
-    fprintf(fp,
-            "  -b, --budget-s S        tuning-time budget per run, seconds, in (0, 1e6] [60]\n"
-            "      --rep-ms MS         repetition time per configuration, ms, in (0, 100000] [100]\n"
-            "  -c, --compile-factor F  compile workers: each compile time / F, in [1, 4096] [1]\n"
-            "                          (--compile-jobs N: the same)\n"
-            "      --stop RULE         none | early (the paper's early stopping) | statistical [none]\n"
-            "  -r, --runs N            tuning runs per input and policy, in [1, 1000000] [30]\n"
-            "      --seed S            random seed; the same seed gives the same bytes for any --threads [0]\n"
-            "  -j, --threads T         worker threads (inputs are shared out), 0 = all cores (at most 64) [0]\n"
-            "      --grid N            points of the common time grid, in [2, 10000] [60]\n"
-            "  -q, --quiet             no status lines on stderr, no table on stdout\n"
-            "  -h, --help              this help\n"
-            "\n"
-            "examples:\n"
-            "  tunecost policies -o pol                                  # every policy on the reference trace\n"
-            "  tunecost policies --policies random,halving,anneal --budget-s 30 -o pol\n"
-            "  tunecost policies --stop statistical --compile-factor 16 -o pol-par\n"
-            "  tunecost policies --runs 30 --seed 7 -j 1 -o pol-seq          # the same bytes as with -j 2\n");
+    for (int k = 0; k <= i; k++)
+        if (policy_registry[k] == NULL)
+            return 0;
+    *name = policy_registry[i]->name;
+    *summary = policy_registry[i]->summary;
+    return 1;
 }
+
+const struct tc_cmd policies_cmd = {
+    .name = "policies",
+    .summary = "compare tuning policies on a trace, every cost charged (curves, scores)",
+    .synopsis = "[TRACE] -o DIR [--policies LIST] [--budget-s S] [options]",
+    .description =
+        "Replay tuning policies on a recorded trace, charging what a real tuner pays for every step: the\n"
+        "configuration's compile time (once), its warm-up, each timed execution up to the repetition time the\n"
+        "policy asks for, and the overhead around each execution. Every input is tuned --runs times by every\n"
+        "policy; the result is the mean speedup relative to the input's best configuration over tuning time,\n"
+        "with its 95% confidence interval, beside the analytic random-search baseline (docs/simulation.md,\n"
+        "\"Tuning policies\").\n",
+    .topics_title = "Policies (for --policies)",
+    .topics_option = "policies",
+    .topic = policies_topic,
+    .operands = "TRACE\tthe trace to replay (default: the shipped reference trace, @TRACE@)\n",
+    .opts = policies_opts,
+    .exit_status = "0 ok; 1 a failure while working (disk, memory); 2 usage error or a trace without a valid run "
+                   "(one line on stderr).",
+    .examples = "tunecost policies -o pol                                  # every policy on the reference trace\n"
+                "tunecost policies --policies random,halving,anneal --budget-s 30 -o pol\n"
+                "tunecost policies --stop statistical --compile-factor 16 -o pol-par\n"
+                "tunecost policies --runs 30 --seed 7 -j 1 -o pol-seq          # the same bytes as with -j 2\n",
+    .min_operands = 0,
+    .max_operands = 1,
+    .operand_name = "TRACE",
+};
 
 static int write_outputs(const char *dir, struct pol_curve *c, int n, const char *trace_path,
                          const struct pol_settings *s)
@@ -177,128 +215,104 @@ static void print_scores(const struct pol_curve *c, int n)
                c[i].t99_s, c[i].final_speedup, c[i].n_steps, c[i].n_budget_stops);
 }
 
-/* --stop's names, indexed by enum pol_stop_rule. */
-static const char *const stop_names[] = {"none", "early", "statistical"};
+/* Checks the options together and opens the output directory: 0, or 2 after a message. */
+static int policies_begin(struct policies_opts *o, const char *path, const struct policy_ops **ops, int *n_ops,
+                          struct tc_outdir *od)
+{
+    static const char *const pol_outputs[] = {"curves.tsv", "scores.tsv", "policies.png", "policies.svg"};
+    const char *inputs[1] = {path};
+    long nc = sysconf(_SC_NPROCESSORS_ONLN); /* -j 0 (the shared meaning): all online cores, at most 64 */
+    int j = o->threads > 0 ? o->threads : nc < 1 ? 1 : (int)nc;
+    o->s.threads = j > 64 ? 64 : j;
+    o->s.stop_rule = (enum pol_stop_rule)o->stop;
+    if (o->out == NULL)
+        return tc_cli_usage_error("policies", "missing -o DIR");
+    if ((*n_ops = policy_list(o->list, ops)) < 0)
+        return 2;
+    if (tc_output_check("-o", o->out, 1, inputs, 1) != 0 ||
+        (!o->force && tc_outdir_replaceable(o->out, "policies' curves.tsv, scores.tsv and policies.png|svg",
+                                            pol_outputs, 4) != 0) ||
+        tc_outdir_begin(od, o->out) != 0) {
+        fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+        return 2;
+    }
+    return 0;
+}
+
+/* Every policy over the data, curves[i] for ops[i]; the number done, or -1 after a message (*rc set). */
+static int policies_run(const struct policies_opts *o, const struct pol_data *d, const struct policy_ops **ops,
+                        int n_ops, const double *grid, struct pol_curve *curves, int *rc)
+{
+    double t0 = tc_now_s();
+    int n_done = 0;
+    for (int i = 0; i < n_ops; i++) {
+        if (pol_evaluate(d, ops[i], &o->s, grid, &curves[i]) != 0) {
+            fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+            *rc = tc_errmsg()[0] != '\0' && strstr(tc_errmsg(), "no input has a valid run") ? 2 : 1;
+            return -1 - n_done;
+        }
+        n_done++;
+        if (!o->quiet && isatty(STDERR_FILENO))
+            fprintf(stderr, "\rpolicies: %d/%d done (%.1f s)", n_done, n_ops, tc_now_s() - t0);
+    }
+    if (!o->quiet && isatty(STDERR_FILENO))
+        fputc('\n', stderr);
+    return n_done;
+}
 
 int cmd_policies(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        TC_CLI_OPT_OUTPUT,     {"policies", required_argument, NULL, 'p'},
-        {"budget-s", required_argument, NULL, 'b'},   {"rep-ms", required_argument, NULL, 'R'},
-        TC_CLI_OPT_COMPILE_FACTOR, {"compile-jobs", required_argument, NULL, 'J'}, /* the older name of -c */
-        {"stop", required_argument, NULL, 'S'},
-        TC_CLI_OPT_RUNS,       TC_CLI_OPT_SEED,
-        {"grid", required_argument, NULL, 'G'},       TC_CLI_OPT_QUIET,
-        TC_CLI_OPT_THREADS,    TC_CLI_OPT_HELP, TC_CLI_OPT_END,
-    };
-    struct pol_settings s;
-    const char *out = NULL, *list = "all", *path;
+    struct policies_opts o = {0};
+    const char *path;
     const struct policy_ops *ops[MAX_POLICIES];
     struct pol_curve curves[MAX_POLICIES];
-    int n_ops = 0, n_done = 0, quiet = 0, opt, rc = 2;
+    int n_ops = 0, n_done = 0, rc, first;
     struct trace *t = NULL;
     struct pol_data *d = NULL;
     struct tc_outdir od;
-    double *grid = NULL;
+    double *grid = NULL, t0;
 
     memset(&od, 0, sizeof od);
     memset(curves, 0, sizeof curves);
-    pol_settings_default(&s);
-    {
-        long nc = sysconf(_SC_NPROCESSORS_ONLN); /* -j 0 (the shared meaning): all online cores, at most 64 */
-        s.threads = nc < 1 ? 1 : nc > 64 ? 64 : (int)nc;
-    }
-    optind = 1;
-    while ((opt = tc_cli_next("policies", argc, argv, "o:p:b:r:j:c:qh", longopts)) != -1) {
-        int bad = 0;
-        switch (opt) {
-        case TC_CLI_ERROR: return 2;
-        case 'o': out = optarg; break;
-        case 'p': list = optarg; break;
-        case 'b': bad = tc_parse_double("--budget-s", optarg, 1e-9, 1e6, &s.budget_s); break;
-        case 'R': bad = tc_parse_double("--rep-ms", optarg, 1e-9, 1e5, &s.rep_ms); break;
-        case 'c':
-        case 'J': bad = tc_cli_compile_factor(optarg, &s.compile_jobs); break;
-        case 'r': bad = tc_cli_runs(optarg, &s.runs); break;
-        case 'G': bad = tc_parse_int("--grid", optarg, 2, 10000, &s.n_grid); break;
-        case TC_CLI_SEED: bad = tc_cli_seed(optarg, &s.seed); break;
-        case 'j': {
-            int j = 0;
-            bad = tc_cli_threads(optarg, &j);
-            if (!bad && j > 0)
-                s.threads = j > 64 ? 64 : j;
-            break;
-        }
-        case 'S': {
-            int rule = 0;
-            bad = tc_parse_name("--stop", optarg, stop_names, 3, &rule);
-            s.stop_rule = bad ? s.stop_rule : (enum pol_stop_rule)rule;
-            break;
-        }
-        case 'q': quiet = 1; break;
-        case 'h': usage(stdout); return 0;
-        default: return tc_cli_usage_error("policies", "unknown option '%s'", argv[optind - 1]);
-        }
-        if (bad)
-            return tc_cli_usage_error("policies", "%s", tc_errmsg());
-    }
-    if (argc - optind > 1)
-        return tc_cli_usage_error("policies", "expected at most one TRACE, got %d", argc - optind);
-    if (out == NULL)
-        return tc_cli_usage_error("policies", "missing -o DIR");
-    if ((n_ops = policy_list(list, ops)) < 0)
-        return 2;
-    path = optind < argc ? argv[optind] : tc_default_trace();
-    {
-        const char *inputs[1] = {path};
-        static const char *const pol_outputs[] = {"curves.tsv", "scores.tsv", "policies.png", "policies.svg"};
-        if (tc_output_check("-o", out, 1, inputs, 1) != 0 ||
-            tc_outdir_replaceable(out, "policies' curves.tsv, scores.tsv and policies.png|svg", pol_outputs, 4) != 0 ||
-            tc_outdir_begin(&od, out) != 0) {
-            fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
-            return 2;
-        }
-    }
+    pol_settings_default(&o.s);
+    if ((rc = tc_cli_parse(&policies_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
+        return rc;
+    path = first < argc ? argv[first] : tc_default_trace();
+    if ((rc = policies_begin(&o, path, ops, &n_ops, &od)) != 0)
+        return rc;
+    rc = 2;
     if ((t = trace_open(path)) == NULL || (d = pol_data_from_trace(t)) == NULL) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         goto out;
     }
-    if ((grid = malloc((size_t)s.n_grid * sizeof *grid)) == NULL) {
+    if ((grid = malloc((size_t)o.s.n_grid * sizeof *grid)) == NULL) {
         fprintf(stderr, "tunecost policies: out of memory\n");
         rc = 1;
         goto out;
     }
-    pol_grid(s.budget_s * 1e-4 > 1e-3 ? s.budget_s * 1e-4 : 1e-3, s.budget_s, s.n_grid, grid);
-    if (!quiet)
+    pol_grid(o.s.budget_s * 1e-4 > 1e-3 ? o.s.budget_s * 1e-4 : 1e-3, o.s.budget_s, o.s.n_grid, grid);
+    if (!o.quiet)
         fprintf(stderr, "tunecost policies: %s, %d inputs, %d policies x %d runs, budget %g s, rep %g ms\n", path,
-                pol_data_n_inputs(d), n_ops, s.runs, s.budget_s, s.rep_ms);
-    double t0 = tc_now_s();
-    for (int i = 0; i < n_ops; i++) {
-        if (pol_evaluate(d, ops[i], &s, grid, &curves[i]) != 0) {
-            fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
-            rc = tc_errmsg()[0] != '\0' && strstr(tc_errmsg(), "no input has a valid run") ? 2 : 1;
-            goto out;
-        }
-        n_done++;
-        if (!quiet && isatty(STDERR_FILENO))
-            fprintf(stderr, "\rpolicies: %d/%d done (%.1f s)", n_done, n_ops, tc_now_s() - t0);
-    }
-    if (!quiet && isatty(STDERR_FILENO))
-        fputc('\n', stderr);
-    if (write_outputs(od.tmp, curves, n_done, path, &s) != 0) {
-        fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
-        rc = 1;
+                pol_data_n_inputs(d), n_ops, o.s.runs, o.s.budget_s, o.s.rep_ms);
+    t0 = tc_now_s();
+    if ((n_done = policies_run(&o, d, ops, n_ops, grid, curves, &rc)) < 0) {
+        n_done = -1 - n_done;
         goto out;
     }
-    draw(od.tmp, getenv("TUNECOST_PLOTS_DIR") ? getenv("TUNECOST_PLOTS_DIR") : TC_SIM_PLOTS_DIR, quiet);
+    rc = 1;
+    if (write_outputs(od.tmp, curves, n_done, path, &o.s) != 0) {
+        fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+        goto out;
+    }
+    draw(od.tmp, getenv("TUNECOST_PLOTS_DIR") ? getenv("TUNECOST_PLOTS_DIR") : TC_SIM_PLOTS_DIR, o.quiet);
     if (tc_outdir_commit(&od) != 0) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
-        rc = 1;
         goto out;
     }
-    if (!quiet) {
+    if (!o.quiet) {
         print_scores(curves, n_done);
-        fprintf(stderr, "tunecost policies: wrote %s/curves.tsv, %s/scores.tsv (%.2f s)\n", out, out, tc_now_s() - t0);
+        fprintf(stderr, "tunecost policies: wrote %s/curves.tsv, %s/scores.tsv (%.2f s)\n", o.out, o.out,
+                tc_now_s() - t0);
     }
     rc = 0;
 out:

@@ -25,7 +25,7 @@
 struct simulate_opts {
     struct sim_settings s;
     const char *out_dir, *input, *scenarios;
-    int all_inputs, compile_factor, quiet;
+    int all_inputs, compile_factor, force, quiet;
     enum sim_compile compile;
     enum sim_overhead overhead;
 };
@@ -84,6 +84,7 @@ static const struct tc_optdecl simulate_opts[] = {
      .def = "mean", .words = "mean median min", .help = "how a run ranks configurations: mean, median or min of x1..xj"},
     TC_OPT_SEED(struct simulate_opts, s.seed, "1", "random seed; same seed, same bytes for any --threads"),
     TC_OPT_THREADS(struct simulate_opts, s.threads, "0", "worker threads; 0 = all online cores"),
+    TC_OPT_FORCE(struct simulate_opts, force),
     TC_OPT_QUIET(struct simulate_opts, quiet),
     TC_OPT_HELP,
     TC_OPT_END,
@@ -309,15 +310,15 @@ static int simulate_check_inputs(const struct sim_data *d, const char *path)
 }
 
 /* Opens the output directory before any work: an existing DIR may hold only what an earlier simulate wrote
- * there, and the new one is swapped into place whole at the end (absent or complete, even under SIGKILL). */
-static int simulate_output_begin(const char *out_dir, const char *path, struct tc_outdir *od)
+ * there (anything, with -f), and the new one is swapped into place whole at the end (absent or complete, even under SIGKILL). */
+static int simulate_output_begin(const char *out_dir, int force, const char *path, struct tc_outdir *od)
 {
     static const char *const sim_outputs[] = {"points.tsv", "frontier.tsv"}; /* all an earlier -o DIR may hold */
     const char *inputs[1] = {path};
     if (out_dir == NULL)
         return 0;
     if (tc_output_check("-o", out_dir, 1, inputs, 1) != 0 ||
-        tc_outdir_replaceable(out_dir, "simulate's points.tsv and frontier.tsv", sim_outputs, 2) != 0 ||
+        (!force && tc_outdir_replaceable(out_dir, "simulate's points.tsv and frontier.tsv", sim_outputs, 2) != 0) ||
         tc_outdir_begin(od, out_dir) != 0)
         return -1;
     return 0;
@@ -341,7 +342,7 @@ int cmd_simulate(int argc, char **argv)
     if (simulate_check(&o) != 0)
         return tc_cli_usage_error("simulate", "%s", tc_errmsg());
     path = first < argc ? argv[first] : tc_default_trace();
-    if (simulate_output_begin(o.out_dir, path, &od) != 0) {
+    if (simulate_output_begin(o.out_dir, o.force, path, &od) != 0) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         return 2;
     }

@@ -64,10 +64,14 @@ enum {
      .max = 4096, .metavar = "F", .def = dflt, .help = text}
 #define TC_OPT_FORCE(type, fld)                                                                                 \
     {.name = "force", .letter = 'f', .arg = TC_ARG_FLAG, .field = offsetof(type, fld),                         \
-     .help = "replace an existing output (without -f an existing output is an error)"}
+     .help = "replace an existing output file, or an output directory holding more than this command's earlier " \
+             "output (without -f: refused)"}
 #define TC_OPT_QUIET(type, fld)                                                                                 \
     {.name = "quiet", .letter = 'q', .arg = TC_ARG_FLAG, .field = offsetof(type, fld),                         \
      .help = "no progress, settings or status lines on stderr (errors and warnings still)"}
+/* -q where a command's quiet says more (table -q prints no table either: the TSV of -o is the result). */
+#define TC_OPT_QUIET_AS(type, fld, text)                                                                        \
+    {.name = "quiet", .letter = 'q', .arg = TC_ARG_FLAG, .field = offsetof(type, fld), .help = text}
 #define TC_OPT_HELP {.name = "help", .letter = 'h', .arg = TC_ARG_HELP, .help = "show this help and exit"}
 
 /* The same options for commands not yet declared with tc_optdecl (struct option rows for tc_cli_next). */
