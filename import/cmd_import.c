@@ -610,7 +610,7 @@ out:
     return rc;
 }
 
-static void print_summary(const struct imp *im, const struct opts *o, size_t n_runs, size_t n_exec)
+static void import_print_summary(const struct imp *im, const struct opts *o, size_t n_runs, size_t n_exec)
 {
     printf("imported %d file(s) (%s): %d inputs, %d configurations, %zu runs, %zu timed executions -> %s\n",
            im->n_src, o->format, im->n_src, im->n_cfg, n_runs, n_exec, o->out);
@@ -664,7 +664,7 @@ int cmd_import(int argc, char **argv)
     if (rc != 0)
         goto out;
     if (!o.quiet)
-        print_summary(&im, &o, n_runs, n_exec);
+        import_print_summary(&im, &o, n_runs, n_exec);
 out:
     if (rc != 0)
         fprintf(stderr, "tunecost import: %s\n", tc_errmsg());

@@ -141,7 +141,7 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
  * optional: when gnuplot is missing or fails, a note (unless quiet) says why, naming the script and the last line
  * gnuplot printed, gnuplot's output stays in dir/gnuplot.log, and the TSV files are complete without it. A figure
  * drawn leaves no log behind. */
-static void draw(const char *dir, const char *plots_dir, int quiet)
+static void policies_draw(const char *dir, const char *plots_dir, int quiet)
 {
     static const char *const fmts[] = {"png", "svg"};
     char gnuplot[PATH_MAX], script[PATH_MAX], expr[PATH_MAX + 128], out[32];
@@ -304,7 +304,7 @@ int cmd_policies(int argc, char **argv)
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         goto out;
     }
-    draw(od.tmp, getenv("TUNECOST_PLOTS_DIR") ? getenv("TUNECOST_PLOTS_DIR") : TC_SIM_PLOTS_DIR, o.quiet);
+    policies_draw(od.tmp, getenv("TUNECOST_PLOTS_DIR") ? getenv("TUNECOST_PLOTS_DIR") : TC_SIM_PLOTS_DIR, o.quiet);
     if (tc_outdir_commit(&od) != 0) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         goto out;

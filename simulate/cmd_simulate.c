@@ -157,7 +157,7 @@ static int parse_scenarios(const char *list, enum sim_compile comp, int factor, 
 static const double budgets_s[] = {1, 2, 5, 10, 20, 50, 100};
 #define N_BUDGETS (sizeof budgets_s / sizeof budgets_s[0])
 
-static int print_summary(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r,
+static int simulate_print_summary(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r,
                          int single)
 {
     size_t n = (size_t)s->samples;
@@ -374,7 +374,7 @@ int cmd_simulate(int argc, char **argv)
                         "in %.3f s, tables built in %.3f s (%.1f MiB)\n",
                 res->n_points, o.s.samples, o.s.n_scenarios, res->points[0].results, res->elapsed_s, t_load, t_build,
                 (double)sim_data_bytes(d) / 1048576.0);
-    if (print_summary(d, &o.s, res, o.s.input >= 0) != 0 ||
+    if (simulate_print_summary(d, &o.s, res, o.s.input >= 0) != 0 ||
         (o.out_dir != NULL && (sim_write_outputs(od.tmp, d, &o.s, res, path) != 0 || tc_outdir_commit(&od) != 0))) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         goto out;

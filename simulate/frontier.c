@@ -161,6 +161,93 @@ static int find_col(const char *header, const char *name)
     return -1;
 }
 
+/* "NAME:LINE: no column 'COL'; columns: a, b, c" (the header's columns comma-separated, no raw tabs). -1. */
+static int ft_missing_column(const char *header, const char *name, long lineno, const char *col)
+{
+    char cols[512] = "";
+    size_t used = 0;
+    int n_fields = count_fields(header);
+    for (int c = 0; c < n_fields && used + 4 < sizeof cols; c++) {
+        const char *f = NULL;
+        size_t len = 0;
+        field(header, c, &f, &len);
+        int w = snprintf(cols + used, sizeof cols - used, "%s%.*s", c ? ", " : "", (int)len, f);
+        if (w < 0 || (size_t)w >= sizeof cols - used)
+            break;
+        used += (size_t)w;
+    }
+    return tc_seterr("%s:%ld: no column '%s'; columns: %s", name, lineno, col, cols);
+}
+
+/* Room for twice as many rows; -1 on memory (t unchanged in size). */
+static int ft_grow(struct frontier_table *t)
+{
+    size_t c = t->cap_rows ? 2 * t->cap_rows : 256;
+    double *a, *b;
+    size_t *gg;
+    char **r;
+    if ((a = realloc(t->time, c * sizeof *a)) == NULL)
+        return -1;
+    t->time = a;
+    if ((b = realloc(t->perf, c * sizeof *b)) == NULL)
+        return -1;
+    t->perf = b;
+    if ((gg = realloc(t->group, c * sizeof *gg)) == NULL)
+        return -1;
+    t->group = gg;
+    if ((r = realloc(t->rows, c * sizeof *r)) == NULL)
+        return -1;
+    t->rows = r;
+    t->cap_rows = c;
+    return 0;
+}
+
+/* The index of the group named s[0..len) (the last row's first: rows come grouped), added when new; (size_t)-1
+ * on memory. */
+static size_t ft_group_of(struct frontier_table *t, const char *s, size_t len, size_t last_group)
+{
+    size_t g;
+    char *copy;
+    if (last_group < t->n_groups && strlen(t->groups[last_group]) == len && strncmp(t->groups[last_group], s, len) == 0)
+        return last_group;
+    for (g = 0; g < t->n_groups; g++)
+        if (strlen(t->groups[g]) == len && strncmp(t->groups[g], s, len) == 0)
+            return g;
+    copy = strndup(s, len);
+    if (copy == NULL || push_str(&t->groups, &t->n_groups, &t->cap_groups, copy) != 0) {
+        free(copy);
+        return (size_t)-1;
+    }
+    return g;
+}
+
+/* t->on and t->n_on: the frontier of each group. -1 on memory. */
+static int ft_mark(struct frontier_table *t)
+{
+    struct fpt *p;
+    t->on = calloc(t->n_rows ? t->n_rows : 1, 1);
+    p = malloc((t->n_rows ? t->n_rows : 1) * sizeof *p);
+    if (t->on == NULL || p == NULL) {
+        free(p);
+        return -1;
+    }
+    for (size_t g = 0; g < t->n_groups; g++) {
+        size_t m = 0;
+        for (size_t i = 0; i < t->n_rows; i++)
+            if (t->group[i] == g && !isnan(t->time[i]) && !isnan(t->perf[i])) {
+                p[m].time = t->time[i];
+                p[m].perf = t->perf[i];
+                p[m].idx = i;
+                m++;
+            }
+        mark_sorted(p, m, t->on);
+    }
+    free(p);
+    for (size_t i = 0; i < t->n_rows; i++)
+        t->n_on += t->on[i];
+    return 0;
+}
+
 struct frontier_table *frontier_table_read(FILE *fp, const char *name, const char *time_col, const char *perf_col)
 {
     struct frontier_table *t = calloc(1, sizeof *t);
@@ -177,7 +264,7 @@ struct frontier_table *frontier_table_read(FILE *fp, const char *name, const cha
     }
     while ((got = getline(&line, &cap, fp)) >= 0) {
         char *copy;
-        const char *s = NULL;
+        const char *s = "";
         size_t len = 0, g;
         lineno++;
         while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))
@@ -203,20 +290,7 @@ struct frontier_table *frontier_table_read(FILE *fp, const char *name, const cha
             c_perf = find_col(line, perf_col);
             c_group = find_col(line, "scenario");
             if (c_time < 0 || c_perf < 0) {
-                /* name the missing column and list the ones there are, comma-separated (no raw tabs) */
-                char cols[512] = "";
-                size_t used = 0;
-                for (int c = 0; c < n_fields && used + 4 < sizeof cols; c++) {
-                    const char *f = NULL;
-                    size_t len = 0;
-                    field(line, c, &f, &len);
-                    int w = snprintf(cols + used, sizeof cols - used, "%s%.*s", c ? ", " : "", (int)len, f);
-                    if (w < 0 || (size_t)w >= sizeof cols - used)
-                        break;
-                    used += (size_t)w;
-                }
-                tc_seterr("%s:%ld: no column '%s'; columns: %s", name, lineno, c_time < 0 ? time_col : perf_col,
-                          cols);
+                ft_missing_column(line, name, lineno, c_time < 0 ? time_col : perf_col);
                 goto fail;
             }
             continue;
@@ -226,29 +300,8 @@ struct frontier_table *frontier_table_read(FILE *fp, const char *name, const cha
                       count_fields(line));
             goto fail;
         }
-        if (t->n_rows == t->cap_rows) {
-            size_t c = t->cap_rows ? 2 * t->cap_rows : 256;
-            double *a = realloc(t->time, c * sizeof *a), *b;
-            size_t *gg;
-            if (a == NULL)
-                goto oom;
-            t->time = a;
-            b = realloc(t->perf, c * sizeof *b);
-            if (b == NULL)
-                goto oom;
-            t->perf = b;
-            gg = realloc(t->group, c * sizeof *gg);
-            if (gg == NULL)
-                goto oom;
-            t->group = gg;
-            {
-                char **r = realloc(t->rows, c * sizeof *r);
-                if (r == NULL)
-                    goto oom;
-                t->rows = r;
-            }
-            t->cap_rows = c;
-        }
+        if (t->n_rows == t->cap_rows && ft_grow(t) != 0)
+            goto oom;
         field(line, c_time, &s, &len);
         if (parse_num(s, len, &t->time[t->n_rows]) != 0) {
             tc_seterr("%s:%ld: column '%s': expected a number, got '%.*s'", name, lineno, time_col, (int)len, s);
@@ -259,25 +312,10 @@ struct frontier_table *frontier_table_read(FILE *fp, const char *name, const cha
             tc_seterr("%s:%ld: column '%s': expected a number, got '%.*s'", name, lineno, perf_col, (int)len, s);
             goto fail;
         }
-        g = 0;
-        if (c_group >= 0) {
+        if (c_group >= 0)
             field(line, c_group, &s, &len);
-            if (last_group < t->n_groups && strlen(t->groups[last_group]) == len &&
-                strncmp(t->groups[last_group], s, len) == 0)
-                g = last_group;
-            else {
-                for (g = 0; g < t->n_groups; g++)
-                    if (strlen(t->groups[g]) == len && strncmp(t->groups[g], s, len) == 0)
-                        break;
-            }
-        }
-        if (g == t->n_groups) {
-            copy = c_group >= 0 ? strndup(s, len) : strdup("");
-            if (copy == NULL || push_str(&t->groups, &t->n_groups, &t->cap_groups, copy) != 0) {
-                free(copy);
-                goto oom;
-            }
-        }
+        if ((g = ft_group_of(t, c_group >= 0 ? s : "", c_group >= 0 ? len : 0, last_group)) == (size_t)-1)
+            goto oom;
         last_group = g;
         t->group[t->n_rows] = g;
         t->rows[t->n_rows] = strdup(line);
@@ -296,30 +334,8 @@ struct frontier_table *frontier_table_read(FILE *fp, const char *name, const cha
     free(line);
     line = NULL;
 
-    /* Mark per group. */
-    t->on = calloc(t->n_rows ? t->n_rows : 1, 1);
-    if (t->on == NULL)
+    if (ft_mark(t) != 0)
         goto oom;
-    {
-        struct fpt *p = malloc((t->n_rows ? t->n_rows : 1) * sizeof *p);
-        unsigned char *on = t->on;
-        if (p == NULL)
-            goto oom;
-        for (size_t g = 0; g < t->n_groups; g++) {
-            size_t m = 0;
-            for (size_t i = 0; i < t->n_rows; i++)
-                if (t->group[i] == g && !isnan(t->time[i]) && !isnan(t->perf[i])) {
-                    p[m].time = t->time[i];
-                    p[m].perf = t->perf[i];
-                    p[m].idx = i;
-                    m++;
-                }
-            mark_sorted(p, m, on);
-        }
-        free(p);
-    }
-    for (size_t i = 0; i < t->n_rows; i++)
-        t->n_on += t->on[i];
     return t;
 oom:
     tc_seterr("%s: out of memory", name);

@@ -115,6 +115,64 @@ void pol_data_free(struct pol_data *d)
     free(d);
 }
 
+/* d->grid_cfg: the configuration at each point of the parameter grid (-1 where the space has none; the first in
+ * trace order where several share a point), when the grid has at most 1 << 22 points (else NULL). -1 on memory. */
+static int pol_grid_table(struct pol_data *d, const struct trace *t)
+{
+    int nc = trace_n_configs(t), np = trace_n_params(t);
+    size_t n_grid = 1;
+    for (int p = 0; p < np && n_grid <= ((size_t)1 << 22); p++)
+        n_grid *= (size_t)(d->n_values[p] > 0 ? d->n_values[p] : 1);
+    if (n_grid <= ((size_t)1 << 22)) {
+        if ((d->grid_cfg = malloc(n_grid * sizeof *d->grid_cfg)) == NULL)
+            return -1;
+        for (size_t g = 0; g < n_grid; g++)
+            d->grid_cfg[g] = -1;
+        for (int c = nc - 1; c >= 0; c--) { /* backwards: the first in trace order is left */
+            size_t g = 0, stride = 1;
+            for (int p = 0; p < np; p++) {
+                const int32_t *vp = d->values[p], x = trace_params(t, c)[p];
+                int lo = 0, hi = d->n_values[p] - 1;
+                while (lo < hi) { /* the value's index in the sorted distinct values */
+                    int mid = (lo + hi) / 2;
+                    if (vp[mid] < x)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                g += (size_t)lo * stride;
+                stride *= (size_t)d->n_values[p];
+            }
+            d->grid_cfg[g] = c;
+        }
+    }
+    return 0;
+}
+
+/* c->blk: per block of BLK timed executions their sum, sum of squares, min and max (ms). -1 on memory. */
+static int pol_block_sums(struct pcfg *c)
+{
+    if (c->n / BLK > 0) {
+        if ((c->blk = malloc((size_t)(c->n / BLK) * 4 * sizeof *c->blk)) == NULL)
+            return -1;
+        for (int q = 0; q < c->n / BLK; q++) {
+            double su = 0, sq = 0, mn = INFINITY, mx = 0;
+            for (int e = q * BLK; e < (q + 1) * BLK; e++) {
+                double x = (double)c->x[e] * 1e-6;
+                su += x;
+                sq += x * x;
+                mn = x < mn ? x : mn;
+                mx = x > mx ? x : mx;
+            }
+            c->blk[4 * q] = su;
+            c->blk[4 * q + 1] = sq;
+            c->blk[4 * q + 2] = mn;
+            c->blk[4 * q + 3] = mx;
+        }
+    }
+    return 0;
+}
+
 struct pol_data *pol_data_from_trace(const struct trace *t)
 {
     int nc = trace_n_configs(t), np = trace_n_params(t);
@@ -146,34 +204,8 @@ struct pol_data *pol_data_from_trace(const struct trace *t)
         d->values[p] = v;
         d->n_values[p] = n;
     }
-    { /* the grid table, when it has at most 1 << 22 points */
-        size_t n_grid = 1;
-        for (int p = 0; p < np && n_grid <= ((size_t)1 << 22); p++)
-            n_grid *= (size_t)(d->n_values[p] > 0 ? d->n_values[p] : 1);
-        if (n_grid <= ((size_t)1 << 22)) {
-            if ((d->grid_cfg = malloc(n_grid * sizeof *d->grid_cfg)) == NULL)
-                goto oom;
-            for (size_t g = 0; g < n_grid; g++)
-                d->grid_cfg[g] = -1;
-            for (int c = nc - 1; c >= 0; c--) { /* backwards: the first in trace order is left */
-                size_t g = 0, stride = 1;
-                for (int p = 0; p < np; p++) {
-                    const int32_t *vp = d->values[p], x = trace_params(t, c)[p];
-                    int lo = 0, hi = d->n_values[p] - 1;
-                    while (lo < hi) { /* the value's index in the sorted distinct values */
-                        int mid = (lo + hi) / 2;
-                        if (vp[mid] < x)
-                            lo = mid + 1;
-                        else
-                            hi = mid;
-                    }
-                    g += (size_t)lo * stride;
-                    stride *= (size_t)d->n_values[p];
-                }
-                d->grid_cfg[g] = c;
-            }
-        }
-    }
+    if (pol_grid_table(d, t) != 0)
+        goto oom;
     for (int i = 0; i < d->n_in; i++) {
         struct pinput *in = &d->in[i];
         in->n_cfg = nc;
@@ -204,24 +236,8 @@ struct pol_data *pol_data_from_trace(const struct trace *t)
             c->x = b->timed_ns;
             c->n = b->n_timed;
             c->true_ms = b->true_ms;
-            if (c->n / BLK > 0) {
-                if ((c->blk = malloc((size_t)(c->n / BLK) * 4 * sizeof *c->blk)) == NULL)
-                    goto oom;
-                for (int q = 0; q < c->n / BLK; q++) {
-                    double su = 0, sq = 0, mn = INFINITY, mx = 0;
-                    for (int e = q * BLK; e < (q + 1) * BLK; e++) {
-                        double x = (double)c->x[e] * 1e-6;
-                        su += x;
-                        sq += x * x;
-                        mn = x < mn ? x : mn;
-                        mx = x > mx ? x : mx;
-                    }
-                    c->blk[4 * q] = su;
-                    c->blk[4 * q + 1] = sq;
-                    c->blk[4 * q + 2] = mn;
-                    c->blk[4 * q + 3] = mx;
-                }
-            }
+            if (pol_block_sums(c) != 0)
+                goto oom;
             in->n_valid++;
             if (c->true_ms < in->opt_ms)
                 in->opt_ms = c->true_ms;
