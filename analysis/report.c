@@ -66,7 +66,7 @@ static int dir_is_replaceable(const char *dir, int force)
     snprintf(probe, sizeof probe, "%s/%s", dir, REPORT_MARKER);
     if (force || access(probe, F_OK) == 0 || rmdir(dir) == 0)
         return 1;
-    return tc_seterr("%s: exists and is not a tunecost report (no %s in it); choose another -o or use --force",
+    return tc_seterr("%s: exists and is not a tunecost report (no %s in it); choose another -o or add -f (--force)",
                      dir, REPORT_MARKER);
 }
 

@@ -251,7 +251,9 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
     {   /* refuse an unwritable -o or --configs-tsv before minutes of compiling, not after */
         const char *ins[2] = {o->shapes_file, o->configs_tsv};
         if (tc_output_check("-o", o->output, 0, ins, 2) != 0 ||
-            (o->configs_tsv != NULL && tc_output_check("--configs-tsv", o->configs_tsv, 0, ins, 1) != 0)) {
+            tc_output_clobber_check("-o", o->output, o->force) != 0 ||
+            (o->configs_tsv != NULL && (tc_output_check("--configs-tsv", o->configs_tsv, 0, ins, 1) != 0 ||
+                                        tc_output_clobber_check("--configs-tsv", o->configs_tsv, o->force) != 0))) {
             fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
             rc = 2;
             goto out;
