@@ -35,6 +35,7 @@ static const struct command commands[] = {
 #else
     {"import", NULL, "import Kernel Tuner cache files or T4 results (not in this build: json-c was not found)", NULL},
 #endif
+    {"export", cmd_export, NULL, &export_cmd},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -15,6 +15,8 @@ int cmd_simulate(int argc, char **argv);  /* simulate/cmd_simulate.c */
 int cmd_frontier(int argc, char **argv);  /* simulate/cmd_frontier.c */
 int cmd_policies(int argc, char **argv);  /* simulate/cmd_policies.c: tuning policies on a trace */
 int cmd_merge(int argc, char **argv);     /* collect/cmd_merge.c (no CUDA needed) */
+int cmd_export(int argc, char **argv);    /* export/cmd_export.c: a trace as a Kernel Tuner cache or T4 */
+extern const struct tc_cmd export_cmd;
 #ifdef TC_HAVE_IMPORT
 int cmd_import(int argc, char **argv);    /* import/cmd_import.c (json-c) */
 extern const struct tc_cmd import_cmd;

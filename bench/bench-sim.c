@@ -194,6 +194,7 @@ static int write_trace(const char *path)
         cfg[c].status = TRACE_OK;
         cfg[c].compile_ms = raw[0].runs[c < raw[0].n_valid ? c : 0].compile_ms;
         cfg[c].load_ms = 1, cfg[c].registers = 128, cfg[c].smem_bytes = 65536, cfg[c].spill_bytes = 0;
+        cfg[c].compile_isolated_ms = NAN;
     }
     for (int i = 0; i < N_INPUTS; i++) {
         memcpy(&dims[i * 3], raw[i].dims, sizeof raw[i].dims);

@@ -178,7 +178,7 @@ static struct trace *create_synthetic(const char *out, uint64_t seed)
     for (int c = 0; c < N_CONFIGS; c++) {
         for (int p = 0; p < 6; p++)
             params[c * 6 + p] = 16 << ((c + p) % 4);
-        configs[c] = (struct trace_config){TRACE_OK, 300.0, 2.0, 128, 65536, 0, 0};
+        configs[c] = (struct trace_config){TRACE_OK, 300.0, 2.0, 128, 65536, 0, 0, NAN};
     }
     for (int i = 0; i < N_INPUTS; i++) {
         dims[i * 3] = 256 << (i % 5), dims[i * 3 + 1] = 256 << (i / 5 % 5), dims[i * 3 + 2] = 4096;

@@ -102,15 +102,16 @@ out:
     return rc;
 }
 
+/* One row per configuration; with iso_ms (--compile-isolated) a last column compile_isolated_ms. */
 static int write_configs_tsv(const struct collect_opts *o, int arch, const char *path, const int32_t *params,
-                             int n_cfg, const struct compile_result *res, int smem_limit)
+                             int n_cfg, const struct compile_result *res, const double *iso_ms, int smem_limit)
 {
     struct tc_atomic a;
     FILE *fp = tc_atomic_open(&a, path);
     if (fp == NULL)
         return -1;
     fprintf(fp, "config\tBLOCK_M\tBLOCK_N\tBLOCK_K\tGROUP_M\tNUM_STAGES\tNUM_WARPS\tstatus\tcompile_ms\tregisters\t"
-                "spill_bytes\tsmem_bytes\tpath\n");
+                "spill_bytes\tsmem_bytes\tpath%s\n", iso_ms != NULL ? "\tcompile_isolated_ms" : "");
     for (int c = 0; c < n_cfg; c++) {
         const int32_t *p = params + c * SP_N_PARAMS;
         int64_t smem = copt_smem(o, arch, p);
@@ -118,8 +119,11 @@ static int write_configs_tsv(const struct collect_opts *o, int arch, const char 
         fprintf(fp, "%d", c);
         for (int k = 0; k < SP_N_PARAMS; k++)
             fprintf(fp, "\t%d", p[k]);
-        fprintf(fp, "\t%s\t%.3f\t%d\t%d\t%lld\t%s\n", trace_status_name(st), res[c].compile_ms, res[c].registers,
+        fprintf(fp, "\t%s\t%.3f\t%d\t%d\t%lld\t%s", trace_status_name(st), res[c].compile_ms, res[c].registers,
                 res[c].spill_bytes, (long long)smem, space_path_name(copt_path(o, arch, p)));
+        if (iso_ms != NULL)
+            fprintf(fp, "\t%.3f", iso_ms[c]);
+        fputc('\n', fp);
     }
     return tc_atomic_commit(&a);
 }
@@ -155,30 +159,35 @@ static unsigned char *rank_share(const struct collect_opts *o, const struct rank
 
 /* Every configuration's result to rank 0, where exactly one rank must have compiled it: 0, or 1 on a failure
  * (after a message on rank 0 when a configuration was compiled by no rank or by several). */
-static int gather_to_root(struct ranks *rk, int n_cfg, const unsigned char *mine, struct compile_result *res)
+static int gather_to_root(struct ranks *rk, int n_cfg, const unsigned char *mine, struct compile_result *res,
+                          double *iso_ms)
 {
-    double *v = calloc((size_t)n_cfg * 5, sizeof *v), *sum = calloc((size_t)n_cfg * 5, sizeof *sum);
+    enum { NV = 6 };
+    double *v = calloc((size_t)n_cfg * NV, sizeof *v), *sum = calloc((size_t)n_cfg * NV, sizeof *sum);
     int bad = v == NULL || sum == NULL, root = rk->rank == 0;
     for (int c = 0; c < n_cfg && !bad; c++)
         if (mine[c]) {
-            v[c * 5] = res[c].status;
-            v[c * 5 + 1] = res[c].compile_ms;
-            v[c * 5 + 2] = res[c].registers;
-            v[c * 5 + 3] = res[c].spill_bytes;
-            v[c * 5 + 4] = 1.0;
+            v[c * NV] = res[c].status;
+            v[c * NV + 1] = res[c].compile_ms;
+            v[c * NV + 2] = res[c].registers;
+            v[c * NV + 3] = res[c].spill_bytes;
+            v[c * NV + 4] = 1.0;
+            v[c * NV + 5] = iso_ms != NULL ? iso_ms[c] : 0.0;
         }
-    if (!bad && ranks_sum_to_root(rk, v, sum, n_cfg * 5) != 0)
+    if (!bad && ranks_sum_to_root(rk, v, sum, n_cfg * NV) != 0)
         bad = 1;
     for (int c = 0; c < n_cfg && root && !bad; c++) {
-        if (sum[c * 5 + 4] != 1.0) {
-            fprintf(stderr, "tunecost collect: configuration %d was compiled by %g ranks\n", c, sum[c * 5 + 4]);
+        if (sum[c * NV + 4] != 1.0) {
+            fprintf(stderr, "tunecost collect: configuration %d was compiled by %g ranks\n", c, sum[c * NV + 4]);
             bad = 1;
             break;
         }
-        res[c].status = (int32_t)sum[c * 5];
-        res[c].compile_ms = sum[c * 5 + 1];
-        res[c].registers = (int32_t)sum[c * 5 + 2];
-        res[c].spill_bytes = (int32_t)sum[c * 5 + 3];
+        res[c].status = (int32_t)sum[c * NV];
+        res[c].compile_ms = sum[c * NV + 1];
+        res[c].registers = (int32_t)sum[c * NV + 2];
+        res[c].spill_bytes = (int32_t)sum[c * NV + 3];
+        if (iso_ms != NULL)
+            iso_ms[c] = sum[c * NV + 5];
     }
     free(v);
     free(sum);
@@ -232,6 +241,36 @@ static void collect_print_summary(const struct collect_opts *o, int arch, int sm
     printf("written: %s%s%s\n", o->output, o->configs_tsv ? ", " : "", o->configs_tsv ? o->configs_tsv : "");
 }
 
+/* --compile-only --compile-isolated: every configuration's compile time with one worker, into iso_ms. A 1-worker
+ * pass of --jobs (base >= 0, its results in res) is that already; else one more pass runs. 0, or 1 on a failure
+ * (every rank takes part in the exchange either way). */
+static int isolated_pass(const struct collect_opts *o, struct ranks *rk, int arch, const int32_t *params, int n_cfg,
+                         const unsigned char *mine, const struct compile_result *res, int base, double *iso_ms)
+{
+    int failed = 0, quiet = o->quiet || rk->rank != 0;
+    double wall = 0.0, warm = 0.0;
+    struct compile_result *one = NULL;
+    for (int c = 0; c < n_cfg; c++)
+        iso_ms[c] = base >= 0 ? res[c].compile_ms : NAN;
+    if (base < 0) {
+        if (!quiet)
+            fprintf(stderr, "  isolated pass (--compile-isolated): 1 worker\n");
+        one = calloc((size_t)n_cfg, sizeof *one);
+        if (one == NULL || compile_all(o, 1, arch, params, n_cfg, mine, o->variant, &wall, &warm, one, quiet) != 0) {
+            fprintf(stderr, "tunecost collect: the isolated pass: %s\n", one == NULL ? "out of memory" : tc_errmsg());
+            failed = 1;
+        }
+        for (int c = 0; c < n_cfg && !failed; c++)
+            if (mine == NULL || mine[c])
+                iso_ms[c] = one[c].compile_ms;
+        if (one != NULL)
+            for (int c = 0; c < n_cfg; c++)
+                compile_result_free(&one[c]);
+        free(one);
+    }
+    return isinf(ranks_max_double(rk, failed ? INFINITY : 0.0)) ? 1 : 0;
+}
+
 static int compile_only(const struct collect_opts *o, struct ranks *rk)
 {
     int n_cfg = 0, rc = 1, arch = o->arch ? o->arch : 90, base = -1, failed = 0, root = rk->rank == 0;
@@ -239,6 +278,7 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
     double wall[COPT_MAX_JOBS], warm[COPT_MAX_JOBS];
     struct compile_result *res = NULL;
     unsigned char *mine = NULL;
+    double *iso_ms = NULL; /* --compile-isolated: per configuration, from a 1-worker pass */
     int quiet = o->quiet || !root;
     /* The opt-in shared-memory limit per block of the target (sm_90: 227 KiB); what the GPU run would read off
      * the device. */
@@ -267,7 +307,7 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
     }
     signal(SIGPIPE, SIG_IGN); /* a worker that is gone shows as a failed write, not as our death */
     res = calloc((size_t)n_cfg, sizeof *res);
-    if (res == NULL)
+    if (res == NULL || (o->compile_isolated && (iso_ms = malloc((size_t)n_cfg * sizeof *iso_ms)) == NULL))
         goto out;
     if (rk->size > 1 && (mine = rank_share(o, rk, params, n_cfg)) == NULL)
         goto out; /* same on every rank: same sizes */
@@ -303,8 +343,10 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
         if (!quiet && !failed)
             fprintf(stderr, "  %3ld workers: %9.1f ms wall\n", o->jobs[j], wall[j]);
     }
+    if (o->compile_isolated && !failed && isolated_pass(o, rk, arch, params, n_cfg, mine, res, base, iso_ms) != 0)
+        failed = 1;
     if (rk->size > 1 && !failed) /* every configuration's row to rank 0 (exactly one rank compiled it) */
-        failed |= gather_to_root(rk, n_cfg, mine, res);
+        failed |= gather_to_root(rk, n_cfg, mine, res, iso_ms);
     if (failed || !root) {
         rc = failed;
         goto out;
@@ -313,7 +355,8 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
         goto out;
     }
-    if (o->configs_tsv != NULL && write_configs_tsv(o, arch, o->configs_tsv, params, n_cfg, res, smem_limit) != 0) {
+    if (o->configs_tsv != NULL &&
+        write_configs_tsv(o, arch, o->configs_tsv, params, n_cfg, res, iso_ms, smem_limit) != 0) {
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
         goto out;
     }
@@ -325,6 +368,7 @@ out:
         for (int c = 0; c < n_cfg; c++)
             compile_result_free(&res[c]);
     free(res);
+    free(iso_ms);
     free(params);
     free(mine);
     return rc;

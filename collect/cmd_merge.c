@@ -37,7 +37,8 @@ const struct tc_cmd merge_cmd = {
         "protocol, --warmup-ms, --rep-ms, --flush-bytes, --seed) and hold the same configurations; anything else\n"
         "is refused with the attribute that differs. Inputs (shapes) are united; a pair (input, configuration)\n"
         "measured in two files is refused. Configuration rows (compile times, registers) come from the first\n"
-        "file that compiled the configuration; the first file's compile-worker warm-up is kept.\n",
+        "file that compiled the configuration, the isolated compile time (--compile-isolated) from the first\n"
+        "file that measured it; the first file's compile-worker warm-up is kept.\n",
     .operands = "OUT.h5\tthe merged trace (complete or absent; an existing file only with -f)\n"
                 "IN.h5\tthe shards, in order\n",
     .opts = merge_opts,
@@ -219,6 +220,10 @@ static int unite_configs(struct merge *mg)
         for (int f = 1; f < mg->n_in && isnan(mg->configs[k].compile_ms); f++)
             if (!isnan(trace_config(mg->in[f], k)->compile_ms))
                 mg->configs[k] = *trace_config(mg->in[f], k);
+        /* The isolated compile time likewise from the first file that measured it (every shard compiles every
+         * configuration, each under the same single worker; the first is kept, as for compile_ms). */
+        for (int f = 0; f < mg->n_in && isnan(mg->configs[k].compile_isolated_ms); f++)
+            mg->configs[k].compile_isolated_ms = trace_compile_isolated_ms(mg->in[f], k);
         memcpy(mg->params + (size_t)k * mg->n_par, trace_params(mg->in[0], k), (size_t)mg->n_par * sizeof *mg->params);
     }
     for (int p = 0; p < mg->n_par; p++)

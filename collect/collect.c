@@ -50,6 +50,8 @@ struct coll {
     struct trace *t;
     struct bench_device dev;
     struct compile_pool *pool;
+    struct compile_pool *iso_pool; /* --compile-isolated: one worker, fed once `pool` has finished; else NULL */
+    int iso_started;               /* the isolated pass has been submitted */
     struct bench_child *bench;
     void **cubin;         /* per config, once compiled and launchable */
     size_t *cubin_len;
@@ -99,6 +101,7 @@ static int trace_new(struct coll *c)
         cfg[k].status = TRACE_OK;
         cfg[k].compile_ms = NAN;
         cfg[k].load_ms = NAN;
+        cfg[k].compile_isolated_ms = NAN; /* until the isolated pass measures it (--compile-isolated) */
         cfg[k].registers = -1;
         cfg[k].spill_bytes = -1;
         cfg[k].smem_bytes = (int32_t)copt_smem(c->o, c->arch, c->params + k * SP_N_PARAMS);
@@ -174,6 +177,8 @@ static void show_progress(struct coll *c, int force)
         space_format_config(c->params + c->busy_config * SP_N_PARAMS, cfg, sizeof cfg);
     else if (c->busy == BUSY_INPUT)
         snprintf(cfg, sizeof cfg, "cuBLAS reference");
+    else if (compile_pool_pending(c->pool) == 0 && c->iso_pool != NULL)
+        snprintf(cfg, sizeof cfg, "isolated compiles (%d left)", compile_pool_pending(c->iso_pool));
     else
         snprintf(cfg, sizeof cfg, "waiting for compiles (%d left)", compile_pool_pending(c->pool));
     progress_draw(&c->prog, force, done, total, shape, cfg);
@@ -218,6 +223,86 @@ static void handle_compile(struct coll *c, struct compile_result *r)
             fprintf(stderr, "\n%stunecost collect: warning: %s\n", c->sh->label, tc_errmsg());
     }
     compile_result_free(r);
+}
+
+/* --compile-isolated: whether this process measures configuration k's isolated compile time. It was compiled
+ * here or before (compile_ms known) and has no isolated time yet; with --shard i/n the shards of one collection
+ * share the pass (iso_shard, balanced by expected compile time; `merge` unites them). */
+static int isolated_wanted(const struct coll *c, const int *iso_shard, int k)
+{
+    const struct trace_config *cfg = trace_config(c->t, k);
+    if (isnan(cfg->compile_ms) || !isnan(cfg->compile_isolated_ms))
+        return 0;
+    return iso_shard == NULL || iso_shard[k] == c->o->shard_i - 1;
+}
+
+/* Once the contended pool has compiled everything (and its workers have warmed up), send every wanted
+ * configuration to the single isolated worker: it compiles them one at a time, dearest first (the split between
+ * shards is by expected cost), while the benchmarking child (another process) goes on. */
+static int isolated_start(struct coll *c)
+{
+    int *iso_shard = NULL, *order = malloc((size_t)c->n_cfg * sizeof *order), n = 0, rc = -1;
+    c->iso_started = 1;
+    if (order == NULL) {
+        tc_seterr("out of memory");
+        goto out;
+    }
+    if (c->o->shard_n > 0 && ((iso_shard = malloc((size_t)c->n_cfg * sizeof *iso_shard)) == NULL ||
+                              plan_isolated_shards(c->params, c->n_cfg, c->o->shard_n, iso_shard) != 0)) {
+        tc_seterr("out of memory");
+        goto out;
+    }
+    if (compile_pool_wait_warmup(c->pool) != 0)
+        goto out;
+    for (int k = 0; k < c->n_cfg; k++)
+        if (isolated_wanted(c, iso_shard, k))
+            order[n++] = k;
+    plan_sort_compiles(order, n, c->params, 1);
+    for (int q = 0; q < n; q++)
+        if (compile_pool_submit(c->iso_pool, order[q], c->params + order[q] * SP_N_PARAMS, c->arch,
+                                copt_path(c->o, c->arch, c->params + order[q] * SP_N_PARAMS)) != 0)
+            goto out;
+    rc = 0;
+out:
+    free(order);
+    free(iso_shard);
+    return rc;
+}
+
+/* A result of the isolated pass: its compile time becomes compile_isolated_ms (the cubin is not needed). */
+static void handle_isolated(struct coll *c, struct compile_result *r)
+{
+    int k = r->config;
+    struct trace_config cfg = *trace_config(c->t, k);
+    if ((r->status == TRACE_COMPILE_ERROR) != (cfg.status == TRACE_COMPILE_ERROR))
+        fprintf(stderr, "\n%stunecost collect: warning: configuration %d: the isolated compile gave '%s', the first "
+                        "'%s'\n", c->sh->label, k, trace_status_name(r->status), trace_status_name(cfg.status));
+    if (isnan(cfg.compile_isolated_ms)) {
+        cfg.compile_isolated_ms = r->compile_ms;
+        if (trace_update_config(c->t, k, &cfg) != 0)
+            fprintf(stderr, "\n%stunecost collect: warning: %s\n", c->sh->label, tc_errmsg());
+    }
+    compile_result_free(r);
+}
+
+/* Take what the compile pools have finished. 0, or -1 (message printed). */
+static int take_compiles(struct coll *c)
+{
+    struct compile_result cr;
+    int r;
+    while ((r = compile_pool_take(c->pool, &cr)) == 1)
+        handle_compile(c, &cr);
+    if (r == 0 && c->iso_pool != NULL) {
+        if (!c->iso_started && compile_pool_pending(c->pool) == 0 && isolated_start(c) != 0)
+            r = -1;
+        while (r == 0 && (r = compile_pool_take(c->iso_pool, &cr)) == 1) {
+            handle_isolated(c, &cr);
+            r = 0;
+        }
+    }
+    if (r < 0)
+        fprintf(stderr, "\n%stunecost collect: %s\n", c->sh->label, tc_errmsg());
+    return r < 0 ? -1 : 0;
 }
 
 /* Record the outcome of the pair in flight. Returns 0 or -1 (trace write failed: stop). */
@@ -455,16 +540,11 @@ static int event_loop(struct coll *c)
     sigaction(SIGTERM, &sa, NULL);
     c->prog.t_start = tc_now_ms();
     for (;;) {
-        struct pollfd fds[1025];
-        struct compile_result cr;
+        struct pollfd fds[1026];
         int nf = 0, r;
 
-        while ((r = compile_pool_take(c->pool, &cr)) == 1)
-            handle_compile(c, &cr);
-        if (r < 0) {
-            fprintf(stderr, "\n%stunecost collect: %s\n", lb, tc_errmsg());
+        if (take_compiles(c) != 0)
             return -1;
-        }
         if (!warm_written && compile_pool_pending(c->pool) == 0 && trace_n_compile_warmup(c->t) == 0) {
             if (trace_write_compile_warmup(c->t, compile_pool_warmup_ms(c->pool), compile_pool_jobs(c->pool)) != 0)
                 fprintf(stderr, "\n%stunecost collect: warning: %s\n", lb, tc_errmsg());
@@ -478,7 +558,8 @@ static int event_loop(struct coll *c)
                 fprintf(stderr, "\n%stunecost collect: benchmarking process: %s\n", lb, tc_errmsg());
                 return -1;
             }
-            if (r == 2 && compile_pool_pending(c->pool) == 0)
+            if (r == 2 && compile_pool_pending(c->pool) == 0 &&
+                (c->iso_pool == NULL || (c->iso_started && compile_pool_pending(c->iso_pool) == 0)))
                 break;
         }
         if (c->busy != BUSY_IDLE) {
@@ -488,6 +569,8 @@ static int event_loop(struct coll *c)
             nf++;
         }
         nf += compile_pool_pollfds(c->pool, fds + nf, 1024);
+        if (c->iso_pool != NULL)
+            nf += compile_pool_pollfds(c->iso_pool, fds + nf, 1);
         if (poll(fds, (nfds_t)nf, 250) < 0 && errno != EINTR) {
             fprintf(stderr, "\n%stunecost collect: poll: %s\n", lb, strerror(errno));
             return -1;
@@ -557,7 +640,8 @@ static int collect_check_output(struct coll *c, const char *path, const char *lb
     return 0;
 }
 
-/* The compile workers, then the benchmarking child (this process stays CUDA-free). 0, or -1 (message). */
+/* The compile workers (and the one isolated worker of --compile-isolated), then the benchmarking child (this
+ * process stays CUDA-free). 0, or -1 (message). */
 static int collect_start_children(struct coll *c, double t0)
 {
     const struct collect_opts *o = c->o;
@@ -565,6 +649,8 @@ static int collect_start_children(struct coll *c, double t0)
     c->arch = o->arch ? o->arch : 90;
     c->pool = compile_pool_start((int)c->sh->jobs, c->arch, tc_src_gemm_f16, o->variant);
     if (c->pool == NULL)
+        return -1;
+    if (o->compile_isolated && (c->iso_pool = compile_pool_start(1, c->arch, tc_src_gemm_f16, o->variant)) == NULL)
         return -1;
     memset(&bs, 0, sizeof bs);
     bs.device = c->sh->device;
@@ -610,6 +696,7 @@ static void coll_release(struct coll *c, int rc, int timing)
     else
         bench_stop(c->bench);
     compile_pool_stop(c->pool);
+    compile_pool_stop(c->iso_pool);
     if (timing)
         fprintf(stderr, "timing: coordinator children reaped %8.1f ms\n", tc_now_ms() - c->times.t0);
     if (c->cubin != NULL)
@@ -702,6 +789,7 @@ out:
     /* The children's exits (the CUDA context's teardown) overlap the trace's compressing close. */
     bench_quit(c.bench);
     compile_pool_quit(c.pool);
+    compile_pool_quit(c.iso_pool);
     n_runs = c.t != NULL ? trace_n_runs(c.t) : 0;
     if (c.t != NULL && trace_close(c.t) != 0) {
         fprintf(stderr, "%stunecost collect: closing %s: %s\n", lb, path, tc_errmsg());

@@ -155,6 +155,11 @@ static const struct tc_optdecl collect_opts_decl[] = {
     {.name = "compile-invalid", .arg = TC_ARG_FLAG, .field = CO(compile_invalid), .def_doc = "not compiled, compile_ms NaN",
      .help = "also compile configurations whose shared memory exceeds the device's limit (Triton does; they are "
              "`out of resources` either way and never launched)"},
+    {.name = "compile-isolated", .arg = TC_ARG_FLAG, .field = CO(compile_isolated), .def_doc = "off, NaN",
+     .help = "after the --jobs workers have compiled the configurations, compile each once more in one worker, one "
+             "at a time, and record compile_isolated_ms (no other compile running; overlaps benchmarking, which runs "
+             "in another process; --shard i/n: the shard's share); with --compile-only: a compile_isolated_ms "
+             "column in --configs-tsv from the 1-worker pass (one more if --jobs has none)"},
     {.name = "compile-cache", .arg = TC_ARG_FLAG, .field = CO(compile_cache), .def_doc = "off",
      .help = "let NVRTC reuse the driver's compute cache (compile_ms would then be ~15 ms cache hits for "
              "configurations compiled before on this machine)"},

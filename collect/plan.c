@@ -164,3 +164,22 @@ void plan_loads(int n_in, int n_cfg, const double *run_ms, const double *compile
                 load[r] += cost_of(compile_ms, (size_t)k);
         }
 }
+
+int plan_isolated_shards(const int32_t *params, int n_cfg, int n_shards, int *owner)
+{
+    const struct plan_model m = {0.0, 0.0, 0, 1, 1};
+    double *zero = calloc((size_t)(n_cfg > 0 ? n_cfg : 1), sizeof *zero);
+    double *cms = malloc((size_t)(n_cfg > 0 ? n_cfg : 1) * sizeof *cms);
+    int rc = -1;
+    if (zero == NULL || cms == NULL) {
+        tc_seterr("out of memory");
+        goto out;
+    }
+    for (int k = 0; k < n_cfg; k++)
+        cms[k] = plan_compile_ms(&m, params + k * SP_N_PARAMS);
+    rc = plan_assign(1, n_cfg, zero, cms, n_shards, owner);
+out:
+    free(zero);
+    free(cms);
+    return rc;
+}

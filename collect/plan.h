@@ -46,6 +46,12 @@ double plan_run_ms(const struct plan_model *m, const int64_t *dims, const int32_
  * on the arguments. Costs must be >= 0; all zero means equal. Returns 0, or -1 (out of memory; message). */
 int plan_assign(int n_in, int n_cfg, const double *run_ms, const double *compile_ms, int n_ranks, int *owner);
 
+/* --compile-isolated over the shards of one collection (--shard i/n): which shard measures configuration k's
+ * isolated compile time, owner[k] in [0, n_shards), balanced by expected compile time (plan_compile_ms with every
+ * configuration compiled, split with plan_assign). Depends only on the arguments, so every shard computes the same
+ * split. Returns 0, or -1 (out of memory; message). */
+int plan_isolated_shards(const int32_t *params, int n_cfg, int n_shards, int *owner);
+
 /* The expected cost of each rank under `owner`, compiles included once per configuration it touches. */
 void plan_loads(int n_in, int n_cfg, const double *run_ms, const double *compile_ms, const int *owner,
                 int n_ranks, double *load);

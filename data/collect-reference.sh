@@ -16,6 +16,13 @@
 # only while it is likely to end within MAX_S seconds of the script's start (1.5 x the previous shard's time);
 # without it (or 0) every shard FIRST..LAST runs. A shard of 8 inputs took 64-79 s of collection on the H200
 # (the mma.sync reference's shards, data/collection-logs.txt).
+# `ref` compiles every cost since issue 23: --compile-invalid (the 42 out-of-resources configurations are
+# compiled too, so they have a real compile_ms) and --compile-isolated (every configuration compiled once more by
+# one worker after the 16 have finished; the 8 shards share that pass, split by expected compile time). Estimated
+# time per shard: the 16-worker pass over all 100 configurations ~20 s (data/compile-scaling/scaling-100.tsv:
+# 19.96 s), then the shard's share of the 158 s 1-worker pass (configs-100.tsv; 15-27 s per shard with the split,
+# recomputed from that file), both overlapping benchmarking (~75 s): ~80-95 s per shard, ~12 min for all 8. A
+# shard file that exists is continued with --resume; a shard that ends leaves OUTDIR/ref-i-of-8.h5.done.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=$1; what=$2
@@ -31,8 +38,14 @@ ref)
   for i in $(seq "$3" "$4"); do
     if (( max_s > 0 && SECONDS + last_s * 3 / 2 > max_s )); then echo "not starting shard $i: MAX_S ($max_s s) is near"; break; fi
     t0=$SECONDS
-    $T collect "${common[@]}" --protocol fixed-time --flush-bytes 0 --shard "$i/8" -o "$OUT/ref-$i-of-8.h5" \
-      2>>"$OUT/log-ref.txt" || { echo "shard $i failed"; tail -5 "$OUT/log-ref.txt"; }
+    f=$OUT/ref-$i-of-8.h5
+    resume=(); [ -f "$f" ] && resume=(--resume)
+    if $T collect "${common[@]}" --protocol fixed-time --flush-bytes 0 --compile-invalid --compile-isolated \
+         --shard "$i/8" "${resume[@]}" -o "$f" 2>>"$OUT/log-ref.txt"; then
+      touch "$f.done"
+    else
+      echo "shard $i failed or was cut (continue it: same command)"; tail -5 "$OUT/log-ref.txt"
+    fi
     last_s=$((SECONDS - t0))
     echo "shard $i/8: ${last_s} s, $(du -h "$OUT/ref-$i-of-8.h5" | cut -f1)"
   done ;;

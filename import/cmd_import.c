@@ -531,6 +531,7 @@ static int build_tables(struct imp *im, struct tables *tt)
         struct trace_config *tc = &tt->configs[c];
         tc->status = im->cfgs[c].status;
         tc->compile_ms = im->cfgs[c].compile_ms;
+        tc->compile_isolated_ms = NAN; /* other tools record one compile time: compile_ms */
         if (isnan(tc->compile_ms) && tc->status != TRACE_OUT_OF_RESOURCES) {
             tc->compile_ms = 0; /* not recorded (Kernel Tuner before 0.4.3): charged as 0 (docs/import.md) */
             im->n_no_compile++;

@@ -1,7 +1,8 @@
 /* test-collect-compile.c — the collector's compile side, built only where the CUDA toolkit is: the ptxas report
  * parser, and (argument "compile-all TUNECOST") NVRTC compiling every configuration of the full 576-space for
  * sm_90 through `tunecost collect --compile-only`, with the resource check classifying the configurations over
- * the H100/H200 shared-memory limit (232448 bytes) as `out of resources`. What needs no toolkit (space, sampling,
+ * the H100/H200 shared-memory limit (232448 bytes) as `out of resources`; (argument "isolated TUNECOST") the
+ * isolated compile times of --compile-isolated. What needs no toolkit (space, sampling,
  * shapes, shards) is test-collect.c. Expected values are worked out here by hand or by independent enumeration. */
 #include "compile.h"
 #include "test-common.h"
@@ -78,6 +79,58 @@ START_TEST(test_collect_compile_full_space_sm90)
 }
 END_TEST
 
+/* Read the configurations TSV of --compile-only --compile-isolated: per row the status, compile_ms and
+ * compile_isolated_ms (the last column). Returns the row count (at most max). */
+static int read_isolated_tsv(const char *path, char status[][64], double *compile_ms, double *iso_ms, int max)
+{
+    char line[512];
+    int n = 0;
+    FILE *fp = fopen(path, "r");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, fp));
+    ck_assert_msg(strstr(line, "\tpath\tcompile_isolated_ms\n") != NULL, "header: %s", line);
+    while (n < max && fgets(line, sizeof line, fp) != NULL) {
+        ck_assert_int_eq(sscanf(line, "%*d\t%*d\t%*d\t%*d\t%*d\t%*d\t%*d\t%63[^\t]\t%lf\t%*d\t%*d\t%*d\t%*s\t%lf",
+                                status[n], &compile_ms[n], &iso_ms[n]),
+                         3);
+        n++;
+    }
+    fclose(fp);
+    return n;
+}
+
+/* --compile-isolated with --compile-only: every configuration, the one over the shared-memory limit included, gets
+ * a positive isolated compile time; without a 1-worker pass in --jobs one more pass runs, with one (--jobs 1,2)
+ * that pass is the isolated one (its compile_ms and compile_isolated_ms are the same numbers). Four configurations
+ * (BLOCK_M 32, BLOCK_N 32|64, BLOCK_K 32|256, 5 stages, 8 warps; BLOCK_K varies faster): shared memory
+ * 5*(32+BN)*BK*2 = 20480, 163840, 30720 and 245760 bytes, so only the last is out of resources on sm_90 (limit
+ * 232448). */
+START_TEST(test_collect_compile_isolated_times)
+{
+    char cmd[1024], status[8][64];
+    char tsv[] = "/tmp/test-collect-iso.XXXXXX", scal[] = "/tmp/test-collect-isoscal.XXXXXX";
+    double cms[8], iso[8];
+    static const char *const jobs[] = {"2", "1,2"};
+    close(mkstemp(tsv));
+    close(mkstemp(scal));
+    for (int j = 0; j < 2; j++) {
+        snprintf(cmd, sizeof cmd, "'%s' collect --compile-only --space full --param BLOCK_M=32 --param BLOCK_N=32,64 "
+                 "--param BLOCK_K=32,256 --param NUM_STAGES=5 --param NUM_WARPS=8 --arch 90 --jobs %s "
+                 "--compile-isolated -q -f -o '%s' --configs-tsv '%s'", g_tunecost, jobs[j], scal, tsv);
+        ck_assert_int_eq(system(cmd), 0);
+        ck_assert_int_eq(read_isolated_tsv(tsv, status, cms, iso, 8), 4);
+        for (int c = 0; c < 4; c++) {
+            ck_assert_str_eq(status[c], c == 3 ? "out of resources" : "ok");
+            ck_assert_msg(cms[c] > 0.0 && iso[c] > 0.0, "config %d: compile_ms %g, isolated %g", c, cms[c], iso[c]);
+            if (j == 1) /* the 1-worker pass is kept for both columns */
+                ck_assert_double_eq(cms[c], iso[c]);
+        }
+    }
+    unlink(tsv);
+    unlink(scal);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     Suite *s = suite_create("collect-compile");
@@ -86,6 +139,10 @@ int main(int argc, char **argv)
         g_tunecost = argv[2];
         tcase_add_test(tc, test_collect_compile_full_space_sm90);
         tcase_set_timeout(tc, 3000);
+    } else if (argc >= 3 && strcmp(argv[1], "isolated") == 0) {
+        g_tunecost = argv[2];
+        tcase_add_test(tc, test_collect_compile_isolated_times);
+        tcase_set_timeout(tc, 600);
     } else {
         tcase_add_test(tc, test_collect_ptxas_report_parsed);
     }

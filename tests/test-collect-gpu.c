@@ -93,6 +93,64 @@ START_TEST(test_collect_gpu_out_of_resources_never_launched)
 }
 END_TEST
 
+/* --compile-invalid --compile-isolated: BLOCK_M 32, BLOCK_N 64, BLOCK_K 32|256, 5 stages, 8 warps need
+ * 5*(32+64)*BK*2 = 30720 and 245760 bytes of shared memory (the second over the H100/H200 limit, 232448). Both
+ * are compiled in both passes: positive compile_ms and compile_isolated_ms; the failing one is never loaded
+ * (load_ms NaN) nor run. Over two shards each configuration's isolated time is measured by exactly one shard, and
+ * the merge holds both. Resuming a trace collected without the option fills the isolated times in. */
+#define ISO_SPACE "--space full --param BLOCK_M=32 --param BLOCK_N=64 --param BLOCK_K=32,256 --param NUM_STAGES=5 " \
+                  "--param NUM_WARPS=8 --shape 512x512x512 " SMALL " --compile-invalid"
+START_TEST(test_collect_gpu_isolated_and_invalid_compiles)
+{
+    char cmd[4096];
+    struct trace *t, *sh[2];
+    ck_assert_int_eq(collect(tt_path("iso.h5"), ISO_SPACE " --compile-isolated"), 0);
+    t = open_ok(tt_path("iso.h5"));
+    ck_assert_int_eq(trace_get_meta(t)->format_minor, 1);
+    ck_assert_int_eq(trace_n_configs(t), 2);
+    for (int k = 0; k < 2; k++) {
+        int big = trace_params(t, k)[2] == 256;
+        const struct trace_config *c = trace_config(t, k);
+        ck_assert_int_eq(c->status, big ? TRACE_OUT_OF_RESOURCES : TRACE_OK);
+        ck_assert_msg(c->compile_ms > 0.0 && trace_compile_isolated_ms(t, k) > 0.0, "config %d: %g, %g", k,
+                      c->compile_ms, trace_compile_isolated_ms(t, k));
+        ck_assert_int_eq(isnan(c->load_ms), big);
+        for (int i = 0; i < 2; i++)
+            ck_assert_int_eq(trace_find_run(t, i, k) >= 0, !big);
+    }
+    trace_close(t);
+
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, ISO_SPACE " --compile-isolated --shard %d/2", i + 1);
+        ck_assert_int_eq(collect(tt_path(i ? "s2.h5" : "s1.h5"), cmd), 0);
+        sh[i] = open_ok(tt_path(i ? "s2.h5" : "s1.h5"));
+    }
+    for (int k = 0; k < 2; k++) /* exactly one shard measured it */
+        ck_assert_int_eq(isnan(trace_compile_isolated_ms(sh[0], k)) + isnan(trace_compile_isolated_ms(sh[1], k)), 1);
+    snprintf(cmd, sizeof cmd, "'%s' merge '%s' '%s' '%s'", g_tunecost, tt_path("m.h5"), tt_path("s1.h5"),
+             tt_path("s2.h5"));
+    ck_assert_int_eq(system(cmd), 0);
+    t = open_ok(tt_path("m.h5"));
+    for (int k = 0; k < 2; k++) {
+        double a = trace_compile_isolated_ms(sh[0], k);
+        ck_assert_double_eq(trace_compile_isolated_ms(t, k), isnan(a) ? trace_compile_isolated_ms(sh[1], k) : a);
+    }
+    trace_close(t);
+    trace_close(sh[0]);
+    trace_close(sh[1]);
+
+    ck_assert_int_eq(collect(tt_path("late.h5"), ISO_SPACE), 0);
+    t = open_ok(tt_path("late.h5"));
+    ck_assert(isnan(trace_compile_isolated_ms(t, 0)) && isnan(trace_compile_isolated_ms(t, 1)));
+    trace_close(t);
+    ck_assert_int_eq(collect(tt_path("late.h5"), ISO_SPACE " --compile-isolated --resume"), 0);
+    t = open_ok(tt_path("late.h5"));
+    ck_assert(trace_compile_isolated_ms(t, 0) > 0.0 && trace_compile_isolated_ms(t, 1) > 0.0);
+    ck_assert_uint_eq(trace_n_runs(t), 2); /* nothing measured twice */
+    trace_close(t);
+}
+END_TEST
+
 START_TEST(test_collect_gpu_compile_error_kept_with_log)
 {
     struct trace *t;
@@ -328,6 +386,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_collect_gpu_ok_runs_are_complete);
     tcase_add_test(tc, test_collect_gpu_out_of_resources_never_launched);
     tcase_add_test(tc, test_collect_gpu_compile_error_kept_with_log);
+    tcase_add_test(tc, test_collect_gpu_isolated_and_invalid_compiles);
     tcase_add_test(tc, test_collect_gpu_wrong_result_not_timed);
     tcase_add_test(tc, test_collect_gpu_fault_recorded_and_collection_goes_on);
     tcase_add_test(tc, test_collect_gpu_resume_after_sigkill);

@@ -44,6 +44,7 @@ struct trace *tt_trace_create(const char *path, const struct trace_meta *m, int 
     ck_assert_ptr_nonnull(in);
     for (int k = 0; k < n_configs; k++) {
         cfg[k].compile_ms = 100.0 + k;
+        cfg[k].compile_isolated_ms = NAN;
         cfg[k].load_ms = 0.1;
         cfg[k].registers = 128;
         cfg[k].smem_bytes = 1000;

@@ -41,6 +41,17 @@ static void make_shard(const char *file, double rep_ms, const int64_t *dims, int
     ck_assert_int_eq(trace_close(t), 0);
 }
 
+/* Set configuration k's compile_isolated_ms in a finished trace (as a resumed collector would). */
+static void set_isolated(const char *file, int k, double ms)
+{
+    struct trace *t = trace_open_append(file);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    struct trace_config c = *trace_config(t, k);
+    c.compile_isolated_ms = ms;
+    ck_assert_int_eq(trace_update_config(t, k, &c), 0);
+    ck_assert_int_eq(trace_close(t), 0);
+}
+
 static int run_merge(const char *out, const char *a, const char *b, const char *extra)
 {
     char cmd[2048];
@@ -62,6 +73,10 @@ START_TEST(test_merge_joins_shards)
     struct trace *t;
     make_shard(tt_path("a.h5"), 100, d1, 2, &params[0][0]);
     make_shard(tt_path("b.h5"), 100, d2, 1, &params[0][0]);
+    /* isolated compile times: a measured configuration 0 (80 ms), b both (70, 90 ms): the first file's wins */
+    set_isolated(tt_path("a.h5"), 0, 80.0);
+    set_isolated(tt_path("b.h5"), 0, 70.0);
+    set_isolated(tt_path("b.h5"), 1, 90.0);
     ck_assert_int_eq(run_merge(tt_path("m.h5"), tt_path("a.h5"), tt_path("b.h5"), ""), 0);
     t = trace_open(tt_path("m.h5"));
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
@@ -78,6 +93,9 @@ START_TEST(test_merge_joins_shards)
             ck_assert_int_eq((int64_t)x[j], m * 1000 + run->config * 10 + j + 1);
     }
     ck_assert_double_eq_tol(trace_config(t, 1)->compile_ms, 101.0, 1e-9);
+    ck_assert_double_eq(trace_compile_isolated_ms(t, 0), 80.0);
+    ck_assert_double_eq(trace_compile_isolated_ms(t, 1), 90.0);
+    ck_assert_int_eq(trace_get_meta(t)->format_minor, TRACE_FORMAT_MINOR);
     ck_assert_str_eq(trace_get_meta(t)->device_name, "NVIDIA H200");
     ck_assert_double_eq_tol(trace_get_meta(t)->rep_ms, 100.0, 1e-12);
     trace_close(t);
@@ -92,6 +110,10 @@ START_TEST(test_merge_orders_inputs_by_shape)
     struct trace *t;
     make_shard(tt_path("a.h5"), 100, d1, 2, &params[0][0]);
     make_shard(tt_path("b.h5"), 100, d2, 1, &params[0][0]);
+    /* isolated compile times: a measured configuration 0 (80 ms), b both (70, 90 ms): the first file's wins */
+    set_isolated(tt_path("a.h5"), 0, 80.0);
+    set_isolated(tt_path("b.h5"), 0, 70.0);
+    set_isolated(tt_path("b.h5"), 1, 90.0);
     ck_assert_int_eq(run_merge(tt_path("m.h5"), tt_path("a.h5"), tt_path("b.h5"), ""), 0);
     t = trace_open(tt_path("m.h5"));
     ck_assert_msg(t != NULL, "%s", tc_errmsg());

@@ -124,7 +124,7 @@ while IFS=$'\t' read -r cmd base opt good bads; do
 done <<<"$TABLE"
 
 # ---- every command: --help, an unknown option, a missing argument, a bad positional -------------------------
-for cmd in info table simulate frontier report merge collect policies import; do
+for cmd in info table simulate frontier report merge collect policies import export; do
     built "$cmd" || continue
     run "$cmd" --help
     if [ $rc -ne 0 ] || ! grep -qi 'example' "$TMP/out" || [ -n "$err" ]; then
@@ -172,7 +172,7 @@ built merge && check2 "merge into a directory" merge "$W" "$T"
 # 1. Every --help that lists a shared long option lists it with the shared short letter (none for --seed), and
 #    no help gives a shared letter to another long option (report -s was once the seed, simulate -s the samples).
 SHARED="output:o input:i samples:s runs:r seed: threads:j compile-factor:c force:f quiet:q help:h"
-for cmd in info table simulate frontier report merge collect policies import; do
+for cmd in info table simulate frontier report merge collect policies import export; do
     built "$cmd" || continue
     run "$cmd" --help
     for pair in $SHARED; do

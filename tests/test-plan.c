@@ -174,6 +174,33 @@ START_TEST(test_plan_cost_model)
 }
 END_TEST
 
+/* --compile-isolated over shards: the full space's 576 configurations each go to exactly one of 4 shards, every
+ * shard's expected isolated compile time (recomputed here from the weight formula, 170 + 0.07 x weight, every
+ * configuration compiled) is within 5% of a quarter of the total, and one shard gets everything. */
+START_TEST(test_plan_isolated_shards_balanced)
+{
+    struct space s;
+    int n_cfg = 0, owner[576];
+    double load[4] = {0}, total = 0.0;
+    space_default(&s);
+    int32_t *p = plan_configs(&s, 1, 0, 0, &n_cfg);
+    ck_assert_int_eq(n_cfg, 576);
+    ck_assert_int_eq(plan_isolated_shards(p, n_cfg, 4, owner), 0);
+    for (int k = 0; k < n_cfg; k++) {
+        ck_assert(owner[k] >= 0 && owner[k] < 4);
+        double ms = 170.0 + 0.07 * (double)plan_compile_weight(p + k * SP_N_PARAMS);
+        load[owner[k]] += ms;
+        total += ms;
+    }
+    for (int i = 0; i < 4; i++)
+        ck_assert_msg(fabs(load[i] - total / 4) < 0.05 * total / 4, "shard %d: %.0f ms of %.0f", i, load[i], total);
+    ck_assert_int_eq(plan_isolated_shards(p, n_cfg, 1, owner), 0);
+    for (int k = 0; k < n_cfg; k++)
+        ck_assert_int_eq(owner[k], 0);
+    free(p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("plan");
@@ -182,6 +209,7 @@ int main(void)
     tcase_add_test(tc, test_plan_balances_cost_not_count);
     tcase_add_test(tc, test_plan_edge_cases);
     tcase_add_test(tc, test_plan_cost_model);
+    tcase_add_test(tc, test_plan_isolated_shards_balanced);
     suite_add_tcase(s, tc);
     return tt_run(s);
 }

@@ -47,7 +47,7 @@ static const char *build_tiny(void)
     const char *path = tt_path("tiny.h5");
     struct trace *t = hand_trace(path, 15);
     int32_t params[] = {16, 32, 64};
-    struct trace_config cfg[3] = {{0, 100, 1, 32, 0, 0, 0}, {0, 200, 1, 32, 0, 0, 0}, {2, 50, NAN, 0, 0, 0, 0}};
+    struct trace_config cfg[3] = {{0, 100, 1, 32, 0, 0, 0, NAN}, {0, 200, 1, 32, 0, 0, 0, NAN}, {2, 50, NAN, 0, 0, 0, 0, NAN}};
     int64_t dims[] = {1000};
     struct trace_input in = {1e9, NAN};
     ck_assert_int_eq(trace_write_configs(t, 3, params, cfg), 0);
@@ -209,7 +209,7 @@ static const char *build_valid_space(void)
     struct trace_input in[] = {{1e9, NAN}, {2e9, NAN}};
     for (int c = 0; c < 9; c++) {
         params[c] = 16 * (c + 1);
-        cfg[c] = (struct trace_config){0, 40 + 20 * c + 0.25 * c * c, 1, 32, 0, 0, 0};
+        cfg[c] = (struct trace_config){0, 40 + 20 * c + 0.25 * c * c, 1, 32, 0, 0, 0, NAN};
     }
     ck_assert_int_eq(trace_write_configs(t, 9, params, cfg), 0);
     ck_assert_int_eq(trace_write_inputs(t, 2, dims, in), 0);

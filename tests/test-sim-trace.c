@@ -38,8 +38,8 @@ static void write_trace(const char *path)
     static const char *const pn[] = {"BLOCK_M"};
     static const char *const dn[] = {"M", "N", "K"};
     static const int32_t params[] = {16, 32, 64};
-    struct trace_config cfg[3] = {{TRACE_OK, 100, 1, 0, 0, 0, 0}, {TRACE_OK, 200, 1, 0, 0, 0, 0},
-                                  {TRACE_OUT_OF_RESOURCES, 50, 0, 0, 0, 0, 0}};
+    struct trace_config cfg[3] = {{TRACE_OK, 100, 1, 0, 0, 0, 0, NAN}, {TRACE_OK, 200, 1, 0, 0, 0, 0, NAN},
+                                  {TRACE_OUT_OF_RESOURCES, 50, 0, 0, 0, 0, 0, NAN}};
     static const int64_t dims[] = {64, 64, 64, 128, 128, 128};
     struct trace_input ins[2] = {{1e9, NAN}, {8e9, NAN}};
     struct trace_meta meta;
@@ -185,7 +185,7 @@ START_TEST(test_sim_cli)
         static const char *const dn[] = {"M", "N", "K"};
         static const int32_t params[] = {16};
         static const int64_t dims[] = {64, 64, 64};
-        struct trace_config cfg = {TRACE_OK, 10, 1, 0, 0, 0, 0};
+        struct trace_config cfg = {TRACE_OK, 10, 1, 0, 0, 0, 0, NAN};
         struct trace_input in = {1e9, NAN};
         struct trace_meta meta;
         struct trace *t;
@@ -272,6 +272,7 @@ static int write_random_trace(const char *path, unsigned seed)
         memset(&cfg[c], 0, sizeof cfg[c]);
         cfg[c].status = c == 3 || c == 11 ? TRACE_COMPILE_ERROR : TRACE_OK;
         cfg[c].compile_ms = 50 + rand() % 450 + (rand() % 1000) / 1000.0;
+        cfg[c].compile_isolated_ms = NAN;
     }
     for (int i = 0; i < 3; i++)
         ins[i].flops = 2.0 * (double)dims[3 * i] * (double)dims[3 * i + 1] * (double)dims[3 * i + 2],

@@ -72,9 +72,9 @@ int fixture_small(const char *path, int64_t flush_bytes, int variant)
 {
     static const int32_t params[] = {64, 64, 128, 64, 256, 256};
     static const struct trace_config configs[] = {
-        {TRACE_OK, 100, 1, 128, 32768, 0, 0},
-        {TRACE_OK, 200, 2, 168, 65536, 0, 0},
-        {TRACE_OUT_OF_RESOURCES, 50, 0, 0, 300000, 0, 0},
+        {TRACE_OK, 100, 1, 128, 32768, 0, 0, NAN},
+        {TRACE_OK, 200, 2, 168, 65536, 0, 0, NAN},
+        {TRACE_OUT_OF_RESOURCES, 50, 0, 0, 300000, 0, 0, NAN},
     };
     static const int64_t dims[] = {64, 64, 64, 128, 64, 32};
     struct trace_input inputs[] = {{3e12, 2.0}, {1.2e12, NAN}};
@@ -104,9 +104,9 @@ int fixture_triton(const char *path)
 {
     static const int32_t params[] = {64, 64, 128, 64, 256, 256};
     static const struct trace_config configs[] = {
-        {TRACE_OK, 100, 1, 128, 32768, 0, 0},
-        {TRACE_OK, 200, 2, 168, 65536, 0, 0},
-        {TRACE_OUT_OF_RESOURCES, 50, 0, 0, 300000, 0, 0},
+        {TRACE_OK, 100, 1, 128, 32768, 0, 0, NAN},
+        {TRACE_OK, 200, 2, 168, 65536, 0, 0, NAN},
+        {TRACE_OUT_OF_RESOURCES, 50, 0, 0, 300000, 0, 0, NAN},
     };
     static const int64_t dims[] = {64, 64, 64, 128, 64, 32};
     struct trace_input inputs[] = {{3e12, 2.0}, {1.2e12, NAN}};
@@ -164,7 +164,7 @@ int fixture_report(const char *path)
         params[c * 4 + 2] = 32 << (c % 3);
         params[c * 4 + 3] = 4 << (c % 2);
         configs[c] = (struct trace_config){c == NC - 1 ? TRACE_COMPILE_ERROR : TRACE_OK, 150 + 250 * lcg(&seed),
-                                           1 + lcg(&seed), 128, 49152, 0, 0};
+                                           1 + lcg(&seed), 128, 49152, 0, 0, NAN};
     }
     for (int i = 0; i < NI; i++) {
         double f = 2.0 * (double)dims[i * 3] * (double)dims[i * 3 + 1] * (double)dims[i * 3 + 2];
@@ -226,7 +226,7 @@ int fixture_full(const char *path, int max_timed)
         params[c * 4 + 3] = 2 << (c % 3);
         /* a third fail for shared memory, as on the H200 */
         configs[c] = (struct trace_config){c % 3 == 2 ? TRACE_OUT_OF_RESOURCES : TRACE_OK, 150 + 250 * lcg(&seed),
-                                           1 + lcg(&seed), 128, 49152, 0, 0};
+                                           1 + lcg(&seed), 128, 49152, 0, 0, NAN};
     }
     for (int i = 0; i < NI; i++) {
         dims[i * 3] = sizes[i / 16];

@@ -37,7 +37,7 @@ struct trace_meta base_meta(void)
 struct trace_config base_config(int c)
 {
     struct trace_config cfg = {c == 2 ? TRACE_OUT_OF_RESOURCES : TRACE_OK, 100.0 + c, 2.5 + c, 96 + c, 32768 * (c + 1),
-                               c * 8, c % 2};
+                               c * 8, c % 2, c == 1 ? NAN : 90.0 + c};
     return cfg;
 }
 
@@ -130,6 +130,10 @@ void check_base(const struct trace *t, size_t n_runs)
         ck_assert_int_eq(g->smem_bytes, e_c.smem_bytes);
         ck_assert_int_eq(g->spill_bytes, e_c.spill_bytes);
         ck_assert_int_eq(g->path, e_c.path); /* the optional member round-trips (1 = wgmma for odd c) */
+        if (c == 1) /* the optional compile_isolated_ms round-trips, "not measured" (NaN) included */
+            ck_assert(isnan(g->compile_isolated_ms) && isnan(trace_compile_isolated_ms(t, c)));
+        else
+            ck_assert_double_eq(trace_compile_isolated_ms(t, c), 90.0 + c);
     }
     ck_assert_ptr_null(trace_config(t, 3));
     ck_assert_int_eq(trace_n_dims(t), 3);

@@ -524,6 +524,12 @@ START_TEST(test_trace_reads_files_of_other_writers)
     ck_assert_int_eq(trace_config(t, 0)->spill_bytes, 16);
     ck_assert_double_eq(trace_config(t, 0)->compile_ms, 250.0);
     ck_assert_double_eq(trace_config(t, 0)->load_ms, 1.5);
+    /* written before format_minor 1: no attribute, no path, no compile_isolated_ms member */
+    ck_assert_int_eq(trace_get_meta(t)->format_minor, 0);
+    ck_assert_int_eq(trace_config(t, 0)->path, 0);
+    ck_assert(isnan(trace_config(t, 0)->compile_isolated_ms));
+    ck_assert(isnan(trace_compile_isolated_ms(t, 0)));
+    ck_assert(isnan(trace_compile_isolated_ms(t, 1))); /* no such configuration */
     ck_assert_double_eq(trace_input(t, 0)->flops, 1e9);
     ck_assert_double_eq(trace_input(t, 0)->ref_ms, 0.5);
     ck_assert_uint_eq(trace_n_runs(t), 1);
@@ -548,6 +554,8 @@ START_TEST(test_trace_reads_files_of_other_writers)
     ck_assert_uint_eq(trace_run_timed(t, 0)[1], 700);
     ck_assert_int_eq(trace_config(t, 0)->registers, 200);
     ck_assert_str_eq(trace_get_meta(t)->device_name, "A40");
+    ck_assert_int_eq(trace_get_meta(t)->format_minor, TRACE_FORMAT_MINOR); /* rewritten by this library */
+    ck_assert(isnan(trace_compile_isolated_ms(t, 0)));                     /* still "not measured" */
     trace_close(t);
 
     /* a member missing from /runs */

@@ -39,10 +39,10 @@ static int write_small(const char *path, int with_runs)
     static const int32_t params[4][6] = {
         {64, 64, 32, 8, 3, 4}, {128, 128, 64, 8, 4, 8}, {256, 256, 64, 8, 5, 8}, {128, 64, 32, 8, 3, 4}};
     static const struct trace_config configs[4] = {
-        {TRACE_OK, 100.0, 2.0, 128, 32768, 0, 0},
-        {TRACE_OK, 300.0, 3.0, 168, 98304, 0, 0},
-        {TRACE_OUT_OF_RESOURCES, 500.0, 0.0, 255, 262144, 64, 0},
-        {TRACE_COMPILE_ERROR, 50.0, 0.0, 0, 0, 0, 0},
+        {TRACE_OK, 100.0, 2.0, 128, 32768, 0, 0, NAN},
+        {TRACE_OK, 300.0, 3.0, 168, 98304, 0, 0, NAN},
+        {TRACE_OUT_OF_RESOURCES, 500.0, 0.0, 255, 262144, 64, 0, NAN},
+        {TRACE_COMPILE_ERROR, 50.0, 0.0, 0, 0, 0, 0, NAN},
     };
     static const int64_t dims[2][3] = {{1024, 1024, 1024}, {4096, 256, 4096}};
     struct trace_input inputs[2] = {{2147483648.0, 0.01}, {8589934592.0, NAN}};

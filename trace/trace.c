@@ -161,6 +161,11 @@ const char *trace_compile_log(const struct trace *t, int config)
     return t->logs[config];
 }
 
+double trace_compile_isolated_ms(const struct trace *t, int config)
+{
+    return config >= 0 && config < t->n_configs ? t->configs[config].compile_isolated_ms : NAN;
+}
+
 int trace_n_compile_warmup(const struct trace *t)
 {
     return t->n_warmup;

@@ -10,6 +10,9 @@
 
 #define TRACE_FORMAT_NAME "tunecost-trace"
 #define TRACE_FORMAT_VERSION 1
+/* Documented additions a reader may use; a trace without them still reads (docs/trace-format.md, "Versioning").
+ * 1: /configs member compile_isolated_ms. Writers write this value; a file without the attribute reads as 0. */
+#define TRACE_FORMAT_MINOR 1
 
 /* /configs.status and /runs.status */
 enum trace_status {
@@ -41,6 +44,7 @@ struct trace_meta {
     int64_t flush_bytes;     /* 0 = no L2 flush */
     int32_t compile_jobs;
     uint64_t seed;
+    int32_t format_minor;    /* as read (0 when the file has no attribute); writers always write TRACE_FORMAT_MINOR */
 };
 
 /* One row of /configs. */
@@ -53,6 +57,8 @@ struct trace_config {
     int32_t spill_bytes;
     int32_t path;            /* kernel the configuration ran on: 0 mma.sync (also for traces written without the
                               * member), 1 wgmma (the Hopper kernel); docs/trace-format.md */
+    double compile_isolated_ms; /* NVRTC compile time with no other compile running (1 worker); NaN = not measured,
+                                 * also for traces written without the member (format_minor 0) */
 };
 
 /* One row of /inputs. */
@@ -135,6 +141,10 @@ int trace_n_configs(const struct trace *t);
 const int32_t *trace_params(const struct trace *t, int config);   /* n_params values */
 const struct trace_config *trace_config(const struct trace *t, int config);
 const char *trace_compile_log(const struct trace *t, int config); /* "" if none */
+/* The configuration's compile time measured with no other compile running (collect --compile-isolated), in ms;
+ * NaN when it was not measured (or the trace predates the member). compile_ms is the time under compile_jobs
+ * concurrent workers. */
+double trace_compile_isolated_ms(const struct trace *t, int config);
 int trace_n_compile_warmup(const struct trace *t);
 const double *trace_compile_warmup(const struct trace *t);
 

@@ -19,6 +19,7 @@ static const struct member config_members[] = {
     MEMBER(struct trace_config, load_ms, M_F64),    MEMBER(struct trace_config, registers, M_I32),
     MEMBER(struct trace_config, smem_bytes, M_I32), MEMBER(struct trace_config, spill_bytes, M_I32),
     MEMBER_OPT(struct trace_config, path, M_I32),
+    MEMBER_OPT(struct trace_config, compile_isolated_ms, M_F64),
 };
 static const struct member input_members[] = {
     MEMBER(struct trace_input, flops, M_F64),

@@ -42,7 +42,7 @@ struct member {
     const char *name;
     size_t offset;
     enum member_kind kind;
-    int optional; /* added after format v1 first shipped: a file without it reads as 0 */
+    int optional; /* added after format v1 first shipped: a file without it reads as 0 (M_I32, M_I64) or NaN (M_F64) */
 };
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))

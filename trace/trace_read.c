@@ -102,7 +102,34 @@ static int read_meta(struct trace *t)
     for (size_t i = 0; i < N_OF(nums); i++)
         if (tr_attr_read_num(t, root, "the root group", nums[i].name, nums[i].type, nums[i].out) < 0)
             return -1;
+    /* Optional: additions a reader may use (docs/trace-format.md, "Versioning"); absent in older traces. */
+    m->format_minor = 0;
+    if ((e = H5Aexists(root, "format_minor")) < 0) {
+        tr_h5fail(t->path, "H5Aexists()", "cannot read the root attributes");
+        return -1;
+    }
+    if (e > 0 && tr_attr_read_num(t, root, "the root group", "format_minor", H5T_NATIVE_INT32, &m->format_minor) < 0)
+        return -1;
+    if (m->format_minor < 0)
+        return tc_seterr("%s: format_minor %d is not valid (expected 0 or more)", t->path, (int)m->format_minor);
     return 0;
+}
+
+/* Optional float members the file's type `ft` lacks read as NaN ("not measured"); integer ones stay 0. */
+static void fill_absent_optional(const struct layout *l, hid_t ft, void *data, hsize_t rows)
+{
+    for (size_t i = 0; i < l->n_members; i++) {
+        const struct member *m = &l->members[i];
+        if (!m->optional || m->kind != M_F64)
+            continue;
+        if (H5Tget_member_index(ft, m->name) >= 0)
+            continue;
+        (void)H5Eclear2(H5E_DEFAULT);
+        for (hsize_t r = 0; r < rows; r++) {
+            double nan = NAN;
+            memcpy((char *)data + (size_t)r * l->size + m->offset, &nan, sizeof nan);
+        }
+    }
 }
 
 /* /params + names (table = "/params", n_rows = configs) or /dims + names. */
@@ -180,13 +207,14 @@ static int read_compound(struct trace *t, const struct layout *l, hid_t memtype,
         FAIL("%s has too many rows (%llu)", l->dataset, (unsigned long long)dim);
     if (tr_check_rows_stored(t, d, l->dataset, dim) < 0 || tr_check_int_members(t, d, l, dim) < 0)
         goto out;
-    if ((*data = calloc((size_t)(dim ? dim : 1), l->size)) == NULL) /* absent optional members read as 0 */
+    if ((*data = calloc((size_t)(dim ? dim : 1), l->size)) == NULL) /* absent optional integers read as 0 */
         FAIL("out of memory for %llu rows of %s", (unsigned long long)dim, l->dataset);
     H5TRY(ft = H5Dget_type(d), "cannot read the type of %s", l->dataset);
     H5TRY(mt = tr_layout_type_in(l, 0, ft), "cannot make the memory type of %s", l->dataset);
     (void)memtype;
     if (dim > 0)
         H5TRY(H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data), "cannot read %s", l->dataset);
+    fill_absent_optional(l, ft, *data, dim);
     *rows = dim;
     if (dp != NULL) {
         *dp = d;

@@ -25,11 +25,12 @@ static int write_meta(struct trace *t, const struct trace_meta *m)
         {"kernel", m->kernel},         {"device_name", m->device_name}, {"timer", m->timer},
         {"protocol", m->protocol},
     };
-    int32_t version = TRACE_FORMAT_VERSION;
+    int32_t version = TRACE_FORMAT_VERSION, minor = TRACE_FORMAT_MINOR;
     for (size_t i = 0; i < N_OF(strs); i++)
         if (tr_attr_write_str(t, root, strs[i].name, strs[i].value) < 0)
             return -1;
     if (tr_attr_write_num(t, root, "format_version", H5T_STD_I32LE, H5T_NATIVE_INT32, &version) < 0 ||
+        tr_attr_write_num(t, root, "format_minor", H5T_STD_I32LE, H5T_NATIVE_INT32, &minor) < 0 ||
         tr_attr_write_num(t, root, "device_cc", H5T_STD_I32LE, H5T_NATIVE_INT32, &m->device_cc) < 0 ||
         tr_attr_write_num(t, root, "device_sms", H5T_STD_I32LE, H5T_NATIVE_INT32, &m->device_sms) < 0 ||
         tr_attr_write_num(t, root, "device_l2_bytes", H5T_STD_I64LE, H5T_NATIVE_INT64, &m->device_l2_bytes) < 0 ||
@@ -92,6 +93,7 @@ struct trace *tr_create_storage(const char *path, const struct trace_meta *meta,
     tr_quiet_hdf5();
     t->writable = 1;
     t->meta = *meta;
+    t->meta.format_minor = TRACE_FORMAT_MINOR; /* what write_meta writes */
     complete_meta(&t->meta);
     if (n_params < 1 || n_dims < 1 || param_names == NULL || dim_names == NULL)
         FAIL("a trace needs at least one parameter name and one dimension name (got %d and %d)", n_params,

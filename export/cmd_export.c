@@ -1,0 +1,147 @@
+/* cmd_export.c — `tunecost export kerneltuner|t4 [TRACE] -o FILE [-i INPUT]`: one input of a trace as a Kernel
+ * Tuner 1.5 cache file (which Kernel Tuner replays in simulation mode) or as T4 results (the open autotuning
+ * results schema; what the autotuning_methodology package reads). The inverse of `tunecost import`;
+ * docs/import.md ("Exporting") gives the mapping and what is lost. */
+#include "export.h"
+#include "tc_atomic.h"
+#include "tc_cli.h"
+#include "tc_err.h"
+#include "tc_opt.h"
+#include "trace.h"
+#include "tunecost.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- the command line ------------------------------------------------------------------------------------ */
+
+struct export_opts {
+    const char *out, *input;
+    int force, quiet;
+};
+
+static const struct tc_optdecl export_opts[] = {
+    TC_OPT_OUTPUT(struct export_opts, out, "FILE", "the file to write (complete or absent)", "required"),
+    TC_OPT_INPUT(struct export_opts, input, "MxNxK", "the input to export"),
+    TC_OPT_FORCE(struct export_opts, force),
+    TC_OPT_QUIET(struct export_opts, quiet),
+    TC_OPT_HELP,
+    TC_OPT_END,
+};
+
+static const char *const export_formats[] = {"kerneltuner", "t4"};
+
+static int export_topic(int i, const char **name, const char **summary)
+{
+    static const char *const summaries[] = {
+        "a Kernel Tuner 1.5 cache file (JSON), for tune_kernel(..., cache=FILE, simulation_mode=True)",
+        "T4 results (JSON, schema 1.0.0), a full search space for autotuning_methodology"};
+    if (i < 0 || i >= 2)
+        return 0;
+    *name = export_formats[i];
+    *summary = summaries[i];
+    return 1;
+}
+
+const struct tc_cmd export_cmd = {
+    .name = "export",
+    .summary = "export one input of a trace as a Kernel Tuner cache file or T4 results",
+    .synopsis = "FORMAT [TRACE] -o FILE [-i MxNxK] [options]",
+    .description =
+        "Write one input (problem size) of a trace in another autotuner's format, so that its tuning\n"
+        "strategies and analysis tools run on tunecost's measurements. Every configuration of the trace is\n"
+        "written with its status, compile time, benchmarking wall time and every timed execution; `time` is\n"
+        "the trace's true time (the median of the timed executions). docs/import.md (\"Exporting\") gives the\n"
+        "mapping. The input defaults to the trace's first.\n",
+    .topics_title = "FORMAT",
+    .topic = export_topic,
+    .operands = "TRACE\tthe trace to export from (default: the shipped reference trace, @TRACE@)\n",
+    .opts = export_opts,
+    .exit_status = "0 ok; 1 the file could not be written; 2 usage error, an existing FILE without -f, or a bad "
+                   "trace or input (one line on stderr).",
+    .examples = "tunecost export kerneltuner -i 4096x4096x4096 -o gemm_H200_4096.json\n"
+                "tunecost export t4 data/gemm-h200.h5 -i 256x256x256 -o gemm_H200_256_T4.json\n"
+                "tunecost import kerneltuner gemm_H200_4096.json -o back.h5   # the round trip\n",
+    .min_operands = 1,
+    .max_operands = 2,
+    .operand_name = "FORMAT (kerneltuner or t4)",
+};
+
+/* The input named by -i (a shape of the trace's dimensions), or 0 when arg is NULL; -1 after a message. */
+static int pick_input(const struct trace *t, const char *arg)
+{
+    int64_t dims[8];
+    int nd = trace_n_dims(t), i;
+    if (arg == NULL)
+        return trace_n_inputs(t) > 0 ? 0 : tc_seterr("%s: the trace has no inputs", trace_path(t));
+    if (nd < 1 || nd > 8)
+        return tc_seterr("%s: the trace has no usable input dimensions", trace_path(t));
+    if (tc_parse_shape("--input", arg, nd, INT64_MAX / 2, dims) != 0)
+        return -1;
+    if ((i = trace_find_input(t, dims)) < 0)
+        return tc_seterr("--input: %s is not an input of %s", arg, trace_path(t));
+    return i;
+}
+
+static int write_file(const struct trace *t, int input, int is_t4, const char *out, struct exp_summary *sum)
+{
+    struct tc_atomic a;
+    FILE *fp = tc_atomic_open(&a, out);
+    if (fp == NULL)
+        return -1;
+    if ((is_t4 ? exp_write_t4(t, input, fp, sum) : exp_write_kerneltuner(t, input, fp, sum)) != 0) {
+        tc_atomic_abort(&a);
+        return tc_seterr("%s: write error", out);
+    }
+    return tc_atomic_commit(&a);
+}
+
+int cmd_export(int argc, char **argv)
+{
+    struct export_opts o = {0};
+    const char *path;
+    int fmt = 0, rc, input, first;
+    struct trace *t = NULL;
+    struct exp_summary sum;
+
+    if ((rc = tc_cli_parse(&export_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
+        return rc;
+    rc = 2;
+    if (tc_parse_name("FORMAT", argv[first], export_formats, 2, &fmt) != 0)
+        return tc_cli_usage_error("export", "%s", tc_errmsg());
+    if (o.out == NULL)
+        return tc_cli_usage_error("export", "missing -o FILE");
+    path = first + 1 < argc ? argv[first + 1] : tc_default_trace();
+    if (tc_output_check("-o", o.out, 0, &path, 1) != 0 || tc_output_clobber_check("-o", o.out, o.force) != 0) {
+        fprintf(stderr, "tunecost export: %s\n", tc_errmsg());
+        return 2;
+    }
+    if ((t = trace_open(path)) == NULL || (input = pick_input(t, o.input)) < 0) {
+        fprintf(stderr, "tunecost export: %s\n", tc_errmsg());
+        goto out;
+    }
+    if (write_file(t, input, fmt == 1, o.out, &sum) != 0) {
+        fprintf(stderr, "tunecost export: %s\n", tc_errmsg());
+        rc = 1;
+        goto out;
+    }
+    if (!o.quiet) {
+        char shape[128];
+        fprintf(stderr, "tunecost export: %s input %s: %d configurations (%d valid)", o.out,
+                tc_format_shape(trace_dims(t, input), trace_n_dims(t), shape, sizeof shape), sum.n_written,
+                sum.n_valid);
+        if (sum.n_unmeasured > 0)
+            fprintf(stderr, "; %d never measured on this input left out", sum.n_unmeasured);
+        if (sum.best_config >= 0)
+            fprintf(stderr, "; best configuration %d\n", sum.best_config);
+        else
+            fprintf(stderr, "; no valid configuration\n");
+    }
+    rc = 0;
+out:
+    trace_close(t);
+    return rc;
+}
