@@ -262,6 +262,7 @@ mkdir -p "$F"
 built table && force_case file "$F/t.tsv" table best "$T" -o "$F/t.tsv" -q
 built frontier && force_case file "$F/f.tsv" frontier "$PTS" -o "$F/f.tsv"
 built merge && force_case file "$F/m.h5" merge "$F/m.h5" "$T"
+built export && force_case file "$F/e.json" export kerneltuner "$T" -o "$F/e.json" -q
 built import && [ -f "$KT" ] && force_case file "$F/i.h5" import kerneltuner "$KT" -o "$F/i.h5" -q
 built simulate && force_case dir "$F/sim" simulate "$T" -o "$F/sim" -s 2 -r 2 -j 1 -q
 built policies && force_case dir "$F/pol" policies "$T" -o "$F/pol" -r 1 -b 1 -p random -j 1 -q

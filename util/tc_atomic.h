@@ -42,7 +42,7 @@ int tc_atomic_rename(const char *tmp, const char *path);
  * is replaced as a whole). Returns 0, or -1 (tc_errmsg says why; exit 2 is the caller's usual answer). */
 int tc_output_check(const char *opt, const char *out, int is_dir, const char *const *inputs, int n_inputs);
 /* The shared meaning of -f for a file output: 0 when `out` does not exist or force is set; else -1 and
- * tc_errmsg() "OPT OUT: exists (add -f to replace it)". Call after tc_output_check, before any work. */
+ * tc_errmsg() "OPT OUT: exists (add -f, --force, to replace it)". Call after tc_output_check, before any work. */
 int tc_output_clobber_check(const char *opt, const char *out, int force);
 
 #endif
