@@ -1,4 +1,4 @@
-/* tc_cli.h — the options every subcommand shares, and the one option loop they all use.
+/* tc_cli.h — the options every command shares, declared once (TC_OPT_*), and the option loop under tc_cli_parse.
  *
  * Shared options (a subcommand that has the option uses exactly this long name, short letter, meaning and
  * range; a subcommand that lacks it rejects the letter as an unknown option):
@@ -10,18 +10,14 @@
  *       --seed N              random seed, any unsigned 64-bit integer (no short letter: no silent swaps)
  *   -j, --threads N           worker threads, N in [0, 4096]; 0 = all online cores
  *   -c, --compile-factor F    parallel compile speed-up assumed by the simulation, F in [1, 4096]
- *   -f, --force               replace an existing output
- *   -q, --quiet               no progress or status lines on stderr
  *   -h, --help                help on stdout, exit 0
+ *   -f, --force               replace an existing output: a file is refused without it; an output directory
+ *                             holding more than the command's earlier output is refused without it
+ *   -q, --quiet               no progress, settings or status lines (errors and warnings still print)
  *
- * Use: list the shared entries (TC_CLI_OPT_*) and the subcommand's own ones (ids >= TC_CLI_LOCAL) in one
- * struct option array, then
- *
- *     while ((opt = tc_cli_next("simulate", argc, argv, "o:s:r:j:c:qh", longopts)) != -1) {
- *         if (opt == TC_CLI_ERROR) return 2;            // message already printed
- *         switch (opt) { case 's': bad = tc_cli_samples(optarg, &samples); break; ... }
- *         if (bad) return tc_cli_usage_error("simulate", "%s", tc_errmsg());
- *     }
+ * Use: put the TC_OPT_* declarations below in the command's option table (tc_optdecl.h) and call tc_cli_parse;
+ * docs/architecture.md, "How to add an option / a command". tc_cli_next and the TC_CLI_OPT_* rows are the loop
+ * underneath (tc_optdecl.c), kept for code not yet declared; new code does not use them.
  *
  * Usage errors are one line "tunecost CMD: ..." and a second line "see 'tunecost CMD --help'", exit 2. */
 #ifndef TC_CLI_H
