@@ -249,9 +249,9 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "tunecost report: interrupted; %s left as it was\n", o->out_dir);
         return 130;
     }
-    if (rc == 0 && !c.quiet)
+    if (rc == 0) /* the result's address, on stdout: printed with -q too (it silences stderr's progress) */
         printf("report: %s/index.html\n", o->out_dir);
-    if (rc == 0 && o->n_missing > 0) /* a warning: printed even with -q */
+    if (rc == 0 && o->n_missing > 0)
         printf("report: %d figure(s) not drawn (%s); see %s/summary.md\n", o->n_missing, o->missing_why,
                o->out_dir);
     return rc == 0 ? 0 : (rc == REPORT_EBADINPUT ? 2 : 1);
