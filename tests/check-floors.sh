@@ -5,7 +5,9 @@
 #     commands' entry points, */cmd_*.c with tunecost.h, 4; tunecost.c 5). A header no floor knows is an error.
 #  2. no static function shares its name with a static function of another module (a reader, and every
 #     cross-reference tool, would take them for one);
-#  3. no function body longer than 100 lines (bodies counted from the opening '{' in column 0 to the closing '}').
+#  3. no function body longer than 100 lines (bodies counted from the opening '{' in column 0 to the closing '}');
+#  4. no circle between two files of a module: when a.c calls a function b.c defines, b.c calls none a.c defines
+#     (a lower file owns what both need: report_io.c, trace_handle.c, bench_launch.c).
 # Usage: check-floors.sh SOURCE_ROOT        Exit: 0 clean, 1 a rule is broken (each case named).
 set -u
 ROOT=$(realpath "${1:?usage: check-floors.sh SOURCE_ROOT}")
@@ -70,5 +72,33 @@ long=$(for f in "${FILES[@]}" bench/*.c; do
 done)
 [ -z "$long" ] || while IFS= read -r l; do fail "function over 100 lines: $l"; done <<<"$long"
 
-[ "$fails" -eq 0 ] && echo "floors: ${#FILES[@]} files, includes by floor, static names and function lengths ok"
+# 4. circles between two files of one module: the functions each file defines (not static: name at column 0 after
+#    the return type, then its body's '{' on the next line) and, for each pair, whether each calls the other's.
+defined() { awk '/^\{/ && prev ~ /^[A-Za-z].*[ *]([a-z_][a-z0-9_]*)\(/ && prev !~ /^static/ {
+                 s = prev; sub(/\(.*/, "", s); n = split(s, w, /[ *]+/); print w[n] } { prev = $0 }' "$1" | sort -u; }
+calls_any() { # stripped-file names-file: 0 if the file (comments stripped) names one of the names
+    grep -qwFf "$2" "$1"
+}
+CIRC=$(mktemp -d "${TMPDIR:-/tmp}/tc-floors.XXXXXX")
+trap 'rm -rf "$CIRC"' EXIT
+for m in $MODULES; do
+    [ -d "$m" ] || continue
+    mapfile -t CS < <(find "$m" -maxdepth 1 -name '*.c' | sort)
+    for f in "${CS[@]}"; do
+        defined "$f" >"$CIRC/$(basename "$f").defs"
+        perl -0777 -pe 's{/\*.*?\*/}{}gs; s{//[^\n]*}{}g' "$f" >"$CIRC/$(basename "$f").code"
+    done
+    for ((i = 0; i < ${#CS[@]}; i++)); do
+        for ((j = i + 1; j < ${#CS[@]}; j++)); do
+            a=${CS[i]} b=${CS[j]}
+            da=$CIRC/$(basename "$a").defs db=$CIRC/$(basename "$b").defs
+            [ -s "$da" ] && [ -s "$db" ] || continue
+            if calls_any "$CIRC/$(basename "$a").code" "$db" && calls_any "$CIRC/$(basename "$b").code" "$da"; then
+                fail "circle: $a and $b call each other (move what both need to a lower file)"
+            fi
+        done
+    done
+done
+
+[ "$fails" -eq 0 ] && echo "floors: ${#FILES[@]} files, includes by floor, static names, function lengths and circles ok"
 [ "$fails" -eq 0 ]

@@ -1,5 +1,6 @@
 /* tc_optdecl.c — the parser generated from a command's option declarations (see tc_optdecl.h): defaults first,
- * then argv through tc_cli_next, each value checked against its declared kind and range. */
+ * then argv through tc_cli_next, each value checked against its declared kind and range. It calls tc_optdoc.c
+ * (the help, on -h); tc_optdoc.c calls nothing here. */
 #include "tc_optdecl.h"
 
 #include <inttypes.h>
@@ -12,18 +13,6 @@
 #include "tc_opt.h"
 
 #define MAX_OPTS 64 /* options (not counting group headings) a command may declare */
-
-static const char *default_trace = "";
-
-void tc_cli_set_default_trace(const char *path)
-{
-    default_trace = path != NULL ? path : "";
-}
-
-const char *tc_cli_trace_text(void)
-{
-    return default_trace;
-}
 
 /* Parses text into the option's field(s); -1 with tc_errmsg() naming "--NAME" on failure. */
 static int store_value(const struct tc_optdecl *d, const char *text, void *settings)

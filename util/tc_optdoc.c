@@ -7,6 +7,18 @@
 #define HELP_WIDTH 118  /* columns of the --help text */
 #define LABEL_COL 28    /* where an option's help starts */
 
+static const char *default_trace = "";
+
+void tc_cli_set_default_trace(const char *path)
+{
+    default_trace = path != NULL ? path : "";
+}
+
+const char *tc_cli_trace_text(void)
+{
+    return default_trace;
+}
+
 /* s with "@TRACE@" replaced by the default trace, into buf (truncated to len). */
 static const char *expand(const char *s, char *buf, size_t len)
 {
