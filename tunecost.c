@@ -2,84 +2,44 @@
  * Subcommands live in their stage's folder (see tunecost.h); this file only routes and prints the overview. */
 #include "tunecost.h"
 #include "tc_optdecl.h"
+#include "tc_paths.h"
 #include "tc_version.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 struct command {
     const char *name;
     int (*fn)(int argc, char **argv);
     const char *summary;            /* used where the command has no declaration (yet, or not in this build) */
     const struct tc_cmd *decl;      /* options, --help, man page, completions (util/tc_optdecl.h) */
+    const char *missing;            /* fn NULL: why the command is not in this build, and how to get it */
 };
 
 static const struct command commands[] = {
 #ifdef TC_HAVE_COLLECTOR
-    {"collect", cmd_collect, NULL, &collect_cmd},
+    {"collect", cmd_collect, NULL, &collect_cmd, NULL},
 #else
-    {"collect", NULL, "tune GEMM variants on the GPU (not in this build: no CUDA toolkit was found)", NULL},
+    {"collect", NULL, "tune GEMM variants on the GPU (not in this build: no CUDA toolkit was found)", NULL,
+     "no CUDA toolkit was found; reconfigure with -Dcollector=enabled on a machine with /usr/local/cuda"},
 #endif
-    {"merge", cmd_merge, NULL, &merge_cmd},
-    {"info", cmd_info, NULL, &info_cmd},
-    {"table", cmd_table, NULL, &table_cmd},
-    {"simulate", cmd_simulate, NULL, &simulate_cmd},
-    {"frontier", cmd_frontier, NULL, &frontier_cmd},
-    {"policies", cmd_policies, NULL, &policies_cmd},
-    {"report", cmd_report, NULL, &report_cmd},
+    {"merge", cmd_merge, NULL, &merge_cmd, NULL},
+    {"record", cmd_record, NULL, &record_cmd, NULL},
+    {"info", cmd_info, NULL, &info_cmd, NULL},
+    {"table", cmd_table, NULL, &table_cmd, NULL},
+    {"simulate", cmd_simulate, NULL, &simulate_cmd, NULL},
+    {"frontier", cmd_frontier, NULL, &frontier_cmd, NULL},
+    {"policies", cmd_policies, NULL, &policies_cmd, NULL},
+    {"report", cmd_report, NULL, &report_cmd, NULL},
 #ifdef TC_HAVE_IMPORT
-    {"import", cmd_import, NULL, &import_cmd},
+    {"import", cmd_import, NULL, &import_cmd, NULL},
 #else
-    {"import", NULL, "import Kernel Tuner cache files or T4 results (not in this build: json-c was not found)", NULL},
+    {"import", NULL, "import Kernel Tuner cache files or T4 results (not in this build: json-c was not found)", NULL,
+     "json-c was not found; install it (Debian: libjson-c-dev) and reconfigure with -Dimport=enabled"},
 #endif
-    {"export", cmd_export, NULL, &export_cmd},
+    {"export", cmd_export, NULL, &export_cmd, NULL},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
-
-#ifndef TC_DEFAULT_TRACE
-#define TC_DEFAULT_TRACE "data/reference.h5"
-#endif
-
-#ifndef TC_DEFAULT_TRACE_REL
-#define TC_DEFAULT_TRACE_REL ""
-#endif
-
-/* DIR/TC_DEFAULT_TRACE_REL, DIR being the folder of the running binary; NULL when unknown or absent. */
-static const char *exe_relative_trace(void)
-{
-    static char buf[PATH_MAX];
-    char exe[PATH_MAX], *slash;
-    struct stat st;
-    ssize_t n;
-
-    if (TC_DEFAULT_TRACE_REL[0] == '\0' || (n = readlink("/proc/self/exe", exe, sizeof exe - 1)) <= 0)
-        return NULL;
-    exe[n] = '\0';
-    if ((slash = strrchr(exe, '/')) == NULL)
-        return NULL;
-    *slash = '\0';
-    if (snprintf(buf, sizeof buf, "%s/%s", exe, TC_DEFAULT_TRACE_REL) >= (int)sizeof buf || stat(buf, &st) != 0)
-        return NULL;
-    return buf;
-}
-
-const char *tc_default_trace(void)
-{
-    /* First the copy installed with this binary (bindir/../share/tunecost, wherever the installation lies), then
-     * the copy beside the source tree when run from a checkout, then the configured installation path. */
-    static const char *candidates[] = {TC_DEFAULT_TRACE_LOCAL, TC_DEFAULT_TRACE};
-    const char *rel = exe_relative_trace();
-    struct stat st;
-    if (rel != NULL)
-        return rel;
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
-        if (stat(candidates[i], &st) == 0)
-            return candidates[i];
-    return TC_DEFAULT_TRACE_LOCAL;
-}
 
 static void usage(FILE *fp)
 {
@@ -105,7 +65,7 @@ static void usage(FILE *fp)
             "\n"
             "  tunecost --version | --help\n"
             "  tunecost --man COMMAND | --completion bash|zsh   # generated documentation (meson install puts them)\n",
-            tc_default_trace());
+            tc_paths_default_trace());
 }
 
 /* `tunecost --man CMD` and `tunecost --completion SHELL`: documentation generated from the declarations. */
@@ -121,7 +81,7 @@ static int generated_doc(const char *what, const char *arg)
         return 2;
     }
     if (strcmp(what, "--man") == 0) {
-        tc_cli_set_default_trace(TC_DEFAULT_TRACE); /* the installed path, for an installed page */
+        tc_cli_set_default_trace(tc_paths_installed_trace()); /* the installed path, for an installed page */
         for (int i = 0; i < n; i++)
             if (strcmp(decls[i]->name, arg) == 0)
                 rc = tc_cli_man(stdout, decls[i], TC_VERSION);
@@ -154,13 +114,12 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--man") == 0 || strcmp(argv[1], "--completion") == 0)
         return generated_doc(argv[1], argc > 2 ? argv[2] : NULL);
-    tc_cli_set_default_trace(tc_default_trace());
+    tc_cli_set_default_trace(tc_paths_default_trace());
     for (size_t i = 0; i < N_COMMANDS; i++) {
         if (strcmp(argv[1], commands[i].name) != 0)
             continue;
         if (commands[i].fn == NULL) {
-            fprintf(stderr, "tunecost %s: not available in this build (no CUDA toolkit was found; reconfigure "
-                            "with -Dcollector=enabled on a machine with /usr/local/cuda)\n", argv[1]);
+            fprintf(stderr, "tunecost %s: not available in this build (%s)\n", argv[1], commands[i].missing);
             return 2;
         }
         return commands[i].fn(argc - 1, argv + 1);

@@ -17,6 +17,8 @@ int cmd_policies(int argc, char **argv);  /* simulate/cmd_policies.c: tuning pol
 int cmd_merge(int argc, char **argv);     /* collect/cmd_merge.c (no CUDA needed) */
 int cmd_export(int argc, char **argv);    /* export/cmd_export.c: a trace as a Kernel Tuner cache or T4 */
 extern const struct tc_cmd export_cmd;
+int cmd_record(int argc, char **argv);    /* record/cmd_record.c (the injection library needs CUPTI) */
+extern const struct tc_cmd record_cmd;
 #ifdef TC_HAVE_IMPORT
 int cmd_import(int argc, char **argv);    /* import/cmd_import.c (json-c) */
 extern const struct tc_cmd import_cmd;
@@ -25,8 +27,5 @@ extern const struct tc_cmd import_cmd;
 int cmd_collect(int argc, char **argv);   /* collect/cmd_collect.c (CUDA) */
 extern const struct tc_cmd collect_cmd;   /* collect/options.c */
 #endif
-
-/* The trace shipped in data/, the default input of info, simulate and report (set by meson). */
-const char *tc_default_trace(void);
 
 #endif

@@ -6,6 +6,7 @@
 #include "tc_err.h"
 #include "tc_json.h"
 #include "tc_opt.h"
+#include "tc_paths.h"
 #include "tc_stats.h"
 #include "trace.h"
 #include "tunecost.h"
@@ -435,7 +436,7 @@ int cmd_info(int argc, char **argv)
     if ((rc = tc_cli_parse(&info_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
         return rc;
     rc = 1;
-    path = first < argc ? argv[first] : tc_default_trace();
+    path = first < argc ? argv[first] : tc_paths_default_trace();
     if ((t = trace_open(path)) == NULL) {
         fprintf(stderr, "tunecost info: %s%s\n", tc_errmsg(),
                 first < argc ? "" : " (the default trace; give a TRACE to read another)");

@@ -11,10 +11,10 @@
 #include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_paths.h"
 #include "trace.h"
 #include "tunecost.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
@@ -59,8 +59,8 @@ static const struct tc_optdecl report_opts[] = {
      .help = "input of the single-input figures (Figure 3, Table 6, models)"},
     TC_OPT_SEED(struct report_cli, o.seed, "1", "seed of every simulation; same seed, same files"),
     {.name = "triton-trace", .letter = 't', .arg = TC_ARG_STRING, .field = RO(o.triton_path), .metavar = "TRACE",
-     .def_doc = "with no TRACE, the data/*triton*.h5 shipped beside the reference trace if there is one; else none, "
-                "and the report says the figure needs one",
+     .def_doc = "with no TRACE, the shipped gemm-h200-triton.h5 if there is one; else none, and the report says "
+                "the figure needs one",
      .help = "a triton-protocol trace for the estimation study (Figure 2); `none`: skip it"},
     {.name = "compare-trace", .arg = TC_ARG_STRING, .field = RO(compare), .metavar = "TRACE",
      .def_doc = "the gemm-h200-mmasync.h5 beside TRACE, if there is one and it is not TRACE",
@@ -72,6 +72,9 @@ static const struct tc_optdecl report_opts[] = {
     {.name = "scaling", .arg = TC_ARG_STRING, .field = RO(scaling), .metavar = "DIR",
      .def_doc = "the compile-scaling/ beside TRACE, if any",
      .help = "compile-scaling tables (scaling-*.tsv of `collect --compile-only`) for Table 7; `none`: skip"},
+    {.name = "no-figures", .arg = TC_ARG_FLAG, .field = RO(o.no_figures),
+     .help = "draw no figure (no gnuplot needed); without it, a figure that has its data and is not drawn fails the "
+             "report (exit 1, DIR left as it was)"},
     TC_OPT_SAMPLES(struct report_cli, o.samples, "500", "hyperparameter samples per simulation (the paper's)"),
     TC_OPT_RUNS(struct report_cli, o.runs, "30", "simulated tuning runs per sample and input (the paper's)"),
     TC_OPT_COMPILE_FACTOR(struct report_cli, o.compile_factor, "16",
@@ -91,9 +94,9 @@ const struct tc_cmd report_cmd = {
     .description =
         "Write every figure and table of the paper for TRACE as a report directory: DIR/index.html (opens\n"
         "offline), DIR/summary.md with a Findings section computed from the data, every table as TSV and every\n"
-        "figure as PNG and SVG (drawn by gnuplot; without it the tables are still written and the report says\n"
-        "which figures are missing). Simulations run in-process with the paper's model (docs/simulation.md). The\n"
-        "report is built beside DIR and moved into place when complete; an existing report in DIR is replaced.\n"
+        "figure as PNG and SVG (drawn by gnuplot; --no-figures: the rest without it). Simulations run in-process\n"
+        "with the paper's model (docs/simulation.md). The report is built beside DIR and moved into place when\n"
+        "complete; an existing report in DIR is replaced.\n"
         "\n"
         "Figures need gnuplot (Debian: gnuplot-nox) on PATH; the scripts (plots/ of the source tree, or\n"
         "share/tunecost/plots when installed; $TUNECOST_PLOTS_DIR overrides) are copied into DIR/plots, so\n"
@@ -113,54 +116,13 @@ const struct tc_cmd report_cmd = {
     .operand_name = "TRACE (a triton-protocol trace goes with --triton-trace)",
 };
 
-/* name in the directory of trace (a file, or with want_dir a directory), in buf; NULL when it is not there or is
- * trace itself. */
-static const char *beside(const char *trace, const char *name, int want_dir, char *buf, size_t len)
-{
-    const char *slash = strrchr(trace, '/');
-    char a[PATH_MAX], b[PATH_MAX];
-    struct stat st;
-    if (snprintf(buf, len, "%.*s%s", slash ? (int)(slash - trace + 1) : 0, trace, name) >= (int)len ||
-        stat(buf, &st) != 0 || (want_dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)))
-        return NULL;
-    if (realpath(buf, a) != NULL && realpath(trace, b) != NULL && strcmp(a, b) == 0)
-        return NULL;
-    return buf;
-}
-
 /* A study option: "none" is NULL, else the value; unset (NULL) takes the default beside the trace. */
 static const char *study(const char *given, const char *trace, const char *name, int want_dir, char *buf,
                          size_t len)
 {
     if (given != NULL)
         return strcmp(given, "none") == 0 ? NULL : given;
-    return beside(trace, name, want_dir, buf, len);
-}
-
-/* The triton-protocol trace shipped beside the reference trace (an .h5 file in data/ whose name contains
- * "triton", the first by name), or NULL. */
-static const char *shipped_triton(const char *default_trace, char *buf, size_t len)
-{
-    char dir[PATH_MAX], best[NAME_MAX + 1] = "";
-    DIR *d;
-    struct dirent *e;
-    const char *slash = strrchr(default_trace, '/');
-    if (slash == NULL)
-        snprintf(dir, sizeof dir, ".");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - default_trace), default_trace);
-    if ((d = opendir(dir)) == NULL)
-        return NULL;
-    while ((e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n > 3 && strcmp(e->d_name + n - 3, ".h5") == 0 && strstr(e->d_name, "triton") != NULL &&
-            (best[0] == '\0' || strcmp(e->d_name, best) < 0))
-            snprintf(best, sizeof best, "%s", e->d_name);
-    }
-    closedir(d);
-    if (best[0] == '\0' || snprintf(buf, len, "%s/%s", dir, best) >= (int)len)
-        return NULL;
-    return buf;
+    return tc_paths_beside(trace, name, want_dir, buf, len);
 }
 
 static void progress(const char *msg, void *arg)
@@ -179,7 +141,7 @@ static int report_resolve_inputs(struct report_cli *c, int trace_given, char buf
     if (o->triton_path != NULL && strcmp(o->triton_path, "none") == 0)
         o->triton_path = NULL;
     else if (o->triton_path == NULL && !trace_given &&
-             (o->triton_path = shipped_triton(o->trace_path, bufs[0], PATH_MAX)) != NULL && !c->quiet)
+             (o->triton_path = tc_paths_shipped("gemm-h200-triton.h5", 0, bufs[0], PATH_MAX)) != NULL && !c->quiet)
         fprintf(stderr, "report: with the triton-protocol trace shipped beside it, %s (--triton-trace none: "
                         "without)\n", o->triton_path);
     o->compare_path = study(c->compare, o->trace_path, "gemm-h200-mmasync.h5", 0, bufs[1], PATH_MAX);
@@ -224,10 +186,10 @@ int cmd_report(int argc, char **argv)
     report_options_default(o);
     if ((rc = tc_cli_parse(&report_cmd, argc, argv, &c, &first)) != TC_CLI_RUN)
         return rc;
-    o->trace_path = first < argc ? argv[first] : tc_default_trace();
+    o->trace_path = first < argc ? argv[first] : tc_paths_default_trace();
     if (report_resolve_inputs(&c, first < argc, bufs) != 0)
         return 2;
-    o->plots_dir = report_plots_dir();
+    o->plots_dir = tc_paths_dir(TC_PATHS_PLOTS);
     o->progress = progress;
     o->progress_arg = &c.quiet;
     o->progress_tty = !c.quiet && isatty(STDERR_FILENO);

@@ -5,6 +5,7 @@
 #include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_paths.h"
 #include "trace.h"
 #include "tunecost.h"
 
@@ -99,7 +100,7 @@ static int push(char ***paths, int *n, const char *path)
 static int gather_paths(const struct tables_def *def, int argc, char **argv, char ***paths, int *n)
 {
     char shipped[PATH_MAX], *shipped_argv[1] = {shipped};
-    const char *def_trace = tc_default_trace(), *slash = strrchr(def_trace, '/');
+    const char *def_trace = tc_paths_default_trace();
     struct stat st;
     *paths = NULL;
     *n = 0;
@@ -112,11 +113,10 @@ static int gather_paths(const struct tables_def *def, int argc, char **argv, cha
         return push(paths, n, def_trace);
     }
     if (argc == 0 && def->input == TABLES_SCALING_TSV) {
-        snprintf(shipped, sizeof shipped, "%.*scompile-scaling", slash ? (int)(slash - def_trace + 1) : 0, def_trace);
-        if (stat(shipped, &st) != 0)
-            return tc_seterr("no FILES given and the shipped compile-scaling study %s is missing; name scaling-*.tsv "
-                             "files or a directory of them (written by `tunecost collect --compile-only --jobs 1,16 "
-                             "-o FILE.tsv`)", shipped);
+        if (tc_paths_shipped("compile-scaling", 1, shipped, sizeof shipped) == NULL)
+            return tc_seterr("no FILES given and the shipped compile-scaling study %s/compile-scaling is missing; name "
+                             "scaling-*.tsv files or a directory of them (written by `tunecost collect --compile-only "
+                             "--jobs 1,16 -o FILE.tsv`)", tc_paths_dir(TC_PATHS_DATA));
         argv = shipped_argv;
         argc = 1;
     }

@@ -18,12 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef TC_PLOTS_DIR_LOCAL
-#define TC_PLOTS_DIR_LOCAL "plots"
-#endif
-#ifndef TC_PLOTS_DIR
-#define TC_PLOTS_DIR "/usr/local/share/tunecost/plots"
-#endif
 
 void report_options_default(struct report_options *o)
 {
@@ -36,21 +30,6 @@ void report_options_default(struct report_options *o)
     o->samples = 500;
     o->runs = 30;
     o->compile_factor = 16;
-}
-
-const char *report_plots_dir(void)
-{
-    const char *env = getenv("TUNECOST_PLOTS_DIR");
-    static const char *candidates[] = {TC_PLOTS_DIR_LOCAL, TC_PLOTS_DIR};
-    char probe[PATH_MAX];
-    if (env != NULL && env[0] != '\0')
-        return env;
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
-        snprintf(probe, sizeof probe, "%s/common.gp", candidates[i]);
-        if (access(probe, R_OK) == 0)
-            return candidates[i];
-    }
-    return TC_PLOTS_DIR_LOCAL;
 }
 
 /* ---- putting it in place ------------------------------------------------------------------------------------ */

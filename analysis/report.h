@@ -19,7 +19,7 @@ struct report_options {
                                    * NULL */
     const char *scaling_dir;      /* a directory of compile-scaling TSV files, scaling-*.tsv (Table 7), or NULL */
     const char *out_dir;          /* the report directory (required) */
-    const char *plots_dir;        /* where the gnuplot scripts are (report_plots_dir()) */
+    const char *plots_dir;        /* where the gnuplot scripts are (tc_paths_dir(TC_PATHS_PLOTS)) */
     int64_t input_dims[3];        /* input of the single-input figures */
     char input_label[64];         /* the same as text, "4096x256x4096" */
     int input_given;              /* 1: --input was given, so it must exist in the trace */
@@ -28,6 +28,8 @@ struct report_options {
     int compile_factor;           /* workers of the parallel / pipelined scenarios (16) */
     int threads;                  /* simulation threads, 0 = all cores; never changes the output */
     int force;                    /* replace out_dir even when it is not a tunecost report */
+    int no_figures;               /* 1: draw no figure (no gnuplot needed); else a figure whose data is there
+                                   * and that is not drawn fails the report */
     /* progress: one line per step; progress_tty adds a live sample counter during simulations */
     void (*progress)(const char *msg, void *arg);
     void *progress_arg;
@@ -35,16 +37,16 @@ struct report_options {
     volatile sig_atomic_t *interrupted; /* checked between steps; non-zero: clean up and fail */
     /* filled by report_write */
     int n_figures;                /* figures the report has */
-    int n_missing;                /* figures not drawn */
-    char missing_why[256];        /* why, in short ("gnuplot not found on PATH") */
+    int n_missing;                /* figures not drawn (no data for them, or no_figures) */
+    char missing_why[256];        /* why, in short ("needs a triton-protocol trace (--triton-trace)") */
 };
 
 /* The defaults listed above; out_dir and trace_path NULL. */
 void report_options_default(struct report_options *o);
 /* Write the report. Returns 0; REPORT_EBADINPUT when the trace, --input, --triton-trace, --compare-trace, a study
- * directory or out_dir is not usable; -1 on a failure while working (interrupted included). tc_errmsg() says what happened. */
+ * directory or out_dir is not usable; -1 on a failure while working (interrupted included, and a figure that has
+ * its data but could not be drawn: no gnuplot, a failing script, a figure cut short), out_dir then left as it was.
+ * tc_errmsg() says what happened. */
 int report_write(struct report_options *o);
-/* Where the gnuplot scripts are: $TUNECOST_PLOTS_DIR, else the source tree's plots/, else the installed copy. */
-const char *report_plots_dir(void);
 
 #endif

@@ -21,11 +21,29 @@
 #define REPORT_MAX_TABLES 24
 #define REPORT_MAX_FIGURES 12
 
-/* Scenarios of the single-input simulation (Figure 3, Table 6, models) and of the all-inputs one (4, 5; the first
- * N_SC_ALL). The second family's simulation (two landscapes) runs the baseline only. */
-enum { SC_BASELINE, SC_PARALLEL, SC_EARLY, SC_PEREXEC, SC_PIPELINED, N_SC_INPUT };
-#define N_SC_ALL 3
-extern const char *const report_sc_names[N_SC_INPUT];
+/* The report's scenarios, one table: X(id, name, compile, parallel, overhead, early_stop, all_inputs). The
+ * single-input simulation (Figure 3, Table 6, models) runs every one; the all-inputs one (Figures 4, 5) those with
+ * all_inputs, which must come first; the second family's simulation (two landscapes) the baseline only. name is
+ * the scenario column and the file-name part (sim/SET-NAME.tsv); parallel: compile with the report's
+ * --compile-factor workers, else one. */
+#define REPORT_SCENARIOS(X)                                                                    \
+    X(SC_BASELINE, "baseline", SIM_COMPILE_SEQUENTIAL, 0, SIM_OVERHEAD_PAPER, 0, 1)             \
+    X(SC_PARALLEL, "parallel", SIM_COMPILE_PARALLEL, 1, SIM_OVERHEAD_PAPER, 0, 1)               \
+    X(SC_EARLY, "early-stop", SIM_COMPILE_SEQUENTIAL, 0, SIM_OVERHEAD_PAPER, 1, 1)              \
+    X(SC_PEREXEC, "per-exec", SIM_COMPILE_SEQUENTIAL, 0, SIM_OVERHEAD_PER_EXEC, 0, 0)           \
+    X(SC_PIPELINED, "pipelined", SIM_COMPILE_PIPELINED, 1, SIM_OVERHEAD_PAPER, 0, 0)
+#define REPORT_SC_ID(id, name, compile, parallel, overhead, early_stop, all_inputs) id,
+#define REPORT_SC_ALL(id, name, compile, parallel, overhead, early_stop, all_inputs) +(all_inputs)
+enum { REPORT_SCENARIOS(REPORT_SC_ID) N_SC_INPUT };
+enum { N_SC_ALL = 0 REPORT_SCENARIOS(REPORT_SC_ALL) };
+struct report_scenario {
+    const char *name;
+    enum sim_compile compile;
+    int parallel;
+    enum sim_overhead overhead;
+    int early_stop;
+};
+extern const struct report_scenario report_scenarios[N_SC_INPUT];
 
 /* Columns of Table 6 (table6-frontier.tsv), as report_sim.c builds it. */
 enum { T6_TIME_S, T6_TFLOPS, T6_N_CONFIG, T6_EXEC_MS, T6_TIME_S_LO, T6_TIME_S_HI, T6_TFLOPS_LO, T6_TFLOPS_HI };
@@ -34,7 +52,8 @@ enum { T6_TIME_S, T6_TFLOPS, T6_N_CONFIG, T6_EXEC_MS, T6_TIME_S_LO, T6_TIME_S_HI
 enum report_sim { REPORT_SIM_INPUT, REPORT_SIM_ALL, REPORT_SIM_CMP, N_REPORT_SIM };
 
 struct report_figure {
-    const char *name;      /* file stem: NAME.png, NAME.svg, plots/NAME.gp */
+    const char *name;      /* file stem: NAME.png, NAME.svg (util/tc_figures) */
+    const char *script;    /* plots/SCRIPT */
     const char *title;
     const char *caption;
     const char *needs;     /* why it is not drawn when its data is absent; NULL = always drawable */

@@ -1,71 +1,62 @@
 /* report_figures.c — the report's figures: the gnuplot scripts of plots/ are copied into DIR/plots (so the report
  * can be redrawn from its own TSV files) and each figure is drawn as PNG and SVG by util/tc_gnuplot, gnuplot's
  * messages going to DIR/plots/gnuplot.log. A figure whose data is absent (no triton trace, no second kernel
- * family) is named with the reason, or left out with its section. */
+ * family) is named with the reason, or left out with its section; one that has its data and is not drawn fails
+ * the report, unless figures were not asked for (--no-figures). */
 #include "report_ctx.h"
+#include "tc_figures.h"
 #include "tc_gnuplot.h"
 #include "trace.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The scripts that travel with the report: common.gp and one per figure. */
-static const char *const scripts[] = {"common.gp",   "fig1-split.gp", "fig2-estimate.gp", "fig3-frontier.gp",
-                                      "fig4-parallel.gp", "fig5-early-stop.gp", "heatmap.gp", "models.gp",
-                                      "policies.gp", "landscapes.gp"};
-
-static struct report_figure *add_figure(struct report_ctx *c, const char *name, const char *title,
-                                        const char *caption)
-{
-    struct report_figure *f = &c->figs[c->n_figs++];
-    memset(f, 0, sizeof *f);
-    f->name = name;
-    f->title = title;
-    f->caption = caption;
-    f->have_data = 1;
-    return f;
-}
-
+/* The report's figures, in util/tc_figures' order, with whether their data is there: Figure 2 needs a triton
+ * trace, Figure 3 and the cost models the input's FLOP count; the two-family figure (and its section) is left out
+ * without a second family's trace. */
 static void list_figures(struct report_ctx *c)
 {
-    struct report_figure *f;
-    add_figure(c, "fig1-split", "Where tuning time goes, per input (paper Figure 1)",
-               "Per input, summed over its valid runs: repetition (timed executions), overhead (wall time minus "
-               "timed executions, warm-up included) and compilation of the configurations measured on it; the "
-               "lower panel leaves compilation out, so repetition and overhead can be compared.");
-    f = add_figure(c, "fig2-estimate", "Triton's execution-time estimate vs the warmed execution time (paper Figure 2)",
-                   "Left: the per-execution estimate of each run against the median of its warmed timed executions "
-                   "(the diagonal is a perfect estimate). Right: the timed total against the requested repetition "
-                   "time.");
-    f->have_data = c->estimate != NULL;
-    f->needs = "needs a triton-protocol trace (--triton-trace)";
-    add_figure(c, "fig3-frontier", "Pareto frontier of tuning time vs performance (paper Figure 3)",
-               "Every simulated sample (mean over its runs) faint, coloured by N_CONFIG; the Pareto frontier bold, "
-               "labelled with N_CONFIG.");
-    add_figure(c, "fig4-parallel", "Parallel vs sequential compilation, all inputs (paper Figure 4)",
-               "Pareto frontiers of mean speedup relative to optimal vs mean tuning time; bands are the 95% "
-               "confidence intervals of the frontier points' speedup.");
-    add_figure(c, "fig5-early-stop", "Early stopping vs baseline, all inputs (paper Figure 5)",
-               "Pareto frontiers of mean speedup relative to optimal vs mean tuning time, with 95% confidence "
-               "bands.");
-    add_figure(c, "heatmap", "Every configuration's performance relative to the best, per input",
-               "Colour: best time of the input divided by the configuration's median time (1 = the best). "
-               "Configurations ordered by their mean over inputs; grey = failed or not measured; configurations "
-               "that failed on every input are left out (counted under the plot).");
-    add_figure(c, "models", "The frontier under other cost models (beyond the paper)",
-               "Frontiers for the single input: the paper's model, overhead charged per execution actually run "
-               "(per-exec), pipelined compilation, and the paper's ideal parallel compilation.");
-    add_figure(c, "policies", "Tuning policies: speedup relative to optimal over tuning time (beyond the paper)",
-               "Every built-in policy replayed on every input (tunecost policies, every cost charged), mean and 95% "
-               "CI over inputs and runs; dashed: the analytic random-search baseline. Scores in policies.tsv.");
-    if (c->landscape != NULL) /* the section is left out, figure included, without a second family's trace */
-        add_figure(c, "landscapes", "Two kernel families: what tuning buys (beyond the paper)",
-                   "Left: per input, the best configuration's TFLOP/s over cuBLAS's for each kernel family "
-                   "(landscapes.tsv). Right: each family's Pareto frontier of mean speedup relative to its own "
-                   "optimal vs mean tuning time, all inputs, the paper's model (sim/all-baseline-frontier.tsv, "
-                   "sim/compare-baseline-frontier.tsv).");
+    int flops_known = c->d[REPORT_SIM_INPUT] != NULL && !isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0));
+    for (int i = 0; i < tc_n_figures && c->n_figs < REPORT_MAX_FIGURES; i++) {
+        const struct tc_figure *t = &tc_figures[i];
+        struct report_figure *f;
+        if (strcmp(t->name, "landscapes") == 0 && c->landscape == NULL)
+            continue;
+        f = &c->figs[c->n_figs++];
+        memset(f, 0, sizeof *f);
+        f->name = t->name;
+        f->script = t->script;
+        f->title = t->title;
+        f->caption = t->caption;
+        f->needs = t->needs;
+        f->have_data = strcmp(t->name, "fig2-estimate") == 0                                   ? c->estimate != NULL
+                       : strcmp(t->name, "fig3-frontier") == 0 || strcmp(t->name, "models") == 0 ? flops_known
+                                                                                                 : 1;
+    }
+}
+
+/* Every TSV file the figure's script reads (its `reads` in util/tc_figures, up to a remark in parentheses) is in
+ * the report: else an internal error naming the file, so the table cannot drift from what the report writes. */
+static int check_reads(struct report_ctx *c, const char *name, const char *reads)
+{
+    char path[PATH_MAX];
+    const char *p = reads;
+    while (*p != '\0' && *p != '(') {
+        size_t n = strcspn(p, ",(");
+        while (n > 0 && p[n - 1] == ' ')
+            n--;
+        if (report_fmt(path, sizeof path, "%s/%.*s", c->od.tmp, (int)n, p) != 0)
+            return -1;
+        if (access(path, R_OK) != 0)
+            return tc_seterr("internal: figure %s reads %.*s (util/tc_figures.c), which the report did not write",
+                             name, (int)n, p);
+        p += n;
+        p += strspn(p, " ,");
+    }
+    return 0;
 }
 
 /* The -e expression of one figure: output format and name, and the values its title and legend use. */
@@ -91,7 +82,7 @@ static int report_draw_one(struct report_ctx *c, const struct report_figure *f, 
     char expr[1024], script[PATH_MAX], out[PATH_MAX];
     struct tc_gnuplot_job j = {gnuplot, c->od.tmp, script, expr, out, "plots/gnuplot.log"};
     if (figure_expr(c, f, fmt, expr, sizeof expr) != 0 ||
-        report_fmt(script, sizeof script, "plots/%s.gp", f->name) != 0 ||
+        report_fmt(script, sizeof script, "plots/%s", f->script) != 0 ||
         report_fmt(out, sizeof out, "%s.%s", f->name, fmt) != 0)
         return -1;
     return tc_gnuplot_run(&j);
@@ -122,41 +113,45 @@ static int write_titles(struct report_ctx *c)
 
 int report_draw_figures(struct report_ctx *c)
 {
-    char from[PATH_MAX], to[PATH_MAX], gnuplot[PATH_MAX], why_none[256] = "";
+    char from[PATH_MAX], to[PATH_MAX], gnuplot[PATH_MAX];
     struct stat st;
-    int have_gnuplot = tc_gnuplot_find(gnuplot, sizeof gnuplot) == 0;
-    if (!have_gnuplot)
-        snprintf(why_none, sizeof why_none, "%s", tc_errmsg());
     list_figures(c);
     if (report_fmt(to, sizeof to, "%s/plots", c->od.tmp) != 0)
         return -1;
     if (mkdir(to, 0755) != 0)
         return tc_seterr("%s: cannot create: %s", to, strerror(errno));
-    for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
-        snprintf(from, sizeof from, "%s/%s", c->o->plots_dir, scripts[i]);
-        if (report_fmt(to, sizeof to, "%s/plots/%s", c->od.tmp, scripts[i]) != 0)
+    for (int i = -1; i < tc_n_figures; i++) { /* common.gp, then every figure's script */
+        const char *script = i < 0 ? tc_figure_common_script : tc_figures[i].script;
+        if (report_fmt(from, sizeof from, "%s/%s", c->o->plots_dir, script) != 0 ||
+            report_fmt(to, sizeof to, "%s/plots/%s", c->od.tmp, script) != 0)
             return -1;
         if (report_copy_file(from, to) != 0)
             return tc_preferr("gnuplot scripts (set TUNECOST_PLOTS_DIR to the folder holding them)");
     }
     if (write_titles(c) != 0)
         return -1;
+    if (!c->o->no_figures && tc_gnuplot_find(gnuplot, sizeof gnuplot) != 0)
+        return tc_preferr("the figures cannot be drawn (--no-figures writes the report without them)");
     for (int i = 0; i < c->n_figs; i++) {
         struct report_figure *f = &c->figs[i];
         if (report_check_interrupt(c) != 0)
             return -1;
-        if (!have_gnuplot) {
-            snprintf(f->why, sizeof f->why, "%s", why_none);
-            continue;
-        }
         if (!f->have_data) {
             snprintf(f->why, sizeof f->why, "%s", f->needs);
             continue;
         }
+        if (c->o->no_figures) {
+            snprintf(f->why, sizeof f->why, "figures were not asked for (--no-figures)");
+            continue;
+        }
+        if (check_reads(c, f->name, tc_figure_find(f->name)->reads) != 0)
+            return -1;
         report_say(c, "drawing %s (png, svg)", f->name);
         if (report_draw_one(c, f, gnuplot, "png") != 0 || report_draw_one(c, f, gnuplot, "svg") != 0) {
-            snprintf(f->why, sizeof f->why, "%s", tc_errmsg());
-            continue;
+            char why[sizeof f->why];
+            snprintf(why, sizeof why, "%s", tc_errmsg());
+            return tc_seterr("figure %s was not drawn: %s; --no-figures writes the report without figures", f->name,
+                             why);
         }
         f->drawn = 1;
     }

@@ -94,8 +94,8 @@ int report_write_summary(struct report_ctx *c)
         const struct report_figure *f = &c->figs[i];
         fprintf(fp, "### %s\n\n", f->title);
         if (f->drawn)
-            fprintf(fp, "![%s](%s.png)\n\n%s ([SVG](%s.svg), script `plots/%s.gp`)\n\n", f->title, f->name,
-                    f->caption, f->name, f->name);
+            fprintf(fp, "![%s](%s.png)\n\n%s ([SVG](%s.svg), script `plots/%s`)\n\n", f->title, f->name,
+                    f->caption, f->name, f->script);
         else
             fprintf(fp, "**Not drawn:** %s.\n\n", f->why);
     }
@@ -160,8 +160,8 @@ int report_write_index(struct report_ctx *c)
             html_escape(fp, f->title);
             fprintf(fp, "\">\n<figcaption>");
             html_escape(fp, f->caption);
-            fprintf(fp, " <a href=\"%s.svg\">SVG</a> &middot; script <code>plots/%s.gp</code></figcaption>\n",
-                    f->name, f->name);
+            fprintf(fp, " <a href=\"%s.svg\">SVG</a> &middot; script <code>plots/%s</code></figcaption>\n",
+                    f->name, f->script);
         } else {
             fputs("<p class=\"missing\">Not drawn: ", fp);
             html_escape(fp, f->why);

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const report_sc_names[N_SC_INPUT] = {"baseline", "parallel", "early-stop", "per-exec", "pipelined"};
+#define REPORT_SC_ROW(id, name, compile, parallel, overhead, early_stop, all_inputs) \
+    [id] = {name, compile, parallel, overhead, early_stop},
+const struct report_scenario report_scenarios[N_SC_INPUT] = {REPORT_SCENARIOS(REPORT_SC_ROW)};
 
 struct sim_progress_arg {
     struct report_ctx *c;
@@ -59,19 +61,9 @@ int report_simulate(struct report_ctx *c, enum report_sim which)
     s->threads = o->threads;
     s->input = all ? -1 : 0;
     s->n_scenarios = n_scenarios[which];
-    set_scenario(&s->scenarios[SC_BASELINE], report_sc_names[SC_BASELINE], SIM_COMPILE_SEQUENTIAL, 1,
-                 SIM_OVERHEAD_PAPER, 0);
-    if (s->n_scenarios > SC_EARLY) {
-        set_scenario(&s->scenarios[SC_PARALLEL], report_sc_names[SC_PARALLEL], SIM_COMPILE_PARALLEL, f,
-                     SIM_OVERHEAD_PAPER, 0);
-        set_scenario(&s->scenarios[SC_EARLY], report_sc_names[SC_EARLY], SIM_COMPILE_SEQUENTIAL, 1,
-                     SIM_OVERHEAD_PAPER, 1);
-    }
-    if (s->n_scenarios > SC_PIPELINED) {
-        set_scenario(&s->scenarios[SC_PEREXEC], report_sc_names[SC_PEREXEC], SIM_COMPILE_SEQUENTIAL, 1,
-                     SIM_OVERHEAD_PER_EXEC, 0);
-        set_scenario(&s->scenarios[SC_PIPELINED], report_sc_names[SC_PIPELINED], SIM_COMPILE_PIPELINED, f,
-                     SIM_OVERHEAD_PAPER, 0);
+    for (int sc = 0; sc < s->n_scenarios; sc++) {
+        const struct report_scenario *x = &report_scenarios[sc];
+        set_scenario(&s->scenarios[sc], x->name, x->compile, x->parallel ? f : 1, x->overhead, x->early_stop);
     }
     if (sim_settings_check(s) != 0)
         return REPORT_EBADINPUT;
@@ -90,9 +82,10 @@ int report_simulate(struct report_ctx *c, enum report_sim which)
     return 0;
 }
 
-static const char *pt_cols[] = {"sample", "n_config", "exec_ms", "es_num", "es_thr", "results", "time_s",
+/* The columns of Table 6's source, named as in the simulation points' schema (util/tc_tsv: tc_tsv_points). */
+static const char *pt_cols[] = {"sample", "n_config", "exec_ms", "es_num", "es_threshold", "results", "time_s",
                                 "time_s_lo", "time_s_hi", "tflops", "tflops_lo", "tflops_hi", "speedup",
-                                "speedup_lo", "speedup_hi", "n_short", "stopped"};
+                                "speedup_lo", "speedup_hi", "short", "stopped"};
 #define N_PT_COLS ((int)(sizeof pt_cols / sizeof pt_cols[0]))
 
 static int cmp_time(const void *a, const void *b)
@@ -200,7 +193,9 @@ static struct table *table6(const struct table *frontier)
 int report_write_sim_files(struct report_ctx *c, enum report_sim which)
 {
     const struct sim_result *r = c->r[which];
-    int n_sc = n_scenarios[which], all = which != REPORT_SIM_INPUT;
+    int n_sc = n_scenarios[which];
+    /* all inputs: the frontier over (time, speedup), since TFLOP/s of different inputs do not compare */
+    int by_speedup = which != REPORT_SIM_INPUT || isnan(sim_data_flops(c->d[which], 0));
     const char *set = set_names[which];
     char name[128], path[PATH_MAX];
     FILE *fp;
@@ -215,21 +210,25 @@ int report_write_sim_files(struct report_ctx *c, enum report_sim which)
     }
     if (report_close(fp, path) != 0)
         return -1;
-    for (int sc = 0; sc < n_sc; sc++) {
+    for (int sc = 0; sc < n_sc; sc++)
         for (int fr = 0; fr < 2; fr++) {
-            struct table *tab = scenario_table(r, n_sc, sc, fr, all || isnan(sim_data_flops(c->d[which], 0)),
-                                               fr ? "frontier" : "points");
-            int rc;
-            if (tab == NULL)
+            snprintf(name, sizeof name, "sim/%s-%s%s.tsv", set, report_scenarios[sc].name, fr ? "-frontier" : "");
+            if ((fp = report_open(c, name, path, sizeof path)) == NULL)
                 return -1;
-            snprintf(name, sizeof name, "sim/%s-%s%s.tsv", set, report_sc_names[sc], fr ? "-frontier" : "");
-            rc = report_write_tsv(c, name, tab);
-            if (rc == 0 && which == REPORT_SIM_INPUT && sc == SC_BASELINE && fr && (c->t6 = table6(tab)) == NULL)
-                rc = -1;
-            table_free(tab);
-            if (rc != 0)
+            if (sim_write_scenario_points(fp, c->d[which], &c->s[which], r, sc, fr, by_speedup) != 0) {
+                fclose(fp);
+                return tc_preferr("%s", path);
+            }
+            if (report_close(fp, path) != 0)
                 return -1;
         }
+    if (which == REPORT_SIM_INPUT) { /* Table 6: the single input's frontier under the paper's model */
+        struct table *tab = scenario_table(r, n_sc, SC_BASELINE, 1, by_speedup, "frontier");
+        if (tab == NULL || (c->t6 = table6(tab)) == NULL) {
+            table_free(tab);
+            return -1;
+        }
+        table_free(tab);
     }
     return 0;
 }
@@ -281,7 +280,7 @@ static struct table *ttt_table(const struct sim_result *r, int n_sc, const char 
     struct table *tab;
     cols[0] = "target_speedup";
     for (int sc = 0; sc < n_sc; sc++) {
-        snprintf(names[sc], sizeof names[sc], "%s_s", report_sc_names[sc]);
+        snprintf(names[sc], sizeof names[sc], "%s_s", report_scenarios[sc].name);
         cols[1 + sc] = names[sc];
     }
     tab = table_new(title, 1 + n_sc, cols);

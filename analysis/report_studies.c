@@ -38,11 +38,7 @@ int report_policies(struct report_ctx *c)
             goto out;
     if ((fp = report_open(c, "policies-curves.tsv", path, sizeof path)) == NULL)
         goto out;
-    fprintf(fp, "policy\ttime_s\tspeedup\tspeedup_lo\tspeedup_hi\tbaseline\n");
-    for (int i = 0; i < n; i++)
-        for (int g = 0; g < curves[i].n_grid; g++)
-            fprintf(fp, "%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", curves[i].policy, curves[i].grid_s[g],
-                    curves[i].mean[g], curves[i].lo[g], curves[i].hi[g], curves[i].baseline[g]);
+    pol_write_curves(fp, curves, n);
     if (report_close(fp, path) != 0) {
         fp = NULL;
         goto out;

@@ -4,6 +4,7 @@
  * pass, from 1-worker-only files whose configurations add up to its own (a long 1-worker pass split in parts). */
 #include "tables.h"
 #include "tc_err.h"
+#include "tc_tsv.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -78,12 +79,24 @@ const char *tables_base_name(const char *path)
     return s != NULL ? s + 1 : path;
 }
 
-/* Read one scaling TSV: an optional '#' line stating "N configurations, CONTEXT; ...", a header naming jobs and
- * wall_ms, then one pass per line. */
+/* The "# N configurations, CONTEXT; ..." comment of a scaling file into f (configs, context), if it is one. */
+static void scaling_comment(const char *line, struct scaling_file *f)
+{
+    const char *k = strstr(line, " configurations"), *num = k;
+    while (num != NULL && num > line && (num[-1] >= '0' && num[-1] <= '9'))
+        num--;
+    if (k != NULL && num < k) {
+        f->configs = atoi(num);
+        snprintf(f->context, sizeof f->context, "%.*s", (int)strcspn(k + 15, ";"), k + 15);
+    }
+}
+
+/* Read one scaling TSV (util/tc_tsv, schema tc_tsv_scaling): an optional '#' line stating "N configurations,
+ * CONTEXT; ...", a header naming jobs and wall_ms, then one pass per line. */
 static int read_scaling(const char *path, struct scaling_file *f)
 {
-    char line[1024];
-    int cj = -1, cw = -1, have_header = 0, lineno = 0;
+    struct tc_tsv *r = NULL;
+    int cj = -1, cw = -1, rc = -1, got;
     FILE *fp = fopen(path, "r");
     memset(f, 0, sizeof *f);
     f->path = path;
@@ -92,65 +105,44 @@ static int read_scaling(const char *path, struct scaling_file *f)
     f->one_ms = NAN;
     if (fp == NULL)
         return tc_seterr("%s: cannot read: %s", path, strerror(errno));
-    while (fgets(line, sizeof line, fp) != NULL) {
-        char *s = line, *tok, *save = NULL;
-        int col = 0, jobs = -1;
-        double wall = NAN;
-        lineno++;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line[0] == '#') {
-            const char *k = strstr(line, " configurations");
-            const char *num = k;
-            while (num != NULL && num > line && (num[-1] >= '0' && num[-1] <= '9'))
-                num--;
-            if (k != NULL && num < k) {
-                f->configs = atoi(num);
-                snprintf(f->context, sizeof f->context, "%.*s", (int)strcspn(k + 15, ";"), k + 15);
-            }
-            continue;
-        }
-        if (line[0] == '\0')
-            continue;
-        if (!have_header) {
-            for (tok = strtok_r(s, "\t", &save); tok != NULL; tok = strtok_r(NULL, "\t", &save), col++) {
-                if (strcmp(tok, "jobs") == 0)
-                    cj = col;
-                else if (strcmp(tok, "wall_ms") == 0)
-                    cw = col;
-            }
-            if (cj < 0 || cw < 0)
-                break;
-            have_header = 1;
-            continue;
-        }
-        for (tok = strtok_r(s, "\t", &save); tok != NULL; tok = strtok_r(NULL, "\t", &save), col++) {
-            char *end;
-            if (col == cj) {
-                long v = strtol(tok, &end, 10);
-                jobs = *end == '\0' && v >= 1 && v <= 4096 ? (int)v : -1;
-            } else if (col == cw) {
-                wall = strtod(tok, &end);
-                if (*end != '\0' || !(wall > 0))
-                    wall = NAN;
-            }
-        }
+    if ((r = tc_tsv_open(fp, path)) == NULL || (cj = tc_tsv_col(r, "jobs")) < 0 || (cw = tc_tsv_col(r, "wall_ms")) < 0)
+        goto not_scaling;
+    for (size_t i = 0; i < tc_tsv_n_comments(r); i++)
+        scaling_comment(tc_tsv_comment(r, i), f);
+    while ((got = tc_tsv_next(r)) == 1) {
+        const char *sj = tc_tsv_field(r, cj), *sw = tc_tsv_field(r, cw);
+        char *end;
+        long jobs = strtol(sj, &end, 10);
+        double wall;
+        if (*sj == '\0' || *end != '\0' || jobs < 1 || jobs > 4096)
+            jobs = -1;
+        wall = strtod(sw, &end);
+        if (*sw == '\0' || *end != '\0' || !(wall > 0))
+            wall = NAN;
         if (jobs < 0 || isnan(wall) || f->n >= MAX_ROWS) {
-            fclose(fp);
-            return tc_seterr("%s:%d: expected a worker count (1-4096) and a wall time in ms > 0, at most %d lines",
-                             path, lineno, MAX_ROWS);
+            tc_seterr("%s:%ld: expected a worker count (1-4096) and a wall time in ms > 0, at most %d lines", path,
+                      tc_tsv_lineno(r), MAX_ROWS);
+            goto out;
         }
-        f->jobs[f->n] = jobs;
+        f->jobs[f->n] = (int)jobs;
         f->wall_ms[f->n] = wall;
         if (jobs == 1)
             f->one_ms = wall;
         f->n++;
     }
+    if (got < 0)
+        goto out;
+    if (f->n > 0) {
+        rc = 0;
+        goto out;
+    }
+not_scaling:
+    tc_seterr("%s: not a compile-scaling table (expected a header with the columns jobs and wall_ms and one line per "
+              "pass, as `tunecost collect --compile-only --jobs 1,16 -o FILE.tsv` writes)", path);
+out:
+    tc_tsv_close(r);
     fclose(fp);
-    if (!have_header || f->n == 0)
-        return tc_seterr("%s: not a compile-scaling table (expected a header with the columns jobs and wall_ms and "
-                         "one line per pass, as `tunecost collect --compile-only --jobs 1,16 -o FILE.tsv` writes)",
-                         path);
-    return 0;
+    return rc;
 }
 
 /* For file k without a 1-worker pass: the 1-worker-only files (other than k, same context) whose configurations

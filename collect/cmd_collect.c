@@ -13,6 +13,7 @@
 #include "tc_atomic.h"
 #include "tc_err.h"
 #include "tc_time.h"
+#include "tc_tsv.h"
 #include "tc_version.h"
 #include "trace.h"
 #include "tunecost.h"
@@ -209,7 +210,7 @@ static int write_scaling_tsv(const struct collect_opts *o, int n_ranks, int arch
     if (n_ranks > 1)
         fprintf(fp, "# %d MPI ranks, each with `jobs` workers and its share of the configurations; wall time of the "
                     "slowest rank\n", n_ranks);
-    fprintf(fp, "jobs\twall_ms\tspeedup\twarmup_ms_mean\n");
+    tc_tsv_write_header(fp, &tc_tsv_scaling);
     for (int j = 0; j < o->n_jobs; j++)
         fprintf(fp, "%ld\t%.1f\t%.3f\t%.1f\n", o->jobs[j], wall[j], base >= 0 ? wall[base] / wall[j] : NAN, warm[j]);
     return tc_atomic_commit(&a);

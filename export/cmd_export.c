@@ -7,6 +7,7 @@
 #include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_paths.h"
 #include "trace.h"
 #include "tunecost.h"
 
@@ -114,7 +115,7 @@ int cmd_export(int argc, char **argv)
         return tc_cli_usage_error("export", "%s", tc_errmsg());
     if (o.out == NULL)
         return tc_cli_usage_error("export", "missing -o FILE");
-    path = first + 1 < argc ? argv[first + 1] : tc_default_trace();
+    path = first + 1 < argc ? argv[first + 1] : tc_paths_default_trace();
     if (tc_output_check("-o", o.out, 0, &path, 1) != 0 || tc_output_clobber_check("-o", o.out, o.force) != 0) {
         fprintf(stderr, "tunecost export: %s\n", tc_errmsg());
         return 2;

@@ -4,13 +4,16 @@
 #include "tc_cli.h"
 #include "tc_atomic.h"
 #include "tc_err.h"
+#include "tc_figures.h"
 #include "tc_gnuplot.h"
 #include "tc_opt.h"
+#include "tc_paths.h"
 #include "tc_outdir.h"
 #include "tc_time.h"
 #include "trace.h"
 #include "tunecost.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <limits.h>
 #include <math.h>
@@ -29,12 +32,14 @@ static const char *const stop_names[] = {"none", "early", "statistical"};
 struct policies_opts {
     struct pol_settings s;
     const char *out, *list;
-    int threads, stop, force, quiet;
+    int threads, stop, no_figures, force, quiet;
 };
 
 #define PO(f) offsetof(struct policies_opts, f)
 static const struct tc_optdecl policies_opts[] = {
-    TC_OPT_OUTPUT(struct policies_opts, out, "DIR", "write DIR/curves.tsv, DIR/scores.tsv, DIR/policies.png|svg",
+    TC_OPT_OUTPUT(struct policies_opts, out, "DIR",
+                  "write DIR/curves.tsv, DIR/scores.tsv, DIR/policies.png|svg; DIR is replaced only when all of them "
+                  "are written (a figure not drawn: exit 1)",
                   "required"),
     {.name = "policies", .letter = 'p', .arg = TC_ARG_STRING, .field = PO(list), .metavar = "LIST", .def = "all",
      .help = "comma-separated policies (listed above), or 'all'"},
@@ -52,6 +57,7 @@ static const struct tc_optdecl policies_opts[] = {
     TC_OPT_THREADS(struct policies_opts, threads, "0", "worker threads (inputs are shared out), 0 = all cores (at most 64)"),
     {.name = "grid", .arg = TC_ARG_INT, .field = PO(s.n_grid), .min = 2, .max = 10000, .metavar = "N", .def = "60",
      .help = "points of the common time grid"},
+    {.name = "no-figures", .arg = TC_ARG_FLAG, .field = PO(no_figures), .help = "write no figure (no gnuplot needed)"},
     TC_OPT_FORCE(struct policies_opts, force),
     TC_OPT_QUIET_AS(struct policies_opts, quiet, "no status lines on stderr, no table on stdout (the files are the result)"),
     TC_OPT_HELP,
@@ -111,11 +117,7 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
     fprintf(fp, "# tunecost policies: %s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu\n",
             trace_path, s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
             (unsigned long long)s->seed);
-    fprintf(fp, "policy\ttime_s\tspeedup\tspeedup_lo\tspeedup_hi\tbaseline\n");
-    for (int i = 0; i < n; i++)
-        for (int g = 0; g < c[i].n_grid; g++)
-            fprintf(fp, "%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", c[i].policy, c[i].grid_s[g], c[i].mean[g],
-                    c[i].lo[g], c[i].hi[g], c[i].baseline[g]);
+    pol_write_curves(fp, c, n);
     if (tc_atomic_commit(&a) != 0)
         return -1;
     if (snprintf(path, sizeof path, "%s/scores.tsv", dir) >= (int)sizeof path)
@@ -137,21 +139,23 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
     return tc_atomic_commit(&a);
 }
 
-/* The figure (policies.png and policies.svg in dir), drawn with plots_dir/policies.gp when gnuplot is there. It is
- * optional: when gnuplot is missing or fails, a note (unless quiet) says why, naming the script and the last line
- * gnuplot printed, gnuplot's output stays in dir/gnuplot.log, and the TSV files are complete without it. A figure
- * drawn leaves no log behind. */
-static void policies_draw(const char *dir, const char *plots_dir, int quiet)
+/* The figure (policies.png and policies.svg in dir), drawn with its script (util/tc_figures) in plots_dir.
+ * Returns 0 when both are drawn whole; else -1 with a message naming the script and gnuplot's reason (the last
+ * line it printed) or the output cut short. A figure drawn leaves no dir/gnuplot.log behind. */
+static int policies_draw(const char *dir, const char *plots_dir)
 {
     static const char *const fmts[] = {"png", "svg"};
-    char gnuplot[PATH_MAX], script[PATH_MAX], expr[PATH_MAX + 128], out[32];
-    char log[PATH_MAX];
+    char gnuplot[PATH_MAX], script[PATH_MAX], expr[PATH_MAX + 128], out[32], log[PATH_MAX];
     struct tc_gnuplot_job j = {gnuplot, dir, script, expr, out, "gnuplot.log"};
+    const struct tc_figure *fig = tc_figure_find("policies");
     int rc = 0;
-    if (snprintf(script, sizeof script, "%s/policies.gp", plots_dir) >= (int)sizeof script)
-        rc = tc_seterr("%s/policies.gp: path too long", plots_dir);
+    if (snprintf(script, sizeof script, "%s/%s", plots_dir, fig->script) >= (int)sizeof script)
+        rc = tc_seterr("%s/%s: path too long", plots_dir, fig->script);
     else if (strchr(plots_dir, '\'') != NULL)
         rc = tc_seterr("%s: a quote in the plots folder cannot be passed to gnuplot", script);
+    else if (access(script, R_OK) != 0)
+        rc = tc_seterr("%s: cannot read the figure's script: %s (set TUNECOST_PLOTS_DIR to the folder holding it)",
+                       script, strerror(errno));
     else
         rc = tc_gnuplot_find(gnuplot, sizeof gnuplot);
     for (int k = 0; k < 2 && rc == 0; k++) {
@@ -162,8 +166,7 @@ static void policies_draw(const char *dir, const char *plots_dir, int quiet)
     }
     if (rc == 0 && snprintf(log, sizeof log, "%s/gnuplot.log", dir) < (int)sizeof log)
         unlink(log);
-    if (rc != 0 && !quiet)
-        fprintf(stderr, "policies: the figure was not drawn: %s; the TSV files are complete\n", tc_errmsg());
+    return rc;
 }
 
 /* --policies LIST ("all" or names separated by commas) into ops[MAX_POLICIES]: the number of policies, or -1 after
@@ -277,7 +280,7 @@ int cmd_policies(int argc, char **argv)
     pol_settings_default(&o.s);
     if ((rc = tc_cli_parse(&policies_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
         return rc;
-    path = first < argc ? argv[first] : tc_default_trace();
+    path = first < argc ? argv[first] : tc_paths_default_trace();
     if ((rc = policies_begin(&o, path, ops, &n_ops, &od)) != 0)
         return rc;
     rc = 2;
@@ -304,7 +307,11 @@ int cmd_policies(int argc, char **argv)
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         goto out;
     }
-    policies_draw(od.tmp, getenv("TUNECOST_PLOTS_DIR") ? getenv("TUNECOST_PLOTS_DIR") : TC_SIM_PLOTS_DIR, o.quiet);
+    if (!o.no_figures && policies_draw(od.tmp, tc_paths_dir(TC_PATHS_PLOTS)) != 0) {
+        fprintf(stderr, "tunecost policies: the figure was not drawn: %s; %s left as it was (--no-figures writes "
+                        "the TSV files without it)\n", tc_errmsg(), o.out);
+        goto out;
+    }
     if (tc_outdir_commit(&od) != 0) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         goto out;

@@ -7,6 +7,7 @@
 #include "tc_err.h"
 #include "tc_outdir.h"
 #include "tc_opt.h"
+#include "tc_paths.h"
 #include "tc_time.h"
 #include "trace.h"
 #include "tunecost.h"
@@ -341,7 +342,7 @@ int cmd_simulate(int argc, char **argv)
         return rc;
     if (simulate_check(&o) != 0)
         return tc_cli_usage_error("simulate", "%s", tc_errmsg());
-    path = first < argc ? argv[first] : tc_default_trace();
+    path = first < argc ? argv[first] : tc_paths_default_trace();
     if (simulate_output_begin(o.out_dir, o.force, path, &od) != 0) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         return 2;

@@ -2,6 +2,7 @@
  * scenario (see frontier.h). O(n log n): sort by time, then sweep keeping the best performance seen. */
 #include "frontier.h"
 #include "tc_err.h"
+#include "tc_tsv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -65,9 +66,7 @@ int frontier_mark(size_t n, const double *time, const double *perf, unsigned cha
 /* ---- tables ------------------------------------------------------------------------------------------- */
 
 struct frontier_table {
-    char **comments;
-    size_t n_comments;
-    char *header;
+    struct tc_tsv *tsv;   /* the reader: comments, header and column names (util/tc_tsv) */
     char **rows;          /* verbatim, without the newline */
     double *time, *perf;
     size_t *group;        /* group index of each row */
@@ -82,14 +81,11 @@ void frontier_table_free(struct frontier_table *t)
 {
     if (t == NULL)
         return;
-    for (size_t i = 0; i < t->n_comments; i++)
-        free(t->comments[i]);
     for (size_t i = 0; i < t->n_rows; i++)
         free(t->rows[i]);
     for (size_t i = 0; i < t->n_groups; i++)
         free(t->groups[i]);
-    free(t->comments);
-    free(t->header);
+    tc_tsv_close(t->tsv);
     free(t->rows);
     free(t->time);
     free(t->perf);
@@ -97,41 +93,6 @@ void frontier_table_free(struct frontier_table *t)
     free(t->on);
     free(t->groups);
     free(t);
-}
-
-/* The field `col` (0-based) of a tab-separated line: start and length. Returns -1 if there are fewer fields. */
-static int field(const char *line, int col, const char **start, size_t *len)
-{
-    const char *p = line;
-    for (int c = 0; c < col; c++) {
-        p = strchr(p, '\t');
-        if (p == NULL)
-            return -1;
-        p++;
-    }
-    *start = p;
-    *len = strcspn(p, "\t");
-    return 0;
-}
-
-static int count_fields(const char *line)
-{
-    int n = 1;
-    for (const char *p = line; *p; p++)
-        n += *p == '\t';
-    return n;
-}
-
-static int parse_num(const char *start, size_t len, double *out)
-{
-    char buf[64], *end;
-    if (len == 0 || len >= sizeof buf)
-        return -1;
-    memcpy(buf, start, len);
-    buf[len] = '\0';
-    errno = 0;
-    *out = strtod(buf, &end);
-    return *end != '\0' || errno == ERANGE ? -1 : 0;
 }
 
 static int push_str(char ***arr, size_t *n, size_t *cap, char *s)
@@ -148,53 +109,24 @@ static int push_str(char ***arr, size_t *n, size_t *cap, char *s)
     return 0;
 }
 
-static int find_col(const char *header, const char *name)
-{
-    int n = count_fields(header);
-    for (int c = 0; c < n; c++) {
-        const char *s = NULL;
-        size_t len = 0;
-        field(header, c, &s, &len);
-        if (len == strlen(name) && strncmp(s, name, len) == 0)
-            return c;
-    }
-    return -1;
-}
-
-/* "NAME:LINE: no column 'COL'; columns: a, b, c" (the header's columns comma-separated, no raw tabs). -1. */
-static int ft_missing_column(const char *header, const char *name, long lineno, const char *col)
-{
-    char cols[512] = "";
-    size_t used = 0;
-    int n_fields = count_fields(header);
-    for (int c = 0; c < n_fields && used + 4 < sizeof cols; c++) {
-        const char *f = NULL;
-        size_t len = 0;
-        field(header, c, &f, &len);
-        int w = snprintf(cols + used, sizeof cols - used, "%s%.*s", c ? ", " : "", (int)len, f);
-        if (w < 0 || (size_t)w >= sizeof cols - used)
-            break;
-        used += (size_t)w;
-    }
-    return tc_seterr("%s:%ld: no column '%s'; columns: %s", name, lineno, col, cols);
-}
-
-/* Room for twice as many rows; -1 on memory (t unchanged in size). */
-static int ft_grow(struct frontier_table *t)
+/* Room for one more row in t's arrays; -1 when out of memory. */
+static int grow_rows(struct frontier_table *t)
 {
     size_t c = t->cap_rows ? 2 * t->cap_rows : 256;
     double *a, *b;
-    size_t *gg;
+    size_t *g;
     char **r;
+    if (t->n_rows < t->cap_rows)
+        return 0;
     if ((a = realloc(t->time, c * sizeof *a)) == NULL)
         return -1;
     t->time = a;
     if ((b = realloc(t->perf, c * sizeof *b)) == NULL)
         return -1;
     t->perf = b;
-    if ((gg = realloc(t->group, c * sizeof *gg)) == NULL)
+    if ((g = realloc(t->group, c * sizeof *g)) == NULL)
         return -1;
-    t->group = gg;
+    t->group = g;
     if ((r = realloc(t->rows, c * sizeof *r)) == NULL)
         return -1;
     t->rows = r;
@@ -202,32 +134,29 @@ static int ft_grow(struct frontier_table *t)
     return 0;
 }
 
-/* The index of the group named s[0..len) (the last row's first: rows come grouped), added when new; (size_t)-1
- * on memory. */
-static size_t ft_group_of(struct frontier_table *t, const char *s, size_t len, size_t last_group)
+/* The group of the current row (by its `scenario` field; c_group < 0: one group), added when new; -1 on memory. */
+static long row_group(struct frontier_table *t, int c_group, size_t *last)
 {
+    const char *name = c_group >= 0 ? tc_tsv_field(t->tsv, c_group) : "";
     size_t g;
     char *copy;
-    if (last_group < t->n_groups && strlen(t->groups[last_group]) == len && strncmp(t->groups[last_group], s, len) == 0)
-        return last_group;
+    if (*last < t->n_groups && strcmp(t->groups[*last], name) == 0)
+        return (long)*last;
     for (g = 0; g < t->n_groups; g++)
-        if (strlen(t->groups[g]) == len && strncmp(t->groups[g], s, len) == 0)
-            return g;
-    copy = strndup(s, len);
-    if (copy == NULL || push_str(&t->groups, &t->n_groups, &t->cap_groups, copy) != 0) {
+        if (strcmp(t->groups[g], name) == 0)
+            return (long)(*last = g);
+    if ((copy = strdup(name)) == NULL || push_str(&t->groups, &t->n_groups, &t->cap_groups, copy) != 0) {
         free(copy);
-        return (size_t)-1;
+        return -1;
     }
-    return g;
+    return (long)(*last = g);
 }
 
-/* t->on and t->n_on: the frontier of each group. -1 on memory. */
-static int ft_mark(struct frontier_table *t)
+/* Mark the frontier of each group; -1 when out of memory. */
+static int mark_groups(struct frontier_table *t)
 {
-    struct fpt *p;
-    t->on = calloc(t->n_rows ? t->n_rows : 1, 1);
-    p = malloc((t->n_rows ? t->n_rows : 1) * sizeof *p);
-    if (t->on == NULL || p == NULL) {
+    struct fpt *p = malloc((t->n_rows ? t->n_rows : 1) * sizeof *p);
+    if (p == NULL || (t->on = calloc(t->n_rows ? t->n_rows : 1, 1)) == NULL) {
         free(p);
         return -1;
     }
@@ -251,96 +180,39 @@ static int ft_mark(struct frontier_table *t)
 struct frontier_table *frontier_table_read(FILE *fp, const char *name, const char *time_col, const char *perf_col)
 {
     struct frontier_table *t = calloc(1, sizeof *t);
-    char *line = NULL;
-    size_t cap = 0, cap_comments = 0;
-    ssize_t got;
-    long lineno = 0;
-    int n_fields = 0, c_time = -1, c_perf = -1, c_group = -1;
     size_t last_group = 0;
+    int c_time, c_perf, c_group, rc;
+    long g;
 
     if (t == NULL) {
         tc_seterr("frontier: out of memory");
         return NULL;
     }
-    while ((got = getline(&line, &cap, fp)) >= 0) {
-        char *copy;
-        const char *s = "";
-        size_t len = 0, g;
-        lineno++;
-        while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))
-            line[--got] = '\0';
-        if (got == 0)
-            continue;
-        if (line[0] == '#') {
-            if (t->header == NULL) {
-                copy = strdup(line);
-                if (copy == NULL || push_str(&t->comments, &t->n_comments, &cap_comments, copy) != 0) {
-                    free(copy);
-                    goto oom;
-                }
-            }
-            continue;
-        }
-        if (t->header == NULL) {
-            t->header = strdup(line);
-            if (t->header == NULL)
-                goto oom;
-            n_fields = count_fields(line);
-            c_time = find_col(line, time_col);
-            c_perf = find_col(line, perf_col);
-            c_group = find_col(line, "scenario");
-            if (c_time < 0 || c_perf < 0) {
-                ft_missing_column(line, name, lineno, c_time < 0 ? time_col : perf_col);
-                goto fail;
-            }
-            continue;
-        }
-        if (count_fields(line) != n_fields) {
-            tc_seterr("%s:%ld: expected %d tab-separated fields as in the header, got %d", name, lineno, n_fields,
-                      count_fields(line));
-            goto fail;
-        }
-        if (t->n_rows == t->cap_rows && ft_grow(t) != 0)
+    if ((t->tsv = tc_tsv_open(fp, name)) == NULL || (c_time = tc_tsv_col_need(t->tsv, time_col)) < 0 ||
+        (c_perf = tc_tsv_col_need(t->tsv, perf_col)) < 0)
+        goto fail;
+    c_group = tc_tsv_col(t->tsv, "scenario");
+    while ((rc = tc_tsv_next(t->tsv)) == 1) {
+        if (grow_rows(t) != 0)
             goto oom;
-        field(line, c_time, &s, &len);
-        if (parse_num(s, len, &t->time[t->n_rows]) != 0) {
-            tc_seterr("%s:%ld: column '%s': expected a number, got '%.*s'", name, lineno, time_col, (int)len, s);
+        if (tc_tsv_num(t->tsv, c_time, &t->time[t->n_rows]) != 0 ||
+            tc_tsv_num(t->tsv, c_perf, &t->perf[t->n_rows]) != 0)
             goto fail;
-        }
-        field(line, c_perf, &s, &len);
-        if (parse_num(s, len, &t->perf[t->n_rows]) != 0) {
-            tc_seterr("%s:%ld: column '%s': expected a number, got '%.*s'", name, lineno, perf_col, (int)len, s);
-            goto fail;
-        }
-        if (c_group >= 0)
-            field(line, c_group, &s, &len);
-        if ((g = ft_group_of(t, c_group >= 0 ? s : "", c_group >= 0 ? len : 0, last_group)) == (size_t)-1)
+        if ((g = row_group(t, c_group, &last_group)) < 0)
             goto oom;
-        last_group = g;
-        t->group[t->n_rows] = g;
-        t->rows[t->n_rows] = strdup(line);
-        if (t->rows[t->n_rows] == NULL)
+        t->group[t->n_rows] = (size_t)g;
+        if ((t->rows[t->n_rows] = strdup(tc_tsv_row(t->tsv))) == NULL)
             goto oom;
         t->n_rows++;
     }
-    if (ferror(fp)) {
-        tc_seterr("%s: read error: %s", name, strerror(errno));
+    if (rc < 0)
         goto fail;
-    }
-    if (t->header == NULL) {
-        tc_seterr("%s: expected a header line with columns '%s' and '%s', found none", name, time_col, perf_col);
-        goto fail;
-    }
-    free(line);
-    line = NULL;
-
-    if (ft_mark(t) != 0)
+    if (mark_groups(t) != 0)
         goto oom;
     return t;
 oom:
     tc_seterr("%s: out of memory", name);
 fail:
-    free(line);
     frontier_table_free(t);
     return NULL;
 }
@@ -368,7 +240,7 @@ static void put_fields(FILE *out, const char *line, const int *cols, int n_cols)
     for (int k = 0; k < n_cols; k++) {
         const char *f = "";
         size_t len = 0;
-        field(line, cols[k], &f, &len);
+        tc_tsv_line_field(line, cols[k], &f, &len);
         fprintf(out, "%s%.*s", k ? "\t" : "", (int)len, f);
     }
     fputc('\n', out);
@@ -388,7 +260,7 @@ int frontier_table_write_select(const struct frontier_table *t, FILE *out, const
         for (char *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
             if (n_cols == 64)
                 return tc_seterr("--columns: at most 64 columns"), -2;
-            cols[n_cols] = find_col(t->header, tok);
+            cols[n_cols] = tc_tsv_col(t->tsv, tok);
             if (cols[n_cols] < 0)
                 return tc_seterr("--columns: no column '%s' in the header", tok), -2;
             n_cols++;
@@ -406,11 +278,11 @@ int frontier_table_write_select(const struct frontier_table *t, FILE *out, const
     p = malloc((t->n_on ? t->n_on : 1) * sizeof *p);
     if (p == NULL)
         return tc_seterr("frontier: out of memory");
-    for (size_t i = 0; i < t->n_comments; i++)
-        fprintf(out, "%s\n", t->comments[i]);
+    for (size_t i = 0; i < tc_tsv_n_comments(t->tsv); i++)
+        fprintf(out, "%s\n", tc_tsv_comment(t->tsv, i));
     if (note != NULL)
         fprintf(out, "# %s\n", note);
-    put_fields(out, t->header, columns ? cols : NULL, n_cols);
+    put_fields(out, tc_tsv_header(t->tsv), columns ? cols : NULL, n_cols);
     for (size_t g = 0; g < t->n_groups; g++) {
         size_t m = 0;
         if (scenario != NULL && g != only)

@@ -17,6 +17,7 @@
 #include <gsl/gsl_rng.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct trace;
 
@@ -154,6 +155,10 @@ void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const 
 int pol_baseline_sampled(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n,
                          int perms, uint64_t seed, double *exact, double *indep);
 void pol_curve_free(struct pol_curve *c);
+/* The curves as TSV (util/tc_tsv: tc_tsv_curves), the one writer of `policies`' curves.tsv and the report's
+ * policies-curves.tsv: the header, then one row per policy and grid time, every number with 17 significant digits.
+ * The caller checks the stream for write errors. */
+void pol_write_curves(FILE *fp, const struct pol_curve *c, int n);
 
 /* One tuning run of `ops` on input `input`, drawing from `rng` as it is (not reseeded): the tuning time at its end
  * and the true speedup of the configuration it would choose then (0 when none). pol_evaluate runs exactly this,

@@ -4,6 +4,7 @@
 #include "sim_cost.h"
 #include "tc_err.h"
 #include "tc_threads.h"
+#include "tc_tsv.h"
 #include "trace.h"
 
 #include <math.h>
@@ -523,6 +524,15 @@ out:
     free(sum);
     free(sumsq);
     return rc;
+}
+
+void pol_write_curves(FILE *fp, const struct pol_curve *c, int n)
+{
+    tc_tsv_write_header(fp, &tc_tsv_curves);
+    for (int i = 0; i < n; i++)
+        for (int g = 0; g < c[i].n_grid; g++)
+            fprintf(fp, "%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", c[i].policy, c[i].grid_s[g], c[i].mean[g],
+                    c[i].lo[g], c[i].hi[g], c[i].baseline[g]);
 }
 
 void pol_curve_free(struct pol_curve *c)

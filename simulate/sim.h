@@ -191,6 +191,12 @@ void sim_write_settings(FILE *fp, const struct sim_data *d, const struct sim_set
 /* points.tsv: settings comments, one header line, one row per point. Returns -1 on a write error. */
 int sim_write_points(FILE *fp, const struct sim_data *d, const struct sim_settings *s,
                      const struct sim_result *r, const char *source);
+/* One scenario's rows of points.tsv (index sc of s->scenarios), in the same columns (util/tc_tsv: tc_tsv_points)
+ * and formats, after the header and without the settings comments: every point of the scenario, or with
+ * frontier only those on its Pareto frontier over (time_s, speedup with by_speedup, else tflops), sorted by time
+ * ascending, performance descending, then sample. Returns -1 on a write error or out of memory. */
+int sim_write_scenario_points(FILE *fp, const struct sim_data *d, const struct sim_settings *s,
+                              const struct sim_result *r, int sc, int frontier, int by_speedup);
 /* DIR/points.tsv and DIR/frontier.tsv (creating DIR), each complete or absent. */
 int sim_write_outputs(const char *dir, const struct sim_data *d, const struct sim_settings *s,
                       const struct sim_result *r, const char *source);

@@ -4,6 +4,7 @@
 #include "sim_internal.h"
 #include "tc_atomic.h"
 #include "tc_err.h"
+#include "tc_tsv.h"
 #include "tc_version.h"
 
 #include <errno.h>
@@ -69,37 +70,89 @@ static void put_num(FILE *fp, double v)
         fprintf(fp, "\t%.9g", v);
 }
 
+/* One row of points.tsv. */
+static void put_point(FILE *fp, const struct sim_scenario *sc, const char *input, const struct sim_point *p)
+{
+    fprintf(fp, "%d\t%s\t%s\t%d\t%d", p->sample, sc->name, input, p->n_config, p->exec_ms);
+    if (sc->early_stop)
+        fprintf(fp, "\t%d\t%.6f", p->es_num, p->es_thr);
+    else
+        fputs("\tnan\tnan", fp); /* not drawn for this scenario: the one NA token */
+    fprintf(fp, "\t%ld", p->results);
+    put_num(fp, p->time_s);
+    put_num(fp, p->time_s_lo);
+    put_num(fp, p->time_s_hi);
+    put_num(fp, p->tflops);
+    put_num(fp, p->tflops_lo);
+    put_num(fp, p->tflops_hi);
+    put_num(fp, p->speedup);
+    put_num(fp, p->speedup_lo);
+    put_num(fp, p->speedup_hi);
+    fprintf(fp, "\t%ld\t%.6g\t%.6g\n", p->n_short, p->stopped, p->explored);
+}
+
 int sim_write_points(FILE *fp, const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r,
                      const char *source)
 {
     const char *input = point_input(d, s);
     sim_write_settings(fp, d, s, source);
-    fputs("sample\tscenario\tinput\tn_config\texec_ms\tes_num\tes_threshold\tresults\ttime_s\ttime_s_lo\ttime_s_hi"
-          "\ttflops\ttflops_lo\ttflops_hi\tspeedup\tspeedup_lo\tspeedup_hi\tshort\tstopped\texplored\n",
-          fp);
-    for (int i = 0; i < r->n_points; i++) {
-        const struct sim_point *p = &r->points[i];
-        const struct sim_scenario *sc = &s->scenarios[p->scenario];
-        fprintf(fp, "%d\t%s\t%s\t%d\t%d", p->sample, sc->name, input, p->n_config, p->exec_ms);
-        if (sc->early_stop)
-            fprintf(fp, "\t%d\t%.6f", p->es_num, p->es_thr);
-        else
-            fputs("\tnan\tnan", fp); /* not drawn for this scenario: the one NA token */
-        fprintf(fp, "\t%ld", p->results);
-        put_num(fp, p->time_s);
-        put_num(fp, p->time_s_lo);
-        put_num(fp, p->time_s_hi);
-        put_num(fp, p->tflops);
-        put_num(fp, p->tflops_lo);
-        put_num(fp, p->tflops_hi);
-        put_num(fp, p->speedup);
-        put_num(fp, p->speedup_lo);
-        put_num(fp, p->speedup_hi);
-        fprintf(fp, "\t%ld\t%.6g\t%.6g\n", p->n_short, p->stopped, p->explored);
-    }
+    tc_tsv_write_header(fp, &tc_tsv_points);
+    for (int i = 0; i < r->n_points; i++)
+        put_point(fp, &s->scenarios[r->points[i].scenario], input, &r->points[i]);
     if (ferror(fp))
         return tc_seterr("writing points: %s", strerror(errno));
     return 0;
+}
+
+/* qsort_r of point pointers, the order of a scenario's frontier rows: time ascending, performance (speedup when
+ * *arg, else TFLOP/s) descending, then sample. */
+static int cmp_frontier_row(const void *a, const void *b, void *arg)
+{
+    const struct sim_point *x = *(const struct sim_point *const *)a, *y = *(const struct sim_point *const *)b;
+    int by_speedup = *(const int *)arg;
+    double px = by_speedup ? x->speedup : x->tflops, py = by_speedup ? y->speedup : y->tflops;
+    if (x->time_s != y->time_s)
+        return x->time_s < y->time_s ? -1 : 1;
+    if (px != py)
+        return px > py ? -1 : 1;
+    return (x->sample > y->sample) - (x->sample < y->sample);
+}
+
+int sim_write_scenario_points(FILE *fp, const struct sim_data *d, const struct sim_settings *s,
+                              const struct sim_result *r, int sc, int frontier, int by_speedup)
+{
+    int n_sc = s->n_scenarios, n = r->n_points / n_sc, m = 0, rc = -1;
+    const struct sim_point **p = malloc(((size_t)n + 1) * sizeof *p);
+    double *tm = calloc((size_t)n + 1, sizeof *tm), *pf = calloc((size_t)n + 1, sizeof *pf);
+    unsigned char *on = malloc((size_t)n + 1);
+    if (p == NULL || tm == NULL || pf == NULL || on == NULL) {
+        tc_seterr("out of memory");
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        const struct sim_point *q = &r->points[(size_t)i * n_sc + sc];
+        tm[i] = q->time_s;
+        pf[i] = by_speedup ? q->speedup : q->tflops;
+    }
+    if (frontier_mark((size_t)n, tm, pf, on) != 0) {
+        tc_seterr("out of memory");
+        goto out;
+    }
+    for (int i = 0; i < n; i++)
+        if (!frontier || on[i])
+            p[m++] = &r->points[(size_t)i * n_sc + sc];
+    if (frontier)
+        qsort_r(p, (size_t)m, sizeof *p, cmp_frontier_row, &by_speedup);
+    tc_tsv_write_header(fp, &tc_tsv_points);
+    for (int i = 0; i < m; i++)
+        put_point(fp, &s->scenarios[sc], point_input(d, s), p[i]);
+    rc = ferror(fp) ? tc_seterr("writing points: %s", strerror(errno)) : 0;
+out:
+    free(p);
+    free(tm);
+    free(pf);
+    free(on);
+    return rc;
 }
 
 int sim_write_outputs(const char *dir, const struct sim_data *d, const struct sim_settings *s,

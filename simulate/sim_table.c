@@ -19,78 +19,18 @@ void sim_scratch_free(struct sim_scratch *bs)
     memset(bs, 0, sizeof *bs);
 }
 
-/* Median of x[0..n) in ms (the mean of the two middle values when n is even); x is not changed. A histogram of
- * 4096 bins over [min, max] finds the bins of the middle ranks in one pass; only the values in those bins are
- * copied and selected exactly. Executions of one run cluster tightly, so that is usually a few hundred values,
- * and in the worst case (one far outlier) it is all n: never worse than a quickselect of a copy.
- * It finds the same middle values as tc_median_u64 (util/tc_stats.h, the median every other command uses) but is
- * not that function twice: it scans a histogram instead of selecting in a full copy, keeps its copy in the
- * replay's scratch (no allocation per run; the replay takes one median per input and configuration on every
- * load), and converts to ms as v * 1e-6 and (lo + hi) * 0.5e-6, the arithmetic the recorded golden rows
- * (tests/golden/) were made with; tc_median_u64(...) / 1e6 may differ in the last bit. */
-#define MEDIAN_BINS 4096
+/* Median of x[0..n) in ms, n > 0: the middle values from the one exact median (util/tc_stats.h:
+ * tc_middle_u64, its copy kept in the replay's scratch, so no allocation per run), converted as v * 1e-6 and
+ * (lo + hi) * 0.5e-6, the arithmetic the recorded golden rows (tests/golden/) were made with;
+ * tc_median_u64(...) / 1e6 may differ in the last bit. */
 int sim_median_ms(struct sim_scratch *bs, const uint64_t *x, size_t n, double *out)
 {
-    static _Thread_local uint32_t hist[MEDIAN_BINS];
-    size_t r_lo = (n - 1) / 2, r_hi = n / 2, cum = 0, base = 0, m = 0, b_lo = 0, b_hi = 0, b;
-    uint64_t mn = x[0], mx = x[0], range, v_lo, v_hi;
-    int shift = 0, found_lo = 0;
-    for (size_t i = 1; i < n; i++) {
-        mn = x[i] < mn ? x[i] : mn;
-        mx = x[i] > mx ? x[i] : mx;
-    }
-    if (mn == mx) {
-        *out = (double)mn * 1e-6;
-        return 0;
-    }
-    range = mx - mn;
-    while ((range >> shift) >= MEDIAN_BINS)
-        shift++;
-    memset(hist, 0, sizeof hist);
-    for (size_t i = 0; i < n; i++)
-        hist[(x[i] - mn) >> shift]++;
-    for (b = 0; b < MEDIAN_BINS; b++) {
-        if (!found_lo && cum + hist[b] > r_lo) {
-            b_lo = b;
-            base = cum;
-            found_lo = 1;
-        }
-        if (cum + hist[b] > r_hi) {
-            b_hi = b;
-            break;
-        }
-        cum += hist[b];
-    }
-    if (shift == 0) { /* one value per bin */
-        v_lo = mn + b_lo;
-        v_hi = mn + b_hi;
-    } else {
-        if (bs->tmp_cap < n) {
-            uint64_t *p = realloc(bs->tmp, n * sizeof *p);
-            if (p == NULL)
-                return tc_seterr("simulate: out of memory");
-            bs->tmp = p;
-            bs->tmp_cap = n;
-        }
-        for (size_t i = 0; i < n; i++) {
-            size_t bin = (size_t)((x[i] - mn) >> shift);
-            if (bin >= b_lo && bin <= b_hi)
-                bs->tmp[m++] = x[i];
-        }
-        /* ranks within the gathered values; after the select, [0, k) holds the k smallest of them */
-        v_hi = tc_select_u64(bs->tmp, m, r_hi - base);
-        v_lo = v_hi;
-        if (r_lo != r_hi) {
-            v_lo = bs->tmp[0];
-            for (size_t i = 1; i < r_hi - base; i++)
-                if (bs->tmp[i] > v_lo)
-                    v_lo = bs->tmp[i];
-        }
-    }
-    *out = r_lo == r_hi ? (double)v_hi * 1e-6 : ((double)v_lo + (double)v_hi) * 0.5e-6;
+    uint64_t lo, hi;
+    if (tc_middle_u64(x, n, &bs->tmp, &bs->tmp_cap, &lo, &hi) != 0)
+        return tc_seterr("simulate: out of memory");
+    *out = n % 2 ? (double)hi * 1e-6 : ((double)lo + (double)hi) * 0.5e-6;
     return 0;
 }
-
 
 int sim_base_fill(struct sim_scratch *bs, const char *input, const struct sim_config_run *run, struct sim_base *b)
 {

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# test-install.sh — the installed program finds its shipped default trace.
-# `meson install --destdir D` puts the binary at D/PREFIX/BINDIR/tunecost and the traces at
-# D/PREFIX/DATADIR/tunecost/; the binary looks first beside itself (BINDIR/../DATADIR/tunecost), so the staged
-# copy must report that path as its default TRACE and read it: `info` with no TRACE must print the shipped
-# trace's summary, byte for byte the same as `info data/gemm-h200.h5` from the checkout.
+# test-install.sh — the installed program finds its shipped files (util/tc_paths).
+# `meson install --destdir D` puts the binary at D/PREFIX/BINDIR/tunecost, the traces at D/PREFIX/DATADIR/tunecost/
+# and the gnuplot scripts at D/PREFIX/DATADIR/tunecost/plots/; the binary looks in its own installation
+# (BINDIR/../DATADIR/tunecost) before the source tree, so the staged copy must report that path as its default
+# TRACE and read it: `info` with no TRACE must print the shipped trace's summary, byte for byte the same as
+# `info data/gemm-h200.h5` from the checkout. Then, with the source tree's plots/ moved away (put back on exit),
+# the installed `policies` and `report` draw every figure from the installed scripts.
 #
 # Usage: test-install.sh BUILD_DIR PREFIX BINDIR DATADIR SOURCE_ROOT MANDIR "CMD..."
 # Exit: 0 pass, 1 fail, 77 skipped (bindir or datadir is absolute: no relocatable layout to check).
@@ -12,7 +14,9 @@ BUILD=${1:?usage: test-install.sh BUILD_DIR PREFIX BINDIR DATADIR SOURCE_ROOT}
 PREFIX=${2:?} BINDIR=${3:?} DATADIR=${4:?} SRC=${5:?} MANDIR=${6:?} DOC_CMDS=${7:?}
 case "$BINDIR$DATADIR" in /*) echo "SKIP: absolute bindir or datadir"; exit 77 ;; esac
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tc-install.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+AWAY=$SRC/plots.away-install-test.$$
+restore() { [ -d "$AWAY" ] && mv "$AWAY" "$SRC/plots"; rm -rf "$TMP"; }
+trap restore EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 meson install -C "$BUILD" --no-rebuild --destdir "$TMP/dest" --quiet >"$TMP/log" 2>&1 ||
@@ -42,4 +46,21 @@ done
 "$EXE" info "$SRC/data/gemm-h200.h5" >"$TMP/source.txt" 2>/dev/null || fail "info of the checkout's trace failed"
 sed -i '/^trace /d;/^file /d;/gemm-h200.h5/d' "$TMP/installed.txt" "$TMP/source.txt"
 cmp -s "$TMP/installed.txt" "$TMP/source.txt" || fail "installed default reads differently: $(diff "$TMP/installed.txt" "$TMP/source.txt" | head -n 3)"
-echo "install: binary, traces and default TRACE found under $ROOT"
+
+# Figures from the installed scripts alone: the source tree's plots/ moved away, no TUNECOST_PLOTS_DIR.
+command -v gnuplot >/dev/null || { echo "install: traces found; figures not checked (no gnuplot on PATH)"; exit 0; }
+[ -f "$ROOT/$DATADIR/tunecost/plots/policies.gp" ] || fail "not installed: $DATADIR/tunecost/plots/policies.gp"
+mv "$SRC/plots" "$AWAY" || fail "cannot move $SRC/plots away"
+unset TUNECOST_PLOTS_DIR TUNECOST_DATA_DIR
+cd "$TMP" || exit 1
+"$EXE" policies -p random -r 2 -b 5 -q -o pol >/dev/null 2>err || fail "installed policies: $(head -c 300 err)"
+for f in policies.png policies.svg; do [ -s "pol/$f" ] || fail "installed policies drew no $f"; done
+"$EXE" report -q --samples 5 --runs 2 -o rep >/dev/null 2>err || fail "installed report: $(head -c 300 err)"
+# Every figure: the paper's five (Figure 2 from the shipped triton trace), the heat map, the cost models, the
+# policies and the two kernel families (the shipped mma.sync trace).
+for f in fig1-split fig2-estimate fig3-frontier fig4-parallel fig5-early-stop heatmap models policies landscapes; do
+    for ext in png svg; do [ -s "rep/$f.$ext" ] || fail "installed report drew no $f.$ext"; done
+done
+grep -q "Not drawn" rep/summary.md && fail "installed report: $(grep -m1 "Not drawn" rep/summary.md)"
+mv "$AWAY" "$SRC/plots" || fail "cannot put $SRC/plots back"
+echo "install: binary, traces, default TRACE and scripts found under $ROOT; every figure drawn"

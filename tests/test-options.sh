@@ -124,7 +124,7 @@ while IFS=$'\t' read -r cmd base opt good bads; do
 done <<<"$TABLE"
 
 # ---- every command: --help, an unknown option, a missing argument, a bad positional -------------------------
-for cmd in info table simulate frontier report merge collect policies import export; do
+for cmd in info table simulate frontier report merge collect policies import export record; do
     built "$cmd" || continue
     run "$cmd" --help
     if [ $rc -ne 0 ] || ! grep -qi 'example' "$TMP/out" || [ -n "$err" ]; then
@@ -172,7 +172,7 @@ built merge && check2 "merge into a directory" merge "$W" "$T"
 # 1. Every --help that lists a shared long option lists it with the shared short letter (none for --seed), and
 #    no help gives a shared letter to another long option (report -s was once the seed, simulate -s the samples).
 SHARED="output:o input:i samples:s runs:r seed: threads:j compile-factor:c force:f quiet:q help:h"
-for cmd in info table simulate frontier report merge collect policies import export; do
+for cmd in info table simulate frontier report merge collect policies import export record; do
     built "$cmd" || continue
     run "$cmd" --help
     for pair in $SHARED; do
@@ -262,6 +262,13 @@ mkdir -p "$F"
 built table && force_case file "$F/t.tsv" table best "$T" -o "$F/t.tsv" -q
 built frontier && force_case file "$F/f.tsv" frontier "$PTS" -o "$F/f.tsv"
 built merge && force_case file "$F/m.h5" merge "$F/m.h5" "$T"
+# record needs a CUDA program to record for its -f half; here only the refusal (before anything runs).
+if built record; then
+    echo "earlier content" >"$F/r.h5"
+    run record -o "$F/r.h5" -q -- /bin/true
+    [ "$rc" -eq 2 ] && grep -q -- "-f" "$TMP/err" && [ "$(cat "$F/r.h5")" = "earlier content" ] &&
+        n_pass=$((n_pass + 1)) || fail "record without -f over an existing file: exit $rc: $(head -n 1 "$TMP/err")"
+fi
 built export && force_case file "$F/e.json" export kerneltuner "$T" -o "$F/e.json" -q
 built import && [ -f "$KT" ] && force_case file "$F/i.h5" import kerneltuner "$KT" -o "$F/i.h5" -q
 built simulate && force_case dir "$F/sim" simulate "$T" -o "$F/sim" -s 2 -r 2 -j 1 -q

@@ -12,6 +12,7 @@
  *   test-report full OUT.h5 N       write a synthetic trace of the paper's full shape, at most N timed per run */
 #include "report.h"
 #include "tc_err.h"
+#include "tc_paths.h"
 #include "test-common.h"
 #include "test-tables-fixture.h"
 
@@ -43,7 +44,7 @@ static void options(struct report_options *o, const char *out)
     report_options_default(o);
     o->trace_path = fixture_path;
     o->out_dir = out;
-    o->plots_dir = report_plots_dir();
+    o->plots_dir = tc_paths_dir(TC_PATHS_PLOTS);
     o->samples = 40;
     o->runs = 5;
     o->threads = 2;
@@ -209,7 +210,9 @@ START_TEST(test_report_same_seed_same_files)
 }
 END_TEST
 
-START_TEST(test_report_without_gnuplot_names_missing_figures)
+/* Without gnuplot the report fails (exit 1: figures were asked for) and leaves nothing; --no-figures writes every
+ * table and page, each figure's place saying it was not asked for. */
+START_TEST(test_report_without_gnuplot_fails_unless_no_figures)
 {
     struct report_options o;
     char out[600], empty[600], *md, *html, *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
@@ -218,6 +221,12 @@ START_TEST(test_report_without_gnuplot_names_missing_figures)
     ck_assert_int_eq(mkdir(empty, 0755), 0);
     setenv("PATH", empty, 1);
     options(&o, out);
+    ck_assert_int_eq(report_write(&o), -1);
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "gnuplot not found"));
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "--no-figures"));
+    ck_assert_int_eq(access(out, F_OK), -1);
+    options(&o, out);
+    o.no_figures = 1;
     ck_assert_msg(report_write(&o) == 0, "%s", tc_errmsg());
     if (old != NULL)
         setenv("PATH", old, 1);
@@ -225,12 +234,11 @@ START_TEST(test_report_without_gnuplot_names_missing_figures)
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
         ck_assert_msg(exists(out, tables[i]), "missing %s", tables[i]);
     ck_assert_int_eq(o.n_missing, 8);
-    ck_assert_ptr_nonnull(strstr(o.missing_why, "gnuplot not found"));
     ck_assert(!exists(out, "fig3-frontier.png"));
     md = slurp(out, "summary.md", NULL);
     html = slurp(out, "index.html", NULL);
-    ck_assert_ptr_nonnull(strstr(md, "**Not drawn:** gnuplot not found on PATH"));
-    ck_assert_ptr_nonnull(strstr(html, "Not drawn: gnuplot not found on PATH"));
+    ck_assert_ptr_nonnull(strstr(md, "**Not drawn:** figures were not asked for (--no-figures)"));
+    ck_assert_ptr_nonnull(strstr(html, "Not drawn: figures were not asked for (--no-figures)"));
     ck_assert_ptr_null(strstr(html, "<img"));
     free(md);
     free(html);
@@ -595,27 +603,24 @@ START_TEST(test_report_landscapes_figure)
 }
 END_TEST
 
-/* A figure script that fails is named, with gnuplot's exit status and its log; the other figures are drawn. */
+/* A figure script that fails fails the report: the message names the figure, the script, gnuplot's exit status and
+ * its reason; nothing is written. */
 START_TEST(test_report_failing_script_named)
 {
     struct report_options o;
-    char out[600], plots[600], cmd[1400], *md;
+    char out[600], plots[600], cmd[1400];
     snprintf(out, sizeof out, "%s/r1", tt_tmpdir());
     snprintf(plots, sizeof plots, "%s/plots", tt_tmpdir());
     snprintf(cmd, sizeof cmd, "cp -r '%s' '%s' && printf 'load \"plots/common.gp\"\\nplot nosuchfunction(x)\\n' > "
-             "'%s/heatmap.gp'", report_plots_dir(), plots, plots);
+             "'%s/heatmap.gp'", tc_paths_dir(TC_PATHS_PLOTS), plots, plots);
     ck_assert_int_eq(system(cmd), 0);
     options(&o, out);
     o.plots_dir = plots;
-    ck_assert_msg(report_write(&o) == 0, "%s", tc_errmsg());
-    ck_assert_int_eq(o.n_missing, 2); /* fig2 (no triton trace) and the heat map */
-    md = slurp(out, "summary.md", NULL);
-    ck_has(md, "**Not drawn:** gnuplot failed on plots/heatmap.gp (exit status 1: ");
-    ck_has(md, "see plots/gnuplot.log");
-    ck_assert(exists(out, "plots/gnuplot.log"));
-    ck_assert(!exists(out, "heatmap.png"));
-    ck_assert(exists(out, "fig3-frontier.png"));
-    free(md);
+    ck_assert_int_eq(report_write(&o), -1);
+    /* gnuplot's own reason, its stderr's last line: "plots/heatmap.gp" line 2: undefined function: nosuchfunction */
+    ck_has(tc_errmsg(), "figure heatmap was not drawn: gnuplot failed on plots/heatmap.gp (exit status 1: ");
+    ck_has(tc_errmsg(), "undefined function: nosuchfunction");
+    ck_assert_int_eq(access(out, F_OK), -1);
 }
 END_TEST
 
@@ -666,7 +671,7 @@ int main(int argc, char **argv)
     } else {
         tcase_add_test(tc, test_report_writes_every_file);
         tcase_add_test(tc, test_report_same_seed_same_files);
-        tcase_add_test(tc, test_report_without_gnuplot_names_missing_figures);
+        tcase_add_test(tc, test_report_without_gnuplot_fails_unless_no_figures);
         tcase_add_test(tc, test_report_triton_trace_adds_figure2);
         tcase_add_test(tc, test_report_bad_inputs_leave_output_alone);
         tcase_add_test(tc, test_report_interrupted_leaves_nothing);

@@ -101,6 +101,18 @@ expect 0 "$tc" table scaling                     # the shipped data/compile-scal
 grep -q "scaling-full-j16.tsv" "$tmp/out" || fail "table scaling without FILES should read the shipped study"
 expect 2 "$tc" table scaling "$tmp/a.h5"
 grep -q "not a compile-scaling table" "$tmp/err" || fail "message for a trace given to table scaling"
+# An empty field is a value (util/tc_tsv, the one TSV reader): with an empty `note` before wall_ms, 4 workers take
+# 250 ms against 1000 ms on 1, so 4x (a reader that merges empty fields takes 250 for the note and finds no wall time).
+mkdir -p "$tmp/sce"
+printf '# 10 configurations, sm_90\njobs\tnote\twall_ms\n1\twarm\t1000\n4\t\t250\n' > "$tmp/sce/scaling-e.tsv"
+expect 0 "$tc" table scaling "$tmp/sce" -o "$tmp/scaling-e.tsv"
+awk -F'\t' '$1 == "scaling-e.tsv" && $3 == 4 && $5 == 4 { ok = 1 } END { exit !ok }' "$tmp/scaling-e.tsv" \
+    || fail "an empty field before wall_ms: 4 workers should be 4x: $(cat "$tmp/err")"
+# A row with another number of fields than the header names its line.
+printf 'jobs\twall_ms\n1\t1000\n4\t250\textra\n' > "$tmp/sce/scaling-e.tsv"
+expect 2 "$tc" table scaling "$tmp/sce"
+grep -q "scaling-e.tsv:3: expected 2 tab-separated fields as in the header, got 3" "$tmp/err" \
+    || fail "a row with an extra field: $(cat "$tmp/err")"
 expect 2 "$tc" table scaling "$tmp/empty"
 grep -q "no scaling-\*.tsv files" "$tmp/err" || fail "message for a directory without scaling files"
 expect 2 "$tc" table scaling "$tmp/sc/nosuch.tsv"

@@ -1,15 +1,18 @@
-/* test-util.c — unit tests of util/: strict option parsing (tc_opt) and complete-or-absent files (tc_atomic).
- * Expected values are written out by hand from the contracts in tc_opt.h and tc_atomic.h, never computed with
- * the code under test. The atomic-file tests work in a fresh temporary directory and list it to prove that no
- * debris (temporaries, half-written targets) is visible. */
+/* test-util.c — unit tests of util/: strict option parsing (tc_opt), complete-or-absent files (tc_atomic), gnuplot
+ * runs (tc_gnuplot, with a shell script standing in for gnuplot), the TSV reader (tc_tsv). Expected values are
+ * written out by hand from the contracts in the headers, never computed with the code under test. The atomic-file
+ * tests work in a fresh temporary directory and list it to prove that no debris (temporaries, half-written
+ * targets) is visible. */
 #include "tc_atomic.h"
 #include "tc_cli.h"
 #include "tc_err.h"
+#include "tc_gnuplot.h"
 #include "tc_json.h"
 #include "tc_opt.h"
 #include "tc_outdir.h"
 #include "tc_stats.h"
 #include "tc_threads.h"
+#include "tc_tsv.h"
 #include "test-common.h"
 
 #include <check.h>
@@ -834,6 +837,118 @@ START_TEST(test_util_optdecl_documents_every_option)
 }
 END_TEST
 
+/* ---- tc_gnuplot: a stand-in "gnuplot" (a shell script) shows what the caller is told ------------------------ */
+
+/* Write the stand-in: body is a shell script; it gets gnuplot's arguments (-e EXPR SCRIPT). */
+static void fake_gnuplot(const char *body)
+{
+    FILE *fp = fopen(tt_path("gp"), "w");
+    ck_assert_ptr_nonnull(fp);
+    fprintf(fp, "#!/bin/sh\n%s\n", body);
+    ck_assert_int_eq(fclose(fp), 0);
+    ck_assert_int_eq(chmod(tt_path("gp"), 0755), 0);
+}
+
+/* gnuplot exits 0 after a write that failed (a full disk): an SVG without its closing tag, a PNG without its
+ * IEND chunk are cut short, reported and removed; complete ones pass. */
+START_TEST(test_util_gnuplot_figure_cut_short_is_an_error)
+{
+    char gp[PATH_MAX];
+    struct tc_gnuplot_job j = {gp, tt_tmpdir(), "fig.gp", NULL, "fig.svg", NULL};
+    snprintf(gp, sizeof gp, "%s", tt_path("gp"));
+    fake_gnuplot("printf '<svg>\\n<path d=\"M1,2 L3' > fig.svg");
+    ck_assert_int_eq(tc_gnuplot_run(&j), -1);
+    ck_assert_msg(strstr(tc_errmsg(), "gnuplot ran fig.gp but fig.svg is cut short at 22 bytes") != NULL, "%s",
+                  tc_errmsg());
+    ck_assert_int_eq(access(tt_path("fig.svg"), F_OK), -1);
+    fake_gnuplot("printf '<svg>\\n</svg>\\n\\n' > fig.svg");
+    ck_assert_msg(tc_gnuplot_run(&j) == 0, "%s", tc_errmsg());
+    /* PNG: 8-byte signature, then chunks; the file ends with IEND's length 0, type and CRC AE 42 60 82 */
+    j.output = "fig.png";
+    fake_gnuplot("printf '\\211PNG\\r\\n\\032\\n\\0\\0\\0\\0IEND' > fig.png");
+    ck_assert_int_eq(tc_gnuplot_run(&j), -1);
+    ck_assert_msg(strstr(tc_errmsg(), "fig.png is cut short at 16 bytes") != NULL, "%s", tc_errmsg());
+    fake_gnuplot("printf '\\211PNG\\r\\n\\032\\n\\0\\0\\0\\0IEND\\256\\102\\140\\202' > fig.png");
+    ck_assert_msg(tc_gnuplot_run(&j) == 0, "%s", tc_errmsg());
+    /* no file at all */
+    fake_gnuplot("exit 0");
+    j.output = "none.png";
+    ck_assert_int_eq(tc_gnuplot_run(&j), -1);
+    ck_assert_msg(strstr(tc_errmsg(), "wrote no none.png") != NULL, "%s", tc_errmsg());
+}
+END_TEST
+
+/* A failing gnuplot's reason is the last line it printed on stderr, even when the log cannot be written (its
+ * folder is missing, as on a full disk); a log that can be written gets every line. */
+START_TEST(test_util_gnuplot_reason_is_the_last_stderr_line)
+{
+    char gp[PATH_MAX];
+    struct tc_gnuplot_job j = {gp, tt_tmpdir(), "fig.gp", "fmt='png'", "fig.png", "no/such/dir/gnuplot.log"};
+    snprintf(gp, sizeof gp, "%s", tt_path("gp"));
+    fake_gnuplot("echo 'plot x' >&2; echo '         ^' >&2; echo '\"fig.gp\" line 2: undefined function: foo  ' >&2;"
+                 " echo >&2; exit 1");
+    ck_assert_int_eq(tc_gnuplot_run(&j), -1);
+    ck_assert_str_eq(tc_errmsg(), "gnuplot failed on fig.gp (exit status 1: \"fig.gp\" line 2: undefined function: "
+                                  "foo); its log could not be written");
+    j.log = "gnuplot.log";
+    ck_assert_int_eq(tc_gnuplot_run(&j), -1);
+    ck_assert_str_eq(tc_errmsg(), "gnuplot failed on fig.gp (exit status 1: \"fig.gp\" line 2: undefined function: "
+                                  "foo)");
+    ck_assert_str_eq(content(tt_path("gnuplot.log")),
+                     "plot x\n         ^\n\"fig.gp\" line 2: undefined function: foo  \n\n");
+}
+END_TEST
+
+/* ---- tc_tsv: the one TSV reader ----------------------------------------------------------------------------- */
+
+/* Comments before the header are kept, an empty field is a value (not merged with the next), a 3000-character field
+ * is read whole, a trailing CR is dropped, blank lines and later comments are skipped, `nan` reads as NaN; a row
+ * with another number of fields names its line; a missing column lists the ones there are. */
+START_TEST(test_util_tsv_reader_keeps_empty_fields)
+{
+    char text[4096], longf[3001];
+    double v;
+    FILE *fp;
+    struct tc_tsv *r;
+    memset(longf, 'x', 3000);
+    longf[3000] = '\0';
+    snprintf(text, sizeof text, "# one\n# two\na\tb\tc\r\n1\t\t3\n\n# later\n%s\tnan\t\n4\t5\n", longf);
+    fp = fmemopen(text, strlen(text), "r");
+    ck_assert_ptr_nonnull(fp);
+    r = tc_tsv_open(fp, "t.tsv");
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq((int)tc_tsv_n_comments(r), 2);
+    ck_assert_str_eq(tc_tsv_comment(r, 1), "# two");
+    ck_assert_int_eq(tc_tsv_n_cols(r), 3);
+    ck_assert_int_eq(tc_tsv_col(r, "c"), 2);
+    ck_assert_int_eq(tc_tsv_col(r, "d"), -1);
+    ck_assert_int_eq(tc_tsv_col_need(r, "d"), -1);
+    ck_assert_str_eq(tc_errmsg(), "t.tsv:3: no column 'd'; columns: a, b, c");
+    ck_assert_int_eq(tc_tsv_next(r), 1);
+    ck_assert_str_eq(tc_tsv_field(r, 0), "1");
+    ck_assert_str_eq(tc_tsv_field(r, 1), "");
+    ck_assert_str_eq(tc_tsv_field(r, 2), "3");
+    ck_assert_str_eq(tc_tsv_row(r), "1\t\t3");
+    ck_assert_int_eq(tc_tsv_num(r, 1, &v), -1);
+    ck_assert_str_eq(tc_errmsg(), "t.tsv:4: column 'b': expected a number, got ''");
+    ck_assert_int_eq(tc_tsv_next(r), 1);
+    ck_assert_int_eq((int)strlen(tc_tsv_field(r, 0)), 3000);
+    ck_assert_int_eq(tc_tsv_num(r, 1, &v), 0);
+    ck_assert(isnan(v));
+    ck_assert_str_eq(tc_tsv_field(r, 2), "");
+    ck_assert_int_eq(tc_tsv_lineno(r), 7);
+    ck_assert_int_eq(tc_tsv_next(r), -1);
+    ck_assert_str_eq(tc_errmsg(), "t.tsv:8: expected 3 tab-separated fields as in the header, got 2");
+    tc_tsv_close(r);
+    fclose(fp);
+    /* no header at all */
+    fp = fmemopen("# only a comment\n", 17, "r");
+    ck_assert_ptr_null(tc_tsv_open(fp, "c.tsv"));
+    ck_assert_str_eq(tc_errmsg(), "c.tsv: expected a header line of tab-separated column names, found none");
+    fclose(fp);
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
     Suite *s = suite_create("util");
@@ -841,6 +956,8 @@ static Suite *util_suite(void)
     TCase *atomic = tcase_create("tc_atomic");
     TCase *stats = tcase_create("tc_stats");
     TCase *threads = tcase_create("tc_threads");
+    TCase *gnuplot = tcase_create("tc_gnuplot");
+    TCase *tsv = tcase_create("tc_tsv");
 
     tcase_add_test(opt, test_util_parse_long_accepts_whole_numbers);
     tcase_add_test(opt, test_util_parse_long_rejects_junk_and_leaves_output);
@@ -885,6 +1002,14 @@ static Suite *util_suite(void)
     tcase_add_test(threads, test_util_run_workers_each_once);
     tcase_add_test(threads, test_util_run_workers_shared_argument);
     suite_add_tcase(s, threads);
+
+    tcase_add_checked_fixture(gnuplot, make_tmpdir, tt_tmpdir_remove);
+    tcase_add_test(gnuplot, test_util_gnuplot_figure_cut_short_is_an_error);
+    tcase_add_test(gnuplot, test_util_gnuplot_reason_is_the_last_stderr_line);
+
+    suite_add_tcase(s, gnuplot);
+    tcase_add_test(tsv, test_util_tsv_reader_keeps_empty_fields);
+    suite_add_tcase(s, tsv);
     return s;
 }
 

@@ -12,8 +12,12 @@ int tc_cli_next(const char *cmd, int argc, char **argv, const char *shortopts, c
     char spec[128];
     int opt;
 
-    /* A leading ':' makes getopt_long tell a missing value (':') from an unknown option ('?'). */
-    snprintf(spec, sizeof spec, ":%s", shortopts);
+    /* A leading ':' makes getopt_long tell a missing value (':') from an unknown option ('?'); it goes after a
+     * leading '+' (stop at the first operand), where glibc looks for it. */
+    if (shortopts[0] == '+')
+        snprintf(spec, sizeof spec, "+:%s", shortopts + 1);
+    else
+        snprintf(spec, sizeof spec, ":%s", shortopts);
     opterr = 0;
     opt = getopt_long(argc, argv, spec, longopts, NULL);
     if (opt == ':') {

@@ -44,86 +44,140 @@ static int resolve(const char *dir, const char *path, char *buf, size_t len)
     return n < 0 || (size_t)n >= len ? tc_seterr("path too long: '%.60s...'", path) : 0;
 }
 
-/* The last non-empty line the child appended to the log (from offset on), in out ("" if none). */
-static void last_line(const char *log, off_t offset, char *out, size_t len)
+/* What the child printed (stdout and stderr, through one pipe): appended to the log when there is one, the last
+ * non-empty line kept in last (at most len - 1 characters of it). Reading the pipe needs no disk, so the reason
+ * survives a log that cannot be written (a full disk). Sets *log_failed when the log could not be written. */
+static void drain(int fd, const char *log, char *last, size_t len, int *log_failed)
 {
-    char buf[4096];
+    char buf[4096], line[512];
+    size_t n_line = 0;
     ssize_t n;
-    int fd = open(log, O_RDONLY);
-    out[0] = '\0';
-    if (fd < 0)
-        return;
-    {
-        off_t end = lseek(fd, 0, SEEK_END), from = end - (off_t)(sizeof buf - 1);
-        if (from < offset)
-            from = offset;
-        n = from < end && lseek(fd, from, SEEK_SET) == from ? read(fd, buf, sizeof buf - 1) : 0;
+    int lfd = log != NULL ? open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
+    *log_failed = log != NULL && lfd < 0;
+    last[0] = '\0';
+    while ((n = read(fd, buf, sizeof buf)) != 0) {
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (lfd >= 0 && write(lfd, buf, (size_t)n) != n)
+            *log_failed = 1;
+        for (ssize_t i = 0; i < n; i++) {
+            if (buf[i] != '\n' && buf[i] != '\r') {
+                if (n_line + 1 < sizeof line)
+                    line[n_line++] = buf[i];
+                continue;
+            }
+            while (n_line > 0 && line[n_line - 1] == ' ')
+                n_line--;
+            if (n_line > 0)
+                snprintf(last, len, "%.*s", (int)n_line, line);
+            n_line = 0;
+        }
     }
+    while (n_line > 0 && line[n_line - 1] == ' ')
+        n_line--;
+    if (n_line > 0)
+        snprintf(last, len, "%.*s", (int)n_line, line);
+    if (lfd >= 0 && close(lfd) != 0)
+        *log_failed = 1;
+}
+
+/* 0 when path (name: as the caller gave it) is a complete PNG (ends with its IEND chunk) or SVG (ends with
+ * </svg>), or is non-empty for another extension; else -1 with why ("wrote no x", "x is empty", "x is cut short at
+ * N bytes"). gnuplot exits 0 after a write that failed (a full disk, a file-size limit), leaving a truncated
+ * figure: only its end tells. */
+static int output_complete(const char *path, const char *name, char *why, size_t len)
+{
+    static const unsigned char iend[8] = {'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+    unsigned char tail[64];
+    const char *dot = strrchr(path, '.');
+    struct stat st;
+    ssize_t n = 0;
+    int fd, ok;
+    if (stat(path, &st) != 0)
+        return snprintf(why, len, "wrote no %s", name), -1;
+    if (st.st_size == 0)
+        return snprintf(why, len, "%s is empty", name), -1;
+    if (dot == NULL || (strcmp(dot, ".png") != 0 && strcmp(dot, ".svg") != 0))
+        return 0;
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+        return snprintf(why, len, "%s: cannot read it back: %s", name, strerror(errno)), -1;
+    if (lseek(fd, st.st_size > (off_t)sizeof tail ? st.st_size - (off_t)sizeof tail : 0, SEEK_SET) >= 0)
+        n = read(fd, tail, sizeof tail);
     close(fd);
-    if (n <= 0)
-        return;
-    buf[n] = '\0';
-    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '))
-        buf[--n] = '\0';
-    {
-        const char *s = strrchr(buf, '\n');
-        size_t k;
-        s = s != NULL ? s + 1 : buf;
-        for (k = 0; k + 1 < len && s[k] != '\0'; k++)
-            out[k] = s[k];
-        out[k] = '\0';
+    if (strcmp(dot, ".png") == 0)
+        ok = n >= 8 && memcmp(tail + n - 8, iend, 8) == 0;
+    else {
+        while (n > 0 && (tail[n - 1] == '\n' || tail[n - 1] == '\r' || tail[n - 1] == ' '))
+            n--;
+        ok = n >= 6 && memcmp(tail + n - 6, "</svg>", 6) == 0;
     }
+    if (!ok)
+        snprintf(why, len, "%s is cut short at %lld bytes (a full disk or a file-size limit?)", name,
+                 (long long)st.st_size);
+    return ok ? 0 : -1;
+}
+
+/* The child: stdin from /dev/null, stdout and stderr into the pipe, then gnuplot. Never returns. */
+static void child(const struct tc_gnuplot_job *j, int out_fd)
+{
+    int nul = open("/dev/null", O_RDONLY);
+    dup2(out_fd, STDOUT_FILENO);
+    dup2(out_fd, STDERR_FILENO);
+    if (nul >= 0)
+        dup2(nul, STDIN_FILENO);
+    if (j->dir != NULL && chdir(j->dir) != 0) {
+        dprintf(STDERR_FILENO, "cannot enter %s: %s\n", j->dir, strerror(errno));
+        _exit(126);
+    }
+    if (j->expr != NULL)
+        execl(j->gnuplot, "gnuplot", "-e", j->expr, j->script, (char *)NULL);
+    else
+        execl(j->gnuplot, "gnuplot", j->script, (char *)NULL);
+    dprintf(STDERR_FILENO, "cannot run %s: %s\n", j->gnuplot, strerror(errno));
+    _exit(127);
 }
 
 int tc_gnuplot_run(const struct tc_gnuplot_job *j)
 {
-    char log[PATH_MAX], output[PATH_MAX], said[200];
-    struct stat st;
-    off_t offset = 0;
+    char log[PATH_MAX], output[PATH_MAX], said[200], why[PATH_MAX + 80];
     pid_t pid;
-    int status;
-    if (resolve(j->dir, j->log != NULL ? j->log : "/dev/null", log, sizeof log) != 0 ||
+    int status, fds[2], log_failed = 0;
+    if ((j->log != NULL && resolve(j->dir, j->log, log, sizeof log) != 0) ||
         (j->output != NULL && resolve(j->dir, j->output, output, sizeof output) != 0))
         return -1;
-    if (j->log != NULL && stat(log, &st) == 0)
-        offset = st.st_size;
-    fflush(NULL);
-    if ((pid = fork()) < 0)
+    if (pipe2(fds, O_CLOEXEC) != 0)
         return tc_seterr("%s: cannot start gnuplot: %s", j->script, strerror(errno));
-    if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644), nul = open("/dev/null", O_RDONLY);
-        if (fd >= 0) {
-            dup2(fd, STDOUT_FILENO);
-            dup2(fd, STDERR_FILENO);
-        }
-        if (nul >= 0)
-            dup2(nul, STDIN_FILENO);
-        if (j->dir != NULL && chdir(j->dir) != 0)
-            _exit(126);
-        if (j->expr != NULL)
-            execl(j->gnuplot, "gnuplot", "-e", j->expr, j->script, (char *)NULL);
-        else
-            execl(j->gnuplot, "gnuplot", j->script, (char *)NULL);
-        _exit(127);
+    fflush(NULL);
+    if ((pid = fork()) < 0) {
+        int e = errno;
+        close(fds[0]);
+        close(fds[1]);
+        return tc_seterr("%s: cannot start gnuplot: %s", j->script, strerror(e));
     }
+    if (pid == 0)
+        child(j, fds[1]);
+    close(fds[1]);
+    drain(fds[0], j->log != NULL ? log : NULL, said, sizeof said, &log_failed);
+    close(fds[0]);
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return tc_seterr("%s: waiting for gnuplot: %s", j->script, strerror(errno));
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-        (j->output == NULL || (stat(output, &st) == 0 && st.st_size > 0)))
+        (j->output == NULL || output_complete(output, j->output, why, sizeof why) == 0))
         return 0;
     if (j->output != NULL)
         unlink(output);
-    last_line(log, offset, said, sizeof said);
     if (WIFSIGNALED(status))
-        return tc_seterr("gnuplot killed by signal %d on %s; see %s", WTERMSIG(status), j->script,
-                         j->log != NULL ? j->log : "(no log)");
+        return tc_seterr("gnuplot killed by signal %d (%s) on %s%s%s", WTERMSIG(status), strsignal(WTERMSIG(status)),
+                         j->script, said[0] != '\0' ? "; it said: " : "", said);
     if (WEXITSTATUS(status) == 0)
-        return tc_seterr("gnuplot ran %s but wrote no %s; see %s", j->script, j->output,
-                         j->log != NULL ? j->log : "(no log)");
+        return tc_seterr("gnuplot ran %s but %s%s%s", j->script, why, said[0] != '\0' ? "; it said: " : "", said);
     if (WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 126)
-        return tc_seterr("could not run %s for %s (exit status %d); see %s", j->gnuplot, j->script,
-                         WEXITSTATUS(status), j->log != NULL ? j->log : "(no log)");
-    return tc_seterr("gnuplot failed on %s (exit status %d%s%s); see %s", j->script, WEXITSTATUS(status),
-                     said[0] != '\0' ? ": " : "", said, j->log != NULL ? j->log : "(no log)");
+        return tc_seterr("could not run %s for %s (exit status %d%s%s)", j->gnuplot, j->script,
+                         WEXITSTATUS(status), said[0] != '\0' ? ": " : "", said);
+    return tc_seterr("gnuplot failed on %s (exit status %d%s%s)%s", j->script, WEXITSTATUS(status),
+                     said[0] != '\0' ? ": " : "", said, log_failed ? "; its log could not be written" : "");
 }

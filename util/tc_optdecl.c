@@ -56,6 +56,8 @@ static int build_getopt(const struct tc_cmd *cmd, struct option *longopts, char 
 {
     size_t n_short = 0;
     int n = 0;
+    if (cmd->stop_at_operand)
+        shortopts[n_short++] = '+';
     for (int i = 0; cmd->opts[i].name != NULL; i++) {
         const struct tc_optdecl *d = &cmd->opts[i];
         if (d->arg == TC_ARG_GROUP)

@@ -67,6 +67,7 @@ struct tc_cmd {
     const char *examples;            /* one command line a line (a "# comment" may follow) */
     int min_operands, max_operands;  /* counted after the options; max -1: any number */
     const char *operand_name;        /* "TRACE": for "expected at most one TRACE" */
+    int stop_at_operand;             /* 1: options end at the first operand (the rest is a command's, as for env) */
     size_t given_field;              /* offsetof() an unsigned in the settings that collects the options' .given
                                       * bits (which options argv named, e.g. for a preset they override); used
                                       * only when some option declares bits */

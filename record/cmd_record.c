@@ -1,0 +1,332 @@
+/* cmd_record.c — `tunecost record [options] -o T.h5 -- CMD ARGS...`: run CMD with the CUPTI injection library
+ * (libtcrecord, record/inject.c) in every CUDA process it starts, then reconstruct its tuning runs from the spool
+ * files (record.h) into a trace. `--from-spool DIR` reconstructs a session recorded earlier (or killed). */
+#include "record.h"
+#include "tc_atomic.h"
+#include "tc_cli.h"
+#include "tc_err.h"
+#include "tc_time.h"
+#include "tunecost.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct rec_opts {
+    const char *out, *spool, *from_spool, *tsv, *flush_re;
+    int triton, force, quiet;
+    char **cmd;              /* NULL-terminated */
+};
+
+#define RO(f) offsetof(struct rec_opts, f)
+static const struct tc_optdecl record_opts[] = {
+    TC_OPT_OUTPUT(struct rec_opts, out, "T.h5", "the trace to write", "required"),
+    {.name = "triton", .arg = TC_ARG_FLAG, .field = RO(triton),
+     .help = "label Triton's autotuner: each candidate's benchmark becomes an NVTX range with its configuration and "
+             "key (a Python start-up hook shipped with tunecost, put on PYTHONPATH; the script is not edited)"},
+    {.name = "spool", .arg = TC_ARG_STRING, .field = RO(spool), .metavar = "DIR",
+     .def_doc = "a temporary folder, removed after", .help = "keep the spool files in DIR"},
+    {.name = "from-spool", .arg = TC_ARG_STRING, .field = RO(from_spool), .metavar = "DIR",
+     .help = "reconstruct from spool files recorded earlier; no CMD"},
+    {.name = "tsv", .arg = TC_ARG_STRING, .field = RO(tsv), .metavar = "FILE",
+     .help = "also write one row per run: input, configuration, counts, median, times"},
+    {.name = "flush-kernels", .arg = TC_ARG_STRING, .field = RO(flush_re), .metavar = "RE", .def_doc = REC_FLUSH_REGEX,
+     .help = "kernels that are L2 flushes (POSIX extended, any case; memsets always are)"},
+    TC_OPT_FORCE(struct rec_opts, force),
+    TC_OPT_QUIET_AS(struct rec_opts, quiet, "no summary on stdout"),
+    TC_OPT_HELP,
+    TC_OPT_END,
+};
+#undef RO
+
+const struct tc_cmd record_cmd = {
+    .name = "record",
+    .summary = "run a CUDA program's autotuning under CUPTI and reconstruct it as a trace",
+    .synopsis = "[options] -o T.h5 -- CMD [ARGS...]\n--from-spool DIR -o T.h5",
+    .description =
+        "Run CMD (any CUDA program: a Triton script, torch.compile, a C++ binary) with tunecost's CUPTI injection\n"
+        "library in it and every process it starts; record every kernel, memset, module load and NVTX range on\n"
+        "one clock, then reconstruct the tuning runs as a trace: each tuning decision an input, each candidate a\n"
+        "configuration, its launches classified as do_bench issues them (docs/record.md). Options come before CMD:\n"
+        "everything from CMD on is CMD's.\n",
+    .operands = "CMD\tthe program to run, with its arguments\n",
+    .opts = record_opts,
+    .exit_status = "0 recorded; 1 the command failed or was killed (the trace of what finished is still written), "
+                   "or an environment failure; 2 a usage error.",
+    .examples = "tunecost record --triton -o tuned.h5 -- python3 my_autotune.py\n"
+                "tunecost record --spool /tmp/sp -o t.h5 -- ./my_tuner; tunecost record --from-spool /tmp/sp -o t.h5 -f\n",
+    .min_operands = 0,
+    .max_operands = -1,
+    .operand_name = "CMD",
+    .stop_at_operand = 1,
+};
+
+static int parse_args(int argc, char **argv, struct rec_opts *o)
+{
+    int first, rc;
+    if ((rc = tc_cli_parse(&record_cmd, argc, argv, o, &first)) != TC_CLI_RUN)
+        return rc;
+    o->cmd = argv + first;
+    if (o->out == NULL)
+        return tc_cli_usage_error("record", "-o T.h5 is required");
+    if (o->from_spool == NULL && o->cmd[0] == NULL)
+        return tc_cli_usage_error("record", "expected a command after the options (tunecost record -o T.h5 -- CMD)");
+    if (o->from_spool != NULL && (o->cmd[0] != NULL || o->spool != NULL || o->triton))
+        return tc_cli_usage_error("record", "--from-spool DIR takes no command, --spool or --triton");
+    if (tc_output_check("-o", o->out, 0, NULL, 0) != 0 || tc_output_clobber_check("-o", o->out, o->force) != 0 ||
+        (o->tsv && (tc_output_check("--tsv", o->tsv, 0, NULL, 0) || tc_output_clobber_check("--tsv", o->tsv, o->force))))
+        return tc_cli_usage_error("record", "%s", tc_errmsg());
+    return -1;
+}
+
+/* The first of the candidates that exists (NULL entries skipped), or NULL. */
+static const char *first_existing(const char *const *paths, int n)
+{
+    struct stat st;
+    for (int i = 0; i < n; i++)
+        if (paths[i] != NULL && paths[i][0] != '\0' && stat(paths[i], &st) == 0)
+            return paths[i];
+    return NULL;
+}
+
+static const char *injection_lib(void)
+{
+#ifdef TC_HAVE_RECORDER
+    const char *c[3] = {getenv("TC_RECORD_LIB"), TC_RECORD_LIB_LOCAL, TC_RECORD_LIB};
+    return first_existing(c, 3);
+#else
+    return NULL;
+#endif
+}
+
+/* The environment of the recorded command: the injection library for CUDA and NVTX, the spool folder, and with
+ * --triton the start-up hook first on PYTHONPATH. Called in the child. */
+static int child_env(const struct rec_opts *o, const char *lib, const char *spool)
+{
+    if (setenv("CUDA_INJECTION64_PATH", lib, 1) || setenv("NVTX_INJECTION64_PATH", lib, 1) ||
+        setenv("TC_RECORD_SPOOL", spool, 1))
+        return -1;
+    if (o->triton) {
+        const char *c[2] = {TC_RECORD_PY_LOCAL "/sitecustomize.py", TC_RECORD_PY "/sitecustomize.py"};
+        const char *hook = first_existing(c, 2), *old = getenv("PYTHONPATH");
+        char path[8192];
+        if (hook == NULL)
+            return -1;
+        snprintf(path, sizeof path, "%.*s%s%s", (int)(strrchr(hook, '/') - hook), hook, old && *old ? ":" : "",
+                 old && *old ? old : "");
+        if (setenv("PYTHONPATH", path, 1) || setenv("TC_RECORD_TRITON", "1", 1))
+            return -1;
+    }
+    return 0;
+}
+
+/* Run the command and wait; Ctrl-C reaches the command (same process group) while tunecost waits it out and then
+ * writes what finished. Returns the command's exit status (128 + signal when killed), or -1. */
+static int run_command(const struct rec_opts *o, const char *lib, const char *spool, double *wall_ms)
+{
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_term;
+    int status = 0;
+    double t0 = tc_now_ms();
+    sigemptyset(&ign.sa_mask);
+    pid_t pid = fork();
+    if (pid < 0)
+        return tc_seterr("cannot fork: %s", strerror(errno));
+    if (pid == 0) {
+        if (child_env(o, lib, spool) != 0) {
+            fprintf(stderr, "tunecost record: cannot set up the command's environment (the --triton hook?)\n");
+            _exit(127);
+        }
+        execvp(o->cmd[0], o->cmd);
+        fprintf(stderr, "tunecost record: cannot run %s: %s\n", o->cmd[0], strerror(errno));
+        _exit(127);
+    }
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGTERM, &ign, &old_term);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    *wall_ms = tc_now_ms() - t0;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static void meta_of(const struct rec_stream *s, const struct rec_session *r, struct trace_meta *m)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->kernel, sizeof m->kernel, "%s", r->kernel[0] ? r->kernel : "unknown");
+    snprintf(m->device_name, sizeof m->device_name, "%s", s->device_name[0] ? s->device_name : "unknown");
+    m->device_cc = s->device_name[0] ? s->device_cc : -1;
+    m->device_sms = s->device_name[0] ? s->device_sms : -1;
+    m->device_l2_bytes = s->device_name[0] ? s->device_l2_bytes : -1;
+    m->driver_version = s->device_name[0] ? s->driver_version : -1;
+    m->cuda_version = -1;
+    snprintf(m->timer, sizeof m->timer, "cupti");
+    snprintf(m->protocol, sizeof m->protocol, "recorded");
+    m->warmup_ms = m->rep_ms = NAN;
+    /* the size the --triton hook marked; else the largest memset; -1: flushes seen, size not known; 0: none */
+    m->flush_bytes = r->flush_bytes > 0 ? r->flush_bytes : r->sum.n_flushes > 0 ? -1 : 0;
+    for (size_t i = 0; i < s->n && r->flush_bytes <= 0; i++)
+        if (s->ev[i].kind == REC_MEMSET && (int64_t)s->ev[i].bytes > m->flush_bytes)
+            m->flush_bytes = (int64_t)s->ev[i].bytes;
+    m->compile_jobs = -1;
+    m->seed = 0;
+}
+
+/* One row per run: what a researcher compares with the tuner's own log. Labels are printed with newlines and tabs
+ * as spaces. */
+static int write_tsv(const struct rec_session *r, const char *path)
+{
+    struct tc_atomic a;
+    FILE *fp = tc_atomic_open(&a, path);
+    if (fp == NULL)
+        return -1;
+    fprintf(fp, "run\tinput\tconfig\tinput_label\tconfig_label\tstatus\tn_estimate\tn_warmup\tn_timed\tmedian_ns\t"
+                "wall_ms\tflush_ms\testimate_ms\tcompile_ms\tload_ms\n");
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const struct trace_run *run = &r->runs[i];
+        const struct trace_config *c = &r->configs[run->config];
+        char il[512], cl[512];
+        snprintf(il, sizeof il, "%s", r->input_labels[run->input]);
+        snprintf(cl, sizeof cl, "%s", r->config_labels[run->config]);
+        for (char *p = il; *p; p++)
+            *p = (*p == '\t' || *p == '\n') ? ' ' : *p;
+        for (char *p = cl; *p; p++)
+            *p = (*p == '\t' || *p == '\n') ? ' ' : *p;
+        fprintf(fp, "%zu\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t%d\t%.1f\t%.4f\t%.4f\t%.6f\t%.3f\t%.3f\n", i, run->input,
+                run->config, il, cl, trace_status_name(run->status), run->n_estimate, run->n_warmup, run->n_timed,
+                trace_timed_median_ns(run, r->exec_ns + run->exec_offset), run->wall_ms, run->flush_ms,
+                run->estimate_ms, c->compile_ms, c->load_ms);
+    }
+    return tc_atomic_commit(&a);
+}
+
+static void print_summary(const struct rec_session *r, const char *out)
+{
+    const struct rec_summary *s = &r->sum;
+    printf("recorded: %zu process(es), %zu kernels, %zu flushes in runs, %zu module loads, %zu tc:bench ranges; "
+           "%llu records dropped by CUPTI\n", s->n_processes, s->n_kernels, s->n_flushes, s->n_loads, s->n_ranges,
+           (unsigned long long)s->dropped);
+    printf("reconstructed (%s): %d inputs, %d configurations, %zu runs (%zu not in do_bench's pattern, stored as "
+           "all timed; %zu unfinished left out) -> %s\n", r->labelled ? "labelled by tc:bench ranges" :
+           "from binaries and launch pattern", r->n_inputs, r->n_configs, r->n_runs, s->n_unclassified,
+           s->n_unfinished, out);
+    printf("time: %s %.3f s = compile %.3f s + module load %.3f s + benchmarking %.3f s (flushes %.3f s GPU) "
+           "+ other %.3f s\n", s->cmd_measured ? "command (wall)" : "session (CUPTI, first to last activity)",
+           s->process_wall_ms * 1e-3, s->compile_ms * 1e-3, s->load_ms * 1e-3,
+           s->bench_ms * 1e-3, s->flush_ms * 1e-3, s->other_ms * 1e-3);
+}
+
+static int has_spool_files(const char *dir)
+{
+    struct dirent *e;
+    int found = 0;
+    DIR *d = opendir(dir);
+    while (d != NULL && !found && (e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        found = n > 6 && strcmp(e->d_name + n - 6, ".spool") == 0;
+    }
+    if (d != NULL)
+        closedir(d);
+    return found;
+}
+
+/* Record (unless --from-spool) into the spool folder; returns the command's status through *cmd_status. */
+static int record_into(const struct rec_opts *o, char *spool, size_t len, int *made_tmp, int *cmd_status,
+                       double *wall_ms)
+{
+    const char *lib = injection_lib();
+    *made_tmp = 0;
+    *cmd_status = 0;
+    if (o->from_spool != NULL) {
+        snprintf(spool, len, "%s", o->from_spool);
+        return 0;
+    }
+    if (lib == NULL)
+        return tc_seterr("the injection library libtcrecord.so was not built (CUPTI headers not found: meson "
+                         "option -Drecorder) or not found (set TC_RECORD_LIB)");
+    if (o->spool != NULL) {
+        snprintf(spool, len, "%s", o->spool);
+        if (mkdir(spool, 0755) != 0 && errno != EEXIST)
+            return tc_seterr("--spool %s: cannot create: %s", spool, strerror(errno));
+        if (has_spool_files(spool))
+            return tc_seterr("--spool %s: holds spool files of an earlier recording (give an empty folder)", spool);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(spool, len, "%s/tunecost-record.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (mkdtemp(spool) == NULL)
+            return tc_seterr("cannot create a spool folder %s: %s", spool, strerror(errno));
+        *made_tmp = 1;
+    }
+    *cmd_status = run_command(o, lib, spool, wall_ms);
+    return *cmd_status < 0 ? -1 : 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+    struct rec_opts o = {0};
+    struct rec_stream *s = NULL;
+    struct rec_session *r = NULL;
+    struct trace_meta meta;
+    char spool[PATH_MAX];
+    int rc, made_tmp = 0, cmd_status = 0;
+    double wall_ms = NAN;
+    if ((rc = parse_args(argc, argv, &o)) >= 0)
+        return rc;
+    rc = 1;
+    if (record_into(&o, spool, sizeof spool, &made_tmp, &cmd_status, &wall_ms) != 0)
+        goto out;
+    if (cmd_status != 0)
+        fprintf(stderr, "tunecost record: %s exited with status %d; writing what finished\n", o.cmd[0], cmd_status);
+    if ((s = rec_spool_read(spool)) == NULL) {
+        rc = o.from_spool ? 2 : 1;
+        goto out;
+    }
+    if ((r = rec_reconstruct(s, o.flush_re)) == NULL) {
+        rc = 2;
+        goto out;
+    }
+    if (r->n_runs == 0) {
+        tc_seterr("no candidate benchmark was found in %zu recorded kernel executions (docs/record.md says what "
+                  "is recognised); no trace written", r->sum.n_kernels);
+        goto out;
+    }
+    if (!isnan(wall_ms)) { /* the command's wall time as tunecost saw it, from fork to exit */
+        r->sum.process_wall_ms = wall_ms;
+        r->sum.cmd_measured = 1;
+        r->sum.other_ms = wall_ms - r->sum.compile_ms - r->sum.load_ms - r->sum.bench_ms;
+    }
+    meta_of(s, r, &meta);
+    if (rec_session_write(r, &meta, o.out) != 0 || (o.tsv != NULL && write_tsv(r, o.tsv) != 0))
+        goto out;
+    if (!o.quiet)
+        print_summary(r, o.out);
+    rc = cmd_status != 0;
+out:
+    if (rc != 0 && tc_errmsg()[0] != '\0')
+        fprintf(stderr, "tunecost record: %s\n", tc_errmsg());
+    if (made_tmp && (rc == 0 || cmd_status != 0) && r != NULL && r->n_runs > 0)
+        nftw(spool, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    else if (made_tmp)
+        fprintf(stderr, "tunecost record: the spool files are kept in %s (tunecost record --from-spool)\n", spool);
+    rec_session_free(r);
+    rec_stream_free(s);
+    return rc;
+}

@@ -1,0 +1,92 @@
+#!/bin/bash
+# record/device-record.sh — `tunecost record`'s runs on a GPU machine (docs/record.md, "Validation"): builds
+# build-dev/tunecost and libtcrecord (collect/device.sh), then
+#   smoke     the gpu-suite test (a tiny Triton autotune recorded) and the same script recorded without labels
+#   validate  the smoke test, then Triton's autotuner over the paper's 100 configurations on 4 inputs, cold Triton cache, recorded with
+#             --triton; compared with what Triton reports (bench/record-compare.py)
+#   ab        the smoke test, Triton's cache filled, then the recorder's own cost: the validate run with a warm
+#             cache, alternately plain and recorded (each recorded run compared with Triton's report), and
+#             tunecost's `collect --protocol triton` imitation of the same inputs and configurations
+# Logs, traces and tables go to OUT (default $OUT); a short table is printed last.
+# usage: bash record/device-record.sh smoke|validate|ab [OUT]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+what=$1
+O=${2:-$OUT}
+mkdir -p "$O"
+export PYTHONUNBUFFERED=1 TRITON_CACHE_DIR=$PWD/.triton-cache
+SHAPES=(--shape 4096x4096x4096 --shape 4096x256x4096 --shape 1024x1024x1024 --shape 512x512x4096)
+t0=$SECONDS
+bash collect/device.sh build-dev >"$O/build.log" 2>&1 || { tail -30 "$O/build.log"; exit 1; }
+. collect/device-env.sh
+ninja -C build-dev record/libtcrecord.so >>"$O/build.log" 2>&1 || { tail -30 "$O/build.log"; exit 1; }
+T=build-dev/tunecost
+echo "built in $((SECONDS - t0)) s; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)'
+
+smoke() {
+  bash tests/test-record-gpu.sh "$T" "$PWD" /tmp/gpu-test 2>&1 | grep -v "^Autotuning"
+  local rc=${PIPESTATUS[0]}
+  echo "gpu test: rc $rc"
+  [ "$what" != validate ] || return "$rc"
+  $T record -o /tmp/unlabelled.h5 -f --tsv /tmp/unlabelled.tsv -- python3 bench/record-triton.py --configs tiny \
+    --shape 512x512x512 --shape 1024x1024x1024 2>&1 | tail -4
+  head -4 /tmp/unlabelled.tsv | cut -f1-10
+  return "$rc"
+}
+
+case $what in
+smoke)
+  smoke
+  ;;
+validate)
+  smoke || echo "the smoke test failed: recording anyway (the spool files come back for --from-spool)"
+  $T record --triton --spool /tmp/spool -o "$O/recorded.h5" --tsv "$O/recorded.tsv" -- timeout "${VALIDATE_S:-430}" \
+    python3 bench/record-triton.py --configs bench/record-configs-paper.tsv "${SHAPES[@]}" --json "$O/triton.json" \
+    2>&1 | grep -v "^Autotuning\|^\s*$" | tail -12
+  tar -C /tmp -czf - spool | split -b 15M - "$O/spool.tgz."   # files back from \$OUT: 16 MB at most each
+  rm -f "$O/build.log"
+  $T info "$O/recorded.h5" | head -30
+  python3 bench/record-compare.py "$O/recorded.tsv" "$O/triton.json" --tol-pct 2 --out "$O/compare.tsv"
+  ;;
+ab)
+  # smoke test; Triton's cache filled in 16 processes; then plain and recorded runs alternately (warm cache), each
+  # recorded run compared with what Triton reported in it; tunecost's --protocol triton imitation last
+  smoke | tail -12
+  t1=$SECONDS
+  python3 bench/record-triton.py --configs bench/record-configs-paper.tsv --shape 64x64x64 --precompile 16
+  echo "precompile: $((SECONDS - t1)) s"
+  : >"$O/ab.tsv"
+  for i in 1 2 3; do
+    (( i < 3 || SECONDS < ${AB_THIRD_BEFORE_S:-380} )) || break
+    for mode in plain recorded; do
+      s=$(date +%s%N)
+      if [ $mode = plain ]; then
+        timeout 240 python3 bench/record-triton.py --configs bench/record-configs-paper.tsv "${SHAPES[@]}" \
+          --json "/tmp/$mode-$i.json" >"/tmp/$mode-$i.log" 2>&1
+      else
+        $T record --triton -f -o "/tmp/$mode-$i.h5" --tsv "/tmp/$mode-$i.tsv" -- timeout 240 python3 bench/record-triton.py \
+          --configs bench/record-configs-paper.tsv "${SHAPES[@]}" --json "/tmp/$mode-$i.json" >"/tmp/$mode-$i.log" 2>&1
+      fi
+      e=$(date +%s%N)
+      printf '%s\t%d\t%d\t%s\n' $mode $i $(( (e - s) / 1000000 )) \
+        "$(python3 -c "import json;print('%.3f'%json.load(open('/tmp/$mode-$i.json'))['total_s'])")" >>"$O/ab.tsv"
+    done
+    grep -v "^Autotuning" "/tmp/recorded-$i.log" | tail -3
+    python3 bench/record-compare.py "/tmp/recorded-$i.tsv" "/tmp/recorded-$i.json" --tol-pct 2 \
+      --out "/tmp/compare-$i.tsv"
+  done
+  cp /tmp/recorded-1.h5 "$O/recorded.h5"; cp /tmp/recorded-1.tsv "$O/recorded.tsv"
+  cp /tmp/recorded-1.json "$O/triton.json"; cp /tmp/compare-1.tsv "$O/compare.tsv"
+  if (( SECONDS < ${IMITATION_BEFORE_S:-470} )); then
+    printf '%s\n' 4096x4096x4096 4096x256x4096 1024x1024x1024 512x512x4096 >/tmp/shapes.txt
+    t1=$SECONDS
+    $T collect --seed 0 --configs 100 --warmup-ms 25 --rep-ms 100 --timer cupti --jobs 16 --protocol triton \
+      --flush-bytes 256M --shapes-file /tmp/shapes.txt -q -o "$O/imitation.h5" 2>/tmp/collect.log \
+      && echo "imitation: $((SECONDS - t1)) s" || tail -3 /tmp/collect.log
+  fi
+  echo -e "mode\trun\twall_ms\tautotune_s (inside the script)"; cat "$O/ab.tsv"
+  rm -f "$O/build.log"
+  ;;
+esac
+echo "done in $((SECONDS - t0)) s"

@@ -1,0 +1,304 @@
+/* reconstruct.c — the recorded activity stream as tuning runs, a pure function (no I/O, no clock): which launches
+ * form one candidate's benchmark, how do_bench issued them (estimate, warm-up, timed, flushes), what the candidate's
+ * compile and load cost, and which decision (input) and configuration it belongs to. The rules and their limits
+ * are in docs/record.md; reconstruct_table.c turns the candidates into the trace's tables. */
+#include "reconstruct_int.h"
+#include "tc_err.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Is event e (a kernel or memset) a flush? */
+static int is_flush(const struct rec_event *e, const regex_t *re)
+{
+    return e->kind == REC_MEMSET || (e->kind == REC_KERNEL && regexec(re, e->name, 0, NULL, 0) == 0);
+}
+
+static double span_ms(uint64_t a_ns, uint64_t b_ns)
+{
+    return b_ns > a_ns ? (double)(b_ns - a_ns) * 1e-6 : 0.0;
+}
+
+/* Classify a unit's launches (idx: its kernels and memsets in time order) the way Triton's do_bench issues them:
+ * A unflushed first call(s), B flushed estimate, C unflushed warm-up, D flushed timed; n_estimate = A + B. Any
+ * other pattern leaves every execution timed and unit->classified 0. Appends the executions to b->exec. */
+int rec_classify(struct rec_builder *b, const struct rec_stream *s, const size_t *idx, size_t n, struct rec_unit *u)
+{
+    size_t first = b->n_exec, run_len[4] = {0, 0, 0, 0};
+    int phase = -1, flushed = 0, ok = 1;
+    uint64_t flush_start = 0, est_start = 0, est_end = 0;
+    u->flush_ms = 0;
+    u->first_kernel = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const struct rec_event *e = &s->ev[idx[i]];
+        if (is_flush(e, &b->flush_re)) {
+            u->flush_ms += span_ms(e->start_ns, e->end_ns);
+            b->sum.n_flushes++;
+            if (!flushed)
+                flush_start = e->start_ns;
+            flushed = 1;
+            continue;
+        }
+        if (rec_push_exec(b, e->end_ns > e->start_ns ? e->end_ns - e->start_ns : 0) != 0)
+            return -1;
+        if (u->first_kernel == NULL)
+            u->first_kernel = e;
+        /* phases alternate unflushed (0, 2) and flushed (1, 3) */
+        int want = phase < 0 ? (flushed ? -1 : 0) : ((phase % 2 == 1) == flushed ? phase : phase + 1);
+        if (want < 0 || want > 3)
+            ok = 0;
+        else
+            phase = want;
+        if (ok) {
+            run_len[phase]++;
+            if (phase == 1) {
+                if (run_len[1] == 1)
+                    est_start = flush_start;
+                est_end = e->end_ns;
+            }
+        }
+        flushed = 0;
+    }
+    size_t n_exec = b->n_exec - first;
+    u->exec_first = first;
+    u->n_exec = n_exec;
+    u->classified = ok && phase == 3;
+    if (u->classified) {
+        u->n_estimate = run_len[0] + run_len[1];
+        u->n_warmup = run_len[2];
+        u->n_timed = run_len[3];
+        u->estimate_ms = span_ms(est_start, est_end) / (double)run_len[1];
+    } else {
+        u->n_estimate = u->n_warmup = 0;
+        u->n_timed = n_exec;
+        u->estimate_ms = NAN;
+    }
+    return 0;
+}
+
+/* Index of the first event starting at or after t_ns. */
+static size_t lower_bound(const struct rec_stream *s, uint64_t t_ns)
+{
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->ev[mid].start_ns < t_ns)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Parse "tc:bench kernel=NAME key=... config=..." into u's kernel, key and config (copies in the builder). */
+static int parse_bench_label(struct rec_builder *b, const char *label, struct rec_unit *u)
+{
+    static const char *const fields[3] = {"kernel=", "key=", "config="};
+    const char **out[3] = {&u->kernel, &u->key, &u->config};
+    const char *p = label + strlen(REC_LABEL_BENCH);
+    for (int f = 0; f < 3; f++)
+        *out[f] = "";
+    while (*p != '\0') {
+        while (*p == ' ')
+            p++;
+        size_t len = strcspn(p, " ");
+        for (int f = 0; f < 3; f++) {
+            size_t fl = strlen(fields[f]);
+            if (len >= fl && strncmp(p, fields[f], fl) == 0 &&
+                (*out[f] = rec_strndup(b, p + fl, len - fl)) == NULL)
+                return -1;
+        }
+        p += len;
+    }
+    return 0;
+}
+
+/* One labelled candidate: the events of range r's process inside [start, end]. */
+static int labelled_unit(struct rec_builder *b, const struct rec_stream *s, const struct rec_event *r)
+{
+    struct rec_unit u = {.pid = r->pid, .start_ns = r->start_ns, .end_ns = r->end_ns};
+    size_t n = 0, *idx = NULL;
+    int rc = -1;
+    if (parse_bench_label(b, r->name, &u) != 0)
+        return -1;
+    for (size_t i = lower_bound(s, r->start_ns); i < s->n && s->ev[i].start_ns <= r->end_ns; i++) {
+        const struct rec_event *e = &s->ev[i];
+        if (e->pid != r->pid)
+            continue;
+        if (e->kind == REC_LOAD) {
+            if (u.n_loads++ == 0)
+                u.first_load_ns = e->start_ns;
+            u.load_end_ns = e->end_ns;
+            u.load_ms += span_ms(e->start_ns, e->end_ns);
+        } else if (e->kind == REC_MARK && strncmp(e->name, REC_LABEL_FAILED, strlen(REC_LABEL_FAILED)) == 0) {
+            u.failure = e->name;
+        } else if (e->kind == REC_KERNEL || e->kind == REC_MEMSET) {
+            size_t *ni = realloc(idx, (n + 1) * sizeof *ni);
+            if (ni == NULL)
+                goto out;
+            idx = ni;
+            idx[n++] = i;
+        }
+    }
+    if (rec_classify(b, s, idx, n, &u) != 0)
+        goto out;
+    /* compile: from the range's start to its first load; a candidate that neither loaded nor ran spent its
+     * whole range compiling (and failing) */
+    u.compile_ms = u.n_loads ? span_ms(r->start_ns, u.first_load_ns) : u.n_exec == 0 ? span_ms(r->start_ns, r->end_ns)
+                                                                                      : NAN;
+    /* a candidate that never ran has its time in compile_ms, not twice */
+    u.wall_ms = u.n_exec == 0 ? 0.0 : span_ms(u.n_loads ? u.load_end_ns : r->start_ns, r->end_ns);
+    rc = rec_add_unit(b, &u);
+out:
+    free(idx);
+    return rc;
+}
+
+static int reconstruct_labelled(struct rec_builder *b, const struct rec_stream *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        const struct rec_event *e = &s->ev[i];
+        long long bytes;
+        if (e->kind == REC_MARK && sscanf(e->name, REC_LABEL_FLUSH_BYTES " %lld", &bytes) == 1 && bytes > 0)
+            b->flush_bytes = bytes;
+        if (e->kind != REC_RANGE || strncmp(e->name, REC_LABEL_BENCH, strlen(REC_LABEL_BENCH)) != 0)
+            continue;
+        b->sum.n_ranges++;
+        if (e->end_ns == REC_OPEN) {
+            b->sum.n_unfinished++;
+            continue;
+        }
+        if (labelled_unit(b, s, e) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Same binary and launch parameters (the grid included when with_grid)? */
+static int same_binary(const struct rec_event *a, const struct rec_event *b, int with_grid)
+{
+    return strcmp(a->name, b->name) == 0 && memcmp(a->block, b->block, sizeof a->block) == 0 &&
+           a->registers == b->registers && a->smem_bytes == b->smem_bytes &&
+           (!with_grid || memcmp(a->grid, b->grid, sizeof a->grid) == 0);
+}
+
+/* Close the unlabelled unit of process pid held in idx[0..n): its compile gap is from prev_end_ns (the previous
+ * unit's last activity or the process's start) to its first load before its first launch. */
+static int close_unlabelled(struct rec_builder *b, const struct rec_stream *s, size_t *idx, size_t n,
+                            uint64_t *prev_end_ns)
+{
+    struct rec_unit u = {0};
+    if (n == 0)
+        return 0;
+    u.pid = s->ev[idx[0]].pid;
+    u.start_ns = s->ev[idx[0]].start_ns;
+    u.end_ns = s->ev[idx[n - 1]].end_ns;
+    for (size_t i = lower_bound(s, *prev_end_ns); i < s->n && s->ev[i].start_ns < u.start_ns; i++) {
+        const struct rec_event *e = &s->ev[i];
+        if (e->pid == u.pid && e->kind == REC_LOAD) {
+            if (u.n_loads++ == 0)
+                u.first_load_ns = e->start_ns;
+            u.load_ms += span_ms(e->start_ns, e->end_ns);
+        }
+    }
+    if (rec_classify(b, s, idx, n, &u) != 0)
+        return -1;
+    if (!u.classified) { /* not a do_bench benchmark: not a candidate (e.g. the tuned kernel's own call) */
+        b->sum.n_outside += u.n_exec;
+        b->n_exec = u.exec_first;
+        *prev_end_ns = u.end_ns;
+        return 0;
+    }
+    u.compile_ms = u.n_loads ? span_ms(*prev_end_ns, u.first_load_ns) : NAN;
+    u.wall_ms = span_ms(u.start_ns, u.end_ns);
+    u.kernel = u.first_kernel->name;
+    *prev_end_ns = u.end_ns;
+    return rec_add_unit(b, &u);
+}
+
+/* One process without labels: a unit ends where the candidate binary changes or where an unflushed launch follows
+ * the flushed timed phase (do_bench's pattern: first call, flushed estimate, warm-up, flushed timed). */
+static int unlabelled_process(struct rec_builder *b, const struct rec_stream *s, const struct rec_process *p)
+{
+    size_t *idx = malloc((s->n + 1) * sizeof *idx), n = 0, n_flush_pending = 0;
+    const struct rec_event *cur = NULL;
+    int phase = 0, flushed = 0, rc = -1;
+    uint64_t prev_end_ns = p->start_ns;
+    if (idx == NULL)
+        return tc_seterr("record: out of memory");
+    for (size_t i = 0; i < s->n; i++) {
+        const struct rec_event *e = &s->ev[i];
+        if (e->pid != p->pid || (e->kind != REC_KERNEL && e->kind != REC_MEMSET))
+            continue;
+        if (is_flush(e, &b->flush_re)) {
+            idx[n++] = i;
+            n_flush_pending++;
+            flushed = 1;
+            continue;
+        }
+        int next = cur == NULL ? 0 : (phase % 2 == 1) == flushed ? phase : phase + 1;
+        if (cur != NULL && (!same_binary(cur, e, 1) || next > 3)) {
+            /* the pending flushes belong to the new unit */
+            if (close_unlabelled(b, s, idx, n - n_flush_pending, &prev_end_ns) != 0)
+                goto out;
+            memmove(idx, idx + n - n_flush_pending, n_flush_pending * sizeof *idx);
+            n = n_flush_pending;
+            next = flushed ? 1 : 0;
+        }
+        cur = e;
+        phase = next;
+        idx[n++] = i;
+        n_flush_pending = 0;
+        flushed = 0;
+    }
+    rc = close_unlabelled(b, s, idx, n - n_flush_pending, &prev_end_ns);
+out:
+    free(idx);
+    return rc;
+}
+
+static void summarise(struct rec_builder *b, const struct rec_stream *s)
+{
+    uint64_t t0 = UINT64_MAX, t1 = 0;
+    for (size_t i = 0; i < s->n_proc; i++) {
+        t0 = s->proc[i].start_ns < t0 ? s->proc[i].start_ns : t0;
+        t1 = s->proc[i].end_ns > t1 ? s->proc[i].end_ns : t1;
+        b->sum.dropped += s->proc[i].dropped;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        const struct rec_event *e = &s->ev[i];
+        uint64_t end = e->end_ns == REC_OPEN ? e->start_ns : e->end_ns;
+        t0 = e->start_ns < t0 ? e->start_ns : t0;
+        if (s->n_proc == 0 || e->kind != REC_RANGE)
+            t1 = end > t1 ? end : t1;
+        b->sum.n_kernels += e->kind == REC_KERNEL;
+        b->sum.n_loads += e->kind == REC_LOAD;
+    }
+    b->sum.n_processes = s->n_proc;
+    b->sum.process_wall_ms = t0 < t1 ? span_ms(t0, t1) : 0.0;
+    b->sum.other_ms = b->sum.process_wall_ms - b->sum.compile_ms - b->sum.load_ms - b->sum.bench_ms;
+}
+
+struct rec_session *rec_reconstruct(const struct rec_stream *s, const char *flush_regex)
+{
+    struct rec_builder b;
+    struct rec_session *r = NULL;
+    int labelled = 0, rc = 0;
+    if (rec_builder_init(&b, flush_regex ? flush_regex : REC_FLUSH_REGEX) != 0)
+        return NULL;
+    for (size_t i = 0; i < s->n && !labelled; i++)
+        labelled = s->ev[i].kind == REC_RANGE && strncmp(s->ev[i].name, REC_LABEL_BENCH, strlen(REC_LABEL_BENCH)) == 0;
+    if (labelled)
+        rc = reconstruct_labelled(&b, s);
+    else
+        for (size_t p = 0; p < s->n_proc && rc == 0; p++)
+            rc = unlabelled_process(&b, s, &s->proc[p]);
+    if (rc == 0) {
+        summarise(&b, s);
+        r = rec_builder_finish(&b, labelled);
+    }
+    rec_builder_free(&b);
+    return r;
+}

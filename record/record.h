@@ -1,0 +1,122 @@
+/* record.h — `tunecost record`'s library: reading the spool files a recorded session left (spool_read.c) into one
+ * activity stream, and reconstructing the tuning runs in it as a trace (reconstruct.c, a pure function of the
+ * stream; rec_session_write writes its result). The rules are in docs/record.md. */
+#ifndef RECORD_H
+#define RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace.h"
+
+enum rec_kind {
+    REC_KERNEL,   /* a kernel execution (GPU clock start/end) */
+    REC_MEMSET,   /* a memset (GPU) */
+    REC_LOAD,     /* a module or library load (host: enter to exit of the driver call) */
+    REC_RANGE,    /* an NVTX range (host: push to pop; end_ns REC_OPEN when it was never popped) */
+    REC_MARK,     /* an NVTX marker (host, start_ns == end_ns) */
+};
+#define REC_OPEN UINT64_MAX
+
+/* One activity, every time on CUPTI's clock in nanoseconds. */
+struct rec_event {
+    int kind;                /* enum rec_kind */
+    uint32_t pid;            /* the process that issued it */
+    uint64_t start_ns, end_ns;
+    int32_t grid[3], block[3];
+    int32_t registers;       /* per thread */
+    int32_t smem_bytes;      /* static + dynamic shared memory per block */
+    uint64_t bytes;          /* REC_MEMSET */
+    const char *name;        /* kernel name, or the NVTX message; never NULL ("" when unknown) */
+};
+
+struct rec_process {
+    uint32_t pid, ppid;
+    uint64_t start_ns;       /* injection (first CUDA or NVTX use) */
+    uint64_t end_ns;         /* normal exit; 0 when the process was killed or its spool ends early */
+    uint64_t dropped;        /* activity records CUPTI dropped */
+};
+
+/* The whole recorded session: events sorted by start_ns (ties: by process, then kind), the processes, the
+ * device. Strings live in the stream. */
+struct rec_stream {
+    struct rec_event *ev;
+    size_t n;
+    struct rec_process *proc;
+    size_t n_proc;
+    char device_name[128];   /* "" when no device record came */
+    int32_t device_cc, device_sms, driver_version;
+    int64_t device_l2_bytes;
+    char **strings;          /* owned copies of every name */
+    size_t n_strings;
+};
+
+/* Read every <pid>.spool file of dir (record/spool.h) into one stream. A record cut short (a killed process) ends
+ * that file's reading; a file that is not a spool file is an error naming it. Returns NULL with tc_errmsg(). */
+struct rec_stream *rec_spool_read(const char *dir);
+void rec_stream_free(struct rec_stream *s);
+
+/* ---- reconstruction (pure: no I/O, no clock) ---- */
+
+/* Label prefixes of the NVTX ranges and markers the --triton hook emits (record/python/sitecustomize.py):
+ * "tc:bench kernel=NAME key=K1=V1,K2=V2 config=P1=V1,P2=V2" around one candidate's benchmark, and
+ * "tc:failed EXCEPTION" inside it when the candidate did not run, and REC_LABEL_FLUSH_BYTES once. */
+#define REC_LABEL_BENCH "tc:bench "
+#define REC_LABEL_FAILED "tc:failed"
+/* "tc:flush_bytes N": the size of the buffer Triton's do_bench clears between executions (marked once) */
+#define REC_LABEL_FLUSH_BYTES "tc:flush_bytes"
+
+/* Where the session's time went (milliseconds) and what was counted. */
+struct rec_summary {
+    double process_wall_ms;  /* first process start to last process end (or last event when none ended) */
+    double compile_ms;       /* gaps before module loads (compile and framework), failed candidates' ranges */
+    double load_ms;          /* module/library loads of candidates */
+    double bench_ms;         /* the runs' wall_ms */
+    double flush_ms;         /* GPU time of flushes in the runs */
+    double other_ms;         /* process_wall_ms - compile - load - bench */
+    size_t n_processes, n_kernels, n_flushes, n_loads, n_ranges;
+    size_t n_unclassified;   /* runs whose launches did not follow do_bench's pattern: all stored as timed */
+    size_t n_unfinished;     /* candidate ranges never closed (killed): left out */
+    size_t n_outside;        /* unlabelled: kernel executions in no recognised benchmark */
+    uint64_t dropped;        /* records CUPTI dropped */
+    int cmd_measured;        /* process_wall_ms is the command's wall time (tunecost record), not CUPTI's span */
+};
+
+/* The reconstructed trace: configurations, inputs and runs, ready for rec_session_write. */
+struct rec_session {
+    int labelled;            /* 1: candidates from --triton's NVTX ranges; 0: from binaries and launch pattern */
+    char kernel[64];
+    int n_params;
+    char **param_names;
+    char ***param_values;    /* per parameter: NULL (integer column) or its values table (n_param_values) */
+    int *n_param_values;
+    int n_configs;
+    int32_t *params;         /* n_configs x n_params */
+    struct trace_config *configs;
+    char **config_labels;
+    int n_dims;
+    char **dim_names;
+    int n_inputs;
+    int64_t *dims;           /* n_inputs x n_dims */
+    struct trace_input *inputs;
+    char **input_labels;
+    size_t n_runs;
+    struct trace_run *runs;  /* exec_offset into exec_ns */
+    uint64_t *exec_ns;
+    size_t n_exec;
+    int64_t flush_bytes;     /* from the tc:flush_bytes marker; -1 when not known */
+    struct rec_summary sum;
+};
+
+/* Turn a stream into runs. flush_regex (POSIX extended, case-insensitive; NULL: REC_FLUSH_REGEX) names the
+ * kernels that are flushes; memsets always are. Returns NULL with tc_errmsg() on a bad regex or no memory; a
+ * stream without any candidate gives a session with 0 runs. */
+#define REC_FLUSH_REGEX "FillFunctor|fill_kernel|flush|memset"
+struct rec_session *rec_reconstruct(const struct rec_stream *s, const char *flush_regex);
+void rec_session_free(struct rec_session *r);
+
+/* Write r as a trace (complete or absent: a temporary renamed into place); meta's device fields and protocol
+ * come from the caller. */
+int rec_session_write(const struct rec_session *r, const struct trace_meta *meta, const char *path);
+
+#endif

@@ -1,0 +1,378 @@
+/* test-record.c — `tunecost record`'s reconstruction on synthetic activity streams (no GPU): do_bench's launches
+ * classified as estimate / warm-up / timed with their flushes, compile and load times from the gaps before module
+ * loads, labelled and unlabelled candidates grouped into inputs and configurations, failed and unfinished
+ * candidates, and spool files (a record cut short included) read back. Expected values are worked out by hand
+ * from the synthetic timelines written below. */
+#include "record.h"
+#include "spool.h"
+#include "tc_err.h"
+#include "test-common.h"
+
+#include <check.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define US 1000ull /* ns */
+
+/* A stream under construction (events appended in time order by the tests). */
+static struct rec_event g_ev[4096];
+static struct rec_process g_proc[2];
+static struct rec_stream g_s;
+
+static void stream_reset(void)
+{
+    memset(g_ev, 0, sizeof g_ev);
+    memset(&g_s, 0, sizeof g_s);
+    g_s.ev = g_ev;
+    g_s.proc = g_proc;
+    g_s.n_proc = 1;
+    g_proc[0] = (struct rec_process){.pid = 7, .start_ns = 0, .end_ns = 0};
+}
+
+static struct rec_event *add(int kind, uint64_t start, uint64_t end, const char *name)
+{
+    ck_assert_uint_lt(g_s.n, 4096);
+    struct rec_event *e = &g_ev[g_s.n++];
+    *e = (struct rec_event){.kind = kind, .pid = 7, .start_ns = start, .end_ns = end, .name = name,
+                            .grid = {64, 1, 1}, .block = {128, 1, 1}, .registers = 96, .smem_bytes = 49152};
+    return e;
+}
+
+/* do_bench's launches from t (ns): a first call, 5 flushed estimate calls, n_warm warm-up calls, n_rep flushed
+ * timed calls. Kernel i lasts dur_ns + i ns, each flush 50 us, 10 us gaps. Returns the time after the last. */
+static uint64_t do_bench(uint64_t t, const char *kernel, uint64_t dur_ns, int n_warm, int n_rep, int grid_x)
+{
+    int i = 0;
+    for (int phase = 0; phase < 4; phase++) {
+        int n = phase == 0 ? 1 : phase == 1 ? 5 : phase == 2 ? n_warm : n_rep;
+        for (int j = 0; j < n; j++, i++) {
+            if (phase % 2 == 1) {
+                add(REC_KERNEL, t, t + 50 * US, "void at::native::vectorized_elementwise_kernel<4, "
+                                                "at::native::FillFunctor<int>>");
+                t += 60 * US;
+            }
+            add(REC_KERNEL, t, t + dur_ns + (uint64_t)i, kernel)->grid[0] = grid_x;
+            t += dur_ns + (uint64_t)i + 10 * US;
+        }
+    }
+    return t;
+}
+
+START_TEST(test_record_labelled_do_bench)
+{
+    stream_reset();
+    /* range 1000 us .. ; compile until the load at 301000 us (load lasts 2 ms); then do_bench with 2 warm-up and
+     * 4 timed calls of 100 us + i ns */
+    struct rec_event *r = add(REC_RANGE, 1000 * US, 0, "tc:bench kernel=matmul key=M=4096,N=256,K=4096,"
+                                                      "a.dtype=torch.float16 config=BLOCK_M=128,BLOCK_N=64,"
+                                                      "NUM_WARPS=4,NUM_STAGES=3");
+    add(REC_MARK, 2000 * US, 2000 * US, "tc:flush_bytes 268435456");
+    add(REC_LOAD, 301000 * US, 303000 * US, "module");
+    uint64_t first_flush = 303000 * US + 100 * US + 10 * US; /* after the first call (100 us + 0 ns + gap) */
+    uint64_t end = do_bench(303000 * US, "matmul", 100 * US, 2, 4, 64);
+    r->end_ns = end + 5 * US;
+    struct rec_session *s = rec_reconstruct(&g_s, NULL);
+    ck_assert_msg(s != NULL, "%s", tc_errmsg());
+    ck_assert_int_eq(s->labelled, 1);
+    ck_assert_int_eq(s->n_inputs, 1);
+    ck_assert_int_eq(s->n_configs, 1);
+    ck_assert_uint_eq(s->n_runs, 1);
+    const struct trace_run *run = &s->runs[0];
+    ck_assert_int_eq(run->status, TRACE_OK);
+    ck_assert_int_eq(run->n_estimate, 6); /* the first call and 5 flushed */
+    ck_assert_int_eq(run->n_warmup, 2);
+    ck_assert_int_eq(run->n_timed, 4);
+    /* executions in launch order: 100 us + 0 .. 11 ns; the timed ones are 8..11 */
+    for (int i = 0; i < 12; i++)
+        ck_assert_uint_eq(s->exec_ns[run->exec_offset + i], 100 * US + (uint64_t)i);
+    ck_assert_double_eq_tol(run->flush_ms, 9 * 0.050, 1e-12); /* 5 estimate + 4 timed flushes */
+    /* estimate: from the first estimate flush to the end of the 5th estimate call, over 5:
+     * 5 x (60 us flush+gap) + (100 us + 1..5 ns each) + 4 gaps of 10 us -> 300 + 500 + 40 us + 15 ns */
+    (void)first_flush;
+    ck_assert_double_eq_tol(run->estimate_ms, (840 * US + 15) * 1e-6 / 5.0, 1e-12);
+    ck_assert_double_eq_tol(s->configs[0].compile_ms, 300.0, 1e-9);
+    ck_assert_double_eq_tol(s->configs[0].load_ms, 2.0, 1e-9);
+    ck_assert_double_eq_tol(run->wall_ms, (double)(r->end_ns - 303000 * US) * 1e-6, 1e-9);
+    ck_assert_int_eq(s->configs[0].registers, 96);
+    ck_assert_int_eq(s->configs[0].smem_bytes, 49152);
+    /* configuration: four integer columns in label order; input: M, N, K (the dtype is not an integer) */
+    ck_assert_int_eq(s->n_params, 4);
+    ck_assert_str_eq(s->param_names[0], "BLOCK_M");
+    ck_assert_str_eq(s->param_names[3], "NUM_STAGES");
+    ck_assert_ptr_null(s->param_values[0]);
+    ck_assert_int_eq(s->params[0], 128);
+    ck_assert_int_eq(s->params[3], 3);
+    ck_assert_int_eq(s->n_dims, 3);
+    ck_assert_str_eq(s->dim_names[1], "N");
+    ck_assert_int_eq(s->dims[1], 256);
+    ck_assert_str_eq(s->kernel, "matmul");
+    ck_assert_int_eq(s->flush_bytes, 268435456);
+    rec_session_free(s);
+}
+END_TEST
+
+/* Two keys, two configurations each; the second key reuses the compiled binaries (no loads); one candidate of the
+ * first key fails for shared memory before it loads. */
+START_TEST(test_record_labelled_inputs_configs_failures)
+{
+    static const char *labels[5] = {
+        "tc:bench kernel=mm key=M=1024 config=BM=64,NUM_WARPS=4",
+        "tc:bench kernel=mm key=M=1024 config=BM=128,NUM_WARPS=8",
+        "tc:bench kernel=mm key=M=1024 config=BM=256,NUM_WARPS=8",
+        "tc:bench kernel=mm key=M=2048 config=BM=64,NUM_WARPS=4",
+        "tc:bench kernel=mm key=M=2048 config=BM=128,NUM_WARPS=8"};
+    uint64_t t = 0;
+    stream_reset();
+    for (int c = 0; c < 5; c++) {
+        struct rec_event *r = add(REC_RANGE, t, 0, labels[c]);
+        if (c == 2) { /* compiles for 40 ms, then Triton raises OutOfResources: no load, no launch */
+            add(REC_MARK, t + 40000 * US, t + 40000 * US, "tc:failed OutOfResources");
+            r->end_ns = t + 41000 * US;
+        } else {
+            if (c < 2) {
+                add(REC_LOAD, t + (uint64_t)(c + 1) * 10000 * US, t + (uint64_t)(c + 1) * 10000 * US + 500 * US,
+                    "module");
+                t += (uint64_t)(c + 1) * 10000 * US + 500 * US;
+            }
+            t = do_bench(t + 1 * US, "mm", (uint64_t)(c % 3 + 1) * 50 * US, 1, 3, c < 3 ? 16 : 32);
+            r->end_ns = t + 1 * US;
+        }
+        t = r->end_ns + 100 * US;
+    }
+    struct rec_session *s = rec_reconstruct(&g_s, NULL);
+    ck_assert_msg(s != NULL, "%s", tc_errmsg());
+    ck_assert_int_eq(s->n_inputs, 2);
+    ck_assert_int_eq(s->n_configs, 3);
+    ck_assert_uint_eq(s->n_runs, 5);
+    ck_assert_int_eq(s->runs[2].status, TRACE_OUT_OF_RESOURCES);
+    ck_assert_int_eq(s->runs[2].n_timed, 0);
+    ck_assert_double_eq(s->runs[2].wall_ms, 0.0); /* its 41 ms are compile time, counted once */
+    ck_assert_int_eq(s->configs[2].status, TRACE_OUT_OF_RESOURCES);
+    ck_assert_double_eq_tol(s->configs[2].compile_ms, 41.0, 1e-9);
+    ck_assert_double_eq_tol(s->configs[0].compile_ms, 10.0, 1e-9); /* first load 10 ms after its range began */
+    ck_assert_double_eq_tol(s->configs[1].compile_ms, 20.0, 1e-9);
+    ck_assert_int_eq(s->runs[3].input, 1);
+    ck_assert_int_eq(s->runs[3].config, 0);
+    ck_assert_int_eq(s->runs[4].config, 1);
+    ck_assert_int_eq(s->runs[4].status, TRACE_OK);
+    ck_assert_int_eq(s->dims[1], 2048);
+    /* summary: compile 10 + 20 + 41 ms, loads 2 x 0.5 ms */
+    ck_assert_double_eq_tol(s->sum.compile_ms, 71.0, 1e-9);
+    ck_assert_double_eq_tol(s->sum.load_ms, 1.0, 1e-9);
+    double bench_ms = 0;
+    for (size_t i = 0; i < s->n_runs; i++)
+        bench_ms += s->runs[i].wall_ms;
+    ck_assert_double_eq_tol(s->sum.bench_ms, bench_ms, 1e-9);
+    ck_assert_int_eq(s->flush_bytes, -1); /* no tc:flush_bytes marker */
+    rec_session_free(s);
+}
+END_TEST
+
+/* Launches that do not follow do_bench (here: no flushes) are kept, all as timed, and counted. A range never
+ * closed (the process was killed) is left out. */
+START_TEST(test_record_unclassified_and_unfinished)
+{
+    stream_reset();
+    struct rec_event *r = add(REC_RANGE, 0, 0, "tc:bench kernel=k key=N=8 config=X=1");
+    for (int i = 0; i < 4; i++)
+        add(REC_KERNEL, (uint64_t)(10 + 10 * i) * US, (uint64_t)(15 + 10 * i) * US, "k");
+    r->end_ns = 60 * US;
+    add(REC_RANGE, 100 * US, REC_OPEN, "tc:bench kernel=k key=N=8 config=X=2");
+    add(REC_KERNEL, 110 * US, 115 * US, "k");
+    struct rec_session *s = rec_reconstruct(&g_s, NULL);
+    ck_assert_msg(s != NULL, "%s", tc_errmsg());
+    ck_assert_uint_eq(s->n_runs, 1);
+    ck_assert_int_eq(s->runs[0].n_estimate + s->runs[0].n_warmup, 0);
+    ck_assert_int_eq(s->runs[0].n_timed, 4);
+    ck_assert(isnan(s->runs[0].estimate_ms));
+    ck_assert_uint_eq(s->sum.n_unclassified, 1);
+    ck_assert_uint_eq(s->sum.n_unfinished, 1);
+    ck_assert(isnan(s->configs[0].compile_ms)); /* no load and it ran: compile not seen */
+    rec_session_free(s);
+}
+END_TEST
+
+/* Without labels: candidates split where the binary changes, decisions where a binary comes back; the tuned
+ * kernel's own single call after tuning is in no benchmark. */
+START_TEST(test_record_unlabelled)
+{
+    uint64_t t = 1000 * US;
+    stream_reset();
+    for (int key = 0; key < 2; key++) {
+        for (int c = 0; c < 2; c++) {
+            if (key == 0) {
+                add(REC_LOAD, t, t + 300 * US, "module");
+                t += 400 * US;
+            }
+            struct rec_event *k0 = &g_ev[g_s.n];
+            t = do_bench(t, "mm", 20 * US, 2, 3, 8 + key);
+            for (struct rec_event *e = k0; e < &g_ev[g_s.n]; e++)
+                if (strcmp(e->name, "mm") == 0)
+                    e->registers = 64 + c; /* the two candidates' binaries differ in registers */
+            t += 50 * US;
+        }
+        add(REC_KERNEL, t, t + 20 * US, "mm")->registers = 65; /* the chosen one, run once */
+        t += 100 * US;
+    }
+    struct rec_session *s = rec_reconstruct(&g_s, NULL);
+    ck_assert_msg(s != NULL, "%s", tc_errmsg());
+    ck_assert_int_eq(s->labelled, 0);
+    ck_assert_uint_eq(s->n_runs, 4);
+    ck_assert_int_eq(s->n_inputs, 2);
+    ck_assert_int_eq(s->n_configs, 4); /* the grid is a launch parameter: each key's grid differs */
+    ck_assert_uint_eq(s->sum.n_outside, 2);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(s->runs[i].status, TRACE_OK);
+        ck_assert_int_eq(s->runs[i].n_estimate, 6);
+        ck_assert_int_eq(s->runs[i].n_warmup, 2);
+        ck_assert_int_eq(s->runs[i].n_timed, 3);
+        ck_assert_int_eq(s->runs[i].input, i / 2);
+    }
+    /* compile gap: from the process start (0) to the first load; for the second, from the end of the first
+     * benchmark (its last kernel's end) to its load */
+    ck_assert_double_eq_tol(s->configs[0].compile_ms, 1.0, 1e-9);
+    ck_assert_double_eq_tol(s->configs[1].compile_ms, 0.06, 1e-9); /* 10 us gap + 50 us */
+    ck_assert_double_eq_tol(s->configs[0].load_ms, 0.3, 1e-9);
+    ck_assert(isnan(s->configs[2].compile_ms));
+    ck_assert_str_eq(s->dim_names[0], "decision");
+    ck_assert_int_eq(s->dims[1], 1);
+    /* the kernel's name is a text parameter */
+    int kp = s->n_params - 1;
+    ck_assert_str_eq(s->param_names[kp], "KERNEL");
+    ck_assert_int_eq(s->n_param_values[kp], 1);
+    ck_assert_str_eq(s->param_values[kp][0], "mm");
+    rec_session_free(s);
+}
+END_TEST
+
+START_TEST(test_record_bad_flush_regex)
+{
+    stream_reset();
+    ck_assert_ptr_null(rec_reconstruct(&g_s, "("));
+    ck_assert_msg(strstr(tc_errmsg(), "--flush-kernels '('") != NULL, "%s", tc_errmsg());
+}
+END_TEST
+
+/* ---- spool files ---- */
+
+static void put(FILE *fp, uint16_t type, const void *p, size_t n, const char *text)
+{
+    size_t tn = text ? strlen(text) + 1 : 0, size = (sizeof(struct spool_rec) + n + tn + 7) & ~(size_t)7;
+    struct spool_rec h = {.type = type, .size_bytes = (uint32_t)size};
+    unsigned char pad[8] = {0};
+    fwrite(&h, sizeof h, 1, fp);
+    fwrite(p, 1, n, fp);
+    if (tn)
+        fwrite(text, 1, tn, fp);
+    fwrite(pad, 1, size - sizeof h - n - tn, fp);
+}
+
+static void write_spool(const char *path, uint32_t pid, int cut)
+{
+    FILE *fp = fopen(path, "wb");
+    ck_assert_ptr_nonnull(fp);
+    struct spool_file_header h = {.version = SPOOL_VERSION, .pid = pid, .ppid = 1, .start_ns = 1000};
+    memcpy(h.magic, SPOOL_MAGIC, 8);
+    fwrite(&h, sizeof h, 1, fp);
+    struct spool_device d = {.cc = 90, .sms = 132, .driver_version = 13000, .l2_bytes = 62914560};
+    put(fp, SPOOL_DEVICE, &d, sizeof d, "NVIDIA H200");
+    struct spool_name n = {.id = 1};
+    put(fp, SPOOL_NAME, &n, sizeof n, "matmul_kernel");
+    struct spool_mark m = {.t_ns = 2000, .id = 5, .flag = SPOOL_MARK_START};
+    put(fp, SPOOL_MARK, &m, sizeof m, "tc:bench kernel=matmul_kernel key=M=1 config=A=1");
+    struct spool_kernel k = {.start_ns = 3000, .end_ns = 3500, .grid = {4, 1, 1}, .block = {128, 1, 1},
+                             .registers = 40, .static_smem_bytes = 100, .dynamic_smem_bytes = 1000, .name_id = 1};
+    put(fp, SPOOL_KERNEL, &k, sizeof k, NULL);
+    struct spool_memset ms = {.start_ns = 3600, .end_ns = 3700, .bytes = 1 << 20};
+    put(fp, SPOOL_MEMSET, &ms, sizeof ms, NULL);
+    struct spool_mark me = {.t_ns = 4000, .id = 5, .flag = SPOOL_MARK_END};
+    put(fp, SPOOL_MARK, &me, sizeof me, "");
+    if (cut) { /* a kernel record cut in the middle, as a killed process leaves it */
+        struct spool_rec hh = {.type = SPOOL_KERNEL, .size_bytes = sizeof hh + sizeof k};
+        fwrite(&hh, sizeof hh, 1, fp);
+        fwrite(&k, 1, 10, fp);
+    } else {
+        struct spool_end e = {.end_ns = 9000};
+        put(fp, SPOOL_END, &e, sizeof e, NULL);
+    }
+    fclose(fp);
+}
+
+START_TEST(test_record_spool_read)
+{
+    tt_tmpdir_make("test-record");
+    write_spool(tt_path("11.spool"), 11, 0);
+    write_spool(tt_path("12.spool"), 12, 1);
+    struct rec_stream *s = rec_spool_read(tt_tmpdir());
+    ck_assert_msg(s != NULL, "%s", tc_errmsg());
+    ck_assert_uint_eq(s->n_proc, 2);
+    ck_assert_uint_eq(s->proc[0].end_ns, 9000);
+    ck_assert_uint_eq(s->proc[1].end_ns, 0); /* killed: no end record */
+    ck_assert_uint_eq(s->n, 6);              /* per file: a range, a kernel, a memset */
+    ck_assert_str_eq(s->device_name, "NVIDIA H200");
+    ck_assert_int_eq(s->device_cc, 90);
+    ck_assert_int_eq(s->ev[0].kind, REC_RANGE);
+    ck_assert_uint_eq(s->ev[0].end_ns, 4000);
+    ck_assert_int_eq(s->ev[2].kind, REC_KERNEL);
+    ck_assert_str_eq(s->ev[2].name, "matmul_kernel");
+    ck_assert_int_eq(s->ev[2].smem_bytes, 1100);
+    ck_assert_int_eq(s->ev[4].kind, REC_MEMSET);
+    ck_assert_uint_eq(s->ev[4].bytes, 1u << 20);
+    rec_stream_free(s);
+    /* not a spool file */
+    FILE *fp = fopen(tt_path("13.spool"), "w");
+    fputs("hello", fp);
+    fclose(fp);
+    ck_assert_ptr_null(rec_spool_read(tt_tmpdir()));
+    ck_assert_msg(strstr(tc_errmsg(), "13.spool: not a tunecost spool file") != NULL, "%s", tc_errmsg());
+    tt_tmpdir_remove();
+}
+END_TEST
+
+/* A reconstructed session written as a trace reads back with the same runs, and the trace library's median and
+ * best configuration are those of the timed executions. */
+START_TEST(test_record_write_reads_back)
+{
+    tt_tmpdir_make("test-record");
+    stream_reset();
+    struct rec_event *r = add(REC_RANGE, 0, 0, "tc:bench kernel=mm key=M=64 config=BM=16,MODE=fast");
+    uint64_t t = do_bench(10 * US, "mm", 30 * US, 1, 3, 4);
+    r->end_ns = t;
+    r = add(REC_RANGE, t + 10 * US, 0, "tc:bench kernel=mm key=M=64 config=BM=32,MODE=slow");
+    r->end_ns = do_bench(t + 20 * US, "mm", 20 * US, 1, 3, 4);
+    struct rec_session *s = rec_reconstruct(&g_s, NULL);
+    ck_assert_msg(s != NULL, "%s", tc_errmsg());
+    struct trace_meta m = tt_meta("test-record", NAN);
+    ck_assert_msg(rec_session_write(s, &m, tt_path("r.h5")) == 0, "%s", tc_errmsg());
+    struct trace *tr = trace_open(tt_path("r.h5"));
+    ck_assert_msg(tr != NULL, "%s", tc_errmsg());
+    ck_assert_uint_eq(trace_n_runs(tr), 2);
+    double med;
+    ck_assert_int_eq(trace_best_config(tr, 0, &med, NULL), 1);
+    /* the second candidate's timed calls are its 8th..10th: 20 us + 7, 8, 9 ns -> median 20008 ns */
+    ck_assert_double_eq_tol(med, 20008.0, 1e-9);
+    ck_assert_str_eq(trace_param_name(tr, 1), "MODE");
+    ck_assert_int_eq(trace_params(tr, 1)[1], 1); /* index of "slow" in MODE's values */
+    trace_close(tr);
+    rec_session_free(s);
+    tt_tmpdir_remove();
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("record");
+    TCase *tc = tcase_create("reconstruct");
+    tcase_add_test(tc, test_record_labelled_do_bench);
+    tcase_add_test(tc, test_record_labelled_inputs_configs_failures);
+    tcase_add_test(tc, test_record_unclassified_and_unfinished);
+    tcase_add_test(tc, test_record_unlabelled);
+    tcase_add_test(tc, test_record_bad_flush_regex);
+    tcase_add_test(tc, test_record_spool_read);
+    tcase_add_test(tc, test_record_write_reads_back);
+    suite_add_tcase(s, tc);
+    return tt_run(s);
+}

@@ -1,0 +1,138 @@
+/* tc_paths.c — the one locator of shipped files (contract and search order in tc_paths.h). The build gives the
+ * source tree, the configured install folders and the way from bindir to datadir (util/meson.build); the result
+ * of each search is kept for the life of the process. */
+#include "tc_paths.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef TC_SOURCE_ROOT
+#define TC_SOURCE_ROOT "."
+#endif
+#ifndef TC_INSTALL_BINDIR /* the configured bindir, absolute */
+#define TC_INSTALL_BINDIR "/usr/local/bin"
+#endif
+#ifndef TC_INSTALL_DATADIR /* the configured <datadir>/tunecost, absolute */
+#define TC_INSTALL_DATADIR "/usr/local/share/tunecost"
+#endif
+#ifndef TC_BIN_TO_DATADIR /* from bindir to <datadir>/tunecost ("../share/tunecost"); "" when either is absolute */
+#define TC_BIN_TO_DATADIR ""
+#endif
+
+#define DEFAULT_TRACE "gemm-h200.h5"
+
+static const struct {
+    const char *env;     /* environment variable */
+    const char *sub;     /* below <datadir>/tunecost */
+    const char *src;     /* below the source tree */
+    const char *probe;   /* a file the folder must hold */
+} kinds[] = {
+    [TC_PATHS_DATA] = {"TUNECOST_DATA_DIR", "", "data", DEFAULT_TRACE},
+    [TC_PATHS_PLOTS] = {"TUNECOST_PLOTS_DIR", "/plots", "plots", "common.gp"},
+};
+
+/* The folder of the running binary in buf; -1 when unknown. */
+static int exe_dir(char *buf, size_t len)
+{
+    char exe[PATH_MAX], *slash;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = '\0';
+    if ((slash = strrchr(exe, '/')) == NULL)
+        return -1;
+    *slash = '\0';
+    return snprintf(buf, len, "%s", exe) < (int)len ? 0 : -1;
+}
+
+/* The installation's <datadir>/tunecost for the running binary in buf (canonical); -1 when it has none. */
+static int installed_datadir(char *buf, size_t len)
+{
+    char dir[PATH_MAX], joined[PATH_MAX + 64], bindir[PATH_MAX];
+    if (exe_dir(dir, sizeof dir) != 0)
+        return -1;
+    if (TC_BIN_TO_DATADIR[0] != '\0') {
+        if (snprintf(joined, sizeof joined, "%s/%s", dir, TC_BIN_TO_DATADIR) >= (int)sizeof joined ||
+            realpath(joined, bindir) == NULL)
+            return -1;
+        return snprintf(buf, len, "%s", bindir) < (int)len ? 0 : -1;
+    }
+    if (realpath(TC_INSTALL_BINDIR, bindir) == NULL || strcmp(bindir, dir) != 0)
+        return -1;
+    return snprintf(buf, len, "%s", TC_INSTALL_DATADIR) < (int)len ? 0 : -1;
+}
+
+/* 1 when dir/probe is a readable file. */
+static int holds(const char *dir, const char *probe)
+{
+    char p[PATH_MAX + NAME_MAX + 2];
+    return snprintf(p, sizeof p, "%s/%s", dir, probe) < (int)sizeof p && access(p, R_OK) == 0;
+}
+
+static void search(enum tc_paths_kind kind, char *out, size_t len)
+{
+    const char *env = getenv(kinds[kind].env);
+    char inst[PATH_MAX];
+    if (env != NULL && env[0] != '\0') {
+        snprintf(out, len, "%s", env);
+        return;
+    }
+    if (installed_datadir(inst, sizeof inst) == 0 &&
+        snprintf(out, len, "%s%s", inst, kinds[kind].sub) < (int)len && holds(out, kinds[kind].probe))
+        return;
+    snprintf(out, len, "%s/%s", TC_SOURCE_ROOT, kinds[kind].src);
+}
+
+const char *tc_paths_dir(enum tc_paths_kind kind)
+{
+    static char dirs[2][PATH_MAX];
+    static int found[2];
+    if (!found[kind]) {
+        search(kind, dirs[kind], sizeof dirs[kind]);
+        found[kind] = 1;
+    }
+    return dirs[kind];
+}
+
+const char *tc_paths_default_trace(void)
+{
+    static char buf[PATH_MAX + sizeof DEFAULT_TRACE + 1];
+    if (buf[0] == '\0')
+        snprintf(buf, sizeof buf, "%s/%s", tc_paths_dir(TC_PATHS_DATA), DEFAULT_TRACE);
+    return buf;
+}
+
+const char *tc_paths_installed_trace(void)
+{
+    return TC_INSTALL_DATADIR "/" DEFAULT_TRACE;
+}
+
+/* 1 when path exists and is a directory (want_dir) or a regular file. */
+static int is_kind(const char *path, int want_dir)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && (want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+}
+
+const char *tc_paths_shipped(const char *name, int want_dir, char *buf, size_t len)
+{
+    if (snprintf(buf, len, "%s/%s", tc_paths_dir(TC_PATHS_DATA), name) >= (int)len || !is_kind(buf, want_dir))
+        return NULL;
+    return buf;
+}
+
+const char *tc_paths_beside(const char *file, const char *name, int want_dir, char *buf, size_t len)
+{
+    const char *slash = strrchr(file, '/');
+    char a[PATH_MAX], b[PATH_MAX];
+    if (snprintf(buf, len, "%.*s%s", slash ? (int)(slash - file + 1) : 0, file, name) >= (int)len ||
+        !is_kind(buf, want_dir))
+        return NULL;
+    if (realpath(buf, a) != NULL && realpath(file, b) != NULL && strcmp(a, b) == 0)
+        return NULL;
+    return buf;
+}
