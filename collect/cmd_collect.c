@@ -272,6 +272,25 @@ static int isolated_pass(const struct collect_opts *o, struct ranks *rk, int arc
     return isinf(ranks_max_double(rk, failed ? INFINITY : 0.0)) ? 1 : 0;
 }
 
+/* Refuse an unwritable, existing (without -f) or shared -o or --configs-tsv before minutes of compiling, not
+ * after: 0, or -1 after the message. */
+static int compile_only_check_outputs(const struct collect_opts *o)
+{
+    const char *ins[2] = {o->shapes_file, o->configs_tsv};
+    if (tc_output_check("-o", o->output, 0, ins, 2) != 0 || tc_output_clobber_check("-o", o->output, o->force) != 0 ||
+        (o->configs_tsv != NULL && (tc_output_check("--configs-tsv", o->configs_tsv, 0, ins, 1) != 0 ||
+                                    tc_output_clobber_check("--configs-tsv", o->configs_tsv, o->force) != 0))) {
+        fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
+        return -1;
+    }
+    if (o->configs_tsv != NULL && strcmp(o->configs_tsv, o->output) == 0) {
+        fprintf(stderr, "tunecost collect: --configs-tsv %s: is also -o; the two tables need two files\n",
+                o->configs_tsv);
+        return -1;
+    }
+    return 0;
+}
+
 static int compile_only(const struct collect_opts *o, struct ranks *rk)
 {
     int n_cfg = 0, rc = 1, arch = o->arch ? o->arch : 90, base = -1, failed = 0, root = rk->rank == 0;
@@ -289,22 +308,9 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
         goto out;
     }
-    {   /* refuse an unwritable -o or --configs-tsv before minutes of compiling, not after */
-        const char *ins[2] = {o->shapes_file, o->configs_tsv};
-        if (tc_output_check("-o", o->output, 0, ins, 2) != 0 ||
-            tc_output_clobber_check("-o", o->output, o->force) != 0 ||
-            (o->configs_tsv != NULL && (tc_output_check("--configs-tsv", o->configs_tsv, 0, ins, 1) != 0 ||
-                                        tc_output_clobber_check("--configs-tsv", o->configs_tsv, o->force) != 0))) {
-            fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
-            rc = 2;
-            goto out;
-        }
-        if (o->configs_tsv != NULL && strcmp(o->configs_tsv, o->output) == 0) {
-            fprintf(stderr, "tunecost collect: --configs-tsv %s: is also -o; the two tables need two files\n",
-                    o->configs_tsv);
-            rc = 2;
-            goto out;
-        }
+    if (compile_only_check_outputs(o) != 0) {
+        rc = 2;
+        goto out;
     }
     signal(SIGPIPE, SIG_IGN); /* a worker that is gone shows as a failed write, not as our death */
     res = calloc((size_t)n_cfg, sizeof *res);
@@ -597,6 +603,16 @@ static int collect_ranks_outcome(const struct collect_opts *o, const struct rank
     return merge_shards(o, rk->size, wall_ms);
 }
 
+/* The device a rank drives: its node-local rank among the visible GPUs (srun --gpus-per-task: one visible each),
+ * or --device when there is one rank. */
+static int collect_rank_device(const struct collect_opts *o, const struct ranks *rk)
+{
+    int vis = visible_devices();
+    if (o->device_given && rk->size == 1)
+        return o->device;
+    return vis > 0 ? rk->local_rank % vis : rk->local_rank;
+}
+
 /* One rank's part of the collection: its pairs into OUT.rank-K; at the end rank 0 checks that every pair is
  * covered and merges the shards into OUT. Every rank returns rank 0's verdict. */
 static int collect_ranks(struct collect_opts *o, struct ranks *rk)
@@ -659,12 +675,7 @@ static int collect_ranks(struct collect_opts *o, struct ranks *rk)
     memset(&sh, 0, sizeof sh);
     sh.path = path;
     sh.own = own;
-    {
-        int vis = visible_devices();
-        sh.device = vis > 0 ? rk->local_rank % vis : rk->local_rank; /* srun --gpus-per-task: one visible each */
-        if (o->device_given && rk->size == 1)
-            sh.device = o->device;
-    }
+    sh.device = collect_rank_device(o, rk);
     sh.jobs = jobs;
     sh.fresh_if_missing = 1; /* a rank that died before creating its shard starts it on --resume */
     sh.summary = 0;
