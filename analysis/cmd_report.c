@@ -37,7 +37,7 @@ static void on_signal(int sig)
 
 struct report_cli {
     struct report_options o;
-    const char *compare, *flush, *scaling; /* as given: a path, "none", or NULL (the default beside TRACE) */
+    const char *compare, *flush, *scaling, *recorded; /* as given: a path, "none", or NULL (the default beside TRACE) */
     int quiet;
 };
 
@@ -72,6 +72,10 @@ static const struct tc_optdecl report_opts[] = {
     {.name = "scaling", .arg = TC_ARG_STRING, .field = RO(scaling), .metavar = "DIR",
      .def_doc = "the compile-scaling/ beside TRACE, if any",
      .help = "compile-scaling tables (scaling-*.tsv of `collect --compile-only`) for Table 7; `none`: skip"},
+    {.name = "recorded", .arg = TC_ARG_STRING, .field = RO(recorded), .metavar = "DIR",
+     .def_doc = "the recorded/ beside TRACE, if any",
+     .help = "a `tunecost record` trace and its `collect --protocol triton` imitation, for \"A real autotuner's "
+             "session\"; `none`: skip"},
     {.name = "no-figures", .arg = TC_ARG_FLAG, .field = RO(o.no_figures),
      .help = "draw no figure (no gnuplot needed); without it, a figure that has its data and is not drawn fails the "
              "report (exit 1, DIR left as it was)"},
@@ -132,7 +136,7 @@ static void progress(const char *msg, void *arg)
 }
 
 /* The studies' inputs: given, "none", or the default beside the trace; 2 after a usage error, else 0. */
-static int report_resolve_inputs(struct report_cli *c, int trace_given, char bufs[4][PATH_MAX])
+static int report_resolve_inputs(struct report_cli *c, int trace_given, char bufs[5][PATH_MAX])
 {
     struct report_options *o = &c->o;
     struct stat st;
@@ -147,9 +151,13 @@ static int report_resolve_inputs(struct report_cli *c, int trace_given, char buf
     o->compare_path = study(c->compare, o->trace_path, "gemm-h200-mmasync.h5", 0, bufs[1], PATH_MAX);
     o->flush_dir = study(c->flush, o->trace_path, "flush-study", 1, bufs[2], PATH_MAX);
     o->scaling_dir = study(c->scaling, o->trace_path, "compile-scaling", 1, bufs[3], PATH_MAX);
+    o->recorded_dir = study(c->recorded, o->trace_path, "recorded", 1, bufs[4], PATH_MAX);
     if (o->flush_dir != NULL && (stat(o->flush_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
         return tc_cli_usage_error("report", "--flush-study %s: expected a directory of traces (or none)",
                                   o->flush_dir);
+    if (o->recorded_dir != NULL && (stat(o->recorded_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+        return tc_cli_usage_error("report", "--recorded %s: expected a directory with a recorded trace and its "
+                                  "imitation (or none)", o->recorded_dir);
     if (o->scaling_dir != NULL && (stat(o->scaling_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
         return tc_cli_usage_error("report", "--scaling %s: expected a directory of scaling-*.tsv files (or none)",
                                   o->scaling_dir);
@@ -180,7 +188,7 @@ int cmd_report(int argc, char **argv)
 {
     struct report_cli c = {0};
     struct report_options *o = &c.o;
-    char bufs[4][PATH_MAX];
+    char bufs[5][PATH_MAX];
     int first, rc;
 
     report_options_default(o);

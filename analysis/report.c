@@ -237,6 +237,7 @@ int report_write(struct report_options *o)
     /* 4. the studies beyond one trace */
     report_say(&c, "[4/6] tuning policies, L2 flush study, compile scaling, two kernel families");
     if ((rc = report_policies(&c)) != 0 || (rc = report_flush_study(&c)) != 0 || (rc = report_scaling(&c)) != 0 ||
+        (rc = report_recorded(&c)) != 0 ||
         (rc = report_landscapes(&c)) != 0 || (rc = report_check_interrupt(&c)) != 0)
         goto out;
     rc = -1;

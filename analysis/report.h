@@ -18,6 +18,8 @@ struct report_options {
     const char *flush_dir;        /* a directory of traces collected with different flush_bytes (Tables 3, 5), or
                                    * NULL */
     const char *scaling_dir;      /* a directory of compile-scaling TSV files, scaling-*.tsv (Table 7), or NULL */
+    const char *recorded_dir;     /* a directory with a `tunecost record` trace and its --protocol triton imitation
+                                   * ("A real autotuner's session"), or NULL */
     const char *out_dir;          /* the report directory (required) */
     const char *plots_dir;        /* where the gnuplot scripts are (tc_paths_dir(TC_PATHS_PLOTS)) */
     int64_t input_dims[3];        /* input of the single-input figures */

@@ -135,6 +135,8 @@ int report_policies(struct report_ctx *c);
 int report_flush_study(struct report_ctx *c);
 int report_scaling(struct report_ctx *c);
 int report_landscapes(struct report_ctx *c);
+/* ---- report_recorded.c ---- */
+int report_recorded(struct report_ctx *c);
 /* "gemm-h200.h5: wgmma on 38 of 100 configurations" or "gemm-h200-mmasync.h5: mma.sync", in buf. */
 void report_family_name(const struct trace *t, char *buf, size_t len);
 

@@ -121,7 +121,7 @@ static int finding_best_speed(struct report_ctx *c)
 {
     const struct sim_data *d = c->d[REPORT_SIM_INPUT];
     const struct sim_result *ri = c->r[REPORT_SIM_INPUT];
-    double best_tf = sim_data_flops(d, 0) / sim_data_optimal_ms(d, 0) / 1e9;
+    double best_tf = sim_data_flops(d, 0) / sim_data_optimal_ms(d, 0, c->s[REPORT_SIM_INPUT].truth) / 1e9;
     char s90[64], s98[64];
     after(s90, sizeof s90, report_time_to_target(ri, N_SC_INPUT, SC_BASELINE, 0.90), " of tuning on average");
     after(s98, sizeof s98, report_time_to_target(ri, N_SC_INPUT, SC_BASELINE, 0.98), "");
@@ -129,7 +129,7 @@ static int finding_best_speed(struct report_ctx *c)
         return report_finding(c, "For %s the best configuration runs at %.1f TFLOP/s; the paper's tuner reaches 90%% "
                               "of it %s and 98%% %s.", c->input_label, best_tf, s90, s98);
     return report_finding(c, "For %s the best configuration takes %.4g ms (flops unknown); the paper's tuner reaches "
-                          "90%% of its speed %s and 98%% %s.", c->input_label, sim_data_optimal_ms(d, 0), s90, s98);
+                          "90%% of its speed %s and 98%% %s.", c->input_label, sim_data_optimal_ms(d, 0, c->s[REPORT_SIM_INPUT].truth), s90, s98);
 }
 
 /* Median tuning time of the all-inputs baseline's samples. */

@@ -34,14 +34,15 @@ static void settings_lines(struct report_ctx *c, char lines[][SETTINGS_LEN], int
     report_fmt(lines[k++], SETTINGS_LEN, "trace holds %d inputs, %d configurations, %zu runs; warm-up %.0f ms, repetition "
              "%.0f ms, flush_bytes %lld", trace_n_inputs(c->t), trace_n_configs(c->t), trace_n_runs(c->t),
              m->warmup_ms, m->rep_ms, (long long)m->flush_bytes);
-    report_fmt(lines[k++], SETTINGS_LEN, "simulation: seed %llu, %d samples x %d runs, N_CONFIG %d:%d, EXEC_TIME %d:%d ms, "
+    report_fmt(lines[k++], SETTINGS_LEN, "simulation: seed %llu, %d samples x %d runs, N_CONFIG %d:%d, EXEC_TIME %g:%g ms, "
              "compile factor %d, estimator %s", (unsigned long long)c->o->seed, c->o->samples, c->o->runs,
              c->s[REPORT_SIM_INPUT].n_config_lo, c->s[REPORT_SIM_INPUT].n_config_hi, c->s[REPORT_SIM_INPUT].exec_ms_lo, c->s[REPORT_SIM_INPUT].exec_ms_hi,
              c->o->compile_factor, sim_estimator_name(c->s[REPORT_SIM_INPUT].estimator));
     report_fmt(lines[k++], SETTINGS_LEN, "single input: %s; triton trace: %s", c->input_label,
              c->tt ? trace_path(c->tt) : "none");
-    report_fmt(lines[k++], SETTINGS_LEN, "L2 flush study: %s; compile scaling: %s",
-               c->o->flush_dir ? c->o->flush_dir : "none", c->o->scaling_dir ? c->o->scaling_dir : "none");
+    report_fmt(lines[k++], SETTINGS_LEN, "L2 flush study: %s; compile scaling: %s; recorded session: %s",
+               c->o->flush_dir ? c->o->flush_dir : "none", c->o->scaling_dir ? c->o->scaling_dir : "none",
+               c->o->recorded_dir ? c->o->recorded_dir : "none");
     report_fmt(lines[k++], SETTINGS_LEN, "second kernel family: %s", c->cmp ? trace_path(c->cmp) : "none");
     *n = k;
 }
@@ -83,10 +84,11 @@ int report_write_summary(struct report_ctx *c)
         fputc('\n', fp);
     }
     fprintf(fp, "\nRegenerate: `tunecost report %s -o DIR --input %s --seed %llu --samples %d --runs %d "
-            "--compile-factor %d --triton-trace %s --compare-trace %s --flush-study %s --scaling %s`\n\n"
+            "--compile-factor %d --triton-trace %s --compare-trace %s --flush-study %s --scaling %s --recorded %s`\n\n"
             "## Findings\n\n", c->o->trace_path, c->input_label, (unsigned long long)c->o->seed, c->o->samples,
             c->o->runs, c->o->compile_factor, c->tt ? trace_path(c->tt) : "none", c->cmp ? trace_path(c->cmp) : "none",
-            c->o->flush_dir ? c->o->flush_dir : "none", c->o->scaling_dir ? c->o->scaling_dir : "none");
+            c->o->flush_dir ? c->o->flush_dir : "none", c->o->scaling_dir ? c->o->scaling_dir : "none",
+            c->o->recorded_dir ? c->o->recorded_dir : "none");
     for (int i = 0; i < c->n_findings; i++)
         fprintf(fp, "- %s\n", c->findings[i]);
     fprintf(fp, "\n## Figures\n\n");

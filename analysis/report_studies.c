@@ -33,9 +33,13 @@ int report_policies(struct report_ctx *c)
     pol_grid(s.budget_s * 1e-4, s.budget_s, s.n_grid, grid);
     if ((d = pol_data_from_trace(c->t)) == NULL)
         goto out;
-    for (; policy_registry[n] != NULL && n < 16; n++)
-        if (pol_evaluate(d, policy_registry[n], &s, grid, &curves[n]) != 0)
+    for (int k = 0; policy_registry[k] != NULL && n < 16; k++) {
+        if (policy_registry[k]->needs_prior)
+            continue; /* transfer: the cross-GPU study, with the other GPU's trace */
+        if (pol_evaluate(d, policy_registry[k], &s, grid, &curves[n]) != 0)
             goto out;
+        n++;
+    }
     if ((fp = report_open(c, "policies-curves.tsv", path, sizeof path)) == NULL)
         goto out;
     pol_write_curves(fp, curves, n);

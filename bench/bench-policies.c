@@ -4,12 +4,14 @@
  *
  *   bench-policies TRACE [-r RUNS] [-j T] [-s none|early|statistical]
  *   bench-policies TRACE --baseline-error PERMS [-r RUNS] [-j T]
+ *   bench-policies --synthetic N OUT.h5      write a synthetic N-configuration trace (bench-space.c), then exit
  *
  * Prints one TSV row per measurement: what, threads, wall seconds, CPU seconds of the process (all threads;
  * steadier than wall time on a busy machine), and whether the T-thread curve is bit-identical to the 1-thread one.
  * With --baseline-error: the analytic random-search baseline against the replayed random policy (RUNS runs per
  * input) and against PERMS sampled random orders per input with perfect measurements (pol_baseline_sampled), on
  * the default grid, then the largest distances by tuning time (docs/simulation.md, "What is approximated"). */
+#include "bench-space.h"
 #include "policy.h"
 #include "tc_err.h"
 #include "tc_opt.h"
@@ -33,7 +35,8 @@ static double cpu_s(void)
 static void usage(void)
 {
     fprintf(stderr, "usage: bench-policies TRACE [-r RUNS] [-j T] [-s none|early|statistical]\n"
-                    "       bench-policies TRACE --baseline-error PERMS [-r RUNS] [-j T]\n");
+                    "       bench-policies TRACE --baseline-error PERMS [-r RUNS] [-j T]\n"
+                    "       bench-policies --synthetic N OUT.h5\n");
 }
 
 /* The baseline's accuracy table (see the opening comment). */
@@ -83,33 +86,49 @@ static int parse_stop(const char *r, enum pol_stop_rule *stop)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* The command line (TRACE, -r, -j, -s, --baseline-error) into the pointers; 0, or 2 after the usage. */
+static int bench_args(int argc, char **argv, const char **path, int *runs, int *threads, int *perms,
+                      enum pol_stop_rule *stop)
 {
-    const char *path = NULL;
-    int runs = 30, threads = (int)sysconf(_SC_NPROCESSORS_ONLN), rc = 1, perms = 0;
-    enum pol_stop_rule stop = POL_STOP_NONE;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
-            runs = atoi(argv[++i]);
+            *runs = atoi(argv[++i]);
         else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc)
-            threads = atoi(argv[++i]);
+            *threads = atoi(argv[++i]);
         else if (strcmp(argv[i], "--baseline-error") == 0 && i + 1 < argc)
-            perms = atoi(argv[++i]);
+            *perms = atoi(argv[++i]);
         else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
-            if (parse_stop(argv[++i], &stop) != 0)
+            if (parse_stop(argv[++i], stop) != 0)
                 return 2;
         }
-        else if (path == NULL && argv[i][0] != '-')
-            path = argv[i];
+        else if (*path == NULL && argv[i][0] != '-')
+            *path = argv[i];
         else {
             usage();
             return 2;
         }
     }
-    if (path == NULL || runs < 1 || threads < 1 || threads > 64 || perms < 0) {
+    if (*path == NULL || *runs < 1 || *threads < 1 || *threads > 64 || *perms < 0) {
         usage();
         return 2;
     }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = NULL;
+    int runs = 30, threads = (int)sysconf(_SC_NPROCESSORS_ONLN), rc = 1, perms = 0;
+    enum pol_stop_rule stop = POL_STOP_NONE;
+    if (argc == 4 && strcmp(argv[1], "--synthetic") == 0) {
+        if (bench_space_write(argv[3], atoi(argv[2])) != 0) {
+            fprintf(stderr, "bench-policies: %s\n", tc_errmsg());
+            return 1;
+        }
+        return 0;
+    }
+    if (bench_args(argc, argv, &path, &runs, &threads, &perms, &stop) != 0)
+        return 2;
     struct pol_settings s;
     pol_settings_default(&s);
     s.runs = runs;
@@ -120,6 +139,12 @@ int main(int argc, char **argv)
     struct pol_data *d = t != NULL ? pol_data_from_trace(t) : NULL;
     if (d == NULL) {
         fprintf(stderr, "bench-policies: %s\n", tc_errmsg());
+        trace_close(t);
+        return 1;
+    }
+    if (pol_data_set_prior(d, t, t) != 0) { /* transfer's prior: the trace itself (timing only) */
+        fprintf(stderr, "bench-policies: %s\n", tc_errmsg());
+        pol_data_free(d);
         trace_close(t);
         return 1;
     }

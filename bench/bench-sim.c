@@ -6,7 +6,7 @@
  *
  *   bench-sim                      the paper's full experiment (3 scenarios x 500 samples x 30 runs x 64 inputs)
  *                                  and the scaling series (samples, runs, inputs, configurations)
- *   bench-sim --paper              the paper's full experiment only
+ *   bench-sim --paper              the paper's full experiment only, with the default models and with the paper's
  *   bench-sim --physical ...       the "physical" data set instead (see synthesise())
  *   bench-sim --write-trace F.h5   write the synthetic data set as a trace, for timing `tunecost simulate F.h5`
  *   -j T                           threads (default: online cores)
@@ -45,6 +45,7 @@ struct raw_input {
 
 static struct raw_input raw[N_INPUTS];
 static size_t raw_execs;
+static double config_compile_ms[N_CONFIGS]; /* every configuration's, failed ones' too */
 
 static double cpu_s(void)
 {
@@ -80,7 +81,7 @@ static void synthesise(int physical)
     static const int64_t sizes[4] = {256, 512, 1024, 4096};
     gsl_rng_set(r, 2026);
     for (int c = 0; c < N_CONFIGS; c++)
-        compile_ms[c] = 150 + 750 * gsl_rng_uniform(r);
+        config_compile_ms[c] = compile_ms[c] = 150 + 750 * gsl_rng_uniform(r);
     for (int i = 0; i < N_INPUTS; i++) {
         struct raw_input *in = &raw[i];
         in->dims[0] = sizes[i / 16], in->dims[1] = sizes[(i / 4) % 4], in->dims[2] = sizes[i % 4];
@@ -116,7 +117,8 @@ static void synthesise(int physical)
     gsl_rng_free(r);
 }
 
-/* Build sim_data over the first n_inputs inputs and their first n_valid valid configurations (all if 0). */
+/* Build sim_data over the first n_inputs inputs and their first n_valid valid configurations (all if 0; then the
+ * input's other configurations are added as failed ones, compiled but out of resources, as in Triton's space). */
 static struct sim_data *build(const struct sim_settings *s, int n_inputs, int n_valid)
 {
     struct sim_data *d = sim_data_new(s);
@@ -132,12 +134,17 @@ static struct sim_data *build(const struct sim_settings *s, int n_inputs, int n_
         for (int k = 0; k < v; k++) {
             /* beyond the set's valid configurations, reuse them (the configurations series) */
             const struct raw_run *run = &raw[i].runs[k % raw[i].n_valid];
-            struct sim_config_run cr = {run->config, run->compile_ms, run->wall_ms, run->x, run->n, 25.0, 0};
+            struct sim_config_run cr = {run->config, run->compile_ms, NAN, run->wall_ms, run->x, run->n, 25.0, 0};
             if (sim_data_add_config(d, in, &cr) != 0) {
                 sim_data_free(d);
                 return NULL;
             }
         }
+        for (int k = raw[i].n_valid; n_valid == 0 && k < N_CONFIGS; k++)
+            if (sim_data_add_failed(d, in, k, config_compile_ms[k], NAN, 0) != 0) {
+                sim_data_free(d);
+                return NULL;
+            }
     }
     return d;
 }
@@ -256,6 +263,14 @@ int main(int argc, char **argv)
     sim_settings_default(&s);
     s.threads = threads;
     if (measure("paper (3 scenarios x 500 x 30 x 64 inputs)", 500, &s, N_INPUTS, 0) != 0)
+        return 1;
+    /* the same with the models of the paper (and of tunecost before issue 23): valid configurations only, the
+     * ideal parallel model, ranked by the mean and scored by the median */
+    s.failed_cost = SIM_FAILED_NONE;
+    s.compile_model = SIM_CM_PAPER;
+    s.truth = SIM_ESTIMATOR_MEDIAN;
+    sim_scenarios_for_model(&s);
+    if (measure("paper, the paper's models (--failed-cost none --compile-model paper)", 500, &s, N_INPUTS, 0) != 0)
         return 1;
     if (paper_only)
         return 0;

@@ -4,6 +4,7 @@
 #include "record.h"
 #include "tc_atomic.h"
 #include "tc_cli.h"
+#include "tc_optdecl.h"
 #include "tc_err.h"
 #include "tc_time.h"
 #include "tunecost.h"
@@ -23,48 +24,60 @@
 #include <unistd.h>
 
 struct rec_opts {
-    const char *out, *spool, *from_spool, *tsv, *flush_re;
+    const char *out, *spool, *from_spool, *tsv, *flush_re, *flops;
     int triton, force, quiet;
     char **cmd;              /* NULL-terminated */
 };
 
-#define RO(f) offsetof(struct rec_opts, f)
 static const struct tc_optdecl record_opts[] = {
-    TC_OPT_OUTPUT(struct rec_opts, out, "T.h5", "the trace to write", "required"),
-    {.name = "triton", .arg = TC_ARG_FLAG, .field = RO(triton),
-     .help = "label Triton's autotuner: each candidate's benchmark becomes an NVTX range with its configuration and "
-             "key (a Python start-up hook shipped with tunecost, put on PYTHONPATH; the script is not edited)"},
-    {.name = "spool", .arg = TC_ARG_STRING, .field = RO(spool), .metavar = "DIR",
-     .def_doc = "a temporary folder, removed after", .help = "keep the spool files in DIR"},
-    {.name = "from-spool", .arg = TC_ARG_STRING, .field = RO(from_spool), .metavar = "DIR",
-     .help = "reconstruct from spool files recorded earlier; no CMD"},
-    {.name = "tsv", .arg = TC_ARG_STRING, .field = RO(tsv), .metavar = "FILE",
-     .help = "also write one row per run: input, configuration, counts, median, times"},
-    {.name = "flush-kernels", .arg = TC_ARG_STRING, .field = RO(flush_re), .metavar = "RE", .def_doc = REC_FLUSH_REGEX,
-     .help = "kernels that are L2 flushes (POSIX extended, any case; memsets always are)"},
+    TC_OPT_OUTPUT(struct rec_opts, out, "T.h5", "the trace to write (required)", NULL),
+    {.name = "triton", .arg = TC_ARG_FLAG, .field = offsetof(struct rec_opts, triton),
+     .help = "label Triton's autotuner: each candidate's benchmark becomes an NVTX range with its configuration "
+             "and key, through a Python start-up hook shipped with tunecost put first on PYTHONPATH (the script "
+             "is not edited)", .def_doc = "candidates told apart by their binaries"},
+    {.name = "spool", .arg = TC_ARG_STRING, .field = offsetof(struct rec_opts, spool), .metavar = "DIR",
+     .help = "keep the spool files (one per process) in DIR, an empty or new folder",
+     .def_doc = "a temporary folder, removed once the trace is written"},
+    {.name = "from-spool", .arg = TC_ARG_STRING, .field = offsetof(struct rec_opts, from_spool), .metavar = "DIR",
+     .help = "reconstruct from the spool files of an earlier (or killed) recording; no CMD"},
+    {.name = "tsv", .arg = TC_ARG_STRING, .field = offsetof(struct rec_opts, tsv), .metavar = "FILE",
+     .help = "also write one row per run: input and configuration labels, status, counts, median, wall, flush, "
+             "estimate, compile and load times"},
+    {.name = "flush-kernels", .arg = TC_ARG_STRING, .field = offsetof(struct rec_opts, flush_re), .metavar = "RE",
+     .help = "kernels that are L2 flushes (POSIX extended regular expression, any case; memsets always are)",
+     .def_doc = REC_FLUSH_REGEX},
+    {.name = "flops", .arg = TC_ARG_STRING, .field = offsetof(struct rec_opts, flops), .metavar = "EXPR",
+     .help = "the work of one execution, a product of numbers and the key's dimension names, e.g. 2*M*N*K for "
+             "a GEMM (gives TFLOP/s in info, table and report)", .def_doc = "unknown (NaN)"},
     TC_OPT_FORCE(struct rec_opts, force),
-    TC_OPT_QUIET_AS(struct rec_opts, quiet, "no summary on stdout"),
+    {.name = "quiet", .letter = 'q', .arg = TC_ARG_FLAG, .field = offsetof(struct rec_opts, quiet),
+     .help = "no summary on stdout (errors and warnings still on stderr)"},
     TC_OPT_HELP,
     TC_OPT_END,
 };
-#undef RO
 
 const struct tc_cmd record_cmd = {
     .name = "record",
     .summary = "run a CUDA program's autotuning under CUPTI and reconstruct it as a trace",
-    .synopsis = "[options] -o T.h5 -- CMD [ARGS...]\n--from-spool DIR -o T.h5",
+    .synopsis = "[OPTIONS] -o T.h5 -- CMD [ARGS...]   |   --from-spool DIR -o T.h5",
     .description =
-        "Run CMD (any CUDA program: a Triton script, torch.compile, a C++ binary) with tunecost's CUPTI injection\n"
-        "library in it and every process it starts; record every kernel, memset, module load and NVTX range on\n"
-        "one clock, then reconstruct the tuning runs as a trace: each tuning decision an input, each candidate a\n"
-        "configuration, its launches classified as do_bench issues them (docs/record.md). Options come before CMD:\n"
-        "everything from CMD on is CMD's.\n",
-    .operands = "CMD\tthe program to run, with its arguments\n",
+        "Run CMD (any CUDA program: a Triton script, torch.compile, a C++ tuner) with tunecost's CUPTI injection\n"
+        "library in it and in every process it starts (CUDA_INJECTION64_PATH, NVTX_INJECTION64_PATH). Every kernel,\n"
+        "memset, module load and NVTX range is recorded on one clock into a spool file per process, flushed every\n"
+        "second; then the tuning runs are reconstructed as a trace: each tuning decision (key) an input, each\n"
+        "candidate a configuration, its launches classified as Triton's do_bench issues them (first call and\n"
+        "estimate, warm-up, timed) with their flushes, the gap before its module load its compile time.\n"
+        "What cannot be inferred is stored as unknown. Put -- before CMD so that its options stay its own.\n"
+        "The rules and their limits: docs/record.md.\n",
+    .operands = "CMD\tthe command to record, with its arguments (after --)\n",
     .opts = record_opts,
     .exit_status = "0 recorded; 1 the command failed or was killed (the trace of what finished is still written), "
-                   "or an environment failure; 2 a usage error.",
+                   "nothing was recognised, or the environment failed; 2 usage error or unreadable spool files.",
     .examples = "tunecost record --triton -o tuned.h5 -- python3 my_autotune.py\n"
-                "tunecost record --spool /tmp/sp -o t.h5 -- ./my_tuner; tunecost record --from-spool /tmp/sp -o t.h5 -f\n",
+                "tunecost record --spool sp -o t.h5 -- ./my_tuner --size 4096   # keep the spool files\n"
+                "tunecost record --from-spool sp -o t.h5 -f                     # reconstruct again\n"
+                "tunecost record --triton --flops '2*M*N*K' -o gemm.h5 -- python3 bench/record-triton.py --configs "
+                "tiny --shape 1024x1024x1024\n",
     .min_operands = 0,
     .max_operands = -1,
     .operand_name = "CMD",
@@ -73,8 +86,8 @@ const struct tc_cmd record_cmd = {
 
 static int parse_args(int argc, char **argv, struct rec_opts *o)
 {
-    int first, rc;
-    if ((rc = tc_cli_parse(&record_cmd, argc, argv, o, &first)) != TC_CLI_RUN)
+    int first, rc = tc_cli_parse(&record_cmd, argc, argv, o, &first);
+    if (rc != TC_CLI_RUN)
         return rc;
     o->cmd = argv + first;
     if (o->out == NULL)
@@ -83,10 +96,12 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
         return tc_cli_usage_error("record", "expected a command after the options (tunecost record -o T.h5 -- CMD)");
     if (o->from_spool != NULL && (o->cmd[0] != NULL || o->spool != NULL || o->triton))
         return tc_cli_usage_error("record", "--from-spool DIR takes no command, --spool or --triton");
-    if (tc_output_check("-o", o->out, 0, NULL, 0) != 0 || tc_output_clobber_check("-o", o->out, o->force) != 0 ||
-        (o->tsv && (tc_output_check("--tsv", o->tsv, 0, NULL, 0) || tc_output_clobber_check("--tsv", o->tsv, o->force))))
+    struct stat st;
+    if (!o->force && stat(o->out, &st) == 0)
+        return tc_cli_usage_error("record", "-o %s exists (use --force to replace it)", o->out);
+    if (tc_output_check("-o", o->out, 0, NULL, 0) != 0 || (o->tsv && tc_output_check("--tsv", o->tsv, 0, NULL, 0)))
         return tc_cli_usage_error("record", "%s", tc_errmsg());
-    return -1;
+    return TC_CLI_RUN;
 }
 
 /* The first of the candidates that exists (NULL entries skipped), or NULL. */
@@ -222,8 +237,8 @@ static void print_summary(const struct rec_session *r, const char *out)
 {
     const struct rec_summary *s = &r->sum;
     printf("recorded: %zu process(es), %zu kernels, %zu flushes in runs, %zu module loads, %zu tc:bench ranges; "
-           "%llu records dropped by CUPTI\n", s->n_processes, s->n_kernels, s->n_flushes, s->n_loads, s->n_ranges,
-           (unsigned long long)s->dropped);
+           "%llu records dropped by CUPTI, %zu incomplete\n", s->n_processes, s->n_kernels, s->n_flushes, s->n_loads,
+           s->n_ranges, (unsigned long long)s->dropped, s->n_incomplete);
     printf("reconstructed (%s): %d inputs, %d configurations, %zu runs (%zu not in do_bench's pattern, stored as "
            "all timed; %zu unfinished left out) -> %s\n", r->labelled ? "labelled by tc:bench ranges" :
            "from binaries and launch pattern", r->n_inputs, r->n_configs, r->n_runs, s->n_unclassified,
@@ -288,7 +303,7 @@ int cmd_record(int argc, char **argv)
     char spool[PATH_MAX];
     int rc, made_tmp = 0, cmd_status = 0;
     double wall_ms = NAN;
-    if ((rc = parse_args(argc, argv, &o)) >= 0)
+    if ((rc = parse_args(argc, argv, &o)) != TC_CLI_RUN)
         return rc;
     rc = 1;
     if (record_into(&o, spool, sizeof spool, &made_tmp, &cmd_status, &wall_ms) != 0)
@@ -300,6 +315,10 @@ int cmd_record(int argc, char **argv)
         goto out;
     }
     if ((r = rec_reconstruct(s, o.flush_re)) == NULL) {
+        rc = 2;
+        goto out;
+    }
+    if (o.flops != NULL && rec_session_set_flops(r, o.flops) != 0) {
         rc = 2;
         goto out;
     }

@@ -2,9 +2,10 @@
  * process of the recorded command (CUDA_INJECTION64_PATH, inherited by child processes) and calls
  * InitializeInjection; NVTX loads it too (NVTX_INJECTION64_PATH) and calls InitializeInjectionNvtx2, which hands
  * NVTX to CUPTI. It appends kernels, memsets, module/library loads, NVTX ranges and markers and the process's
- * start and exit, all on CUPTI's clock, to TC_RECORD_SPOOL/<pid>.spool (record/spool.h). A thread of its own forces
- * CUPTI to hand over its activity buffers every second (CUPTI's periodic flush returns only full ones), so memory
- * stays bounded and a killed process leaves all but its last second. */
+ * start and exit, all on CUPTI's clock, to TC_RECORD_SPOOL/<pid>.spool (record/spool.h). A thread of its own asks
+ * CUPTI every second for its buffers whose records are complete (CUPTI's periodic flush returns only full ones),
+ * so memory stays bounded and a killed process leaves all but its last second; the forced flush, which also hands
+ * over records still incomplete, only at exit. */
 #include "spool.h"
 
 #include <cupti.h>
@@ -236,7 +237,7 @@ static void *flusher(void *arg)
         if (g_flush_stop)
             break;
         pthread_mutex_unlock(&g_flush_lock);
-        cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+        cuptiActivityFlushAll(0); /* complete buffers only: a forced flush hands over unfinished records */
         pthread_mutex_lock(&g_flush_lock);
     }
     pthread_mutex_unlock(&g_flush_lock);

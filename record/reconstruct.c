@@ -277,6 +277,7 @@ static void summarise(struct rec_builder *b, const struct rec_stream *s)
         b->sum.n_loads += e->kind == REC_LOAD;
     }
     b->sum.n_processes = s->n_proc;
+    b->sum.n_incomplete = s->n_incomplete;
     b->sum.process_wall_ms = t0 < t1 ? span_ms(t0, t1) : 0.0;
     b->sum.other_ms = b->sum.process_wall_ms - b->sum.compile_ms - b->sum.load_ms - b->sum.bench_ms;
 }

@@ -47,6 +47,8 @@ struct rec_stream {
     char device_name[128];   /* "" when no device record came */
     int32_t device_cc, device_sms, driver_version;
     int64_t device_l2_bytes;
+    size_t n_incomplete;     /* kernel and memset records without both timestamps (CUPTI had not finished them
+                              * when it handed them over): left out */
     char **strings;          /* owned copies of every name */
     size_t n_strings;
 };
@@ -79,6 +81,7 @@ struct rec_summary {
     size_t n_unfinished;     /* candidate ranges never closed (killed): left out */
     size_t n_outside;        /* unlabelled: kernel executions in no recognised benchmark */
     uint64_t dropped;        /* records CUPTI dropped */
+    size_t n_incomplete;     /* records left out for want of timestamps (rec_stream.n_incomplete) */
     int cmd_measured;        /* process_wall_ms is the command's wall time (tunecost record), not CUPTI's span */
 };
 
@@ -114,6 +117,10 @@ struct rec_session {
 #define REC_FLUSH_REGEX "FillFunctor|fill_kernel|flush|memset"
 struct rec_session *rec_reconstruct(const struct rec_stream *s, const char *flush_regex);
 void rec_session_free(struct rec_session *r);
+
+/* Set every input's flops (work of one execution) to expr, a product of numbers and dimension names such as
+ * "2*M*N*K". Returns -1 with tc_errmsg() naming the factor that is neither. */
+int rec_session_set_flops(struct rec_session *r, const char *expr);
 
 /* Write r as a trace (complete or absent: a temporary renamed into place); meta's device fields and protocol
  * come from the caller. */

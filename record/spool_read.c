@@ -114,6 +114,13 @@ static int add_mark(struct rec_stream *s, size_t *cap, struct file_ctx *f, const
 
 static int add_gpu(struct rec_stream *s, size_t *cap, struct file_ctx *f, int type, const void *p)
 {
+    if (type != SPOOL_LOAD) { /* both GPU records start with start_ns, end_ns */
+        const struct spool_memset *g = p;
+        if (g->start_ns == 0 || g->end_ns < g->start_ns) {
+            s->n_incomplete++;
+            return 0;
+        }
+    }
     struct rec_event *e = push_event(s, cap);
     if (e == NULL)
         return tc_seterr("%s: out of memory", f->path);

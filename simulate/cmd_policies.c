@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #define MAX_POLICIES 16
+#define POL_FULL_H200 "gemm-h200-full.h5" /* the shipped full-space traces, beside the reference trace */
+#define POL_FULL_H100 "gemm-h100-full.h5"
 
 /* ---- the command line ------------------------------------------------------------------------------------ */
 
@@ -31,7 +33,7 @@ static const char *const stop_names[] = {"none", "early", "statistical"};
 
 struct policies_opts {
     struct pol_settings s;
-    const char *out, *list;
+    const char *out, *list, *prior; /* prior: --transfer-from, or with the default TRACE the other GPU's */
     int threads, stop, no_figures, force, quiet;
 };
 
@@ -57,6 +59,9 @@ static const struct tc_optdecl policies_opts[] = {
     TC_OPT_THREADS(struct policies_opts, threads, "0", "worker threads (inputs are shared out), 0 = all cores (at most 64)"),
     {.name = "grid", .arg = TC_ARG_INT, .field = PO(s.n_grid), .min = 2, .max = 10000, .metavar = "N", .def = "60",
      .help = "points of the common time grid"},
+    {.name = "transfer-from", .arg = TC_ARG_STRING, .field = PO(prior), .metavar = "T",
+     .def_doc = "with the default TRACE: " POL_FULL_H100 "; else none, and 'all' leaves 'transfer' out",
+     .help = "the other GPU's trace, the prior of policy 'transfer'"},
     {.name = "no-figures", .arg = TC_ARG_FLAG, .field = PO(no_figures), .help = "write no figure (no gnuplot needed)"},
     TC_OPT_FORCE(struct policies_opts, force),
     TC_OPT_QUIET_AS(struct policies_opts, quiet, "no status lines on stderr, no table on stdout (the files are the result)"),
@@ -89,7 +94,8 @@ const struct tc_cmd policies_cmd = {
     .topics_title = "Policies (for --policies)",
     .topics_option = "policies",
     .topic = policies_topic,
-    .operands = "TRACE\tthe trace to replay (default: the shipped reference trace, @TRACE@)\n",
+    .operands = "TRACE\tthe trace to replay (default: the shipped full-space H200 trace, " POL_FULL_H200 ", or the "
+                "reference trace, @TRACE@, where that is not installed)\n",
     .opts = policies_opts,
     .exit_status = "0 ok; 1 a failure while working (disk, memory); 2 usage error or a trace without a valid run "
                    "(one line on stderr).",
@@ -103,7 +109,7 @@ const struct tc_cmd policies_cmd = {
 };
 
 static int write_outputs(const char *dir, struct pol_curve *c, int n, const char *trace_path,
-                         const struct pol_settings *s)
+                         const char *prior_path, const struct pol_settings *s)
 {
     static const char *const stop_name[] = {[POL_STOP_NONE] = "none", [POL_STOP_EARLY] = "early",
                                             [POL_STOP_STATISTICAL] = "statistical"}; /* as --stop spells them */
@@ -114,8 +120,8 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
         return tc_seterr("%s: path too long", dir);
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
-    fprintf(fp, "# tunecost policies: %s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu\n",
-            trace_path, s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
+    fprintf(fp, "# tunecost policies: %s%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu\n",
+            trace_path, prior_path != NULL ? "; transfer from " : "", prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
             (unsigned long long)s->seed);
     pol_write_curves(fp, c, n);
     if (tc_atomic_commit(&a) != 0)
@@ -171,13 +177,14 @@ static int policies_draw(const char *dir, const char *plots_dir)
 
 /* --policies LIST ("all" or names separated by commas) into ops[MAX_POLICIES]: the number of policies, or -1 after
  * a message on stderr (an unknown name, with the known ones; a name listed twice; too many; an empty list). */
-static int policy_list(const char *list, const struct policy_ops **ops)
+static int policy_list(const char *list, const struct policy_ops **ops, int have_prior)
 {
     char buf[1024], *save = NULL;
     int n_ops = 0;
     if (strcmp(list, "all") == 0) {
         for (int i = 0; policy_registry[i] != NULL && n_ops < MAX_POLICIES; i++)
-            ops[n_ops++] = policy_registry[i];
+            if (have_prior || !policy_registry[i]->needs_prior)
+                ops[n_ops++] = policy_registry[i];
         return n_ops;
     }
     snprintf(buf, sizeof buf, "%s", list);
@@ -197,6 +204,11 @@ static int policy_list(const char *list, const struct policy_ops **ops)
             }
         if (n_ops == MAX_POLICIES) {
             fprintf(stderr, "tunecost policies: --policies: at most %d\n", MAX_POLICIES);
+            return -1;
+        }
+        if (p->needs_prior && !have_prior) {
+            fprintf(stderr, "tunecost policies: --policies: '%s' needs --transfer-from TRACE (another GPU's trace)\n",
+                    tok);
             return -1;
         }
         ops[n_ops++] = p;
@@ -223,16 +235,14 @@ static int policies_begin(struct policies_opts *o, const char *path, const struc
                           struct tc_outdir *od)
 {
     static const char *const pol_outputs[] = {"curves.tsv", "scores.tsv", "policies.png", "policies.svg"};
-    const char *inputs[1] = {path};
+    const char *inputs[2] = {path, o->prior};
     long nc = sysconf(_SC_NPROCESSORS_ONLN); /* -j 0 (the shared meaning): all online cores, at most 64 */
     int j = o->threads > 0 ? o->threads : nc < 1 ? 1 : (int)nc;
     o->s.threads = j > 64 ? 64 : j;
     o->s.stop_rule = (enum pol_stop_rule)o->stop;
-    if (o->out == NULL)
-        return tc_cli_usage_error("policies", "missing -o DIR");
-    if ((*n_ops = policy_list(o->list, ops)) < 0)
+    if ((*n_ops = policy_list(o->list, ops, o->prior != NULL)) < 0)
         return 2;
-    if (tc_output_check("-o", o->out, 1, inputs, 1) != 0 ||
+    if (tc_output_check("-o", o->out, 1, inputs, o->prior != NULL ? 2 : 1) != 0 ||
         (!o->force && tc_outdir_replaceable(o->out, "policies' curves.tsv, scores.tsv and policies.png|svg",
                                             pol_outputs, 4) != 0) ||
         tc_outdir_begin(od, o->out) != 0) {
@@ -267,10 +277,11 @@ int cmd_policies(int argc, char **argv)
 {
     struct policies_opts o = {0};
     const char *path;
+    char full_buf[PATH_MAX], other_buf[PATH_MAX];
     const struct policy_ops *ops[MAX_POLICIES];
     struct pol_curve curves[MAX_POLICIES];
     int n_ops = 0, n_done = 0, rc, first;
-    struct trace *t = NULL;
+    struct trace *t = NULL, *other = NULL;
     struct pol_data *d = NULL;
     struct tc_outdir od;
     double *grid = NULL, t0;
@@ -280,12 +291,23 @@ int cmd_policies(int argc, char **argv)
     pol_settings_default(&o.s);
     if ((rc = tc_cli_parse(&policies_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
         return rc;
-    path = first < argc ? argv[first] : tc_paths_default_trace();
+    if (first < argc) /* the default: the shipped full-space H200 trace with the H100's as the prior, else the reference */
+        path = argv[first];
+    else if ((path = tc_paths_shipped(POL_FULL_H200, 0, full_buf, sizeof full_buf)) == NULL)
+        path = tc_paths_default_trace();
+    else if (o.prior == NULL)
+        o.prior = tc_paths_shipped(POL_FULL_H100, 0, other_buf, sizeof other_buf);
+    if (o.out == NULL)
+        return tc_cli_usage_error("policies", "missing -o DIR");
     if ((rc = policies_begin(&o, path, ops, &n_ops, &od)) != 0)
         return rc;
     rc = 2;
     if ((t = trace_open(path)) == NULL || (d = pol_data_from_trace(t)) == NULL) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+        goto out;
+    }
+    if (o.prior != NULL && ((other = trace_open(o.prior)) == NULL || pol_data_set_prior(d, t, other) != 0)) {
+        fprintf(stderr, "tunecost policies: --transfer-from: %s\n", tc_errmsg());
         goto out;
     }
     if ((grid = malloc((size_t)o.s.n_grid * sizeof *grid)) == NULL) {
@@ -303,7 +325,7 @@ int cmd_policies(int argc, char **argv)
         goto out;
     }
     rc = 1;
-    if (write_outputs(od.tmp, curves, n_done, path, &o.s) != 0) {
+    if (write_outputs(od.tmp, curves, n_done, path, o.prior, &o.s) != 0) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         goto out;
     }
@@ -329,5 +351,6 @@ out:
     free(grid);
     pol_data_free(d);
     trace_close(t);
+    trace_close(other);
     return rc;
 }

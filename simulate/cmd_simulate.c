@@ -26,9 +26,14 @@
 struct simulate_opts {
     struct sim_settings s;
     const char *out_dir, *input, *scenarios;
-    int all_inputs, compile_factor, force, quiet;
+    int all_inputs, compile_factor, force, quiet, paper;
     enum sim_compile compile;
     enum sim_overhead overhead;
+    /* the settings --paper sets: given explicitly, or left at their "not given" marks (-1, NaN) until
+     * simulate_resolve puts the default or the paper's choice there */
+    int n_config_lo, n_config_hi;
+    double exec_lo_ms, exec_hi_ms;
+    int exec_dist, estimator, truth, failed_cost, compile_model, inputs;
 };
 
 static int parse_compile(const char *arg, void *field)
@@ -43,8 +48,26 @@ static int parse_overhead(const char *arg, void *field)
 
 static int parse_estimator(const char *arg, void *field)
 {
-    return sim_estimator_parse(arg, field);
+    enum sim_estimator e;
+    if (sim_estimator_parse(arg, &e) != 0)
+        return -1;
+    *(int *)field = (int)e;
+    return 0;
 }
+
+static int parse_truth(const char *arg, void *field)
+{
+    enum sim_estimator e;
+    if (sim_truth_parse(arg, &e) != 0)
+        return -1;
+    *(int *)field = (int)e;
+    return 0;
+}
+
+static const char *const exec_dist_names[] = {"uniform", "log"};        /* enum sim_exec_dist */
+static const char *const failed_cost_names[] = {"triton", "none"};      /* enum sim_failed_cost */
+static const char *const compile_model_names[] = {"measured", "paper"}; /* enum sim_compile_model */
+static const char *const inputs_names[] = {"all", "one"};               /* sim_settings.one_input */
 
 #define SO(f) offsetof(struct simulate_opts, f)
 static const struct tc_optdecl simulate_opts[] = {
@@ -56,11 +79,19 @@ static const struct tc_optdecl simulate_opts[] = {
      .help = "replay every input, mean over inputs and runs (Figures 4-5)", .def_doc = "default"},
     TC_OPT_SAMPLES(struct simulate_opts, s.samples, "500", "hyperparameter samples"),
     TC_OPT_RUNS(struct simulate_opts, s.runs, "30", "tuning runs per sample and input"),
-    {.name = "n-config", .arg = TC_ARG_INT_RANGE, .field = SO(s.n_config_lo), .field2 = SO(s.n_config_hi),
-     .min = 1, .max = 1000000, .metavar = "A:B", .def = "1:80",
-     .help = "N_CONFIG range, or one value (capped at an input's valid count)"},
-    {.name = "exec-ms", .arg = TC_ARG_INT_RANGE, .field = SO(s.exec_ms_lo), .field2 = SO(s.exec_ms_hi), .min = 1,
-     .max = 100000, .metavar = "A:B", .def = "10:100", .help = "EXEC_TIME range in integer ms, or one value"},
+    {.name = "inputs", .arg = TC_ARG_NAME, .field = SO(inputs), .names = inputs_names, .n_names = 2,
+     .metavar = "all|one", .def_doc = "all",
+     .help = "with every input: replay them all in each sample, or one drawn per sample (the paper's Figures 4-5)"},
+    {.name = "n-config", .arg = TC_ARG_INT_RANGE, .field = SO(n_config_lo), .field2 = SO(n_config_hi),
+     .min = 1, .max = 1000000, .metavar = "A:B", .def_doc = "1:80",
+     .help = "N_CONFIG range, or one value (capped at the configurations an input draws from)"},
+    {.name = "exec-ms", .arg = TC_ARG_DOUBLE_RANGE, .field = SO(exec_lo_ms), .field2 = SO(exec_hi_ms),
+     .min = 0.001, .max = 100000, .metavar = "A:B", .def_doc = "10:100",
+     .help = "EXEC_TIME range in ms, or one value (e.g. 0.05:100)"},
+    {.name = "exec-dist", .arg = TC_ARG_NAME, .field = SO(exec_dist), .names = exec_dist_names, .n_names = 2,
+     .metavar = "D", .def_doc = "uniform",
+     .help = "how EXEC_TIME is drawn: uniform (whole ms between whole bounds, else 1001 points) or log "
+             "(log-uniform, 100 points per decade)"},
     {.name = "early-stop-num", .arg = TC_ARG_INT_RANGE, .field = SO(s.es_num_lo), .field2 = SO(s.es_num_hi),
      .min = 1, .max = 100000, .metavar = "A:B", .def = "2:100", .help = "EARLY_STOP_NUM range"},
     {.name = "early-stop-threshold", .arg = TC_ARG_DOUBLE_RANGE, .field = SO(s.es_thr_lo), .field2 = SO(s.es_thr_hi),
@@ -69,20 +100,37 @@ static const struct tc_optdecl simulate_opts[] = {
     {.name = "scenarios", .arg = TC_ARG_STRING, .field = SO(scenarios), .metavar = "LIST",
      .def = "baseline,parallel,early-stop",
      .help = "comma-separated scenarios; a scenario is 'baseline' or parts joined by '+': sequential, parallel, "
-             "pipelined, early-stop, per-exec, paper-overhead (e.g. pipelined+early-stop)",
-     .words = "baseline parallel pipelined early-stop per-exec paper-overhead"},
+             "pipelined, ideal, early-stop, per-exec, paper-overhead (e.g. pipelined+early-stop)",
+     .words = "baseline sequential parallel pipelined ideal early-stop per-exec paper-overhead"},
     TC_OPT_COMPILE_FACTOR(struct simulate_opts, compile_factor, "16",
-                          "compile workers of parallel and pipelined scenarios"),
+                          "compile workers of parallel, pipelined and ideal scenarios"),
     {.name = "compile", .arg = TC_ARG_CALL, .field = SO(compile), .call = parse_compile, .metavar = "MODEL",
-     .def = "sequential", .words = "sequential parallel pipelined",
-     .help = "compile model of scenarios that name none: sequential, parallel (the paper's ideal N/ceil(N/F)) "
-             "or pipelined (F workers compile while the GPU benchmarks)"},
+     .def = "sequential", .words = "sequential parallel pipelined ideal",
+     .help = "compile model of scenarios that name none: sequential, parallel (F workers compile all, "
+             "list-scheduled, then the GPU benchmarks), pipelined (F workers compile while the GPU benchmarks) or "
+             "ideal (the paper's N/ceil(N/F) speed-up: an optimistic bound)"},
+    {.name = "compile-model", .arg = TC_ARG_NAME, .field = SO(compile_model), .names = compile_model_names,
+     .n_names = 2, .metavar = "M", .def_doc = "measured",
+     .help = "measured: sequential charges isolated (1-worker) compile times, the parallel models the trace's "
+             "contended ones; paper: compile_ms everywhere and 'parallel' means ideal, the paper's optimistic bound"},
+    {.name = "failed-cost", .arg = TC_ARG_NAME, .field = SO(failed_cost), .names = failed_cost_names, .n_names = 2,
+     .metavar = "C", .def_doc = "triton",
+     .help = "triton: failed configurations are drawn and cost their compile plus the failed launch (no compile "
+             "time recorded: the input's median); none: only valid ones are drawn (the paper)"},
     {.name = "overhead", .arg = TC_ARG_CALL, .field = SO(overhead), .call = parse_overhead, .metavar = "MODEL",
      .def = "paper", .words = "paper per-exec",
      .help = "overhead of scenarios that name none: paper (whole recorded overhead per configuration) or "
              "per-exec (per-execution part only for the executions run)"},
-    {.name = "estimator", .arg = TC_ARG_CALL, .field = SO(s.estimator), .call = parse_estimator, .metavar = "E",
-     .def = "mean", .words = "mean median min", .help = "how a run ranks configurations: mean, median or min of x1..xj"},
+    {.name = "estimator", .arg = TC_ARG_CALL, .field = SO(estimator), .call = parse_estimator, .metavar = "E",
+     .def_doc = "mean", .words = "mean median min",
+     .help = "how a run ranks configurations: mean, median or min of x1..xj; the winner is scored by the same "
+             "statistic of all its executions"},
+    {.name = "truth", .arg = TC_ARG_CALL, .field = SO(truth), .call = parse_truth, .metavar = "T",
+     .def_doc = "the estimator's", .words = "mean median min",
+     .help = "score the winner by another statistic of all its executions: mean, median or min"},
+    {.name = "paper", .arg = TC_ARG_FLAG, .field = SO(paper),
+     .help = "the paper's choices: --failed-cost none --compile-model paper --inputs one --n-config 1:80 "
+             "--exec-ms 10:100 --exec-dist uniform --estimator mean; options given explicitly still apply"},
     TC_OPT_SEED(struct simulate_opts, s.seed, "1", "random seed; same seed, same bytes for any --threads"),
     TC_OPT_THREADS(struct simulate_opts, s.threads, "0", "worker threads; 0 = all online cores"),
     TC_OPT_FORCE(struct simulate_opts, force),
@@ -99,8 +147,10 @@ const struct tc_cmd simulate_cmd = {
     .description =
         "Replay a trace over random tuning budgets (the paper's section 5.3.2, made exact; docs/simulation.md).\n"
         "Each of S samples draws N_CONFIG, EXEC_TIME (and EARLY_STOP_NUM, EARLY_STOP_THRESHOLD); each of R runs\n"
-        "tunes N_CONFIG distinct valid configurations drawn at random and keeps the lowest estimate. Every\n"
-        "scenario replays the same draws. A point = one (sample, scenario): mean and 95% CI over its runs.\n",
+        "tunes N_CONFIG distinct configurations drawn at random (failed ones too: the tuner cannot know) and\n"
+        "keeps the lowest estimate. Every scenario replays the same draws. A point = one (sample, scenario):\n"
+        "mean and 95% CI over its runs. --paper restores every choice of the paper (docs/simulation.md,\n"
+        "\"Deviations from the paper\").\n",
     .operands = "TRACE\ttrace file (default: @TRACE@)\n",
     .opts = simulate_opts,
     .exit_status = "0 ok; 1 a failure while working (memory, disk); 2 usage error or a bad trace (one line on "
@@ -109,6 +159,8 @@ const struct tc_cmd simulate_cmd = {
                 "tunecost simulate --all-inputs -o sim-all                 # Figures 4 and 5\n"
                 "tunecost simulate --scenarios baseline,parallel,pipelined,per-exec -o sim-models\n"
                 "tunecost simulate --n-config 80 --exec-ms 100 -s 1 -r 1000 --input 4096x4096x4096\n"
+                "tunecost simulate --paper -o sim-paper                    # the paper's model throughout\n"
+                "tunecost simulate --exec-ms 0.05:100 --exec-dist log -o sim-short   # down to the noise floor\n"
                 "tunecost frontier sim-all/points.tsv --by tflops          # recompute a frontier\n",
     .min_operands = 0,
     .max_operands = 1,
@@ -216,14 +268,61 @@ out:
     return rc;
 }
 
-/* Checks what the options alone can tell, and turns --scenarios into o->s.scenarios. 0 or -1 (tc_errmsg). */
+/* Marks the settings --paper sets as not given (before the options are read). */
+static void simulate_unset(struct simulate_opts *o)
+{
+    o->n_config_lo = o->n_config_hi = -1;
+    o->exec_lo_ms = o->exec_hi_ms = NAN;
+    o->exec_dist = o->estimator = o->truth = o->failed_cost = o->compile_model = o->inputs = -1;
+}
+
+/* The settings: the defaults, or the paper's choices under --paper, with what was given explicitly on top; then
+ * the scenarios, their compile model as --compile-model says. Checks what the options alone can tell. 0 or -1
+ * (tc_errmsg). */
 static int simulate_check(struct simulate_opts *o)
 {
+    struct sim_settings *s = &o->s;
     if (o->input != NULL && o->all_inputs)
         return tc_seterr("--input and --all-inputs exclude each other");
-    if (parse_scenarios(o->scenarios, o->compile, o->compile_factor, o->overhead, &o->s) != 0)
+    if (o->paper)
+        sim_settings_paper(s);
+    if (o->n_config_lo >= 0)
+        s->n_config_lo = o->n_config_lo, s->n_config_hi = o->n_config_hi;
+    if (!isnan(o->exec_lo_ms))
+        s->exec_ms_lo = o->exec_lo_ms, s->exec_ms_hi = o->exec_hi_ms;
+    if (o->exec_dist >= 0)
+        s->exec_dist = (enum sim_exec_dist)o->exec_dist;
+    if (o->estimator >= 0)
+        s->estimator = (enum sim_estimator)o->estimator;
+    s->truth = o->truth >= 0 ? (enum sim_estimator)o->truth : s->estimator; /* one statistic, unless split */
+    if (o->failed_cost >= 0)
+        s->failed_cost = (enum sim_failed_cost)o->failed_cost;
+    if (o->compile_model >= 0)
+        s->compile_model = (enum sim_compile_model)o->compile_model;
+    if (o->inputs >= 0)
+        s->one_input = o->inputs;
+    if (parse_scenarios(o->scenarios, o->compile, o->compile_factor, o->overhead, s) != 0)
         return -1;
-    return sim_settings_check(&o->s);
+    sim_scenarios_for_model(s);
+    return sim_settings_check(s);
+}
+
+/* The notes on stderr about compile times the trace lacks (once each). */
+static void note_missing(const struct sim_data *d, const struct sim_settings *s, int compile_jobs)
+{
+    long no_iso, failed_no_compile;
+    int seq = 0;
+    for (int i = 0; i < s->n_scenarios; i++)
+        seq |= s->scenarios[i].compile == SIM_COMPILE_SEQUENTIAL;
+    sim_data_missing(d, &no_iso, &failed_no_compile);
+    if (no_iso > 0 && seq && s->compile_model == SIM_CM_MEASURED)
+        fprintf(stderr, "tunecost simulate: note: %ld (input, configuration) pairs have no isolated (1-worker) "
+                        "compile time; sequential charges their compile_ms, measured with %d workers\n", no_iso,
+                compile_jobs);
+    if (failed_no_compile > 0 && s->failed_cost == SIM_FAILED_TRITON)
+        fprintf(stderr, "tunecost simulate: note: %ld failed (input, configuration) pairs have no compile time (a "
+                        "trace collected without --compile-invalid); each is charged the median compile time of "
+                        "its input's valid configurations\n", failed_no_compile);
 }
 
 /* The indices of the inputs named by --input (a comma-separated list of shapes); 0, or -1 with tc_errmsg(). */
@@ -267,7 +366,7 @@ static int resolve_inputs(const struct trace *t, const char *path, const char *i
 /* The replay's tables from the trace at path (closed before returning: the data keep no pointer into it).
  * NULL with tc_errmsg() on failure. */
 static struct sim_data *simulate_load(struct simulate_opts *o, const char *path, struct progress_state *ps,
-                                      double *t_load, double *t_build)
+                                      double *t_load, double *t_build, int *compile_jobs)
 {
     double t0 = tc_now_s();
     struct trace *t;
@@ -282,6 +381,7 @@ static struct sim_data *simulate_load(struct simulate_opts *o, const char *path,
     if (t == NULL)
         return NULL;
     *t_load = tc_now_s() - t0;
+    *compile_jobs = trace_get_meta(t)->compile_jobs;
     if (o->input != NULL && resolve_inputs(t, path, o->input, idx, (int)(sizeof idx / sizeof idx[0]), &n_idx) != 0)
         goto out;
     if (ps->on)
@@ -335,9 +435,11 @@ int cmd_simulate(int argc, char **argv)
     struct sim_result *res = NULL;
     struct progress_state ps = {0, 0};
     double t_load = 0, t_build = 0;
+    int compile_jobs = 0;
 
     memset(&od, 0, sizeof od);
     sim_settings_default(&o.s);
+    simulate_unset(&o);
     if ((rc = tc_cli_parse(&simulate_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
         return rc;
     if (simulate_check(&o) != 0)
@@ -349,7 +451,8 @@ int cmd_simulate(int argc, char **argv)
     }
     rc = 2;
     ps.on = !o.quiet && isatty(STDERR_FILENO);
-    if ((d = simulate_load(&o, path, &ps, &t_load, &t_build)) == NULL || simulate_check_inputs(d, path) != 0) {
+    if ((d = simulate_load(&o, path, &ps, &t_load, &t_build, &compile_jobs)) == NULL ||
+        simulate_check_inputs(d, path) != 0) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         if (first >= argc && access(path, F_OK) != 0)
             fprintf(stderr, "tunecost simulate: the default trace is missing; give a TRACE (a file written by "
@@ -357,6 +460,7 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     }
     rc = 1;
+    note_missing(d, &o.s, compile_jobs);
     /* Status on stderr (settings, timings, what was written); the summary table on stdout; data in files. */
     if (!o.quiet) {
         fprintf(stderr, "tunecost simulate: %s\n", path);

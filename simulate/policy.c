@@ -12,9 +12,12 @@
 
 extern const struct policy_ops policy_random, policy_exhaustive, policy_halving, policy_anneal, policy_costaware;
 extern const struct policy_ops policy_hyperband, policy_genetic, policy_bo;
-const struct policy_ops *const policy_registry[] = {&policy_random,  &policy_exhaustive, &policy_halving,
-                                                    &policy_anneal,  &policy_costaware,  &policy_hyperband,
-                                                    &policy_genetic, &policy_bo,         NULL};
+extern const struct policy_ops policy_pso, policy_diff_evo, policy_greedy_ils, policy_basinhopping, policy_mls;
+extern const struct policy_ops policy_transfer;
+const struct policy_ops *const policy_registry[] = {
+    &policy_random, &policy_exhaustive, &policy_halving,      &policy_anneal, &policy_costaware,
+    &policy_hyperband, &policy_genetic, &policy_bo,           &policy_pso,    &policy_diff_evo,
+    &policy_greedy_ils, &policy_basinhopping, &policy_mls, &policy_transfer, NULL};
 
 const struct policy_ops *policy_find(const char *name)
 {
@@ -81,6 +84,9 @@ void pol_settings_default(struct pol_settings *s)
     s->compile = SIM_COMPILE_SEQUENTIAL;
     s->compile_factor = 16;
     s->overhead = SIM_OVERHEAD_PAPER;
+    s->compile_model = SIM_CM_MEASURED;
+    s->failed_cost = SIM_FAILED_TRITON;
+    s->truth = SIM_ESTIMATOR_MEDIAN;
 }
 
 /* ---- tables ------------------------------------------------------------------------------------------------ */
@@ -105,6 +111,7 @@ void pol_data_free(struct pol_data *d)
             free(d->in[i].c[k].blk);
         free(d->in[i].c);
         free(d->in[i].pc);
+        free(d->in[i].prior_ms);
     }
     free(d->in);
     for (int p = 0; p < d->n_params; p++)
@@ -112,64 +119,167 @@ void pol_data_free(struct pol_data *d)
     free(d->values);
     free(d->n_values);
     free(d->grid_cfg);
+    free(d->vidx);
+    if (d->bcache != NULL) {
+        pthread_mutex_destroy(&d->bcache->mu);
+        free(d->bcache->grid_s);
+        free(d->bcache->out);
+        free(d->bcache);
+    }
     free(d);
 }
 
-/* d->grid_cfg: the configuration at each point of the parameter grid (-1 where the space has none; the first in
- * trace order where several share a point), when the grid has at most 1 << 22 points (else NULL). -1 on memory. */
-static int pol_grid_table(struct pol_data *d, const struct trace *t)
+/* Each parameter's distinct values, ascending (the grid of the space), each configuration's value indices, and the
+ * grid table when it has at most 1 << 22 points. Returns 0, or -1 (out of memory). */
+static int data_grid(struct pol_data *d, const struct trace *t)
 {
-    int nc = trace_n_configs(t), np = trace_n_params(t);
+    int nc = trace_n_configs(t), np = d->n_params;
+    for (int p = 0; p < np; p++) {
+        int32_t *v = malloc(((size_t)nc + 1) * sizeof *v);
+        int n = 0;
+        if (v == NULL)
+            return -1;
+        for (int c = 0; c < nc; c++)
+            v[c] = trace_params(t, c)[p];
+        qsort(v, (size_t)nc, sizeof *v, cmp_i32);
+        for (int c = 0; c < nc; c++)
+            if (n == 0 || v[n - 1] != v[c])
+                v[n++] = v[c];
+        d->values[p] = v;
+        d->n_values[p] = n;
+    }
+    if ((d->vidx = malloc(((size_t)nc * np + 1) * sizeof *d->vidx)) == NULL)
+        return -1;
+    for (int c = 0; c < nc; c++)
+        for (int p = 0; p < np; p++) { /* the value's index in the sorted distinct values */
+            const int32_t *vp = d->values[p], x = trace_params(t, c)[p];
+            int lo = 0, hi = d->n_values[p] - 1;
+            while (lo < hi) {
+                int mid = (lo + hi) / 2;
+                if (vp[mid] < x)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            d->vidx[(size_t)c * np + p] = lo;
+        }
     size_t n_grid = 1;
     for (int p = 0; p < np && n_grid <= ((size_t)1 << 22); p++)
         n_grid *= (size_t)(d->n_values[p] > 0 ? d->n_values[p] : 1);
-    if (n_grid <= ((size_t)1 << 22)) {
-        if ((d->grid_cfg = malloc(n_grid * sizeof *d->grid_cfg)) == NULL)
-            return -1;
-        for (size_t g = 0; g < n_grid; g++)
-            d->grid_cfg[g] = -1;
-        for (int c = nc - 1; c >= 0; c--) { /* backwards: the first in trace order is left */
-            size_t g = 0, stride = 1;
-            for (int p = 0; p < np; p++) {
-                const int32_t *vp = d->values[p], x = trace_params(t, c)[p];
-                int lo = 0, hi = d->n_values[p] - 1;
-                while (lo < hi) { /* the value's index in the sorted distinct values */
-                    int mid = (lo + hi) / 2;
-                    if (vp[mid] < x)
-                        lo = mid + 1;
-                    else
-                        hi = mid;
-                }
-                g += (size_t)lo * stride;
-                stride *= (size_t)d->n_values[p];
-            }
-            d->grid_cfg[g] = c;
+    if (n_grid > ((size_t)1 << 22))
+        return 0;
+    if ((d->grid_cfg = malloc(n_grid * sizeof *d->grid_cfg)) == NULL)
+        return -1;
+    for (size_t g = 0; g < n_grid; g++)
+        d->grid_cfg[g] = -1;
+    for (int c = nc - 1; c >= 0; c--) { /* backwards: the first in trace order is left */
+        size_t g = 0, stride = 1;
+        for (int p = 0; p < np; p++) {
+            g += (size_t)d->vidx[(size_t)c * np + p] * stride;
+            stride *= (size_t)d->n_values[p];
         }
+        d->grid_cfg[g] = c;
     }
     return 0;
 }
 
-/* c->blk: per block of BLK timed executions their sum, sum of squares, min and max (ms). -1 on memory. */
-static int pol_block_sums(struct pcfg *c)
+/* Per-execution blocks of configuration c (struct pcfg.blk). Returns 0, or -1 (out of memory). */
+static int data_blocks(struct pcfg *c)
 {
-    if (c->n / BLK > 0) {
-        if ((c->blk = malloc((size_t)(c->n / BLK) * 4 * sizeof *c->blk)) == NULL)
-            return -1;
-        for (int q = 0; q < c->n / BLK; q++) {
-            double su = 0, sq = 0, mn = INFINITY, mx = 0;
-            for (int e = q * BLK; e < (q + 1) * BLK; e++) {
-                double x = (double)c->x[e] * 1e-6;
-                su += x;
-                sq += x * x;
-                mn = x < mn ? x : mn;
-                mx = x > mx ? x : mx;
-            }
-            c->blk[4 * q] = su;
-            c->blk[4 * q + 1] = sq;
-            c->blk[4 * q + 2] = mn;
-            c->blk[4 * q + 3] = mx;
+    if (c->n / BLK == 0)
+        return 0;
+    if ((c->blk = malloc((size_t)(c->n / BLK) * 4 * sizeof *c->blk)) == NULL)
+        return -1;
+    for (int q = 0; q < c->n / BLK; q++) {
+        double su = 0, sq = 0, mn = INFINITY, mx = 0;
+        for (int e = q * BLK; e < (q + 1) * BLK; e++) {
+            double x = (double)c->x[e] * 1e-6;
+            su += x;
+            sq += x * x;
+            mn = x < mn ? x : mn;
+            mx = x > mx ? x : mx;
+        }
+        c->blk[4 * q] = su;
+        c->blk[4 * q + 1] = sq;
+        c->blk[4 * q + 2] = mn;
+        c->blk[4 * q + 3] = mx;
+    }
+    return 0;
+}
+
+/* Each configuration's charge under both compile models (pcfg.charge), with the medians of the input's valid
+ * configurations for those without a compile time: the rule simulate's replay applies (sim_replay.c). */
+static int charges(struct pinput *in, const struct sim_base *base, int nc)
+{
+    double *v = malloc(((size_t)nc + 1) * sizeof *v), med_ms, med_seq_ms;
+    int m = 0;
+    if (v == NULL)
+        return -1;
+    for (int k = 0; k < nc; k++)
+        if (base[k].status == TRACE_OK)
+            v[m++] = base[k].compile_ms;
+    med_ms = sim_median_finite(v, m);
+    for (int cm = SIM_CM_MEASURED; cm <= SIM_CM_PAPER; cm++) {
+        m = 0;
+        for (int k = 0; k < nc; k++)
+            if (base[k].status == TRACE_OK)
+                v[m++] = sim_compile_charge((enum sim_compile_model)cm, base[k].compile_ms,
+                                            base[k].compile_isolated_ms, NAN, NAN).seq_ms;
+        med_seq_ms = sim_median_finite(v, m);
+        for (int k = 0; k < nc; k++)
+            in->c[k].charge[cm] = sim_compile_charge((enum sim_compile_model)cm, base[k].compile_ms,
+                                                     base[k].compile_isolated_ms, med_ms, med_seq_ms);
+    }
+    free(v);
+    return 0;
+}
+
+/* Input i's table from the records `simulate` replays too (sim_table.h): status, compile time, true time,
+ * overheads. Returns 0, or -1 (tc_errmsg). */
+static int data_input(struct pol_data *d, const struct trace *t, int i, struct sim_scratch *bs, struct sim_base *base)
+{
+    int nc = trace_n_configs(t);
+    struct pinput *in = &d->in[i];
+    in->n_cfg = nc;
+    in->c = calloc((size_t)nc + 1, sizeof *in->c);
+    in->pc = calloc((size_t)nc + 1, sizeof *in->pc);
+    if (in->c == NULL || in->pc == NULL)
+        return tc_seterr("policies: out of memory");
+    in->opt_ms = in->opt_truth_ms[0] = in->opt_truth_ms[1] = in->opt_truth_ms[2] = INFINITY;
+    if (sim_table_input(t, i, bs, base) != 0) {
+        tc_preferr("%s", trace_path(t));
+        return -1;
+    }
+    for (int k = 0; k < nc; k++) {
+        const struct sim_base *b = &base[k];
+        struct pcfg *c = &in->c[k];
+        c->compile_ms = isfinite(b->compile_ms) && b->compile_ms > 0 ? b->compile_ms : 0;
+        c->compile_rec_ms = b->compile_ms;
+        c->status = b->status;
+        in->pc[k].params = trace_params(t, k);
+        in->pc[k].known_invalid = c->status == TRACE_OUT_OF_RESOURCES;
+        c->fail_ms = isfinite(b->wall_ms) && b->wall_ms > 0 ? b->wall_ms : 0;
+        if (c->status != TRACE_OK)
+            continue;
+        c->gap_ms = b->gap_ms;
+        c->ovh_ms = b->ovh_ms;
+        c->warm_ms = b->untimed_ms + c->gap_ms * b->n_untimed;
+        c->x = b->timed_ns;
+        c->n = b->n_timed;
+        c->true_ms = b->true_ms;
+        if (data_blocks(c) != 0)
+            return tc_seterr("policies: out of memory");
+        in->n_valid++;
+        if (c->true_ms < in->opt_ms)
+            in->opt_ms = c->true_ms;
+        for (int e = 0; e < 3; e++) {
+            c->truth_ms[e] = sim_base_truth_ms(b, (enum sim_estimator)e);
+            if (c->truth_ms[e] < in->opt_truth_ms[e])
+                in->opt_truth_ms[e] = c->truth_ms[e];
         }
     }
+    if (charges(in, base, nc) != 0)
+        return tc_seterr("policies: out of memory");
     return 0;
 }
 
@@ -188,60 +298,14 @@ struct pol_data *pol_data_from_trace(const struct trace *t)
     d->n_values = calloc((size_t)np + 1, sizeof *d->n_values);
     d->values = calloc((size_t)np + 1, sizeof *d->values);
     base = malloc(((size_t)nc + 1) * sizeof *base);
-    if (d->in == NULL || d->n_values == NULL || d->values == NULL || base == NULL)
+    if (d->in == NULL || d->n_values == NULL || d->values == NULL || base == NULL || data_grid(d, t) != 0)
         goto oom;
-    for (int p = 0; p < np; p++) { /* each parameter's distinct values, ascending: the grid of the space */
-        int32_t *v = malloc(((size_t)nc + 1) * sizeof *v);
-        int n = 0;
-        if (v == NULL)
-            goto oom;
-        for (int c = 0; c < nc; c++)
-            v[c] = trace_params(t, c)[p];
-        qsort(v, (size_t)nc, sizeof *v, cmp_i32);
-        for (int c = 0; c < nc; c++)
-            if (n == 0 || v[n - 1] != v[c])
-                v[n++] = v[c];
-        d->values[p] = v;
-        d->n_values[p] = n;
-    }
-    if (pol_grid_table(d, t) != 0)
-        goto oom;
-    for (int i = 0; i < d->n_in; i++) {
-        struct pinput *in = &d->in[i];
-        in->n_cfg = nc;
-        in->c = calloc((size_t)nc + 1, sizeof *in->c);
-        in->pc = calloc((size_t)nc + 1, sizeof *in->pc);
-        if (in->c == NULL || in->pc == NULL)
-            goto oom;
-        in->opt_ms = INFINITY;
-        /* the records `simulate` replays too (sim_table.h): status, compile time, true time, overheads */
-        if (sim_table_input(t, i, &bs, base) != 0) {
-            tc_preferr("%s", trace_path(t));
+    for (int i = 0; i < d->n_in; i++)
+        if (data_input(d, t, i, &bs, base) != 0)
             goto fail;
-        }
-        for (int k = 0; k < nc; k++) {
-            const struct sim_base *b = &base[k];
-            struct pcfg *c = &in->c[k];
-            c->compile_ms = isfinite(b->compile_ms) && b->compile_ms > 0 ? b->compile_ms : 0;
-            c->status = b->status;
-            in->pc[k].params = trace_params(t, k);
-            in->pc[k].compile_ms = b->compile_ms;
-            in->pc[k].known_invalid = c->status == TRACE_OUT_OF_RESOURCES;
-            c->fail_ms = isfinite(b->wall_ms) && b->wall_ms > 0 ? b->wall_ms : 0;
-            if (c->status != TRACE_OK)
-                continue;
-            c->gap_ms = b->gap_ms;
-            c->ovh_ms = b->ovh_ms;
-            c->warm_ms = b->untimed_ms + c->gap_ms * b->n_untimed;
-            c->x = b->timed_ns;
-            c->n = b->n_timed;
-            c->true_ms = b->true_ms;
-            if (pol_block_sums(c) != 0)
-                goto oom;
-            in->n_valid++;
-            if (c->true_ms < in->opt_ms)
-                in->opt_ms = c->true_ms;
-        }
+    if ((d->bcache = calloc(1, sizeof *d->bcache)) != NULL && pthread_mutex_init(&d->bcache->mu, NULL) != 0) {
+        free(d->bcache);
+        d->bcache = NULL; /* no cache: each evaluation computes its baseline */
     }
     free(base);
     sim_scratch_free(&bs);
@@ -255,3 +319,132 @@ fail:
     return NULL;
 }
 
+/* ---- the transfer policy's prior ------------------------------------------------------------------------------ */
+
+int pol_data_has_prior(const struct pol_data *d)
+{
+    return d->n_in > 0 && d->in[0].prior_ms != NULL;
+}
+
+/* qsort_r / bsearch order on configurations of a trace: lexicographic parameter values. */
+struct by_params {
+    const struct trace *t;
+    const int32_t *key; /* the values sought (bsearch), when the key index is -1 */
+};
+
+static int cmp_params(const void *a, const void *b, void *ctx)
+{
+    const struct by_params *bp = ctx;
+    int ia = *(const int *)a, ib = *(const int *)b;
+    const int32_t *x = ia < 0 ? bp->key : trace_params(bp->t, ia), *y = ib < 0 ? bp->key : trace_params(bp->t, ib);
+    for (int p = 0; p < trace_n_params(bp->t); p++)
+        if (x[p] != y[p])
+            return (x[p] > y[p]) - (x[p] < y[p]);
+    return 0;
+}
+
+/* The input of `other` with the same dimensions as input i of t, or -1. */
+static int same_input(const struct trace *t, int i, const struct trace *other)
+{
+    int nd = trace_n_dims(t);
+    if (trace_n_dims(other) != nd)
+        return -1;
+    for (int j = 0; j < trace_n_inputs(other); j++) {
+        int q = 0;
+        while (q < nd && trace_dims(t, i)[q] == trace_dims(other, j)[q] &&
+               strcmp(trace_dim_name(t, q), trace_dim_name(other, q)) == 0)
+            q++;
+        if (q == nd)
+            return j;
+    }
+    return -1;
+}
+
+/* prior[k] for input i of d from od (other's tables): match[k] is k's configuration in other (-1: none). */
+static void prior_input(const struct pol_data *od, int j, const int *match, int nc, double *prior)
+{
+    for (int k = 0; k < nc; k++) {
+        int m = match[k];
+        prior[k] = NAN;
+        if (m < 0)
+            continue;
+        if (j >= 0) {
+            if (od->in[j].c[m].status == TRACE_OK)
+                prior[k] = od->in[j].c[m].true_ms;
+            continue;
+        }
+        double sum_log = 0; /* no such input there: the geometric mean slowdown over its inputs */
+        int n = 0;
+        for (int q = 0; q < od->n_in; q++)
+            if (od->in[q].c[m].status == TRACE_OK) {
+                sum_log += log(od->in[q].c[m].true_ms / od->in[q].opt_ms);
+                n++;
+            }
+        if (n > 0)
+            prior[k] = exp(sum_log / n);
+    }
+}
+
+int pol_data_set_prior(struct pol_data *d, const struct trace *t, const struct trace *other)
+{
+    int nc = trace_n_configs(t), no = trace_n_configs(other), np = trace_n_params(t), rc = -1, n_match = 0;
+    int *order = malloc(((size_t)no + 1) * sizeof *order), *match = malloc(((size_t)nc + 1) * sizeof *match);
+    struct pol_data *od = NULL;
+    struct by_params bp = {other, NULL};
+    if (order == NULL || match == NULL) {
+        tc_seterr("policies: out of memory");
+        goto out;
+    }
+    if (trace_n_params(other) != np) {
+        tc_seterr("%s: %d parameters, %s has %d: not the same search space", trace_path(other),
+                  trace_n_params(other), trace_path(t), np);
+        goto out;
+    }
+    for (int p = 0; p < np; p++)
+        if (strcmp(trace_param_name(t, p), trace_param_name(other, p)) != 0) {
+            tc_seterr("%s: parameter %d is %s, %s has %s: not the same search space", trace_path(other), p,
+                      trace_param_name(other, p), trace_path(t), trace_param_name(t, p));
+            goto out;
+        }
+    for (int m = 0; m < no; m++)
+        order[m] = m;
+    qsort_r(order, (size_t)no, sizeof *order, cmp_params, &bp);
+    for (int k = 0; k < nc; k++) { /* binary search of k's values among other's, in that order */
+        int key = -1, lo = 0, hi = no;
+        bp.key = trace_params(t, k);
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (cmp_params(&order[mid], &key, &bp) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        match[k] = lo < no && cmp_params(&order[lo], &key, &bp) == 0 ? order[lo] : -1;
+        n_match += match[k] >= 0;
+    }
+    if (n_match == 0) {
+        tc_seterr("%s: no configuration in common with %s", trace_path(other), trace_path(t));
+        goto out;
+    }
+    if ((od = pol_data_from_trace(other)) == NULL)
+        goto out;
+    for (int i = 0; i < d->n_in; i++) {
+        free(d->in[i].prior_ms);
+        if ((d->in[i].prior_ms = malloc(((size_t)nc + 1) * sizeof *d->in[i].prior_ms)) == NULL) {
+            tc_seterr("policies: out of memory");
+            goto out;
+        }
+        prior_input(od, same_input(t, i, other), match, nc, d->in[i].prior_ms);
+    }
+    rc = 0;
+out:
+    if (rc != 0)
+        for (int i = 0; i < d->n_in; i++) {
+            free(d->in[i].prior_ms);
+            d->in[i].prior_ms = NULL;
+        }
+    pol_data_free(od);
+    free(order);
+    free(match);
+    return rc;
+}

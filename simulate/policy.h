@@ -21,14 +21,14 @@
 
 struct trace;
 
-/* What a policy may know about a configuration before benchmarking it. */
+/* What a policy may know about a configuration before benchmarking it: its parameters only. Nothing recorded about
+ * it (compile time, status, times) is visible until the engine has charged for it; those results are in the view's
+ * per-configuration arrays (tests/test-policy.c checks that an unmeasured configuration shows none). */
 struct pol_config {
     const int32_t *params;  /* n_params values (the trace's /params row) */
-    double compile_ms;      /* recorded compile time (NaN if it never compiled) */
-    int status;             /* the trace's status for this input; a policy may only use it through `known` */
     int known_invalid;      /* 1 when the configuration is refused before any launch (out of resources: shared
-                             * memory or registers over the limit, known from the compiler), which a real tuner
-                             * knows without benchmarking; compile errors are known only after compiling */
+                             * memory or registers over the limit), which the engine charges nothing for: a tuner's
+                             * restrictions (Kernel Tuner's `restrictions`) exclude it from the parameters alone */
 };
 
 /* The view of one input a policy sees while it runs. */
@@ -38,10 +38,17 @@ struct pol_view {
     const int *n_values;            /* per parameter: number of distinct values in the space */
     const int32_t *const *values;   /* per parameter: its distinct values, ascending */
     const int *grid_cfg;            /* for pol_config_at (may be NULL) */
-    /* measurements so far (filled by the engine): */
+    const int *vidx;                /* n_configs x n_params: each configuration's value indices (may be NULL:
+                                     * then pol_vidx searches values[]) */
+    const double *prior_ms;         /* per configuration: another GPU's true time for this input (the transfer
+                                     * policy's warm start, policy_transfer.c), NaN where it has none; NULL when no
+                                     * prior was given (pol_data_set_prior) */
+    /* measurements so far (filled by the engine; NaN / 0 for a configuration not yet benchmarked): */
     const double *est_ms;           /* per configuration: mean of its timed executions so far; NaN if none */
     const int *n_exec;              /* per configuration: timed executions so far */
     const int *failed;              /* per configuration: 1 once it failed (compile, launch, wrong result) */
+    const double *compile_ms;       /* per configuration: the compile time recorded for it, once the engine has
+                                     * compiled it (charged it); NaN before, and for what was never compiled */
     int best;                       /* configuration with the lowest estimate so far, or -1 */
     double time_s;                  /* tuning time spent so far */
     double rep_ms;                  /* the repetition time per configuration the user set (--rep-ms) */
@@ -64,6 +71,7 @@ struct policy_ops {
     void (*observe)(void *st, const struct pol_view *v, int c);
     /* Free the state. */
     void (*stop)(void *st);
+    int needs_prior;        /* 1: runs only with a prior (pol_view.prior_ms), see pol_data_set_prior */
 };
 
 /* Helpers for policies. pol_pick_unmarked: the configuration at a uniformly random position among those with
@@ -74,6 +82,28 @@ int pol_value_index(const struct pol_view *v, int p, int32_t x);
 /* The configuration whose parameter p has value v->values[p][vidx[p]] for every p (the first in trace order), or
  * -1 when the space has none. O(n_params) from a table when the grid is small enough to tabulate. */
 int pol_config_at(const struct pol_view *v, const int *vidx);
+
+/* Search-space helpers of the grid-search policies (policy_search.c), on the space as it is: the configurations
+ * in the trace, whose parameters take the values in v->values (Kernel Tuner's neighbour methods, searchspace.py).
+ * pol_vidx: the value index of configuration c's parameter p.
+ * pol_neighbours: the configurations that are neighbours of the grid point vidx (which need not be a
+ * configuration itself; it is never its own neighbour), into out (room for n_configs), ascending configuration
+ * index; returns how many. POL_NBR_HAMMING: differ in exactly one parameter, by any number of steps;
+ * POL_NBR_ADJACENT: every parameter within one step of its sorted values, at least one different (Kernel
+ * Tuner's "strictly-adjacent"; its "adjacent" is the same wherever every value of a parameter occurs in some
+ * configuration, as here, where values[] are the values that occur); POL_NBR_STEP: one parameter one step, the
+ * others equal (Kernel Tuner's "Hamming-adjacent" on such a space; anneal's and genetic's moves).
+ * pol_closest: a configuration at the least sum of |value index differences| from vidx, uniformly among ties
+ * (one draw from v->rng when there are several; Kernel Tuner's "closest-param-indices"), or -1 for an empty space.
+ * pol_cost: Kernel Tuner's cost of configuration c as far as it is known: 1 and its estimate (DBL_MAX when it
+ * failed or has none) once benchmarked, else 0.
+ * pol_rep_once: rep_ms for a policy that benchmarks each configuration once: v->rep_ms the first time, 0 after. */
+enum pol_nbr { POL_NBR_HAMMING = 0, POL_NBR_ADJACENT = 1, POL_NBR_STEP = 2 };
+int pol_vidx(const struct pol_view *v, int c, int p);
+int pol_neighbours(const struct pol_view *v, const int *vidx, enum pol_nbr method, int *out);
+int pol_closest(const struct pol_view *v, const int *vidx);
+int pol_cost(const struct pol_view *v, int c, double *cost);
+double pol_rep_once(void *st, const struct pol_view *v, int c);
 
 /* The registry: every built-in policy, NULL-terminated. */
 extern const struct policy_ops *const policy_registry[];
@@ -108,11 +138,19 @@ struct pol_settings {
      * EXEC_TIME), charged as their sum plus the overhead of model `overhead`; compile time goes through the
      * clock of model `compile` with `compile_factor` workers (compile_jobs is ignored); POL_STOP_EARLY is
      * simulate's rule (the mean of the first es_num executions exceeds es_threshold x the fastest execution of
-     * the configurations benchmarked before, and more than es_num would run); the budget is checked per step. */
+     * the configurations benchmarked before, and more than es_num would run); the budget is checked per step;
+     * failed configurations are charged per failed_cost and speedups scored by `truth`. */
     int sim_costs;
     enum sim_compile compile;     /* [SIM_COMPILE_SEQUENTIAL] */
     int compile_factor;           /* [16] */
     enum sim_overhead overhead;   /* [SIM_OVERHEAD_PAPER] */
+    enum sim_compile_model compile_model; /* which compile times the models charge, as simulate's
+                                   * --compile-model [SIM_CM_MEASURED] */
+    enum sim_failed_cost failed_cost; /* SIM_FAILED_TRITON: a failed configuration costs its compile (every
+                                   * status) plus its failed launch's wall_ms, as simulate charges it; NONE: as
+                                   * the engine charges it (no compile for out of resources, the wall_ms of a
+                                   * launch error or wrong result) [SIM_FAILED_TRITON] */
+    enum sim_estimator truth;     /* the truth speedups are scored by (simulate's --truth) [SIM_ESTIMATOR_MEDIAN] */
 };
 
 void pol_settings_default(struct pol_settings *s);
@@ -120,6 +158,13 @@ void pol_settings_default(struct pol_settings *s);
 /* The tables the engine replays: one per input, built from a trace (current runs only). */
 struct pol_data;
 struct pol_data *pol_data_from_trace(const struct trace *t);
+/* The transfer policy's prior (pol_view.prior_ms) from another trace `other` of the same kernel, another GPU:
+ * configurations matched by parameter values (the parameter names must be the same, in the same order), inputs by
+ * their dimensions; an input of d that `other` lacks gets, per configuration, the geometric mean over other's
+ * inputs of its time relative to that input's best (a ranking, not times). Returns 0, or -1 (tc_errmsg: the
+ * parameters differ, no configuration in common, out of memory). */
+int pol_data_set_prior(struct pol_data *d, const struct trace *t, const struct trace *other);
+int pol_data_has_prior(const struct pol_data *d);
 void pol_data_free(struct pol_data *d);
 int pol_data_n_inputs(const struct pol_data *d);
 

@@ -1,5 +1,5 @@
 /* policy_anneal.c — simulated annealing over the parameter grid. Neighbours of a configuration differ from it in
- * exactly one parameter, by one step in that parameter's sorted set of values. From a random start, each step
+ * exactly one parameter, by one step in that parameter's sorted set of values (pol_neighbours, POL_NBR_STEP). From a random start, each step
  * measures a random unmeasured neighbour of the current configuration and moves there if it is faster, or, if
  * slower by a relative amount d, with probability exp(-d / T); T starts at T0 and is multiplied by ALPHA each
  * step. With no unmeasured neighbour left it jumps to a random unmeasured configuration. Hyperparameters:
@@ -18,6 +18,7 @@ struct st_anneal {
     double temp;
     int *tried;  /* per configuration: already proposed */
     int *nbr;    /* scratch: candidate neighbours */
+    int *vbuf;   /* scratch: value indices */
 };
 
 static void *anneal_start(const struct pol_view *v)
@@ -27,9 +28,11 @@ static void *anneal_start(const struct pol_view *v)
         return NULL;
     st->tried = calloc((size_t)v->n_configs, sizeof *st->tried);
     st->nbr = malloc((size_t)v->n_configs * sizeof *st->nbr);
-    if (st->tried == NULL || st->nbr == NULL) {
+    st->vbuf = malloc(((size_t)v->n_params + 1) * sizeof *st->vbuf);
+    if (st->tried == NULL || st->nbr == NULL || st->vbuf == NULL) {
         free(st->tried);
         free(st->nbr);
+        free(st->vbuf);
         free(st);
         return NULL;
     }
@@ -39,28 +42,17 @@ static void *anneal_start(const struct pol_view *v)
     return st;
 }
 
-/* 1 when a and b differ in exactly one parameter, by one step of its sorted values. */
-static int neighbours(const struct pol_view *v, int a, int b)
-{
-    int diff = 0;
-    for (int p = 0; p < v->n_params; p++) {
-        int32_t x = v->cfg[a].params[p], y = v->cfg[b].params[p];
-        if (x == y)
-            continue;
-        if (++diff > 1 || abs(pol_value_index(v, p, x) - pol_value_index(v, p, y)) != 1)
-            return 0;
-    }
-    return diff == 1;
-}
-
 static int anneal_next(void *p, const struct pol_view *v)
 {
     struct st_anneal *st = p;
     int k = -1, n = 0;
-    if (st->cur >= 0) {
-        for (int j = 0; j < v->n_configs; j++)
-            if (!st->tried[j] && neighbours(v, st->cur, j))
-                st->nbr[n++] = j;
+    if (st->cur >= 0) { /* the untried one-step neighbours of cur, ascending (pol_neighbours' order) */
+        for (int q = 0; q < v->n_params; q++)
+            st->vbuf[q] = pol_vidx(v, st->cur, q);
+        int n_all = pol_neighbours(v, st->vbuf, POL_NBR_STEP, st->nbr);
+        for (int j = 0; j < n_all; j++)
+            if (!st->tried[st->nbr[j]])
+                st->nbr[n++] = st->nbr[j];
         if (n > 0)
             k = st->nbr[gsl_rng_uniform_int(v->rng, (unsigned long)n)];
     }
@@ -102,10 +94,11 @@ static void anneal_stop(void *p)
     struct st_anneal *st = p;
     free(st->tried);
     free(st->nbr);
+    free(st->vbuf);
     free(st);
 }
 
 const struct policy_ops policy_anneal = {
     "anneal", "simulated annealing over the parameter grid (neighbours: one parameter, one step)",
-    "Kirkpatrick et al., Science 220 (1983)", anneal_start, anneal_next, anneal_rep, anneal_observe, anneal_stop,
+    "Kirkpatrick et al., Science 220 (1983)", anneal_start, anneal_next, anneal_rep, anneal_observe, anneal_stop, 0,
 };

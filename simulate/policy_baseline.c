@@ -8,6 +8,7 @@
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- the analytic baseline -------------------------------------------------------------------------------------
  * Random search without replacement over all n configurations of an input, each benchmarked for rep_ms, with
@@ -108,8 +109,6 @@ void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const 
                 B += (cost[k] - b) * (cost[k] - b) / nf;
         }
         qsort(sp, (size_t)nv, sizeof *sp, cmp_desc);
-        for (int j = 0; j <= nv; j++)
-            ek[j] = best_of(sp, nv, nv, j);
         /* lo[j]: the j cheapest valid costs, a lower bound of T_j (failures cost >= 0) */
         for (int k = 0, q = 0; k < nc; k++)
             if (in->c[k].status == TRACE_OK)
@@ -117,9 +116,16 @@ void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const 
         qsort(lo, (size_t)nv, sizeof *lo, cmp_asc);
         for (int j = 1; j < nv; j++)
             lo[j] += lo[j - 1];
+        /* P(T_j <= t) is 0 where t <= L_j: terms beyond the last j with L_j below the grid's last time add exactly 0,
+         * so E_j is needed only up to there (O(v j_max) rather than O(v^2) on a large space) */
+        int j_max = 0;
+        while (j_max < nv && lo[j_max] < grid_s[n - 1] * 1e3)
+            j_max++;
+        for (int j = 0; j <= j_max; j++)
+            ek[j] = best_of(sp, nv, nv, j);
         for (int g = 0; g < n; g++) {
             double t_ms = grid_s[g] * 1e3, e = 0;
-            for (int j = 1; j <= nv; j++) {
+            for (int j = 1; j <= j_max && lo[j - 1] < t_ms; j++) {
                 double em = (double)j * nf / (nv + 1.0);
                 double vm = (double)j * nf * (nv + 1.0 - j) * (nv + nf + 1.0) / ((nv + 1.0) * (nv + 1.0) * (nv + 2.0));
                 double m = j * a + em * b;
@@ -138,6 +144,39 @@ void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const 
     }
     for (int g = 0; g < n && used > 0; g++)
         out[g] /= used;
+}
+
+void pol_baseline_cached(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n,
+                         double *out)
+{
+    struct pol_bcache *bc = d->bcache;
+    if (bc == NULL) {
+        pol_baseline(d, s, grid_s, n, out);
+        return;
+    }
+    pthread_mutex_lock(&bc->mu);
+    if (bc->out == NULL || bc->n != n || bc->rep_ms != s->rep_ms || bc->compile_jobs != s->compile_jobs ||
+        memcmp(bc->grid_s, grid_s, (size_t)n * sizeof *grid_s) != 0) {
+        double *g = malloc((size_t)n * sizeof *g), *o = malloc((size_t)n * sizeof *o);
+        if (g == NULL || o == NULL) {
+            free(g);
+            free(o);
+            pthread_mutex_unlock(&bc->mu);
+            pol_baseline(d, s, grid_s, n, out);
+            return;
+        }
+        pol_baseline(d, s, grid_s, n, o);
+        memcpy(g, grid_s, (size_t)n * sizeof *g);
+        free(bc->grid_s);
+        free(bc->out);
+        bc->grid_s = g;
+        bc->out = o;
+        bc->n = n;
+        bc->rep_ms = s->rep_ms;
+        bc->compile_jobs = s->compile_jobs;
+    }
+    memcpy(out, bc->out, (size_t)n * sizeof *out);
+    pthread_mutex_unlock(&bc->mu);
 }
 
 int pol_baseline_sampled(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n,

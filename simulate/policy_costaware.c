@@ -2,7 +2,7 @@
  * compiler already refuses (shared memory or registers over the limit: "out of resources", known without a
  * launch) are skipped, and among CANDIDATES random unmeasured configurations the one with the lowest predicted
  * compile time is measured next. The prediction of a configuration's compile time is the mean compile time of
- * the configurations measured so far that share the most parameter values with it (the overall mean while none
+ * the configurations compiled so far (the only compile times a tuner knows) that share the most parameter values with it (the overall mean while none
  * is measured). Hyperparameters: CANDIDATES = 4. Reference: cost-aware search as in "Towards Cost-Efficient
  * Autotuners for Machine Learning Systems" (compile time dominates tuning cost) and Kernel Tuner's restrictions,
  * which skip invalid configurations before compiling. */
@@ -37,7 +37,7 @@ static double predict_compile(const struct st_costaware *st, const struct pol_vi
     int best_shared = -1, n = 0;
     double sum = 0;
     for (int j = 0; j < v->n_configs; j++) {
-        if (!st->done[j] || v->cfg[j].known_invalid || isnan(v->cfg[j].compile_ms))
+        if (!st->done[j] || v->cfg[j].known_invalid || isnan(v->compile_ms[j]))
             continue;
         int shared = 0;
         for (int p = 0; p < v->n_params; p++)
@@ -48,7 +48,7 @@ static double predict_compile(const struct st_costaware *st, const struct pol_vi
             n = 0;
         }
         if (shared == best_shared) {
-            sum += v->cfg[j].compile_ms;
+            sum += v->compile_ms[j];
             n++;
         }
     }
@@ -94,5 +94,5 @@ static void costaware_stop(void *p)
 const struct policy_ops policy_costaware = {
     "costaware", "random, skipping what the compiler refuses, preferring configurations predicted to compile fast",
     "compile-cost-aware search; Kernel Tuner restrictions", costaware_start, costaware_next, costaware_rep, NULL,
-    costaware_stop,
+    costaware_stop, 0,
 };

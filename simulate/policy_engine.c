@@ -15,7 +15,7 @@
 /* ---- one tuning run ------------------------------------------------------------------------------------------ */
 
 struct run_state {
-    double *est_ms, *sum_ms, *sumsq_ms;
+    double *est_ms, *sum_ms, *sumsq_ms, *compile_ms;
     int *n_exec, *failed, *visited, *dropped;
     double best_single_ms;
     int n_visited;               /* distinct configurations benchmarked (or failed) */
@@ -57,6 +57,20 @@ static int incumbent(const struct pinput *in, const struct run_state *rs)
             (best < 0 || rs->est_ms[k] < rs->est_ms[best]))
             best = k;
     return best;
+}
+
+/* The incumbent after a step on k, from the one before (prev): only k changed, so a full scan is needed only when
+ * k was the incumbent (its estimate may have risen, or it was dropped); else k replaces prev when it is usable and
+ * lower, or equal with a lower index (incumbent's order). */
+static int incumbent_after(const struct pinput *in, const struct run_state *rs, int prev, int k)
+{
+    if (prev < 0 || k == prev)
+        return incumbent(in, rs);
+    if (rs->failed[k] || rs->dropped[k] || rs->n_exec[k] == 0)
+        return prev;
+    if (rs->est_ms[k] < rs->est_ms[prev] || (rs->est_ms[k] == rs->est_ms[prev] && k < prev))
+        return k;
+    return prev;
 }
 
 /* Benchmark configuration k for `rep` ms of timed executions (continuing after those already taken). Returns 1
@@ -174,9 +188,14 @@ static int bench_step_sim(const struct pinput *in, const struct pol_settings *s,
     double bench, mn;
     if (rs->visited[k])
         return 0; /* simulate benchmarks a configuration once */
-    if (c->status != TRACE_OK) { /* simulate draws valid configurations only; charged as the engine does */
-        double fail = c->status == TRACE_LAUNCH_ERROR || c->status == TRACE_WRONG_RESULT ? c->fail_ms : 0;
-        sim_clock_step(&rs->clock, c->status != TRACE_OUT_OF_RESOURCES, c->compile_ms, fail);
+    if (c->status != TRACE_OK) {
+        /* triton: as simulate charges it (compile + the failed launch); none: simulate draws valid
+         * configurations only, so charged as the engine does */
+        int triton = s->failed_cost == SIM_FAILED_TRITON;
+        double fail = triton || c->status == TRACE_LAUNCH_ERROR || c->status == TRACE_WRONG_RESULT ? c->fail_ms : 0;
+        struct sim_compile_ms cc = {c->compile_ms, c->compile_ms};
+        sim_clock_step(&rs->clock, triton || c->status != TRACE_OUT_OF_RESOURCES,
+                       triton ? c->charge[s->compile_model] : cc, fail);
         if (sim_clock_ms(&rs->clock) > s->budget_s * 1e3) {
             rs->clock = saved;
             return 1;
@@ -204,7 +223,7 @@ static int bench_step_sim(const struct pinput *in, const struct pol_settings *s,
         bench = (double)sum * 1e-6 + sim_overhead_ms(s->overhead, c->ovh_ms, c->gap_ms, c->n, j);
         mn = (double)pmin * 1e-6;
     }
-    sim_clock_step(&rs->clock, 1, c->compile_ms, bench);
+    sim_clock_step(&rs->clock, 1, c->charge[s->compile_model], bench);
     if (sim_clock_ms(&rs->clock) > s->budget_s * 1e3) {
         rs->clock = saved;
         return 1;
@@ -237,9 +256,12 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
     struct pol_view v;
     void *st = NULL;
     memset(&rs, 0, sizeof rs);
+    if (ops->needs_prior && in->prior_ms == NULL)
+        return tc_seterr("policies: %s needs another GPU's trace as its prior (--transfer-from TRACE)", ops->name);
     rs.est_ms = malloc((size_t)nc * sizeof *rs.est_ms);
     rs.sum_ms = calloc((size_t)nc, sizeof *rs.sum_ms);
     rs.sumsq_ms = calloc((size_t)nc, sizeof *rs.sumsq_ms);
+    rs.compile_ms = malloc((size_t)nc * sizeof *rs.compile_ms);
     rs.n_exec = calloc((size_t)nc, sizeof *rs.n_exec);
     rs.failed = calloc((size_t)nc, sizeof *rs.failed);
     rs.visited = calloc((size_t)nc, sizeof *rs.visited);
@@ -251,13 +273,14 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
         if (rs.wfree_ms != NULL)
             sim_clock_start(&rs.clock, s->compile, f, rs.wfree_ms);
     }
-    if (rs.est_ms == NULL || rs.sum_ms == NULL || rs.sumsq_ms == NULL || rs.n_exec == NULL || rs.failed == NULL ||
+    if (rs.est_ms == NULL || rs.sum_ms == NULL || rs.sumsq_ms == NULL || rs.compile_ms == NULL || rs.n_exec == NULL ||
+        rs.failed == NULL ||
         rs.visited == NULL || rs.dropped == NULL || (s->sim_costs && rs.wfree_ms == NULL)) {
         tc_seterr("policies: out of memory");
         goto out;
     }
     for (int k = 0; k < nc; k++)
-        rs.est_ms[k] = NAN;
+        rs.est_ms[k] = rs.compile_ms[k] = NAN;
     memset(&v, 0, sizeof v);
     v.n_configs = nc;
     v.n_params = d->n_params;
@@ -265,6 +288,9 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
     v.n_values = d->n_values;
     v.values = (const int32_t *const *)d->values;
     v.grid_cfg = d->grid_cfg;
+    v.vidx = d->vidx;
+    v.prior_ms = in->prior_ms;
+    v.compile_ms = rs.compile_ms;
     v.est_ms = rs.est_ms;
     v.n_exec = rs.n_exec;
     v.failed = rs.failed;
@@ -288,16 +314,21 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
         if (s->max_configs > 0 && !rs.visited[k] && rs.n_visited >= s->max_configs)
             break; /* the run's configurations are all benchmarked */
         double rep = ops->rep_ms(st, &v, k);
+        int was_visited = rs.visited[k];
         rep = isfinite(rep) && rep > 0 ? rep : 0;
         if (s->sim_costs ? bench_step_sim(in, s, &rs, k, rep, &v.time_s) : bench_step(in, s, &rs, k, rep, &v.time_s)) {
             *budget_stop = 1;
             break;
         }
+        if (!was_visited && rs.visited[k] && in->c[k].status != TRACE_OUT_OF_RESOURCES)
+            rs.compile_ms[k] = in->c[k].compile_rec_ms; /* compiled now: its compile time is known */
         (*n_steps)++;
-        v.best = incumbent(in, &rs);
+        v.best = incumbent_after(in, &rs, v.best, k);
         if (ops->observe != NULL)
             ops->observe(st, &v, k);
-        if (log_add(log, v.time_s, v.best >= 0 ? in->opt_ms / in->c[v.best].true_ms : 0) != 0) {
+        if (log_add(log, v.time_s, v.best < 0     ? 0
+                                   : s->sim_costs ? in->opt_truth_ms[s->truth] / in->c[v.best].truth_ms[s->truth]
+                                                  : in->opt_ms / in->c[v.best].true_ms) != 0) {
             tc_seterr("policies: out of memory");
             goto out;
         }
@@ -309,6 +340,7 @@ out:
     free(rs.est_ms);
     free(rs.sum_ms);
     free(rs.sumsq_ms);
+    free(rs.compile_ms);
     free(rs.n_exec);
     free(rs.failed);
     free(rs.visited);
@@ -442,6 +474,7 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
     struct pol_job jb;
     memset(curve, 0, sizeof *curve);
     memset(&jb, 0, sizeof jb);
+
     curve->policy = ops->name;
     curve->n_grid = n;
     curve->grid_s = malloc((size_t)n * sizeof *curve->grid_s);
@@ -491,7 +524,7 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
         tc_seterr("policies: no input has a valid run");
         goto out;
     }
-    pol_baseline(d, s, grid_s, n, curve->baseline);
+    pol_baseline_cached(d, s, grid_s, n, curve->baseline);
     curve->t90_s = curve->t95_s = curve->t99_s = NAN;
     double gain = 0, room = 0; /* sums over the grid of P - B and of 1 - B: score = gain / room */
     for (int g = 0; g < n; g++) {

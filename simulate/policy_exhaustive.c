@@ -25,5 +25,5 @@ static double exhaustive_rep(void *p, const struct pol_view *v, int c)
 
 const struct policy_ops policy_exhaustive = {
     "exhaustive", "every configuration once, in the trace's order", "brute force (Kernel Tuner's brute_force)",
-    exhaustive_start, exhaustive_next, exhaustive_rep, NULL, free,
+    exhaustive_start, exhaustive_next, exhaustive_rep, NULL, free, 0,
 };

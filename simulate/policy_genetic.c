@@ -144,5 +144,5 @@ static void genetic_stop(void *p)
 const struct policy_ops policy_genetic = {
     "genetic", "genetic algorithm: 8 per generation, tournament of 2, uniform crossover, one-step mutation 0.1",
     "Goldberg 1989; Kernel Tuner (van Werkhoven, FGCS 2019)", genetic_start, genetic_next, genetic_rep, NULL,
-    genetic_stop,
+    genetic_stop, 0,
 };

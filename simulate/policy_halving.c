@@ -90,5 +90,5 @@ static void halving_stop(void *p)
 
 const struct policy_ops policy_halving = {
     "halving", "successive halving on repetition time: all at rep/9, the best third at rep/3, the best ninth at rep",
-    "Jamieson & Talwalkar, AISTATS 2016", halving_start, halving_next, halving_rep, NULL, halving_stop,
+    "Jamieson & Talwalkar, AISTATS 2016", halving_start, halving_next, halving_rep, NULL, halving_stop, 0,
 };

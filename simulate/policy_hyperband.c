@@ -128,5 +128,5 @@ static void hyperband_stop(void *p)
 
 const struct policy_ops policy_hyperband = {
     "hyperband", "Hyperband: successive-halving brackets of 9 at rep/9, 5 at rep/3 and 3 at rep, repeated",
-    "Li et al., JMLR 18 (2018)", hyperband_start, hyperband_next, hyperband_rep, NULL, hyperband_stop,
+    "Li et al., JMLR 18 (2018)", hyperband_start, hyperband_next, hyperband_rep, NULL, hyperband_stop, 0,
 };

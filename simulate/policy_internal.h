@@ -5,12 +5,15 @@
 #define POLICY_INTERNAL_H
 
 #include "policy.h"
+#include "sim_cost.h"
 
+#include <pthread.h>
 #include <stdint.h>
 
 struct pcfg {
     int status;          /* the current run's status for this input (compile/config status without a run) */
     double compile_ms;   /* 0 when not recorded */
+    double compile_rec_ms; /* as recorded (NaN when not): what the view shows once it is compiled */
     double warm_ms;      /* estimate + warm-up executions, with their overhead share */
     double gap_ms;       /* per-execution overhead: (wall_ms - all executions) / executions, >= 0 */
     double ovh_ms;       /* wall_ms - timed executions, >= 0 (the paper's whole overhead) */
@@ -18,6 +21,9 @@ struct pcfg {
     const uint64_t *x;   /* timed executions (ns), in the trace's memory */
     int n;
     double true_ms;      /* median of the timed executions */
+    double truth_ms[3];  /* their mean, median and minimum (by enum sim_estimator): simulate's truths (sim_costs) */
+    struct sim_compile_ms charge[2]; /* what simulate's compile models charge, by enum sim_compile_model (a failed
+                          * configuration without a compile time: the input's median, sim_compile_charge) */
     double *blk;         /* per block of BLK executions: sum (ms), sum of squares, min, max (4 values each), so that a
                           * step takes whole blocks at once; the last, partial block is walked one by one */
 };
@@ -27,7 +33,9 @@ struct pinput {
     int n_cfg, n_valid;
     struct pcfg *c;
     struct pol_config *pc;
+    double *prior_ms;    /* n_cfg, or NULL: the transfer policy's prior (pol_data_set_prior) */
     double opt_ms;
+    double opt_truth_ms[3]; /* the best valid truth_ms, by enum sim_estimator */
 };
 
 struct pol_data {
@@ -35,9 +43,23 @@ struct pol_data {
     struct pinput *in;
     int *n_values;
     int32_t **values;
+    int *vidx;           /* n_configs x n_params: each configuration's value indices */
     int *grid_cfg;       /* the configuration at each point of the parameter grid (mixed radix over the value
                           * indices, parameter 0 fastest), -1 where the space has none; NULL when the grid is too
                           * large to tabulate (pol_config_at then searches) */
+    struct pol_bcache *bcache; /* the last baseline computed (pol_baseline_cached), shared by every policy */
 };
+
+/* The analytic baseline of the last (rep_ms, compile_jobs, grid) asked for: every policy of an evaluation has the
+ * same one, and on a large space it costs more than a policy's runs. */
+struct pol_bcache {
+    pthread_mutex_t mu;
+    double rep_ms;
+    int compile_jobs, n;
+    double *grid_s, *out; /* n each; NULL: none yet */
+};
+/* pol_baseline through d's cache: the same numbers (computed afresh, uncached, when memory is short). */
+void pol_baseline_cached(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n,
+                         double *out);
 
 #endif

@@ -54,5 +54,5 @@ static void random_stop(void *p)
 
 const struct policy_ops policy_random = {
     "random", "uniformly random order, each configuration once for --rep-ms (the paper's tuner)",
-    "Bergstra & Bengio, JMLR 13 (2012)", random_start, random_next, random_rep, NULL, random_stop,
+    "Bergstra & Bengio, JMLR 13 (2012)", random_start, random_next, random_rep, NULL, random_stop, 0,
 };

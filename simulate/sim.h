@@ -1,5 +1,5 @@
 /* sim.h — Monte Carlo replay of autotuning over random budgets (the paper's §5.3.2, made exact; docs/simulation.md).
- * Two layers: `struct sim_data` holds, per input and per valid configuration, everything a replay needs (built
+ * Two layers: `struct sim_data` holds, per input and per configuration, everything a replay needs (built
  * from a trace, or in memory by tests and benchmarks), and sim_run() draws S samples × R runs over it and returns
  * one `struct sim_point` per (sample, scenario). No HDF5 here: the trace is read through trace/trace.h only.
  * Files: sim_settings.c (settings, scenario names), sim_table.c (per-configuration records, shared with the policy
@@ -9,7 +9,7 @@
  * Typical in-process use (the report does this):
  *
  *     struct sim_settings s;
- *     sim_settings_default(&s);                       // the paper's: 500 × 30, N_CONFIG 1:80, EXEC_TIME 10:100
+ *     sim_settings_default(&s);                       // 500 × 30, N_CONFIG 1:80, EXEC_TIME 10:100
  *     s.seed = 7;
  *     struct sim_data *d = sim_data_from_trace(t, NULL, 0, &s);   // all inputs of trace t
  *     struct sim_result *res = sim_run(d, &s, NULL, NULL);
@@ -31,19 +31,44 @@ struct trace;
 #define SIM_MAX_SCENARIOS 16
 #define SIM_NAME_LEN 48
 
-/* How a run's compile time is charged. */
+/* How a run's compile time is charged (docs/simulation.md, "Compile models"). Under --compile-model measured
+ * (the default) sequential charges each configuration's isolated (1-worker) compile time and the parallel models
+ * the contended time the trace measured with its compile workers; under --compile-model paper every model
+ * charges the trace's compile_ms and the name "parallel" means SIM_COMPILE_IDEAL (the paper's Figure 4). */
 enum sim_compile {
-    SIM_COMPILE_SEQUENTIAL = 0, /* Σ compile_ms */
-    SIM_COMPILE_PARALLEL,       /* the paper's ideal: Σ compile_ms ÷ (N ÷ ⌈N ÷ factor⌉) */
-    SIM_COMPILE_PIPELINED       /* `factor` workers compile in draw order while the GPU benchmarks; a
+    SIM_COMPILE_SEQUENTIAL = 0, /* Σ compile time, one after another */
+    SIM_COMPILE_PARALLEL,       /* `factor` workers compile every drawn configuration first (list scheduling in
+                                   draw order: each compile to the worker free first), then the GPU benchmarks:
+                                   makespan + Σ bench; the makespan is >= the slowest compile */
+    SIM_COMPILE_PIPELINED,      /* `factor` workers compile in draw order while the GPU benchmarks; a
                                    configuration is benchmarked once it is compiled and the GPU is free */
+    SIM_COMPILE_IDEAL           /* the paper's ideal, an optimistic bound: Σ compile ÷ (N ÷ ⌈N ÷ factor⌉) */
+};
+/* Which compile times the compile models charge (--compile-model). */
+enum sim_compile_model {
+    SIM_CM_MEASURED = 0,        /* sequential: isolated times (compile_ms where the trace has none); parallel,
+                                   pipelined, ideal: compile_ms (measured under the trace's compile_jobs) */
+    SIM_CM_PAPER                /* every model compile_ms; "parallel" in a scenario name means ideal */
+};
+/* What a configuration that fails (compile error, out of resources, launch error, wrong result) costs. */
+enum sim_failed_cost {
+    SIM_FAILED_TRITON = 0,      /* drawn like any other (the tuner cannot know it fails) and charged what Triton
+                                   pays: its compile time plus its failed launch's wall_ms (0 without a run);
+                                   never selected */
+    SIM_FAILED_NONE             /* never drawn: N_CONFIG draws among the valid configurations (the paper's) */
+};
+/* How EXEC_TIME is drawn between --exec-ms LO and HI. */
+enum sim_exec_dist {
+    SIM_EXEC_UNIFORM = 0,       /* uniform over a grid: whole ms when LO and HI are whole, else 1001 points */
+    SIM_EXEC_LOG                /* log-uniform over a geometric grid of 100 points per decade */
 };
 /* How a configuration's benchmarking overhead (wall_ms − Σ timed executions) is charged. */
 enum sim_overhead {
     SIM_OVERHEAD_PAPER = 0,     /* the whole overhead recorded at the full repetition time, whatever j is */
     SIM_OVERHEAD_PER_EXEC       /* fixed part + per-execution part (flush, launch gap) × executions run */
 };
-/* How a run estimates a configuration's time from the executions x1..xj it ran; the winner is the lowest. */
+/* A statistic of a configuration's executions: the estimator ranks configurations by it over the executions a
+ * run took (x1..xj); the truth scores the winner by it over all its timed executions. */
 enum sim_estimator {
     SIM_ESTIMATOR_MEAN = 0,     /* the paper's */
     SIM_ESTIMATOR_MEDIAN,
@@ -62,13 +87,21 @@ struct sim_scenario {
 struct sim_settings {
     int samples;                      /* S hyperparameter samples (500) */
     int runs;                         /* R runs per sample and input (30) */
-    int n_config_lo, n_config_hi;     /* N_CONFIG ~ U{lo..hi}, capped at an input's valid configurations (1:80) */
-    int exec_ms_lo, exec_ms_hi;       /* EXEC_TIME ~ U{lo..hi} integer ms (10:100) */
+    int n_config_lo, n_config_hi;     /* N_CONFIG ~ U{lo..hi}, capped at an input's configurations (1:80) */
+    double exec_ms_lo, exec_ms_hi;    /* EXEC_TIME range, ms (10:100), drawn by exec_dist over a grid */
+    enum sim_exec_dist exec_dist;     /* (uniform: whole ms, U{10..100}) */
     int es_num_lo, es_num_hi;         /* EARLY_STOP_NUM ~ U{lo..hi} (2:100) */
     double es_thr_lo, es_thr_hi;      /* EARLY_STOP_THRESHOLD ~ U[lo, hi) (1.0:1.1); lo == hi fixes it */
-    enum sim_estimator estimator;     /* (mean) */
+    enum sim_estimator estimator;     /* ranks configurations (mean) */
+    enum sim_estimator truth;         /* scores the winner and the optimum; the same as estimator unless set
+                                         apart (mean) */
+    enum sim_failed_cost failed_cost; /* (triton) */
+    enum sim_compile_model compile_model; /* (measured) */
+    int one_input;                    /* all-inputs mode: 1 = each sample replays one input drawn uniformly
+                                         among those with a valid configuration (the paper's Figures 4-5), 0 =
+                                         every input (0) */
     int input;                        /* index into the data's inputs, or -1: every input (mean over inputs and
-                                         runs, the paper's Figures 4-5) (-1) */
+                                         runs) (-1) */
     uint64_t seed;                    /* (1) */
     int threads;                      /* worker threads (replay and table building); 0 = online cores. Never
                                          changes the output. (0) */
@@ -76,18 +109,43 @@ struct sim_settings {
     struct sim_scenario scenarios[SIM_MAX_SCENARIOS];
 };
 
-/* Fill `s` with the paper's defaults (values in parentheses above). */
+/* Fill `s` with the defaults (values in parentheses above). */
 void sim_settings_default(struct sim_settings *s);
+/* Set every choice the paper made (docs/simulation.md, "Deviations from the paper"): failed configurations not
+ * drawn, compile model paper, one input per sample, N_CONFIG 1:80, EXEC_TIME U{10..100} ms, mean estimator and
+ * truth (and the scenarios' parallel as ideal); samples, runs, seed, threads, overheads and early stopping are left
+ * as they are. */
+void sim_settings_paper(struct sim_settings *s);
 /* Check ranges and scenarios; on error the message names the setting (as its command-line option). */
 int sim_settings_check(const struct sim_settings *s);
 
-/* Parse a scenario name: "baseline", or modifiers joined by '+': "parallel", "pipelined", "sequential",
- * "early-stop", "per-exec", "paper-overhead" (e.g. "pipelined+early-stop"). Aspects a name does not set come from
- * the defaults given (the command's --compile, --compile-factor and --overhead). */
+/* The EXEC_TIME grid of the settings: its number of points, and point k (0 <= k < n), ms. Uniform between whole
+ * LO and HI: LO, LO+1, ..., HI; uniform otherwise: 1001 evenly spaced points (one when LO == HI); log: 1 +
+ * round(100 log10(HI/LO)) points LO·(HI/LO)^(k/(n−1)). A sample draws k uniformly. */
+int sim_exec_grid_n(const struct sim_settings *s);
+double sim_exec_grid_ms(const struct sim_settings *s, int k);
+
+/* Parse a scenario name: "baseline", or modifiers joined by '+': "sequential", "parallel", "pipelined",
+ * "ideal", "early-stop", "per-exec", "paper-overhead" (e.g. "pipelined+early-stop"). Aspects a name does not set
+ * come from the defaults given (the command's --compile, --compile-factor and --overhead). Under compile model
+ * paper, pass def_compile through sim_compile_for_model and call sim_scenarios_for_model afterwards. */
 int sim_scenario_parse(const char *name, enum sim_compile def_compile, int def_factor,
                        enum sim_overhead def_overhead, struct sim_scenario *out);
-/* "sequential" / "parallel" / "pipelined", "paper" / "per-exec", "mean" / "median" / "min". */
+/* Under compile model paper, "parallel" is the paper's ideal model: SIM_COMPILE_IDEAL for SIM_COMPILE_PARALLEL. */
+enum sim_compile sim_compile_for_model(enum sim_compile_model m, enum sim_compile c);
+/* Apply sim_compile_for_model to every scenario of s (after they are parsed and s->compile_model is set). */
+void sim_scenarios_for_model(struct sim_settings *s);
+/* Names: "sequential" / "parallel" / "pipelined" / "ideal", "paper" / "per-exec", "mean" / "median" / "min",
+ * "triton" / "none", "measured" / "paper", "uniform" / "log". */
 const char *sim_compile_name(enum sim_compile c);
+const char *sim_compile_model_name(enum sim_compile_model m);
+const char *sim_failed_cost_name(enum sim_failed_cost f);
+const char *sim_exec_dist_name(enum sim_exec_dist e);
+int sim_compile_model_parse(const char *s, enum sim_compile_model *out);
+int sim_failed_cost_parse(const char *s, enum sim_failed_cost *out);
+int sim_exec_dist_parse(const char *s, enum sim_exec_dist *out);
+/* --truth: like sim_estimator_parse, but names the option --truth. */
+int sim_truth_parse(const char *s, enum sim_estimator *out);
 const char *sim_overhead_name(enum sim_overhead o);
 const char *sim_estimator_name(enum sim_estimator e);
 int sim_compile_parse(const char *s, enum sim_compile *out);
@@ -99,22 +157,25 @@ int sim_estimator_parse(const char *s, enum sim_estimator *out);
 struct sim_data; /* opaque */
 
 /* Build from a loaded trace: the inputs listed (indices into the trace), or all of them when inputs == NULL.
- * Per input, a configuration is valid when its (last) run is trace_run_valid. The tables are built for the
- * ranges of `s` (exec_ms_lo..hi, es_num_hi, estimator); sim_run accepts settings within them. The trace may be
- * closed afterwards: the data keeps no pointer into it. Fails on an input without any valid configuration only
- * when that input was asked for explicitly (inputs != NULL); with inputs == NULL such inputs are kept and
- * skipped by sim_run (sim_data_n_valid() == 0). */
+ * Per input, a configuration is valid when its (last) run is trace_run_valid; the others are kept as failed
+ * (drawn under --failed-cost triton). The tables are built for the ranges of `s` (the EXEC_TIME grid,
+ * es_num_hi, estimator); sim_run accepts settings within them. The trace may be closed afterwards: the data keep
+ * no pointer into it. Fails on an input without any valid configuration only when that input was asked for
+ * explicitly (inputs != NULL); with inputs == NULL such inputs are kept and skipped by sim_run
+ * (sim_data_n_valid() == 0). */
 struct sim_data *sim_data_from_trace(const struct trace *t, const int *inputs, int n_inputs,
                                      const struct sim_settings *s);
 
-/* Build in memory (tests, benchmarks): new, then inputs, then their valid configurations. */
+/* Build in memory (tests, benchmarks): new, then inputs, then their configurations, valid and failed, in the
+ * order a draw sees them (a trace's configuration order). */
 struct sim_data *sim_data_new(const struct sim_settings *s);
 /* Returns the new input's index, or -1. `name` is what points.tsv shows, e.g. "4096x256x4096". */
 int sim_data_add_input(struct sim_data *d, const char *name, double flops);
 /* One valid configuration's run for input `input`. Nothing is kept of the arrays after the call. */
 struct sim_config_run {
     int config;                 /* the trace's configuration index (for reports) */
-    double compile_ms;          /* charged once per explored configuration */
+    double compile_ms;          /* as the trace measured it (under its compile_jobs workers) */
+    double compile_isolated_ms; /* measured alone (1 worker); NaN: not measured (compile_ms is charged) */
     double wall_ms;             /* host wall time of the benchmarking; overhead = wall_ms − Σ timed */
     const uint64_t *timed_ns;   /* the timed executions, in launch order */
     int n_timed;                /* > 0 */
@@ -122,13 +183,22 @@ struct sim_config_run {
     int n_untimed;              /* their count; used to split the overhead per execution */
 };
 int sim_data_add_config(struct sim_data *d, int input, const struct sim_config_run *run);
+/* One failed configuration of input `input`: its compile times as above (NaN: not recorded; the median of the
+ * input's valid ones is then charged) and fail_ms, what its failed launch cost (>= 0; 0 without a run). */
+int sim_data_add_failed(struct sim_data *d, int input, int config, double compile_ms, double compile_isolated_ms,
+                        double fail_ms);
 void sim_data_free(struct sim_data *d);
 
 int sim_data_n_inputs(const struct sim_data *d);
 const char *sim_data_input_name(const struct sim_data *d, int input);
 int sim_data_n_valid(const struct sim_data *d, int input);
-/* The best valid configuration's true time (median of all its timed executions), ms; NaN if none valid. */
-double sim_data_optimal_ms(const struct sim_data *d, int input);
+int sim_data_n_failed(const struct sim_data *d, int input);
+/* Over every input: configuration records without an isolated compile time (sequential charges their
+ * compile_ms), and failed configurations without any compile time (charged the median of the valid ones). */
+void sim_data_missing(const struct sim_data *d, long *n_no_isolated, long *n_failed_no_compile);
+/* The best valid configuration's true time under truth statistic `truth` (of all its timed executions), ms;
+ * NaN if none valid. */
+double sim_data_optimal_ms(const struct sim_data *d, int input, enum sim_estimator truth);
 double sim_data_flops(const struct sim_data *d, int input);
 /* Bytes the data holds (tables included). */
 size_t sim_data_bytes(const struct sim_data *d);
@@ -142,17 +212,21 @@ size_t sim_data_bytes(const struct sim_data *d);
 struct sim_point {
     int sample;
     int scenario;                       /* index into settings.scenarios */
-    int n_config;                       /* drawn N_CONFIG (before capping at an input's valid count) */
-    int exec_ms;                        /* drawn EXEC_TIME */
+    int n_config;                       /* drawn N_CONFIG (before capping at an input's configurations) */
+    double exec_ms;                     /* drawn EXEC_TIME */
+    int input;                          /* the input drawn for this sample (one_input), else -1 */
     int es_num;                         /* drawn EARLY_STOP_NUM (drawn for every sample; used by early-stop) */
     double es_thr;                      /* drawn EARLY_STOP_THRESHOLD */
     long results;
     double time_s, time_s_lo, time_s_hi;       /* tuning time */
     double tflops, tflops_lo, tflops_hi;       /* true performance of the tuned configuration */
-    double speedup, speedup_lo, speedup_hi;    /* optimal true time ÷ tuned true time, ≤ 1 */
+    double speedup, speedup_lo, speedup_hi;    /* optimal true time ÷ tuned true time, ≤ 1 (0 for a run that
+                                                  drew only failed configurations: nothing tuned) */
     long n_short;                       /* configuration benchmarks whose executions never exceeded EXEC_TIME */
     double stopped;                     /* mean early-stopped configurations per run */
-    double explored;                    /* mean configurations explored per run: min(N_CONFIG, valid count) */
+    double explored;                    /* mean configurations explored per run: min(N_CONFIG, configurations
+                                           drawn from: valid ones, or all under failed-cost triton) */
+    double failed;                      /* mean failed configurations drawn per run */
 };
 
 struct sim_result {
@@ -174,13 +248,15 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
 void sim_result_free(struct sim_result *r);
 
 /* Sample `sample`'s random stream, as sim_run uses it: seeds r from (s->seed, sample) and draws N_CONFIG,
- * EXEC_TIME, EARLY_STOP_NUM and EARLY_STOP_THRESHOLD, in this order. sim_run's runs then draw their
- * configurations from r: per input (in order; only s->input when >= 0), a permutation of the input's valid
- * configurations starts as the identity, and each run takes n = min(N_CONFIG, valid) of them by a partial
- * Fisher-Yates shuffle of it: position q (0 .. n-1) swaps with q + gsl_rng_uniform_int(r, valid - q). With
- * runs = 1 that is exactly the random policy's draw (policy_random.c) over an all-valid space, which
- * tests/test-policy.c uses to show that the policy engine reproduces simulate's numbers. */
-void sim_sample_start(gsl_rng *r, const struct sim_settings *s, int sample, int *n_config, int *exec_ms,
+ * EXEC_TIME (its grid index, sim_exec_grid_ms), EARLY_STOP_NUM and EARLY_STOP_THRESHOLD, in this order (then,
+ * in sim_run, the input of a one_input sample). sim_run's runs then draw their configurations from r: per input
+ * (in order; only s->input when >= 0), a permutation of the input's configurations drawn from (the valid ones,
+ * or all of them under failed-cost triton, in the trace's order) starts as the identity, and each run takes
+ * n = min(N_CONFIG, v) of them by a partial Fisher-Yates shuffle of it: position q (0 .. n-1) swaps with
+ * q + gsl_rng_uniform_int(r, v - q). With runs = 1 that is exactly the random policy's draw (policy_random.c)
+ * over the same configurations, which tests/test-policy.c uses to show that the policy engine reproduces
+ * simulate's numbers. */
+void sim_sample_start(gsl_rng *r, const struct sim_settings *s, int sample, int *n_config, double *exec_ms,
                       int *es_num, double *es_thr);
 
 /* ---- outputs (formats in docs/simulation.md) -------------------------------------------------------- */

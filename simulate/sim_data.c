@@ -1,9 +1,9 @@
 /* sim_data.c — the replay tables of `tunecost simulate` (sim.h, struct sim_data in sim_internal.h): per input and
- * valid configuration, small tables indexed by EXEC_TIME (integer ms) and by EARLY_STOP_NUM, so that one replayed
+ * valid configuration, small tables indexed by EXEC_TIME (its grid) and by EARLY_STOP_NUM, so that one replayed
  * configuration costs a few table reads: j, Σx1..xj, the estimate and the running minimum for the drawn EXEC_TIME,
  * and Σx1..x_ESN, min x1..x_ESN for the drawn EARLY_STOP_NUM. The per-configuration records they start from
  * (true time, overheads, compile time) come from sim_table.c, which the policy engine shares. The raw executions
- * are not kept. */
+ * are not kept. Failed configurations are kept too, without tables, for --failed-cost triton. */
 #include "sim_internal.h"
 #include "tc_err.h"
 #include "tc_opt.h"
@@ -25,12 +25,18 @@ struct sim_data *sim_data_new(const struct sim_settings *s)
         tc_seterr("simulate: out of memory");
         return NULL;
     }
-    d->exec_lo = s->exec_ms_lo;
-    d->exec_hi = s->exec_ms_hi;
-    d->n_e = s->exec_ms_hi - s->exec_ms_lo + 1;
+    d->n_e = sim_exec_grid_n(s);
+    d->thr_ns = malloc((size_t)d->n_e * sizeof *d->thr_ns);
+    if (d->thr_ns == NULL) {
+        free(d);
+        tc_seterr("simulate: out of memory");
+        return NULL;
+    }
+    for (int k = 0; k < d->n_e; k++) /* the threshold of the paper's rule in integer ns: exact sums */
+        d->thr_ns[k] = (uint64_t)llround(sim_exec_grid_ms(s, k) * 1e6);
     d->k_max = s->es_num_hi;
     d->have_median = s->estimator == SIM_ESTIMATOR_MEDIAN;
-    d->bytes = sizeof *d;
+    d->bytes = sizeof *d + (size_t)d->n_e * sizeof *d->thr_ns;
     return d;
 }
 
@@ -44,6 +50,7 @@ void sim_data_free(struct sim_data *d)
         free(d->in[i].c);
     }
     free(d->in);
+    free(d->thr_ns);
     sim_scratch_free(&d->bs);
     free(d->label);
     free(d);
@@ -67,7 +74,7 @@ int sim_data_add_input(struct sim_data *d, const char *name, double flops)
     memset(in, 0, sizeof *in);
     snprintf(in->name, sizeof in->name, "%s", name);
     in->flops = flops;
-    in->opt_ms = NAN;
+    in->opt_ms[0] = in->opt_ms[1] = in->opt_ms[2] = NAN;
     d->bytes += sizeof *in;
     return d->n_in++;
 }
@@ -106,6 +113,34 @@ static uint64_t heap_pop(uint64_t *h, size_t *n, int is_max)
     return top;
 }
 
+/* Room for one more configuration in input `in`. */
+static int grow(struct sinput *in)
+{
+    if (in->n == in->cap) {
+        int cap = in->cap ? 2 * in->cap : 64;
+        struct sconf *p = realloc(in->c, (size_t)cap * sizeof *p);
+        if (p == NULL)
+            return tc_seterr("simulate: out of memory");
+        in->c = p;
+        in->cap = cap;
+    }
+    return 0;
+}
+
+/* The first grid index whose threshold is >= total_ns, or n when none is. */
+static int first_fit(const uint64_t *thr_ns, int n, uint64_t total_ns)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (thr_ns[mid] >= total_ns)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 /* Build one configuration's tables into input `in` from its record b (d gives the table ranges only). Adds its
  * size to *bytes. */
 static int config_add(const struct sim_data *d, struct sim_scratch *bs, struct sinput *in, const struct sim_base *b,
@@ -116,14 +151,8 @@ static int config_add(const struct sim_data *d, struct sim_scratch *bs, struct s
     size_t n = (size_t)b->n_timed, i = 0, n_lo = 0, n_hi = 0, block;
     uint64_t sum = 0, pmin = UINT64_MAX;
 
-    if (in->n == in->cap) {
-        int cap = in->cap ? 2 * in->cap : 64;
-        struct sconf *p = realloc(in->c, (size_t)cap * sizeof *p);
-        if (p == NULL)
-            return tc_seterr("simulate: out of memory");
-        in->c = p;
-        in->cap = cap;
-    }
+    if (grow(in) != 0)
+        return -1;
     if (d->have_median && bs->heap_cap < n) {
         uint64_t *lo = realloc(bs->lo_heap, n * sizeof *lo), *hi;
         if (lo == NULL)
@@ -140,9 +169,12 @@ static int config_add(const struct sim_data *d, struct sim_scratch *bs, struct s
     c->config = b->config;
     c->n_timed = b->n_timed;
     c->compile_ms = b->compile_ms;
+    c->compile_iso_ms = b->compile_isolated_ms;
     c->ovh_ms = b->ovh_ms;
     c->gap_ms = b->gap_ms;
     c->true_ms = b->true_ms;
+    c->mean_ms = b->mean_ms;
+    c->min_ms = b->min_ms;
     c->n_k = (int)(n < (size_t)d->k_max ? n : (size_t)d->k_max);
     {
         /* The first EXEC_TIME (ms) whose threshold is >= the sum of all executions: from there on every entry
@@ -150,9 +182,8 @@ static int config_add(const struct sim_data *d, struct sim_scratch *bs, struct s
         uint64_t total = 0;
         for (size_t q = 0; q < n; q++)
             total = total > UINT64_MAX - x[q] ? UINT64_MAX : total + x[q];
-        uint64_t first_ms = total / 1000000u + (total % 1000000u != 0);
-        long last = first_ms <= (uint64_t)d->exec_lo ? 0 : (long)(first_ms - (uint64_t)d->exec_lo);
-        c->n_e = last + 1 < (long)d->n_e ? (int)(last + 1) : d->n_e;
+        int last = first_fit(d->thr_ns, d->n_e, total);
+        c->n_e = last < d->n_e ? last + 1 : d->n_e;
     }
     block = (size_t)c->n_e * sizeof(struct e_entry) + (size_t)c->n_k * sizeof(struct k_entry);
     c->e = malloc(block);
@@ -162,7 +193,7 @@ static int config_add(const struct sim_data *d, struct sim_scratch *bs, struct s
 
     /* EXEC_TIME tables: one monotone walk over the prefix sums (exact, in integer ns). */
     for (int e = 0; e < c->n_e; e++) {
-        uint64_t thr_ns = (uint64_t)(d->exec_lo + e) * 1000000u;
+        uint64_t thr_ns = d->thr_ns[e];
         struct e_entry *en = &c->e[e];
         while (i < n && sum <= thr_ns) {
             uint64_t v = x[i++];
@@ -202,11 +233,45 @@ static int config_add(const struct sim_data *d, struct sim_scratch *bs, struct s
             c->k[k].pmin_ms = (double)m * 1e-6;
         }
     }
-    if (!(in->opt_ms <= c->true_ms))
-        in->opt_ms = c->true_ms;
+    for (int e = 0; e < 3; e++)
+        if (!(in->opt_ms[e] <= sim_base_truth_ms(b, (enum sim_estimator)e)))
+            in->opt_ms[e] = sim_base_truth_ms(b, (enum sim_estimator)e);
     in->n++;
+    in->n_valid++;
     *bytes += sizeof *c + block;
     return 0;
+}
+
+/* A failed configuration into input `in` (no tables). */
+static int failed_add(struct sinput *in, int config, double compile_ms, double compile_iso_ms, double fail_ms,
+                      size_t *bytes)
+{
+    struct sconf *c;
+    if (grow(in) != 0)
+        return -1;
+    c = &in->c[in->n++];
+    memset(c, 0, sizeof *c);
+    c->config = config;
+    c->failed = 1;
+    c->compile_ms = compile_ms;
+    c->compile_iso_ms = compile_iso_ms;
+    c->fail_ms = fail_ms;
+    c->true_ms = c->mean_ms = c->min_ms = NAN;
+    *bytes += sizeof *c;
+    return 0;
+}
+
+int sim_data_add_failed(struct sim_data *d, int input, int config, double compile_ms, double compile_isolated_ms,
+                        double fail_ms)
+{
+    if (input < 0 || input >= d->n_in)
+        return tc_seterr("simulate: input index %d out of range [0, %d)", input, d->n_in);
+    if (!(isnan(compile_ms) || compile_ms >= 0) || !(isnan(compile_isolated_ms) || compile_isolated_ms >= 0) ||
+        !(fail_ms >= 0) || isinf(compile_ms) || isinf(compile_isolated_ms) || isinf(fail_ms))
+        return tc_seterr("input %s, configuration %d: a failed configuration's compile times must be NaN or "
+                         ">= 0 and its fail_ms finite and >= 0 (got %g, %g, %g)", d->in[input].name, config,
+                         compile_ms, compile_isolated_ms, fail_ms);
+    return failed_add(&d->in[input], config, compile_ms, compile_isolated_ms, fail_ms, &d->bytes);
 }
 
 int sim_data_add_config(struct sim_data *d, int input, const struct sim_config_run *run)
@@ -237,9 +302,14 @@ static int build_input(struct build_job *bj, int q, struct sim_scratch *bs, stru
     int n_cfg = trace_n_configs(t);
     if (sim_table_input(t, bj->trace_inputs[q], bs, base) != 0)
         return -1;
-    for (int c = 0; c < n_cfg; c++)
-        if (base[c].status == TRACE_OK && config_add(bj->d, bs, &bj->d->in[q], &base[c], &bj->bytes[q]) != 0)
+    for (int c = 0; c < n_cfg; c++) {
+        const struct sim_base *b = &base[c];
+        double fail_ms = isfinite(b->wall_ms) && b->wall_ms > 0 ? b->wall_ms : 0;
+        if (b->status == TRACE_OK ? config_add(bj->d, bs, &bj->d->in[q], b, &bj->bytes[q])
+                                  : failed_add(&bj->d->in[q], c, b->compile_ms, b->compile_isolated_ms, fail_ms,
+                                               &bj->bytes[q]))
             return -1;
+    }
     return 0;
 }
 
@@ -313,7 +383,7 @@ struct sim_data *sim_data_from_trace(const struct trace *t, const int *inputs, i
             goto fail;
         }
         d->bytes += bj.bytes[q];
-        if (inputs != NULL && d->in[q].n == 0) {
+        if (inputs != NULL && d->in[q].n_valid == 0) {
             tc_seterr("%s: input %s has no valid configuration (expected at least one run with status 0)", path,
                       d->in[q].name);
             goto fail;
@@ -357,11 +427,25 @@ const char *sim_data_input_name(const struct sim_data *d, int input)
 }
 int sim_data_n_valid(const struct sim_data *d, int input)
 {
-    return d->in[input].n;
+    return d->in[input].n_valid;
 }
-double sim_data_optimal_ms(const struct sim_data *d, int input)
+int sim_data_n_failed(const struct sim_data *d, int input)
 {
-    return d->in[input].opt_ms;
+    return d->in[input].n - d->in[input].n_valid;
+}
+void sim_data_missing(const struct sim_data *d, long *n_no_isolated, long *n_failed_no_compile)
+{
+    *n_no_isolated = *n_failed_no_compile = 0;
+    for (int i = 0; i < d->n_in; i++)
+        for (int q = 0; q < d->in[i].n; q++) {
+            const struct sconf *c = &d->in[i].c[q];
+            *n_no_isolated += isnan(c->compile_iso_ms);
+            *n_failed_no_compile += c->failed && isnan(c->compile_ms);
+        }
+}
+double sim_data_optimal_ms(const struct sim_data *d, int input, enum sim_estimator truth)
+{
+    return d->in[input].opt_ms[(unsigned)truth < 3 ? truth : SIM_ESTIMATOR_MEDIAN];
 }
 double sim_data_flops(const struct sim_data *d, int input)
 {

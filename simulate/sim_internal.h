@@ -25,29 +25,36 @@ struct k_entry {
 
 struct sconf {
     int config;
+    int failed;        /* 1: a failed configuration (no executions, n_e = n_k = 0; drawn under failed-cost triton) */
     int n_timed;
-    double compile_ms;
+    double compile_ms; /* as recorded; NaN: none (failed configurations of traces without --compile-invalid) */
+    double compile_iso_ms; /* isolated (1 worker); NaN: none */
+    double fail_ms;    /* failed configurations: what the failed launch cost (its run's wall_ms; 0 without) */
     double ovh_ms;     /* wall_ms − Σ timed, clamped at 0: the paper's overhead */
     double gap_ms;     /* per-execution part of the overhead (flush, launch gap, sync) */
     double true_ms;    /* median of all timed executions */
+    double mean_ms;    /* their mean */
+    double min_ms;     /* their minimum */
     int n_k;           /* entries in k */
     int n_e;           /* entries in e: up to the first EXEC_TIME that all the executions fit in (every later
                         * EXEC_TIME gives that same entry), so memory follows the trace, not the --exec-ms range */
-    struct e_entry *e; /* [n_e], index min(EXEC_TIME − exec_ms_lo, n_e − 1) */
+    struct e_entry *e; /* [n_e], index min(EXEC_TIME's grid index, n_e − 1) */
     struct k_entry *k; /* [n_k], index k − 1 */
 };
 
 struct sinput {
     char name[64];
     double flops;
-    double opt_ms;
-    int n, cap;
+    double opt_ms[3];  /* the best valid true time, by truth statistic (enum sim_estimator) */
+    int n, cap;        /* configurations kept, valid and failed, in draw order */
+    int n_valid;
     struct sconf *c;
 };
 
 /* Working memory of building one configuration's tables (one per building thread). */
 struct sim_data {
-    int exec_lo, exec_hi, n_e;
+    int n_e;                 /* EXEC_TIME grid points the tables were built for */
+    uint64_t *thr_ns;        /* [n_e] their thresholds, ns, ascending */
     int k_max;
     int have_median;
     int n_in, cap_in;

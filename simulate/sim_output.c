@@ -16,14 +16,16 @@
 
 static void scenario_describe(const struct sim_scenario *sc, char *buf, size_t len)
 {
-    int n;
+    int n, f = sc->compile_factor;
     if (sc->compile == SIM_COMPILE_SEQUENTIAL)
         n = snprintf(buf, len, "compile sequential");
+    else if (sc->compile == SIM_COMPILE_IDEAL)
+        n = snprintf(buf, len, "compile parallel x%d (compile_ms / (N / ceil(N / %d)); ideal, an optimistic bound)",
+                     f, f);
     else if (sc->compile == SIM_COMPILE_PARALLEL)
-        n = snprintf(buf, len, "compile parallel x%d (compile_ms / (N / ceil(N / %d)))", sc->compile_factor,
-                     sc->compile_factor);
+        n = snprintf(buf, len, "compile parallel on %d workers (list-schedule makespan, then benchmarks)", f);
     else
-        n = snprintf(buf, len, "compile pipelined on %d workers", sc->compile_factor);
+        n = snprintf(buf, len, "compile pipelined on %d workers", f);
     if (n > 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, ", overhead %s, early stop %s", sim_overhead_name(sc->overhead),
                  sc->early_stop ? "on" : "off");
@@ -34,27 +36,44 @@ static const char *point_input(const struct sim_data *d, const struct sim_settin
     return s->input >= 0 ? d->in[s->input].name : d->label != NULL ? d->label : "all";
 }
 
+/* The settings of the cost models and statistics, as '#' lines. */
+static void write_models(FILE *fp, const struct sim_settings *s)
+{
+    fprintf(fp, "# exec-dist: %s\n# estimator: %s\n# truth: %s\n", sim_exec_dist_name(s->exec_dist),
+            sim_estimator_name(s->estimator), sim_estimator_name(s->truth));
+    fprintf(fp, "# failed-cost: %s (%s)\n", sim_failed_cost_name(s->failed_cost),
+            s->failed_cost == SIM_FAILED_TRITON ? "failed configurations drawn, charged compile + failed launch"
+                                                : "only valid configurations drawn");
+    fprintf(fp, "# compile-model: %s (%s)\n", sim_compile_model_name(s->compile_model),
+            s->compile_model == SIM_CM_MEASURED
+                ? "sequential charges isolated compile times, the parallel models the contended ones"
+                : "every model charges compile_ms; parallel is the ideal model");
+    if (s->input < 0)
+        fprintf(fp, "# inputs per sample: %s\n", s->one_input ? "one, drawn uniformly" : "all");
+}
+
 void sim_write_settings(FILE *fp, const struct sim_data *d, const struct sim_settings *s, const char *source)
 {
     int n_used = 0, n_valid = 0;
     for (int i = 0; i < d->n_in; i++)
         if (s->input < 0 || s->input == i) {
-            n_used += d->in[i].n > 0;
-            n_valid += d->in[i].n;
+            n_used += d->in[i].n_valid > 0;
+            n_valid += d->in[i].n_valid;
         }
     fprintf(fp, "# tunecost %s simulate (docs/simulation.md)\n", TC_VERSION);
     if (source != NULL)
         fprintf(fp, "# source: %s\n", source);
     if (s->input >= 0)
-        fprintf(fp, "# input: %s (%d valid configurations)\n", d->in[s->input].name, d->in[s->input].n);
+        fprintf(fp, "# input: %s (%d valid configurations)\n", d->in[s->input].name, d->in[s->input].n_valid);
     else
         fprintf(fp, "# input: %s (%d inputs with valid configurations of %d; %d valid (input, configuration) "
                     "pairs)\n", point_input(d, s), n_used, d->n_in, n_valid);
     fprintf(fp, "# samples: %d\n# runs: %d\n# seed: %llu\n", s->samples, s->runs, (unsigned long long)s->seed);
-    fprintf(fp, "# n-config: %d:%d\n# exec-ms: %d:%d\n# early-stop-num: %d:%d\n# early-stop-threshold: %.15g:%.15g\n",
+    fprintf(fp, "# n-config: %d:%d\n# exec-ms: %.9g:%.9g\n# early-stop-num: %d:%d\n"
+                "# early-stop-threshold: %.15g:%.15g\n",
             s->n_config_lo, s->n_config_hi, s->exec_ms_lo, s->exec_ms_hi, s->es_num_lo, s->es_num_hi,
             s->es_thr_lo, s->es_thr_hi);
-    fprintf(fp, "# estimator: %s\n", sim_estimator_name(s->estimator));
+    write_models(fp, s);
     for (int i = 0; i < s->n_scenarios; i++) {
         char buf[160];
         scenario_describe(&s->scenarios[i], buf, sizeof buf);
@@ -73,7 +92,7 @@ static void put_num(FILE *fp, double v)
 /* One row of points.tsv. */
 static void put_point(FILE *fp, const struct sim_scenario *sc, const char *input, const struct sim_point *p)
 {
-    fprintf(fp, "%d\t%s\t%s\t%d\t%d", p->sample, sc->name, input, p->n_config, p->exec_ms);
+    fprintf(fp, "%d\t%s\t%s\t%d\t%.9g", p->sample, sc->name, input, p->n_config, p->exec_ms);
     if (sc->early_stop)
         fprintf(fp, "\t%d\t%.6f", p->es_num, p->es_thr);
     else
@@ -98,7 +117,8 @@ int sim_write_points(FILE *fp, const struct sim_data *d, const struct sim_settin
     sim_write_settings(fp, d, s, source);
     tc_tsv_write_header(fp, &tc_tsv_points);
     for (int i = 0; i < r->n_points; i++)
-        put_point(fp, &s->scenarios[r->points[i].scenario], input, &r->points[i]);
+        put_point(fp, &s->scenarios[r->points[i].scenario],
+                  r->points[i].input >= 0 ? d->in[r->points[i].input].name : input, &r->points[i]);
     if (ferror(fp))
         return tc_seterr("writing points: %s", strerror(errno));
     return 0;

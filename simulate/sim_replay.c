@@ -1,10 +1,11 @@
 /* sim_replay.c — the Monte Carlo replay of `tunecost simulate` (sim_run in sim.h): S samples of the
- * hyperparameters, R runs each of N_CONFIG distinct valid configurations drawn uniformly, every scenario replayed
- * on the same draws. Each sample draws from its own gsl_rng stream seeded from (seed, sample index), so the
- * output does not depend on the number of threads. How compile time and overhead are charged is in
- * sim_cost.c; the tables read here are built by sim_data.c. */
+ * hyperparameters, R runs each of N_CONFIG distinct configurations drawn uniformly (valid ones, or all under
+ * --failed-cost triton), every scenario replayed on the same draws. Each sample draws from its own gsl_rng stream
+ * seeded from (seed, sample index), so the output does not depend on the number of threads. How compile time and
+ * overhead are charged is in cost_compile.c and cost_overhead.c; the tables read here are built by sim_data.c. */
 #include "sim_cost.h"
 #include "sim_internal.h"
+#include "sim_table.h"
 #include "tc_err.h"
 #include "tc_time.h"
 
@@ -38,7 +39,7 @@ struct acc {
     struct welford in_time, in_tflops, in_speedup; /* the current input's runs */
     double se2_time, se2_tflops, se2_speedup;    /* Σ_i s_i² / R */
     int k_inputs;
-    long n_short, n_stopped, n_explored;
+    long n_short, n_stopped, n_explored, n_failed;
 };
 
 /* Close the current input's stratum. */
@@ -70,6 +71,10 @@ struct job {
     const struct sim_data *d;
     const struct sim_settings *s;
     struct sim_point *points;
+    double *med_ms, *med_seq_ms; /* [n_in] medians of the valid configurations' compile times (compile_ms, and
+                                    what sequential charges), charged to a failed one without any */
+    int *drawable;            /* [n_in] inputs a one_input sample draws from (those with a valid configuration) */
+    int n_drawable;
     double tq;                /* t quantile for the 95% CI */
     atomic_int next;          /* next sample to take */
     atomic_int done;          /* samples finished */
@@ -101,31 +106,52 @@ static uint64_t mix64(uint64_t z)
 
 /* One configuration as one sample sees it (its EXEC_TIME and EARLY_STOP_NUM), packed for the inner loop: the
  * tables of all configurations of an input are gathered into a contiguous array once per sample and input, and
- * the R runs then read only that. */
+ * the R runs then read only that. A failed configuration (failed-cost triton) costs its compile and its failed
+ * launch (ovh_ms = ovh_pe_ms = fail_ms), is never stopped early (k_mean_ms −inf) and never wins (est_ms +inf). */
 struct row {
     double rep_ms, est_ms, pmin_ms;   /* x1..xj: sum, the estimator's estimate, minimum */
     double ovh_ms, ovh_pe_ms;         /* overhead charged after j executions: paper, per-exec */
-    double compile_ms, true_ms;
+    struct sim_compile_ms compile;    /* what each compile model charges */
+    double true_ms;                   /* the truth statistic of all its executions */
     double k_mean_ms;                 /* mean(x1..x_ESN), or -inf where an early stop is impossible (j <= ESN) */
     double k_sum_ms, k_pmin_ms, k_ovh_pe_ms; /* the same quantities for a stop after ESN executions */
-    int is_short;
+    int is_short, failed;
 };
 
-static void fill_rows(const struct sinput *in, int eidx, int es_num, enum sim_estimator estimator, struct row *rows)
+/* Rows of the configurations a run draws from (valid ones, or all under failed-cost triton), in draw order;
+ * returns their number. med_ms, med_seq_ms: the input's medians (struct job). */
+static int fill_rows(const struct sinput *in, int eidx, int es_num, const struct sim_settings *s, double med_ms,
+                     double med_seq_ms, struct row *rows)
 {
+    int n = 0;
     for (int q = 0; q < in->n; q++) {
         const struct sconf *c = &in->c[q];
+        struct row *r = &rows[n];
+        if (c->failed && s->failed_cost == SIM_FAILED_NONE)
+            continue;
+        n++;
+        r->compile = sim_compile_charge(s->compile_model, c->compile_ms, c->compile_iso_ms, med_ms, med_seq_ms);
+        r->failed = c->failed;
+        if (c->failed) {
+            r->rep_ms = 0;
+            r->est_ms = r->pmin_ms = INFINITY;
+            r->ovh_ms = r->ovh_pe_ms = c->fail_ms;
+            r->true_ms = NAN;
+            r->is_short = 0;
+            r->k_mean_ms = -INFINITY;
+            r->k_sum_ms = r->k_pmin_ms = r->k_ovh_pe_ms = NAN;
+            continue;
+        }
         const struct e_entry *e = &c->e[eidx < c->n_e ? eidx : c->n_e - 1];
-        struct row *r = &rows[q];
         r->rep_ms = e->rep_ms;
         r->pmin_ms = e->pmin_ms;
-        r->est_ms = estimator == SIM_ESTIMATOR_MEAN  ? e->rep_ms / (double)e->j
-                    : estimator == SIM_ESTIMATOR_MIN ? e->pmin_ms
-                                                     : e->med_ms;
+        r->est_ms = s->estimator == SIM_ESTIMATOR_MEAN  ? e->rep_ms / (double)e->j
+                    : s->estimator == SIM_ESTIMATOR_MIN ? e->pmin_ms
+                                                        : e->med_ms;
         r->ovh_ms = c->ovh_ms;
         r->ovh_pe_ms = sim_overhead_ms(SIM_OVERHEAD_PER_EXEC, c->ovh_ms, c->gap_ms, c->n_timed, e->j);
-        r->compile_ms = c->compile_ms;
-        r->true_ms = c->true_ms;
+        r->true_ms = s->truth == SIM_ESTIMATOR_MEAN ? c->mean_ms : s->truth == SIM_ESTIMATOR_MIN ? c->min_ms
+                                                                                                 : c->true_ms;
         r->is_short = e->is_short;
         if (e->j > es_num) { /* then es_num < j <= n, so the k table has it */
             const struct k_entry *k = &c->k[es_num - 1];
@@ -138,30 +164,53 @@ static void fill_rows(const struct sinput *in, int eidx, int es_num, enum sim_es
             r->k_sum_ms = r->k_pmin_ms = r->k_ovh_pe_ms = NAN;
         }
     }
+    return n;
+}
+
+/* The accumulators of scenario group g after one tuning run: each scenario's time (its compile model, from the
+ * sums and clocks), the winner's truth (none: nothing tuned, TFLOP/s and speedup 0) and the counts. */
+static void run_record(const struct group *g, const struct sim_scenario *scs, int n, const double *sums,
+                       const double *clock_ms, const struct row *win, double flops, double opt_ms,
+                       const long *counts, struct acc *acc)
+{
+    double tflops = win != NULL ? flops / win->true_ms * 1e-9 : 0, speedup = win != NULL ? opt_ms / win->true_ms : 0;
+    for (int k = 0; k < g->n; k++) {
+        const struct sim_scenario *sc = &scs[g->sc[k]];
+        struct acc *a = &acc[g->sc[k]];
+        double t_ms = sim_compile_total_ms(sc->compile, sc->compile_factor, n, sums[0], sums[1], sums[2],
+                                           clock_ms[k], clock_ms[k]);
+        welford_add(&a->time_s, t_ms * 1e-3);
+        welford_add(&a->tflops, tflops);
+        welford_add(&a->speedup, speedup);
+        welford_add(&a->in_time, t_ms * 1e-3);
+        welford_add(&a->in_tflops, tflops);
+        welford_add(&a->in_speedup, speedup);
+        a->n_short += counts[0];
+        a->n_stopped += counts[1];
+        a->n_failed += counts[2];
+        a->n_explored += n;
+    }
 }
 
 /* One tuning run of the scenarios of group g over the n drawn configurations idx[0..n) of an input (rows from
  * fill_rows): the random policy with the paper's early stopping; each scenario's compile model charged by
- * sim_cost.h (the pipelined ones keep their own GPU clock). wfree holds max_factor compile-worker clocks per
- * scenario. */
+ * sim_cost.h (parallel and pipelined ones keep their own worker clocks, and pipelined its GPU clock). wfree holds
+ * max_factor compile-worker clocks per scenario. */
 static void run_group(const struct row *rows, double flops, double opt_ms, const struct group *g,
                       const struct sim_scenario *scs, const int *idx, int n, double es_thr, double *wfree,
                       int max_factor, struct acc *acc)
 {
-    double sum_bench = 0, sum_compile = 0, best_known = INFINITY, best_est = INFINITY;
-    double gpu_ms[SIM_MAX_SCENARIOS];
-    long n_short = 0, n_stopped = 0;
-    int n_pipe = 0, pipe[SIM_MAX_SCENARIOS], per_exec = g->overhead == SIM_OVERHEAD_PER_EXEC;
+    double sums[3] = {0, 0, 0}; /* Σ seq compile, Σ par compile, Σ bench */
+    double best_known = INFINITY, best_est = INFINITY;
+    double clock_ms[SIM_MAX_SCENARIOS];
+    long counts[3] = {0, 0, 0}; /* short, stopped, failed */
+    int n_clk = 0, clk[SIM_MAX_SCENARIOS], per_exec = g->overhead == SIM_OVERHEAD_PER_EXEC;
     const struct row *win = NULL;
     for (int k = 0; k < g->n; k++) {
         const struct sim_scenario *sc = &scs[g->sc[k]];
-        gpu_ms[k] = 0;
-        if (sc->compile == SIM_COMPILE_PIPELINED) {
-            double *wf = wfree + (size_t)g->sc[k] * (size_t)max_factor;
-            for (int w = 0; w < sc->compile_factor; w++)
-                wf[w] = 0;
-            pipe[n_pipe++] = k;
-        }
+        clock_ms[k] = 0;
+        if (sc->compile == SIM_COMPILE_PIPELINED || sc->compile == SIM_COMPILE_PARALLEL)
+            clk[n_clk++] = k;
     }
     for (int q = 0; q < n; q++) {
         const struct row *c = &rows[idx[q]];
@@ -170,40 +219,35 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
             /* stopped after EARLY_STOP_NUM executions and dropped from the running */
             bench = c->k_sum_ms + (per_exec ? c->k_ovh_pe_ms : c->ovh_ms);
             mn = c->k_pmin_ms;
-            n_stopped++;
+            counts[1]++;
         } else {
             bench = c->rep_ms + (per_exec ? c->ovh_pe_ms : c->ovh_ms);
             mn = c->pmin_ms;
-            n_short += c->is_short;
+            counts[0] += c->is_short;
+            counts[2] += c->failed;
             if (c->est_ms < best_est) {
                 best_est = c->est_ms;
                 win = c;
             }
         }
-        sum_bench += bench;
-        sum_compile += c->compile_ms;
-        for (int p = 0; p < n_pipe; p++) {
-            int k = pipe[p];
-            gpu_ms[k] = sim_pipe_step(wfree + (size_t)g->sc[k] * (size_t)max_factor, scs[g->sc[k]].compile_factor,
-                                      gpu_ms[k], c->compile_ms, bench);
+        sums[0] += c->compile.seq_ms;
+        sums[1] += c->compile.par_ms;
+        sums[2] += bench;
+        for (int p = 0; p < n_clk; p++) {
+            int k = clk[p];
+            const struct sim_scenario *sc = &scs[g->sc[k]];
+            double *wf = wfree + (size_t)g->sc[k] * (size_t)max_factor;
+            if (sc->compile == SIM_COMPILE_PIPELINED) {
+                clock_ms[k] = sim_pipe_step(wf, sc->compile_factor, q, clock_ms[k], c->compile.par_ms, bench);
+            } else {
+                double done = sim_compile_assign(wf, sc->compile_factor, q, c->compile.par_ms);
+                clock_ms[k] = done > clock_ms[k] ? done : clock_ms[k]; /* the makespan so far */
+            }
         }
         if (mn < best_known)
             best_known = mn;
     }
-    for (int k = 0; k < g->n; k++) {
-        const struct sim_scenario *sc = &scs[g->sc[k]];
-        struct acc *a = &acc[g->sc[k]];
-        double t_ms = sim_compile_total_ms(sc->compile, sc->compile_factor, n, sum_compile, sum_bench, gpu_ms[k]);
-        welford_add(&a->time_s, t_ms * 1e-3);
-        welford_add(&a->tflops, flops / win->true_ms * 1e-9);
-        welford_add(&a->speedup, opt_ms / win->true_ms);
-        welford_add(&a->in_time, t_ms * 1e-3);
-        welford_add(&a->in_tflops, flops / win->true_ms * 1e-9);
-        welford_add(&a->in_speedup, opt_ms / win->true_ms);
-        a->n_short += n_short;
-        a->n_stopped += n_stopped;
-        a->n_explored += n;
-    }
+    run_record(g, scs, n, sums, clock_ms, win, flops, opt_ms, counts, acc);
 }
 
 /* Mean and 95% CI: mean ± t(0.975, K(R−1)) · sqrt(Σ_i s_i² / R) / K; NaN bounds when R < 2. */
@@ -221,15 +265,52 @@ static void point_ci(const struct welford *w, double se2_sum, int k_inputs, doub
     *hi = w->mean + half;
 }
 
-void sim_sample_start(gsl_rng *r, const struct sim_settings *s, int sample, int *n_config, int *exec_ms,
+void sim_sample_start(gsl_rng *r, const struct sim_settings *s, int sample, int *n_config, double *exec_ms,
                       int *es_num, double *es_thr)
 {
     gsl_rng_set(r, (unsigned long)mix64(s->seed ^ mix64((uint64_t)sample)));
     /* Four draws per sample, always, in this order: the streams do not depend on the scenarios. */
     *n_config = s->n_config_lo + (int)gsl_rng_uniform_int(r, (unsigned long)(s->n_config_hi - s->n_config_lo) + 1);
-    *exec_ms = s->exec_ms_lo + (int)gsl_rng_uniform_int(r, (unsigned long)(s->exec_ms_hi - s->exec_ms_lo) + 1);
+    *exec_ms = sim_exec_grid_ms(s, (int)gsl_rng_uniform_int(r, (unsigned long)sim_exec_grid_n(s)));
     *es_num = s->es_num_lo + (int)gsl_rng_uniform_int(r, (unsigned long)(s->es_num_hi - s->es_num_lo) + 1);
     *es_thr = s->es_thr_lo + (s->es_thr_hi - s->es_thr_lo) * gsl_rng_uniform(r);
+}
+
+/* The index of EXEC_TIME exec_ms in the data's grid (settings_fit_data checked that it is there). */
+static int grid_index(const struct sim_data *d, double exec_ms)
+{
+    uint64_t thr = (uint64_t)llround(exec_ms * 1e6);
+    int lo = 0, hi = d->n_e - 1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (d->thr_ns[mid] >= thr)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Write scenario sc's point of a sample from its accumulators. */
+static void point_write(const struct job *jb, const struct acc *a, int sample, int sc, int n_config, double exec_ms,
+                        int es_num, double es_thr, int input)
+{
+    struct sim_point *p = &jb->points[(size_t)sample * (size_t)jb->s->n_scenarios + (size_t)sc];
+    p->sample = sample;
+    p->scenario = sc;
+    p->n_config = n_config;
+    p->exec_ms = exec_ms;
+    p->input = input;
+    p->es_num = es_num;
+    p->es_thr = es_thr;
+    p->results = a->time_s.n;
+    point_ci(&a->time_s, a->se2_time, a->k_inputs, jb->tq, &p->time_s, &p->time_s_lo, &p->time_s_hi);
+    point_ci(&a->tflops, a->se2_tflops, a->k_inputs, jb->tq, &p->tflops, &p->tflops_lo, &p->tflops_hi);
+    point_ci(&a->speedup, a->se2_speedup, a->k_inputs, jb->tq, &p->speedup, &p->speedup_lo, &p->speedup_hi);
+    p->n_short = a->n_short;
+    p->stopped = a->time_s.n ? (double)a->n_stopped / (double)a->time_s.n : 0;
+    p->explored = a->time_s.n ? (double)a->n_explored / (double)a->time_s.n : 0;
+    p->failed = a->time_s.n ? (double)a->n_failed / (double)a->time_s.n : 0;
 }
 
 static void run_sample(struct worker *wk, int sample)
@@ -238,22 +319,29 @@ static void run_sample(struct worker *wk, int sample)
     const struct sim_data *d = jb->d;
     const struct sim_settings *s = jb->s;
     gsl_rng *r = wk->rng;
-    int n_config, exec_ms, es_num, i0, i1;
-    double es_thr;
+    int n_config, es_num, i0, i1, eidx, drawn = -1;
+    double es_thr, exec_ms;
 
     sim_sample_start(r, s, sample, &n_config, &exec_ms, &es_num, &es_thr);
+    eidx = grid_index(d, exec_ms);
 
     memset(wk->acc, 0, sizeof wk->acc);
     i0 = s->input >= 0 ? s->input : 0;
     i1 = s->input >= 0 ? s->input + 1 : d->n_in;
+    if (s->input < 0 && s->one_input) { /* the paper's Figures 4-5: one input per sample */
+        drawn = jb->drawable[gsl_rng_uniform_int(r, (unsigned long)jb->n_drawable)];
+        i0 = drawn;
+        i1 = drawn + 1;
+    }
     for (int i = i0; i < i1; i++) {
         const struct sinput *in = &d->in[i];
-        int v = in->n, n = n_config < v ? n_config : v;
-        if (v == 0)
+        int v, n;
+        if (in->n_valid == 0)
             continue;
+        v = fill_rows(in, eidx, es_num, s, jb->med_ms[i], jb->med_seq_ms[i], wk->rows);
+        n = n_config < v ? n_config : v;
         for (int k = 0; k < v; k++)
             wk->idx[k] = k;
-        fill_rows(in, exec_ms - d->exec_lo, es_num, s->estimator, wk->rows);
         for (int run = 0; run < s->runs; run++) {
             /* N distinct configurations, uniformly, in draw order: a partial Fisher-Yates shuffle. */
             for (int q = 0; q < n; q++) {
@@ -263,29 +351,14 @@ static void run_sample(struct worker *wk, int sample)
                 wk->idx[p] = t;
             }
             for (int g = 0; g < jb->n_groups; g++)
-                run_group(wk->rows, in->flops, in->opt_ms, &jb->groups[g], s->scenarios, wk->idx, n, es_thr,
-                          wk->wfree, jb->max_factor, wk->acc);
+                run_group(wk->rows, in->flops, in->opt_ms[s->truth], &jb->groups[g], s->scenarios, wk->idx, n,
+                          es_thr, wk->wfree, jb->max_factor, wk->acc);
         }
         for (int sc = 0; sc < s->n_scenarios; sc++)
             acc_end_input(&wk->acc[sc]);
     }
-    for (int sc = 0; sc < s->n_scenarios; sc++) {
-        struct sim_point *p = &jb->points[(size_t)sample * (size_t)s->n_scenarios + (size_t)sc];
-        const struct acc *a = &wk->acc[sc];
-        p->sample = sample;
-        p->scenario = sc;
-        p->n_config = n_config;
-        p->exec_ms = exec_ms;
-        p->es_num = es_num;
-        p->es_thr = es_thr;
-        p->results = a->time_s.n;
-        point_ci(&a->time_s, a->se2_time, a->k_inputs, jb->tq, &p->time_s, &p->time_s_lo, &p->time_s_hi);
-        point_ci(&a->tflops, a->se2_tflops, a->k_inputs, jb->tq, &p->tflops, &p->tflops_lo, &p->tflops_hi);
-        point_ci(&a->speedup, a->se2_speedup, a->k_inputs, jb->tq, &p->speedup, &p->speedup_lo, &p->speedup_hi);
-        p->n_short = a->n_short;
-        p->stopped = a->time_s.n ? (double)a->n_stopped / (double)a->time_s.n : 0;
-        p->explored = a->time_s.n ? (double)a->n_explored / (double)a->time_s.n : 0;
-    }
+    for (int sc = 0; sc < s->n_scenarios; sc++)
+        point_write(jb, &wk->acc[sc], sample, sc, n_config, exec_ms, es_num, es_thr, drawn);
 }
 
 static void *replay_worker_main(void *arg)
@@ -307,9 +380,12 @@ static int settings_fit_data(const struct sim_data *d, const struct sim_settings
 {
     if (sim_settings_check(s) != 0)
         return -1;
-    if (s->exec_ms_lo < d->exec_lo || s->exec_ms_hi > d->exec_hi)
-        return tc_seterr("--exec-ms: %d:%d lies outside the range the data were built for (%d:%d)", s->exec_ms_lo,
-                         s->exec_ms_hi, d->exec_lo, d->exec_hi);
+    for (int k = 0; k < sim_exec_grid_n(s); k++) {
+        double e = sim_exec_grid_ms(s, k);
+        if (d->thr_ns[grid_index(d, e)] != (uint64_t)llround(e * 1e6))
+            return tc_seterr("--exec-ms: EXEC_TIME %.9g ms (%s %g:%g) is not on the grid the data were built for",
+                             e, sim_exec_dist_name(s->exec_dist), s->exec_ms_lo, s->exec_ms_hi);
+    }
     if (s->es_num_hi > d->k_max)
         return tc_seterr("--early-stop-num: %d exceeds the largest the data were built for (%d)", s->es_num_hi,
                          d->k_max);
@@ -322,14 +398,16 @@ static int settings_fit_data(const struct sim_data *d, const struct sim_settings
 }
 
 /* The scenarios in groups of the same overhead model and early stopping (replayed together), in order of first
- * appearance, and the most compile workers a pipelined scenario asks for (jb->max_factor, at least 1). */
+ * appearance, and the most compile workers a parallel or pipelined scenario asks for (jb->max_factor, at least
+ * 1). */
 static void group_scenarios(struct job *jb, const struct sim_settings *s)
 {
     jb->max_factor = 1;
     for (int i = 0; i < s->n_scenarios; i++) {
         const struct sim_scenario *sc = &s->scenarios[i];
         int g = 0;
-        if (sc->compile == SIM_COMPILE_PIPELINED && sc->compile_factor > jb->max_factor)
+        if ((sc->compile == SIM_COMPILE_PIPELINED || sc->compile == SIM_COMPILE_PARALLEL) &&
+            sc->compile_factor > jb->max_factor)
             jb->max_factor = sc->compile_factor;
         while (g < jb->n_groups &&
                (jb->groups[g].overhead != sc->overhead || jb->groups[g].early_stop != sc->early_stop))
@@ -341,6 +419,51 @@ static void group_scenarios(struct job *jb, const struct sim_settings *s)
         }
         jb->groups[g].sc[jb->groups[g].n++] = i;
     }
+}
+
+/* Per input: the medians of its valid configurations' compile times (jb->med_ms, med_seq_ms), the inputs a
+ * one_input sample draws from, the most configurations a run draws from (jb->max_valid) and res->n_inputs_used.
+ * Returns 0, or -1 with the message. */
+static int job_inputs(struct job *jb, struct sim_result *res)
+{
+    const struct sim_data *d = jb->d;
+    const struct sim_settings *s = jb->s;
+    size_t n = (size_t)(d->n_in > 0 ? d->n_in : 1);
+    double *v = NULL;
+    jb->med_ms = calloc(n, sizeof *jb->med_ms);
+    jb->med_seq_ms = calloc(n, sizeof *jb->med_seq_ms);
+    jb->drawable = calloc(n, sizeof *jb->drawable);
+    for (int i = 0; i < d->n_in; i++)
+        n = (size_t)d->in[i].n > n ? (size_t)d->in[i].n : n;
+    v = malloc(n * sizeof *v);
+    if (jb->med_ms == NULL || jb->med_seq_ms == NULL || jb->drawable == NULL || v == NULL) {
+        free(v);
+        return tc_seterr("simulate: out of memory");
+    }
+    for (int i = (s->input >= 0 ? s->input : 0); i < (s->input >= 0 ? s->input + 1 : d->n_in); i++) {
+        const struct sinput *in = &d->in[i];
+        int m = 0;
+        if (in->n > jb->max_valid)
+            jb->max_valid = in->n;
+        if (in->n_valid == 0)
+            continue;
+        res->n_inputs_used++;
+        jb->drawable[jb->n_drawable++] = i;
+        for (int q = 0; q < in->n; q++)
+            if (!in->c[q].failed)
+                v[m++] = in->c[q].compile_ms;
+        jb->med_ms[i] = sim_median_finite(v, m);
+        m = 0;
+        for (int q = 0; q < in->n; q++)
+            if (!in->c[q].failed)
+                v[m++] = sim_compile_charge(s->compile_model, in->c[q].compile_ms, in->c[q].compile_iso_ms, NAN,
+                                            NAN).seq_ms;
+        jb->med_seq_ms[i] = sim_median_finite(v, m);
+    }
+    free(v);
+    if (res->n_inputs_used == 0)
+        return tc_seterr("simulate: no input with a valid configuration to replay");
+    return 0;
 }
 
 struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *s, sim_progress_fn progress,
@@ -361,18 +484,12 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
     res = calloc(1, sizeof *res);
     if (res == NULL)
         goto oom;
-    for (int i = (s->input >= 0 ? s->input : 0); i < (s->input >= 0 ? s->input + 1 : d->n_in); i++) {
-        if (d->in[i].n > jb.max_valid)
-            jb.max_valid = d->in[i].n;
-        res->n_inputs_used += d->in[i].n > 0;
-    }
-    if (res->n_inputs_used == 0) {
-        tc_seterr("simulate: no input with a valid configuration to replay");
-        free(res);
-        return NULL;
-    }
-    /* degrees of freedom of the stratified variance: K (R − 1) */
-    jb.tq = s->runs >= 2 ? gsl_cdf_tdist_Pinv(0.975, (double)res->n_inputs_used * (double)(s->runs - 1)) : NAN;
+    if (job_inputs(&jb, res) != 0)
+        goto out;
+    /* degrees of freedom of the stratified variance: K (R − 1), K = 1 when a sample replays one input */
+    jb.tq = s->runs >= 2 ? gsl_cdf_tdist_Pinv(0.975, (double)(s->input < 0 && s->one_input ? 1 : res->n_inputs_used) *
+                                                         (double)(s->runs - 1))
+                         : NAN;
     res->n_points = s->samples * s->n_scenarios;
     res->points = calloc((size_t)res->n_points, sizeof *res->points);
     if (res->points == NULL)
@@ -422,6 +539,9 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
 oom:
     tc_seterr("simulate: out of memory");
 out:
+    free(jb.med_ms);
+    free(jb.med_seq_ms);
+    free(jb.drawable);
     if (wk != NULL)
         for (int t = 0; t < n_threads; t++) {
             gsl_rng_free(wk[t].rng);

@@ -32,33 +32,61 @@ int sim_median_ms(struct sim_scratch *bs, const uint64_t *x, size_t n, double *o
     return 0;
 }
 
+
+double sim_base_truth_ms(const struct sim_base *b, enum sim_estimator e)
+{
+    return e == SIM_ESTIMATOR_MEAN ? b->mean_ms : e == SIM_ESTIMATOR_MIN ? b->min_ms : b->true_ms;
+}
+
+double sim_trace_isolated_ms(const struct trace *t, int c)
+{
+    return trace_compile_isolated_ms(t, c); /* NaN where not measured (and in traces before format_minor 1) */
+}
+
+double sim_median_finite(double *v, int n)
+{
+    int m = 0;
+    for (int k = 0; k < n; k++)
+        if (isfinite(v[k]))
+            v[m++] = v[k];
+    if (m == 0)
+        return NAN;
+    qsort(v, (size_t)m, sizeof *v, tc_cmp_double);
+    return tc_median_sorted(v, (size_t)m);
+}
+
 int sim_base_fill(struct sim_scratch *bs, const char *input, const struct sim_config_run *run, struct sim_base *b)
 {
     const uint64_t *x = run->timed_ns;
-    uint64_t sum = 0;
+    uint64_t sum = 0, mn = UINT64_MAX;
     if (run->n_timed <= 0 || x == NULL)
         return tc_seterr("input %s, configuration %d: no timed executions", input, run->config);
     if (!isfinite(run->compile_ms) || run->compile_ms < 0 || !isfinite(run->wall_ms) ||
+        !(isnan(run->compile_isolated_ms) || (isfinite(run->compile_isolated_ms) && run->compile_isolated_ms >= 0)) ||
         !isfinite(run->untimed_ms) || run->untimed_ms < 0 || run->n_untimed < 0)
         return tc_seterr("input %s, configuration %d: compile_ms, wall_ms and the untimed executions must be "
-                         "finite and >= 0 (got %g, %g, %g)", input, run->config, run->compile_ms, run->wall_ms,
-                         run->untimed_ms);
+                         "finite and >= 0, compile_isolated_ms NaN or >= 0 (got %g, %g, %g, %g)", input,
+                         run->config, run->compile_ms, run->wall_ms, run->untimed_ms, run->compile_isolated_ms);
     for (int q = 0; q < run->n_timed; q++) {
         if (x[q] == 0)
             return tc_seterr("input %s, configuration %d: timed execution %d is 0 ns (expected > 0)", input,
                              run->config, q);
         sum += x[q];
+        mn = x[q] < mn ? x[q] : mn;
     }
     memset(b, 0, sizeof *b);
     b->config = run->config;
     b->status = TRACE_OK;
     b->compile_ms = run->compile_ms;
+    b->compile_isolated_ms = run->compile_isolated_ms;
     b->wall_ms = run->wall_ms;
     b->timed_ns = x;
     b->n_timed = run->n_timed;
     b->untimed_ms = run->untimed_ms;
     b->n_untimed = run->n_untimed;
     b->timed_ms = (double)sum * 1e-6;
+    b->mean_ms = b->timed_ms / (double)run->n_timed;
+    b->min_ms = (double)mn * 1e-6;
     /* Overhead: the paper's whole overhead, and its per-execution part. Every launched execution (estimate,
      * warm-up, timed) carries the same non-kernel time g; the rest (the untimed executions' own durations) is
      * fixed. overhead(m executions run) = ovh − g·(n − m), which is ovh at m = n. */
@@ -90,6 +118,7 @@ int sim_table_input(const struct trace *t, int input, struct sim_scratch *bs, st
                 untimed += all[k];
             cr.config = c;
             cr.compile_ms = tc->compile_ms;
+            cr.compile_isolated_ms = sim_trace_isolated_ms(t, c);
             cr.wall_ms = tr->wall_ms;
             cr.timed_ns = trace_run_timed(t, (size_t)r);
             cr.n_timed = tr->n_timed;
@@ -102,7 +131,8 @@ int sim_table_input(const struct trace *t, int input, struct sim_scratch *bs, st
         memset(b, 0, sizeof *b);
         b->config = c;
         b->compile_ms = tc->compile_ms;
-        b->true_ms = NAN;
+        b->compile_isolated_ms = sim_trace_isolated_ms(t, c);
+        b->true_ms = b->mean_ms = b->min_ms = NAN;
         if (r >= 0) {
             const struct trace_run *tr = trace_run(t, (size_t)r);
             b->status = tr->status != TRACE_OK ? tr->status : TRACE_LAUNCH_ERROR; /* ok, nothing to replay */

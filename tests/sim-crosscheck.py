@@ -6,6 +6,8 @@ pipelined compilation is on, a tuning run's time and winner do not depend on the
 deterministic function of the trace and of the drawn EXEC_TIME, which this script computes from docs/architecture.md's
 model, in a different language and from a different reader, and compares with every row of points.tsv, for one
 input and for all inputs, under the paper and per-exec overhead models and sequential and parallel compilation.
+It checks the paper's model (--failed-cost none --compile-model paper --truth median: valid configurations only,
+the ideal parallel model, ranked by the mean and scored by the median).
 
     sim-crosscheck.py TUNECOST TEST_SIM            two random traces (written by test-sim-trace --write-random-trace)
     sim-crosscheck.py TUNECOST TEST_SIM TRACE.h5   a given trace instead (all inputs and its first input)
@@ -134,7 +136,8 @@ def main():
                 out = os.path.join(tmp, "out-%d-%s" % (seed, mode))
                 cmd = [tunecost, "simulate", "-q", "-s", "60", "-r", "3", "--n-config", "1000",
                        "--exec-ms", "1:150", "--compile-factor", str(FACTOR), "--seed", str(seed),
-                       "--scenarios", "baseline,parallel,per-exec,parallel+per-exec", "-o", out, trace]
+                       "--scenarios", "baseline,parallel,per-exec,parallel+per-exec",
+                       "--failed-cost", "none", "--compile-model", "paper", "--truth", "median", "-o", out, trace]
                 if mode == "0":
                     cmd[2:2] = ["--input", "x".join(str(v) for v in dims[0])]
                 subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)

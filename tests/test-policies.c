@@ -44,7 +44,6 @@ static void fake_init(struct fake *f, int n_params, int n_per, double rep_ms)
             f->params[c][1] = c % n_per + 1;
         }
         f->cfg[c].params = f->params[c];
-        f->cfg[c].compile_ms = 100;
         f->est[c] = NAN;
     }
     f->rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -261,6 +260,142 @@ START_TEST(test_anneal_first_steps_on_a_line)
 }
 END_TEST
 
+/* A stream seed for which the first draw of gsl_rng_uniform_int(., n) is want (found on clones; the policies under
+ * test draw their random start first). */
+static unsigned long seed_for_first_draw(unsigned long n, unsigned long want)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    unsigned long seed = 1;
+    for (;; seed++) {
+        gsl_rng_set(r, seed);
+        if (gsl_rng_uniform_int(r, n) == want)
+            break;
+    }
+    gsl_rng_free(r);
+    return seed;
+}
+
+/* Run ops on the fake for up to n_steps steps, each configuration measured at cost[c] ms; the steps into out.
+ * Returns how many were taken (fewer when the policy said -1). */
+static int drive(struct fake *f, const struct policy_ops *ops, const double *cost, int n_steps, int *out)
+{
+    void *st = ops->start(&f->v);
+    int n = 0;
+    ck_assert_ptr_nonnull(st);
+    while (n < n_steps) {
+        int c = ops->next(st, &f->v);
+        if (c < 0)
+            break;
+        ck_assert_int_lt(c, f->v.n_configs);
+        ck_assert_msg(f->n_exec[c] == 0, "%s asked for configuration %d twice", ops->name, c);
+        ck_assert_double_eq(ops->rep_ms(st, &f->v, c), f->v.rep_ms);
+        measured(f, c, cost[c], 3);
+        if (ops->observe != NULL)
+            ops->observe(st, &f->v, c);
+        out[n++] = c;
+    }
+    ops->stop(st);
+    return n;
+}
+
+/* 1 when the n values of got are the set want (of n). */
+static int same_set(const int *got, const int *want, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int found = 0;
+        for (int j = 0; j < n; j++)
+            found |= got[i] == want[j];
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+START_TEST(test_mls_steepest_descent_then_restart)
+{
+    /* 2 parameters x 3 values, configuration c = (a, b) = (c / 3, c % 3) at cost 3a + b + 1 ms = c + 1. Hamming
+     * neighbours share a row or a column (4 each). From (2,2) = 8 (the seed makes the start draw 8): its 4
+     * neighbours 2, 5, 6, 7 are all costed (in a random order), the best, 2 = (0,2), becomes the base; of its
+     * neighbours 5 and 8 are known, 0 and 1 are costed; the base moves to 0 = (0,0), whose neighbours 1, 2, 6 are
+     * known and 3 = (1,0) is costed; nothing beats 0: a local optimum, and a random restart follows. */
+    struct fake f;
+    double cost[9];
+    int got[9];
+    fake_init(&f, 2, 3, 50);
+    for (int c = 0; c < 9; c++)
+        cost[c] = c + 1;
+    gsl_rng_set(f.rng, seed_for_first_draw(9, 8));
+    ck_assert_int_eq(drive(&f, policy_find("mls"), cost, 8, got), 8);
+    ck_assert_int_eq(got[0], 8);
+    ck_assert(same_set(&got[1], (const int[]){2, 5, 6, 7}, 4));
+    ck_assert(same_set(&got[5], (const int[]){0, 1}, 2));
+    ck_assert_int_eq(got[7], 3);
+    gsl_rng_free(f.rng);
+}
+END_TEST
+
+START_TEST(test_mls_and_the_searches_measure_every_configuration_once)
+{
+    /* On the 3 x 3 grid every Kernel Tuner policy here asks for each configuration at most once (drive checks
+     * it) and ends: mls, greedy_ils and diff_evo when all 9 were measured; pso (min(50, round(9 / 2)) = 5
+     * particles) and basinhopping (100 hops) may end before, but pso's first iteration costs its 5 particles: at
+     * least 4 distinct configurations (particle 0's start may repeat another's). */
+    static const char *const names[] = {"mls", "greedy_ils", "diff_evo", "pso", "basinhopping"};
+    for (int i = 0; i < 5; i++) {
+        struct fake f;
+        double cost[9];
+        int got[40];
+        fake_init(&f, 2, 3, 50);
+        for (int c = 0; c < 9; c++)
+            cost[c] = 10 - c; /* the optimum is 8 = (2,2) */
+        int n = drive(&f, policy_find(names[i]), cost, 40, got);
+        if (i < 3)
+            ck_assert_msg(n == 9, "%s measured %d of 9", names[i], n);
+        else
+            ck_assert_msg(n >= 4 && n <= 9, "%s measured %d", names[i], n);
+        gsl_rng_free(f.rng);
+    }
+}
+END_TEST
+
+START_TEST(test_basinhopping_first_descent_on_a_line)
+{
+    /* One parameter, values 1..5 (configurations 0..4), cost |c - 2| + 1 ms. From 0 (the seed makes the start
+     * draw 0) the one-step descent costs 0, then its only neighbour 1 (better: the base moves), then 2 (1's other
+     * neighbour; better), then 3 (2's unknown neighbour; worse): 2 is the local minimum, reached in 4 steps. */
+    struct fake f;
+    double cost[5] = {3, 2, 1, 2, 3};
+    int got[4];
+    fake_init(&f, 1, 5, 20);
+    gsl_rng_set(f.rng, seed_for_first_draw(5, 0));
+    ck_assert_int_eq(drive(&f, policy_find("basinhopping"), cost, 4, got), 4);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(got[i], i);
+    gsl_rng_free(f.rng);
+}
+END_TEST
+
+START_TEST(test_greedy_ils_moves_at_the_first_improvement)
+{
+    /* The 3 x 3 grid at cost c + 1 from the start 8 = (2,2), the most costly: every neighbour (2, 5, 6, 7) beats
+     * it, so the greedy climb costs exactly one of them and ends there; the random walk then moves one Hamming
+     * step (int(0.3 x 2) = 0, at least 1) from it and the next climb starts at that configuration: the third
+     * configuration measured is a neighbour of the second or a neighbour of that neighbour, never the first. */
+    struct fake f;
+    double cost[9];
+    int got[3];
+    fake_init(&f, 2, 3, 50);
+    for (int c = 0; c < 9; c++)
+        cost[c] = c + 1;
+    gsl_rng_set(f.rng, seed_for_first_draw(9, 8));
+    ck_assert_int_eq(drive(&f, policy_find("greedy_ils"), cost, 3, got), 3);
+    ck_assert_int_eq(got[0], 8);
+    ck_assert(got[1] == 2 || got[1] == 5 || got[1] == 6 || got[1] == 7);
+    ck_assert(got[2] != 8 && got[2] != got[1]);
+    gsl_rng_free(f.rng);
+}
+END_TEST
+
 /* The worked example of docs/simulation.md (simulate/examples/policy_blockm.c, compiled into this test): first
  * parameters 3, 1, 4, 2 on configurations 0..3 are measured in the order 1, 3, 0, 2, each for the full rep, and
  * then it is done. */
@@ -297,6 +432,10 @@ int main(void)
     tcase_add_test(tc, test_blockm_example_measures_ascending_first_parameter);
     tcase_add_test(tc, test_random_first_steps_follow_the_documented_shuffle);
     tcase_add_test(tc, test_anneal_first_steps_on_a_line);
+    tcase_add_test(tc, test_mls_steepest_descent_then_restart);
+    tcase_add_test(tc, test_mls_and_the_searches_measure_every_configuration_once);
+    tcase_add_test(tc, test_basinhopping_first_descent_on_a_line);
+    tcase_add_test(tc, test_greedy_ils_moves_at_the_first_improvement);
     suite_add_tcase(s, tc);
     return tt_run(s);
 }

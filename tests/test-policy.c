@@ -20,6 +20,7 @@
 #include "trace.h"
 
 #include <check.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +185,7 @@ START_TEST(test_policy_same_seed_same_curve)
     s.runs = 20;
     s.n_grid = 3;
     s.seed = 7;
+    ck_assert_int_eq(pol_data_set_prior(d, t, t), 0); /* transfer needs a prior: the trace itself */
     for (int i = 0; policy_registry[i] != NULL; i++) {
         ck_assert_int_eq(pol_evaluate(d, policy_registry[i], &s, grid, &a), 0);
         ck_assert_int_eq(pol_evaluate(d, policy_registry[i], &s, grid, &b), 0);
@@ -229,23 +231,60 @@ static const char *build_valid_space(void)
     return path;
 }
 
-START_TEST(test_policy_random_reproduces_simulate)
+/* build_valid_space's 9 configurations (with isolated compile times on the even ones) and 3 that fail: 9 out of resources without a compile time (a trace
+ * collected without --compile-invalid: charged the median of the valid ones), 10 a compile error (compile 35 ms),
+ * 11 a launch error on both inputs (compile 60 ms, a run of wall_ms 4 and no executions). */
+static const char *build_mixed_space(void)
 {
-    /* `simulate` with one run per sample writes that run's tuning time and speedup as the sample's point (a mean
-     * of one value). The random policy through the engine, with simulate's costs (sim_costs), the sample's
-     * N_CONFIG (max_configs), EXEC_TIME (rep_ms), EARLY_STOP_NUM / THRESHOLD and the sample's random stream
-     * (sim_sample_start), must give exactly those numbers, bit for bit, for every compile and overhead model. */
-    struct trace *t = trace_open(build_valid_space());
+    const char *path = tt_path("mixed.h5");
+    struct trace *t = hand_trace(path, 30);
+    int32_t params[12];
+    struct trace_config cfg[12];
+    int64_t dims[] = {1000, 2000};
+    struct trace_input in[] = {{1e9, NAN}, {2e9, NAN}};
+    for (int c = 0; c < 12; c++) { /* isolated compile times on even configurations only: sequential falls back */
+        params[c] = 16 * (c + 1);
+        cfg[c] = (struct trace_config){0, 40 + 20 * c + 0.25 * c * c, 1, 32, 0, 0, 0, c % 2 ? NAN : 30 + 11 * c};
+    }
+    cfg[9].status = TRACE_OUT_OF_RESOURCES, cfg[9].compile_ms = NAN;
+    cfg[10].status = TRACE_COMPILE_ERROR, cfg[10].compile_ms = 35;
+    cfg[11].compile_ms = 60;
+    ck_assert_int_eq(trace_write_configs(t, 12, params, cfg), 0);
+    ck_assert_int_eq(trace_write_inputs(t, 2, dims, in), 0);
+    for (int i = 0; i < 2; i++) {
+        for (int c = 0; c < 9; c++) {
+            uint64_t x[13], sum = 0;
+            for (int e = 0; e < 13; e++) { /* as build_valid_space */
+                x[e] = 1000000u + 250000u * (uint64_t)((c * 5 + i * 3) % 9) +
+                       7919u * (uint64_t)((e * 31 + c * 17 + i) % 23) + 13u * (uint64_t)c + 101u * (uint64_t)i;
+                sum += x[e];
+            }
+            struct trace_run r = {i, c, 0, 0, 1, 12, 0, (double)sum * 1e-6 + 13 * 0.3 + 2, 0, 0, NAN, 1e-4};
+            ck_assert_int_eq(trace_append_run(t, &r, x, 13), 0);
+        }
+        struct trace_run r = {i, 11, TRACE_LAUNCH_ERROR, 0, 0, 0, 0, 4, 0, 0, NAN, NAN};
+        ck_assert_int_eq(trace_append_run(t, &r, NULL, 0), 0);
+    }
+    ck_assert_int_eq(trace_close(t), 0);
+    return path;
+}
+
+/* `simulate` with one run per sample writes that run's tuning time and speedup as the sample's point (a mean of
+ * one value). The random policy through the engine, with simulate's costs (sim_costs), the sample's N_CONFIG
+ * (max_configs), EXEC_TIME (rep_ms), EARLY_STOP_NUM / THRESHOLD, compile model, failed cost, truth and the
+ * sample's random stream (sim_sample_start), must give exactly those numbers, bit for bit, for every scenario of
+ * scen[]. Counts the points that stopped early, missed the optimum and drew a failed configuration. */
+static void reproduce(const char *path, const struct sim_settings *base, const char *const *scen, int n_sc,
+                      long *n_stopped, long *n_missed, long *n_failed)
+{
+    struct trace *t = trace_open(path);
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
-    const char *scen[] = {"baseline", "parallel", "pipelined", "early-stop", "per-exec", "pipelined+early-stop",
-                          "parallel+per-exec+early-stop"};
-    const int n_sc = 7, samples = 300;
-    struct sim_settings ss;
-    sim_settings_default(&ss);
+    const int samples = 300;
+    struct sim_settings ss = *base;
     ss.samples = samples;
     ss.runs = 1;
     ss.n_config_lo = 1;
-    ss.n_config_hi = 9;
+    ss.n_config_hi = 12;
     ss.exec_ms_lo = 2;
     ss.exec_ms_hi = 40;    /* from 1 execution to all 12 */
     ss.es_num_lo = 2;
@@ -258,10 +297,10 @@ START_TEST(test_policy_random_reproduces_simulate)
     for (int k = 0; k < n_sc; k++)
         ck_assert_int_eq(sim_scenario_parse(scen[k], SIM_COMPILE_SEQUENTIAL, 3, SIM_OVERHEAD_PAPER, &ss.scenarios[k]),
                          0);
+    sim_scenarios_for_model(&ss);
     struct pol_data *pd = pol_data_from_trace(t);
     ck_assert_ptr_nonnull(pd);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    long n_stopped = 0, n_short_runs = 0;
     for (int input = 0; input < 2; input++) {
         int one[] = {input};
         ss.input = 0;
@@ -274,8 +313,8 @@ START_TEST(test_policy_random_reproduces_simulate)
                 const struct sim_point *p = &res->points[smp * n_sc + k];
                 const struct sim_scenario *sc = &ss.scenarios[k];
                 struct pol_settings ps;
-                int n_config, exec_ms, es_num;
-                double es_thr, time_s, speedup;
+                int n_config, es_num;
+                double es_thr, time_s, speedup, exec_ms;
                 sim_sample_start(r, &ss, smp, &n_config, &exec_ms, &es_num, &es_thr);
                 pol_settings_default(&ps);
                 ps.sim_costs = 1;
@@ -285,6 +324,9 @@ START_TEST(test_policy_random_reproduces_simulate)
                 ps.compile = sc->compile;
                 ps.compile_factor = sc->compile_factor;
                 ps.overhead = sc->overhead;
+                ps.compile_model = ss.compile_model;
+                ps.failed_cost = ss.failed_cost;
+                ps.truth = ss.truth;
                 ps.stop_rule = sc->early_stop ? POL_STOP_EARLY : POL_STOP_NONE;
                 ps.es_num = es_num;
                 ps.es_threshold = es_thr;
@@ -292,18 +334,44 @@ START_TEST(test_policy_random_reproduces_simulate)
                 ck_assert_msg(time_s == p->time_s && speedup == p->speedup,
                               "input %d, sample %d, %s: engine %.17g s, %.17g; simulate %.17g s, %.17g", input, smp,
                               sc->name, time_s, speedup, p->time_s, p->speedup);
-                n_stopped += p->stopped > 0;
-                n_short_runs += p->speedup < 1;
+                *n_stopped += p->stopped > 0;
+                *n_missed += p->speedup < 1;
+                *n_failed += p->failed > 0;
             }
         sim_result_free(res);
         sim_data_free(sd);
     }
-    /* the comparison covered early stops and runs that missed the optimum, not only easy cases */
-    ck_assert_int_gt(n_stopped, 50);
-    ck_assert_int_gt(n_short_runs, 200);
     gsl_rng_free(r);
     pol_data_free(pd);
     trace_close(t);
+}
+
+START_TEST(test_policy_random_reproduces_simulate)
+{
+    /* the paper's model on a space of valid configurations: --failed-cost none --compile-model paper (parallel =
+     * ideal) --truth median, as simulate was before the measured cost models */
+    static const char *const paper_sc[] = {"baseline", "parallel", "pipelined", "early-stop", "per-exec",
+                                           "pipelined+early-stop", "parallel+per-exec+early-stop"};
+    /* the default models on a space with failures: failed configurations drawn and charged (triton), parallel as
+     * a list schedule, the ideal model by name, scored by the mean */
+    static const char *const new_sc[] = {"baseline", "parallel", "pipelined", "ideal", "early-stop",
+                                         "parallel+early-stop", "pipelined+per-exec", "ideal+per-exec+early-stop"};
+    struct sim_settings ss;
+    long n_stopped = 0, n_missed = 0, n_failed = 0;
+    sim_settings_default(&ss);
+    ss.failed_cost = SIM_FAILED_NONE;
+    ss.compile_model = SIM_CM_PAPER;
+    ss.truth = SIM_ESTIMATOR_MEDIAN;
+    reproduce(build_valid_space(), &ss, paper_sc, 7, &n_stopped, &n_missed, &n_failed);
+    /* the comparison covered early stops and runs that missed the optimum, not only easy cases */
+    ck_assert_int_gt(n_stopped, 50);
+    ck_assert_int_gt(n_missed, 200);
+    sim_settings_default(&ss);
+    n_stopped = n_missed = n_failed = 0;
+    reproduce(build_mixed_space(), &ss, new_sc, 8, &n_stopped, &n_missed, &n_failed);
+    ck_assert_int_gt(n_stopped, 50);
+    ck_assert_int_gt(n_missed, 200);
+    ck_assert_int_gt(n_failed, 500); /* and runs that drew failed configurations, some of them nothing else */
 }
 END_TEST
 
@@ -375,6 +443,247 @@ START_TEST(test_policy_random_agrees_with_analytic_baseline)
 }
 END_TEST
 
+/* ---- what a policy sees ---------------------------------------------------------------------------------------- */
+
+/* The spy policy: exhaustive order; before each step it checks the view of every configuration it has not asked
+ * for yet, and records what it saw of those it has. */
+static struct {
+    int n_asked, bad_unmeasured;
+    double compile_seen[3];
+    int failed_seen[3];
+} spy;
+
+static void *spy_start(const struct pol_view *v)
+{
+    (void)v;
+    memset(&spy, 0, sizeof spy);
+    return &spy;
+}
+
+static int spy_next(void *st, const struct pol_view *v)
+{
+    (void)st;
+    for (int k = spy.n_asked; k < v->n_configs; k++) /* not asked yet: nothing may be known of it */
+        spy.bad_unmeasured += !isnan(v->compile_ms[k]) || !isnan(v->est_ms[k]) || v->n_exec[k] != 0 ||
+                              v->failed[k] != 0;
+    for (int k = 0; k < spy.n_asked; k++) {
+        spy.compile_seen[k] = v->compile_ms[k];
+        spy.failed_seen[k] = v->failed[k];
+    }
+    return spy.n_asked < v->n_configs ? spy.n_asked++ : -1;
+}
+
+static double spy_rep(void *st, const struct pol_view *v, int c)
+{
+    (void)st;
+    (void)c;
+    return v->rep_ms;
+}
+
+static void spy_stop(void *st)
+{
+    (void)st;
+}
+
+START_TEST(test_policy_view_shows_nothing_unpaid)
+{
+    /* The tiny trace: c0 compiles in 100 ms, c1 in 200 ms, c2 is refused by the compiler (recorded compile 50
+     * ms, never charged). Before a configuration is benchmarked, its compile time, estimate, executions and
+     * failure are all unknown (NaN / 0) in the view; after, c0 and c1 show 100 and 200 ms, and c2 shows failed
+     * with no compile time (the engine charged none). */
+    static const struct policy_ops spy_ops = {"spy", "", "", spy_start, spy_next, spy_rep, NULL, spy_stop, 0};
+    struct trace *t;
+    struct pol_data *d = tiny_data(&t);
+    struct pol_settings s;
+    double time_s, speedup;
+    settings(&s);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    ck_assert_int_eq(pol_run(d, 0, &spy_ops, &s, rng, &time_s, &speedup), 0);
+    ck_assert_int_eq(spy.n_asked, 3);
+    ck_assert_int_eq(spy.bad_unmeasured, 0);
+    ck_assert_double_eq(spy.compile_seen[0], 100);
+    ck_assert_double_eq(spy.compile_seen[1], 200);
+    ck_assert(isnan(spy.compile_seen[2]));
+    ck_assert_int_eq(spy.failed_seen[2], 1);
+    ck_assert_double_eq(speedup, 1.0);
+    gsl_rng_free(rng);
+    pol_data_free(d);
+    trace_close(t);
+}
+END_TEST
+
+/* ---- neighbourhoods on the full grid ----------------------------------------------------------------------------- */
+
+/* The paper's grid: BLOCK_M, BLOCK_N, BLOCK_K in {32, 64, 128, 256}, GROUP_M 8, NUM_STAGES {3, 4, 5}, NUM_WARPS
+ * {2, 4, 8}: 576 points; with `holes`, those with BLOCK_M = BLOCK_N = 256 are left out (36 points: 540 left). */
+static const char *build_grid(const char *name, int holes)
+{
+    static const int32_t blk[] = {32, 64, 128, 256}, stages[] = {3, 4, 5}, warps[] = {2, 4, 8};
+    int32_t params[576 * 6];
+    int n = 0;
+    for (int w = 0; w < 3; w++)
+        for (int g = 0; g < 3; g++)
+            for (int k = 0; k < 4; k++)
+                for (int bn = 0; bn < 4; bn++)
+                    for (int bm = 0; bm < 4; bm++) {
+                        if (holes && bm == 3 && bn == 3)
+                            continue;
+                        int32_t row[6] = {blk[bm], blk[bn], blk[k], 8, stages[g], warps[w]};
+                        memcpy(&params[n++ * 6], row, sizeof row);
+                    }
+    const char *path = tt_path(name);
+    struct trace_meta m = tt_meta("test-policy", 100);
+    int64_t dims[] = {1024, 1024, 1024};
+    struct trace *t = tt_trace_create(path, &m, n, params, 1, dims);
+    ck_assert_int_eq(trace_close(t), 0);
+    return path;
+}
+
+/* The neighbour counts the spy's start sees (the view the engine builds: grid table and value indices), also with
+ * the grid table and the value indices hidden (the scans). */
+static struct {
+    int total_hamming, total_step, n[2][3], closest;
+} nb;
+static const int32_t nb_points[2][6] = {{32, 32, 32, 8, 3, 2}, {256, 128, 64, 8, 4, 4}};
+
+static void *nb_start(const struct pol_view *v0)
+{
+    int *out = malloc((size_t)v0->n_configs * sizeof *out), idx[6];
+    memset(&nb, 0, sizeof nb);
+    for (int pass = 0; pass < 2; pass++) {
+        struct pol_view v = *v0;
+        if (pass == 1)
+            v.grid_cfg = NULL, v.vidx = NULL;
+        for (int c = 0; c < v.n_configs; c++) {
+            for (int p = 0; p < 6; p++)
+                idx[p] = pol_vidx(&v, c, p);
+            int h = pol_neighbours(&v, idx, POL_NBR_HAMMING, out), st = pol_neighbours(&v, idx, POL_NBR_STEP, out);
+            nb.total_hamming += pass == 0 ? h : 0;
+            nb.total_step += pass == 0 ? st : 0;
+        }
+        for (int q = 0; q < 2; q++) {
+            for (int p = 0; p < 6; p++)
+                idx[p] = pol_value_index(&v, p, nb_points[q][p]);
+            for (int m = 0; m < 3; m++) {
+                int got = pol_neighbours(&v, idx, (enum pol_nbr)m, out);
+                if (pass == 0)
+                    nb.n[q][m] = got;
+                else if (got != nb.n[q][m])
+                    nb.n[q][m] = -1; /* the scan disagrees with the table */
+            }
+        }
+    }
+    int hole[6] = {3, 3, 1, 0, 1, 1}; /* (256, 256, 64, 8, 4, 4): not a configuration when there are holes */
+    nb.closest = pol_closest(v0, hole);
+    nb.closest = v0->cfg[nb.closest].params[0] * 1000 + v0->cfg[nb.closest].params[1];
+    free(out);
+    return &nb;
+}
+
+static int nb_next(void *st, const struct pol_view *v)
+{
+    (void)st;
+    (void)v;
+    return -1;
+}
+
+START_TEST(test_policy_neighbours_counted_on_the_full_grid)
+{
+    /* Full grid (4 x 4 x 4 x 1 x 3 x 3). Hamming (one parameter, any value): 3 + 3 + 3 + 0 + 2 + 2 = 13 for every
+     * point, 576 x 13 = 7488 in all. One step: a parameter of n values has 2 (n - 1) / n on average, so 576 x
+     * (3 x 6/4 + 2 x 4/3) = 576 x 43/6 = 4128 in all; the corner (32,32,32,8,3,2) has 5 (one up in each
+     * parameter that varies), and (256,128,64,8,4,4) has 1 + 2 + 2 + 2 + 2 = 9. Adjacent (each parameter within
+     * one step): the corner 2^5 - 1 = 31, (256,128,64,8,4,4) 2 x 3^4 - 1 = 161.
+     * With the 36 points BLOCK_M = BLOCK_N = 256 left out, (256,128,64,8,4,4) loses BLOCK_N = 256: Hamming 12,
+     * one step 8, adjacent 161 - 27 (BLOCK_M = BLOCK_N = 256 with any of 3 x 3 x 3 others) = 134; the corner
+     * keeps 13, 5 and 31. The hole (256,256,64,8,4,4) is closest (one index away) to (128,256,...) or
+     * (256,128,...). */
+    static const struct policy_ops nb_ops = {"nb", "", "", nb_start, nb_next, spy_rep, NULL, spy_stop, 0};
+    for (int holes = 0; holes < 2; holes++) {
+        struct trace *t = trace_open(build_grid(holes ? "grid-holes.h5" : "grid.h5", holes));
+        ck_assert_msg(t != NULL, "%s", tc_errmsg());
+        struct pol_data *d = pol_data_from_trace(t);
+        struct pol_settings s;
+        double time_s, speedup;
+        gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+        ck_assert_ptr_nonnull(d);
+        pol_settings_default(&s);
+        ck_assert_int_eq(pol_run(d, 0, &nb_ops, &s, rng, &time_s, &speedup), 0);
+        const int want[2][2][3] = {{{13, 31, 5}, {13, 161, 9}}, {{13, 31, 5}, {12, 134, 8}}};
+        for (int q = 0; q < 2; q++)
+            for (int m = 0; m < 3; m++)
+                ck_assert_msg(nb.n[q][m] == want[holes][q][m], "holes %d point %d method %d: %d, expected %d", holes,
+                              q, m, nb.n[q][m], want[holes][q][m]);
+        if (!holes) {
+            ck_assert_int_eq(nb.total_hamming, 7488);
+            ck_assert_int_eq(nb.total_step, 4128);
+        } else {
+            ck_assert(nb.closest == 128 * 1000 + 256 || nb.closest == 256 * 1000 + 128);
+        }
+        gsl_rng_free(rng);
+        pol_data_free(d);
+        trace_close(t);
+    }
+}
+END_TEST
+
+/* ---- the transfer policy ---------------------------------------------------------------------------------------- */
+
+START_TEST(test_policy_transfer_starts_at_the_other_gpus_best)
+{
+    /* "Other GPU": the tiny space's BLOCK values in another order (64, 16, 32) with its own times: 32 fastest (3
+     * ms), then 16 (4 ms), 64 (6 ms). Matched by parameter values, the other's best is the tiny trace's c1 (BLOCK
+     * 32), the optimum here too: every run measures it first, done at 200 + 2 + 18 ms = 0.220 s, so the mean
+     * speedup is exactly 1 from then on (a run that began elsewhere would be at 0.5 or 0 then). A trace with
+     * other parameter names is refused. */
+    struct trace *t;
+    struct pol_data *d = tiny_data(&t);
+    const char *opath = tt_path("other.h5");
+    struct trace *o = hand_trace(opath, 15);
+    int32_t params[] = {64, 16, 32};
+    struct trace_config cfg[3];
+    for (int c = 0; c < 3; c++)
+        cfg[c] = (struct trace_config){.status = 0, .compile_ms = 10, .load_ms = 1, .registers = 32,
+                                       .compile_isolated_ms = NAN};
+    int64_t dims[] = {1000};
+    struct trace_input in = {1e9, NAN};
+    ck_assert_int_eq(trace_write_configs(o, 3, params, cfg), 0);
+    ck_assert_int_eq(trace_write_inputs(o, 1, dims, &in), 0);
+    for (int c = 0; c < 3; c++) {
+        uint64_t x[] = {(uint64_t)(c == 0 ? 6000000 : c == 1 ? 4000000 : 3000000)};
+        struct trace_run r = {0, c, 0, 0, 0, 1, 0, 10, 0, 0, NAN, 1e-4};
+        ck_assert_int_eq(trace_append_run(o, &r, x, 1), 0);
+    }
+    ck_assert_int_eq(trace_close(o), 0);
+    o = trace_open(opath);
+    ck_assert_ptr_nonnull(o);
+    ck_assert_int_eq(pol_data_set_prior(d, t, o), 0);
+    ck_assert(pol_data_has_prior(d));
+
+    const struct policy_ops *ops = policy_find("transfer");
+    struct pol_settings s;
+    struct pol_curve c;
+    double grid[] = {0.219, 0.221};
+    settings(&s);
+    s.n_grid = 2;
+    s.runs = 20;
+    ck_assert_int_eq(pol_evaluate(d, ops, &s, grid, &c), 0);
+    ck_assert_double_eq(c.mean[0], 0.0);
+    ck_assert_double_eq(c.mean[1], 1.0);
+    ck_assert_int_eq(c.n_steps, 3 * 20);
+    pol_curve_free(&c);
+    trace_close(o);
+
+    struct trace *g = trace_open(build_grid("grid.h5", 0)); /* six other parameter names */
+    ck_assert_ptr_nonnull(g);
+    ck_assert_int_eq(pol_data_set_prior(d, t, g), -1);
+    ck_assert_msg(strstr(tc_errmsg(), "not the same search space") != NULL, "%s", tc_errmsg());
+    trace_close(g);
+    pol_data_free(d);
+    trace_close(t);
+}
+END_TEST
+
 static void setup(void)
 {
     tt_tmpdir_make("test-policy");
@@ -392,6 +701,9 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_policy_halving_promotes_the_best_third);
     tcase_add_test(tc, test_policy_same_seed_same_curve);
     tcase_add_test(tc, test_policy_random_reproduces_simulate);
+    tcase_add_test(tc, test_policy_view_shows_nothing_unpaid);
+    tcase_add_test(tc, test_policy_neighbours_counted_on_the_full_grid);
+    tcase_add_test(tc, test_policy_transfer_starts_at_the_other_gpus_best);
     if (argc > 1 && access(argv[1], R_OK) == 0) {
         setenv("TC_POLICY_TRACE", argv[1], 1);
         tcase_add_test(tc, test_policy_random_agrees_with_analytic_baseline);

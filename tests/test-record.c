@@ -2,7 +2,9 @@
  * classified as estimate / warm-up / timed with their flushes, compile and load times from the gaps before module
  * loads, labelled and unlabelled candidates grouped into inputs and configurations, failed and unfinished
  * candidates, and spool files (a record cut short included) read back. Expected values are worked out by hand
- * from the synthetic timelines written below. */
+ * from the synthetic timelines written below. With the tunecost executable as argument it runs
+ * `tunecost record --from-spool` on such spool files instead (integration suite).
+ * usage: test-record [TUNECOST] */
 #include "record.h"
 #include "spool.h"
 #include "tc_err.h"
@@ -14,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define US 1000ull /* ns */
 
@@ -71,7 +76,6 @@ START_TEST(test_record_labelled_do_bench)
                                                       "NUM_WARPS=4,NUM_STAGES=3");
     add(REC_MARK, 2000 * US, 2000 * US, "tc:flush_bytes 268435456");
     add(REC_LOAD, 301000 * US, 303000 * US, "module");
-    uint64_t first_flush = 303000 * US + 100 * US + 10 * US; /* after the first call (100 us + 0 ns + gap) */
     uint64_t end = do_bench(303000 * US, "matmul", 100 * US, 2, 4, 64);
     r->end_ns = end + 5 * US;
     struct rec_session *s = rec_reconstruct(&g_s, NULL);
@@ -91,7 +95,6 @@ START_TEST(test_record_labelled_do_bench)
     ck_assert_double_eq_tol(run->flush_ms, 9 * 0.050, 1e-12); /* 5 estimate + 4 timed flushes */
     /* estimate: from the first estimate flush to the end of the 5th estimate call, over 5:
      * 5 x (60 us flush+gap) + (100 us + 1..5 ns each) + 4 gaps of 10 us -> 300 + 500 + 40 us + 15 ns */
-    (void)first_flush;
     ck_assert_double_eq_tol(run->estimate_ms, (840 * US + 15) * 1e-6 / 5.0, 1e-12);
     ck_assert_double_eq_tol(s->configs[0].compile_ms, 300.0, 1e-9);
     ck_assert_double_eq_tol(s->configs[0].load_ms, 2.0, 1e-9);
@@ -110,6 +113,11 @@ START_TEST(test_record_labelled_do_bench)
     ck_assert_int_eq(s->dims[1], 256);
     ck_assert_str_eq(s->kernel, "matmul");
     ck_assert_int_eq(s->flush_bytes, 268435456);
+    ck_assert(isnan(s->inputs[0].flops)); /* not known unless given */
+    ck_assert_int_eq(rec_session_set_flops(s, "2*M*N*K"), 0);
+    ck_assert_double_eq(s->inputs[0].flops, 2.0 * 4096 * 256 * 4096);
+    ck_assert_int_eq(rec_session_set_flops(s, "2*M*Q"), -1);
+    ck_assert_msg(strstr(tc_errmsg(), "'Q' is neither a number nor a dimension") != NULL, "%s", tc_errmsg());
     rec_session_free(s);
 }
 END_TEST
@@ -286,6 +294,8 @@ static void write_spool(const char *path, uint32_t pid, int cut)
     struct spool_kernel k = {.start_ns = 3000, .end_ns = 3500, .grid = {4, 1, 1}, .block = {128, 1, 1},
                              .registers = 40, .static_smem_bytes = 100, .dynamic_smem_bytes = 1000, .name_id = 1};
     put(fp, SPOOL_KERNEL, &k, sizeof k, NULL);
+    struct spool_kernel inc = {.start_ns = 0, .end_ns = 0, .name_id = 1}; /* handed over unfinished */
+    put(fp, SPOOL_KERNEL, &inc, sizeof inc, NULL);
     struct spool_memset ms = {.start_ns = 3600, .end_ns = 3700, .bytes = 1 << 20};
     put(fp, SPOOL_MEMSET, &ms, sizeof ms, NULL);
     struct spool_mark me = {.t_ns = 4000, .id = 5, .flag = SPOOL_MARK_END};
@@ -312,6 +322,7 @@ START_TEST(test_record_spool_read)
     ck_assert_uint_eq(s->proc[0].end_ns, 9000);
     ck_assert_uint_eq(s->proc[1].end_ns, 0); /* killed: no end record */
     ck_assert_uint_eq(s->n, 6);              /* per file: a range, a kernel, a memset */
+    ck_assert_uint_eq(s->n_incomplete, 2);   /* per file: a kernel without timestamps, left out */
     ck_assert_str_eq(s->device_name, "NVIDIA H200");
     ck_assert_int_eq(s->device_cc, 90);
     ck_assert_int_eq(s->ev[0].kind, REC_RANGE);
@@ -362,10 +373,63 @@ START_TEST(test_record_write_reads_back)
 }
 END_TEST
 
-int main(void)
+static const char *g_tunecost;
+
+/* Run `tunecost record ARGS` (a shell command line after the executable), output to tt_path("out.txt"). */
+static int run_record(const char *args)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s record %s >%s 2>&1", g_tunecost, args, tt_path("out.txt"));
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(test_record_cli_from_spool)
+{
+    char args[4096], spool[1024], out[1024], tsv[1024];
+    struct stat st;
+    tt_tmpdir_make("test-record-cli");
+    snprintf(spool, sizeof spool, "%s/sp", tt_tmpdir());
+    ck_assert_int_eq(mkdir(spool, 0755), 0);
+    snprintf(out, sizeof out, "%s/sp/11.spool", tt_tmpdir());
+    write_spool(out, 11, 0);
+    snprintf(out, sizeof out, "%s", tt_path("t.h5"));
+    snprintf(tsv, sizeof tsv, "%s", tt_path("t.tsv"));
+    snprintf(args, sizeof args, "--from-spool %s -o %s --tsv %s --flops '2*M*3'", spool, out, tsv);
+    ck_assert_int_eq(run_record(args), 0);
+    struct trace *t = trace_open(out);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    ck_assert_uint_eq(trace_n_runs(t), 1);
+    ck_assert_double_eq(trace_input(t, 0)->flops, 6.0); /* key M=1 */
+    ck_assert_str_eq(trace_get_meta(t)->device_name, "NVIDIA H200");
+    ck_assert_str_eq(trace_get_meta(t)->protocol, "recorded");
+    ck_assert_int_eq(trace_get_meta(t)->flush_bytes, 1 << 20); /* the memset */
+    trace_close(t);
+    ck_assert_int_eq(stat(tsv, &st), 0);
+    /* an existing output without -f, a bad --flops, a missing spool folder, no command: usage errors, no file */
+    ck_assert_int_eq(run_record(args), 2);
+    snprintf(args, sizeof args, "--from-spool %s -o %s --flops '2*Q'", spool, tt_path("q.h5"));
+    ck_assert_int_eq(run_record(args), 2);
+    ck_assert_int_ne(stat(tt_path("q.h5"), &st), 0);
+    snprintf(args, sizeof args, "--from-spool %s/none -o %s", tt_tmpdir(), tt_path("n.h5"));
+    ck_assert_int_eq(run_record(args), 2);
+    ck_assert_int_ne(stat(tt_path("n.h5"), &st), 0);
+    snprintf(args, sizeof args, "-o %s", tt_path("c.h5"));
+    ck_assert_int_eq(run_record(args), 2);
+    tt_tmpdir_remove();
+}
+END_TEST
+
+int main(int argc, char **argv)
 {
     Suite *s = suite_create("record");
     TCase *tc = tcase_create("reconstruct");
+    if (argc > 1) {
+        g_tunecost = argv[1];
+        tcase_add_test(tc, test_record_cli_from_spool);
+        suite_add_tcase(s, tc);
+        return tt_run(s);
+    }
     tcase_add_test(tc, test_record_labelled_do_bench);
     tcase_add_test(tc, test_record_labelled_inputs_configs_failures);
     tcase_add_test(tc, test_record_unclassified_and_unfinished);

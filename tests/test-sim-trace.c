@@ -23,7 +23,7 @@
 static const char *cli_exe; /* the tunecost binary, for the integration suite */
 
 /* A hand-built trace (written with the trace API): 2 inputs, 3 configurations.
- *   configs: 0 ok compile 100 ms; 1 ok compile 200 ms; 2 out of resources (compile 50 ms)
+ *   configs: 0 ok compile 100 ms; 1 ok compile 200 ms; 2 out of resources (no compile time: NaN)
  *   input 0 (64x64x64, flops 1e9): config 0: estimate 2 ms | warm-up 2 ms | timed 2 2 2 2 2 2 ms, wall 20 ms
  *                                 config 1: timed 1 ms x 12, wall 16 ms
  *                                 config 2: status out of resources, no executions
@@ -32,14 +32,18 @@ static const char *cli_exe; /* the tunecost binary, for the integration suite */
  *   input 0: c0 j = 3 (6 > 5), rep 6, overhead 20 − 12 = 8, compile 100 -> 114; c1 j = 6, rep 6, overhead 4,
  *            compile 200 -> 210; total 324 ms; winner c1 (1 ms, optimal) -> 1 TFLOP/s, speedup 1
  *   input 1: c0 j = 2 (8 > 5), rep 8, overhead 1, compile 100 -> 109 ms; 8e9 / 4 ms = 2 TFLOP/s, speedup 1
- *   all inputs: mean time (324 + 109) / 2 ms over equal numbers of runs per input */
-static void write_trace(const char *path)
+ *   all inputs: mean time (324 + 109) / 2 ms over equal numbers of runs per input
+ * --failed-cost triton, N_CONFIG 3 (every configuration, failed ones too): a failed configuration costs its compile
+ * time, here none recorded, so the median of its input's valid ones, plus its failed launch's wall_ms:
+ *   input 0: 114 + 210 + c2 (median(100, 200) = 150, its run's wall 0) = 474 ms; winner c1, speedup 1
+ *   input 1: 109 + c1 (200 + its launch error's wall 3 = 203) + c2 (no run: median(100) + 0 = 100) = 412 ms */
+static void write_trace_iso(const char *path, double iso0, double iso1)
 {
     static const char *const pn[] = {"BLOCK_M"};
     static const char *const dn[] = {"M", "N", "K"};
     static const int32_t params[] = {16, 32, 64};
-    struct trace_config cfg[3] = {{TRACE_OK, 100, 1, 0, 0, 0, 0, NAN}, {TRACE_OK, 200, 1, 0, 0, 0, 0, NAN},
-                                  {TRACE_OUT_OF_RESOURCES, 50, 0, 0, 0, 0, 0, NAN}};
+    struct trace_config cfg[3] = {{TRACE_OK, 100, 1, 0, 0, 0, 0, iso0}, {TRACE_OK, 200, 1, 0, 0, 0, 0, iso1},
+                                  {TRACE_OUT_OF_RESOURCES, NAN, 0, 0, 0, 0, 0, NAN}};
     static const int64_t dims[] = {64, 64, 64, 128, 128, 128};
     struct trace_input ins[2] = {{1e9, NAN}, {8e9, NAN}};
     struct trace_meta meta;
@@ -77,6 +81,12 @@ static void write_trace(const char *path)
     ck_assert_int_eq(trace_close(t), 0);
 }
 
+static void write_trace(const char *path)
+{
+    write_trace_iso(path, NAN, NAN);
+}
+
+
 /* The settings of one scenario, baseline, with N_CONFIG n_config and EXEC_TIME exec_ms. */
 static void baseline_fixed(struct sim_settings *s, int n_config, int exec_ms)
 {
@@ -105,14 +115,15 @@ START_TEST(test_sim_from_trace)
     baseline_fixed(&s, 2, 5);
     s.samples = 3;
     s.runs = 4;
+    s.failed_cost = SIM_FAILED_NONE; /* the hand values above draw valid configurations only */
     d = sim_data_from_trace(t, NULL, 0, &s);
     ck_assert_msg(d != NULL, "%s", tc_errmsg());
     ck_assert_int_eq(sim_data_n_inputs(d), 2);
     ck_assert_int_eq(sim_data_n_valid(d, 0), 2);
     ck_assert_int_eq(sim_data_n_valid(d, 1), 1);
     ck_assert_str_eq(sim_data_input_name(d, 1), "128x128x128");
-    ck_near(sim_data_optimal_ms(d, 0), 1.0);
-    ck_near(sim_data_optimal_ms(d, 1), 4.0);
+    ck_near(sim_data_optimal_ms(d, 0, SIM_ESTIMATOR_MEDIAN), 1.0);
+    ck_near(sim_data_optimal_ms(d, 1, SIM_ESTIMATOR_MEDIAN), 4.0);
     trace_close(t); /* the data must not need it any more */
     s.input = 0;
     r = sim_run(d, &s, NULL, NULL);
@@ -136,8 +147,30 @@ START_TEST(test_sim_from_trace)
     ck_near(r->points[0].time_s_hi, (0.324 + 0.109) / 2);
     sim_result_free(r);
     sim_data_free(d);
-    /* asking for input 1 alone works; an input index outside the trace is refused with its name */
+    /* failed configurations drawn and charged (the default, --failed-cost triton) */
     t = trace_open(path);
+    sim_settings_default(&s);
+    baseline_fixed(&s, 3, 5);
+    s.samples = 2;
+    s.runs = 3;
+    d = sim_data_from_trace(t, NULL, 0, &s);
+    ck_assert_msg(d != NULL, "%s", tc_errmsg());
+    ck_assert_int_eq(sim_data_n_failed(d, 0), 1);
+    ck_assert_int_eq(sim_data_n_failed(d, 1), 2);
+    for (int i = 0; i < 2; i++) {
+        s.input = i;
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        ck_near(r->points[0].time_s, i == 0 ? 0.474 : 0.412);
+        ck_near(r->points[0].speedup, 1.0);
+        ck_near(r->points[0].explored, 3);
+        ck_near(r->points[0].failed, i == 0 ? 1 : 2);
+        sim_result_free(r);
+    }
+    sim_data_free(d);
+    /* asking for input 1 alone works; an input index outside the trace is refused with its name */
+    sim_settings_default(&s);
+    baseline_fixed(&s, 2, 5);
     d = sim_data_from_trace(t, &one, 1, &s);
     ck_assert_ptr_nonnull(d);
     ck_assert_int_eq(sim_data_n_inputs(d), 1);
@@ -145,6 +178,45 @@ START_TEST(test_sim_from_trace)
     one = 5;
     ck_assert_ptr_null(sim_data_from_trace(t, &one, 1, &s));
     ck_assert_ptr_nonnull(strstr(tc_errmsg(), path));
+    trace_close(t);
+}
+END_TEST
+
+/* Isolated compile times in the trace: configs 0 and 1 compiled alone in 60 and 150 ms (100 and 200 under the
+ * collector's workers). Input 0, N_CONFIG 2, EXEC_TIME 5, only valid configurations: sequential charges the
+ * isolated times, 324 − 100 − 200 + 60 + 150 = 234 ms; under --compile-model paper compile_ms, 324 ms; the ideal
+ * model on 2 workers compile_ms: 2 / ceil(2/2) = 2 -> 24 + 300/2 = 174 ms either way. */
+START_TEST(test_sim_isolated_from_trace)
+{
+    const char *path = tt_path("iso.h5");
+    static const int one[] = {0};
+    struct trace *t;
+    write_trace_iso(path, 60, 150);
+    t = trace_open(path);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    for (int m = 0; m < 2; m++) {
+        struct sim_settings s;
+        struct sim_data *d;
+        struct sim_result *r;
+        sim_settings_default(&s);
+        baseline_fixed(&s, 2, 5);
+        ck_assert_int_eq(sim_scenario_parse("ideal", SIM_COMPILE_SEQUENTIAL, 2, SIM_OVERHEAD_PAPER, &s.scenarios[1]),
+                         0);
+        s.n_scenarios = 2;
+        s.samples = 2;
+        s.runs = 3;
+        s.failed_cost = SIM_FAILED_NONE;
+        s.compile_model = m == 0 ? SIM_CM_MEASURED : SIM_CM_PAPER;
+        d = sim_data_from_trace(t, one, 1, &s);
+        ck_assert_msg(d != NULL, "%s", tc_errmsg());
+        s.input = 0;
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        ck_near(r->points[0].time_s, m == 0 ? 0.234 : 0.324);
+        ck_near(r->points[1].time_s, 0.174);
+        sim_result_free(r);
+        sim_data_free(d);
+    }
     trace_close(t);
 }
 END_TEST
@@ -213,13 +285,39 @@ START_TEST(test_sim_cli)
     ck_assert_int_eq(sh("test $(grep -vc '^#' '%s/a/points.tsv') -eq 151", dir), 0);
     ck_assert_int_eq(sh("grep -q '^# seed: 5$' '%s/a/points.tsv'", dir), 0);
     /* a list of inputs: the mean over them, named in the input column; a duplicate is refused */
-    ck_assert_int_eq(sh("'%s' simulate -q -s 4 -r 5 --exec-ms 5 --n-config 2 --input 128x128x128,64x64x64 -o '%s/l' "
-                        "'%s' >/dev/null", cli_exe, dir, trace_file), 0);
+    ck_assert_int_eq(sh("'%s' simulate -q -s 4 -r 5 --exec-ms 5 --n-config 2 --failed-cost none "
+                        "--input 128x128x128,64x64x64 -o '%s/l' '%s' >/dev/null", cli_exe, dir, trace_file), 0);
     ck_assert_int_eq(sh("grep -v '^#' '%s/l/points.tsv' | awk -F'\t' 'NR > 1 && ($3 != \"128x128x128,64x64x64\" "
                         "|| $8 != 10) { bad = 1 } NR > 1 && $2 == \"baseline\" && ($9 < 0.2164999 || $9 > 0.2165001) "
                         "{ bad = 1 } END { exit bad }'", dir), 0);
     ck_assert_int_eq(sh("'%s' simulate --input 64x64x64,64x64x64 '%s' 2>/dev/null >/dev/null", cli_exe, trace_file),
                      2);
+    /* the default charges failed configurations; a failed one without a compile time is noted once on stderr;
+     * input 64x64x64 with every configuration: 474 ms (test_sim_from_trace) */
+    ck_assert_int_eq(sh("'%s' simulate -q -s 3 -r 2 --exec-ms 5 --n-config 3 --input 64x64x64 -o '%s/t' '%s' "
+                        ">/dev/null 2>'%s/t.err'", cli_exe, dir, trace_file, dir), 0);
+    ck_assert_int_eq(sh("test $(grep -c 'note: .* no compile time' '%s/t.err') -eq 1", dir), 0);
+    ck_assert_int_eq(sh("grep -v '^#' '%s/t/points.tsv' | awk -F'\t' 'NR > 1 && $2 == \"baseline\" && "
+                        "($9 < 0.4739999 || $9 > 0.4740001) { bad = 1 } END { exit bad }'", dir), 0);
+    ck_assert_int_eq(sh("grep -q '^# failed-cost: triton' '%s/t/points.tsv' && grep -q '^# compile-model: measured' "
+                        "'%s/t/points.tsv' && grep -q '^# truth: mean' '%s/t/points.tsv'", dir, dir, dir), 0);
+    /* --paper sets every choice of the paper; an option given explicitly still applies, in any order */
+    ck_assert_int_eq(sh("'%s' simulate -q -s 3 -r 2 --paper -o '%s/p' '%s' >/dev/null 2>&1", cli_exe, dir,
+                        trace_file), 0);
+    ck_assert_int_eq(sh("grep -q '^# failed-cost: none' '%s/p/points.tsv' && grep -q '^# compile-model: paper' "
+                        "'%s/p/points.tsv' && grep -q '^# inputs per sample: one' '%s/p/points.tsv' && grep -q "
+                        "'^# scenario parallel: compile parallel x16 (compile_ms / (N / ceil(N / 16)); ideal' "
+                        "'%s/p/points.tsv'", dir, dir, dir, dir), 0);
+    ck_assert_int_eq(sh("'%s' simulate -q -s 3 -r 2 --failed-cost triton --paper --exec-ms 0.05:100 --exec-dist log "
+                        "-o '%s/p2' '%s' >/dev/null 2>&1", cli_exe, dir, trace_file), 0);
+    ck_assert_int_eq(sh("grep -q '^# failed-cost: triton' '%s/p2/points.tsv' && grep -q '^# exec-ms: 0.05:100' "
+                        "'%s/p2/points.tsv' && grep -q '^# exec-dist: log' '%s/p2/points.tsv'", dir, dir, dir), 0);
+    /* one input per sample: each row names the input it drew */
+    ck_assert_int_eq(sh("grep -v '^#' '%s/p/points.tsv' | awk -F'\t' 'NR > 1 && $3 != \"64x64x64\" && "
+                        "$3 != \"128x128x128\" { bad = 1 } END { exit bad }'", dir), 0);
+    ck_assert_int_eq(sh("'%s' simulate --inputs some '%s' 2>&1 >/dev/null | grep -q -- '--inputs'", cli_exe,
+                        trace_file), 0);
+    ck_assert_int_eq(sh("'%s' simulate --failed-cost maybe '%s' 2>/dev/null >/dev/null", cli_exe, trace_file), 2);
     /* `tunecost frontier` on points.tsv gives the rows of frontier.tsv */
     ck_assert_int_eq(sh("'%s' frontier '%s/a/points.tsv' | grep -v '^#' > '%s/f1' && grep -v '^#' "
                         "'%s/a/frontier.tsv' > '%s/f2' && cmp -s '%s/f1' '%s/f2'", cli_exe, dir, dir, dir, dir, dir,
@@ -341,6 +439,7 @@ int main(int argc, char **argv)
         tcase_set_timeout(tc, 120);
     } else {
         tcase_add_test(tc, test_sim_from_trace);
+        tcase_add_test(tc, test_sim_isolated_from_trace);
         tcase_set_timeout(tc, 60);
     }
     suite_add_tcase(su, tc);

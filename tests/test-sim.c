@@ -4,6 +4,7 @@
  * The simulator through a trace file and on the command line: test-sim-trace.c. */
 #include "frontier.h"
 #include "sim.h"
+#include "sim_cost.h"
 #include "tc_err.h"
 #include "test-common.h"
 
@@ -27,6 +28,7 @@ static void add_const(struct sim_data *d, int input, int config, double compile_
     memset(&r, 0, sizeof r);
     r.config = config;
     r.compile_ms = compile_ms;
+    r.compile_isolated_ms = NAN;
     r.wall_ms = sum + ovh_ms;
     r.timed_ns = x;
     r.n_timed = n;
@@ -58,7 +60,7 @@ static void scen(struct sim_settings *s, int i, const char *name, int factor)
  *   C: 5 5              sum 10, never > 10: short, j = 2, rep 10, estimate 5, true 5;        compile 30,  overhead 5
  * Every run explores all three, so, whatever the order:
  *   baseline time = (13+100+20) + (12+50+10) + (10+30+5) = 250 ms; winner B: 1000 TFLOP/s, speedup 1; 1 short
- *   parallel x2: effective factor 3 / ceil(3/2) = 1.5: (13+20)+(12+10)+(10+5) + 180/1.5 = 190 ms */
+ *   ideal x2: effective factor 3 / ceil(3/2) = 1.5: (13+20)+(12+10)+(10+5) + 180/1.5 = 190 ms */
 static struct sim_data *data_abc(struct sim_settings *s)
 {
     static const uint64_t a[] = {4 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS};
@@ -84,9 +86,9 @@ START_TEST(test_sim_exact_baseline_and_parallel)
     s.runs = 7;
     s.n_scenarios = 0;
     scen(&s, 0, "baseline", 2);
-    scen(&s, 1, "parallel", 2);
+    scen(&s, 1, "ideal", 2); /* the paper's parallel model; the list-scheduled one: test_sim_parallel_makespan */
     d = data_abc(&s);
-    ck_near(sim_data_optimal_ms(d, 0), 2.0);
+    ck_near(sim_data_optimal_ms(d, 0, SIM_ESTIMATOR_MEDIAN), 2.0);
     ck_assert_int_eq(sim_data_n_valid(d, 0), 3);
     r = sim_run(d, &s, NULL, NULL);
     ck_assert_msg(r != NULL, "%s", tc_errmsg());
@@ -129,6 +131,7 @@ START_TEST(test_sim_estimators)
         s.samples = 2;
         s.runs = 5;
         s.estimator = est[e];
+        s.truth = SIM_ESTIMATOR_MEDIAN; /* scored by the true median whatever ranks (--truth median) */
         s.n_scenarios = 0;
         scen(&s, 0, "baseline", 1);
         d = sim_data_new(&s);
@@ -267,7 +270,9 @@ END_TEST
  *   parallel x5 (divisible): 5 / 1 = 5: 105 ms
  *   pipelined x1: compiles end at 30, 60, ..., 150; each benchmark (15 ms) starts when its compile is done and
  *     the GPU is free: the last starts at 150 -> 165 ms; pipelined x16: all compiled at 30 -> 30 + 5 x 15 = 105 ms
- * N_CONFIG is drawn as 9 and capped at 5 valid. */
+ * N_CONFIG is drawn as 9 and capped at 5 valid. With equal compile times the list schedule of "parallel" runs in
+ * ceil(5 / F) rounds of 30 ms, exactly the paper's ideal model (the two differ when compile times do:
+ * test_sim_parallel_makespan). */
 START_TEST(test_sim_compile_factor)
 {
     static const char *names[] = {"baseline", "parallel", "parallel", "parallel", "pipelined", "pipelined",
@@ -477,6 +482,7 @@ static struct sim_data *data_random(struct sim_settings *s, unsigned seed)
             memset(&cr, 0, sizeof cr);
             cr.config = c;
             cr.compile_ms = 100 + rand() % 900;
+            cr.compile_isolated_ms = NAN;
             cr.untimed_ms = 5;
             cr.n_untimed = 10;
             cr.wall_ms = sum + 5 + 0.01 * (n + 10);
@@ -617,8 +623,9 @@ START_TEST(test_sim_true_time_median)
             snprintf(name, sizeof name, "k%d-n%zu", kind, n);
             ck_assert_int_eq(sim_data_add_input(d, name, 1e9), input);
             add_const(d, input, 0, 0, 0, x, (int)n);
-            ck_assert_msg(sim_data_optimal_ms(d, input) == want, "%s: median %.17g, expected %.17g", name,
-                          sim_data_optimal_ms(d, input), want);
+            ck_assert_msg(sim_data_optimal_ms(d, input, SIM_ESTIMATOR_MEDIAN) == want,
+                          "%s: median %.17g, expected %.17g", name,
+                          sim_data_optimal_ms(d, input, SIM_ESTIMATOR_MEDIAN), want);
             input++;
         }
     sim_data_free(d);
@@ -678,6 +685,321 @@ START_TEST(test_sim_bad_settings)
 }
 END_TEST
 
+/* The parallel model's list schedule, by hand: compiles go, in draw order, to the worker free first (ties: the
+ * lower index). {5, 4, 3, 3, 3} ms on 2 workers: w0 5, w1 4, w1 7, w0 8, w1 10 -> makespan 10 (the optimum is 9,
+ * {5, 4} | {3, 3, 3}; list scheduling, here the same as LPT since the order is descending, does not find it).
+ * {3, 3, 3, 4, 5}: w0 3, w1 3, w0 6, w1 7, w0 11 -> 11. The paper's ideal for N = 5, F = 2: 18 / (5/3) = 10.8. The
+ * clock charges makespan + Σ bench (bench 1 ms each: + 5). Pipelined {5, 4, 3, 3, 3}, bench 1 ms: compiles end
+ * 5, 4, 7, 8, 10; GPU 5-6 (first), 6-7, 7-8, 8-9, 10-11 -> 11 ms. */
+START_TEST(test_sim_parallel_makespan)
+{
+    static const double desc[] = {5, 4, 3, 3, 3}, asc[] = {3, 3, 3, 4, 5};
+    const double *orders[] = {desc, asc};
+    static const double want_par[] = {10 + 5, 11 + 5};
+    double wf[2];
+    struct sim_clock k;
+    for (int o = 0; o < 2; o++) {
+        sim_clock_start(&k, SIM_COMPILE_PARALLEL, 2, wf);
+        for (int q = 0; q < 5; q++)
+            sim_clock_step(&k, 1, (struct sim_compile_ms){orders[o][q], orders[o][q]}, 1);
+        ck_near(sim_clock_ms(&k), want_par[o]);
+        sim_clock_start(&k, SIM_COMPILE_IDEAL, 2, NULL);
+        for (int q = 0; q < 5; q++)
+            sim_clock_step(&k, 1, (struct sim_compile_ms){orders[o][q], orders[o][q]}, 1);
+        ck_near(sim_clock_ms(&k), 10.8 + 5);
+        /* sequential charges seq_ms, which may differ from the parallel models' par_ms */
+        sim_clock_start(&k, SIM_COMPILE_SEQUENTIAL, 2, NULL);
+        for (int q = 0; q < 5; q++)
+            sim_clock_step(&k, 1, (struct sim_compile_ms){1, orders[o][q]}, 1);
+        ck_near(sim_clock_ms(&k), 5 + 5);
+    }
+    sim_clock_start(&k, SIM_COMPILE_PIPELINED, 2, wf);
+    for (int q = 0; q < 5; q++)
+        sim_clock_step(&k, 1, (struct sim_compile_ms){desc[q], desc[q]}, 1);
+    ck_near(sim_clock_ms(&k), 11);
+}
+END_TEST
+
+/* Through the replay, where the draw order cannot matter: data_abc (compile 100, 50, 30 ms; benchmarks 33, 22,
+ * 15 ms) on F = 3 workers. parallel: all three compile at once, makespan = the slowest, 100 ms: 70 + 100 = 170 ms.
+ * ideal: 180 / (3 / ceil(3/3)) = 60: 70 + 60 = 130 ms, sooner than the slowest compile allows. pipelined: the
+ * compiles end at 100, 50 and 30; the GPU benchmarks in draw order, each once compiled, so A (100 + 33) ends no
+ * sooner than 133 ms, and nothing waits longer than for the whole makespan: at most parallel's 170 ms (drawn A
+ * first: 100..133, 133..155, 155..170). */
+START_TEST(test_sim_parallel_makespan_replay)
+{
+    struct sim_settings s;
+    struct sim_data *d;
+    struct sim_result *r;
+    sim_settings_default(&s);
+    fixed(&s, 3, 10);
+    s.samples = 4;
+    s.runs = 6;
+    s.n_scenarios = 0;
+    scen(&s, 0, "parallel", 3);
+    scen(&s, 1, "ideal", 3);
+    scen(&s, 2, "pipelined", 3);
+    d = data_abc(&s);
+    r = sim_run(d, &s, NULL, NULL);
+    ck_assert_msg(r != NULL, "%s", tc_errmsg());
+    for (int i = 0; i < s.samples; i++) {
+        ck_near(r->points[i * 3].time_s, 0.170);
+        ck_near(r->points[i * 3 + 1].time_s, 0.130);
+        ck_assert(r->points[i * 3 + 2].time_s >= 0.133 - 1e-12);
+        ck_assert(r->points[i * 3 + 2].time_s <= 0.170 + 1e-12);
+    }
+    sim_result_free(r);
+    sim_data_free(d);
+}
+END_TEST
+
+/* Isolated compile times: sequential charges them, the parallel models the contended compile_ms; under compile
+ * model paper every model charges compile_ms. One configuration, compile_ms 300 (contended), isolated 120,
+ * 2 ms x 6 (EXEC_TIME 10: j = 6, 12 ms), overhead 3: sequential 12 + 3 + 120 = 135 ms; ideal x2 (N = 1: factor 1)
+ * 15 + 300 = 315; paper: sequential 15 + 300 = 315. A second configuration without an isolated time (NaN):
+ * sequential charges its compile_ms. */
+START_TEST(test_sim_isolated_compile)
+{
+    static const uint64_t x[] = {2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS};
+    for (int m = 0; m < 3; m++) {
+        struct sim_settings s;
+        struct sim_data *d;
+        struct sim_result *r;
+        struct sim_config_run cr;
+        sim_settings_default(&s);
+        fixed(&s, 1, 10);
+        s.samples = 1;
+        s.runs = 3;
+        s.n_scenarios = 0;
+        s.compile_model = m == 1 ? SIM_CM_PAPER : SIM_CM_MEASURED;
+        scen(&s, 0, "baseline", 2);
+        scen(&s, 1, "ideal", 2);
+        d = sim_data_new(&s);
+        ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
+        memset(&cr, 0, sizeof cr);
+        cr.compile_ms = 300;
+        cr.compile_isolated_ms = m == 2 ? NAN : 120;
+        cr.wall_ms = 15;
+        cr.timed_ns = x;
+        cr.n_timed = 6;
+        ck_assert_msg(sim_data_add_config(d, 0, &cr) == 0, "%s", tc_errmsg());
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        ck_near(r->points[0].time_s, m == 0 ? 0.135 : 0.315);
+        ck_near(r->points[1].time_s, 0.315);
+        sim_result_free(r);
+        sim_data_free(d);
+    }
+}
+END_TEST
+
+/* --failed-cost: two valid configurations (A: compile 100, 2 ms x 6, overhead 3 -> bench 15; B: compile 50,
+ * 3 ms x 4 (j = 4, 12 ms), overhead 2 -> bench 14) and two failed ones (F: compile 40, failed launch 7 ms; G: no
+ * compile time -> the median of the valid ones', 75, and no run -> 0). N_CONFIG 4, EXEC_TIME 10:
+ *   triton: every run draws all four: 115 + 64 + 47 + 75 = 301 ms, winner A (speedup 1), 2 failed per run;
+ *   none: A and B only: 115 + 64 = 179 ms, explored 2. */
+static struct sim_data *data_failed(struct sim_settings *s)
+{
+    static const uint64_t a[] = {2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS};
+    static const uint64_t b[] = {3 * MS, 3 * MS, 3 * MS, 3 * MS};
+    struct sim_data *d = sim_data_new(s);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
+    add_const(d, 0, 0, 100, 3, a, 6);
+    ck_assert_int_eq(sim_data_add_failed(d, 0, 1, 40, NAN, 7), 0);
+    add_const(d, 0, 2, 50, 2, b, 4);
+    ck_assert_int_eq(sim_data_add_failed(d, 0, 3, NAN, NAN, 0), 0);
+    return d;
+}
+
+START_TEST(test_sim_failed_cost)
+{
+    for (int f = 0; f < 2; f++) {
+        struct sim_settings s;
+        struct sim_data *d;
+        struct sim_result *r;
+        long no_iso, no_compile;
+        sim_settings_default(&s);
+        fixed(&s, 4, 10);
+        s.samples = 2;
+        s.runs = 5;
+        s.failed_cost = f == 0 ? SIM_FAILED_TRITON : SIM_FAILED_NONE;
+        s.n_scenarios = 0;
+        scen(&s, 0, "baseline", 1);
+        d = data_failed(&s);
+        ck_assert_int_eq(sim_data_n_valid(d, 0), 2);
+        ck_assert_int_eq(sim_data_n_failed(d, 0), 2);
+        sim_data_missing(d, &no_iso, &no_compile);
+        ck_assert_int_eq(no_iso, 4);
+        ck_assert_int_eq(no_compile, 1);
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        for (int i = 0; i < s.samples; i++) {
+            ck_near(r->points[i].time_s, f == 0 ? 0.301 : 0.179);
+            ck_near(r->points[i].speedup, 1.0);
+            ck_near(r->points[i].explored, f == 0 ? 4 : 2);
+            ck_near(r->points[i].failed, f == 0 ? 2 : 0);
+        }
+        sim_result_free(r);
+        sim_data_free(d);
+    }
+}
+END_TEST
+
+/* A run that draws only failed configurations tunes nothing: speedup 0. data_failed with N_CONFIG 1: a run draws
+ * A (115 ms, speedup 1), B (64 ms; B's true 3 ms vs A's 2 -> speedup 2/3), F (47 ms, 0) or G (75 ms, 0). Each
+ * point's mean time and speedup are then tied by the counts of each draw; with 400 runs every kind is drawn
+ * (the chance that one of the four is missed is below 4 (3/4)^400). */
+START_TEST(test_sim_failed_only_run)
+{
+    struct sim_settings s;
+    struct sim_data *d;
+    struct sim_result *r;
+    sim_settings_default(&s);
+    fixed(&s, 1, 10);
+    s.samples = 3;
+    s.runs = 400;
+    s.n_scenarios = 0;
+    scen(&s, 0, "baseline", 1);
+    d = data_failed(&s);
+    r = sim_run(d, &s, NULL, NULL);
+    ck_assert_msg(r != NULL, "%s", tc_errmsg());
+    for (int i = 0; i < s.samples; i++) {
+        const struct sim_point *p = &r->points[i];
+        /* speedup = (nA + nB 2/3) / R and failed = (nF + nG) / R; time = (115 nA + 64 nB + 47 nF + 75 nG) / R:
+         * with speedup, failed and the time three equations in four counts that sum to R */
+        ck_assert(p->speedup > 0.3 && p->speedup < 0.7);
+        ck_assert(p->failed > 0.3 && p->failed < 0.7);
+        ck_assert(p->time_s > 0.047 && p->time_s < 0.115);
+    }
+    sim_result_free(r);
+    sim_data_free(d);
+}
+END_TEST
+
+/* One statistic ranks and scores, so exhaustive search that runs every execution (EXEC_TIME 20 >= every sum:
+ * j = n) finds exactly the best, speedup 1.0 bit for bit. The data of test_sim_estimators: P 1 1 1 1 1 1 9 ms
+ * (mean 15/7, median 1), Q 2 ms x 6 (mean 2, median 2). mean/mean: Q wins, best mean Q -> 1; median/median: P,
+ * best median P -> 1; mean ranked, median scored (the old rule): Q wins, the best median is P's 1 -> 1/2. */
+START_TEST(test_sim_exhaustive_reaches_one)
+{
+    static const uint64_t p[] = {1 * MS, 1 * MS, 1 * MS, 1 * MS, 1 * MS, 1 * MS, 9 * MS};
+    static const uint64_t q[] = {2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS};
+    static const enum sim_estimator est[3] = {SIM_ESTIMATOR_MEAN, SIM_ESTIMATOR_MEDIAN, SIM_ESTIMATOR_MEAN};
+    static const enum sim_estimator truth[3] = {SIM_ESTIMATOR_MEAN, SIM_ESTIMATOR_MEDIAN, SIM_ESTIMATOR_MEDIAN};
+    static const double want[3] = {1.0, 1.0, 0.5};
+    for (int e = 0; e < 3; e++) {
+        struct sim_settings s;
+        struct sim_data *d;
+        struct sim_result *r;
+        sim_settings_default(&s);
+        fixed(&s, 2, 20);
+        s.samples = 2;
+        s.runs = 5;
+        s.estimator = est[e];
+        s.truth = truth[e];
+        s.n_scenarios = 0;
+        scen(&s, 0, "baseline", 1);
+        d = sim_data_new(&s);
+        ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
+        add_const(d, 0, 0, 0, 0, p, 7);
+        add_const(d, 0, 1, 0, 0, q, 6);
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        ck_assert_msg(r->points[0].speedup == want[e], "case %d: speedup %.17g, expected %g", e,
+                      r->points[0].speedup, want[e]);
+        ck_assert_int_eq(r->points[0].n_short, 10);
+        sim_result_free(r);
+        sim_data_free(d);
+    }
+}
+END_TEST
+
+/* The EXEC_TIME grid: uniform between whole bounds is whole ms (10:100 -> 91 points, 10 + k); between fractional
+ * bounds 1001 points (0.05:100: step 99.95 / 1000, point 1 = 0.14995); log 0.05:100: 1 + round(100 log10 2000) =
+ * 331 points, point 100 = 0.05 * 2000^(100/330) = 0.50036 (python). A sub-millisecond EXEC_TIME in the replay:
+ * executions of 0.02 ms, EXEC_TIME 0.05: j = 3 (0.06 > 0.05), tuning time 0.06 ms. */
+START_TEST(test_sim_exec_grid)
+{
+    struct sim_settings s;
+    struct sim_data *d;
+    struct sim_result *r;
+    uint64_t x[50];
+    sim_settings_default(&s);
+    ck_assert_int_eq(sim_exec_grid_n(&s), 91);
+    ck_near(sim_exec_grid_ms(&s, 0), 10);
+    ck_near(sim_exec_grid_ms(&s, 37), 47);
+    ck_near(sim_exec_grid_ms(&s, 90), 100);
+    s.exec_ms_lo = 0.05;
+    ck_assert_int_eq(sim_exec_grid_n(&s), 1001);
+    ck_near(sim_exec_grid_ms(&s, 1), 0.14995);
+    ck_near(sim_exec_grid_ms(&s, 1000), 100);
+    s.exec_dist = SIM_EXEC_LOG;
+    ck_assert_int_eq(sim_exec_grid_n(&s), 331);
+    ck_near(sim_exec_grid_ms(&s, 0), 0.05);
+    ck_assert(fabs(sim_exec_grid_ms(&s, 100) - 0.5003594704695016) < 1e-12);
+    ck_near(sim_exec_grid_ms(&s, 330), 100);
+    for (int i = 0; i < 50; i++)
+        x[i] = 20000; /* 0.02 ms */
+    s.samples = 20;
+    s.runs = 2;
+    s.n_config_lo = s.n_config_hi = 1;
+    s.exec_ms_lo = s.exec_ms_hi = 0.05;
+    s.n_scenarios = 0;
+    scen(&s, 0, "baseline", 1);
+    ck_assert_int_eq(sim_settings_check(&s), 0);
+    d = sim_data_new(&s);
+    ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
+    add_const(d, 0, 0, 0, 0, x, 50);
+    r = sim_run(d, &s, NULL, NULL);
+    ck_assert_msg(r != NULL, "%s", tc_errmsg());
+    ck_near(r->points[0].time_s, 0.06e-3);
+    ck_near(r->points[0].exec_ms, 0.05);
+    sim_result_free(r);
+    /* data built for one grid refuse settings whose EXEC_TIME is not on it */
+    s.exec_ms_hi = 0.07;
+    s.exec_dist = SIM_EXEC_UNIFORM;
+    ck_assert_ptr_null(sim_run(d, &s, NULL, NULL));
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "--exec-ms"));
+    sim_data_free(d);
+}
+END_TEST
+
+/* One input per sample (the paper's Figures 4-5): two inputs of fixed cost (data_abc's 250 ms, and one of a
+ * single configuration: compile 10, 1 ms x 12 (j = 11), overhead 2 -> 23 ms). Each point replays the R runs of
+ * the input it drew, named in sim_point.input; over 40 samples both are drawn. */
+START_TEST(test_sim_one_input)
+{
+    static const uint64_t x[12] = {MS, MS, MS, MS, MS, MS, MS, MS, MS, MS, MS, MS};
+    struct sim_settings s;
+    struct sim_data *d;
+    struct sim_result *r;
+    int seen[2] = {0, 0};
+    sim_settings_default(&s);
+    fixed(&s, 3, 10);
+    s.samples = 40;
+    s.runs = 3;
+    s.one_input = 1;
+    s.n_scenarios = 0;
+    scen(&s, 0, "baseline", 1);
+    d = data_abc(&s);
+    ck_assert_int_eq(sim_data_add_input(d, "4x5x6", 1e9), 1);
+    add_const(d, 1, 0, 10, 2, x, 12);
+    r = sim_run(d, &s, NULL, NULL);
+    ck_assert_msg(r != NULL, "%s", tc_errmsg());
+    for (int i = 0; i < s.samples; i++) {
+        const struct sim_point *p = &r->points[i];
+        ck_assert(p->input == 0 || p->input == 1);
+        ck_assert_int_eq(p->results, 3);
+        ck_near(p->time_s, p->input == 0 ? 0.250 : 0.023);
+        seen[p->input]++;
+    }
+    ck_assert(seen[0] > 0 && seen[1] > 0);
+    sim_result_free(r);
+    sim_data_free(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("sim");
@@ -694,6 +1016,14 @@ int main(void)
     tcase_add_test(tc, test_sim_shared_draws);
     tcase_add_test(tc, test_sim_bad_settings);
     tcase_add_test(tc, test_sim_true_time_median);
+    tcase_add_test(tc, test_sim_parallel_makespan);
+    tcase_add_test(tc, test_sim_parallel_makespan_replay);
+    tcase_add_test(tc, test_sim_isolated_compile);
+    tcase_add_test(tc, test_sim_failed_cost);
+    tcase_add_test(tc, test_sim_failed_only_run);
+    tcase_add_test(tc, test_sim_exhaustive_reaches_one);
+    tcase_add_test(tc, test_sim_exec_grid);
+    tcase_add_test(tc, test_sim_one_input);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(su, tc);
     return tt_run(su);

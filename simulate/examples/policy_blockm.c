@@ -53,5 +53,5 @@ static void blockm_stop(void *p)
 
 const struct policy_ops policy_blockm = {
     "blockm", "ascending first parameter, each once for --rep-ms", "none (a demonstration)",
-    blockm_start, blockm_next, blockm_rep, NULL /* observe: not needed */, blockm_stop,
+    blockm_start, blockm_next, blockm_rep, NULL /* observe: not needed */, blockm_stop, 0,
 };
