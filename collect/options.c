@@ -93,7 +93,8 @@ static int parse_arch_opt(const char *arg, void *field)
 }
 
 static const char *const family_names[] = {"native", "mma-sync"}; /* enum space_family */
-static const char *const variant_names[] = {"normal", "wrong", "fault", "bad-syntax", "fault-some"}; /* enum compile_variant */
+/* enum compile_variant */
+static const char *const variant_names[] = {"normal", "wrong", "fault", "bad-syntax", "fault-some"};
 
 #define CO(f) offsetof(struct collect_opts, f)
 static const struct tc_optdecl collect_opts_decl[] = {
@@ -112,7 +113,8 @@ static const struct tc_optdecl collect_opts_decl[] = {
      .help = "native: on sm_90 a configuration whose NUM_WARPS is a multiple of 4 and BLOCK_M a multiple of 64 runs "
              "the Hopper kernel (wgmma + TMA, sm_90a), the others the mma.sync kernel; mma-sync: every "
              "configuration on the mma.sync kernel"},
-    {.name = "", .arg = TC_ARG_GROUP, .help = "Inputs (default: the paper's 64 shapes, M, N, K in {256, 512, 1024, 4096})"},
+    {.name = "", .arg = TC_ARG_GROUP,
+     .help = "Inputs (default: the paper's 64 shapes, M, N, K in {256, 512, 1024, 4096})"},
     {.name = "shape", .arg = TC_ARG_CALL, .field = 0, .call = parse_shape_opt, .metavar = "MxNxK",
      .help = "one input (repeatable); M, N, K multiples of 8"},
     {.name = "shapes-file", .arg = TC_ARG_STRING, .field = CO(shapes_file), .metavar = "FILE",
@@ -152,7 +154,8 @@ static const struct tc_optdecl collect_opts_decl[] = {
      .def_doc = "the device's, else 90", .help = "target sm_N for --compile-only without a GPU"},
     {.name = "configs-tsv", .arg = TC_ARG_STRING, .field = CO(configs_tsv), .metavar = "FILE",
      .help = "with --compile-only: one row per configuration (status, compile_ms, registers, ...)"},
-    {.name = "compile-invalid", .arg = TC_ARG_FLAG, .field = CO(compile_invalid), .def_doc = "not compiled, compile_ms NaN",
+    {.name = "compile-invalid", .arg = TC_ARG_FLAG, .field = CO(compile_invalid),
+     .def_doc = "not compiled, compile_ms NaN",
      .help = "also compile configurations whose shared memory exceeds the device's limit (Triton does; they are "
              "`out of resources` either way and never launched)"},
     {.name = "compile-isolated", .arg = TC_ARG_FLAG, .field = CO(compile_isolated), .def_doc = "off, NaN",
@@ -195,7 +198,7 @@ const struct tc_cmd collect_cmd = {
     .opts = collect_opts_decl,
     .exit_status = "0 ok; 1 a failure while working (GPU, disk); 2 usage error or an existing output without "
                    "--resume or -f; 130 interrupted (the runs done are kept: --resume).",
-    .examples = "tunecost collect -o gemm-h200.h5                            # the paper's benchmark: 64 inputs x 100 configs\n"
+    .examples = "tunecost collect -o gemm-h200.h5                  # the paper's benchmark: 64 inputs x 100 configs\n"
                 "tunecost collect --shape 4096x4096x4096 --flush-bytes 0 -o one.h5\n"
                 "tunecost collect --shard 1/4 -o part1.h5 && ... && tunecost merge all.h5 part*.h5\n"
                 "tunecost collect --resume -o gemm-h200.h5                   # after Ctrl-C or a crash, same options\n"
@@ -255,7 +258,8 @@ int copt_parse(int argc, char **argv, struct collect_opts *o, int *help)
     if (o->compile_cache)
         setenv("TC_COMPILE_CACHE", "1", 1);
     if (o->output == NULL)
-        rc = tc_seterr("-o FILE is required (the trace to write%s)", o->compile_only ? "; a TSV with --compile-only" : "");
+        rc = tc_seterr("-o FILE is required (the trace to write%s)",
+                       o->compile_only ? "; a TSV with --compile-only" : "");
     else if (o->resume && o->force)
         rc = tc_seterr("--resume and --force exclude each other");
     else if (o->n_jobs > 1 && !o->compile_only)

@@ -56,7 +56,8 @@ static const struct tc_optdecl policies_opts[] = {
      .def = "none", .help = "none, early (the paper's early stopping) or statistical"},
     TC_OPT_RUNS(struct policies_opts, s.runs, "30", "tuning runs per input and policy"),
     TC_OPT_SEED(struct policies_opts, s.seed, "0", "random seed; the same seed gives the same bytes for any --threads"),
-    TC_OPT_THREADS(struct policies_opts, threads, "0", "worker threads (inputs are shared out), 0 = all cores (at most 64)"),
+    TC_OPT_THREADS(struct policies_opts, threads, "0",
+                   "worker threads (inputs are shared out), 0 = all cores (at most 64)"),
     {.name = "grid", .arg = TC_ARG_INT, .field = PO(s.n_grid), .min = 2, .max = 10000, .metavar = "N", .def = "60",
      .help = "points of the common time grid"},
     {.name = "transfer-from", .arg = TC_ARG_STRING, .field = PO(prior), .metavar = "T",
@@ -64,7 +65,8 @@ static const struct tc_optdecl policies_opts[] = {
      .help = "the other GPU's trace, the prior of policy 'transfer'"},
     {.name = "no-figures", .arg = TC_ARG_FLAG, .field = PO(no_figures), .help = "write no figure (no gnuplot needed)"},
     TC_OPT_FORCE(struct policies_opts, force),
-    TC_OPT_QUIET_AS(struct policies_opts, quiet, "no status lines on stderr, no table on stdout (the files are the result)"),
+    TC_OPT_QUIET_AS(struct policies_opts, quiet,
+                    "no status lines on stderr, no table on stdout (the files are the result)"),
     TC_OPT_HELP,
     TC_OPT_END,
 };
@@ -291,7 +293,8 @@ int cmd_policies(int argc, char **argv)
     pol_settings_default(&o.s);
     if ((rc = tc_cli_parse(&policies_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
         return rc;
-    if (first < argc) /* the default: the shipped full-space H200 trace with the H100's as the prior, else the reference */
+    /* The default TRACE: the shipped full-space H200 trace with the H100's as the prior, else the reference. */
+    if (first < argc)
         path = argv[first];
     else if ((path = tc_paths_shipped(POL_FULL_H200, 0, full_buf, sizeof full_buf)) == NULL)
         path = tc_paths_default_trace();

@@ -411,7 +411,8 @@ static int simulate_check_inputs(const struct sim_data *d, const char *path)
 }
 
 /* Opens the output directory before any work: an existing DIR may hold only what an earlier simulate wrote
- * there (anything, with -f), and the new one is swapped into place whole at the end (absent or complete, even under SIGKILL). */
+ * there (anything, with -f), and the new one is swapped into place whole at the end (absent or complete, even
+ * under SIGKILL). */
 static int simulate_output_begin(const char *out_dir, int force, const char *path, struct tc_outdir *od)
 {
     static const char *const sim_outputs[] = {"points.tsv", "frontier.tsv"}; /* all an earlier -o DIR may hold */

@@ -56,12 +56,12 @@ int tc_cli_usage_error(const char *cmd, const char *fmt, ...)
 
 int tc_cli_samples(const char *arg, int *out)
 {
-    return tc_parse_int("--samples", arg, 1, 10000000, out);
+    return tc_parse_int("--samples", arg, 1, TC_CLI_SAMPLES_MAX, out);
 }
 
 int tc_cli_runs(const char *arg, int *out)
 {
-    return tc_parse_int("--runs", arg, 1, 1000000, out);
+    return tc_parse_int("--runs", arg, 1, TC_CLI_RUNS_MAX, out);
 }
 
 int tc_cli_seed(const char *arg, uint64_t *out)
@@ -71,10 +71,10 @@ int tc_cli_seed(const char *arg, uint64_t *out)
 
 int tc_cli_threads(const char *arg, int *out)
 {
-    return tc_parse_int("--threads", arg, 0, 4096, out);
+    return tc_parse_int("--threads", arg, 0, TC_CLI_THREADS_MAX, out);
 }
 
 int tc_cli_compile_factor(const char *arg, int *out)
 {
-    return tc_parse_int("--compile-factor", arg, 1, 4096, out);
+    return tc_parse_int("--compile-factor", arg, 1, TC_CLI_COMPILE_FACTOR_MAX, out);
 }
