@@ -7,6 +7,7 @@
 #include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_opt.h"
+#include "tc_optdecl.h"
 #include "tc_paths.h"
 #include "trace.h"
 #include "tunecost.h"
@@ -26,49 +27,33 @@ struct export_opts {
 
 static const struct tc_optdecl export_opts[] = {
     TC_OPT_OUTPUT(struct export_opts, out, "FILE", "the file to write (complete or absent)", "required"),
-    TC_OPT_INPUT(struct export_opts, input, "MxNxK", "the input to export"),
+    TC_OPT_INPUT(struct export_opts, input, "MxNxK", "the input (problem size) to export [the trace's first]"),
     TC_OPT_FORCE(struct export_opts, force),
     TC_OPT_QUIET(struct export_opts, quiet),
     TC_OPT_HELP,
     TC_OPT_END,
 };
 
-static const char *const export_formats[] = {"kerneltuner", "t4"};
-
-static int export_topic(int i, const char **name, const char **summary)
-{
-    static const char *const summaries[] = {
-        "a Kernel Tuner 1.5 cache file (JSON), for tune_kernel(..., cache=FILE, simulation_mode=True)",
-        "T4 results (JSON, schema 1.0.0), a full search space for autotuning_methodology"};
-    if (i < 0 || i >= 2)
-        return 0;
-    *name = export_formats[i];
-    *summary = summaries[i];
-    return 1;
-}
-
 const struct tc_cmd export_cmd = {
     .name = "export",
     .summary = "export one input of a trace as a Kernel Tuner cache file or T4 results",
     .synopsis = "FORMAT [TRACE] -o FILE [-i MxNxK] [options]",
     .description =
-        "Write one input (problem size) of a trace in another autotuner's format, so that its tuning\n"
-        "strategies and analysis tools run on tunecost's measurements. Every configuration of the trace is\n"
-        "written with its status, compile time, benchmarking wall time and every timed execution; `time` is\n"
-        "the trace's true time (the median of the timed executions). docs/import.md (\"Exporting\") gives the\n"
-        "mapping. The input defaults to the trace's first.\n",
-    .topics_title = "FORMAT",
-    .topic = export_topic,
-    .operands = "TRACE\tthe trace to export from (default: the shipped reference trace, @TRACE@)\n",
+        "Write one input (problem size) of a trace in another autotuner's format, so that its tuning strategies\n"
+        "and analysis tools run on tunecost's measurements. Every configuration of the trace is written with its\n"
+        "status, compile time, benchmarking wall time and every timed execution; `time` is the trace's true time\n"
+        "(the median of the timed executions). docs/import.md (\"Exporting\") gives the mapping.\n",
+    .operands = "FORMAT\tkerneltuner (a Kernel Tuner 1.5 cache, simulation mode) or t4 (T4 results 1.0.0)\n"
+                "TRACE\ttrace file (default: @TRACE@)\n",
     .opts = export_opts,
-    .exit_status = "0 ok; 1 the file could not be written; 2 usage error, an existing FILE without -f, or a bad "
-                   "trace or input (one line on stderr).",
+    .exit_status = "0 ok; 1 the output could not be written; 2 usage error, or a missing, unreadable or invalid "
+                   "trace.",
     .examples = "tunecost export kerneltuner -i 4096x4096x4096 -o gemm_H200_4096.json\n"
                 "tunecost export t4 data/gemm-h200.h5 -i 256x256x256 -o gemm_H200_256_T4.json\n"
                 "tunecost import kerneltuner gemm_H200_4096.json -o back.h5   # the round trip\n",
     .min_operands = 1,
     .max_operands = 2,
-    .operand_name = "FORMAT (kerneltuner or t4)",
+    .operand_name = "FORMAT and TRACE",
 };
 
 /* The input named by -i (a shape of the trace's dimensions), or 0 when arg is NULL; -1 after a message. */
@@ -102,22 +87,27 @@ static int write_file(const struct trace *t, int input, int is_t4, const char *o
 
 int cmd_export(int argc, char **argv)
 {
+    static const char *const formats[] = {"kerneltuner", "t4"};
     struct export_opts o = {0};
     const char *path;
-    int fmt = 0, rc, input, first;
+    int first, fmt = 0, rc, input;
     struct trace *t = NULL;
     struct exp_summary sum;
-
+    struct stat st;
     if ((rc = tc_cli_parse(&export_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
         return rc;
     rc = 2;
-    if (tc_parse_name("FORMAT", argv[first], export_formats, 2, &fmt) != 0)
+    if (tc_parse_name("FORMAT", argv[first], formats, 2, &fmt) != 0)
         return tc_cli_usage_error("export", "%s", tc_errmsg());
     if (o.out == NULL)
         return tc_cli_usage_error("export", "missing -o FILE");
     path = first + 1 < argc ? argv[first + 1] : tc_paths_default_trace();
-    if (tc_output_check("-o", o.out, 0, &path, 1) != 0 || tc_output_clobber_check("-o", o.out, o.force) != 0) {
+    if (tc_output_check("-o", o.out, 0, &path, 1) != 0) {
         fprintf(stderr, "tunecost export: %s\n", tc_errmsg());
+        return 2;
+    }
+    if (!o.force && stat(o.out, &st) == 0) {
+        fprintf(stderr, "tunecost export: %s exists (use --force to replace it)\n", o.out);
         return 2;
     }
     if ((t = trace_open(path)) == NULL || (input = pick_input(t, o.input)) < 0) {

@@ -30,18 +30,20 @@
 
 /* --stop's names, indexed by enum pol_stop_rule. */
 static const char *const stop_names[] = {"none", "early", "statistical"};
+/* --score's names: 0 the methodology's score (atm), 1 the earlier area ratio. */
+static const char *const score_names[] = {"atm", "area"};
 
 struct policies_opts {
     struct pol_settings s;
     const char *out, *list, *prior; /* prior: --transfer-from, or with the default TRACE the other GPU's */
-    int threads, stop, no_figures, force, quiet;
+    int threads, stop, no_figures, force, quiet, score_kind, atm_curves; /* score_kind: index in score_names */
 };
 
 #define PO(f) offsetof(struct policies_opts, f)
 static const struct tc_optdecl policies_opts[] = {
     TC_OPT_OUTPUT(struct policies_opts, out, "DIR",
-                  "write DIR/curves.tsv, DIR/scores.tsv, DIR/policies.png|svg; DIR is replaced only when all of them "
-                  "are written (a figure not drawn: exit 1)",
+                  "write DIR/curves.tsv, DIR/scores.tsv, DIR/atm.tsv, DIR/policies.png|svg; DIR is replaced only "
+                  "when all of them are written (a figure not drawn: exit 1)",
                   "required"),
     {.name = "policies", .letter = 'p', .arg = TC_ARG_STRING, .field = PO(list), .metavar = "LIST", .def = "all",
      .help = "comma-separated policies (listed above), or 'all'"},
@@ -60,6 +62,17 @@ static const struct tc_optdecl policies_opts[] = {
                    "worker threads (inputs are shared out), 0 = all cores (at most 64)"),
     {.name = "grid", .arg = TC_ARG_INT, .field = PO(s.n_grid), .min = 2, .max = 10000, .metavar = "N", .def = "60",
      .help = "points of the common time grid"},
+    {.name = "score", .arg = TC_ARG_NAME, .field = PO(score_kind), .names = score_names, .n_names = 2,
+     .metavar = "NAME", .def = "atm",
+     .help = "atm (the methodology's score, with its CI) or area (the earlier area ratio against the analytic "
+             "baseline on the log grid)"},
+    {.name = "cutoff", .arg = TC_ARG_DOUBLE, .field = PO(s.atm_cutoff), .min = 1e-6, .max = 1 - 1e-6,
+     .metavar = "P", .def = "0.95",
+     .help = "atm: each input's range ends where random search is expected to be this fraction of the way from the "
+             "median to the optimum, in (0, 1)"},
+    {.name = "atm-curves", .arg = TC_ARG_FLAG, .field = PO(atm_curves),
+     .help = "also write DIR/atm-curves.tsv: per input, the baseline and each policy's mean run time at each time of "
+             "its range"},
     {.name = "transfer-from", .arg = TC_ARG_STRING, .field = PO(prior), .metavar = "T",
      .def_doc = "with the default TRACE: " POL_FULL_H100 "; else none, and 'all' leaves 'transfer' out",
      .help = "the other GPU's trace, the prior of policy 'transfer'"},
@@ -92,7 +105,10 @@ const struct tc_cmd policies_cmd = {
         "policy asks for, and the overhead around each execution. Every input is tuned --runs times by every\n"
         "policy; the result is the mean speedup relative to the input's best configuration over tuning time,\n"
         "with its 95% confidence interval, beside the analytic random-search baseline (docs/simulation.md,\n"
-        "\"Tuning policies\").\n",
+        "\"Tuning policies\"). Each policy is scored by the published methodology (Willemsen et al. 2024; --score\n"
+        "atm): per input, the mean over a linear time range of (f_rand - f) / (f_rand - f_opt) in run time against\n"
+        "the exact random-search baseline, then the mean over inputs with a bootstrap 95% CI over runs and\n"
+        "inputs.\n",
     .topics_title = "Policies (for --policies)",
     .topics_option = "policies",
     .topic = policies_topic,
@@ -110,8 +126,84 @@ const struct tc_cmd policies_cmd = {
     .operand_name = "TRACE",
 };
 
-static int write_outputs(const char *dir, struct pol_curve *c, int n, const char *trace_path,
-                         const char *prior_path, const struct pol_settings *s)
+/* scores.tsv: one row per policy. --score area keeps the columns it always had; atm (the default) puts the
+ * methodology's score first, with its bootstrap CI, the share of the (paired) bootstrap replicates in which the
+ * policy scores highest of those evaluated, the number of inputs it could score, and keeps the area score as
+ * score_area. */
+static int write_scores(const char *dir, const struct pol_curve *c, int n, int atm)
+{
+    char path[4096];
+    struct tc_atomic a;
+    FILE *fp;
+    const double *rep[MAX_POLICIES];
+    double first[MAX_POLICIES];
+    for (int i = 0; i < n; i++)
+        rep[i] = c[i].atm_boot;
+    atm_first_share(rep, n, n > 0 ? c[0].n_boot : 0, first);
+    if (snprintf(path, sizeof path, "%s/scores.tsv", dir) >= (int)sizeof path)
+        return tc_seterr("%s: path too long", dir);
+    if ((fp = tc_atomic_open(&a, path)) == NULL)
+        return -1;
+    fprintf(fp, "policy\tscore%s\tt90_s\tt95_s\tt99_s\tfinal_speedup\tsteps\tbudget_stops\n",
+            atm ? "\tscore_lo\tscore_hi\tp_first\tinputs_scored\tscore_area" : "");
+    for (int i = 0; i < n; i++) {
+        if (atm) {
+            fprintf(fp, "%s", c[i].policy);
+            double v[4] = {c[i].atm_score, c[i].atm_lo, c[i].atm_hi, first[i]};
+            for (int k = 0; k < 4; k++) /* NaN: no input could be scored */
+                isnan(v[k]) ? fputs("\tnan", fp) : fprintf(fp, "\t%.17g", v[k]);
+            fprintf(fp, "\t%d\t%.17g", c[i].atm_n_inputs, c[i].score);
+        } else {
+            fprintf(fp, "%s\t%.17g", c[i].policy, c[i].score);
+        }
+        double t[3] = {c[i].t90_s, c[i].t95_s, c[i].t99_s};
+        for (int k = 0; k < 3; k++) {
+            if (isnan(t[k]))
+                fputs("\tnan", fp); /* not reached within the budget: the one NA token of tunecost TSVs */
+            else
+                fprintf(fp, "\t%.17g", t[k]);
+        }
+        fprintf(fp, "\t%.17g\t%ld\t%ld\n", c[i].final_speedup, c[i].n_steps, c[i].n_budget_stops);
+    }
+    return tc_atomic_commit(&a);
+}
+
+/* atm.tsv: per policy and input, the methodology's frame (its range, baseline scale) and the input's score;
+ * atm-curves.tsv (with --atm-curves): per policy, input and time of the range, the baseline and the mean f. */
+static int write_atm(const char *dir, const struct pol_curve *c, int n, const struct trace *t, int with_curves)
+{
+    char path[4096], shape[128];
+    struct tc_atomic a;
+    FILE *fp;
+    for (int pass = 0; pass < 1 + with_curves; pass++) {
+        if (snprintf(path, sizeof path, "%s/%s", dir, pass ? "atm-curves.tsv" : "atm.tsv") >= (int)sizeof path)
+            return tc_seterr("%s: path too long", dir);
+        if ((fp = tc_atomic_open(&a, path)) == NULL)
+            return -1;
+        fputs(pass ? "policy\tinput\ttime_s\tbaseline_ms\tmean_ms\n"
+                   : "policy\tinput\tscored\tscore\tt0_s\tt1_s\tper_eval_s\topt_ms\tmedian_ms\tcut_ms\n", fp);
+        for (int i = 0; i < n; i++)
+            for (int in = 0; in < c[i].n_inputs; in++) {
+                const struct atm_frame *f = &c[i].atm[in];
+                tc_format_shape(trace_dims(t, in), trace_n_dims(t), shape, sizeof shape);
+                if (pass == 0 && !f->usable)
+                    fprintf(fp, "%s\t%s\t0\tnan\tnan\tnan\tnan\tnan\tnan\tnan\n", c[i].policy, shape);
+                else if (pass == 0)
+                    fprintf(fp, "%s\t%s\t1\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", c[i].policy,
+                            shape, c[i].atm_input_score[in], f->t0_s, f->t1_s, f->per_eval_s, f->opt_ms,
+                            f->median_ms, f->cut_ms);
+                for (int g = 0; pass == 1 && f->usable && g < f->n_points; g++)
+                    fprintf(fp, "%s\t%s\t%.17g\t%.17g\t%.17g\n", c[i].policy, shape, f->time_s[g], f->base_ms[g],
+                            c[i].atm_mean_ms[(size_t)in * f->n_points + g]);
+            }
+        if (tc_atomic_commit(&a) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int write_outputs(const char *dir, struct pol_curve *c, int n, const struct trace *t, const char *prior_path,
+                         const struct pol_settings *s, int atm, int with_curves)
 {
     static const char *const stop_name[] = {[POL_STOP_NONE] = "none", [POL_STOP_EARLY] = "early",
                                             [POL_STOP_STATISTICAL] = "statistical"}; /* as --stop spells them */
@@ -123,28 +215,12 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const char
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
     fprintf(fp, "# tunecost policies: %s%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu\n",
-            trace_path, prior_path != NULL ? "; transfer from " : "", prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
+            trace_path(t), prior_path != NULL ? "; transfer from " : "", prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
             (unsigned long long)s->seed);
     pol_write_curves(fp, c, n);
-    if (tc_atomic_commit(&a) != 0)
+    if (tc_atomic_commit(&a) != 0 || write_scores(dir, c, n, atm) != 0)
         return -1;
-    if (snprintf(path, sizeof path, "%s/scores.tsv", dir) >= (int)sizeof path)
-        return tc_seterr("%s: path too long", dir);
-    if ((fp = tc_atomic_open(&a, path)) == NULL)
-        return -1;
-    fprintf(fp, "policy\tscore\tt90_s\tt95_s\tt99_s\tfinal_speedup\tsteps\tbudget_stops\n");
-    for (int i = 0; i < n; i++) {
-        fprintf(fp, "%s\t%.17g", c[i].policy, c[i].score);
-        double t[3] = {c[i].t90_s, c[i].t95_s, c[i].t99_s};
-        for (int k = 0; k < 3; k++) {
-            if (isnan(t[k]))
-                fputs("\tnan", fp); /* not reached within the budget: the one NA token of tunecost TSVs */
-            else
-                fprintf(fp, "\t%.17g", t[k]);
-        }
-        fprintf(fp, "\t%.17g\t%ld\t%ld\n", c[i].final_speedup, c[i].n_steps, c[i].n_budget_stops);
-    }
-    return tc_atomic_commit(&a);
+    return atm ? write_atm(dir, c, n, t, with_curves) : 0;
 }
 
 /* The figure (policies.png and policies.svg in dir), drawn with its script (util/tc_figures) in plots_dir.
@@ -223,30 +299,59 @@ static int policy_list(const char *list, const struct policy_ops **ops, int have
 }
 
 /* The summary table on stdout: one line per policy. */
-static void print_scores(const struct pol_curve *c, int n)
+static void print_scores(const struct pol_curve *c, int n, int atm)
 {
-    printf("%-11s %7s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "t90_s", "t95_s", "t99_s", "final", "steps",
-           "stopped");
+    const double *rep[MAX_POLICIES];
+    double first[MAX_POLICIES];
     for (int i = 0; i < n; i++)
-        printf("%-11s %7.3f %9.3g %9.3g %9.3g %9.4f %8ld %8ld\n", c[i].policy, c[i].score, c[i].t90_s, c[i].t95_s,
-               c[i].t99_s, c[i].final_speedup, c[i].n_steps, c[i].n_budget_stops);
+        rep[i] = c[i].atm_boot;
+    atm_first_share(rep, n, n > 0 ? c[0].n_boot : 0, first);
+    if (atm)
+        printf("%-11s %7s %17s %7s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "95% CI", "first", "t90_s", "t95_s",
+               "t99_s", "final", "steps", "stopped");
+    else
+        printf("%-11s %7s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "t90_s", "t95_s", "t99_s", "final", "steps",
+               "stopped");
+    for (int i = 0; i < n; i++) {
+        if (atm)
+            printf("%-11s %7.3f [%6.3f, %6.3f] %6.1f%% ", c[i].policy, c[i].atm_score, c[i].atm_lo, c[i].atm_hi,
+                   100 * first[i]);
+        else
+            printf("%-11s %7.3f ", c[i].policy, c[i].score);
+        printf("%9.3g %9.3g %9.3g %9.4f %8ld %8ld\n", c[i].t90_s, c[i].t95_s, c[i].t99_s, c[i].final_speedup,
+               c[i].n_steps, c[i].n_budget_stops);
+    }
+}
+
+/* A note on stderr when some input's score range (the space's, not the budget's) ends after the budget. */
+static void note_late_ranges(const struct pol_curve *c, double budget_s)
+{
+    int late = 0;
+    for (int i = 0; c->atm != NULL && i < c->n_inputs; i++)
+        late += c->atm[i].usable && c->atm[i].t1_s > budget_s;
+    if (late > 0)
+        fprintf(stderr, "tunecost policies: note: on %d input(s) the score's range ends after the %g s budget; a run "
+                        "the budget stopped keeps its last result there (atm.tsv, t1_s)\n", late, budget_s);
 }
 
 /* Checks the options together and opens the output directory: 0, or 2 after a message. */
 static int policies_begin(struct policies_opts *o, const char *path, const struct policy_ops **ops, int *n_ops,
                           struct tc_outdir *od)
 {
-    static const char *const pol_outputs[] = {"curves.tsv", "scores.tsv", "policies.png", "policies.svg"};
+    static const char *const pol_outputs[] = {"curves.tsv",     "scores.tsv",   "atm.tsv",
+                                              "atm-curves.tsv", "policies.png", "policies.svg"};
     const char *inputs[2] = {path, o->prior};
     long nc = sysconf(_SC_NPROCESSORS_ONLN); /* -j 0 (the shared meaning): all online cores, at most 64 */
     int j = o->threads > 0 ? o->threads : nc < 1 ? 1 : (int)nc;
     o->s.threads = j > 64 ? 64 : j;
     o->s.stop_rule = (enum pol_stop_rule)o->stop;
+    if (o->score_kind == 1)
+        o->s.atm_points = 0; /* --score area: the methodology's score is not computed */
     if ((*n_ops = policy_list(o->list, ops, o->prior != NULL)) < 0)
         return 2;
     if (tc_output_check("-o", o->out, 1, inputs, o->prior != NULL ? 2 : 1) != 0 ||
-        (!o->force && tc_outdir_replaceable(o->out, "policies' curves.tsv, scores.tsv and policies.png|svg",
-                                            pol_outputs, 4) != 0) ||
+        (!o->force && tc_outdir_replaceable(o->out, "policies' curves.tsv, scores.tsv, atm*.tsv and policies.png|svg",
+                                            pol_outputs, 6) != 0) ||
         tc_outdir_begin(od, o->out) != 0) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         return 2;
@@ -328,7 +433,9 @@ int cmd_policies(int argc, char **argv)
         goto out;
     }
     rc = 1;
-    if (write_outputs(od.tmp, curves, n_done, path, o.prior, &o.s) != 0) {
+    if (!o.quiet && o.score_kind == 0 && n_done > 0)
+        note_late_ranges(&curves[0], o.s.budget_s);
+    if (write_outputs(od.tmp, curves, n_done, t, o.prior, &o.s, o.score_kind == 0, o.atm_curves) != 0) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         goto out;
     }
@@ -342,7 +449,7 @@ int cmd_policies(int argc, char **argv)
         goto out;
     }
     if (!o.quiet) {
-        print_scores(curves, n_done);
+        print_scores(curves, n_done, o.score_kind == 0);
         fprintf(stderr, "tunecost policies: wrote %s/curves.tsv, %s/scores.tsv (%.2f s)\n", o.out, o.out,
                 tc_now_s() - t0);
     }

@@ -87,6 +87,9 @@ void pol_settings_default(struct pol_settings *s)
     s->compile_model = SIM_CM_MEASURED;
     s->failed_cost = SIM_FAILED_TRITON;
     s->truth = SIM_ESTIMATOR_MEDIAN;
+    s->atm_cutoff = 0.95;
+    s->atm_points = 100;
+    s->atm_boot = 1000;
 }
 
 /* ---- tables ------------------------------------------------------------------------------------------------ */

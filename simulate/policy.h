@@ -12,6 +12,7 @@
 #ifndef POLICY_H
 #define POLICY_H
 
+#include "score_atm.h"
 #include "sim.h"
 
 #include <gsl/gsl_rng.h>
@@ -151,6 +152,10 @@ struct pol_settings {
                                    * the engine charges it (no compile for out of resources, the wall_ms of a
                                    * launch error or wrong result) [SIM_FAILED_TRITON] */
     enum sim_estimator truth;     /* the truth speedups are scored by (simulate's --truth) [SIM_ESTIMATOR_MEDIAN] */
+    /* the methodology's score (score_atm.h; its baseline charges the engine's own costs, also with sim_costs): */
+    double atm_cutoff;            /* the fraction of the way from the median to the optimum where the range ends [0.95] */
+    int atm_points;               /* times in each input's linear range; 0: the score is not computed [100] */
+    int atm_boot;                 /* bootstrap replicates for its CI [1000] */
 };
 
 void pol_settings_default(struct pol_settings *s);
@@ -180,6 +185,17 @@ struct pol_curve {
     long n_steps;                    /* benchmark steps taken, all runs */
     long n_budget_stops;             /* runs the budget ended before the policy was done */
     double final_speedup;            /* mean speedup at the end of the runs */
+    /* the methodology's score (score_atm.h; docs/simulation.md): */
+    double atm_score, atm_lo, atm_hi; /* mean over usable inputs, and its 95% bootstrap CI over runs and inputs */
+    int atm_n_inputs;                /* usable inputs (NaN scores when 0) */
+    int n_inputs, runs;
+    struct atm_frame *atm;           /* n_inputs: each input's range and baseline */
+    double *atm_input_score;         /* n_inputs: each input's score (NaN where not usable) */
+    double *atm_mean_ms;             /* n_inputs x s->atm_points: the run time at the mean rank over runs at each of
+                                      * the frame's times (0 where not usable) */
+    double *atm_boot;                /* s->atm_boot bootstrap replicates of atm_score, paired across policies of one
+                                      * evaluation (atm_first_share), or NULL */
+    int n_boot;
 };
 
 /* Replay `ops` on every input of d, s->runs times each, on s->threads threads; grid_s holds s->n_grid times.

@@ -26,7 +26,7 @@
  * No sampling: closed forms and a distribution function. What this approximates and by how much (the gamma law; the
  * independence of a configuration's cost and speed) is measured by pol_baseline_sampled, below, and stated in
  * docs/simulation.md; tests compare it with the random policy's replay. */
-static double visit_cost_ms(const struct pcfg *c, const struct pol_settings *s)
+double pol_visit_cost_ms(const struct pcfg *c, const struct pol_settings *s)
 {
     if (c->status == TRACE_OUT_OF_RESOURCES)
         return 0;
@@ -91,7 +91,7 @@ void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const 
             continue;
         }
         for (int k = 0; k < nc; k++) {
-            cost[k] = visit_cost_ms(&in->c[k], s);
+            cost[k] = pol_visit_cost_ms(&in->c[k], s);
             if (in->c[k].status == TRACE_OK) {
                 sp[nv++] = in->opt_ms / in->c[k].true_ms;
                 a += cost[k];
@@ -205,7 +205,7 @@ int pol_baseline_sampled(const struct pol_data *d, const struct pol_settings *s,
             goto out;
         }
         for (int k = 0; k < nc; k++) {
-            cost[k] = visit_cost_ms(&in->c[k], s);
+            cost[k] = pol_visit_cost_ms(&in->c[k], s);
             sp[k] = in->c[k].status == TRACE_OK ? in->opt_ms / in->c[k].true_ms : -1;
             if (sp[k] >= 0)
                 sorted[q++] = sp[k];

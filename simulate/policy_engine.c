@@ -401,17 +401,36 @@ struct pol_job {
     const struct pol_settings *s;
     const double *grid_s;
     struct pol_share *share; /* d->n_in */
+    struct pol_curve *curve; /* the methodology's frames and per-run scores (written per input: no lock) */
+    double *atm_rank;        /* d->n_in x s->runs x s->atm_points: each run's ranks over its input's range */
     int next_input, failed;
     pthread_mutex_t mu;
     char err[256];
 };
+
+/* The methodology's score of run r on input i (score_atm.h), from its step log: the incumbent's true time is
+ * opt / speedup. buf: the worker's scratch. Returns 0, or -1 (out of memory). */
+static int atm_score_run(struct pol_job *jb, int i, int r, const struct pinput *in, const struct step_log *log,
+                         struct step_log *buf)
+{
+    if (jb->atm_rank == NULL || !jb->curve->atm[i].usable)
+        return 0; /* the methodology's score is off (atm_points 0), or this input cannot be scored */
+    const struct atm_frame *f = &jb->curve->atm[i];
+    buf->n = 0;
+    for (int e = 0; e < log->n; e++)
+        if (log_add(buf, log->t_s[e], log->speedup[e] > 0 ? in->opt_ms / log->speedup[e] : NAN) != 0)
+            return tc_seterr("policies: out of memory");
+    atm_run_ranks(f, buf->t_s, buf->speedup, buf->n,
+                  jb->atm_rank + ((size_t)i * jb->s->runs + r) * (size_t)jb->s->atm_points);
+    return 0;
+}
 
 static void *pol_worker(void *arg)
 {
     struct pol_job *jb = arg;
     const struct pol_settings *s = jb->s;
     int n = s->n_grid;
-    struct step_log log = {0};
+    struct step_log log = {0}, fbuf = {0};
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (rng == NULL)
         tc_seterr("policies: out of memory");
@@ -434,7 +453,8 @@ static void *pol_worker(void *arg)
             int stopped = 0;
             log.n = 0;
             gsl_rng_set(rng, stream_seed(s->seed, jb->ops->name, i, r));
-            if (one_run(jb->d, in, jb->ops, s, rng, &log, &sh->n_steps, &stopped) != 0) {
+            if (one_run(jb->d, in, jb->ops, s, rng, &log, &sh->n_steps, &stopped) != 0 ||
+                atm_score_run(jb, i, r, in, &log, &fbuf) != 0) {
                 pthread_mutex_lock(&jb->mu);
                 if (!jb->failed) {
                     jb->failed = 1;
@@ -457,9 +477,97 @@ static void *pol_worker(void *arg)
     }
     free(log.t_s);
     free(log.speedup);
+    free(fbuf.t_s);
+    free(fbuf.speedup);
     if (rng != NULL)
         gsl_rng_free(rng);
     return NULL;
+}
+
+/* Each input's frame for the methodology's score (score_atm.h), from the costs the analytic baseline charges, and
+ * room for the per-run scores and mean curves. Returns 0, or -1 (tc_errmsg). */
+static int atm_prepare(const struct pol_data *d, const struct pol_settings *s, struct pol_curve *c)
+{
+    int nin = d->n_in > 0 ? d->n_in : 1, rc = 0;
+    c->n_inputs = d->n_in;
+    c->runs = s->runs;
+    c->atm = calloc((size_t)nin, sizeof *c->atm);
+    c->atm_input_score = malloc((size_t)nin * sizeof *c->atm_input_score);
+    c->atm_mean_ms = calloc((size_t)nin * (size_t)s->atm_points, sizeof *c->atm_mean_ms);
+    if (c->atm == NULL || c->atm_input_score == NULL || c->atm_mean_ms == NULL)
+        return tc_seterr("policies: out of memory");
+    for (int i = 0; i < d->n_in && rc == 0; i++) {
+        const struct pinput *in = &d->in[i];
+        int *valid = malloc(((size_t)in->n_cfg + 1) * sizeof *valid);
+        double *tr = malloc(((size_t)in->n_cfg + 1) * sizeof *tr), *cost = malloc(((size_t)in->n_cfg + 1) * sizeof *cost);
+        if (valid == NULL || tr == NULL || cost == NULL) {
+            rc = tc_seterr("policies: out of memory");
+        } else {
+            for (int k = 0; k < in->n_cfg; k++) {
+                valid[k] = in->c[k].status == TRACE_OK;
+                tr[k] = in->c[k].true_ms;
+                cost[k] = pol_visit_cost_ms(&in->c[k], s);
+            }
+            rc = atm_frame_init(&c->atm[i], in->n_cfg, valid, tr, cost, s->atm_cutoff, s->atm_points,
+                                s->seed + (uint64_t)i);
+        }
+        free(valid);
+        free(tr);
+        free(cost);
+    }
+    return rc;
+}
+
+/* The methodology's score for an evaluation (off when s->atm_points is 0: jb->atm_rank stays NULL): room for
+ * every run's ranks (the bootstrap needs each run's curve) and each input's frame. Returns 0, or -1 (tc_errmsg). */
+static int atm_begin(const struct pol_data *d, const struct pol_settings *s, struct pol_curve *c, struct pol_job *jb)
+{
+    size_t n = (size_t)(d->n_in > 0 ? d->n_in : 1) * (size_t)s->runs * (size_t)(s->atm_points > 0 ? s->atm_points : 0);
+    double **rank = &jb->atm_rank;
+    c->atm_score = c->atm_lo = c->atm_hi = NAN;
+    jb->curve = c;
+    *rank = NULL;
+    if (n == 0)
+        return 0;
+    if (n > ((size_t)1 << 28)) /* 2 GiB */
+        return tc_seterr("policies: %d inputs x %d runs x %d times is too much for the methodology's score's "
+                         "bootstrap (%.1f GiB); use fewer --runs, or --score area", d->n_in, s->runs, s->atm_points,
+                         (double)n * sizeof **rank / (1 << 30));
+    if ((*rank = calloc(n, sizeof **rank)) == NULL)
+        return tc_seterr("policies: out of memory");
+    return atm_prepare(d, s, c);
+}
+
+/* The aggregate score and its CI, the per-input scores and each input's mean curve (the run time at the mean rank
+ * over runs). */
+static int atm_finish(const struct pol_data *d, const struct pol_settings *s, const double *rank, struct pol_curve *c)
+{
+    int P = s->atm_points;
+    double *mean = malloc(((size_t)P + 1) * sizeof *mean);
+    if (mean == NULL)
+        return tc_seterr("policies: out of memory");
+    for (int i = 0; i < d->n_in; i++) {
+        if (!c->atm[i].usable)
+            continue;
+        for (int g = 0; g < P; g++) {
+            mean[g] = 0;
+            for (int r = 0; r < s->runs; r++)
+                mean[g] += rank[((size_t)i * s->runs + r) * P + g];
+            mean[g] /= s->runs;
+        }
+        atm_input_score(&c->atm[i], mean, c->atm_mean_ms + (size_t)i * P);
+    }
+    free(mean);
+    if ((c->atm_boot = calloc((size_t)s->atm_boot + 1, sizeof *c->atm_boot)) == NULL)
+        return tc_seterr("policies: out of memory");
+    c->n_boot = s->atm_boot;
+    c->atm_n_inputs = atm_aggregate(c->atm, rank, d->n_in, s->runs, P, s->seed, s->atm_boot, c->atm_input_score,
+                                    &c->atm_score, &c->atm_lo, &c->atm_hi, c->atm_boot);
+    if (c->atm_n_inputs == 0) { /* no replicates to compare */
+        free(c->atm_boot);
+        c->atm_boot = NULL;
+    }
+    return c->atm_n_inputs < 0 ? -1 : 0;
 }
 
 int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const struct pol_settings *s,
@@ -482,6 +590,8 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
     curve->lo = malloc((size_t)n * sizeof *curve->lo);
     curve->hi = malloc((size_t)n * sizeof *curve->hi);
     curve->baseline = malloc((size_t)n * sizeof *curve->baseline);
+    if (atm_begin(d, s, curve, &jb) != 0)
+        goto out;
     if (sum == NULL || sumsq == NULL || shbuf == NULL || share == NULL || curve->grid_s == NULL ||
         curve->mean == NULL || curve->lo == NULL || curve->hi == NULL || curve->baseline == NULL) {
         tc_seterr("policies: out of memory");
@@ -546,6 +656,8 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
     }
     curve->score = room > 0 ? gain / room : 0;
     curve->final_speedup = final_sum / count;
+    if (jb.atm_rank != NULL && atm_finish(d, s, jb.atm_rank, curve) != 0)
+        goto out;
     rc = 0;
 out:
     if (rc != 0)
@@ -554,6 +666,7 @@ out:
         pthread_mutex_destroy(&jb.mu);
     free(shbuf);
     free(share);
+    free(jb.atm_rank);
     free(sum);
     free(sumsq);
     return rc;
@@ -576,5 +689,14 @@ void pol_curve_free(struct pol_curve *c)
     free(c->hi);
     free(c->baseline);
     c->grid_s = c->mean = c->lo = c->hi = c->baseline = NULL;
+    for (int i = 0; c->atm != NULL && i < c->n_inputs; i++)
+        atm_frame_free(&c->atm[i]);
+    free(c->atm);
+    free(c->atm_input_score);
+    free(c->atm_mean_ms);
+    free(c->atm_boot);
+    c->atm_boot = NULL;
+    c->atm = NULL;
+    c->atm_input_score = c->atm_mean_ms = NULL;
 }
 

@@ -62,4 +62,9 @@ struct pol_bcache {
 void pol_baseline_cached(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n,
                          double *out);
 
+/* What one visit of c costs random search (policy_baseline.c): compile / jobs, warm-up, the executions up to rep_ms
+ * and their overhead, or a failure's costs; 0 for a configuration refused before compiling. The analytic baseline
+ * and the methodology's frame (score_atm.h) charge this. */
+double pol_visit_cost_ms(const struct pcfg *c, const struct pol_settings *s);
+
 #endif

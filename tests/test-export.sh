@@ -106,6 +106,15 @@ for b in json.load(sys.stdin)["best"]:
         fail "round trip of the reference trace: want '$want', got '$got'"
 fi
 
+# tracegen empty: the same configurations, no runs: configs 0 and 1 compiled but were never measured (nothing to
+# replay: left out, and said so), 2 out of resources and 3 a compile error are written with their markers
+"$TRACEGEN" empty empty.h5 && T export kerneltuner empty.h5 -o e.json 2>e.txt && pycheck e.json '
+c = d["cache"]
+assert list(c) == ["256,256,64,8,5,8", "128,64,32,8,3,4"], list(c)
+assert c["256,256,64,8,5,8"]["__error__"] == "InvalidConfig" and c["128,64,32,8,3,4"]["__error__"] == "CompilationFailedConfig"
+' && grep -q "2 never measured on this input left out; no valid configuration" e.txt &&
+    ok "never-measured configurations left out, and said so" || fail "empty trace: $(cat e.txt)"
+
 # ---- usage errors: exit 2, nothing written -------------------------------------------------------------------
 T export csv small.h5 -o bad.json 2>err.txt; rc=$?
 [ $rc = 2 ] && grep -q "FORMAT" err.txt && [ ! -e bad.json ] && ok "unknown format: exit 2" || fail "unknown format: rc $rc"

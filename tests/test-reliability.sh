@@ -160,7 +160,7 @@ T info --json "$C/valid-gpu-time-past-2e64.h5" >g.json 2>/dev/null
 # valid.h5 compiles each configuration in 150 ms or more, so a 10 ms budget finishes none: t90_s, t95_s and t99_s
 # are never reached, and must read "nan" like every other missing value (not "NA"). The comment line names the
 # stop rule as --stop spells it.
-T policies t.h5 --policies random,halving -b 0.01 -r 2 --stop statistical -q -o pol >/dev/null 2>&1 || fail "policies on valid.h5"
+T policies t.h5 --policies random,halving -b 0.01 -r 2 --stop statistical --score area -q -o pol >/dev/null 2>&1 || fail "policies on valid.h5"
 if [ "$(cut -f3-5 pol/scores.tsv | tail -n +2 | tr '\t' '\n' | sort -u)" = nan ] && ! grep -qw NA pol/scores.tsv; then
     ok "policies scores.tsv: unreached t90_s..t99_s are nan"
 else fail "policies scores.tsv NA token: $(tail -n +2 pol/scores.tsv | head -c 300)"; fi
@@ -170,9 +170,10 @@ head -1 pol/curves.tsv | grep -q 'stop rule statistical,' && ok "policies curves
 # ---- 13. policies: a policy that reaches the optimum scores near 0, not -1e5 ------------------------------------
 # On the shipped trace with a 60 s budget the analytic baseline B(t) comes within 1e-11 of 1 at the last grid
 # times while hyperband's mean stays at 0.99997; a per-time (P - B) / (1 - B) gave it -131087. The score must be
-# the area ratio sum(P - B) / sum(1 - B) of curves.tsv (docs/simulation.md), recomputed here with awk.
+# the area ratio sum(P - B) / sum(1 - B) of curves.tsv (docs/simulation.md), recomputed here with awk (--score area:
+# the columns this section reads; the default is the methodology's score, tests/test-score-cli.sh).
 if T info >/dev/null 2>&1; then
-    T policies --policies hyperband -r 30 --seed 1 -b 60 -q -o polh >/dev/null 2>&1 || fail "policies hyperband on the shipped trace"
+    T policies --policies hyperband -r 30 --seed 1 -b 60 --score area -q -o polh >/dev/null 2>&1 || fail "policies hyperband on the shipped trace"
     want=$(awk -F'\t' '$1 == "hyperband" { g += $3 - $6; r += 1 - $6 } END { printf "%.6f", g / r }' polh/curves.tsv)
     got=$(awk -F'\t' '$1 == "hyperband" { printf "%.6f", $2 }' polh/scores.tsv)
     if [ -n "$want" ] && [ "$want" = "$got" ] && awk -v s="$got" 'BEGIN { exit !(s > -1 && s < 1) }'; then
