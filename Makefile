@@ -1,7 +1,7 @@
 # Thin wrapper for the two quick-start commands (README.md); the build itself is meson's.
 #   make demo   install dependencies, build, write the report of the shipped trace (data/) to ./report
 #   make check  install dependencies, build, run the whole test suite
-# Other targets: deps, build, test (no install step), clean. Set BUILD=dir to use another build directory and
+# Other targets: deps, configure, build, test (no install step), clean. Set BUILD=dir to use another build directory and
 # MESON_ARGS=... to pass options (CI adds -Dwerror=true).
 
 BUILD ?= build
@@ -15,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_BUILD := build-essential pkg-config meson ninja-build libhdf5-dev libgsl-dev gnuplot-nox libjson-c-dev libopenmpi-dev openmpi-bin
 DEB_TEST := check python3 python3-h5py python3-numpy hdf5-tools chromium clang libclang-rt-14-dev valgrind
 
-.PHONY: demo check deps deps-test build test clean
+.PHONY: demo check deps deps-test configure build test clean
 
 demo: deps build
 	./$(BUILD)/tunecost report $(TRACE) -o report
@@ -31,18 +31,34 @@ deps-test:
 	@if ! dpkg -s $(DEB_TEST) >/dev/null 2>&1; then \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(DEB_TEST); fi
 
-$(BUILD)/build.ninja:
-	meson setup $(BUILD) $(MESON_ARGS)
+# What meson looks for that a later `make deps-test` (or a CUDA install) can add: when it differs from what the build
+# directory was configured with (its stamp), the directory is reconfigured, so that `make demo` then `make check`
+# runs every suite (meson re-detects dependencies on --reconfigure).
+DEPS_SIG = for p in check json-c hdf5 gsl ompi-c; do pkg-config --exists $$p 2>/dev/null && printf '%s ' $$p; done; \
+	[ -e /usr/local/cuda/lib64/libnvrtc.so ] && printf 'cuda '; printf '%s' '$(MESON_ARGS)'
 
-build: $(BUILD)/build.ninja
+configure:
+	@sig="$$($(DEPS_SIG))"; \
+	if [ ! -f $(BUILD)/build.ninja ]; then \
+	  meson setup $(BUILD) $(MESON_ARGS) || exit 1; \
+	elif [ "$$sig" != "$$(cat $(BUILD)/.deps-stamp 2>/dev/null)" ]; then \
+	  echo "dependencies found now: $$sig (configured with: $$(cat $(BUILD)/.deps-stamp 2>/dev/null || echo unknown)): reconfiguring $(BUILD)"; \
+	  meson setup --reconfigure $(BUILD) $(MESON_ARGS) || exit 1; \
+	fi; \
+	printf '%s' "$$sig" >$(BUILD)/.deps-stamp
+
+build: configure
 	ninja -C $(BUILD)
 
 # The NVRTC compile of the whole kernel space (suite `slow`, only where the CUDA toolkit is) runs last and streams
 # its progress (a line per tenth of the configurations), so the longest test is never silent.
+# Then tests/suites.sh says which suites ran, which this machine skips and why, and fails if one it can run is
+# missing from the build directory.
 test: build
 	meson test -C $(BUILD) --print-errorlogs --no-suite slow
 	@if meson test -C $(BUILD) --list 2>/dev/null | grep -q compile-all; then \
 	  meson test -C $(BUILD) --print-errorlogs --suite slow --verbose; fi
+	@tests/suites.sh $(BUILD) --strict
 
 clean:
 	rm -rf $(BUILD)

@@ -1,7 +1,8 @@
 /* cmd_info.c — `tunecost info [TRACE] [--json]`: what a trace holds. Device, protocol and timing settings,
  * configurations and runs by status, executions and measured GPU time, compile times, and per input the best
- * configuration (lowest median timed execution among valid runs) with its TFLOP/s and its speed relative to the
- * reference library (ref_ms / best median). Text for people, one JSON object with --json for scripts. */
+ * configuration (trace_best_config: lowest true time among valid runs, or an imported objective) with its
+ * TFLOP/s and its speed relative to the reference library (ref_ms / best true time). Text for people, one JSON object with --json for scripts. */
+#include "tables.h"
 #include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_json.h"
@@ -38,11 +39,13 @@ const struct tc_cmd info_cmd = {
     .description =
         "Show what a trace holds: device, protocol and timing settings, configurations (valid / by failure\n"
         "reason), inputs, runs, executions, total measured GPU time, compile times, and per input the best\n"
-        "configuration (lowest median of the timed executions of its valid run) with its TFLOP/s and its\n"
-        "speed relative to the reference library (ref_ms / best median; above 1 = faster than the reference).\n",
+        "configuration (lowest true time of its valid run: the median of its timed executions, or the time\n"
+        "an imported file recorded; or the best value of an imported file's objective) with its TFLOP/s and its\n"
+        "speed relative to the reference library (ref_ms / best time; above 1 = faster than the reference).\n",
     .operands = "TRACE\ttrace file (default: @TRACE@)\n",
     .opts = info_opts,
-    .exit_status = "0 ok; 2 usage error or a missing, unreadable or invalid trace (one line on stderr).",
+    .exit_status = "0 ok; 1 the machine failed it (memory, I/O); 2 usage error or a missing, unreadable or invalid "
+                   "trace (one line on stderr).",
     .examples = "tunecost info                              # the shipped reference trace\n"
                 "tunecost info data/gemm-h200-triton.h5\n"
                 "tunecost info data/gemm-h200.h5 --json | python3 -c 'import json,sys; "
@@ -195,9 +198,60 @@ static void human_ms(char *buf, size_t len, double ms)
 static void print_params(char *buf, size_t len, const struct trace *t, int c)
 {
     size_t used = 0;
+    char v[256];
     buf[0] = '\0';
     for (int p = 0; p < trace_n_params(t) && used < len; p++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%d", p ? "," : "", trace_params(t, c)[p]);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", p ? "," : "",
+                                 trace_param_text(t, c, p, 0, v, sizeof v));
+}
+
+/* Parameter p of configuration c as a JSON value (the value table is the file's text: tc_json_value). */
+static void json_param(FILE *fp, const struct trace *t, int c, int p)
+{
+    char v[256];
+    tc_json_value(fp, trace_param_text(t, c, p, 1, v, sizeof v));
+}
+
+/* The best configuration per input, as a table (print_text's last part). */
+static void print_best_text(FILE *fp, const struct trace *t, const struct summary *s)
+{
+    char a[64], b[64], c[64];
+    int n_in = trace_n_inputs(t);
+    int recorded = tables_recorded_true_times(t); /* an imported file's own times */
+    if (trace_objective_is_metric(t))
+        fprintf(fp, "\nbest configuration per input (%s '%s' of a valid run: the imported file's objective):\n",
+                trace_get_meta(t)->objective_higher_is_better ? "highest" : "lowest", trace_get_meta(t)->objective);
+    else if (recorded)
+        fprintf(fp, "\nbest configuration per input (lowest true time of a valid run: the time the imported file "
+                    "recorded):\n");
+    else
+        fprintf(fp, "\nbest configuration per input (lowest median of the timed executions of a valid run):\n");
+    fprintf(fp, "  %-20s %6s  %-28s %12s %9s %11s %8s\n", "input", "config", "parameters",
+            recorded ? "time" : "median", "TFLOP/s", "ref_ms", "ref/best");
+    for (int i = 0; i < n_in; i++) {
+        const struct best *bb = &s->best[i];
+        char dims[64], params[128];
+        tc_format_shape(trace_dims(t, i), trace_n_dims(t), dims, (int)sizeof dims);
+        double ref = trace_input(t, i)->ref_ms;
+        if (isfinite(ref))
+            snprintf(b, sizeof b, "%.5g", ref);
+        else
+            snprintf(b, sizeof b, "-");
+        if (bb->config < 0) {
+            fprintf(fp, "  %-20s %6s  %-28s %12s %9s %11s %8s\n", dims, "-", "(no valid run)", "-", "-", b, "-");
+            continue;
+        }
+        print_params(params, sizeof params, t, bb->config);
+        human_ns(a, sizeof a, bb->median_ns);
+        if (isfinite(bb->vs_ref))
+            snprintf(c, sizeof c, "%.3f", bb->vs_ref);
+        else
+            snprintf(c, sizeof c, "-");
+        char tf[32] = "-"; /* flops unknown (an imported trace): the median time says it all */
+        if (isfinite(bb->tflops))
+            snprintf(tf, sizeof tf, "%.1f", bb->tflops);
+        fprintf(fp, "  %-20s %6d  %-28s %12s %9s %11s %8s\n", dims, bb->config, params, a, tf, b, c);
+    }
 }
 
 static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
@@ -213,8 +267,15 @@ static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
     human_bytes(a, sizeof a, m->device_l2_bytes);
     cuda_ver(b, sizeof b, m->driver_version);
     cuda_ver(c, sizeof c, m->cuda_version);
-    fprintf(fp, "device          %s (sm_%d, %d SMs, L2 %s), driver %s, CUDA %s\n", m->device_name, m->device_cc,
-            m->device_sms, a, b, c);
+    /* an imported trace records no compute capability, SM count or L2 size (0): unknown, not sm_0 */
+    char cc[32] = "sm unknown", sms[32] = "SMs unknown";
+    if (m->device_cc > 0)
+        snprintf(cc, sizeof cc, "sm_%d", m->device_cc);
+    if (m->device_sms > 0)
+        snprintf(sms, sizeof sms, "%d SMs", m->device_sms);
+    if (m->device_l2_bytes <= 0)
+        snprintf(a, sizeof a, "unknown");
+    fprintf(fp, "device          %s (%s, %s, L2 %s), driver %s, CUDA %s\n", m->device_name, cc, sms, a, b, c);
     /* the flush setting is written as everywhere else (collect --flush-bytes, the trace attribute, table, report):
      * flush_bytes N, here with its size in words */
     if (m->flush_bytes > 0)
@@ -270,39 +331,56 @@ static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
         fprintf(fp, " ms (mean %g ms; first compile of each worker, not in the times above)\n", s->warmup_mean);
     }
 
-    fprintf(fp, "\nbest configuration per input (lowest median of the timed executions of a valid run):\n");
-    fprintf(fp, "  %-20s %6s  %-28s %12s %9s %11s %8s\n", "input", "config", "parameters", "median", "TFLOP/s",
-            "ref_ms", "ref/best");
-    for (int i = 0; i < n_in; i++) {
-        const struct best *bb = &s->best[i];
-        char dims[64], params[128];
-        tc_format_shape(trace_dims(t, i), trace_n_dims(t), dims, (int)sizeof dims);
-        double ref = trace_input(t, i)->ref_ms;
-        if (isfinite(ref))
-            snprintf(b, sizeof b, "%.5g", ref);
-        else
-            snprintf(b, sizeof b, "-");
-        if (bb->config < 0) {
-            fprintf(fp, "  %-20s %6s  %-28s %12s %9s %11s %8s\n", dims, "-", "(no valid run)", "-", "-", b, "-");
-            continue;
-        }
-        print_params(params, sizeof params, t, bb->config);
-        human_ns(a, sizeof a, bb->median_ns);
-        if (isfinite(bb->vs_ref))
-            snprintf(c, sizeof c, "%.3f", bb->vs_ref);
-        else
-            snprintf(c, sizeof c, "-");
-        char tf[32] = "-"; /* flops unknown (an imported trace): the median time says it all */
-        if (isfinite(bb->tflops))
-            snprintf(tf, sizeof tf, "%.1f", bb->tflops);
-        fprintf(fp, "  %-20s %6d  %-28s %12s %9s %11s %8s\n", dims, bb->config, params, a, tf, b, c);
-    }
+    print_best_text(fp, t, s);
 }
 
 static void json_key(FILE *fp, const char *key)
 {
     tc_json_str(fp, key);
     fputc(':', fp);
+}
+
+/* "device":{...}, with null for what the trace does not know (0: an imported trace). */
+static void json_device(FILE *fp, const struct trace_meta *m)
+{
+    fprintf(fp, ",\"device\":{");
+    json_key(fp, "name");
+    tc_json_str(fp, m->device_name);
+    /* 0 is what an imported trace stores for what it does not know: null */
+    fprintf(fp, ",\"cc\":");
+    tc_json_num(fp, m->device_cc > 0 ? m->device_cc : NAN);
+    fprintf(fp, ",\"sms\":");
+    tc_json_num(fp, m->device_sms > 0 ? m->device_sms : NAN);
+    fprintf(fp, ",\"l2_bytes\":");
+    tc_json_num(fp, m->device_l2_bytes > 0 ? (double)m->device_l2_bytes : NAN);
+    fprintf(fp, ",\"driver_version\":");
+    tc_json_num(fp, m->driver_version > 0 ? m->driver_version : NAN);
+    fprintf(fp, ",\"cuda_version\":");
+    tc_json_num(fp, m->cuda_version > 0 ? m->cuda_version : NAN);
+    fprintf(fp, "},");
+}
+
+/* "settings":{...}: protocol and timing, and an imported file's objective where it is not time. */
+static void json_settings(FILE *fp, const struct trace *t, const struct trace_meta *m)
+{
+    fprintf(fp, "\"settings\":{");
+    json_key(fp, "protocol");
+    tc_json_str(fp, m->protocol);
+    fputc(',', fp);
+    json_key(fp, "timer");
+    tc_json_str(fp, m->timer);
+    fprintf(fp, ",\"warmup_ms\":");
+    tc_json_num(fp, m->warmup_ms);
+    fprintf(fp, ",\"rep_ms\":");
+    tc_json_num(fp, m->rep_ms);
+    fprintf(fp, ",\"flush_bytes\":%" PRId64 ",\"compile_jobs\":%d,\"seed\":%" PRIu64, m->flush_bytes,
+            m->compile_jobs, m->seed);
+    if (trace_objective_is_metric(t)) { /* an imported file ranked by another metric (absent: by true time) */
+        fprintf(fp, ",\"objective\":");
+        tc_json_str(fp, m->objective);
+        fprintf(fp, ",\"objective_higher_is_better\":%s", m->objective_higher_is_better ? "true" : "false");
+    }
+    fprintf(fp, "},");
 }
 
 /* The "best" array of --json: per input its dims, flops, reference time and best configuration (null without a
@@ -323,8 +401,11 @@ static void json_best(FILE *fp, const struct trace *t, const struct summary *s)
             continue;
         }
         fprintf(fp, ",\"config\":%d,\"params\":[", b->config);
-        for (int p = 0; p < trace_n_params(t); p++)
-            fprintf(fp, "%s%d", p ? "," : "", trace_params(t, b->config)[p]);
+        for (int p = 0; p < trace_n_params(t); p++) {
+            if (p > 0)
+                fputc(',', fp);
+            json_param(fp, t, b->config, p);
+        }
         fprintf(fp, "],\"median_ns\":");
         tc_json_num(fp, b->median_ns);
         fprintf(fp, ",\"tflops\":");
@@ -351,23 +432,8 @@ static void print_json(FILE *fp, const struct trace *t, const struct summary *s)
     fputc(',', fp);
     json_key(fp, "kernel");
     tc_json_str(fp, m->kernel);
-    fprintf(fp, ",\"device\":{");
-    json_key(fp, "name");
-    tc_json_str(fp, m->device_name);
-    fprintf(fp, ",\"cc\":%d,\"sms\":%d,\"l2_bytes\":%" PRId64 ",\"driver_version\":%d,\"cuda_version\":%d},",
-            m->device_cc, m->device_sms, m->device_l2_bytes, m->driver_version, m->cuda_version);
-    fprintf(fp, "\"settings\":{");
-    json_key(fp, "protocol");
-    tc_json_str(fp, m->protocol);
-    fputc(',', fp);
-    json_key(fp, "timer");
-    tc_json_str(fp, m->timer);
-    fprintf(fp, ",\"warmup_ms\":");
-    tc_json_num(fp, m->warmup_ms);
-    fprintf(fp, ",\"rep_ms\":");
-    tc_json_num(fp, m->rep_ms);
-    fprintf(fp, ",\"flush_bytes\":%" PRId64 ",\"compile_jobs\":%d,\"seed\":%" PRIu64 "},", m->flush_bytes,
-            m->compile_jobs, m->seed);
+    json_device(fp, m);
+    json_settings(fp, t, m);
 
     fprintf(fp, "\"params\":[");
     for (int p = 0; p < trace_n_params(t); p++) {
@@ -440,7 +506,7 @@ int cmd_info(int argc, char **argv)
     if ((t = trace_open(path)) == NULL) {
         fprintf(stderr, "tunecost info: %s%s\n", tc_errmsg(),
                 first < argc ? "" : " (the default trace; give a TRACE to read another)");
-        return 2;
+        return tc_err_exit_code(); /* 2: the trace is at fault; 1: the machine (memory, I/O) */
     }
     if (summarize(t, &s) < 0) {
         fprintf(stderr, "tunecost info: %s\n", tc_errmsg());

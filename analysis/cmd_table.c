@@ -297,11 +297,14 @@ int cmd_table(int argc, char **argv)
         tab = tables_scaling((const char *const *)paths, n);
     else if ((traces = table_open_traces(paths, n)) != NULL)
         tab = table_from_traces(def, traces, paths, n);
-    else
+    else {
+        rc = tc_err_exit_code(); /* an unreadable trace: 2; out of memory or an I/O fault: 1 */
         goto out;
+    }
     if (tab == NULL) {
         fprintf(stderr, "tunecost table %s: %s\n", def->name, tc_errmsg());
-        goto out; /* the builders fail only on what the inputs hold (e.g. no estimates) or on memory: status 2 */
+        rc = tc_err_exit_code(); /* what the inputs hold (e.g. no estimates): 2; memory: 1 */
+        goto out;
     }
     rc = table_emit(&o, def, tab, traces, paths, n);
 out:

@@ -6,6 +6,7 @@
  * data under sim/, the figures as NAME.png and NAME.svg, the gnuplot scripts under plots/ (they read only TSV).
  * Nothing in DIR depends on the clock or the thread count: the same trace and seed give the same files. */
 #include "report_ctx.h"
+#include "tc_atomic.h"
 #include "tc_opt.h"
 #include "trace.h"
 
@@ -81,7 +82,8 @@ static void free_unkept(struct report_ctx *c, struct table *t)
 static void ctx_free(struct report_ctx *c)
 {
     struct table *loose[] = {c->split, c->best, c->failures, c->estimate, c->t6, c->budget, c->ttt_all,
-                             c->ttt_input, c->flush, c->scaling, c->landscape, c->cmp_split};
+                             c->ttt_input, c->flush, c->scaling, c->landscape, c->cmp_split, c->verdicts,
+                             c->stability};
     for (size_t i = 0; i < sizeof loose / sizeof loose[0]; i++)
         free_unkept(c, loose[i]);
     for (int i = 0; i < c->n_tabs; i++)
@@ -225,7 +227,7 @@ int report_write(struct report_options *o)
     rc = -1;
     if (report_write_sim_files(&c, REPORT_SIM_INPUT) != 0 || report_write_sim_files(&c, REPORT_SIM_ALL) != 0 ||
         report_keep_table(&c, c.t6, "table6-frontier.tsv", "Pareto frontier points (Table 6)", 100) != 0 ||
-        report_budget_tables(&c) != 0 || report_findings(&c) != 0)
+        report_budget_tables(&c) != 0 || report_verdicts(&c) != 0 || report_findings(&c) != 0)
         goto out;
     if (report_keep_table(&c, c.budget, "budget.tsv", "Best speedup within a budget, all inputs", 20) != 0 ||
         report_keep_table(&c, c.ttt_all, "time-to-target-all.tsv", "Tuning time to reach a speedup, all inputs",
@@ -236,8 +238,8 @@ int report_write(struct report_options *o)
 
     /* 4. the studies beyond one trace */
     report_say(&c, "[4/6] tuning policies, L2 flush study, compile scaling, two kernel families");
-    if ((rc = report_policies(&c)) != 0 || (rc = report_flush_study(&c)) != 0 || (rc = report_scaling(&c)) != 0 ||
-        (rc = report_recorded(&c)) != 0 ||
+    if ((rc = report_policies(&c)) != 0 || (rc = report_cross_gpu(&c)) != 0 || (rc = report_flush_study(&c)) != 0 ||
+        (rc = report_scaling(&c)) != 0 || (rc = report_recorded(&c)) != 0 ||
         (rc = report_landscapes(&c)) != 0 || (rc = report_check_interrupt(&c)) != 0)
         goto out;
     rc = -1;

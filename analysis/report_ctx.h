@@ -54,6 +54,7 @@ enum report_sim { REPORT_SIM_INPUT, REPORT_SIM_ALL, REPORT_SIM_CMP, N_REPORT_SIM
 struct report_figure {
     const char *name;      /* file stem: NAME.png, NAME.svg (util/tc_figures) */
     const char *script;    /* plots/SCRIPT */
+    const char *reads;     /* the TSV files SCRIPT reads (checked to exist before it runs) */
     const char *title;
     const char *caption;
     const char *needs;     /* why it is not drawn when its data is absent; NULL = always drawable */
@@ -78,6 +79,7 @@ struct report_ctx {
     struct table *split, *best, *failures, *estimate, *t6, *budget, *ttt_all, *ttt_input;
     struct table *flush, *scaling, *landscape;
     struct table *cmp_split;                 /* the second family's Figure 1 data (compile share) */
+    struct table *verdicts, *stability;      /* report_verdicts: per cost model and seed */
     struct sim_settings s[N_REPORT_SIM];
     struct sim_data *d[N_REPORT_SIM];
     struct sim_result *r[N_REPORT_SIM];
@@ -106,12 +108,66 @@ int report_copy_file(const char *from, const char *to);
 /* ---- report_sim.c ---- */
 int report_simulate(struct report_ctx *c, enum report_sim which);
 int report_write_sim_files(struct report_ctx *c, enum report_sim which);
-/* Lowest mean tuning time of a scenario's points whose mean speedup reaches target; NaN if none does. */
-double report_time_to_target(const struct sim_result *r, int n_sc, int sc, double target);
-/* Highest mean speedup of a scenario's points within a budget (s); NaN if no point fits. */
-double report_best_within(const struct sim_result *r, int n_sc, int sc, double budget_s);
 /* budget.tsv and the time-to-target tables (c->budget, c->ttt_all, c->ttt_input). */
 int report_budget_tables(struct report_ctx *c);
+
+/* ---- report_reeval.c: honest statistics ---- */
+/* A point chosen on the simulation's runs (the selection set) and re-evaluated on fresh runs (another seed). */
+struct report_est {
+    int sample;                       /* the chosen sample of the selection set; -1: none qualifies */
+    int n_config, es_num;             /* its hyperparameters */
+    double exec_ms;
+    double es_thr;
+    double sel_time_s, sel_speedup;   /* what the selection set said (means) */
+    double time_s, time_lo, time_hi; /* fresh runs: mean tuning time and its 95% CI; NaN without a sample */
+    double speedup, speedup_lo, speedup_hi;
+};
+/* Fresh runs per re-evaluation: 10 x the simulation's runs, at least this many. */
+#define REPORT_REEVAL_MIN_RUNS 300
+int report_reeval_runs(int runs);
+/* Seed number k derived from the report's seed (splitmix64): every re-evaluation and every extra seed of the
+ * stability check draws from its own stream, never from the selection set's. */
+uint64_t report_derive_seed(uint64_t seed, uint64_t k);
+/* The cheapest point of scenario sc whose 95% CI lower bound of speedup reaches target (its mean when runs < 2);
+ * the point with the highest such lower bound whose time (its CI's upper bound) fits budget_s. NULL when none. */
+const struct sim_point *report_pick_ttt(const struct sim_result *r, int n_sc, int sc, double target);
+const struct sim_point *report_pick_budget(const struct sim_result *r, int n_sc, int sc, double budget_s);
+/* Replay point p's hyperparameters (scenario sc of s) on report_reeval_runs(s->runs) fresh runs seeded with seed;
+ * p NULL gives sample -1 and NaN numbers. */
+int report_reeval(const struct sim_data *d, const struct sim_settings *s, int sc, const struct sim_point *p,
+                  uint64_t seed, struct report_est *out);
+/* Time to target / best within a budget: picked on r, re-evaluated (report_reeval). */
+int report_ttt(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
+               double target, uint64_t seed, struct report_est *out);
+int report_budget_best(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
+                       double budget_s, uint64_t seed, struct report_est *out);
+/* A weighted mean over inputs (scenario 0 of s), input by input: speedup_i x weight_i, averaged over the n_in
+ * inputs with equal weight, as sim_run averages all inputs. report_weighted_run replays each input (per_input[k],
+ * s->samples points); report_weighted_combine gives sample `sample`'s combined point (95% CIs stratified by input);
+ * report_weighted_reeval re-evaluates a point on fresh runs with a CI stratified by input. */
+int report_weighted_run(const struct sim_data *d, const struct sim_settings *s, const int *inputs,
+                        const double *weight, int n_in, struct sim_result **per_input);
+void report_weighted_combine(struct sim_result *const *per_input, const double *weight, int n_in, int runs,
+                             int sample, struct sim_point *out);
+int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *s, const int *inputs,
+                           const double *weight, int n_in, const struct sim_point *p, uint64_t seed,
+                           struct report_est *out);
+
+/* ---- report_verdicts.c: verdicts per cost model, checked on three seeds ---- */
+/* Runs the stability simulations and writes verdicts.tsv and stability.tsv (c->verdicts, c->stability). */
+int report_verdicts(struct report_ctx *c);
+/* The compile cost models the verdicts are stated for: "sequential", "parallel" (list-scheduled on F workers
+ * before benchmarking), "pipelined", "ideal" (the paper's parallel model, an optimistic bound), and a scenario of
+ * model m, early stopping on or off, F workers (simulate/sim.h, enum sim_compile). */
+#define REPORT_N_MODELS 4
+extern const char *const report_model_names[REPORT_N_MODELS];
+/* How a finding describes model m: "the paper's ideal model (an optimistic bound: ...)". */
+extern const char *const report_model_labels[REPORT_N_MODELS];
+void report_model_scenario(struct sim_scenario *sc, int model, int early, int factor);
+/* The selection seed of stability seed k (0: the report's own seed). */
+uint64_t report_seed_k(uint64_t seed, int k);
+/* Share of the variance of y explained by grouping the samples on x into up to 10 equal-width bins (eta²). */
+double report_eta_squared(const double *x, const double *y, int n, double lo, double hi);
 
 /* ---- report_findings.c ---- */
 /* Figure 1 data (tables_split) summed over the inputs. */
@@ -132,6 +188,8 @@ int report_findings(struct report_ctx *c);
 
 /* ---- report_studies.c ---- */
 int report_policies(struct report_ctx *c);
+/* report_gpus.c: the cross-GPU study on the shipped full-space traces (a finding says so when they are absent). */
+int report_cross_gpu(struct report_ctx *c);
 int report_flush_study(struct report_ctx *c);
 int report_scaling(struct report_ctx *c);
 int report_landscapes(struct report_ctx *c);

@@ -29,6 +29,7 @@ static void list_figures(struct report_ctx *c)
         memset(f, 0, sizeof *f);
         f->name = t->name;
         f->script = t->script;
+        f->reads = t->reads;
         f->title = t->title;
         f->caption = t->caption;
         f->needs = t->needs;
@@ -144,7 +145,7 @@ int report_draw_figures(struct report_ctx *c)
             snprintf(f->why, sizeof f->why, "figures were not asked for (--no-figures)");
             continue;
         }
-        if (check_reads(c, f->name, tc_figure_find(f->name)->reads) != 0)
+        if (check_reads(c, f->name, f->reads) != 0)
             return -1;
         report_say(c, "drawing %s (png, svg)", f->name);
         if (report_draw_one(c, f, gnuplot, "png") != 0 || report_draw_one(c, f, gnuplot, "svg") != 0) {

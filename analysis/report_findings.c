@@ -11,81 +11,145 @@
 #include <string.h>
 
 
-/* Share of the variance of y explained by grouping the samples on x into up to 10 equal-width bins (eta²). */
-static double eta_squared(const double *x, const double *y, int n, double lo, double hi)
+/* A re-evaluated number as the report's TSV tables hold it (time-to-target-*.tsv, budget.tsv, verdicts.tsv). */
+struct est_row {
+    double time_s, time_lo, time_hi, speedup, speedup_lo, speedup_hi;
+};
+
+/* Row of table t whose column `first` equals v and whose column `scenario` is sc: -1 when none (message set). */
+static int find_est(const struct table *t, const char *first, double v, const char *sc, struct est_row *out)
 {
-    int nb = (int)fmin(10.0, hi - lo + 1.0), cnt[10] = {0};
-    double sum[10] = {0}, mean = 0, ss_tot = 0, ss_b = 0;
-    if (n < 2 || nb < 1)
-        return NAN;
-    for (int i = 0; i < n; i++)
-        mean += y[i] / n;
-    for (int i = 0; i < n; i++) {
-        int b = hi > lo ? (int)((x[i] - lo) / (hi - lo + 1.0) * nb) : 0;
-        if (b < 0)
-            b = 0;
-        if (b >= nb)
-            b = nb - 1;
-        cnt[b]++;
-        sum[b] += y[i];
-        ss_tot += (y[i] - mean) * (y[i] - mean);
-    }
-    for (int b = 0; b < nb; b++)
-        if (cnt[b] > 0)
-            ss_b += cnt[b] * (sum[b] / cnt[b] - mean) * (sum[b] / cnt[b] - mean);
-    return ss_tot > 0 ? ss_b / ss_tot : NAN;
-}
-/* N_CONFIG vs EXEC_TIME: which of the two explains the tuned kernel's performance and the tuning time (single
- * input, the paper's model). */
-static int finding_knobs(struct report_ctx *c)
-{
-    const struct sim_result *ri = c->r[REPORT_SIM_INPUT];
-    const struct sim_settings *s = &c->s[REPORT_SIM_INPUT];
-    int n = ri->n_points / N_SC_INPUT, flops_known = !isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0));
-    double *x1 = calloc((size_t)n + 1, sizeof *x1), *x2 = calloc((size_t)n + 1, sizeof *x2);
-    double *y = calloc((size_t)n + 1, sizeof *y);
-    int rc = -1;
-    if (x1 == NULL || x2 == NULL || y == NULL) {
-        tc_seterr("out of memory");
-        goto out;
-    }
-    for (int i = 0; i < n; i++) {
-        const struct sim_point *p = &ri->points[(size_t)i * N_SC_INPUT + SC_BASELINE];
-        x1[i] = p->n_config;
-        x2[i] = p->exec_ms;
-        y[i] = flops_known ? p->tflops : p->speedup; /* an imported trace may not know its flops */
-    }
-    double e_n = eta_squared(x1, y, n, s->n_config_lo, s->n_config_hi);
-    double e_x = eta_squared(x2, y, n, s->exec_ms_lo, s->exec_ms_hi);
-    for (int i = 0; i < n; i++)
-        y[i] = ri->points[(size_t)i * N_SC_INPUT + SC_BASELINE].time_s;
-    double t_n = eta_squared(x1, y, n, s->n_config_lo, s->n_config_hi);
-    double t_x = eta_squared(x2, y, n, s->exec_ms_lo, s->exec_ms_hi);
-    double chance = 9.0 / (n > 1 ? n - 1 : 1);
-    const char *head = e_n >= 2 * e_x && e_n > 2 * chance   ? "N_CONFIG decides, EXEC_TIME hardly matters"
-                       : e_x >= 2 * e_n && e_x > 2 * chance ? "EXEC_TIME matters more than N_CONFIG"
-                                                            : "Neither N_CONFIG nor EXEC_TIME clearly decides";
-    rc = report_finding(c, "**%s** (%s, %d samples): N_CONFIG explains %.0f%% "
-                        "of the variance of the tuned kernel's %s and %.0f%% of tuning time; EXEC_TIME explains "
-                        "%.0f%% and %.0f%% (share of variance between 10 equal-width bins of each, eta squared; "
-                        "by chance about %.0f%%; the headline needs one at least twice the other and twice chance).",
-                        head, c->input_label, n, 100 * e_n, flops_known ? "TFLOP/s" : "speedup", 100 * t_n,
-                        100 * e_x, 100 * t_x, 100 * chance);
-out:
-    free(x1);
-    free(x2);
-    free(y);
-    return rc;
+    int cf = table_col_need(t, first), cs = table_col_need(t, "scenario"), c[6];
+    static const char *names[6] = {"time_s", "time_s_lo", "time_s_hi", "speedup", "speedup_lo", "speedup_hi"};
+    if (cf < 0 || cs < 0)
+        return -1;
+    for (int k = 0; k < 6; k++)
+        if ((c[k] = table_col_need(t, names[k])) < 0)
+            return -1;
+    for (int i = 0; i < table_n_rows(t); i++)
+        if (fabs(table_num(t, i, cf) - v) < 1e-9 && strcmp(table_cell(t, i, cs), sc) == 0) {
+            double *o[6] = {&out->time_s, &out->time_lo, &out->time_hi, &out->speedup, &out->speedup_lo,
+                            &out->speedup_hi};
+            for (int k = 0; k < 6; k++)
+                *o[k] = table_num(t, i, c[k]);
+            return 0;
+        }
+    return tc_seterr("%s: no row %s = %g, scenario %s", table_title(t), first, v, sc);
 }
 
-/* Along Table 6's frontier: does N_CONFIG (and EXEC_TIME) rise with tuning time? (Spearman rank correlation) */
+/* "12.02 s (95% CI 11.80-12.25)" or "never in these samples". */
+static void fmt_time(char *buf, size_t len, const struct est_row *e)
+{
+    if (isfinite(e->time_s))
+        snprintf(buf, len, "%.2f s (95%% CI %.2f-%.2f)", e->time_s, e->time_lo, e->time_hi);
+    else
+        snprintf(buf, len, "never in these samples");
+}
+
+/* One row of stability.tsv: the measure on each seed, each seed's category and whether they agree. */
+struct stab_row {
+    double v[3];
+    char cat[3][48];
+    int stable;
+};
+
+static int find_stab(const struct table *t, const char *verdict, const char *model, const char *measure,
+                     struct stab_row *out)
+{
+    int cv = table_col_need(t, "verdict"), cm = table_col_need(t, "model"), cme = table_col_need(t, "measure");
+    int cst = table_col_need(t, "stable");
+    if (cv < 0 || cm < 0 || cme < 0 || cst < 0)
+        return -1;
+    for (int i = 0; i < table_n_rows(t); i++) {
+        if (strcmp(table_cell(t, i, cv), verdict) != 0 || strcmp(table_cell(t, i, cm), model) != 0 ||
+            strcmp(table_cell(t, i, cme), measure) != 0)
+            continue;
+        for (int k = 0; k < 3; k++) {
+            char col[32];
+            snprintf(col, sizeof col, "seed_%d", k + 1);
+            int a = table_col_need(t, col);
+            snprintf(col, sizeof col, "category_%d", k + 1);
+            int b = table_col_need(t, col);
+            if (a < 0 || b < 0)
+                return -1;
+            out->v[k] = table_num(t, i, a);
+            snprintf(out->cat[k], sizeof out->cat[k], "%s", table_cell(t, i, b));
+        }
+        out->stable = (int)table_num(t, i, cst);
+        return 0;
+    }
+    return tc_seterr("%s: no row %s / %s / %s", table_title(t), verdict, model, measure);
+}
+
+/* "none (ratios 1.02, 0.98, 1.05 on three seeds)" or "unsettled: none, saves time, none (ratios ...)". */
+static void fmt_stab(char *buf, size_t len, const struct stab_row *r)
+{
+    if (r->stable)
+        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds)", r->cat[0], r->v[0], r->v[1], r->v[2]);
+    else
+        snprintf(buf, len, "not settled: %s / %s / %s on three seeds (%.2f, %.2f, %.2f), no verdict", r->cat[0],
+                 r->cat[1], r->cat[2], r->v[0], r->v[1], r->v[2]);
+}
+
+
+/* "sequential: N_CONFIG decides on all three seeds (N_CONFIG 0.91, 0.90, 0.89; EXEC_TIME 0.01, 0.01, 0.03)". */
+static int knob_part(const struct table *st, const char *model, const char *label, const char *m1, const char *m2,
+                     char *buf, size_t len, int *n_config_decides)
+{
+    struct stab_row a, b;
+    if (find_stab(st, "exec-time", model, m1, &a) != 0 || find_stab(st, "exec-time", model, m2, &b) != 0)
+        return -1;
+    *n_config_decides &= a.stable && strcmp(a.cat[0], "N_CONFIG decides") == 0;
+    if (a.stable)
+        snprintf(buf, len, "%s%s on all three seeds (eta squared N_CONFIG %.2f, %.2f, %.2f; EXEC_TIME %.2f, "
+                 "%.2f, %.2f)", label, a.cat[0], a.v[0], a.v[1], a.v[2], b.v[0], b.v[1], b.v[2]);
+    else
+        snprintf(buf, len, "%snot settled (%s / %s / %s on three seeds), no verdict", label, a.cat[0], a.cat[1],
+                 a.cat[2]);
+    return 0;
+}
+
+/* N_CONFIG vs EXEC_TIME: which of the two explains the tuned kernel's performance (the same under every cost
+ * model: they change time, not the choice) and, per cost model, the tuning time (single input, three seeds,
+ * stability.tsv). */
+static int finding_knobs(struct report_ctx *c)
+{
+    const struct sim_settings *s = &c->s[REPORT_SIM_INPUT];
+    char perf[256], tm[1024] = "";
+    int perf_nc = 1, time_nc = 1;
+    if (knob_part(c->stability, report_model_names[0], "", "eta2_n_config", "eta2_exec_time", perf, sizeof perf,
+                  &perf_nc) != 0)
+        return -1;
+    for (int m = 0; m < REPORT_N_MODELS; m++) {
+        char label[48];
+        size_t at = strlen(tm);
+        snprintf(label, sizeof label, "%s%s: ", m ? "; " : "", report_model_names[m]);
+        if (knob_part(c->stability, report_model_names[m], label, "eta2_time_n_config", "eta2_time_exec_time", tm + at,
+                      sizeof tm - at, &time_nc) != 0)
+            return -1;
+    }
+    return report_finding(c, "**%s** (%s, %d samples, EXEC_TIME sampled in %g-%g ms only): the tuned kernel's %s, "
+                          "the same under every cost model, %s; tuning time, %s. (eta squared: share of the "
+                          "variance between 10 equal-width bins of each knob; a knob decides when it explains at least "
+                          "twice the other and twice chance.)",
+                          perf_nc && time_nc ? "N_CONFIG decides and EXEC_TIME hardly matters under every cost model"
+                                             : "What N_CONFIG and EXEC_TIME decide depends on the cost model",
+                          c->input_label, s->samples, s->exec_ms_lo, s->exec_ms_hi,
+                          isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)) ? "speedup" : "TFLOP/s", perf, tm);
+}
+
+/* Along Table 6's frontier: does N_CONFIG rise with tuning time (Spearman, seed 1), and is EXEC_TIME's trend the
+ * same on three seeds (stability.tsv)? */
 static int finding_frontier(struct report_ctx *c)
 {
     int m = c->t6 != NULL ? table_n_rows(c->t6) : 0, rc = -1;
     double *a, *work;
+    struct stab_row x;
     if (m < 3)
         return 0;
-    a = malloc(sizeof(double) * (size_t)m * 3);
+    if (find_stab(c->stability, "exec-time-frontier", "sequential", "spearman_rho", &x) != 0)
+        return -1;
+    a = malloc(sizeof(double) * (size_t)m * 2);
     work = malloc(sizeof(double) * (size_t)m * 2);
     if (a == NULL || work == NULL) {
         tc_seterr("out of memory");
@@ -94,120 +158,138 @@ static int finding_frontier(struct report_ctx *c)
     for (int i = 0; i < m; i++) {
         a[i] = table_num(c->t6, i, T6_TIME_S);
         a[m + i] = table_num(c->t6, i, T6_N_CONFIG);
-        a[2 * m + i] = table_num(c->t6, i, T6_EXEC_MS);
     }
     double rn = gsl_stats_spearman(a, 1, a + m, 1, (size_t)m, work);
-    double rx = gsl_stats_spearman(a, 1, a + 2 * m, 1, (size_t)m, work);
-    rc = report_finding(c, "Along the frontier of %s (%d points, Table 6) N_CONFIG rises with tuning time "
-                        "(Spearman rho %.2f) while EXEC_TIME %s (rho %.2f).", c->input_label, m, rn,
-                        fabs(rx) < 0.3 ? "looks random" : (rx > 0 ? "rises too" : "falls"), rx);
+    if (x.stable)
+        rc = report_finding(c, "Along the frontier of %s (%d points, Table 6) N_CONFIG rises with tuning time "
+                            "(Spearman rho %.2f) while EXEC_TIME %s on three seeds (rho %.2f, %.2f, %.2f).",
+                            c->input_label, m, rn, x.cat[0], x.v[0], x.v[1], x.v[2]);
+    else
+        rc = report_finding(c, "Along the frontier of %s (%d points, Table 6) N_CONFIG rises with tuning time "
+                            "(Spearman rho %.2f); EXEC_TIME's trend along it changes with the seed (rho %.2f, %.2f, "
+                            "%.2f on three seeds), so it is noise: no statement on it.", c->input_label, m, rn,
+                            x.v[0], x.v[1], x.v[2]);
 out:
     free(a);
     free(work);
     return rc;
 }
 
-/* "after 1.23 s ..." or "never in these samples" for a time to target (NaN when no sample reaches it). */
-static void after(char *buf, size_t len, double t_s, const char *suffix)
-{
-    if (isfinite(t_s))
-        snprintf(buf, len, "after %.2f s%s", t_s, suffix);
-    else
-        snprintf(buf, len, "never in these samples");
-}
-
-/* The single input's best configuration and how long the paper's tuner takes to get near it. */
+/* The single input's best configuration and how long the paper's tuner takes to get near it (re-evaluated). */
 static int finding_best_speed(struct report_ctx *c)
 {
     const struct sim_data *d = c->d[REPORT_SIM_INPUT];
-    const struct sim_result *ri = c->r[REPORT_SIM_INPUT];
-    double best_tf = sim_data_flops(d, 0) / sim_data_optimal_ms(d, 0, c->s[REPORT_SIM_INPUT].truth) / 1e9;
-    char s90[64], s98[64];
-    after(s90, sizeof s90, report_time_to_target(ri, N_SC_INPUT, SC_BASELINE, 0.90), " of tuning on average");
-    after(s98, sizeof s98, report_time_to_target(ri, N_SC_INPUT, SC_BASELINE, 0.98), "");
+    double opt_ms = sim_data_optimal_ms(d, 0, c->s[REPORT_SIM_INPUT].truth);
+    double best_tf = sim_data_flops(d, 0) / opt_ms / 1e9;
+    struct est_row e90, e98;
+    char s90[96], s98[96];
+    if (find_est(c->ttt_input, "target_speedup", 0.90, report_scenarios[SC_BASELINE].name, &e90) != 0 ||
+        find_est(c->ttt_input, "target_speedup", 0.98, report_scenarios[SC_BASELINE].name, &e98) != 0)
+        return -1;
+    fmt_time(s90, sizeof s90, &e90);
+    fmt_time(s98, sizeof s98, &e98);
     if (!isnan(sim_data_flops(d, 0)))
         return report_finding(c, "For %s the best configuration runs at %.1f TFLOP/s; the paper's tuner reaches 90%% "
-                              "of it %s and 98%% %s.", c->input_label, best_tf, s90, s98);
+                              "of it after %s of tuning on average (mean speedup %.3f on %d fresh runs) and 98%% after "
+                              "%s (%.3f).", c->input_label, best_tf, s90, e90.speedup,
+                              report_reeval_runs(c->s[REPORT_SIM_INPUT].runs), s98, e98.speedup);
     return report_finding(c, "For %s the best configuration takes %.4g ms (flops unknown); the paper's tuner reaches "
-                          "90%% of its speed %s and 98%% %s.", c->input_label, sim_data_optimal_ms(d, 0, c->s[REPORT_SIM_INPUT].truth), s90, s98);
+                          "90%% of its speed after %s (mean speedup %.3f on %d fresh runs) and 98%% after %s (%.3f).",
+                          c->input_label, opt_ms, s90, e90.speedup,
+                          report_reeval_runs(c->s[REPORT_SIM_INPUT].runs), s98, e98.speedup);
 }
 
-/* Median tuning time of the all-inputs baseline's samples. */
-static double median_baseline_time(const struct sim_result *ra)
+/* verdicts.tsv: seed 1's re-evaluated time to target of a model (early stopping on or off). */
+static int verdict_time(const struct table *v, const char *model, int early, double target, struct est_row *out)
 {
-    int na = ra->n_points / N_SC_ALL;
-    double *times = calloc((size_t)na + 1, sizeof *times), med;
-    if (times == NULL)
-        return NAN;
-    for (int i = 0; i < na; i++)
-        times[i] = ra->points[(size_t)i * N_SC_ALL + SC_BASELINE].time_s;
-    qsort(times, (size_t)na, sizeof *times, tc_cmp_double);
-    med = times[(na - 1) / 2];
-    free(times);
-    return med;
+    int cs = table_col_need(v, "seed_index"), cm = table_col_need(v, "model"), ce = table_col_need(v, "early_stop");
+    int ct = table_col_need(v, "target_speedup"), c0 = table_col_need(v, "time_s");
+    int c1 = table_col_need(v, "time_s_lo"), c2 = table_col_need(v, "time_s_hi");
+    if (cs < 0 || cm < 0 || ce < 0 || ct < 0 || c0 < 0 || c1 < 0 || c2 < 0)
+        return -1;
+    for (int i = 0; i < table_n_rows(v); i++)
+        if (table_num(v, i, cs) == 1 && strcmp(table_cell(v, i, cm), model) == 0 && table_num(v, i, ce) == early &&
+            fabs(table_num(v, i, ct) - target) < 1e-9) {
+            out->time_s = table_num(v, i, c0);
+            out->time_lo = table_num(v, i, c1);
+            out->time_hi = table_num(v, i, c2);
+            return 0;
+        }
+    return tc_seterr("verdicts.tsv: no row for %s, early stop %d, target %.2f", model, early, target);
 }
 
-/* Parallel compilation at a fixed budget (all inputs): the budget is what the baseline needs for 0.90 of optimal,
- * else its median tuning time. */
+/* Parallel compilation per model (all inputs): time to 0.95 of optimal, re-evaluated, and whether it saves time
+ * on three seeds. */
 static int finding_parallel(struct report_ctx *c)
 {
-    const struct sim_result *ra = c->r[REPORT_SIM_ALL];
-    double b90 = report_time_to_target(ra, N_SC_ALL, SC_BASELINE, 0.90);
-    double med = isfinite(b90) ? b90 : median_baseline_time(ra);
-    double sb = report_best_within(ra, N_SC_ALL, SC_BASELINE, med);
-    double sp = report_best_within(ra, N_SC_ALL, SC_PARALLEL, med);
-    double tb = report_time_to_target(ra, N_SC_ALL, SC_BASELINE, 0.95);
-    double tp = report_time_to_target(ra, N_SC_ALL, SC_PARALLEL, 0.95);
-    return report_finding(c, "**Parallel compilation (%d workers, the paper's ideal) %s** (all %d "
-                          "inputs): with the %.2f s the baseline needs for 0.90 of optimal, it reaches a mean speedup "
-                          "vs optimal of %.3f instead of %.3f; reaching 0.95 takes %.2f s instead of %.2f s (%.1fx "
-                          "less tuning time).",
-                          c->o->compile_factor,
-                          !isfinite(tb / tp) ? "cannot be compared at 0.95 of optimal (a frontier never reaches it)"
-                          : tb / tp > 1.1    ? "moves the frontier left"
-                          : tb / tp < 0.9    ? "moves the frontier right"
-                                             : "does not move the frontier",
-                          ra->n_inputs_used, med, sp, sb, tp, tb, tb / tp);
+    char txt[2048] = "", ts[96], rs[256];
+    for (int m = 0; m < REPORT_N_MODELS; m++) {
+        struct est_row t;
+        struct stab_row r;
+        size_t at = strlen(txt);
+        if (verdict_time(c->verdicts, report_model_names[m], 0, 0.95, &t) != 0)
+            return -1;
+        fmt_time(ts, sizeof ts, &t);
+        if (m == 0) {
+            snprintf(txt, sizeof txt, "%s %s", report_model_labels[m], ts);
+            continue;
+        }
+        if (find_stab(c->stability, "parallel-compile", report_model_names[m], "time_ratio_0.95", &r) != 0)
+            return -1;
+        fmt_stab(rs, sizeof rs, &r);
+        snprintf(txt + at, sizeof txt - at, "; %s %s, sequential / %s %s", report_model_labels[m], ts,
+                 report_model_names[m], rs);
+    }
+    return report_finding(c, "**Parallel compilation (%d workers), per cost model** (all %d inputs, time to 0.95 of "
+                          "optimal, re-evaluated on fresh runs): %s.", c->o->compile_factor,
+                          c->r[REPORT_SIM_ALL]->n_inputs_used, txt);
 }
 
-/* Early stopping (all inputs): time to 0.90 and 0.95 of optimal with and without; a change under 10% is none. */
+/* Early stopping per model (all inputs): time to 0.95 of optimal without / with it, on three seeds. */
 static int finding_early_stop(struct report_ctx *c)
 {
     const struct sim_result *ra = c->r[REPORT_SIM_ALL];
     const struct sim_settings *s = &c->s[REPORT_SIM_ALL];
     int na = ra->n_points / N_SC_ALL;
-    double tb = report_time_to_target(ra, N_SC_ALL, SC_BASELINE, 0.95);
-    double te = report_time_to_target(ra, N_SC_ALL, SC_EARLY, 0.95);
-    double tb9 = report_time_to_target(ra, N_SC_ALL, SC_BASELINE, 0.90);
-    double te9 = report_time_to_target(ra, N_SC_ALL, SC_EARLY, 0.90);
-    double stopped = 0, g95 = tb / te, g90 = tb9 / te9;
-    int moves = (isfinite(g95) && fabs(g95 - 1) > 0.1) || (isfinite(g90) && fabs(g90 - 1) > 0.1);
-    int comparable = isfinite(g95) || isfinite(g90);
+    double stopped = 0;
+    char part[2048] = "";
     for (int i = 0; i < na; i++)
         stopped += ra->points[(size_t)i * N_SC_ALL + SC_EARLY].stopped / na;
-    return report_finding(c, "**Early stopping %s** (EARLY_STOP_NUM %d:%d, threshold %.2f:%.2f): reaching 0.90 and "
-                          "0.95 of optimal takes %.2f s and %.2f s with it vs %.2f s and %.2f s without "
-                          "(ratios %.2f, %.2f; a change under 10%% counts as none); it stops %.2f configurations per "
-                          "tuning run on average.",
-                          !comparable ? "cannot be compared (no frontier reaches 0.90 of optimal)"
-                          : moves     ? (g95 > 1 || g90 > 1 ? "moves the frontier left" : "moves the frontier right")
-                                      : "does not move the frontier",
-                          s->es_num_lo, s->es_num_hi, s->es_thr_lo, s->es_thr_hi, te9, te, tb9, tb, g90, g95,
-                          stopped);
+    for (int m = 0; m < REPORT_N_MODELS; m++) {
+        struct est_row off, on;
+        size_t at = strlen(part);
+        struct stab_row r;
+        char rs[256];
+        if (verdict_time(c->verdicts, report_model_names[m], 0, 0.95, &off) != 0 ||
+            verdict_time(c->verdicts, report_model_names[m], 1, 0.95, &on) != 0 ||
+            find_stab(c->stability, "early-stop", report_model_names[m], "time_ratio_0.95", &r) != 0)
+            return -1;
+        fmt_stab(rs, sizeof rs, &r);
+        snprintf(part + at, sizeof part - at, "%s%s compilation: %.2f s without, %.2f s with; without / with: %s",
+                 m ? "; " : "", report_model_names[m], off.time_s, on.time_s, rs);
+    }
+    return report_finding(c, "**Early stopping, per cost model** (EARLY_STOP_NUM %d:%d, threshold %.2f:%.2f; time "
+                          "to 0.95 of optimal, all inputs, re-evaluated on fresh runs; a change under 10%% counts as "
+                          "none): %s. It stops %.2f configurations per tuning run on average.",
+                          s->es_num_lo, s->es_num_hi, s->es_thr_lo, s->es_thr_hi, part, stopped);
 }
 
-/* The single input under the other cost models: time to 0.95 of optimal. */
+/* The single input under the other cost models: time to 0.95 of optimal, re-evaluated. */
 static int finding_models(struct report_ctx *c)
 {
-    const struct sim_result *ri = c->r[REPORT_SIM_INPUT];
-    double tb = report_time_to_target(ri, N_SC_INPUT, SC_BASELINE, 0.95);
-    double tx = report_time_to_target(ri, N_SC_INPUT, SC_PEREXEC, 0.95);
-    double tq = report_time_to_target(ri, N_SC_INPUT, SC_PIPELINED, 0.95);
-    double tp = report_time_to_target(ri, N_SC_INPUT, SC_PARALLEL, 0.95);
-    return report_finding(c, "Beyond the paper (%s, 0.95 of optimal): the paper's model needs %.2f s; charging the "
-                          "overhead per execution actually run (per-exec) %.2f s; pipelined compilation with %d "
-                          "workers %.2f s; the paper's ideal parallel compilation %.2f s.", c->input_label, tb, tx,
-                          c->o->compile_factor, tq, tp);
+    static const int sc[4] = {SC_BASELINE, SC_PEREXEC, SC_PIPELINED, SC_PARALLEL};
+    struct est_row e[4];
+    char ts[4][96];
+    for (int k = 0; k < 4; k++) {
+        if (find_est(c->ttt_input, "target_speedup", 0.95, report_scenarios[sc[k]].name, &e[k]) != 0)
+            return -1;
+        fmt_time(ts[k], sizeof ts[k], &e[k]);
+    }
+    return report_finding(c, "Beyond the paper (%s, 0.95 of optimal, re-evaluated on fresh runs): sequential "
+                          "compilation needs %s; charging the overhead per execution actually run (per-exec) %s; "
+                          "pipelined compilation with %d workers %s; parallel compilation (list-scheduled on %d "
+                          "workers before benchmarking) %s.", c->input_label, ts[0], ts[1], c->o->compile_factor,
+                          ts[2], c->o->compile_factor, ts[3]);
 }
 
 int report_split_shares(const struct table *s, struct report_split *out)

@@ -2,6 +2,7 @@
  * progress lines, findings, the interrupt check, files in the report's temporary directory, TSV tables. It sits
  * below every report_*.c file: they call it, it calls none of them. */
 #include "report_ctx.h"
+#include "tc_atomic.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -68,10 +69,10 @@ FILE *report_open(struct report_ctx *c, const char *name, char *path, size_t len
 
 int report_close(FILE *fp, const char *path)
 {
-    int bad = ferror(fp);
-    if (fclose(fp) != 0 || bad)
-        return tc_seterr("%s: write failed: %s", path, strerror(errno));
-    return 0;
+    int rc = tc_stream_check(fp, path);
+    if (fclose(fp) != 0 && rc == 0)
+        rc = tc_seterr_env("%s: write failed: %s", path, strerror(errno));
+    return rc;
 }
 
 int report_write_tsv(struct report_ctx *c, const char *name, const struct table *t)
@@ -80,9 +81,9 @@ int report_write_tsv(struct report_ctx *c, const char *name, const struct table 
     FILE *fp = report_open(c, name, path, sizeof path);
     if (fp == NULL)
         return -1;
-    if (table_write_tsv(t, fp) != 0) {
+    if (table_write_tsv(t, fp) != 0) { /* its message gives the OS's reason */
         fclose(fp);
-        return tc_seterr("%s: write failed", path);
+        return tc_preferr("%s", path);
     }
     return report_close(fp, path);
 }

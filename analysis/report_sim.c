@@ -3,6 +3,7 @@
  * and time-to-target tables. */
 #include "frontier.h"
 #include "report_ctx.h"
+#include "tc_atomic.h"
 #include "tc_stats.h"
 #include "trace.h"
 
@@ -205,8 +206,9 @@ int report_write_sim_files(struct report_ctx *c, enum report_sim which)
         return -1;
     if (sim_write_points(fp, c->d[which], &c->s[which], r,
                          which == REPORT_SIM_CMP ? c->o->compare_path : c->o->trace_path) != 0) {
+        int rc = tc_stream_check(fp, path);
         fclose(fp);
-        return tc_seterr("%s: write failed", path);
+        return rc != 0 ? rc : tc_seterr("%s: write failed", path);
     }
     if (report_close(fp, path) != 0)
         return -1;
@@ -233,24 +235,6 @@ int report_write_sim_files(struct report_ctx *c, enum report_sim which)
     return 0;
 }
 
-double report_time_to_target(const struct sim_result *r, int n_sc, int sc, double target)
-{
-    double best = NAN;
-    for (int i = sc; i < r->n_points; i += n_sc)
-        if (r->points[i].speedup >= target && (isnan(best) || r->points[i].time_s < best))
-            best = r->points[i].time_s;
-    return best;
-}
-
-double report_best_within(const struct sim_result *r, int n_sc, int sc, double budget_s)
-{
-    double best = NAN;
-    for (int i = sc; i < r->n_points; i += n_sc)
-        if (r->points[i].time_s <= budget_s && (isnan(best) || r->points[i].speedup > best))
-            best = r->points[i].speedup;
-    return best;
-}
-
 /* v rounded to two significant digits. */
 static double round_sig2(double v)
 {
@@ -271,36 +255,70 @@ static double round_sig2_up(double v)
     return ceil(v / p - 1e-9) * p;
 }
 
-/* Seconds each scenario needs to reach 0.80 ... 0.98 of optimal. */
-static struct table *ttt_table(const struct sim_result *r, int n_sc, const char *title)
+/* Columns of the re-evaluated tables: what was asked (the target or the budget) and the scenario, the fresh runs'
+ * mean and 95% CI, the chosen sample and what the selection set said of it. */
+static const char *const est_cols[] = {"", "scenario", "time_s", "time_s_lo", "time_s_hi", "speedup", "speedup_lo",
+                                       "speedup_hi", "sample", "n_config", "exec_ms", "sel_time_s", "sel_speedup"};
+#define N_EST_COLS ((int)(sizeof est_cols / sizeof est_cols[0]))
+
+static int est_row(struct table *tab, double asked, int asked_dec, const char *scenario, const struct report_est *e)
+{
+    int row = table_add_row(tab), k = 0;
+    if (row < 0)
+        return -1;
+    table_set_num(tab, row, k++, asked, asked_dec);
+    table_set_str(tab, row, k++, scenario);
+    table_set_num(tab, row, k++, e->time_s, 3);
+    table_set_num(tab, row, k++, e->time_lo, 3);
+    table_set_num(tab, row, k++, e->time_hi, 3);
+    table_set_num(tab, row, k++, e->speedup, 4);
+    table_set_num(tab, row, k++, e->speedup_lo, 4);
+    table_set_num(tab, row, k++, e->speedup_hi, 4);
+    table_set_int(tab, row, k++, e->sample);
+    table_set_int(tab, row, k++, e->sample >= 0 ? e->n_config : -1);
+    table_set_num(tab, row, k++, e->sample >= 0 ? e->exec_ms : NAN, -1);
+    table_set_num(tab, row, k++, e->sel_time_s, 3);
+    return table_set_num(tab, row, k++, e->sel_speedup, 4);
+}
+
+static struct table *est_table(const char *title, const char *first)
+{
+    const char *cols[N_EST_COLS];
+    memcpy(cols, est_cols, sizeof cols);
+    cols[0] = first;
+    return table_new(title, N_EST_COLS, cols);
+}
+
+/* Seconds each scenario needs to reach 0.80 ... 0.98 of optimal: chosen on the simulation, re-evaluated on fresh
+ * runs (seed streams `stream` + ...). */
+static struct table *ttt_table(struct report_ctx *c, enum report_sim which, uint64_t stream, const char *title)
 {
     static const double targets[] = {0.80, 0.90, 0.95, 0.98};
-    const char *cols[2 + N_SC_INPUT];
-    char names[N_SC_INPUT][32]; /* seconds: "baseline_s", ... */
-    struct table *tab;
-    cols[0] = "target_speedup";
-    for (int sc = 0; sc < n_sc; sc++) {
-        snprintf(names[sc], sizeof names[sc], "%s_s", report_scenarios[sc].name);
-        cols[1 + sc] = names[sc];
-    }
-    tab = table_new(title, 1 + n_sc, cols);
-    for (size_t i = 0; tab != NULL && i < sizeof targets / sizeof targets[0]; i++) {
-        int row = table_add_row(tab);
-        table_set_num(tab, row, 0, targets[i], 2);
-        for (int sc = 0; sc < n_sc; sc++)
-            table_set_num(tab, row, 1 + sc, report_time_to_target(r, n_sc, sc, targets[i]), 2);
-    }
+    const struct sim_settings *s = &c->s[which];
+    struct table *tab = est_table(title, "target_speedup");
+    for (size_t i = 0; tab != NULL && i < sizeof targets / sizeof targets[0]; i++)
+        for (int sc = 0; sc < s->n_scenarios; sc++) {
+            struct report_est e;
+            uint64_t seed = report_derive_seed(c->o->seed, stream + i * SIM_MAX_SCENARIOS + (uint64_t)sc);
+            if (report_ttt(c->d[which], s, c->r[which], sc, targets[i], seed, &e) != 0 ||
+                est_row(tab, targets[i], 2, s->scenarios[sc].name, &e) != 0) {
+                table_free(tab);
+                return NULL;
+            }
+        }
     if (tab != NULL)
-        table_add_note(tab, "seconds of mean tuning time the cheapest sample needs to reach the target mean speedup "
-                       "relative to optimal; nan = no sample reaches it");
+        table_add_note(tab, "time_s: mean tuning time, on %d fresh runs (another seed), of the cheapest sample whose "
+                       "95%% CI lower bound of speedup vs optimal reached the target in the simulation (sel_*: what "
+                       "the simulation said of it); *_lo, *_hi: 95%% CI; nan = no sample qualifies",
+                       report_reeval_runs(s->runs));
     return tab;
 }
 
 int report_budget_tables(struct report_ctx *c)
 {
     /* budgets: 6 steps, evenly spaced in log, from the cheapest baseline sample to the median one */
-    static const char *cols[] = {"budget_s", "baseline", "parallel", "early-stop"};
     const struct sim_result *ra = c->r[REPORT_SIM_ALL];
+    const struct sim_settings *s = &c->s[REPORT_SIM_ALL];
     int na = ra->n_points / N_SC_ALL;
     double *times = calloc((size_t)na + 1, sizeof *times), lo, hi;
     if (times == NULL)
@@ -311,22 +329,27 @@ int report_budget_tables(struct report_ctx *c)
     lo = times[0];
     hi = times[(na - 1) / 2];
     free(times);
-    c->budget = table_new("Best mean speedup vs optimal within a tuning budget, all inputs", 4, cols);
+    c->budget = est_table("Best mean speedup vs optimal within a tuning budget, all inputs", "budget_s");
     for (int k = 0; c->budget != NULL && k < 6; k++) {
         double b = round_sig2(lo > 0 && hi > lo ? lo * pow(hi / lo, k / 5.0) : hi);
         if (k == 0 && b < lo) /* rounding must not put the first budget below the cheapest sample */
             b = round_sig2_up(lo);
-        int row = table_add_row(c->budget);
-        table_set_num(c->budget, row, 0, b, -1);
-        for (int sc = 0; sc < N_SC_ALL; sc++)
-            table_set_num(c->budget, row, 1 + sc, report_best_within(ra, N_SC_ALL, sc, b), 4);
+        for (int sc = 0; sc < N_SC_ALL; sc++) {
+            struct report_est e;
+            uint64_t seed = report_derive_seed(c->o->seed, 3000 + (uint64_t)k * SIM_MAX_SCENARIOS + (uint64_t)sc);
+            if (report_budget_best(c->d[REPORT_SIM_ALL], s, ra, sc, b, seed, &e) != 0 ||
+                est_row(c->budget, b, -1, s->scenarios[sc].name, &e) != 0)
+                return -1;
+        }
     }
     if (c->budget == NULL)
         return -1;
     table_add_note(c->budget, "budgets: from the cheapest to the median tuning time of the baseline's samples, "
-                   "log-spaced and rounded; nan = no sample that cheap");
-    c->ttt_all = ttt_table(ra, N_SC_ALL, "Tuning time to reach a mean speedup vs optimal, all inputs (s)");
-    c->ttt_input = ttt_table(c->r[REPORT_SIM_INPUT], N_SC_INPUT,
+                   "log-spaced and rounded; per budget the sample with the highest 95%% CI lower bound of speedup "
+                   "whose time (95%% CI upper bound) fits it in the simulation, re-evaluated on %d fresh runs (its "
+                   "fresh time may still exceed the budget); nan = no sample that cheap", report_reeval_runs(s->runs));
+    c->ttt_all = ttt_table(c, REPORT_SIM_ALL, 2000, "Tuning time to reach a mean speedup vs optimal, all inputs (s)");
+    c->ttt_input = ttt_table(c, REPORT_SIM_INPUT, 1000,
                              "Tuning time to reach a mean speedup vs optimal, single input (s)");
     return c->ttt_all == NULL || c->ttt_input == NULL ? -1 : 0;
 }

@@ -1,6 +1,7 @@
 /* table.c — the generic table behind every characterisation table: cells kept as text plus a numeric value,
  * written aligned (stdout), as TSV (data files, gnuplot), Markdown (summary.md) or HTML (index.html). */
 #include "table.h"
+#include "tc_atomic.h"
 #include "tc_err.h"
 
 #include <math.h>
@@ -246,9 +247,7 @@ int table_append_rows(struct table *dst, const struct table *src, const char *fi
 
 static int io_result(FILE *fp)
 {
-    if (ferror(fp))
-        return tc_seterr("write failed");
-    return 0;
+    return tc_stream_check(fp, NULL);
 }
 
 int table_write_tsv(const struct table *t, FILE *fp)

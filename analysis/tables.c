@@ -28,12 +28,21 @@ static double median_finite(double *v, int n)
 
 char *tables_config_label(const struct trace *t, int config, char *buf, int len)
 {
-    const int32_t *p = trace_params(t, config);
+    char v[256];
     int off = 0;
     buf[0] = '\0';
     for (int i = 0; i < trace_n_params(t) && off < len; i++)
-        off += snprintf(buf + off, (size_t)(len - off), "%s%s=%d", i ? " " : "", trace_param_name(t, i), p[i]);
+        off += snprintf(buf + off, (size_t)(len - off), "%s%s=%s", i ? " " : "", trace_param_name(t, i),
+                        trace_param_text(t, config, i, 0, v, sizeof v));
     return buf;
+}
+
+int tables_recorded_true_times(const struct trace *t)
+{
+    for (size_t r = 0; r < trace_n_runs(t); r++)
+        if (isfinite(trace_run(t, r)->true_ms) && trace_run(t, r)->true_ms > 0)
+            return 1;
+    return 0;
 }
 
 char *tables_input_label(const struct trace *t, int input, char *buf, int len)
@@ -41,24 +50,38 @@ char *tables_input_label(const struct trace *t, int input, char *buf, int len)
     return tc_format_shape(trace_dims(t, input), trace_n_dims(t), buf, len);
 }
 
-/* Column names: fixed ones before, the trace's dims or params in the middle, fixed ones after. */
+/* Column names: fixed ones before, the trace's dims or params in the middle, fixed ones after. A middle name that
+ * is also a fixed one (an imported trace's numbered inputs have the dimension `input`) gets the prefix dim_ or
+ * param_, so that no TSV has two columns of one name. */
 static struct table *new_with_names(const char *title, const char *const *before, int nb, const struct trace *t,
                                     int use_params, const char *const *after, int na)
 {
     int nm = use_params ? trace_n_params(t) : trace_n_dims(t);
     const char **cols = malloc((size_t)(nb + nm + na) * sizeof *cols);
-    struct table *tab;
-    if (cols == NULL) {
+    char (*renamed)[96] = calloc((size_t)(nm > 0 ? nm : 1), sizeof *renamed);
+    struct table *tab = NULL;
+    if (cols == NULL || renamed == NULL) {
         tc_seterr("out of memory");
-        return NULL;
+        goto out;
     }
     for (int i = 0; i < nb; i++)
         cols[i] = before[i];
-    for (int i = 0; i < nm; i++)
-        cols[nb + i] = use_params ? trace_param_name(t, i) : trace_dim_name(t, i);
+    for (int i = 0; i < nm; i++) {
+        const char *name = use_params ? trace_param_name(t, i) : trace_dim_name(t, i);
+        int clash = 0;
+        for (int k = 0; k < nb; k++)
+            clash |= strcmp(name, before[k]) == 0;
+        for (int k = 0; k < na; k++)
+            clash |= strcmp(name, after[k]) == 0;
+        if (clash)
+            snprintf(renamed[i], sizeof renamed[i], "%s%s", use_params ? "param_" : "dim_", name);
+        cols[nb + i] = clash ? renamed[i] : name;
+    }
     for (int i = 0; i < na; i++)
         cols[nb + nm + i] = after[i];
     tab = table_new(title, nb + nm + na, cols);
+out:
+    free(renamed);
     free(cols);
     return tab;
 }
@@ -98,12 +121,17 @@ struct table *tables_compile(const struct trace *t)
     for (int c = 0; c < trace_n_configs(t); c++) {
         const struct trace_config *cf = trace_config(t, c);
         const int32_t *p = trace_params(t, c);
+        const char *const *vals;
+        char v[256];
         int row = table_add_row(tab), col = 0;
         if (row < 0)
             goto out;
         table_set_int(tab, row, col++, c);
-        for (int i = 0; i < np; i++)
-            table_set_int(tab, row, col++, p[i]);
+        for (int i = 0; i < np; i++) /* a value table's parameter (imported) as its value, not its index */
+            if (trace_param_values(t, i, &vals) > 0)
+                table_set_str(tab, row, col++, trace_param_text(t, c, i, 0, v, sizeof v));
+            else
+                table_set_int(tab, row, col++, p[i]);
         table_set_str(tab, row, col++, trace_status_name(cf->status));
         table_set_num(tab, row, col++, cf->compile_ms, 2);
         table_set_num(tab, row, col++, cf->load_ms, 2);
@@ -308,7 +336,7 @@ static int best_compute(const struct trace *t, struct best_info *b)
     for (size_t r = 0; r < nr; r++) {
         const struct trace_run *run = trace_run(t, r);
         b->run_ms[r] = trace_find_run(t, run->input, run->config) == (long)r && trace_run_valid(t, r)
-                           ? trace_run_median_ns(t, r) / 1e6
+                           ? trace_run_true_ns(t, r) / 1e6
                            : NAN;
     }
     for (int i = 0; i < ni; i++) {
@@ -370,7 +398,14 @@ struct table *tables_best(const struct trace *t)
     } else {
         table_add_note(tab, "no cuBLAS reference times in this trace (ref_ms is NaN)");
     }
-    table_add_note(tab, "times are medians of the timed executions; TFLOP/s = flops / time");
+    if (trace_objective_is_metric(t))
+        table_add_note(tab, "best = the %s '%s' (the imported file's objective); times are true times",
+                       trace_get_meta(t)->objective_higher_is_better ? "highest" : "lowest", trace_get_meta(t)->objective);
+    if (!tables_recorded_true_times(t))
+        table_add_note(tab, "times are medians of the timed executions; TFLOP/s = flops / time");
+    else
+        table_add_note(tab, "times are true times: the time the imported file recorded for each run, else the median "
+                            "of its timed executions; TFLOP/s = flops / time");
     ok = 1;
 out:
     free(ratios);

@@ -16,6 +16,8 @@ struct trace;
 
 /* "BLOCK_M=128 BLOCK_N=64 ..." for a configuration, in buf; returns buf. */
 char *tables_config_label(const struct trace *t, int config, char *buf, int len);
+/* 1 when some run's true time is the one its source recorded (an imported file: trace_run_true_ns). */
+int tables_recorded_true_times(const struct trace *t);
 /* "4096x256x4096" for an input, in buf; returns buf. */
 char *tables_input_label(const struct trace *t, int input, char *buf, int len);
 

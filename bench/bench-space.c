@@ -119,7 +119,7 @@ int bench_space_write(const char *path, int n)
             x[e] = (uint64_t)(lv * (0.98 + 0.04 * gsl_rng_uniform(rng)));
             sum += (double)x[e] * 1e-6;
         }
-        struct trace_run r = {0, k, TRACE_OK, 0, 2, 12, 0, sum + 14 * 0.05, 0, 0, NAN, 1e-4};
+        struct trace_run r = {0, k, TRACE_OK, 0, 2, 12, 0, sum + 14 * 0.05, 0, 0, NAN, 1e-4, NAN, NAN};
         if (trace_append_run(t, &r, x, 14) != 0)
             goto out;
     }

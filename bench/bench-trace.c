@@ -112,7 +112,7 @@ static int append_runs(struct trace *t, long n_target, double noise_pct, size_t 
         }
         int n_est = n > 5 ? 5 : 0, n_warm = (int)((n - (size_t)n_est) / 5);
         struct trace_run run = {(int)(runs % N_INPUTS), (int)(runs / N_INPUTS % N_CONFIGS), TRACE_OK, n_est, n_warm,
-                                (int)(n - (size_t)n_est - (size_t)n_warm), 0, 130.0, 0, 0, NAN, 0};
+                                (int)(n - (size_t)n_est - (size_t)n_warm), 0, 130.0, 0, 0, NAN, 0, NAN, NAN};
         double a = tc_now_s();
         if (trace_append_run(t, &run, x, n) < 0) {
             fprintf(stderr, "bench-trace: %s\n", tc_errmsg());

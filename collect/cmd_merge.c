@@ -73,6 +73,8 @@ static int check_same(const struct trace *a, const char *fa, const struct trace 
     SAME_NUM(rep_ms, "rep_ms", "%g", double)
     SAME_NUM(flush_bytes, "flush_bytes", "%lld", long long)
     SAME_NUM(seed, "seed", "%llu", unsigned long long)
+    SAME_STR(objective, "objective")
+    SAME_NUM(objective_higher_is_better, "objective_higher_is_better", "%d", int)
 #undef SAME_STR
 #undef SAME_NUM
     if (trace_n_params(a) != trace_n_params(b) || trace_n_dims(a) != trace_n_dims(b))
@@ -93,6 +95,28 @@ static int check_same(const struct trace *a, const char *fa, const struct trace 
         if (memcmp(trace_params(a, k), trace_params(b, k), (size_t)trace_n_params(a) * sizeof(int32_t)) != 0)
             return tc_seterr("%s: configuration %d differs from %s's (collected with another --seed or --param?)",
                              fb, k, fa);
+    for (int p = 0; p < trace_n_params(a); p++) { /* imported traces: the indices mean the same values */
+        const char *const *va, *const *vb;
+        int na = trace_param_values(a, p, &va), nb = trace_param_values(b, p, &vb);
+        for (int k = 0; na == nb && k < na; k++)
+            if (strcmp(va[k], vb[k]) != 0)
+                nb = -1;
+        if (na != nb)
+            return tc_seterr("%s: parameter '%s' has another value table than in %s (attribute values_%s of /params)",
+                             fb, trace_param_name(a, p), fa, trace_param_name(a, p));
+    }
+    return 0;
+}
+
+/* The value tables of an imported trace's parameters (the inputs' are equal: check_same). */
+static int copy_value_tables(const struct trace *in, struct trace *out)
+{
+    for (int p = 0; p < trace_n_params(in); p++) {
+        const char *const *v;
+        int n = trace_param_values(in, p, &v);
+        if (n > 0 && trace_set_param_values(out, p, v, n) != 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -253,8 +277,9 @@ static int refuse_duplicate_pairs(struct merge *mg)
     return 0;
 }
 
-/* Write the merged trace to a temporary beside out_path and rename it into place: 0, or 1 after the message. */
-static int write_merged(struct merge *mg, const char *out_path, int quiet)
+/* Write the merged trace to a temporary beside out_path and rename it into place: 0, or the exit code after the
+ * message (1; 2 when out_path appeared meanwhile and force is off). */
+static int write_merged(struct merge *mg, const char *out_path, int quiet, int force)
 {
     struct trace *out = NULL;
     char tmp[4096] = "";
@@ -270,8 +295,9 @@ static int write_merged(struct merge *mg, const char *out_path, int quiet)
         out = trace_create(tmp, &m, mg->pnames, mg->n_par, mg->dnames, mg->n_dim);
     }
     if (out == NULL || trace_write_configs(out, mg->n_cfg, mg->params, mg->configs) != 0 ||
-        trace_write_inputs(out, mg->n_inputs, mg->dims, mg->inputs) != 0)
+        trace_write_inputs(out, mg->n_inputs, mg->dims, mg->inputs) != 0 || copy_value_tables(mg->in[0], out) != 0)
         goto fail;
+    trace_set_flush_each_run(out, 0); /* the runs are written once, compressed, on close: disk ~ the output */
     for (int k = 0; k < mg->n_cfg; k++) {
         for (int f = 0; f < mg->n_in; f++) {
             const char *log = trace_compile_log(mg->in[f], k);
@@ -302,8 +328,11 @@ static int write_merged(struct merge *mg, const char *out_path, int quiet)
         goto fail;
     }
     out = NULL;
-    if (tc_atomic_rename(tmp, out_path) != 0) {
+    /* without --force, never over a file that appeared since the check at the start (another merge) */
+    if ((force ? tc_atomic_rename(tmp, out_path) : tc_atomic_rename_noreplace(tmp, out_path)) != 0) {
         fprintf(stderr, "tunecost merge: %s\n", tc_errmsg());
+        rc = tc_err_exit_code();
+        tmp[0] = '\0';
         goto out;
     }
     tmp[0] = '\0';
@@ -380,7 +409,7 @@ int cmd_merge(int argc, char **argv)
         mg.in[f] = trace_open(mg.paths[f]);
         if (mg.in[f] == NULL || (f > 0 && check_same(mg.in[0], mg.paths[0], mg.in[f], mg.paths[f]) != 0)) {
             fprintf(stderr, "tunecost merge: %s\n", tc_errmsg());
-            rc = 2;
+            rc = tc_err_exit_code();
             goto out;
         }
     }
@@ -391,7 +420,7 @@ int cmd_merge(int argc, char **argv)
         goto oom;
     if ((rc = refuse_duplicate_pairs(&mg)) != 0)
         goto out;
-    rc = write_merged(&mg, out_path, o.quiet);
+    rc = write_merged(&mg, out_path, o.quiet, o.force);
     goto out;
 oom:
     fprintf(stderr, "tunecost merge: out of memory\n");

@@ -227,7 +227,8 @@ static void handle_compile(struct coll *c, struct compile_result *r)
 
 /* --compile-isolated: whether this process measures configuration k's isolated compile time. It was compiled
  * here or before (compile_ms known) and has no isolated time yet; with --shard i/n the shards of one collection
- * share the pass (iso_shard, balanced by expected compile time; `merge` unites them). */
+ * share the pass (iso_shard, balanced by expected compile time; `merge` unites them) unless
+ * --compile-isolated-all (iso_shard NULL: every configuration). */
 static int isolated_wanted(const struct coll *c, const int *iso_shard, int k)
 {
     const struct trace_config *cfg = trace_config(c->t, k);
@@ -247,8 +248,9 @@ static int isolated_start(struct coll *c)
         tc_seterr("out of memory");
         goto out;
     }
-    if (c->o->shard_n > 0 && ((iso_shard = malloc((size_t)c->n_cfg * sizeof *iso_shard)) == NULL ||
-                              plan_isolated_shards(c->params, c->n_cfg, c->o->shard_n, iso_shard) != 0)) {
+    int share = c->o->shard_n > 0 && c->o->compile_isolated == 1;
+    if (share && ((iso_shard = malloc((size_t)c->n_cfg * sizeof *iso_shard)) == NULL ||
+                  plan_isolated_shards(c->params, c->n_cfg, c->o->shard_n, iso_shard) != 0)) {
         tc_seterr("out of memory");
         goto out;
     }

@@ -163,6 +163,9 @@ static const struct tc_optdecl collect_opts_decl[] = {
              "at a time, and record compile_isolated_ms (no other compile running; overlaps benchmarking, which runs "
              "in another process; --shard i/n: the shard's share); with --compile-only: a compile_isolated_ms "
              "column in --configs-tsv from the 1-worker pass (one more if --jobs has none)"},
+    {.name = "compile-isolated-all", .arg = TC_ARG_FLAG, .field = CO(compile_isolated_all),
+     .help = "--compile-isolated, but a shard (--shard i/n) measures every configuration, not its share (for a "
+             "collection whose shards are not all merged)"},
     {.name = "compile-cache", .arg = TC_ARG_FLAG, .field = CO(compile_cache), .def_doc = "off",
      .help = "let NVRTC reuse the driver's compute cache (compile_ms would then be ~15 ms cache hits for "
              "configurations compiled before on this machine)"},
@@ -257,6 +260,8 @@ int copt_parse(int argc, char **argv, struct collect_opts *o, int *help)
     }
     if (o->compile_cache)
         setenv("TC_COMPILE_CACHE", "1", 1);
+    if (o->compile_isolated_all)
+        o->compile_isolated = 2;
     if (o->output == NULL)
         rc = tc_seterr("-o FILE is required (the trace to write%s)",
                        o->compile_only ? "; a TSV with --compile-only" : "");

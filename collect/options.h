@@ -34,7 +34,9 @@ struct collect_opts {
     const char *configs_tsv;
     int resume, force, quiet, variant;
     int compile_invalid; /* compile configurations that cannot launch (shared memory over the limit) too */
-    int compile_isolated; /* compile every configuration once more alone (1 worker): compile_isolated_ms */
+    int compile_isolated; /* compile every configuration once more alone (1 worker): compile_isolated_ms; 2 = every
+                           * configuration even under --shard (--compile-isolated-all), 1 = the shard's share */
+    int compile_isolated_all; /* --compile-isolated-all given: compile_isolated becomes 2 after parsing */
     int family;          /* enum space_family (--family) */
     int compile_cache;   /* --compile-cache: TC_COMPILE_CACHE=1 is set for the compile workers */
 };

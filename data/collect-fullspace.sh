@@ -9,8 +9,8 @@
 # exists is continued with --resume (a shard cut by a time limit loses nothing that was written). With MAX_S, a
 # shard is started only while it is likely to end within MAX_S seconds of the script's start (1.5 x the previous
 # shard's time, 330 s for the first); without it (or 0) every shard FIRST..LAST runs. A shard that ends leaves
-# OUTDIR/full-i-of-4.h5.done; once all 4 have ended the script joins them: OUTDIR/gemm-full.h5 (tunecost merge; each configuration's isolated compile time comes from
-# the one shard that measured it).
+# OUTDIR/full-i-of-4.h5.done; once all 4 have ended the script joins them: OUTDIR/gemm-full.h5 (tunecost merge;
+# each configuration's isolated compile time comes from the one shard that measured it).
 #
 # Inputs: M in {256, 512, 1024, 4096} x N in {512, 4096} x K in {512, 4096}; shard i/4 takes inputs j with
 # j mod 4 = i - 1 (4 inputs each). Settings: fixed-time protocol, CUPTI timer, no L2 flush, seed 0, 16 compile
@@ -44,12 +44,16 @@ bash collect/device.sh build-dev || exit 1
 T=build-dev/tunecost
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv >>"$OUT/log-full.txt" 2>&1
 shapes=$OUT/full-shapes.txt
-for m in 256 512 1024 4096; do for n in 512 4096; do for k in 512 4096; do echo "${m}x${n}x${k}"; done; done; done >"$shapes"
+for m in 256 512 1024 4096; do
+  for n in 512 4096; do for k in 512 4096; do echo "${m}x${n}x${k}"; done; done
+done >"$shapes"
 common=(--space full --seed 0 --warmup-ms 10 --rep-ms 10 --timer cupti --protocol fixed-time --flush-bytes 0
         --jobs 16 --compile-invalid --compile-isolated --shapes-file "$shapes")
 last_s=220
 for i in $(seq "$first" "$last"); do
-  if (( max_s > 0 && SECONDS + last_s * 3 / 2 > max_s )); then echo "not starting shard $i: MAX_S ($max_s s) is near"; break; fi
+  if (( max_s > 0 && SECONDS + last_s * 3 / 2 > max_s )); then
+    echo "not starting shard $i: MAX_S ($max_s s) is near"; break
+  fi
   f=$OUT/full-$i-of-$N.h5
   resume=(); [ -f "$f" ] && resume=(--resume)
   t0=$SECONDS

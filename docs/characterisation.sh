@@ -26,13 +26,15 @@ if [[ ! -x $T ]]; then
          "or set TUNECOST)" >&2
     exit 2
 fi
-for f in data/gemm-h200-mmasync.h5 data/gemm-h200-triton.h5 data/flush-study/gemm-h200-flush-{256M,l2,0}.h5 \
+for f in data/gemm-h200.h5 data/gemm-h200-mmasync.h5 data/gemm-h200-triton.h5 \
+         data/flush-study/gemm-h200-flush-{256M,l2,0}.h5 \
          data/compile-scaling/scaling-100.tsv data/compile-scaling/scaling-full16.tsv \
          data/compile-scaling/configs-100.tsv data/compile-scaling/scaling-full-{bm256,bm32-128,j16}*.tsv; do
     [[ -r $f ]] || { echo "characterisation.sh: $f: missing (the traces ship in data/)" >&2; exit 2; }
 done
 mkdir -p "$OUT" || exit 1
 REF=${REF:-data/gemm-h200-mmasync.h5}   # the trace the tables characterise; REF=data/gemm-h200.h5 for the Hopper family
+DEF=data/gemm-h200.h5                   # the default trace: its headline tables are checked too (sections 6x)
 TRI=data/gemm-h200-triton.h5
 FL=(data/flush-study/gemm-h200-flush-256M.h5 data/flush-study/gemm-h200-flush-l2.h5 data/flush-study/gemm-h200-flush-0.h5)
 fail=0
@@ -121,6 +123,13 @@ sec 50-best-vs-cublas   '$T table best '$REF' -o '$OUT'/best.tsv | grep -E "^(be
 sec 51-best-triton      '$T table best '$TRI' -o '$OUT'/best-triton.tsv -q && cut -f2,7,9,10,12,13 '$OUT'/best-triton.tsv | column -t'
 sec 52-failures         '$T table failures '$REF
 sec 53-failures-smem    "awk -F'\t' 'NR>1 && \$8 != \"ok\" { n++; if (\$12 > 232448) s++; b = (\$2*\$4 + \$4*\$3) * 2; if ((\$6 - 1) * b > 232448) t++ } END { printf \"%d out of resources; %d of them need more than 227 KiB (232448 B) of shared memory = NUM_STAGES x (BLOCK_M x BLOCK_K + BLOCK_K x BLOCK_N) x 2 B; with (NUM_STAGES - 1) stages buffered, %d would\n\", n, s, t }' data/compile-scaling/configs-100.tsv"
+
+# ---- the default trace (data/gemm-h200.h5, the native family): the same headline tables -------------------------
+sec 60-default-info     '$T info '$DEF' | sed -n "4,12p"'
+sec 61-default-best     '$T table best '$DEF' -o '$OUT'/best-default.tsv | grep -E "^(best tuned|times)"'
+sec 62-default-split    '$T table split '$DEF' -o '$OUT'/split-default.tsv | sed -n "/^all inputs/,/^0 of/p"'
+sec 63-default-compile  '$T table compile '$DEF' -n 1 -o '$OUT'/compile-default.tsv | grep "^total"'
+sec 64-default-failures '$T table failures '$DEF
 
 if ((fail)); then echo "characterisation.sh: some sections failed" >&2; exit 1; fi
 if ((check)); then

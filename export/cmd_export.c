@@ -42,7 +42,8 @@ const struct tc_cmd export_cmd = {
         "Write one input (problem size) of a trace in another autotuner's format, so that its tuning strategies\n"
         "and analysis tools run on tunecost's measurements. Every configuration of the trace is written with its\n"
         "status, compile time, benchmarking wall time and every timed execution; `time` is the trace's true time\n"
-        "(the median of the timed executions). docs/import.md (\"Exporting\") gives the mapping.\n",
+        "(the median of the timed executions, or the time an imported file recorded); string, boolean and float\n"
+        "parameters are written as their values. docs/import.md (\"Exporting\") gives the mapping.\n",
     .operands = "FORMAT\tkerneltuner (a Kernel Tuner 1.5 cache, simulation mode) or t4 (T4 results 1.0.0)\n"
                 "TRACE\ttrace file (default: @TRACE@)\n",
     .opts = export_opts,

@@ -40,7 +40,7 @@ int exp_entry_get(const struct trace *t, int input, int config, struct exp_entry
     e->status = TRACE_OK;
     e->timed_ns = trace_run_timed(t, (size_t)r);
     e->n_timed = run->n_timed;
-    e->true_ms = trace_run_median_ns(t, (size_t)r) * 1e-6;
+    e->true_ms = trace_run_true_ns(t, (size_t)r) * 1e-6; /* an imported run's own time, else the median */
     return 1;
 }
 
@@ -84,8 +84,10 @@ static void write_params(FILE *fp, const struct trace *t, int c)
     for (int p = 0; p < trace_n_params(t); p++) {
         if (p > 0)
             fputc(',', fp);
+        char v[256];
         tc_json_str(fp, trace_param_name(t, p));
-        fprintf(fp, ":%d", (int)trace_params(t, c)[p]);
+        fputc(':', fp);
+        tc_json_value(fp, trace_param_text(t, c, p, 1, v, sizeof v)); /* a value table's value, not its index */
     }
 }
 
@@ -105,10 +107,17 @@ static void write_tune_params(FILE *fp, const struct trace *t)
     for (int p = 0; p < trace_n_params(t); p++) {
         int32_t last = 0;
         int first = 1;
+        const char *const *vals;
+        int nv = trace_param_values(t, p, &vals);
         fprintf(fp, "%s", p ? ",\n" : "\n");
         tc_json_str(fp, trace_param_name(t, p));
         fputs(":[", fp);
-        for (;;) { /* the smallest value above `last`: O(values x configurations), small spaces */
+        for (int k = 0; k < nv; k++) { /* an imported value table: its values, in its order */
+            if (k > 0)
+                fputc(',', fp);
+            tc_json_value(fp, vals[k]);
+        }
+        for (; nv == 0;) { /* the smallest value above `last`: O(values x configurations), small spaces */
             int found = 0;
             int32_t next = 0;
             for (int c = 0; c < nc; c++) {
@@ -134,12 +143,22 @@ static void summary_start(const struct trace *t, int input, struct exp_summary *
 }
 
 /* One cache entry: as Kernel Tuner 1.5's sequential runner stores it (store_cache), "time" being the trace's
- * true time (the median; Kernel Tuner writes the mean of "times"). */
+ * true time (trace_run_true_ns: the median, or an imported run's own time; Kernel Tuner writes the mean of
+ * "times"). */
 static void kt_entry(FILE *fp, const struct trace *t, int c, const struct exp_entry *e, int first)
 {
     fputs(first ? "\n\"" : ",\n\"", fp);
-    for (int p = 0; p < trace_n_params(t); p++)
-        fprintf(fp, "%s%d", p ? "," : "", (int)trace_params(t, c)[p]);
+    for (int p = 0; p < trace_n_params(t); p++) { /* Kernel Tuner's key: str() of each value, joined by ',' */
+        char v[256];
+        const char *txt = trace_param_text(t, c, p, 0, v, sizeof v);
+        if (p > 0)
+            fputc(',', fp);
+        for (; *txt != '\0'; txt++) /* inside a JSON string */
+            if (*txt == '"' || *txt == '\\')
+                fprintf(fp, "\\%c", *txt);
+            else if ((unsigned char)*txt >= 0x20)
+                fputc(*txt, fp);
+    }
     fputs("\":{", fp);
     write_params(fp, t, c);
     if (e->status == TRACE_OK) {

@@ -86,8 +86,9 @@ static int add_cfg(struct imp *im, const struct entry *e, int n_params)
     for (int p = 0; p < n_params; p++)
         if ((c->vals[p] = strdup(e->vals[p])) == NULL)
             return tc_seterr("out of memory");
-    c->status = e->status;
-    c->compile_ms = e->compile_ms;
+    c->status = -1;
+    c->compile_ms = NAN;
+    c->file_seen = -1;
     size_t i = hash_str(c->key) & (im->hash_cap - 1);
     while (im->hash[i] >= 0)
         i = (i + 1) & (im->hash_cap - 1);
@@ -95,22 +96,37 @@ static int add_cfg(struct imp *im, const struct entry *e, int n_params)
     return im->n_cfg++;
 }
 
-/* Pass 1: learn every configuration; a configuration's status is ok when it ran correctly on any input, else
- * the first failure seen; its compile time is the first one recorded. */
+/* Pass 1: learn every configuration and what file si says of it (struct cfg: its last entry, Kernel Tuner; its
+ * first visit, T4). */
 static int learn(struct imp *im, int si, const struct entry *e, void *ctx)
 {
     (void)ctx;
     int c = find_cfg(im, e->key);
-    (void)si;
     if (c < 0 && (c = add_cfg(im, e, im->n_params)) < 0)
         return -1;
     struct cfg *cf = &im->cfgs[c];
-    if (e->status == TRACE_OK)
-        cf->status = TRACE_OK;
-    if (isnan(cf->compile_ms) && !isnan(e->compile_ms))
-        cf->compile_ms = e->compile_ms;
+    if (cf->file_seen != si || im->fmt == FMT_KT) {
+        cf->file_seen = si;
+        cf->file_status = e->status;
+        cf->file_compile_ms = e->compile_ms;
+    }
     im->n_entries++;
     return 0;
+}
+
+/* At the end of file si: a configuration's status is ok when it ran correctly on any input, else the first
+ * failure seen; its compile time is the first one recorded. */
+static void fold_file(struct imp *im, int si)
+{
+    for (int c = 0; c < im->n_cfg; c++) {
+        struct cfg *cf = &im->cfgs[c];
+        if (cf->file_seen != si)
+            continue;
+        if (cf->status < 0 || cf->file_status == TRACE_OK)
+            cf->status = cf->file_status;
+        if (isnan(cf->compile_ms) && !isnan(cf->file_compile_ms))
+            cf->compile_ms = cf->file_compile_ms;
+    }
 }
 
 /* ---- pass 2: runs ----------------------------------------------------------------------------------------- */
@@ -136,10 +152,12 @@ static int append(struct imp *im, int si, const struct entry *e, void *ctx)
         memset(w->seen, 0, (size_t)im->n_cfg);
         w->seen_file = si;
     }
-    if (w->seen[c]) { /* a revisit (T4 lists every visit; a revisit repeats the first one's times): kept once */
+    if (w->seen[c] && im->fmt == FMT_T4) { /* T4 lists every visit; a revisit repeats the first one's times */
         im->n_revisits++;
         return 0;
     }
+    if (w->seen[c]) /* Kernel Tuner: a key written twice; both are runs, the last is the pair's current run */
+        im->n_dup_keys++;
     w->seen[c] = 1;
     memset(&run, 0, sizeof run);
     run.input = si;
@@ -150,6 +168,8 @@ static int append(struct imp *im, int si, const struct entry *e, void *ctx)
     run.flush_ms = 0;
     run.estimate_ms = NAN;
     run.rel_error = NAN;
+    run.true_ms = e->time_ms; /* the source's own true time: the best configuration is the one it reports */
+    run.objective = e->objective;
     if (e->n_times > w->exec_cap) {
         uint64_t *p = realloc(w->exec, e->n_times * sizeof *p);
         if (p == NULL)
@@ -160,7 +180,7 @@ static int append(struct imp *im, int si, const struct entry *e, void *ctx)
     double sum_ms = 0;
     for (size_t i = 0; i < e->n_times; i++) {
         double ns = e->times_ms[i] * 1e6;
-        w->exec[i] = ns < 1 ? 1 : ns >= 9.2e18 ? (uint64_t)9.2e18 : (uint64_t)llround(ns);
+        w->exec[i] = ns < 1 ? 1 : (uint64_t)llround(ns); /* < 2^63 ns: longer times were refused (MAX_EXEC_MS) */
         sum_ms += e->times_ms[i];
     }
     /* benchmark time covers the executions and what surrounds them; where it is missing or smaller than the
@@ -218,6 +238,12 @@ static int check_sources(struct imp *im)
             if (strcmp(a->params[p], b->params[p]) != 0)
                 return tc_seterr("%s: parameter %d is '%s', in %s '%s' (one parameter set per trace)", b->path, p,
                                  b->params[p], a->path, a->params[p]);
+        if (strcmp(a->objective[0] ? a->objective : "time", b->objective[0] ? b->objective : "time") != 0 ||
+            a->higher_is_better != b->higher_is_better)
+            return tc_seterr("%s: objective '%s'%s differs from %s's '%s'%s (one objective per trace)", b->path,
+                             b->objective[0] ? b->objective : "time", b->higher_is_better ? " (higher is better)" : "",
+                             a->path, a->objective[0] ? a->objective : "time",
+                             a->higher_is_better ? " (higher is better)" : "");
         if (a->n_dims != b->n_dims)
             return tc_seterr("%s: key 'problem_size' has %d dimensions, %s's %d", b->path, b->n_dims, a->path,
                              a->n_dims);
@@ -451,7 +477,7 @@ static int read_sources(struct imp *im, struct json_tokener *tok, const struct o
         struct src *s = &im->src[i];
         s->path = o->in[i];
         if (imp_map_file(s) != 0)
-            return 2;
+            return tc_err_exit_code();
         if (im->fmt == FMT_KT) {
             if (imp_read_kt_header(tok, s) != 0)
                 return 2;
@@ -473,7 +499,8 @@ static int read_sources(struct imp *im, struct json_tokener *tok, const struct o
         return rc;
     for (int i = 0; i < im->n_src; i++) {
         if (imp_walk(im, tok, i, learn, NULL) != 0)
-            return 2;
+            return tc_err_exit_code(); /* the file (2) or memory (1) */
+        fold_file(im, i);
         if (!o->quiet && im->src[i].truncated)
             fprintf(stderr, "import: note: %s ends inside its cache (an interrupted tuning run?): read up to its "
                             "last complete entry\n", im->src[i].path);
@@ -578,6 +605,10 @@ static int write_trace(struct imp *im, struct json_tokener *tok, const struct ta
     m.warmup_ms = NAN;
     m.rep_ms = NAN;
     m.compile_jobs = 1;
+    if (im->src[0].objective_is_metric) {
+        snprintf(m.objective, sizeof m.objective, "%s", im->src[0].objective);
+        m.objective_higher_is_better = im->src[0].higher_is_better;
+    }
     w.t = trace_create(tmp, &m, (const char *const *)im->src[0].params, im->n_params,
                        tt->n_dims > 0 ? dim_names_xyz : dim_names_idx, tt->nd);
     if (w.t == NULL || trace_write_configs(w.t, im->n_cfg, tt->params, tt->configs) != 0 ||
@@ -590,14 +621,15 @@ static int write_trace(struct imp *im, struct json_tokener *tok, const struct ta
     trace_set_flush_each_run(w.t, 0);
     w.im = im;
     w.seen_file = -1;
-    im->n_single_time = im->n_nan_time = 0; /* counted again, once, in the second pass */
+    /* counted again, once, in the second pass */
+    im->n_single_time = im->n_nan_time = im->n_time_disagree = im->n_t4_objective = im->n_dup_keys = 0;
     if ((w.seen = calloc((size_t)im->n_cfg, 1)) == NULL) {
         tc_seterr("out of memory");
         goto out;
     }
     for (int i = 0; i < im->n_src; i++)
         if (imp_walk(im, tok, i, append, &w) != 0) {
-            rc = 2;
+            rc = tc_err_exit_code();
             goto out;
         }
     *n_runs = trace_n_runs(w.t);
@@ -624,12 +656,30 @@ static void import_print_summary(const struct imp *im, const struct opts *o, siz
     if (im->n_no_compile > 0)
         printf("note: %zu configurations had no compile time: recorded as 0 ms (compilation is not charged)\n",
                im->n_no_compile);
+    if (im->n_dup_keys > 0)
+        printf("note: %zu cache keys appear twice in their file: the last entry counts (as Python's json, so Kernel "
+               "Tuner, reads it); the earlier one is kept as an earlier run of the pair\n", im->n_dup_keys);
     if (im->n_revisits > 0)
         printf("note: %zu revisits of a configuration already imported from the same file were skipped\n",
                im->n_revisits);
     if (im->n_single_time > 0)
         printf("note: %zu entries had no 'times': each counts as one execution of its mean 'time'\n",
                im->n_single_time);
+    if (im->src[0].objective_is_metric)
+        printf("note: the best configuration of each input is the one with the %s '%s' (the cache's objective)\n",
+               im->src[0].higher_is_better ? "highest" : "lowest", im->src[0].objective);
+    if (im->n_t4_objective > 0)
+        printf("note: %zu results name an objective other than time, with no direction in T4: ranked by time\n",
+               im->n_t4_objective);
+}
+
+/* Warnings go to stderr, -q or not: the trace holds what the file says, but the file contradicts itself. */
+static void print_warnings(const struct imp *im)
+{
+    if (im->n_time_disagree > 0)
+        fprintf(stderr, "import: warning: %zu entries have a 'time' that is not the mean of their 'times' (off by more "
+                        "than 1%%): their true time is 'time', as Kernel Tuner ranks them; the simulator replays "
+                        "'times'\n", im->n_time_disagree);
 }
 
 int cmd_import(int argc, char **argv)
@@ -660,10 +710,14 @@ int cmd_import(int argc, char **argv)
     }
     if ((rc = write_trace(&im, tok, &tt, o.format, tmp, &n_runs, &n_exec)) != 0)
         goto out;
-    rc = tc_atomic_rename(tmp, o.out) != 0; /* removes tmp either way */
+    /* removes tmp either way; without --force never over a file another run made since the check at the start */
+    rc = (o.force ? tc_atomic_rename(tmp, o.out) : tc_atomic_rename_noreplace(tmp, o.out)) != 0;
     tmp[0] = '\0';
-    if (rc != 0)
+    if (rc != 0) {
+        rc = tc_err_exit_code();
         goto out;
+    }
+    print_warnings(&im);
     if (!o.quiet)
         import_print_summary(&im, &o, n_runs, n_exec);
 out:

@@ -22,7 +22,9 @@ struct src {
     size_t len;
     int versioned;   /* Kernel Tuner: a schema_version was present */
     char device[512], kernel[512]; /* compared in full; the trace keeps the first 127 / 63 bytes */
-    char objective[64];             /* Kernel Tuner's objective key (a failure marker may sit there) */
+    char objective[64];             /* Kernel Tuner's objective key (a failure marker may sit there); "" = time */
+    int objective_is_metric;        /* the objective is not time: entries are ranked by that key's value */
+    int higher_is_better;           /* objective_higher_is_better */
     int n_dims;
     int64_t dims[MAX_DIMS];
     int n_params;
@@ -30,6 +32,7 @@ struct src {
     struct json_object *tune_params; /* Kernel Tuner: the values of each parameter, or NULL */
     size_t body;                    /* offset of the cache object's '{' (KT) or the results array's '[' (T4) */
     int truncated;                  /* the file ends inside the cache: an interrupted tuning run */
+    double t4_timeunit_ms;          /* T4: metadata.timeunit in ms (Kernel Tuner's converter: "miliseconds"); 0: none */
 };
 
 /* One parsed entry, in trace units. */
@@ -39,6 +42,8 @@ struct entry {
     char texts[1024];
     int status;       /* enum trace_status */
     double compile_ms, verify_ms, bench_ms;
+    double time_ms;   /* the source's own true time (Kernel Tuner's `time`, T4's `time` measurement); NaN: none */
+    double objective; /* the value of the source's objective metric when that is not time; NaN: none */
     size_t n_times;
     double *times_ms; /* n_times, owned by the caller's buffer */
 };
@@ -47,8 +52,14 @@ struct entry {
 struct cfg {
     char *key;
     char **vals;
-    int status;
+    int status;        /* over the files folded so far; -1: none yet */
     double compile_ms;
+    /* what the file being read says of it (learnt in pass 1, folded into status/compile_ms at the file's end):
+     * Kernel Tuner, its last entry (a key written twice: Python's json, so Kernel Tuner, keeps the last); T4, its
+     * first visit (a revisit repeats it) */
+    int file_seen;     /* the source index these describe; -1: none */
+    int file_status;
+    double file_compile_ms;
 };
 
 struct imp {
@@ -65,6 +76,9 @@ struct imp {
     int n_params; /* of every source (checked equal) */
     const char *opt_device, *opt_kernel, *opt_dims;
     size_t n_entries, n_wall_fallback, n_single_time, n_revisits, n_no_compile, n_nan_time;
+    size_t n_time_disagree; /* entries whose `time` is not the mean of their `times` (within 1%) */
+    size_t n_t4_objective;  /* T4 results naming an objective other than time (ranked by time: no direction) */
+    size_t n_dup_keys;      /* Kernel Tuner: cache keys written again in the same file (the last counts) */
 };
 
 /* ---- import_scan.c ---- */

@@ -47,7 +47,7 @@ int imp_read_kt_header(struct json_tokener *tok, struct src *s)
 {
     size_t pos = 0;
     char key[256];
-    int first = 1, r, have_cache = 0, have_keys = 0, have_ps = 0;
+    int first = 1, r, have_cache = 0, have_keys = 0, have_ps = 0, have_device = 0;
     imp_skip_ws(s, &pos);
     if (pos >= s->len || s->buf[pos] != '{')
         return tc_seterr("%s: expected a JSON object (a Kernel Tuner cache file)", s->path);
@@ -74,7 +74,10 @@ int imp_read_kt_header(struct json_tokener *tok, struct src *s)
         if (strcmp(key, "schema_version") == 0) {
             s->versioned = 1;
         } else if (strcmp(key, "device_name") == 0 && json_object_is_type(v, json_type_string)) {
-            snprintf(s->device, sizeof s->device, "%s", json_object_get_string(v));
+            /* Kernel Tuner writes "" where it could not name the device: recorded as "unknown", like T4's */
+            const char *dev = json_object_get_string(v);
+            snprintf(s->device, sizeof s->device, "%s", dev[0] != '\0' ? dev : "unknown");
+            have_device = 1;
         } else if (strcmp(key, "kernel_name") == 0 && json_object_is_type(v, json_type_string)) {
             snprintf(s->kernel, sizeof s->kernel, "%s", json_object_get_string(v));
         } else if (strcmp(key, "problem_size") == 0) {
@@ -100,6 +103,7 @@ int imp_read_kt_header(struct json_tokener *tok, struct src *s)
                         json_object_put(v);
                         return tc_seterr("%s: key 'tune_params_keys': '%s' is listed twice", s->path, s->params[j]);
                     }
+                free(s->params[i]); /* the key written twice: the last counts, as in Python */
                 s->params[i] = strdup(json_object_get_string(e));
                 s->n_params = (int)i + 1;
             }
@@ -107,6 +111,9 @@ int imp_read_kt_header(struct json_tokener *tok, struct src *s)
             have_keys = 1;
         } else if (strcmp(key, "objective") == 0 && json_object_is_type(v, json_type_string)) {
             snprintf(s->objective, sizeof s->objective, "%s", json_object_get_string(v));
+            s->objective_is_metric = strcmp(s->objective, "time") != 0 && s->objective[0] != '\0';
+        } else if (strcmp(key, "objective_higher_is_better") == 0 && json_object_is_type(v, json_type_boolean)) {
+            s->higher_is_better = json_object_get_boolean(v);
         } else if (strcmp(key, "tune_params") == 0 && json_object_is_type(v, json_type_object)) {
             s->tune_params = json_object_get(v);
         }
@@ -120,12 +127,28 @@ int imp_read_kt_header(struct json_tokener *tok, struct src *s)
         return tc_seterr("%s: missing key 'cache'", s->path);
     if (!have_keys)
         return tc_seterr("%s: missing key 'tune_params_keys'", s->path);
-    if (s->device[0] == '\0')
+    if (!have_device)
         return tc_seterr("%s: missing key 'device_name'", s->path);
     if (s->kernel[0] == '\0')
         return tc_seterr("%s: missing key 'kernel_name'", s->path);
     if (!have_ps)
         s->n_dims = 0; /* Kernel Tuner before 0.4.5 wrote none: the inputs are numbered */
+    return 0;
+}
+
+/* A time unit's length in ms: the names T4 files use, "" (Kernel Tuner's converter writes it for milliseconds) and
+ * the converter's misspelt "miliseconds"; 0 for an unknown unit. */
+static double unit_to_ms(const char *u)
+{
+    static const struct {
+        const char *unit;
+        double to_ms;
+    } units[] = {{"s", 1e3},           {"seconds", 1e3},      {"ms", 1.0},           {"milliseconds", 1.0},
+                 {"miliseconds", 1.0}, {"", 1.0},             {"us", 1e-3},          {"\xc2\xb5s", 1e-3},
+                 {"\xce\xbcs", 1e-3},  {"microseconds", 1e-3}, {"ns", 1e-6},          {"nanoseconds", 1e-6}};
+    for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
+        if (strcmp(units[k].unit, u) == 0)
+            return units[k].to_ms;
     return 0;
 }
 
@@ -145,6 +168,21 @@ int imp_read_t4_header(struct json_tokener *tok, struct src *s)
             s->body = pos;
             if (pos >= s->len || s->buf[pos] != '[')
                 return tc_seterr("%s: key 'results': expected an array", s->path);
+        } else if (strcmp(key, "metadata") == 0) { /* its timeunit, where given, is the runtimes' unit */
+            int eof;
+            struct json_object *v = imp_parse_at(tok, s, &pos, key, &eof), *u;
+            if (v == NULL)
+                return -1;
+            if (json_object_is_type(v, json_type_object) && json_object_object_get_ex(v, "timeunit", &u) &&
+                json_object_is_type(u, json_type_string) &&
+                (s->t4_timeunit_ms = unit_to_ms(json_object_get_string(u))) == 0) {
+                tc_seterr("%s: key 'metadata': timeunit '%s' is not one of s, ms, us, ns", s->path,
+                          json_object_get_string(u));
+                json_object_put(v);
+                return -1;
+            }
+            json_object_put(v);
+            continue;
         }
         if (imp_skip_value(s, &pos) != 0)
             return tc_seterr("%s: key '%s': the file ends inside it (truncated JSON)", s->path, key);
@@ -157,6 +195,9 @@ int imp_read_t4_header(struct json_tokener *tok, struct src *s)
         return tc_seterr("%s: missing key 'results'", s->path);
     return 0;
 }
+
+/* The longest execution a trace holds: 2^63 ns (292 years) in ms; longer ones are refused, not cut short. */
+#define MAX_EXEC_MS 9.2e12
 
 /* ---- entries ---------------------------------------------------------------------------------------------- */
 
@@ -171,7 +212,10 @@ static int number_of(struct json_object *o, const char *name, double *out, int r
     if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
         return tc_seterr("%s: %s: key '%s' is not a number", s->path, where, name);
     *out = json_object_get_double(v);
-    if (isfinite(*out) && *out < 0)
+    if (isinf(*out)) /* NaN: not recorded; an infinite duration no reader could use */
+        return tc_seterr("%s: %s: key '%s' is %s (expected a finite number of milliseconds)", s->path, where, name,
+                         *out > 0 ? "Infinity" : "-Infinity");
+    if (*out < 0)
         return tc_seterr("%s: %s: key '%s' is negative (%g)", s->path, where, name, *out);
     return 0;
 }
@@ -239,8 +283,81 @@ static int kt_marker(const char *m)
                                                        : -1;
 }
 
-/* Kernel Tuner: one cache entry. A failure marker in any member, or, in old caches, a time of 1e20 or more, makes
- * it a failed run; else its "times" (or, without them, its mean "time" as one execution) are the executions. */
+/* Kernel Tuner: the failure an entry records, or -1 for none. A marker string in any member (Kernel Tuner's own
+ * reader looks at every member), or any value at all under "__error__" (Kernel Tuner 1.4 treats every entry that
+ * has one as failed: an unknown one is a launch error). */
+static int kt_failure(struct json_object *o)
+{
+    struct json_object *err;
+    json_object_object_foreach(o, mk, mv) {
+        (void)mk;
+        int st;
+        if (json_object_is_type(mv, json_type_string) && (st = kt_marker(json_object_get_string(mv))) >= 0)
+            return st;
+    }
+    if (json_object_object_get_ex(o, "__error__", &err))
+        return TRACE_LAUNCH_ERROR;
+    return -1;
+}
+
+/* Kernel Tuner: an entry's "times" into im->times (e->n_times); none: its mean `time` as one execution. */
+static int kt_times(struct imp *im, const struct src *s, const char *where, struct json_object *times,
+                    double time_ms, struct entry *e)
+{
+    if (times != NULL) {
+        size_t n = json_object_array_length(times);
+        if (reserve_times(im, n + 1) != 0)
+            return -1;
+        for (size_t i = 0; i < n; i++) {
+            struct json_object *x = json_object_array_get_idx(times, i);
+            double v = json_object_get_double(x);
+            if ((!json_object_is_type(x, json_type_double) && !json_object_is_type(x, json_type_int)) ||
+                !isfinite(v) || v <= 0)
+                return tc_seterr("%s: %s: key 'times': value %zu is not a positive number of milliseconds", s->path,
+                                 where, i);
+            if (v >= MAX_EXEC_MS)
+                return tc_seterr("%s: %s: key 'times': value %zu is %g ms, longer than a trace holds (2^63 ns, 292 "
+                                 "years)", s->path, where, i, v);
+            im->times[i] = v;
+        }
+        e->n_times = n;
+    } else { /* old caches: only the mean; one execution of that length (docs/import.md) */
+        if (!isfinite(time_ms))
+            return tc_seterr("%s: %s: key 'time' is %g and there are no 'times' (expected a positive number of "
+                             "milliseconds or a failure marker)", s->path, where, time_ms);
+        if (time_ms >= MAX_EXEC_MS)
+            return tc_seterr("%s: %s: key 'time' is %g ms, longer than a trace holds (2^63 ns, 292 years)", s->path,
+                             where, time_ms);
+        if (reserve_times(im, 1) != 0)
+            return -1;
+        im->times[0] = time_ms;
+        e->n_times = 1;
+        im->n_single_time++;
+    }
+    e->times_ms = im->times;
+    return 0;
+}
+
+/* Kernel Tuner: the value of the cache's objective metric (other than time) in entry o, NaN where absent. */
+static int kt_objective(const struct src *s, const char *where, struct json_object *o, struct entry *e)
+{
+    struct json_object *v;
+    e->objective = NAN;
+    if (!s->objective_is_metric || !json_object_object_get_ex(o, s->objective, &v) ||
+        json_object_is_type(v, json_type_null))
+        return 0;
+    if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+        return tc_seterr("%s: %s: key '%s' (the cache's objective) is not a number", s->path, where, s->objective);
+    e->objective = json_object_get_double(v);
+    if (isinf(e->objective))
+        return tc_seterr("%s: %s: key '%s' (the cache's objective) is %g (expected a finite number)", s->path, where,
+                         s->objective, e->objective);
+    return 0;
+}
+
+/* Kernel Tuner: one cache entry. A failure (kt_failure) or, in old caches, a time of 1e20 or more makes it a
+ * failed run; else its "times" (or, without them, its mean "time" as one execution) are the executions, and its
+ * `time` is its true time (Kernel Tuner ranks by it, whatever the aggregation of `times` it came from). */
 int imp_kt_entry(struct imp *im, const struct src *s, const char *cache_key, struct json_object *o,
                     struct entry *e)
 {
@@ -257,16 +374,13 @@ int imp_kt_entry(struct imp *im, const struct src *s, const char *cache_key, str
         return -1;
     e->n_times = 0;
     e->status = TRACE_OK;
-    json_object_object_foreach(o, mk, mv) {
-        (void)mk;
-        int st;
-        if (json_object_is_type(mv, json_type_string) && (st = kt_marker(json_object_get_string(mv))) >= 0) {
-            e->status = st;
-            if (st == TRACE_OUT_OF_RESOURCES)
-                e->compile_ms = NAN; /* refused before compilation: no compile time */
-            return 0;
-        }
+    e->time_ms = e->objective = NAN;
+    if ((e->status = kt_failure(o)) >= 0) {
+        if (e->status == TRACE_OUT_OF_RESOURCES)
+            e->compile_ms = NAN; /* refused before compilation: no compile time */
+        return 0;
     }
+    e->status = TRACE_OK;
     int has_time = json_object_object_get_ex(o, "time", &t) && !json_object_is_type(t, json_type_null);
     int has_times = json_object_object_get_ex(o, "times", &times) && json_object_is_type(times, json_type_array) &&
                     json_object_array_length(times) > 0;
@@ -285,36 +399,68 @@ int imp_kt_entry(struct imp *im, const struct src *s, const char *cache_key, str
             im->n_nan_time += isnan(time_ms);
             return 0;
         }
-        if (isfinite(time_ms) && time_ms <= 0)
+        if (time_ms <= 0)
             return tc_seterr("%s: %s: key 'time' is %g (expected a positive number of milliseconds)", s->path,
                              where, time_ms);
+        e->time_ms = time_ms;
     }
-    if (has_times) {
-        size_t n = json_object_array_length(times);
-        if (reserve_times(im, n + 1) != 0)
-            return -1;
-        for (size_t i = 0; i < n; i++) {
-            struct json_object *x = json_object_array_get_idx(times, i);
-            double v = json_object_get_double(x);
-            if ((!json_object_is_type(x, json_type_double) && !json_object_is_type(x, json_type_int)) ||
-                !isfinite(v) || v <= 0)
-                return tc_seterr("%s: %s: key 'times': value %zu is not a positive number of milliseconds", s->path,
-                                 where, i);
-            im->times[i] = v;
-        }
-        e->n_times = n;
-    } else { /* old caches: only the mean; one execution of that length (docs/import.md) */
-        if (!isfinite(time_ms))
-            return tc_seterr("%s: %s: key 'time' is %g and there are no 'times' (expected a positive number of "
-                             "milliseconds or a failure marker)", s->path, where, time_ms);
-        if (reserve_times(im, 1) != 0)
-            return -1;
-        im->times[0] = time_ms;
-        e->n_times = 1;
-        im->n_single_time++;
+    if (kt_times(im, s, where, has_times ? times : NULL, time_ms, e) != 0 || kt_objective(s, where, o, e) != 0)
+        return -1;
+    if (has_time && has_times) { /* Kernel Tuner's `time` is the mean of `times`; a file where it is not is noted */
+        double sum = 0;
+        for (size_t i = 0; i < e->n_times; i++)
+            sum += e->times_ms[i];
+        if (fabs(sum / (double)e->n_times - time_ms) > 0.01 * time_ms)
+            im->n_time_disagree++;
     }
-    e->times_ms = im->times;
     return 0;
+}
+
+/* T4: the "time" measurement of result o: its unit (`unit`, else `timeunit`; else `times.timeunit`; else the
+ * file's metadata.timeunit; none or "": milliseconds) as *scale, and its value in ms as *time_ms (NaN when absent). An unknown unit is refused. */
+static int t4_time_measurement(const struct src *s, const char *where, struct json_object *o,
+                               struct json_object *times, double *scale, double *time_ms)
+{
+    struct json_object *ms, *un, *val;
+    const char *u = NULL;
+    *scale = s->t4_timeunit_ms > 0 ? s->t4_timeunit_ms : 1.0;
+    *time_ms = NAN;
+    if (json_object_object_get_ex(times, "timeunit", &un) && json_object_is_type(un, json_type_string))
+        u = json_object_get_string(un);
+    if (!json_object_object_get_ex(o, "measurements", &ms) || !json_object_is_type(ms, json_type_array))
+        ms = NULL;
+    for (size_t i = 0; ms != NULL && i < json_object_array_length(ms); i++) {
+        struct json_object *m = json_object_array_get_idx(ms, i), *nm;
+        const char *name = NULL;
+        if (json_object_object_get_ex(m, "name", &nm))
+            name = json_object_get_string(nm); /* NULL for JSON null */
+        if (name == NULL || strcmp(name, "time") != 0)
+            continue;
+        if ((json_object_object_get_ex(m, "unit", &un) && json_object_is_type(un, json_type_string)) ||
+            (json_object_object_get_ex(m, "timeunit", &un) && json_object_is_type(un, json_type_string)))
+            u = json_object_get_string(un);
+        if (json_object_object_get_ex(m, "value", &val) &&
+            (json_object_is_type(val, json_type_double) || json_object_is_type(val, json_type_int)))
+            *time_ms = json_object_get_double(val);
+    }
+    if (u != NULL && u[0] != '\0' && (*scale = unit_to_ms(u)) == 0) /* "": the converter's ms, or metadata's */
+        return tc_seterr("%s: %s: key 'measurements': unit '%s' of 'time' is not one of s, ms, us, ns", s->path,
+                         where, u);
+    *time_ms *= *scale;
+    if (!(isfinite(*time_ms) && *time_ms > 0))
+        *time_ms = NAN; /* not usable: the median of the runtimes stands for it */
+    return 0;
+}
+
+/* T4: the result names an objective other than time (T4 gives no direction: ranked by time, with a note). */
+static int t4_objective_is_metric(struct json_object *o)
+{
+    struct json_object *obj, *first;
+    if (!json_object_object_get_ex(o, "objectives", &obj) || !json_object_is_type(obj, json_type_array) ||
+        json_object_array_length(obj) == 0)
+        return 0;
+    first = json_object_array_get_idx(obj, 0);
+    return json_object_is_type(first, json_type_string) && strcmp(json_object_get_string(first), "time") != 0;
 }
 
 /* T4: one result. */
@@ -354,6 +500,7 @@ int imp_t4_entry(struct imp *im, struct src *s, size_t idx, struct json_object *
         return -1;
     const char *iv = json_object_get_string(inv);
     e->n_times = 0;
+    e->time_ms = e->objective = NAN;
     if (strcmp(iv, "correct") == 0)
         e->status = TRACE_OK;
     else if (strcmp(iv, "compile") == 0)
@@ -369,34 +516,10 @@ int imp_t4_entry(struct imp *im, struct src *s, size_t idx, struct json_object *
                          "timeout or correctness)", s->path, where, iv);
     if (e->status != TRACE_OK)
         return 0;
-    /* runtimes' unit: the "time" measurement's unit where given (Kernel Tuner writes "ms"), else ms */
+    /* runtimes' unit and the true time: the "time" measurement (Kernel Tuner writes its mean, unit "ms") */
     double scale = 1.0;
-    struct json_object *ms;
-    if (json_object_object_get_ex(o, "measurements", &ms) && json_object_is_type(ms, json_type_array)) {
-        for (size_t i = 0; i < json_object_array_length(ms); i++) {
-            struct json_object *m = json_object_array_get_idx(ms, i), *nm, *un;
-            const char *name = NULL, *u = NULL;
-            if (json_object_object_get_ex(m, "name", &nm))
-                name = json_object_get_string(nm); /* NULL for JSON null */
-            if (name == NULL || strcmp(name, "time") != 0)
-                continue;
-            if (!json_object_object_get_ex(m, "unit", &un) || (u = json_object_get_string(un)) == NULL)
-                continue; /* no unit: Kernel Tuner's milliseconds */
-            static const struct {
-                const char *unit;
-                double to_ms;
-            } units[] = {{"s", 1e3}, {"seconds", 1e3}, {"ms", 1.0}, {"milliseconds", 1.0}, {"us", 1e-3},
-                         {"\xc2\xb5s", 1e-3}, {"\xce\xbcs", 1e-3}, {"microseconds", 1e-3}, {"ns", 1e-6},
-                         {"nanoseconds", 1e-6}};
-            size_t k;
-            for (k = 0; k < sizeof units / sizeof units[0] && strcmp(units[k].unit, u) != 0; k++)
-                ;
-            if (k == sizeof units / sizeof units[0])
-                return tc_seterr("%s: %s: key 'measurements': unit '%s' of 'time' is not one of s, ms, us, ns", s->path,
-                                 where, u);
-            scale = units[k].to_ms;
-        }
-    }
+    if (t4_time_measurement(s, where, o, times, &scale, &e->time_ms) != 0)
+        return -1;
     if (!json_object_object_get_ex(times, "runtimes", &rt) || !json_object_is_type(rt, json_type_array) ||
         json_object_array_length(rt) == 0)
         return tc_seterr("%s: %s: missing key 'times.runtimes' (a correct result needs its run times)", s->path,
@@ -411,10 +534,15 @@ int imp_t4_entry(struct imp *im, struct src *s, size_t idx, struct json_object *
             v <= 0)
             return tc_seterr("%s: %s: key 'times.runtimes': value %zu is not a positive duration", s->path, where,
                              i);
+        if (v >= MAX_EXEC_MS)
+            return tc_seterr("%s: %s: key 'times.runtimes': value %zu is %g ms, longer than a trace holds (2^63 ns, "
+                             "292 years)", s->path, where, i, v);
         im->times[i] = v;
     }
     e->n_times = n;
     e->times_ms = im->times;
+    if (t4_objective_is_metric(o))
+        im->n_t4_objective++;
     return 0;
 }
 

@@ -146,7 +146,7 @@ int imp_map_file(struct src *s)
     void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (p == MAP_FAILED)
-        return tc_seterr("%s: cannot map: %s", s->path, strerror(errno));
+        return tc_seterr_env("%s: cannot map: %s", s->path, strerror(errno));
     (void)madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
     s->buf = p;
     s->len = (size_t)st.st_size;

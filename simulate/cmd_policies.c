@@ -23,8 +23,6 @@
 #include <unistd.h>
 
 #define MAX_POLICIES 16
-#define POL_FULL_H200 "gemm-h200-full.h5" /* the shipped full-space traces, beside the reference trace */
-#define POL_FULL_H100 "gemm-h100-full.h5"
 
 /* ---- the command line ------------------------------------------------------------------------------------ */
 
@@ -32,11 +30,14 @@
 static const char *const stop_names[] = {"none", "early", "statistical"};
 /* --score's names: 0 the methodology's score (atm), 1 the earlier area ratio. */
 static const char *const score_names[] = {"atm", "area"};
+/* --failed-cost's names, indexed by enum sim_failed_cost. */
+static const char *const failed_cost_names[] = {"triton", "none"};
 
 struct policies_opts {
     struct pol_settings s;
     const char *out, *list, *prior; /* prior: --transfer-from, or with the default TRACE the other GPU's */
     int threads, stop, no_figures, force, quiet, score_kind, atm_curves; /* score_kind: index in score_names */
+    int failed_cost; /* index in failed_cost_names = enum sim_failed_cost */
 };
 
 #define PO(f) offsetof(struct policies_opts, f)
@@ -56,6 +57,10 @@ static const struct tc_optdecl policies_opts[] = {
      .help = "the older name of --compile-factor"},
     {.name = "stop", .arg = TC_ARG_NAME, .field = PO(stop), .names = stop_names, .n_names = 3, .metavar = "RULE",
      .def = "none", .help = "none, early (the paper's early stopping) or statistical"},
+    {.name = "failed-cost", .arg = TC_ARG_NAME, .field = PO(failed_cost), .names = failed_cost_names, .n_names = 2,
+     .metavar = "C", .def = "none",
+     .help = "none: an out-of-resources configuration costs nothing, a failed launch its wall time; triton: every "
+             "failed configuration is compiled first (as Triton does; no compile time recorded: the input's median)"},
     TC_OPT_RUNS(struct policies_opts, s.runs, "30", "tuning runs per input and policy"),
     TC_OPT_SEED(struct policies_opts, s.seed, "0", "random seed; the same seed gives the same bytes for any --threads"),
     TC_OPT_THREADS(struct policies_opts, threads, "0",
@@ -74,7 +79,7 @@ static const struct tc_optdecl policies_opts[] = {
      .help = "also write DIR/atm-curves.tsv: per input, the baseline and each policy's mean run time at each time of "
              "its range"},
     {.name = "transfer-from", .arg = TC_ARG_STRING, .field = PO(prior), .metavar = "T",
-     .def_doc = "with the default TRACE: " POL_FULL_H100 "; else none, and 'all' leaves 'transfer' out",
+     .def_doc = "with the default TRACE: its shipped H100 twin; else none, and 'all' leaves 'transfer' out",
      .help = "the other GPU's trace, the prior of policy 'transfer'"},
     {.name = "no-figures", .arg = TC_ARG_FLAG, .field = PO(no_figures), .help = "write no figure (no gnuplot needed)"},
     TC_OPT_FORCE(struct policies_opts, force),
@@ -112,8 +117,8 @@ const struct tc_cmd policies_cmd = {
     .topics_title = "Policies (for --policies)",
     .topics_option = "policies",
     .topic = policies_topic,
-    .operands = "TRACE\tthe trace to replay (default: the shipped full-space H200 trace, " POL_FULL_H200 ", or the "
-                "reference trace, @TRACE@, where that is not installed)\n",
+    .operands = "TRACE\tthe trace to replay (default: the shipped full-space H200 trace, gemm-h200-full.h5, when it "
+                "is installed with its H100 twin, else the reference trace, @TRACE@)\n",
     .opts = policies_opts,
     .exit_status = "0 ok; 1 a failure while working (disk, memory); 2 usage error or a trace without a valid run "
                    "(one line on stderr).",
@@ -214,9 +219,11 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const stru
         return tc_seterr("%s: path too long", dir);
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
-    fprintf(fp, "# tunecost policies: %s%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, seed %llu\n",
-            trace_path(t), prior_path != NULL ? "; transfer from " : "", prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs,
-            (unsigned long long)s->seed);
+    fprintf(fp, "# tunecost policies: %s%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, "
+                "seed %llu%s\n",
+            trace_path(t), prior_path != NULL ? "; transfer from " : "", prior_path != NULL ? prior_path : "",
+            s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs, (unsigned long long)s->seed,
+            s->failed_cost == SIM_FAILED_TRITON ? ", failed cost triton (failed configurations compile)" : "");
     pol_write_curves(fp, c, n);
     if (tc_atomic_commit(&a) != 0 || write_scores(dir, c, n, atm) != 0)
         return -1;
@@ -399,12 +406,15 @@ int cmd_policies(int argc, char **argv)
     if ((rc = tc_cli_parse(&policies_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
         return rc;
     /* The default TRACE: the shipped full-space H200 trace with the H100's as the prior, else the reference. */
-    if (first < argc)
+    o.s.failed_cost = (enum sim_failed_cost)o.failed_cost;
+    if (first < argc) {
         path = argv[first];
-    else if ((path = tc_paths_shipped(POL_FULL_H200, 0, full_buf, sizeof full_buf)) == NULL)
+    } else if (pol_shipped_pair(full_buf, other_buf, sizeof full_buf) == 0) {
+        path = full_buf;
+        o.prior = o.prior != NULL ? o.prior : other_buf;
+    } else {
         path = tc_paths_default_trace();
-    else if (o.prior == NULL)
-        o.prior = tc_paths_shipped(POL_FULL_H100, 0, other_buf, sizeof other_buf);
+    }
     if (o.out == NULL)
         return tc_cli_usage_error("policies", "missing -o DIR");
     if ((rc = policies_begin(&o, path, ops, &n_ops, &od)) != 0)
@@ -412,6 +422,7 @@ int cmd_policies(int argc, char **argv)
     rc = 2;
     if ((t = trace_open(path)) == NULL || (d = pol_data_from_trace(t)) == NULL) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+        rc = tc_err_exit_code();
         goto out;
     }
     if (o.prior != NULL && ((other = trace_open(o.prior)) == NULL || pol_data_set_prior(d, t, other) != 0)) {

@@ -458,6 +458,7 @@ int cmd_simulate(int argc, char **argv)
         if (first >= argc && access(path, F_OK) != 0)
             fprintf(stderr, "tunecost simulate: the default trace is missing; give a TRACE (a file written by "
                             "`tunecost collect`)\n");
+        rc = tc_err_exit_code(); /* 2: the trace or --input is at fault; 1: memory */
         goto out;
     }
     rc = 1;

@@ -12,9 +12,9 @@
  * it and dominate nothing. Returns 0, or -1 when out of memory. */
 int frontier_mark(size_t n, const double *time, const double *perf, unsigned char *on);
 
-/* A points table read from TSV: leading '#' comment lines, one header line of column names, rows of
- * tab-separated fields. Rows are grouped by the `scenario` column when there is one (else one group), and the
- * frontier is computed per group over the columns `time_col` and `perf_col`. */
+/* A points table read from TSV by util/tc_tsv (the one reader): leading '#' comment lines, one header line of
+ * column names, rows of tab-separated fields. Rows are grouped by the `scenario` column when there is one (else one
+ * group), and the frontier is computed per group over the columns `time_col` and `perf_col`. */
 struct frontier_table; /* opaque */
 
 /* Read and mark. `name` is for messages (the file name). Errors name the file, the line and what was expected. */

@@ -4,6 +4,7 @@
 #include "policy_internal.h"
 #include "sim_table.h"
 #include "tc_err.h"
+#include "tc_paths.h"
 #include "trace.h"
 
 #include <math.h>
@@ -66,6 +67,22 @@ int pol_config_at(const struct pol_view *v, const int *vidx)
     return -1;
 }
 
+double pol_visit_compile_ms(const struct pcfg *c, const struct pol_settings *s)
+{
+    if (s->failed_cost == SIM_FAILED_TRITON)
+        return c->charge[SIM_CM_PAPER].par_ms / s->compile_jobs;
+    return c->status == TRACE_OUT_OF_RESOURCES ? 0 : c->compile_ms / s->compile_jobs;
+}
+
+double pol_visit_fail_ms(const struct pcfg *c, const struct pol_settings *s)
+{
+    if (c->status == TRACE_OK)
+        return 0;
+    if (s->failed_cost == SIM_FAILED_TRITON || c->status == TRACE_LAUNCH_ERROR || c->status == TRACE_WRONG_RESULT)
+        return c->fail_ms;
+    return 0;
+}
+
 void pol_settings_default(struct pol_settings *s)
 {
     memset(s, 0, sizeof *s);
@@ -85,7 +102,7 @@ void pol_settings_default(struct pol_settings *s)
     s->compile_factor = 16;
     s->overhead = SIM_OVERHEAD_PAPER;
     s->compile_model = SIM_CM_MEASURED;
-    s->failed_cost = SIM_FAILED_TRITON;
+    s->failed_cost = SIM_FAILED_NONE;
     s->truth = SIM_ESTIMATOR_MEDIAN;
     s->atm_cutoff = 0.95;
     s->atm_points = 100;
@@ -437,7 +454,9 @@ int pol_data_set_prior(struct pol_data *d, const struct trace *t, const struct t
             tc_seterr("policies: out of memory");
             goto out;
         }
-        prior_input(od, same_input(t, i, other), match, nc, d->in[i].prior_ms);
+        int j = same_input(t, i, other);
+        prior_input(od, j, match, nc, d->in[i].prior_ms);
+        d->in[i].prior_same = j >= 0;
     }
     rc = 0;
 out:
@@ -450,4 +469,39 @@ out:
     free(order);
     free(match);
     return rc;
+}
+
+int pol_data_restrict_to_prior(struct pol_data *d)
+{
+    int kept = 0;
+    for (int i = 0; i < d->n_in; i++) {
+        struct pinput *in = &d->in[i];
+        if (in->prior_ms != NULL && in->prior_same) {
+            d->in[kept++] = *in; /* kept, in input order */
+            continue;
+        }
+        for (int k = 0; in->c != NULL && k < in->n_cfg; k++)
+            free(in->c[k].blk);
+        free(in->c);
+        free(in->pc);
+        free(in->prior_ms);
+    }
+    d->n_in = kept;
+    if (d->bcache != NULL) { /* a baseline computed before is of the inputs that were there */
+        free(d->bcache->out);
+        d->bcache->out = NULL;
+    }
+    return kept;
+}
+
+int pol_shipped_pair(char *h200, char *h100, size_t len)
+{
+    static const char *const pairs[2][2] = {{"gemm-h200-full.h5", "gemm-h100-full.h5"},
+                                            {"gemm-h200.h5", "gemm-h100.h5"}};
+    for (int k = 0; k < 2; k++)
+        if (tc_paths_shipped(pairs[k][0], 0, h200, len) != NULL && tc_paths_shipped(pairs[k][1], 0, h100, len) != NULL)
+            return 0;
+    if (tc_paths_shipped(pairs[1][0], 0, h200, len) == NULL && len > 0)
+        h200[0] = '\0';
+    return -1;
 }

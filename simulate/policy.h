@@ -145,13 +145,16 @@ struct pol_settings {
     enum sim_compile compile;     /* [SIM_COMPILE_SEQUENTIAL] */
     int compile_factor;           /* [16] */
     enum sim_overhead overhead;   /* [SIM_OVERHEAD_PAPER] */
-    enum sim_compile_model compile_model; /* which compile times the models charge, as simulate's
-                                   * --compile-model [SIM_CM_MEASURED] */
+    enum sim_compile_model compile_model; /* sim_costs only: which compile times the models charge, as
+                                   * simulate's --compile-model [SIM_CM_MEASURED] */
     enum sim_failed_cost failed_cost; /* SIM_FAILED_TRITON: a failed configuration costs its compile (every
-                                   * status) plus its failed launch's wall_ms, as simulate charges it; NONE: as
-                                   * the engine charges it (no compile for out of resources, the wall_ms of a
-                                   * launch error or wrong result) [SIM_FAILED_TRITON] */
-    enum sim_estimator truth;     /* the truth speedups are scored by (simulate's --truth) [SIM_ESTIMATOR_MEDIAN] */
+                                   * status; none recorded: the input's median) plus its failed launch's wall_ms,
+                                   * as simulate charges it; NONE: no compile for out of resources, the wall_ms of
+                                   * a launch error or wrong result only. Both cost models read it (simulate
+                                   * draws no failed configuration under NONE) [SIM_FAILED_NONE: `policies`'s
+                                   * default, while its published numbers are re-measured] */
+    enum sim_estimator truth;     /* sim_costs only: the truth speedups are scored by (simulate's --truth); the
+                                   * engine's own scoring is the median [SIM_ESTIMATOR_MEDIAN] */
     /* the methodology's score (score_atm.h; its baseline charges the engine's own costs, also with sim_costs): */
     double atm_cutoff;            /* the fraction of the way from the median to the optimum where the range ends [0.95] */
     int atm_points;               /* times in each input's linear range; 0: the score is not computed [100] */
@@ -170,6 +173,14 @@ struct pol_data *pol_data_from_trace(const struct trace *t);
  * parameters differ, no configuration in common, out of memory). */
 int pol_data_set_prior(struct pol_data *d, const struct trace *t, const struct trace *other);
 int pol_data_has_prior(const struct pol_data *d);
+/* Drop from d the inputs whose prior is not the other trace's same input (a study of the inputs both GPUs have):
+ * the inputs left keep their order and are numbered from 0. Returns how many are left. */
+int pol_data_restrict_to_prior(struct pol_data *d);
+/* The shipped traces of one space on two GPUs (util/tc_paths), the default TRACE and prior of `policies` and the
+ * report's cross-GPU study: the full-space pair (gemm-h200-full.h5, gemm-h100-full.h5) when both are shipped, else
+ * the reference pair (gemm-h200.h5, gemm-h100.h5; the same 100 configurations, 16 inputs in common). Returns 0 with
+ * both paths, or -1 when neither pair is complete (h200 then holds the reference trace when it exists, else ""). */
+int pol_shipped_pair(char *h200, char *h100, size_t len);
 void pol_data_free(struct pol_data *d);
 int pol_data_n_inputs(const struct pol_data *d);
 
@@ -181,6 +192,7 @@ struct pol_curve {
     double *mean, *lo, *hi;          /* mean speedup vs optimal and its 95% CI over inputs x runs */
     double *baseline;                /* analytic random-search expectation at each grid time (mean over inputs) */
     double score;                    /* sum over the grid of (mean - baseline) / sum of (1 - baseline), see docs */
+    double score_lo, score_hi;       /* its 95% CI over inputs x runs (each run's own area ratio; NaN for one run) */
     double t90_s, t95_s, t99_s;      /* first grid time where the mean reaches 0.90 / 0.95 / 0.99 (NaN: never) */
     long n_steps;                    /* benchmark steps taken, all runs */
     long n_budget_stops;             /* runs the budget ended before the policy was done */

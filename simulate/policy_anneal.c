@@ -1,10 +1,10 @@
 /* policy_anneal.c — simulated annealing over the parameter grid. Neighbours of a configuration differ from it in
- * exactly one parameter, by one step in that parameter's sorted set of values (pol_neighbours, POL_NBR_STEP). From a random start, each step
- * measures a random unmeasured neighbour of the current configuration and moves there if it is faster, or, if
- * slower by a relative amount d, with probability exp(-d / T); T starts at T0 and is multiplied by ALPHA each
- * step. With no unmeasured neighbour left it jumps to a random unmeasured configuration. Hyperparameters:
- * T0 = 0.1, ALPHA = 0.95. Reference: Kirkpatrick, Gelatt & Vecchi, "Optimization by simulated annealing",
- * Science 220 (1983); Kernel Tuner's "simulated_annealing" strategy works on the same neighbourhood. */
+ * exactly one parameter, by one step in that parameter's sorted set of values (pol_neighbours, POL_NBR_STEP).
+ * From a random start, each step measures a random unmeasured neighbour of the current configuration and moves
+ * there if it is faster, or, if slower by a relative amount d, with probability exp(-d / T); T starts at T0 and is
+ * multiplied by ALPHA each step. With no unmeasured neighbour left it jumps to a random unmeasured configuration.
+ * Hyperparameters: T0 = 0.1, ALPHA = 0.95. Reference: Kirkpatrick, Gelatt & Vecchi, "Optimization by simulated
+ * annealing", Science 220 (1983); Kernel Tuner's "simulated_annealing" strategy works on the same neighbourhood. */
 #include "policy.h"
 
 #include <math.h>

@@ -28,11 +28,9 @@
  * docs/simulation.md; tests compare it with the random policy's replay. */
 double pol_visit_cost_ms(const struct pcfg *c, const struct pol_settings *s)
 {
-    if (c->status == TRACE_OUT_OF_RESOURCES)
-        return 0;
-    double cost = c->compile_ms / s->compile_jobs;
+    double cost = pol_visit_compile_ms(c, s);
     if (c->status != TRACE_OK)
-        return cost + (c->status == TRACE_LAUNCH_ERROR || c->status == TRACE_WRONG_RESULT ? c->fail_ms : 0);
+        return cost + pol_visit_fail_ms(c, s);
     cost += c->warm_ms;
     double used = 0;
     for (int j = 0; j < c->n && used <= s->rep_ms; j++) {

@@ -2,8 +2,8 @@
  * compiler already refuses (shared memory or registers over the limit: "out of resources", known without a
  * launch) are skipped, and among CANDIDATES random unmeasured configurations the one with the lowest predicted
  * compile time is measured next. The prediction of a configuration's compile time is the mean compile time of
- * the configurations compiled so far (the only compile times a tuner knows) that share the most parameter values with it (the overall mean while none
- * is measured). Hyperparameters: CANDIDATES = 4. Reference: cost-aware search as in "Towards Cost-Efficient
+ * the configurations compiled so far (the only compile times a tuner knows) that share the most parameter values
+ * with it (the overall mean while none is measured). Hyperparameters: CANDIDATES = 4. Reference: cost-aware search as in "Towards Cost-Efficient
  * Autotuners for Machine Learning Systems" (compile time dominates tuning cost) and Kernel Tuner's restrictions,
  * which skip invalid configurations before compiling. */
 #include "policy.h"

@@ -81,19 +81,20 @@ static int bench_step(const struct pinput *in, const struct pol_settings *s, str
     const struct pcfg *c = &in->c[k];
     double budget_ms = s->budget_s * 1e3, now = *time_s * 1e3;
     if (!rs->visited[k]) { /* compile (and, for a known-invalid configuration, nothing else) */
-        double comp = c->status == TRACE_OUT_OF_RESOURCES ? 0 : c->compile_ms / s->compile_jobs;
+        double comp = pol_visit_compile_ms(c, s);
         if (now + comp > budget_ms)
             return 1;
         now += comp;
         rs->visited[k] = 1;
         rs->n_visited++;
         if (c->status != TRACE_OK) {
-            if (c->status == TRACE_LAUNCH_ERROR || c->status == TRACE_WRONG_RESULT) {
-                if (now + c->fail_ms > budget_ms) {
+            double fail = pol_visit_fail_ms(c, s);
+            if (fail > 0) {
+                if (now + fail > budget_ms) {
                     *time_s = now * 1e-3;
                     return 1;
                 }
-                now += c->fail_ms;
+                now += fail;
             }
             rs->failed[k] = 1;
             *time_s = now * 1e-3;
@@ -392,6 +393,7 @@ static unsigned long stream_seed(uint64_t seed, const char *policy, int input, i
  * shares added in input order afterwards, so the bytes do not depend on the thread count. */
 struct pol_share {
     double *sum, *sumsq, final_sum;
+    double area_sum, area_sumsq;  /* per run: the sum over the grid of its speedups (for the score's CI) */
     long count, n_steps, n_budget_stops;
 };
 
@@ -464,13 +466,17 @@ static void *pol_worker(void *arg)
                 break;
             }
             sh->n_budget_stops += stopped;
+            double area = 0;
             for (int g = 0, e = 0; g < n; g++) { /* the incumbent's speedup at each grid time (0 before any) */
                 while (e < log.n && log.t_s[e] <= jb->grid_s[g])
                     e++;
                 double y = e > 0 ? log.speedup[e - 1] : 0;
                 sh->sum[g] += y;
                 sh->sumsq[g] += y * y;
+                area += y;
             }
+            sh->area_sum += area;
+            sh->area_sumsq += area * area;
             sh->final_sum += log.n > 0 ? log.speedup[log.n - 1] : 0;
             sh->count++;
         }
@@ -577,7 +583,7 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
     double *sum = calloc((size_t)n, sizeof *sum), *sumsq = calloc((size_t)n, sizeof *sumsq);
     double *shbuf = calloc((size_t)2 * n * (d->n_in > 0 ? d->n_in : 1), sizeof *shbuf);
     struct pol_share *share = calloc((size_t)(d->n_in > 0 ? d->n_in : 1), sizeof *share);
-    double final_sum = 0;
+    double final_sum = 0, area_sum = 0, area_sumsq = 0;
     long count = 0;
     struct pol_job jb;
     memset(curve, 0, sizeof *curve);
@@ -626,6 +632,8 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
             sumsq[g] += share[i].sumsq[g];
         }
         final_sum += share[i].final_sum;
+        area_sum += share[i].area_sum;
+        area_sumsq += share[i].area_sumsq;
         count += share[i].count;
         curve->n_steps += share[i].n_steps;
         curve->n_budget_stops += share[i].n_budget_stops;
@@ -655,6 +663,12 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
         room += 1 - curve->baseline[g];
     }
     curve->score = room > 0 ? gain / room : 0;
+    { /* each run's score is (its area - the baseline's) / room: the CI of their mean, which is the score */
+        double m = area_sum / count, var = count > 1 ? (area_sumsq - count * m * m) / (count - 1) : NAN;
+        double half = 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)count) / room;
+        curve->score_lo = room > 0 && count > 1 ? curve->score - half : NAN;
+        curve->score_hi = room > 0 && count > 1 ? curve->score + half : NAN;
+    }
     curve->final_speedup = final_sum / count;
     if (jb.atm_rank != NULL && atm_finish(d, s, jb.atm_rank, curve) != 0)
         goto out;

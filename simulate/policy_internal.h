@@ -29,11 +29,19 @@ struct pcfg {
 };
 #define BLK 64
 
+/* The engine's own costs of a first visit to configuration c, beyond benchmarking (policy_engine.c and the analytic
+ * baseline, policy_baseline.c): its compile time ÷ compile_jobs (an out-of-resources configuration: none, unless
+ * failed_cost is SIM_FAILED_TRITON, which compiles it, a missing compile time then charged as the input's median),
+ * and for a failed configuration its failed launch (launch errors and wrong results; every failure under triton). */
+double pol_visit_compile_ms(const struct pcfg *c, const struct pol_settings *s);
+double pol_visit_fail_ms(const struct pcfg *c, const struct pol_settings *s);
+
 struct pinput {
     int n_cfg, n_valid;
     struct pcfg *c;
     struct pol_config *pc;
     double *prior_ms;    /* n_cfg, or NULL: the transfer policy's prior (pol_data_set_prior) */
+    int prior_same;      /* 1 when the prior is the other trace's same input (else a ranking over its inputs) */
     double opt_ms;
     double opt_truth_ms[3]; /* the best valid truth_ms, by enum sim_estimator */
 };

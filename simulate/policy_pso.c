@@ -30,7 +30,12 @@ struct st_pso {
     double *own_cost, swarm_cost;
     int *cfg;                /* per particle: the configuration its position snaps to, or -1 (invalid) */
     int *vbuf, *nbr;
+    /* the repair candidates of each grid cell that is no configuration, found once per run (grids of at most
+     * PSO_MEMO_CELLS cells): memo[cell] = offset of its list in pool (-1: not yet), a list = count, then indices */
+    int *memo, *pool, n_pool, cap_pool;
+    size_t n_cells;
 };
+#define PSO_MEMO_CELLS 65536
 
 static void pso_stop(void *p)
 {
@@ -44,7 +49,43 @@ static void pso_stop(void *p)
     free(st->cfg);
     free(st->vbuf);
     free(st->nbr);
+    free(st->memo);
+    free(st->pool);
     free(st);
+}
+
+/* The repair candidates of the cell vbuf (not a configuration): its adjacent neighbours, else its Hamming ones;
+ * from the memo when the grid is small enough, else into st->nbr. *list receives them; returns how many. */
+static int repair_candidates(struct st_pso *st, const struct pol_view *v, const int **list)
+{
+    size_t cell = 0, stride = 1;
+    for (int p = 0; p < st->np; p++) {
+        cell += (size_t)st->vbuf[p] * stride;
+        stride *= (size_t)v->n_values[p];
+    }
+    if (st->memo != NULL && st->memo[cell] >= 0) {
+        *list = &st->pool[st->memo[cell] + 1];
+        return st->pool[st->memo[cell]];
+    }
+    int n = pol_neighbours(v, st->vbuf, POL_NBR_ADJACENT, st->nbr);
+    if (n == 0)
+        n = pol_neighbours(v, st->vbuf, POL_NBR_HAMMING, st->nbr);
+    *list = st->nbr;
+    if (st->memo != NULL) {
+        if (st->n_pool + n + 1 > st->cap_pool) {
+            int cap = 2 * (st->n_pool + n + 1) + 256, *np = realloc(st->pool, (size_t)cap * sizeof *np);
+            if (np == NULL)
+                return n; /* no room to remember it: answered from st->nbr */
+            st->pool = np;
+            st->cap_pool = cap;
+        }
+        st->memo[cell] = st->n_pool;
+        st->pool[st->n_pool] = n;
+        for (int j = 0; j < n; j++)
+            st->pool[st->n_pool + 1 + j] = st->nbr[j];
+        st->n_pool += n + 1;
+    }
+    return n;
 }
 
 /* The configuration point x snaps to (Kernel Tuner's unscale_and_snap_to_nearest, then its repair), or -1. */
@@ -57,19 +98,18 @@ static int snap(struct st_pso *st, const struct pol_view *v, const double *x)
     int k = pol_config_at(v, st->vbuf);
     if (k >= 0)
         return k;
-    int n = pol_neighbours(v, st->vbuf, POL_NBR_ADJACENT, st->nbr);
-    if (n == 0)
-        n = pol_neighbours(v, st->vbuf, POL_NBR_HAMMING, st->nbr);
+    const int *cand;
+    int n = repair_candidates(st, v, &cand);
     double best = INFINITY;
     for (int j = 0; j < n; j++) {
         double d2 = 0;
         for (int p = 0; p < st->np; p++) {
-            double c = (pol_vidx(v, st->nbr[j], p) + 0.5) * st->eps - x[p];
+            double c = (pol_vidx(v, cand[j], p) + 0.5) * st->eps - x[p];
             d2 += c * c;
         }
         if (d2 < best) {
             best = d2;
-            k = st->nbr[j];
+            k = cand[j];
         }
     }
     return k;
@@ -103,6 +143,12 @@ static void *pso_start(const struct pol_view *v)
         pso_stop(st);
         return NULL;
     }
+    st->n_cells = 1;
+    for (int p = 0; p < st->np && st->n_cells <= PSO_MEMO_CELLS; p++)
+        st->n_cells *= (size_t)(v->n_values[p] > 0 ? v->n_values[p] : 1);
+    if (v->grid_cfg != NULL && st->n_cells <= PSO_MEMO_CELLS && (st->memo = malloc(st->n_cells * sizeof *st->memo)))
+        for (size_t j = 0; j < st->n_cells; j++)
+            st->memo[j] = -1;
     st->eps = 1;
     for (int p = 0; p < st->np; p++)
         st->eps = fmin(st->eps, 1.0 / (v->n_values[p] > 0 ? v->n_values[p] : 1));

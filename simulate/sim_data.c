@@ -224,9 +224,10 @@ static int config_add(const struct sim_data *d, struct sim_scratch *bs, struct s
 
     /* EARLY_STOP_NUM tables. */
     {
-        uint64_t s = 0, m = UINT64_MAX;
+        long double s = 0; /* exact up to 2^64 ns (the integer sum it replaced), no wrap-around beyond */
+        uint64_t m = UINT64_MAX;
         for (int k = 0; k < c->n_k; k++) {
-            s += x[k];
+            s += (long double)x[k];
             if (x[k] < m)
                 m = x[k];
             c->k[k].sum_ms = (double)s * 1e-6;

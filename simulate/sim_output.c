@@ -217,7 +217,7 @@ int sim_write_outputs(const char *dir, const struct sim_data *d, const struct si
         goto out;
     if (fwrite(buf, 1, len, fp) != len || fflush(fp) != 0) {
         tc_atomic_abort(&a);
-        tc_seterr("%s: write failed: %s", path, strerror(errno));
+        tc_seterr_env("%s: write failed: %s", path, strerror(errno));
         goto out;
     }
     snprintf(path, sizeof path, "%s/frontier.tsv", dir);
@@ -230,7 +230,7 @@ int sim_write_outputs(const char *dir, const struct sim_data *d, const struct si
                                      "scenario, by time") != 0 || fflush(fp) != 0) {
         tc_atomic_abort(&af);
         tc_atomic_abort(&a);
-        tc_seterr("%s: write failed: %s", path, strerror(errno));
+        tc_seterr_env("%s: write failed: %s", path, strerror(errno));
         goto out;
     }
     if (tc_atomic_commit(&a) != 0) {

@@ -32,7 +32,6 @@ int sim_median_ms(struct sim_scratch *bs, const uint64_t *x, size_t n, double *o
     return 0;
 }
 
-
 double sim_base_truth_ms(const struct sim_base *b, enum sim_estimator e)
 {
     return e == SIM_ESTIMATOR_MEAN ? b->mean_ms : e == SIM_ESTIMATOR_MIN ? b->min_ms : b->true_ms;
@@ -58,7 +57,8 @@ double sim_median_finite(double *v, int n)
 int sim_base_fill(struct sim_scratch *bs, const char *input, const struct sim_config_run *run, struct sim_base *b)
 {
     const uint64_t *x = run->timed_ns;
-    uint64_t sum = 0, mn = UINT64_MAX;
+    long double sum = 0; /* exact in integer ns up to 2^64, and no wrap-around beyond (each x < 2^63) */
+    uint64_t mn = UINT64_MAX;
     if (run->n_timed <= 0 || x == NULL)
         return tc_seterr("input %s, configuration %d: no timed executions", input, run->config);
     if (!isfinite(run->compile_ms) || run->compile_ms < 0 || !isfinite(run->wall_ms) ||
@@ -71,7 +71,7 @@ int sim_base_fill(struct sim_scratch *bs, const char *input, const struct sim_co
         if (x[q] == 0)
             return tc_seterr("input %s, configuration %d: timed execution %d is 0 ns (expected > 0)", input,
                              run->config, q);
-        sum += x[q];
+        sum += (long double)x[q];
         mn = x[q] < mn ? x[q] : mn;
     }
     memset(b, 0, sizeof *b);
@@ -114,8 +114,8 @@ int sim_table_input(const struct trace *t, int input, struct sim_scratch *bs, st
             struct sim_config_run cr;
             uint64_t untimed = 0;
             int n_untimed = tr->n_estimate + tr->n_warmup;
-            for (int k = 0; k < n_untimed; k++)
-                untimed += all[k];
+            for (int k = 0; k < n_untimed; k++) /* saturating: the untimed part only shapes the overhead */
+                untimed = all[k] > UINT64_MAX - untimed ? UINT64_MAX : untimed + all[k];
             cr.config = c;
             cr.compile_ms = tc->compile_ms;
             cr.compile_isolated_ms = sim_trace_isolated_ms(t, c);

@@ -7,7 +7,11 @@ deterministic function of the trace and of the drawn EXEC_TIME, which this scrip
 model, in a different language and from a different reader, and compares with every row of points.tsv, for one
 input and for all inputs, under the paper and per-exec overhead models and sequential and parallel compilation.
 It checks the paper's model (--failed-cost none --compile-model paper --truth median: valid configurations only,
-the ideal parallel model, ranked by the mean and scored by the median).
+the ideal parallel model, ranked by the mean and scored by the median) and the default cost models with the ideal
+parallel model (failed configurations drawn and charged their compile time, the median of the input's valid ones
+where none is recorded, plus their run's wall_ms; sequential on isolated compile times where the trace has them;
+ranked and scored by the mean). The list-scheduled parallel model depends on the draw order and is checked by
+tests/test-sim.c instead.
 
     sim-crosscheck.py TUNECOST TEST_SIM            two random traces (written by test-sim-trace --write-random-trace)
     sim-crosscheck.py TUNECOST TEST_SIM TRACE.h5   a given trace instead (all inputs and its first input)
@@ -31,25 +35,33 @@ REL = 1e-9
 
 
 def per_input_models(f):
-    """For each input: list of valid configurations as dicts with the per-EXEC_TIME model inputs."""
+    """For each input: (valid configurations as dicts with the per-EXEC_TIME model inputs, failed ones)."""
     runs = f["runs"][:]
     ex = f["exec_ns"][:]
     compile_ms = f["configs"]["compile_ms"]
+    names = f["configs"].dtype.names
+    iso_ms = f["configs"]["compile_isolated_ms"] if "compile_isolated_ms" in names else [math.nan] * len(compile_ms)
     last = {}
     for r, row in enumerate(runs):
         last[(int(row["input"]), int(row["config"]))] = r
     out = []
     for i in range(f["dims"].shape[0]):
         confs = []
+        failed = []
         for c in range(f["configs"].shape[0]):
             r = last.get((i, c))
+            fail = {"compile": float(compile_ms[c]), "iso": float(iso_ms[c]), "fail": 0.0}
             if r is None:
+                failed.append(fail)
                 continue
             row = runs[r]
             nu = int(row["n_estimate"]) + int(row["n_warmup"])
             n = int(row["n_timed"])
             allx = ex[int(row["exec_offset"]):int(row["exec_offset"]) + nu + n].astype(np.int64)
             if row["status"] != 0 or n <= 0 or (allx <= 0).any():
+                wall = float(row["wall_ms"])
+                fail["fail"] = wall if math.isfinite(wall) and wall > 0 else 0.0
+                failed.append(fail)
                 continue
             x = allx[nu:]
             ovh = float(row["wall_ms"]) - x.sum() / 1e6
@@ -60,13 +72,54 @@ def per_input_models(f):
                 "gap": gaps / (n + nu) if gaps > 0 else 0.0,
                 "n": n,
                 "compile": float(compile_ms[c]),
+                "iso": float(iso_ms[c]),
                 "true": float(np.median(x)) / 1e6,
+                "mean": int(x.sum()) / 1e6 / n,
             })
-        out.append(confs)
+        out.append((confs, failed))
     return out
 
 
+def median_finite(values):
+    v = [x for x in values if math.isfinite(x)]
+    return float(np.median(v)) if v else math.nan
+
+
+def run_value_triton(confs, failed, flops, exec_ms, per_exec):
+    """(time_s sequential, time_s ideal, tflops, speedup, n_short) of a run that draws every configuration, valid
+    and failed, under the default models: failed ones cost compile + their run's wall_ms, sequential charges the
+    isolated compile time where there is one, the truth is the mean."""
+    seq = lambda c: c["iso"] if math.isfinite(c["iso"]) else c["compile"]
+    med_par = median_finite([c["compile"] for c in confs])
+    med_seq = median_finite([seq(c) for c in confs])
+    bench = comp_seq = comp_par = 0.0
+    best = None
+    n_short = 0
+    thr = exec_ms * 1000000
+    for c in confs:
+        cum = c["cum"]
+        k = int(np.searchsorted(cum, thr, side="right"))
+        j = len(cum) if k == len(cum) else k + 1
+        n_short += k == len(cum)
+        rep = cum[j - 1] / 1e6
+        bench += rep + (max(c["ovh"] - c["gap"] * (c["n"] - j), 0.0) if per_exec else c["ovh"])
+        comp_seq += seq(c)
+        comp_par += c["compile"]
+        if best is None or rep / j < best[0]:
+            best = (rep / j, c)
+    for c in failed:
+        bench += c["fail"]
+        comp_par += c["compile"] if math.isfinite(c["compile"]) else med_par
+        comp_seq += c["iso"] if math.isfinite(c["iso"]) else c["compile"] if math.isfinite(c["compile"]) else med_seq
+    n = len(confs) + len(failed)
+    opt = min(c["mean"] for c in confs)
+    t = best[1]["mean"]
+    return ((bench + comp_seq) / 1e3, (bench + comp_par / (n / math.ceil(n / FACTOR))) / 1e3, flops / t * 1e-9,
+            opt / t, n_short)
+
+
 def run_value(confs, flops, exec_ms, per_exec, parallel):
+    # the paper's model: valid configurations only, truth the median
     """(time_s, tflops, speedup, n_short) of a run that explores every configuration."""
     bench = 0.0
     comp = 0.0
@@ -115,6 +168,53 @@ def close(a, b):
     return abs(a - b) <= REL * (1 + abs(b))
 
 
+def check_run(tunecost, trace, models, flops, dims, seed, model, mode, out):
+    """Runs simulate in one model and input mode and compares every row; returns (mismatches, rows)."""
+    failures = checked = 0
+    scen = ("baseline,parallel,per-exec,parallel+per-exec" if model == "paper"
+            else "baseline,ideal,per-exec,ideal+per-exec")
+    cmd = [tunecost, "simulate", "-q", "-s", "60", "-r", "3", "--n-config", "1000", "--exec-ms", "1:150",
+           "--compile-factor", str(FACTOR), "--seed", str(seed), "--scenarios", scen, "-o", out, trace]
+    if model == "paper":
+        cmd[-3:-3] = ["--failed-cost", "none", "--compile-model", "paper", "--truth", "median"]
+    if mode == "0":
+        cmd[2:2] = ["--input", "x".join(str(v) for v in dims[0])]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    inputs = [0] if mode == "0" else [i for i in range(len(models)) if models[i][0]]
+    for row in read_points(os.path.join(out, "points.tsv")):
+        sc = row["scenario"]
+        e = int(row["exec_ms"])
+        per_exec = "per-exec" in sc
+        if model == "paper":
+            vals = [run_value(models[i][0], float(flops[i]), e, per_exec, "parallel" in sc) for i in inputs]
+            explored = [len(models[i][0]) for i in inputs]
+        else:
+            vals = []
+            for i in inputs:
+                v = run_value_triton(models[i][0], models[i][1], float(flops[i]), e, per_exec)
+                vals.append((v[1] if "ideal" in sc else v[0],) + v[2:])
+            explored = [len(models[i][0]) + len(models[i][1]) for i in inputs]
+        want = [sum(v[k] for v in vals) / len(vals) for k in range(3)]
+        want_short = sum(v[3] for v in vals) * 3
+        got = [float(row["time_s"]), float(row["tflops"]), float(row["speedup"])]
+        checked += 1
+        # points.tsv prints %.9g: compare at that precision
+        ok = all(abs(g - w) <= 1e-8 * (1 + abs(w)) for g, w in zip(got, want))
+        ok = ok and int(row["short"]) == want_short and int(row["results"]) == 3 * len(inputs)
+        # every run of an input is the same here, so the CI (stratified by input) has no width
+        for col in ("time_s", "tflops", "speedup"):
+            for end in ("_lo", "_hi"):
+                ok = ok and abs(float(row[col + end]) - float(row[col])) <= 1e-8 * (1 + abs(float(row[col])))
+        want_explored = sum(explored) / len(inputs)
+        ok = ok and abs(float(row["explored"]) - want_explored) <= 1e-5 * want_explored
+        if not ok:
+            failures += 1
+            if failures <= 10:
+                print("MISMATCH seed %d %s input %s sample %s %s exec_ms %d: got %s short %s, expected %s short %d"
+                      % (seed, model, mode, row["sample"], sc, e, got, row["short"], want, want_short))
+    return failures, checked
+
+
 def main():
     if len(sys.argv) not in (3, 4):
         print(__doc__)
@@ -132,40 +232,12 @@ def main():
                 models = per_input_models(f)
                 flops = f["inputs"]["flops"]
                 dims = f["dims"][:]
-            for mode in ("0", "all"):
-                out = os.path.join(tmp, "out-%d-%s" % (seed, mode))
-                cmd = [tunecost, "simulate", "-q", "-s", "60", "-r", "3", "--n-config", "1000",
-                       "--exec-ms", "1:150", "--compile-factor", str(FACTOR), "--seed", str(seed),
-                       "--scenarios", "baseline,parallel,per-exec,parallel+per-exec",
-                       "--failed-cost", "none", "--compile-model", "paper", "--truth", "median", "-o", out, trace]
-                if mode == "0":
-                    cmd[2:2] = ["--input", "x".join(str(v) for v in dims[0])]
-                subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-                inputs = [0] if mode == "0" else [i for i in range(len(models)) if models[i]]
-                for row in read_points(os.path.join(out, "points.tsv")):
-                    sc = row["scenario"]
-                    e = int(row["exec_ms"])
-                    vals = [run_value(models[i], float(flops[i]), e, "per-exec" in sc, "parallel" in sc)
-                            for i in inputs]
-                    want = [sum(v[k] for v in vals) / len(vals) for k in range(3)]
-                    want_short = sum(v[3] for v in vals) * 3
-                    got = [float(row["time_s"]), float(row["tflops"]), float(row["speedup"])]
-                    checked += 1
-                    # points.tsv prints %.9g: compare at that precision
-                    ok = all(abs(g - w) <= 1e-8 * (1 + abs(w)) for g, w in zip(got, want))
-                    ok = ok and int(row["short"]) == want_short and int(row["results"]) == 3 * len(inputs)
-                    # every run of an input is the same here, so the CI (stratified by input) has no width
-                    for col in ("time_s", "tflops", "speedup"):
-                        for end in ("_lo", "_hi"):
-                            ok = ok and abs(float(row[col + end]) - float(row[col])) <= 1e-8 * (1 + abs(float(row[col])))
-                    want_explored = sum(len(models[i]) for i in inputs) / len(inputs)
-                    ok = ok and abs(float(row["explored"]) - want_explored) <= 1e-5 * want_explored
-                    if not ok:
-                        failures += 1
-                        if failures <= 10:
-                            print("MISMATCH seed %d input %s sample %s %s exec_ms %d: got %s short %s, "
-                                  "expected %s short %d" % (seed, mode, row["sample"], sc, e, got, row["short"],
-                                                            want, want_short))
+            for model in ("paper", "default"):
+                for mode in ("0", "all"):
+                    out = os.path.join(tmp, "out-%d-%s-%s" % (seed, model, mode))
+                    f1, c1 = check_run(tunecost, trace, models, flops, dims, seed, model, mode, out)
+                    failures += f1
+                    checked += c1
     print("sim-crosscheck: %d rows checked, %d mismatches" % (checked, failures))
     return 1 if failures or checked == 0 else 0
 

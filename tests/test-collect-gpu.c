@@ -97,7 +97,8 @@ END_TEST
  * 5*(32+64)*BK*2 = 30720 and 245760 bytes of shared memory (the second over the H100/H200 limit, 232448). Both
  * are compiled in both passes: positive compile_ms and compile_isolated_ms; the failing one is never loaded
  * (load_ms NaN) nor run. Over two shards each configuration's isolated time is measured by exactly one shard, and
- * the merge holds both. Resuming a trace collected without the option fills the isolated times in. */
+ * the merge holds both; with --compile-isolated-all one shard measures both. Resuming a trace collected without the
+ * option fills the isolated times in. */
 #define ISO_SPACE "--space full --param BLOCK_M=32 --param BLOCK_N=64 --param BLOCK_K=32,256 --param NUM_STAGES=5 " \
                   "--param NUM_WARPS=8 --shape 512x512x512 " SMALL " --compile-invalid"
 START_TEST(test_collect_gpu_isolated_and_invalid_compiles)
@@ -106,7 +107,7 @@ START_TEST(test_collect_gpu_isolated_and_invalid_compiles)
     struct trace *t, *sh[2];
     ck_assert_int_eq(collect(tt_path("iso.h5"), ISO_SPACE " --compile-isolated"), 0);
     t = open_ok(tt_path("iso.h5"));
-    ck_assert_int_eq(trace_get_meta(t)->format_minor, 1);
+    ck_assert_int_eq(trace_get_meta(t)->format_minor, TRACE_FORMAT_MINOR);
     ck_assert_int_eq(trace_n_configs(t), 2);
     for (int k = 0; k < 2; k++) {
         int big = trace_params(t, k)[2] == 256;
@@ -138,6 +139,12 @@ START_TEST(test_collect_gpu_isolated_and_invalid_compiles)
     trace_close(t);
     trace_close(sh[0]);
     trace_close(sh[1]);
+
+    /* --compile-isolated-all: one shard measures every configuration */
+    ck_assert_int_eq(collect(tt_path("all1.h5"), ISO_SPACE " --compile-isolated-all --shard 1/2"), 0);
+    t = open_ok(tt_path("all1.h5"));
+    ck_assert(trace_compile_isolated_ms(t, 0) > 0.0 && trace_compile_isolated_ms(t, 1) > 0.0);
+    trace_close(t);
 
     ck_assert_int_eq(collect(tt_path("late.h5"), ISO_SPACE), 0);
     t = open_ok(tt_path("late.h5"));

@@ -54,9 +54,9 @@ static const char *build_tiny(void)
     ck_assert_int_eq(trace_write_configs(t, 3, params, cfg), 0);
     ck_assert_int_eq(trace_write_inputs(t, 1, dims, &in), 0);
     uint64_t e0[] = {2000000, 10000000, 10000000, 10000000}, e1[] = {1000000, 5000000, 5000000, 5000000};
-    struct trace_run r0 = {0, 0, 0, 0, 1, 3, 0, 40, 0, 0, NAN, 1e-4};
-    struct trace_run r1 = {0, 1, 0, 0, 1, 3, 0, 20, 0, 0, NAN, 1e-4};
-    struct trace_run r2 = {0, 2, 2, 0, 0, 0, 0, 0, 0, 0, NAN, NAN};
+    struct trace_run r0 = {0, 0, 0, 0, 1, 3, 0, 40, 0, 0, NAN, 1e-4, NAN, NAN};
+    struct trace_run r1 = {0, 1, 0, 0, 1, 3, 0, 20, 0, 0, NAN, 1e-4, NAN, NAN};
+    struct trace_run r2 = {0, 2, 2, 0, 0, 0, 0, 0, 0, 0, NAN, NAN, NAN, NAN};
     ck_assert_int_eq(trace_append_run(t, &r0, e0, 4), 0);
     ck_assert_int_eq(trace_append_run(t, &r1, e1, 4), 0);
     ck_assert_int_eq(trace_append_run(t, &r2, NULL, 0), 0);
@@ -100,6 +100,29 @@ START_TEST(test_policy_exhaustive_reaches_optimum_at_hand_worked_time)
     ck_assert_int_eq(c.n_budget_stops, 0);
     ck_assert_double_eq_tol(c.t99_s, 0.349, 1e-12);
     pol_curve_free(&c);
+    pol_data_free(d);
+    trace_close(t);
+}
+END_TEST
+
+/* --failed-cost triton in the engine's own costs: the tiny trace's out-of-resources configuration (compile 50 ms,
+ * a failed run of wall 0) is compiled before its launch fails, so exhaustive search ends at 0.348 + 0.050 =
+ * 0.398 s instead of 0.348 s; the speedup it reaches is the same (the failure is never selected). */
+START_TEST(test_policy_failed_cost_triton_compiles_failures)
+{
+    struct trace *t;
+    struct pol_data *d = tiny_data(&t);
+    struct pol_settings s;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    double time_s, speedup;
+    settings(&s);
+    ck_assert_int_eq(pol_run(d, 0, policy_find("exhaustive"), &s, r, &time_s, &speedup), 0);
+    ck_assert_double_eq_tol(time_s, 0.348, 1e-12);
+    s.failed_cost = SIM_FAILED_TRITON;
+    ck_assert_int_eq(pol_run(d, 0, policy_find("exhaustive"), &s, r, &time_s, &speedup), 0);
+    ck_assert_double_eq_tol(time_s, 0.398, 1e-12);
+    ck_assert_double_eq(speedup, 1.0);
+    gsl_rng_free(r);
     pol_data_free(d);
     trace_close(t);
 }
@@ -224,7 +247,7 @@ static const char *build_valid_space(void)
                        13u * (uint64_t)c + 101u * (uint64_t)i;
                 sum += x[e];
             }
-            struct trace_run r = {i, c, 0, 0, 1, 12, 0, (double)sum * 1e-6 + 13 * 0.3 + 2, 0, 0, NAN, 1e-4};
+            struct trace_run r = {i, c, 0, 0, 1, 12, 0, (double)sum * 1e-6 + 13 * 0.3 + 2, 0, 0, NAN, 1e-4, NAN, NAN};
             ck_assert_int_eq(trace_append_run(t, &r, x, 13), 0);
         }
     ck_assert_int_eq(trace_close(t), 0);
@@ -259,10 +282,10 @@ static const char *build_mixed_space(void)
                        7919u * (uint64_t)((e * 31 + c * 17 + i) % 23) + 13u * (uint64_t)c + 101u * (uint64_t)i;
                 sum += x[e];
             }
-            struct trace_run r = {i, c, 0, 0, 1, 12, 0, (double)sum * 1e-6 + 13 * 0.3 + 2, 0, 0, NAN, 1e-4};
+            struct trace_run r = {i, c, 0, 0, 1, 12, 0, (double)sum * 1e-6 + 13 * 0.3 + 2, 0, 0, NAN, 1e-4, NAN, NAN};
             ck_assert_int_eq(trace_append_run(t, &r, x, 13), 0);
         }
-        struct trace_run r = {i, 11, TRACE_LAUNCH_ERROR, 0, 0, 0, 0, 4, 0, 0, NAN, NAN};
+        struct trace_run r = {i, 11, TRACE_LAUNCH_ERROR, 0, 0, 0, 0, 4, 0, 0, NAN, NAN, NAN, NAN};
         ck_assert_int_eq(trace_append_run(t, &r, NULL, 0), 0);
     }
     ck_assert_int_eq(trace_close(t), 0);
@@ -651,7 +674,7 @@ START_TEST(test_policy_transfer_starts_at_the_other_gpus_best)
     ck_assert_int_eq(trace_write_inputs(o, 1, dims, &in), 0);
     for (int c = 0; c < 3; c++) {
         uint64_t x[] = {(uint64_t)(c == 0 ? 6000000 : c == 1 ? 4000000 : 3000000)};
-        struct trace_run r = {0, c, 0, 0, 0, 1, 0, 10, 0, 0, NAN, 1e-4};
+        struct trace_run r = {0, c, 0, 0, 0, 1, 0, 10, 0, 0, NAN, 1e-4, NAN, NAN};
         ck_assert_int_eq(trace_append_run(o, &r, x, 1), 0);
     }
     ck_assert_int_eq(trace_close(o), 0);
@@ -701,6 +724,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_policy_halving_promotes_the_best_third);
     tcase_add_test(tc, test_policy_same_seed_same_curve);
     tcase_add_test(tc, test_policy_random_reproduces_simulate);
+    tcase_add_test(tc, test_policy_failed_cost_triton_compiles_failures);
     tcase_add_test(tc, test_policy_view_shows_nothing_unpaid);
     tcase_add_test(tc, test_policy_neighbours_counted_on_the_full_grid);
     tcase_add_test(tc, test_policy_transfer_starts_at_the_other_gpus_best);

@@ -21,7 +21,9 @@ cd "$TMP" || exit 1
 n_fail=0
 fail() { n_fail=$((n_fail + 1)); echo "FAIL $*"; }
 ok() { echo "ok   $*"; }
-T() { "$TUNECOST" "$@"; }
+# TUNECOST_WRAPPER (e.g. valgrind, set by `meson test --setup valgrind`) runs every T command under it
+read -r -a WRAP <<<"${TUNECOST_WRAPPER:-}"
+T() { "${WRAP[@]}" "$TUNECOST" "$@"; }
 # expect_refused NAME CMD...: exit 2 with exactly one line on stderr
 expect_refused() {
     local name=$1; shift
@@ -270,6 +272,109 @@ if [ "$HAVE_IMPORT" = 1 ]; then
         umount fullfs
     else echo "skip section 17 (full tmpfs): cannot mount a tmpfs here"; fi
 else echo "skip section 17: import not built"; fi
+
+# ---- 18. huge times: no wrap-around at 2^64 ns (item 7) -------------------------------------------------------
+# huge.json: configuration a=1 has 3 executions of 7e12 ms (7e18 ns each, below 2^63) whose sum, 2.1e19 ns, is past
+# 2^64 = 1.8e19, and benchmark_time 2.1e13 ms (no overhead). info must report 21000000000 s of GPU time. simulate
+# (EXEC_TIME 10-100 ms: one execution of each configuration exceeds it) charges a=1 one execution, 7e9 s, and no
+# overhead: a mean tuning time of 7.0e9 s (the 2 ms configuration and the compiles add milliseconds). Summed in
+# uint64 the executions wrapped, the overhead came out at 1.8e10 s and the time at 2.5e10 s. A time of 1e13 ms
+# (past 2^63 ns) is refused at import.
+if [ "$HAVE_IMPORT" = 1 ]; then
+    "$PY" - <<'PYEOF'
+import json
+def cache(t):
+    return {"schema_version": "1.0.0", "device_name": "G", "kernel_name": "k", "problem_size": [8],
+            "tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "objective": "time",
+            "cache": {"1": {"a": 1, "time": t, "times": [t, t, t], "compile_time": 1.0, "verification_time": 0,
+                            "benchmark_time": 3 * t},
+                      "2": {"a": 2, "time": 2.0, "times": [2.0, 2.0, 2.0], "compile_time": 1.0,
+                            "verification_time": 0, "benchmark_time": 7}}}
+json.dump(cache(7e12), open("huge.json", "w"))
+json.dump(cache(1e13), open("huger.json", "w"))
+PYEOF
+    T import kerneltuner huge.json -o huge.h5 -q || fail "import huge.json"
+    T info huge.h5 | grep -q "GPU time        21000000000 s in executions" && ok "info: 3 x 7e12 ms summed without wrapping" ||
+        fail "info on huge times: $(T info huge.h5 | grep 'GPU time')"
+    mean=$(T simulate huge.h5 -s 5 -r 2 -q 2>/dev/null | awk '$1 == "baseline" {print $3}')
+    awk -v m="${mean:-0}" 'BEGIN {exit !(m > 6.99e9 && m < 7.01e9)}' && ok "simulate: executions past 2^64 ns summed without wrapping ($mean s)" ||
+        fail "simulate on huge times: baseline mean time $mean s, expected 7.0e9"
+    expect_refused "import: a time past 2^63 ns" T import kerneltuner huger.json -o huger.h5
+fi
+
+# ---- 19. temporaries of killed runs are removed by the next run; merge needs ~1x the output (item 12) ---------
+# A dead process's ".OUT.tmp.PID" and its compressed rewrite's "..OUT.tmp.PID.tmp.PID" are removed by the next
+# import or merge to OUT; a live process's temporary (this shell's) is left alone.
+if [ "$HAVE_IMPORT" = 1 ]; then
+    true & dead=$!; wait "$dead"
+    kill -0 "$dead" 2>/dev/null && dead=999999999   # reused already: a pid no process can have
+    mkdir -p sweep
+    for f in ".out.h5.tmp.$dead" "..out.h5.tmp.$dead.tmp.$dead" ".out.h5.tmp.$$" ".other.h5.tmp.$dead"; do
+        head -c 4096 /dev/zero >"sweep/$f"
+    done
+    T import kerneltuner big.json -o sweep/out.h5 -q || fail "import into sweep/"
+    left=$(ls -A sweep | sort | tr '\n' ' ')
+    [ "$left" = ".other.h5.tmp.$dead .out.h5.tmp.$$ out.h5 " ] &&
+        ok "stale temporaries of out.h5 removed, a live one and another output's kept" || fail "after import: $left"
+    rm -f "sweep/.out.h5.tmp.$$"
+    # merge's largest file is the finished trace: under a file size limit of 1.5x the output it succeeds (it
+    # wrote the executions uncompressed first: about 4x for this trace)
+    T merge mref.h5 big.h5 -q || fail "merge big.h5"
+    lim=$(( $(stat -c %s mref.h5) * 3 / 2 / 1024 + 1 ))
+    ulimit_run "$lim" "$TUNECOST" merge mlim.h5 big.h5 -q 2>err.txt && [ -s mlim.h5 ] &&
+        ok "merge under ulimit -f of 1.5x its output ($lim KiB)" || fail "merge under ulimit -f $lim: $(cat err.txt)"
+    ulimit_run "$lim" "$TUNECOST" import kerneltuner big.json -o ilim.h5 -q 2>err.txt && [ -s ilim.h5 ] &&
+        ok "import under ulimit -f of 1.5x its output" || fail "import under ulimit -f $lim: $(cat err.txt)"
+    if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=$(( $(stat -c %s mref.h5) * 2 / 1024 + 8 ))k tmpfs fullfs 2>/dev/null; then
+        T merge fullfs/m.h5 big.h5 -q 2>err.txt && ok "merge into a file system of 2x its output" ||
+            fail "merge into 2x: $(cat err.txt)"
+        umount fullfs
+    fi
+fi
+
+# ---- 20. two runs without -f to one new path: exactly one wins, the other says so (item 13) ---------------------
+# Both pass the "exists?" check at the start; the rename at the end must not replace the other's file.
+race() { # NAME CMD...: 8 trials of two concurrent runs writing race.h5
+    local name=$1 bad=0 i r1 r2; shift
+    for i in 1 2 3 4 5 6 7 8; do
+        rm -f race.h5
+        "$@" 2>e1.txt & local p1=$!
+        "$@" 2>e2.txt & local p2=$!
+        wait "$p1"; r1=$?; wait "$p2"; r2=$?
+        if ! { [ "$r1:$r2" = "0:2" ] || [ "$r1:$r2" = "2:0" ]; } || ! grep -q "race.h5 exists" e1.txt e2.txt || [ ! -s race.h5 ]; then
+            bad=$((bad + 1)); echo "  trial $i: exits $r1 $r2: $(cat e1.txt e2.txt | head -c 200)"
+        fi
+    done
+    [ "$bad" = 0 ] && ok "$name: 8 trials, one winner each, the loser exits 2" || fail "$name: $bad of 8 trials wrong"
+}
+if [ "$HAVE_IMPORT" = 1 ]; then
+    race "two imports to one new path" "$TUNECOST" import kerneltuner big.json -o race.h5 -q
+    race "two merges to one new path" "$TUNECOST" merge -q race.h5 big.h5
+fi
+
+# ---- 21. every command: a write the OS refuses is exit 1 with the OS's reason on the last line (item 11) ------
+# Under a 2 KiB file size limit (SIGXFSZ ignored: writes fail with EFBIG) each command that writes a file must
+# fail as the environment's fault: exit 1 (2 is for bad input), its last stderr line giving "File too large"
+# without HDF5's internals, nothing at the output path.
+env_fault_last() { # NAME OUT CMD...
+    local name=$1 out=$2; shift 2
+    "$@" >out.txt 2>err.txt
+    local rc=$?
+    if [ "$rc" = 1 ] && tail -1 err.txt | grep -q "File too large" && ! grep -q "errno =" err.txt && [ ! -e "$out" ]; then
+        ok "$name: $(tail -1 err.txt)"
+    else fail "$name: exit $rc, $out $( [ -e "$out" ] && echo present || echo absent): $(tail -1 err.txt | head -c 300)"; fi
+}
+env_fault_last "simulate -o under ulimit -f" sl ulimit_run 2 "$TUNECOST" simulate t.h5 -s 50 -r 5 -o sl -q
+env_fault_last "frontier -o under ulimit -f" fl.tsv ulimit_run 1 "$TUNECOST" frontier s/points.tsv -o fl.tsv
+env_fault_last "report -o under ulimit -f" rl ulimit_run 2 "$TUNECOST" report t.h5 -o rl --samples 5 --runs 2
+if [ "$HAVE_IMPORT" = 1 ]; then
+    env_fault_last "table -o under ulimit -f" tl.tsv ulimit_run 2 "$TUNECOST" table compile big.h5 -o tl.tsv -q
+    env_fault_last "import under ulimit -f" il.h5 ulimit_run 8 "$TUNECOST" import kerneltuner big.json -o il.h5 -q
+    env_fault_last "merge under ulimit -f" ml.h5 ulimit_run 8 "$TUNECOST" merge -q ml.h5 big.h5
+fi
+# bad input stays exit 2: a trace that is not HDF5
+echo "not a trace" >bad.h5
+expect_refused "info on a non-trace: exit 2" T info bad.h5
 
 [ "$n_fail" = 0 ] || { echo "$n_fail check(s) failed"; exit 1; }
 echo "all reliability checks passed"

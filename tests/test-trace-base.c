@@ -56,7 +56,7 @@ uint64_t base_value(size_t r, size_t j)
 struct trace_run base_run(int r)
 {
     struct trace_run run = {r % 2, r % 3, r % 3 == 2 ? TRACE_OUT_OF_RESOURCES : TRACE_OK, 1, 2, 5, -1,
-                            10.0 + r, 0.5 * r, 1.25, r % 2 ? 0.01 * r : NAN, 1e-7 * r};
+                            10.0 + r, 0.5 * r, 1.25, r % 2 ? 0.01 * r : NAN, 1e-7 * r, NAN, NAN};
     return run;
 }
 

@@ -554,7 +554,7 @@ START_TEST(test_trace_reads_files_of_other_writers)
     /* resuming rewrites it in the library's own layout (extra members are not kept) and appends */
     t = trace_open_append(p);
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
-    struct trace_run more = {0, 0, TRACE_OK, 0, 0, 2, 0, 1.0, 0, 0, NAN, 0};
+    struct trace_run more = {0, 0, TRACE_OK, 0, 0, 2, 0, 1.0, 0, 0, NAN, 0, NAN, NAN};
     uint64_t mx[2] = {650, 640};
     ck_assert_msg(trace_append_run(t, &more, mx, 2) == 0, "%s", tc_errmsg());
     ck_assert_int_eq(trace_close(t), 0);

@@ -231,7 +231,7 @@ START_TEST(test_trace_big_roundtrip)
     ck_assert_int_eq(trace_write_inputs(t, 2, &base_dims[0][0], inputs), 0);
     uint64_t s = 12345;
     for (size_t r = 0; r < RUNS; r++) {
-        struct trace_run run = {(int)(r % 2), (int)(r % 3), 0, 5, 5000, PER_RUN - 5005, 0, 130.0, 0, 0, NAN, 0};
+        struct trace_run run = {(int)(r % 2), (int)(r % 3), 0, 5, 5000, PER_RUN - 5005, 0, 130.0, 0, 0, NAN, 0, NAN, NAN};
         for (size_t j = 0; j < PER_RUN; j++) {
             s = s * 6364136223846793005ull + 1442695040888963407ull;
             x[j] = 3000 + 100 * r + (s >> 52); /* 12 random bits */

@@ -10,6 +10,7 @@
 #include "tc_json.h"
 #include "tc_opt.h"
 #include "tc_outdir.h"
+#include "tc_paths.h"
 #include "tc_stats.h"
 #include "tc_threads.h"
 #include "tc_tsv.h"
@@ -949,6 +950,37 @@ START_TEST(test_util_tsv_reader_keeps_empty_fields)
 }
 END_TEST
 
+/* ---- tc_paths: the environment comes first (check runs each test in its own process, so the cached answer is
+ * this test's) ------------------------------------------------------------------------------------------------ */
+
+/* $TUNECOST_PLOTS_DIR naming an existing folder by a relative name is made absolute (commands run gnuplot in other
+ * folders); $TUNECOST_DATA_DIR naming a missing folder is kept as given, and the default trace lies in it, so the
+ * message names what the user chose; a study beside a trace is found, and the trace itself is not its own study. */
+START_TEST(test_util_paths_environment_first)
+{
+    char cwd[PATH_MAX], want[PATH_MAX + 16], buf[PATH_MAX];
+    ck_assert_int_eq(mkdir(tt_path("myplots"), 0755), 0);
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(chdir(tt_tmpdir()), 0);
+    setenv("TUNECOST_PLOTS_DIR", "myplots", 1);
+    setenv("TUNECOST_DATA_DIR", "/nonexistent/tc-data", 1);
+    snprintf(want, sizeof want, "%s/myplots", tt_tmpdir());
+    ck_assert_str_eq(tc_paths_dir(TC_PATHS_PLOTS), want);
+    ck_assert_str_eq(tc_paths_dir(TC_PATHS_DATA), "/nonexistent/tc-data");
+    ck_assert_str_eq(tc_paths_default_trace(), "/nonexistent/tc-data/gemm-h200.h5");
+    ck_assert_ptr_null(tc_paths_shipped("compile-scaling", 1, buf, sizeof buf));
+    write_plain(tt_path("t.h5"), "x");
+    write_plain(tt_path("other.h5"), "y");
+    ck_assert_ptr_nonnull(tc_paths_beside(tt_path("t.h5"), "other.h5", 0, buf, sizeof buf));
+    snprintf(want, sizeof want, "%s/other.h5", tt_tmpdir());
+    ck_assert_str_eq(buf, want);
+    ck_assert_ptr_null(tc_paths_beside(tt_path("t.h5"), "t.h5", 0, buf, sizeof buf));      /* itself */
+    ck_assert_ptr_null(tc_paths_beside(tt_path("t.h5"), "other.h5", 1, buf, sizeof buf));  /* not a folder */
+    ck_assert_ptr_nonnull(tc_paths_beside(tt_path("t.h5"), "myplots", 1, buf, sizeof buf));
+    ck_assert_int_eq(chdir(cwd), 0);
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
     Suite *s = suite_create("util");
@@ -1009,6 +1041,8 @@ static Suite *util_suite(void)
 
     suite_add_tcase(s, gnuplot);
     tcase_add_test(tsv, test_util_tsv_reader_keeps_empty_fields);
+    tcase_add_checked_fixture(tsv, make_tmpdir, tt_tmpdir_remove);
+    tcase_add_test(tsv, test_util_paths_environment_first);
     suite_add_tcase(s, tsv);
     return s;
 }

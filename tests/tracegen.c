@@ -55,11 +55,11 @@ static int write_small(const char *path, int with_runs)
         const uint64_t *x;
         size_t n;
     } runs[] = {
-        {{0, 0, TRACE_OK, 1, 2, 3, 0, 5.0, 0.5, 1.5, NAN, 1e-6}, x0, 6},
-        {{0, 1, TRACE_OK, 1, 1, 4, 0, 6.0, 0.5, 1.5, NAN, 2e-6}, x1, 6},
-        {{1, 0, TRACE_OK, 0, 0, 3, 0, 3.0, 0.25, 2.0, NAN, 1e-6}, x2, 3},
-        {{1, 1, TRACE_LAUNCH_ERROR, 0, 0, 2, 0, 1.0, 0.0, 0.0, NAN, NAN}, x3, 2},
-        {{0, 2, TRACE_OUT_OF_RESOURCES, 0, 0, 0, 0, 0.0, 0.0, 0.0, NAN, NAN}, NULL, 0},
+        {{0, 0, TRACE_OK, 1, 2, 3, 0, 5.0, 0.5, 1.5, NAN, 1e-6, NAN, NAN}, x0, 6},
+        {{0, 1, TRACE_OK, 1, 1, 4, 0, 6.0, 0.5, 1.5, NAN, 2e-6, NAN, NAN}, x1, 6},
+        {{1, 0, TRACE_OK, 0, 0, 3, 0, 3.0, 0.25, 2.0, NAN, 1e-6, NAN, NAN}, x2, 3},
+        {{1, 1, TRACE_LAUNCH_ERROR, 0, 0, 2, 0, 1.0, 0.0, 0.0, NAN, NAN, NAN, NAN}, x3, 2},
+        {{0, 2, TRACE_OUT_OF_RESOURCES, 0, 0, 0, 0, 0.0, 0.0, 0.0, NAN, NAN, NAN, NAN}, NULL, 0},
     };
     static const double warmup[2] = {250.0, 310.0};
     struct trace_meta meta = {

@@ -259,15 +259,51 @@ double trace_timed_median_ns(const struct trace_run *run, const uint64_t *exec)
     return tc_median_u64(exec + run->n_estimate + run->n_warmup, (size_t)run->n_timed, NULL);
 }
 
-int trace_best_config(const struct trace *t, int input, double *median_ns, int *n_valid)
+int trace_param_values(const struct trace *t, int p, const char *const **values)
 {
-    int best = -1, nv = 0;
-    double best_ns = NAN;
+    int has = t->vtab != NULL && t->n_vtab != NULL && p >= 0 && p < t->n_params && t->vtab[p] != NULL;
+    *values = has ? (const char *const *)t->vtab[p] : NULL;
+    return has ? t->n_vtab[p] : 0;
+}
+
+const char *trace_param_text(const struct trace *t, int config, int p, int json, char *buf, size_t len)
+{
+    const char *const *vals;
+    int32_t v = t->params[(size_t)config * t->n_params + p];
+    int n = trace_param_values(t, p, &vals);
+    if (n == 0 || v < 0 || v >= n) { /* an integer parameter (the reader checked every index) */
+        snprintf(buf, len, "%d", (int)v);
+        return buf;
+    }
+    size_t l = strlen(vals[v]);
+    if (!json && l >= 2 && vals[v][0] == '"' && vals[v][l - 1] == '"') /* a JSON string: its text */
+        snprintf(buf, len, "%.*s", (int)(l - 2), vals[v] + 1);
+    else
+        snprintf(buf, len, "%s", vals[v]);
+    return buf;
+}
+
+int trace_objective_is_metric(const struct trace *t)
+{
+    return t->meta.objective[0] != '\0' && strcmp(t->meta.objective, "time") != 0;
+}
+
+double trace_run_true_ns(const struct trace *t, size_t r)
+{
+    double ms = t->runs[r].true_ms;
+    return isfinite(ms) && ms > 0 ? ms * 1e6 : trace_run_median_ns(t, r);
+}
+
+int trace_best_config(const struct trace *t, int input, double *true_ns, int *n_valid)
+{
+    int best = -1, nv = 0, metric = trace_objective_is_metric(t);
+    int higher = metric && t->meta.objective_higher_is_better;
+    double best_ns = NAN, best_score = NAN;
     for (int c = 0; c < t->n_configs; c++) {
         long r = trace_find_run(t, input, c);
         if (r < 0 || !trace_run_valid(t, (size_t)r))
             continue;
-        double ns = trace_run_median_ns(t, (size_t)r);
+        double ns = trace_run_true_ns(t, (size_t)r);
         if (isnan(ns)) {
             tc_seterr("%s: out of memory", t->path);
             best = -1;
@@ -275,13 +311,17 @@ int trace_best_config(const struct trace *t, int input, double *median_ns, int *
             break;
         }
         nv++;
-        if (best < 0 || ns < best_ns) {
+        double score = metric ? t->runs[r].objective : ns; /* lower is better unless `higher` */
+        if (isnan(score))
+            continue;
+        if (best < 0 || (higher ? score > best_score : score < best_score)) {
             best = c;
             best_ns = ns;
+            best_score = score;
         }
     }
-    if (median_ns != NULL)
-        *median_ns = best_ns;
+    if (true_ns != NULL)
+        *true_ns = best_ns;
     if (n_valid != NULL)
         *n_valid = nv;
     return best;

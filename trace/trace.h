@@ -12,7 +12,7 @@
 #define TRACE_FORMAT_VERSION 1
 /* Documented additions a reader may use; a trace without them still reads (docs/trace-format.md, "Versioning").
  * 1: /configs member compile_isolated_ms. Writers write this value; a file without the attribute reads as 0. */
-#define TRACE_FORMAT_MINOR 1
+#define TRACE_FORMAT_MINOR 2
 
 /* /configs.status and /runs.status */
 enum trace_status {
@@ -44,6 +44,11 @@ struct trace_meta {
     int64_t flush_bytes;     /* 0 = no L2 flush */
     int32_t compile_jobs;
     uint64_t seed;
+    /* What ranks configurations (root attributes, optional; docs/trace-format.md): "" (or "time") the true time;
+     * another name: the metric in /runs.objective, highest first when objective_higher_is_better (an imported
+     * Kernel Tuner cache tuned for GFLOP/s, energy, ...). */
+    char objective[64];
+    int32_t objective_higher_is_better;
     int32_t format_minor;    /* as read (0 when the file has no attribute); writers always write TRACE_FORMAT_MINOR */
 };
 
@@ -82,6 +87,10 @@ struct trace_run {
     double verify_ms;
     double estimate_ms;      /* Triton-style per-execution estimate; NaN for fixed-time */
     double rel_error;        /* relative Frobenius error vs the reference library */
+    double true_ms;          /* the run's true time as its source recorded it (an imported cache's `time`); 0 or
+                              * NaN: not recorded, the median of the timed executions is its true time */
+    double objective;        /* the value of the trace's objective metric (meta.objective) when that is not time;
+                              * NaN: not recorded (the run is not ranked) */
 };
 
 struct trace; /* opaque */
@@ -112,8 +121,10 @@ int trace_write_compile_warmup(struct trace *t, const double *warmup_ms, int n_w
  * into `values` (the values' text, in order), written as the attribute "values_NAME" of /params
  * (docs/trace-format.md). Call after trace_write_configs. */
 int trace_set_param_values(struct trace *t, int p, const char *const *values, int n);
-/* A writer that produces a file under a temporary name (an importer) needs no flush after every run: with
- * per_run 0, trace_append_run only writes; trace_close flushes. The default is 1 (durable on return). */
+/* A writer that produces a file under a temporary name (import, merge) needs no durable appends: with per_run 0,
+ * trace_append_run keeps the run in memory only, and trace_close writes the whole trace, compressed, once (the
+ * disk then holds the finished trace and the small uncompressed start of it, never an uncompressed copy of the
+ * executions). The file is complete only when trace_close returned 0. The default is 1 (durable on return). */
 void trace_set_flush_each_run(struct trace *t, int per_run);
 
 /* Reopen an existing, valid trace to append more runs (collect --resume). Everything already in it is loaded
@@ -139,6 +150,12 @@ int trace_n_params(const struct trace *t);
 const char *trace_param_name(const struct trace *t, int p);
 int trace_n_configs(const struct trace *t);
 const int32_t *trace_params(const struct trace *t, int config);   /* n_params values */
+/* Parameter p of a configuration as a person reads it: the integer, or for a parameter with a value table (an
+ * imported search space: strings, booleans, floats) the value itself, a string without its JSON quotes. With
+ * `json`, valid JSON instead (the integer, or the value's JSON text: "a", true, 1.5). Returns buf. */
+const char *trace_param_text(const struct trace *t, int config, int p, int json, char *buf, size_t len);
+/* Parameter p's value table: its n values' JSON text in *values, or 0 (and NULL) for an integer parameter. */
+int trace_param_values(const struct trace *t, int p, const char *const **values);
 const struct trace_config *trace_config(const struct trace *t, int config);
 const char *trace_compile_log(const struct trace *t, int config); /* "" if none */
 /* The configuration's compile time measured with no other compile running (collect --compile-isolated), in ms;
@@ -162,16 +179,22 @@ const struct trace_run *trace_run(const struct trace *t, size_t r);
 long trace_find_run(const struct trace *t, int input, int config);
 /* The one definition of "best" that every command uses. A pair (input, configuration) measured more than once
  * counts with its LAST run (trace_find_run), whatever the earlier runs gave. The best configuration of an input
- * is the one whose current run is valid and has the lowest median timed execution; a tie goes to the lower
- * configuration index. Returns that configuration, or -1 when the input has no valid current run (or memory ran
- * out: then tc_errmsg says so). *median_ns (if not NULL) receives its median, NaN with -1; *n_valid (if not NULL)
- * the number of configurations of the input with a valid current run. */
-int trace_best_config(const struct trace *t, int input, double *median_ns, int *n_valid);
+ * is the one whose current run is valid and has the lowest true time (trace_run_true_ns) or, in a trace whose
+ * objective is another metric, the best value of that metric (runs without one are not ranked); a tie goes to the
+ * lower configuration index. Returns that configuration, or -1 when the input has no valid current run (or memory
+ * ran out: then tc_errmsg says so). *true_ns (if not NULL) receives its true time, NaN with -1; *n_valid (if not
+ * NULL) the number of configurations of the input with a valid current run. */
+int trace_best_config(const struct trace *t, int input, double *true_ns, int *n_valid);
+/* 1 when the trace ranks configurations by a metric other than time (meta.objective). */
+int trace_objective_is_metric(const struct trace *t);
+/* The one definition of a run's true time in a trace, in nanoseconds: the true time its source recorded
+ * (true_ms, imported traces) or else the median of its timed executions (trace_run_median_ns). */
+double trace_run_true_ns(const struct trace *t, size_t r);
 /* Median of run r's timed executions in nanoseconds (NaN when it has none): trace_timed_median_ns of the run. */
 double trace_run_median_ns(const struct trace *t, size_t r);
-/* The one definition of a run's true time: the median of its timed executions in nanoseconds (the mean of the two
- * middle values when n_timed is even), given all its executions in launch order (estimate, warm-up, timed;
- * exec[0] is its first). NaN when it has none, or when memory for a copy ran out. For a run in a trace
+/* The median of a run's timed executions in nanoseconds (the mean of the two middle values when n_timed is even),
+ * given all its executions in launch order (estimate, warm-up, timed; exec[0] is its first): the true time of a
+ * run measured by tunecost. NaN when it has none, or when memory for a copy ran out. For a run in a trace
  * (trace_run_median_ns) or one just measured (the collector's cuBLAS reference). */
 double trace_timed_median_ns(const struct trace_run *run, const uint64_t *exec);
 /* Pointers into the loaded /exec_ns: all executions of run r, and its timed ones alone. */

@@ -165,6 +165,9 @@ int tr_check_run_durations(struct trace *t, long row, const struct trace_run *ru
     char w[96];
     if (run->status != TRACE_OK)
         return 0;
+    if (!(run->true_ms == 0 || isnan(run->true_ms) || (isfinite(run->true_ms) && run->true_ms > 0)))
+        FAIL("%s (status ok): true_ms %g is not a positive, finite duration (0 or NaN: not recorded)",
+             row_name(w, sizeof w, row, run, 1), run->true_ms);
     if (!isfinite(run->wall_ms) || run->wall_ms <= 0)
         FAIL("%s (status ok): wall_ms %g is not a positive, finite duration", row_name(w, sizeof w, row, run, 1),
              run->wall_ms);

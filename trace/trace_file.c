@@ -66,8 +66,10 @@ out:
         (void)trace_close(s);
     if (rc != 0) {
         (void)unlink(tmp);
-        tc_preferr("%s: cannot rewrite the trace %s", t->path,
-                   compress ? "compressed (it is complete, but uncompressed)" : "for appending");
+        tc_preferr("%s: cannot %s", t->path,
+                   !compress          ? "rewrite the trace for appending"
+                   : t->no_run_flush ? "write the trace" /* deferred appends: nothing complete is on disk */
+                                     : "rewrite the trace compressed (it is complete, but uncompressed)");
     }
     return rc;
 }

@@ -32,6 +32,7 @@ static const struct member run_members[] = {
     MEMBER(struct trace_run, exec_offset, M_I64), MEMBER(struct trace_run, wall_ms, M_F64),
     MEMBER(struct trace_run, flush_ms, M_F64),    MEMBER(struct trace_run, verify_ms, M_F64),
     MEMBER(struct trace_run, estimate_ms, M_F64), MEMBER(struct trace_run, rel_error, M_F64),
+    MEMBER_OPT(struct trace_run, true_ms, M_F64), MEMBER_OPT(struct trace_run, objective, M_F64),
 };
 #undef MEMBER
 #undef MEMBER_OPT

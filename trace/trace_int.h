@@ -59,7 +59,7 @@ struct trace {
     int writable;
     int compress_on_close; /* a writer rewrites the trace compressed when it closes */
     int append_ready;      /* /runs and /exec_ns can grow in place (chunked, unlimited, unfiltered) */
-    int no_run_flush;      /* trace_set_flush_each_run(t, 0): appends are not flushed one by one */
+    int no_run_flush;      /* trace_set_flush_each_run(t, 0): appends go to memory only, trace_close writes them */
     hid_t file, d_configs, d_inputs, d_runs, d_exec, d_log, d_warmup;
     hid_t mt_config, mt_input, mt_run; /* memory compound types */
     struct trace_meta meta;

@@ -42,6 +42,27 @@ out:
     return d;
 }
 
+/* The optional root attributes objective and objective_higher_is_better (absent: ranked by true time). */
+static int read_objective(struct trace *t)
+{
+    struct trace_meta *m = &t->meta;
+    htri_t e = H5Aexists(t->file, "objective");
+    if (e < 0) {
+        tr_h5fail(t->path, "H5Aexists()", "cannot look up attribute 'objective' of the root group");
+        return -1;
+    }
+    if (e == 0)
+        return 0;
+    if (tr_attr_read_str(t, t->file, "the root group", "objective", m->objective, sizeof m->objective) < 0 ||
+        tr_attr_read_num(t, t->file, "the root group", "objective_higher_is_better", H5T_NATIVE_INT32,
+                         &m->objective_higher_is_better) < 0)
+        return -1;
+    if (m->objective_higher_is_better != 0 && m->objective_higher_is_better != 1)
+        return tc_seterr("%s: root attribute objective_higher_is_better is %d (expected 0 or 1)", t->path,
+                         (int)m->objective_higher_is_better);
+    return 0;
+}
+
 static int read_meta(struct trace *t)
 {
     hid_t root = t->file;
@@ -112,7 +133,7 @@ static int read_meta(struct trace *t)
         return -1;
     if (m->format_minor < 0)
         return tc_seterr("%s: format_minor %d is not valid (expected 0 or more)", t->path, (int)m->format_minor);
-    return 0;
+    return read_objective(t);
 }
 
 /* Optional float members the file's type `ft` lacks read as NaN ("not measured"); integer ones stay 0. */
@@ -189,6 +210,46 @@ out:
     return rc;
 }
 
+/* The optional value tables of /params (attributes values_NAME, an imported search space): each column that has
+ * one must index into it. */
+static int read_param_values(struct trace *t)
+{
+    int rc = -1;
+    hid_t d = H5I_INVALID_HID, a = H5I_INVALID_HID;
+    char name[300];
+    H5TRY(d = H5Dopen2(t->file, "/params", H5P_DEFAULT), "cannot open /params");
+    for (int p = 0; p < t->n_params; p++) {
+        htri_t e;
+        char **vals = NULL;
+        int n = 0;
+        if (snprintf(name, sizeof name, "values_%s", t->param_names[p]) >= (int)sizeof name)
+            continue; /* no writer makes such a name */
+        H5TRY(e = H5Aexists(d, name), "cannot look up attribute '%s' of /params", name);
+        if (e == 0)
+            continue;
+        if (t->vtab == NULL && ((t->vtab = calloc((size_t)t->n_params, sizeof *t->vtab)) == NULL ||
+                                (t->n_vtab = calloc((size_t)t->n_params, sizeof *t->n_vtab)) == NULL))
+            FAIL("out of memory");
+        H5TRY(a = H5Aopen(d, name, H5P_DEFAULT), "cannot open attribute '%s' of /params", name);
+        if (tr_read_strs(t, a, 1, name, &vals, &n) < 0)
+            goto out;
+        tr_close_id(&a);
+        t->vtab[p] = vals;
+        t->n_vtab[p] = n;
+        for (int c = 0; c < t->n_configs; c++) {
+            int32_t v = t->params[(size_t)c * t->n_params + p];
+            if (v < 0 || v >= n)
+                FAIL("/params row %d: %s is %d, not an index into its value table %s (%d values)", c,
+                     t->param_names[p], (int)v, name, n);
+        }
+    }
+    rc = 0;
+out:
+    tr_close_id(&a);
+    tr_close_id(&d);
+    return rc;
+}
+
 /* A compound dataset of the layout: opened (kept in *dp if dp != NULL), members checked, rows read. */
 static int read_compound(struct trace *t, const struct layout *l, hid_t memtype, hsize_t expect_rows,
                          void **data, hsize_t *rows, hid_t *dp)
@@ -242,6 +303,16 @@ static int read_runs_and_exec(struct trace *t)
         goto out;
     t->runs = runs;
     t->n_runs = t->cap_runs = (size_t)n_runs;
+    if (trace_objective_is_metric(t)) {
+        int idx;
+        H5TRY(fs = H5Dget_type(t->d_runs), "cannot read the type of /runs");
+        idx = H5Tget_member_index(fs, "objective");
+        (void)H5Eclear2(H5E_DEFAULT);
+        tr_close_id(&fs);
+        if (idx < 0)
+            FAIL("root attribute objective is '%s' but /runs lacks the member 'objective' (its values)",
+                 t->meta.objective);
+    }
     if ((t->valid = malloc(n_runs ? (size_t)n_runs : 1)) == NULL)
         FAIL("out of memory for %llu runs", (unsigned long long)n_runs);
     if ((t->d_exec = open_dataset(t, "/exec_ns", 1, H5T_INTEGER, &exec_len)) < 0)
@@ -419,7 +490,8 @@ struct trace *tr_load(const char *path, int writable)
             FAIL("/configs row %d: status %d is not a known status (0..%d)", i, t->configs[i].status,
                  TRACE_N_STATUS - 1);
 
-    if (read_table(t, "/dims", H5T_NATIVE_INT64, sizeof(int64_t), &buf, &rows, &t->dim_names, &t->n_dims) < 0)
+    if (read_param_values(t) < 0 ||
+        read_table(t, "/dims", H5T_NATIVE_INT64, sizeof(int64_t), &buf, &rows, &t->dim_names, &t->n_dims) < 0)
         goto out;
     t->dims = buf;
     buf = NULL;

@@ -42,6 +42,11 @@ static int write_meta(struct trace *t, const struct trace_meta *m)
         tr_attr_write_num(t, root, "compile_jobs", H5T_STD_I32LE, H5T_NATIVE_INT32, &m->compile_jobs) < 0 ||
         tr_attr_write_num(t, root, "seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, &m->seed) < 0)
         return -1;
+    if (m->objective[0] != '\0' && strcmp(m->objective, "time") != 0 && /* optional: only another metric */
+        (tr_attr_write_str(t, root, "objective", m->objective) < 0 ||
+         tr_attr_write_num(t, root, "objective_higher_is_better", H5T_STD_I32LE, H5T_NATIVE_INT32,
+                           &m->objective_higher_is_better) < 0))
+        return -1;
     return 0;
 }
 
@@ -351,10 +356,12 @@ int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_
     /* Memory first, so that a failed allocation leaves the file as it was. */
     if (tr_reserve(t, t->n_runs + 1, t->n_exec + n_exec + 1) < 0)
         goto out;
-    if (check_space(t, n_exec) < 0)
-        goto out;
     row = *run;
     row.exec_offset = (int64_t)t->n_exec;
+    if (t->no_run_flush && t->compress_on_close) /* deferred: trace_close writes everything, compressed */
+        goto in_memory;
+    if (check_space(t, n_exec) < 0)
+        goto out;
 
     /* Executions, flush, then the run row that makes them reachable, flush. A process killed between the two
      * leaves values past the last run's end, which readers ignore and resumed writers overwrite. Within a flush
@@ -376,7 +383,7 @@ int trace_append_run(struct trace *t, const struct trace_run *run, const uint64_
     if (!t->no_run_flush)
         H5TRY(H5Fflush(t->file, H5F_SCOPE_LOCAL), "cannot flush the appended run");
     runs_extended = 0;
-
+in_memory:
     if (n_exec > 0)
         memcpy(t->exec + t->n_exec, exec_ns, n_exec * sizeof *exec_ns);
     t->runs[t->n_runs] = row;

@@ -2,9 +2,11 @@
 #include "tc_atomic.h"
 #include "tc_err.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,6 +20,51 @@ static void dir_of(const char *path, char *dir, size_t len)
     snprintf(dir, len, "%s", dirname(copy));
 }
 
+/* 1 if `name` is a temporary of `base` made by a process that is gone: "." + base + ".tmp.PID", or the temporary
+ * of such a temporary (".." + base + ".tmp.PID.tmp.PID", a trace's compressed rewrite), every PID dead. */
+static int stale_tmp_of(const char *name, const char *base)
+{
+    size_t lb = strlen(base);
+    int dots = 0, n_pid = 0;
+    while (name[dots] == '.')
+        dots++;
+    if (dots == 0 || strncmp(name + dots, base, lb) != 0)
+        return 0;
+    for (const char *p = name + dots + lb; *p != '\0';) {
+        char *end;
+        long pid;
+        if (strncmp(p, ".tmp.", 5) != 0)
+            return 0;
+        pid = strtol(p + 5, &end, 10);
+        if (end == p + 5 || pid <= 0 || (*end != '\0' && *end != '.'))
+            return 0;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            return 0; /* alive (or not ours to ask about): its temporary stays */
+        n_pid++;
+        p = end;
+    }
+    return n_pid > 0 && n_pid <= dots;
+}
+
+/* Remove the temporaries a killed earlier run left beside `path` (its regular files only, ours only). */
+static void sweep_stale(const char *dir, const char *base)
+{
+    char full[PATH_MAX * 2];
+    struct dirent *e;
+    struct stat st;
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] != '.' || !stale_tmp_of(e->d_name, base))
+            continue;
+        if (snprintf(full, sizeof full, "%s/%s", dir, e->d_name) < (int)sizeof full && lstat(full, &st) == 0 &&
+            S_ISREG(st.st_mode) && st.st_uid == geteuid())
+            (void)unlink(full);
+    }
+    closedir(d);
+}
+
 int tc_atomic_tmpname(const char *path, char *tmp, size_t len)
 {
     char dir[PATH_MAX], base[PATH_MAX], copy[PATH_MAX];
@@ -25,6 +72,8 @@ int tc_atomic_tmpname(const char *path, char *tmp, size_t len)
     dir_of(path, dir, sizeof dir);
     snprintf(copy, sizeof copy, "%s", path);
     snprintf(base, sizeof base, "%s", basename(copy));
+    if (base[0] != '.') /* a real output (not a temporary's own temporary): clear what killed runs left */
+        sweep_stale(dir, base);
     n = snprintf(tmp, len, "%s/.%s.tmp.%ld", dir, base, (long)getpid());
     if (n < 0 || (size_t)n >= len)
         return tc_seterr("%s: path too long", path);
@@ -68,7 +117,7 @@ FILE *tc_atomic_open(struct tc_atomic *a, const char *path)
             return NULL;
         fd = open(a->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd < 0) {
-            tc_seterr("%s: cannot create a file in '%s': %s", path, dir, strerror(errno));
+            tc_seterr_env("%s: cannot create a file in '%s': %s", path, dir, strerror(errno));
             a->tmp[0] = '\0';
             return NULL;
         }
@@ -93,10 +142,46 @@ int tc_atomic_rename(const char *tmp, const char *path)
     if (rename(tmp, path) != 0) {
         int e = errno;
         unlink(tmp);
-        return tc_seterr("%s: cannot move the finished file into place: %s", path, strerror(e));
+        return tc_seterr_env("%s: cannot move the finished file into place: %s", path, strerror(e));
     }
     fsync_dir(path);
     return 0;
+}
+
+int tc_atomic_rename_noreplace(const char *tmp, const char *path)
+{
+    int fd = open(tmp, O_RDONLY | O_CLOEXEC), rc, e;
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    /* One atomic step: the rename fails if path exists, whoever made it and however recently. */
+    rc = renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE);
+    if (rc != 0 && (errno == EINVAL || errno == ENOSYS)) { /* a file system without it: link fails on EEXIST */
+        rc = link(tmp, path);
+        if (rc == 0)
+            (void)unlink(tmp);
+    }
+    e = errno;
+    if (rc != 0) {
+        unlink(tmp);
+        if (e == EEXIST)
+            return tc_seterr("%s exists: another run created it meanwhile (use --force to replace it)", path);
+        return tc_seterr_env("%s: cannot move the finished file into place: %s", path, strerror(e));
+    }
+    fsync_dir(path);
+    return 0;
+}
+
+int tc_stream_check(FILE *fp, const char *path)
+{
+    errno = 0;
+    if (fflush(fp) == 0 && !ferror(fp))
+        return 0;
+    int e = errno != 0 ? errno : EIO; /* an earlier buffered write failed: the stream kept no errno */
+    if (path != NULL)
+        return tc_seterr_env("%s: write failed: %s", path, strerror(e));
+    return tc_seterr_env("write failed: %s", strerror(e));
 }
 
 int tc_atomic_commit(struct tc_atomic *a)
@@ -107,13 +192,13 @@ int tc_atomic_commit(struct tc_atomic *a)
     if (a->fp == NULL)
         return tc_seterr("%s: nothing to commit", a->path);
     if (fflush(a->fp) != 0 || ferror(a->fp)) {
-        tc_seterr("%s: write failed: %s", a->path, strerror(errno));
+        tc_seterr_env("%s: write failed: %s", a->path, strerror(errno));
         tc_atomic_abort(a);
         return -1;
     }
     fd = fileno(a->fp);
     if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
-        tc_seterr("%s: fsync failed: %s", a->path, strerror(errno));
+        tc_seterr_env("%s: fsync failed: %s", a->path, strerror(errno));
         tc_atomic_abort(a);
         return -1;
     }
@@ -126,14 +211,14 @@ int tc_atomic_commit(struct tc_atomic *a)
         unlink(a->tmp);
         snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
         if (linkat(AT_FDCWD, proc, AT_FDCWD, a->tmp, AT_SYMLINK_FOLLOW) != 0) {
-            tc_seterr("%s: cannot name the finished file: %s", a->path, strerror(errno));
+            tc_seterr_env("%s: cannot name the finished file: %s", a->path, strerror(errno));
             a->tmp[0] = '\0';
             tc_atomic_abort(a);
             return -1;
         }
     }
     if (fclose(a->fp) != 0)
-        rc = tc_seterr("%s: close failed: %s", a->path, strerror(errno));
+        rc = tc_seterr_env("%s: close failed: %s", a->path, strerror(errno));
     a->fp = NULL;
     if (rc != 0) {
         unlink(a->tmp);

@@ -29,10 +29,19 @@ int tc_atomic_commit(struct tc_atomic *a);
 void tc_atomic_abort(struct tc_atomic *a);
 
 /* A name for a temporary beside `path` (".NAME.tmp.PID" in the same directory), for writers that need a real
- * name, such as HDF5 files: write there, then tc_atomic_rename() it into place. */
+ * name, such as HDF5 files: write there, then tc_atomic_rename() it into place. Temporaries of NAME that a killed
+ * earlier run left (".NAME.tmp.PID" and ".NAME.tmp.PID"'s own, of processes that are gone) are removed first. */
 int tc_atomic_tmpname(const char *path, char *tmp, size_t len);
 /* fsync the file, rename tmp -> path and fsync the directory. On failure tmp is removed and -1 returned. */
 int tc_atomic_rename(const char *tmp, const char *path);
+/* The same, but never replacing an existing path (renameat2 RENAME_NOREPLACE, else link + unlink): a check that
+ * path does not exist, made at the start, cannot be raced by another run. An existing path gives -1 with a
+ * message saying so (not marked as an environment fault: the user's output is taken). */
+int tc_atomic_rename_noreplace(const char *tmp, const char *path);
+
+/* Flush fp and check it for a write error: 0, or -1 with "<path>: write failed: <the OS's reason>" marked as the
+ * environment's fault (a full disk, a file size limit). path may be NULL (the message then has no path). */
+int tc_stream_check(FILE *fp, const char *path);
 
 /* Check an output path before any work is done, so that a bad -o costs nothing and never destroys an input.
  * `out` is the file (is_dir 0) or directory (is_dir 1) a command will write or replace; inputs[0..n_inputs) are

@@ -53,28 +53,3 @@ int tc_cli_usage_error(const char *cmd, const char *fmt, ...)
     fprintf(stderr, "\nsee 'tunecost %s --help'\n", cmd);
     return 2;
 }
-
-int tc_cli_samples(const char *arg, int *out)
-{
-    return tc_parse_int("--samples", arg, 1, TC_CLI_SAMPLES_MAX, out);
-}
-
-int tc_cli_runs(const char *arg, int *out)
-{
-    return tc_parse_int("--runs", arg, 1, TC_CLI_RUNS_MAX, out);
-}
-
-int tc_cli_seed(const char *arg, uint64_t *out)
-{
-    return tc_parse_u64("--seed", arg, out);
-}
-
-int tc_cli_threads(const char *arg, int *out)
-{
-    return tc_parse_int("--threads", arg, 0, TC_CLI_THREADS_MAX, out);
-}
-
-int tc_cli_compile_factor(const char *arg, int *out)
-{
-    return tc_parse_int("--compile-factor", arg, 1, TC_CLI_COMPILE_FACTOR_MAX, out);
-}

@@ -16,8 +16,8 @@
  *   -q, --quiet               no progress, settings or status lines (errors and warnings still print)
  *
  * Use: put the TC_OPT_* declarations below in the command's option table (tc_optdecl.h) and call tc_cli_parse;
- * docs/architecture.md, "How to add an option / a command". tc_cli_next and the TC_CLI_OPT_* rows are the loop
- * underneath (tc_optdecl.c), kept for code not yet declared; new code does not use them.
+ * docs/architecture.md, "How to add an option / a command". tc_cli_next is the loop underneath (tc_optdecl.c);
+ * commands do not call it.
  *
  * Usage errors are one line "tunecost CMD: ..." and a second line "see 'tunecost CMD --help'", exit 2. */
 #ifndef TC_CLI_H
@@ -35,7 +35,7 @@ enum {
     TC_CLI_LOCAL = 0x200, /* first id for a subcommand's own long-only options */
 };
 
-/* The shared options' ranges, written once (the declarations below and the retiring tc_cli_* parsers use them). */
+/* The shared options' ranges, written once (the declarations below use them). */
 #define TC_CLI_SAMPLES_MAX 10000000
 #define TC_CLI_RUNS_MAX 1000000
 #define TC_CLI_THREADS_MAX 4096
@@ -78,20 +78,6 @@ enum {
     {.name = "quiet", .letter = 'q', .arg = TC_ARG_FLAG, .field = offsetof(type, fld), .help = text}
 #define TC_OPT_HELP {.name = "help", .letter = 'h', .arg = TC_ARG_HELP, .help = "show this help and exit"}
 
-/* Retiring: the same options for code not yet declared with tc_optdecl (struct option rows for tc_cli_next), kept
- * while other branches of this round still use them; no command in the tree does. */
-#define TC_CLI_OPT_OUTPUT {"output", required_argument, NULL, 'o'}
-#define TC_CLI_OPT_INPUT {"input", required_argument, NULL, 'i'}
-#define TC_CLI_OPT_SAMPLES {"samples", required_argument, NULL, 's'}
-#define TC_CLI_OPT_RUNS {"runs", required_argument, NULL, 'r'}
-#define TC_CLI_OPT_SEED {"seed", required_argument, NULL, TC_CLI_SEED}
-#define TC_CLI_OPT_THREADS {"threads", required_argument, NULL, 'j'}
-#define TC_CLI_OPT_COMPILE_FACTOR {"compile-factor", required_argument, NULL, 'c'}
-#define TC_CLI_OPT_FORCE {"force", no_argument, NULL, 'f'}
-#define TC_CLI_OPT_QUIET {"quiet", no_argument, NULL, 'q'}
-#define TC_CLI_OPT_HELP {"help", no_argument, NULL, 'h'}
-#define TC_CLI_OPT_END {NULL, 0, NULL, 0}
-
 /* One step of getopt_long(argc, argv, shortopts, longopts); set optind = 1 before the first step. Returns the option's id (optarg set), -1
  * after the last option, or TC_CLI_ERROR after printing "tunecost CMD: unknown option '--foo'" or
  * "tunecost CMD: option '--foo' needs a value" and the "see" line. shortopts must not start with ':'. */
@@ -99,12 +85,5 @@ int tc_cli_next(const char *cmd, int argc, char **argv, const char *shortopts, c
 
 /* Prints "tunecost CMD: <message>" and "see 'tunecost CMD --help'" on stderr; returns 2 (the usage exit). */
 int tc_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Values of the shared options, with the ranges above; on failure -1 and tc_errmsg() names the option. */
-int tc_cli_samples(const char *arg, int *out);
-int tc_cli_runs(const char *arg, int *out);
-int tc_cli_seed(const char *arg, uint64_t *out);
-int tc_cli_threads(const char *arg, int *out);
-int tc_cli_compile_factor(const char *arg, int *out);
 
 #endif

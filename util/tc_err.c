@@ -15,7 +15,7 @@ int tc_seterr(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(tc_errbuf, sizeof tc_errbuf, fmt, ap);
     va_end(ap);
-    tc_err_env = 0;
+    tc_err_env = strstr(tc_errbuf, "out of memory") != NULL; /* every such message says so: the machine's fault */
     return -1;
 }
 

@@ -15,7 +15,8 @@
 int tc_seterr(const char *fmt, ...) TC_PRINTF(1, 2);
 /* The same for a fault of the environment (a full disk, a file size limit, memory, the OS refusing), as
  * opposed to bad input: commands exit 1 for the one, 2 for the other (tc_err_exit_code). tc_seterr clears the
- * mark, tc_preferr keeps it, tc_err_mark_env sets it on the current message. */
+ * mark (but sets it for a message that says "out of memory"), tc_preferr keeps it, tc_err_mark_env sets it on the
+ * current message. */
 int tc_seterr_env(const char *fmt, ...) TC_PRINTF(1, 2);
 void tc_err_mark_env(void);
 int tc_err_is_env(void);

@@ -2,6 +2,8 @@
 #include "tc_json.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Length of the well-formed UTF-8 sequence at p (1 to 4 bytes, RFC 3629: no overlongs, no surrogates, nothing
  * past U+10FFFF), or 0 when the bytes there are not one. */
@@ -53,6 +55,31 @@ void tc_json_str(FILE *fp, const char *s)
         }
     }
     fputc('"', fp);
+}
+
+void tc_json_value(FILE *fp, const char *text)
+{
+    size_t l = strlen(text);
+    char *end = NULL;
+    if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0 || strcmp(text, "null") == 0) {
+        fputs(text, fp);
+        return;
+    }
+    if ((text[0] == '-' || (text[0] >= '0' && text[0] <= '9')) && isfinite(strtod(text, &end)) && *end == '\0') {
+        fputs(text, fp);
+        return;
+    }
+    if (l >= 2 && text[0] == '"' && text[l - 1] == '"') {
+        char *inner = malloc(l - 1);
+        if (inner != NULL) {
+            memcpy(inner, text + 1, l - 2);
+            inner[l - 2] = '\0';
+            tc_json_str(fp, inner); /* escaped and UTF-8-checked like any string */
+            free(inner);
+            return;
+        }
+    }
+    tc_json_str(fp, text);
 }
 
 void tc_json_num(FILE *fp, double v)

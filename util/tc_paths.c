@@ -77,8 +77,9 @@ static void search(enum tc_paths_kind kind, char *out, size_t len)
 {
     const char *env = getenv(kinds[kind].env);
     char inst[PATH_MAX];
-    if (env != NULL && env[0] != '\0') {
-        snprintf(out, len, "%s", env);
+    if (env != NULL && env[0] != '\0') { /* made absolute when it exists: commands run gnuplot in other folders */
+        if (realpath(env, inst) == NULL || snprintf(out, len, "%s", inst) >= (int)len)
+            snprintf(out, len, "%s", env);
         return;
     }
     if (installed_datadir(inst, sizeof inst) == 0 &&

@@ -1,8 +1,8 @@
 /* tc_paths.h — where tunecost finds the files it ships: the reference traces and studies (data) and the gnuplot
  * scripts (plots). Every command asks here; nothing else in the tree builds such a path. One search order, the
  * first folder that qualifies wins:
- *   1. the environment: $TUNECOST_DATA_DIR, $TUNECOST_PLOTS_DIR (taken as given, even when the file is not there,
- *      so that a message names the folder the user chose);
+ *   1. the environment: $TUNECOST_DATA_DIR, $TUNECOST_PLOTS_DIR (taken even when the file is not there, so that
+ *      a message names the folder the user chose; made absolute when the folder exists);
  *   2. the installation the running binary belongs to: <folder of the binary>/<bindir to datadir>/tunecost for data,
  *      .../tunecost/plots for the scripts (relocatable: `meson install --destdir`, a prefix copied elsewhere); with
  *      an absolute bindir or datadir, the configured <datadir>/tunecost when the binary runs from the configured
@@ -20,7 +20,7 @@ enum tc_paths_kind {
     TC_PATHS_PLOTS, /* the gnuplot scripts */
 };
 
-/* The folder of kind, by the search order above (absolute unless the environment gave a relative one). */
+/* The folder of kind, by the search order above (absolute unless the environment named a missing folder). */
 const char *tc_paths_dir(enum tc_paths_kind kind);
 /* The shipped reference trace, the default TRACE of every command: <data>/gemm-h200.h5. */
 const char *tc_paths_default_trace(void);

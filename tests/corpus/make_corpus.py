@@ -337,6 +337,19 @@ def _swap_offsets(s, a, b):
     runs[a]["exec_offset"], runs[b]["exec_offset"] = int(runs[b]["exec_offset"]), int(runs[a]["exec_offset"])
 
 
+# ---- value tables (imported traces) ---------------------------------------------------------------------------
+case("values-table", "values", "accept", "/params column 0 as indices into a value table values_NAME (an imported "
+     "trace's strings)", lambda s: _value_table(s, 8))
+case("values-index-outside", "values", "reject", "a value table with 2 values where /params column 0 holds larger "
+     "indices", lambda s: _value_table(s, 2))
+
+
+def _value_table(s, n):
+    p = s["params"]["data"]
+    if n > 2:  # indices 0.. into a table long enough for every row
+        p[:, 0] = np.arange(len(p)) % n
+    s["params"]["attrs"]["values_" + PARAM_NAMES[0]] = ['"v%d"' % i for i in range(n)]
+
 # ---- references ---------------------------------------------------------------------------------------------
 case("ref-config-missing", "references", "reject", "a run's config = 99 (6 configurations)",
      lambda s: set_field(s, "runs", 0, "config", 99))

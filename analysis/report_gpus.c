@@ -1,0 +1,286 @@
+/* report_gpus.c — the report's cross-GPU study on the shipped traces of one space on two GPUs (pol_shipped_pair:
+ * the full-space pair when shipped, else gemm-h200.h5 and gemm-h100.h5, the same 100 configurations): how much of
+ * one GPU's optimum the other GPU's best configuration keeps, every policy ranked per GPU with its CI and the
+ * ranking's stability over three seeds, and whether the warm start from the other GPU (`transfer`) beats each
+ * policy from scratch, on the inputs both GPUs have. */
+#include "policy.h"
+#include "report_ctx.h"
+#include "trace.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GPU_SEEDS 3
+#define GPU_MAX_POL 16
+#define GPU_MIN_RUNS 5
+
+static const char *const gpu_name[2] = {"H200", "H100"};
+
+/* A policy's score and its 95% CI, the report's ranking statistic: the methodology's (score_atm.h), the default
+ * score of `policies`, with its bootstrap CI over runs and inputs. */
+static void score_ci(const struct pol_curve *cv, double *m, double *lo, double *hi)
+{
+    *m = cv->atm_score;
+    *lo = cv->atm_lo;
+    *hi = cv->atm_hi;
+}
+
+/* The configuration of `to` with the parameter values of configuration k of `from`, or -1. */
+static int same_config(const struct trace *from, int k, const struct trace *to)
+{
+    int np = trace_n_params(from);
+    for (int m = 0; m < trace_n_configs(to); m++)
+        if (memcmp(trace_params(to, m), trace_params(from, k), (size_t)np * sizeof(int32_t)) == 0)
+            return m;
+    return -1;
+}
+
+/* Mean and 95% CI (Student t over the n values). */
+static void mean_ci(const double *x, int n, double *m, double *lo, double *hi)
+{
+    double s = 0, ss = 0;
+    for (int i = 0; i < n; i++)
+        s += x[i];
+    *m = n > 0 ? s / n : NAN;
+    for (int i = 0; i < n; i++)
+        ss += (x[i] - *m) * (x[i] - *m);
+    double half = n > 1 ? gsl_cdf_tdist_Pinv(0.975, n - 1) * sqrt(ss / (n - 1) / n) : NAN;
+    *lo = *m - half;
+    *hi = *m + half;
+}
+
+/* One row of cross-gpu.tsv: what `from`'s best configuration per input keeps of `to`'s optimum (its speedup there
+ * relative to `to`'s best; 0 where it fails there), over the inputs both have. Returns 0, or -1 (message set). */
+static int keep_row(struct table *tab, const struct trace *from, const struct trace *to, const char *dir,
+                    double *mean_out)
+{
+    int n = 0, same = 0, nf = trace_n_inputs(from);
+    double *keep = malloc(((size_t)nf + 1) * sizeof *keep), m, lo, hi, mn = INFINITY;
+    if (keep == NULL)
+        return tc_seterr("out of memory");
+    for (int i = 0; i < nf; i++) {
+        int j = trace_find_input(to, trace_dims(from, i)), bf = trace_best_config(from, i, NULL, NULL);
+        double opt_ns;
+        int bt = j >= 0 ? trace_best_config(to, j, &opt_ns, NULL) : -1;
+        if (bf < 0 || bt < 0)
+            continue;
+        int k = same_config(from, bf, to);
+        long r = k >= 0 ? trace_find_run(to, j, k) : -1;
+        keep[n] = r >= 0 && trace_run_valid(to, (size_t)r) ? opt_ns / trace_run_median_ns(to, (size_t)r) : 0;
+        same += k == bt;
+        mn = keep[n] < mn ? keep[n] : mn;
+        n++;
+    }
+    mean_ci(keep, n, &m, &lo, &hi);
+    free(keep);
+    int row = table_add_row(tab);
+    double v[6] = {n, m, lo, hi, n > 0 ? mn : NAN, same};
+    static const int digits[6] = {0, 4, 4, 4, 4, 0};
+    table_set_str(tab, row, 0, dir);
+    for (int q = 0; q < 6; q++)
+        table_set_num(tab, row, q + 1, v[q], digits[q]);
+    *mean_out = m;
+    return 0;
+}
+
+/* Every policy on trace t (transfer with `other` as its prior) for each of GPU_SEEDS seeds: cv[seed][policy].
+ * Returns the number of policies, or -1 (message set). */
+static int gpu_evaluate(struct report_ctx *c, const struct trace *t, const struct trace *other,
+                        struct pol_curve cv[GPU_SEEDS][GPU_MAX_POL], int *n_in)
+{
+    struct pol_settings s;
+    struct pol_data *d = pol_data_from_trace(t);
+    double grid[60];
+    int n = 0;
+    if (d == NULL || pol_data_set_prior(d, t, other) != 0) {
+        pol_data_free(d);
+        return -1;
+    }
+    *n_in = pol_data_restrict_to_prior(d); /* the inputs both GPUs have */
+    pol_settings_default(&s);
+    s.runs = c->o->runs;
+    pol_grid(s.budget_s * 1e-4, s.budget_s, s.n_grid, grid);
+    for (int seed = 0; seed < GPU_SEEDS; seed++) {
+        s.seed = c->o->seed + (uint64_t)seed;
+        n = 0;
+        for (int k = 0; policy_registry[k] != NULL && n < GPU_MAX_POL; k++, n++)
+            if (pol_evaluate(d, policy_registry[k], &s, grid, &cv[seed][n]) != 0) {
+                for (int q = 0; q < n; q++)
+                    pol_curve_free(&cv[seed][q]);
+                for (int e = 0; e < seed; e++)
+                    for (int q = 0; q < n; q++)
+                        pol_curve_free(&cv[e][q]);
+                pol_data_free(d);
+                return -1;
+            }
+    }
+    pol_data_free(d);
+    return n;
+}
+
+/* rank[p]: policy p's place (1 = highest score) among the n of one seed. */
+static void ranks(const struct pol_curve *cv, int n, int *rank)
+{
+    for (int p = 0; p < n; p++) {
+        double m, lo, hi, mq, lq, hq;
+        score_ci(&cv[p], &m, &lo, &hi);
+        rank[p] = 1;
+        for (int q = 0; q < n; q++) {
+            score_ci(&cv[q], &mq, &lq, &hq);
+            rank[p] += q != p && (mq > m || (mq == m && q < p));
+        }
+    }
+}
+
+/* The per-GPU table (rows in seed 0's ranking order) and its findings: the headline only where a CI separates,
+ * the stability over the seeds, the warm start against each policy from scratch. */
+static int gpu_findings(struct report_ctx *c, int g, struct pol_curve cv[GPU_SEEDS][GPU_MAX_POL], int n, int n_in,
+                        struct table *tab)
+{
+    int rk[GPU_SEEDS][GPU_MAX_POL], order[GPU_MAX_POL] = {0}, max_change = 0, tr = -1, beats = 0, below = 0;
+    char beaten[512] = "", not_beaten[512] = "";
+    for (int e = 0; e < GPU_SEEDS; e++)
+        ranks(cv[e], n, rk[e]);
+    for (int p = 0; p < n; p++) {
+        order[rk[0][p] - 1] = p;
+        for (int e = 1; e < GPU_SEEDS; e++)
+            max_change = abs(rk[e][p] - rk[0][p]) > max_change ? abs(rk[e][p] - rk[0][p]) : max_change;
+        if (policy_registry[p]->needs_prior)
+            tr = p;
+    }
+    for (int k = 0; k < n; k++) {
+        int p = order[k], row = table_add_row(tab);
+        double m, lo, hi;
+        score_ci(&cv[0][p], &m, &lo, &hi);
+        double v[8] = {rk[0][p], m, lo, hi, rk[1][p], rk[2][p], cv[0][p].t95_s, cv[0][p].final_speedup};
+        static const int digits[8] = {0, 3, 3, 3, 0, 0, 3, 4};
+        table_set_str(tab, row, 0, gpu_name[g]);
+        table_set_str(tab, row, 1, cv[0][p].policy);
+        for (int q = 0; q < 8; q++)
+            table_set_num(tab, row, q + 2, v[q], digits[q]);
+    }
+    double m0, lo0, hi0, m1, lo1, hi1;
+    if (n < 2)
+        return 0;
+    score_ci(&cv[0][order[0]], &m0, &lo0, &hi0);
+    score_ci(&cv[0][order[1]], &m1, &lo1, &hi1);
+    int separated = 1;
+    for (int k = 1; k < n; k++) {
+        double m, lo, hi;
+        score_ci(&cv[0][order[k]], &m, &lo, &hi);
+        separated = separated && lo0 > hi;
+    }
+    if (separated)
+        report_finding(c, "**Policies on the %s** (%d inputs both GPUs have x %d runs): %s ranks first, %.3f [%.3f, "
+                       "%.3f], its 95%% CI above every other policy's. Over seeds %llu to %llu the largest change of a "
+                       "policy's rank is %d.", gpu_name[g], n_in, c->o->runs, cv[0][order[0]].policy, m0, lo0, hi0,
+                       (unsigned long long)c->o->seed, (unsigned long long)c->o->seed + GPU_SEEDS - 1, max_change);
+    else
+        report_finding(c, "**Policies on the %s** (%d inputs both GPUs have x %d runs): no policy's 95%% CI lies "
+                       "above all others'; the highest scores are %s %.3f [%.3f, %.3f] and %s %.3f [%.3f, %.3f]. Over seeds "
+                       "%llu to %llu the largest change of a policy's rank is %d (table \"Policies per GPU\").",
+                       gpu_name[g], n_in, c->o->runs, cv[0][order[0]].policy, m0, lo0, hi0, cv[0][order[1]].policy,
+                       m1, lo1, hi1, (unsigned long long)c->o->seed, (unsigned long long)c->o->seed + GPU_SEEDS - 1,
+                       max_change);
+    if (tr < 0)
+        return 0;
+    double mt, lt, ht;
+    score_ci(&cv[0][tr], &mt, &lt, &ht);
+    for (int p = 0; p < n; p++) {
+        double m, lo, hi;
+        if (p == tr)
+            continue;
+        score_ci(&cv[0][p], &m, &lo, &hi);
+        char *dst = lt > hi ? beaten : not_beaten;
+        beats += lt > hi;
+        below += ht < lo;
+        size_t len = strlen(dst);
+        snprintf(dst + len, 512 - len, "%s%s", len > 0 ? ", " : "", cv[0][p].policy);
+    }
+    return report_finding(c, "**Warm start on the %s** from the %s's measurements (transfer: %.3f [%.3f, %.3f]): its "
+                          "95%% CI lies above that of %d of the %d policies from scratch (%s)%s%s%s; below %d.",
+                          gpu_name[g], gpu_name[1 - g], mt, lt, ht, beats, n - 1, beats > 0 ? beaten : "none",
+                          not_beaten[0] ? "; it overlaps or is below " : "", not_beaten, "", below);
+}
+
+int report_cross_gpu(struct report_ctx *c)
+{
+    static const char *kcols[] = {"best_of", "inputs", "keep_mean", "keep_lo", "keep_hi", "keep_min", "same_best"};
+    static const char *pcols[] = {"gpu", "policy", "rank", "score", "score_lo", "score_hi", "rank_seed2",
+                                  "rank_seed3", "t95_s", "final_speedup"};
+    char buf[2][4096];
+    struct trace *t[2] = {NULL, NULL};
+    struct table *keep = NULL, *pol = NULL;
+    static struct pol_curve cv[2][GPU_SEEDS][GPU_MAX_POL];
+    int n[2] = {0, 0}, n_in[2] = {0, 0}, rc = -1;
+    double km[2];
+    if (pol_shipped_pair(buf[0], buf[1], sizeof buf[0]) != 0)
+        return report_finding(c, "The cross-GPU study needs the shipped traces of one space on the H200 and the H100 "
+                              "(gemm-h200-full.h5 and gemm-h100-full.h5, else gemm-h200.h5 and gemm-h100.h5); they are "
+                              "not there, so the study is not in this report.");
+    {
+        char *a = realpath(trace_path(c->t), NULL), *b = realpath(buf[0], NULL);
+        int same = a != NULL && b != NULL && strcmp(a, b) == 0;
+        free(a);
+        free(b);
+        if (!same) /* the study is of the shipped pair: a report on another trace leaves it out */
+            return report_finding(c, "The cross-GPU study runs on the shipped H200 trace (%s) with its H100 twin; this "
+                                  "report is of another trace, so the study is not in it.", tables_base_name(buf[0]));
+    }
+    if (c->o->runs < GPU_MIN_RUNS) /* 3 seeds x every policy x 2 GPUs: worth its time only for a ranking */
+        return report_finding(c, "The cross-GPU study ranks the policies with CIs over runs: it needs --runs %d or "
+                              "more (this report has %d), so it is not in this report.", GPU_MIN_RUNS, c->o->runs);
+    report_say(c, "cross-GPU study: %s and %s, every policy x %d seeds", buf[0], buf[1], GPU_SEEDS);
+    for (int g = 0; g < 2; g++)
+        if ((t[g] = trace_open(buf[g])) == NULL)
+            goto out;
+    if ((keep = table_new("What one GPU's best configuration keeps of the other's optimum", 7, kcols)) == NULL ||
+        keep_row(keep, t[0], t[1], "H200 best on the H100", &km[0]) != 0 ||
+        keep_row(keep, t[1], t[0], "H100 best on the H200", &km[1]) != 0)
+        goto out;
+    table_add_note(keep, "per input: the other GPU's true time of its own best configuration over that of this GPU's "
+                   "best (0 where it fails there); mean, 95%% CI (Student t over inputs), minimum; same_best: inputs "
+                   "where both GPUs have the same best configuration");
+    if (report_keep_table(c, keep, "cross-gpu.tsv", "Cross-GPU: one GPU's best configuration on the other", 4) != 0) {
+        keep = NULL;
+        goto out;
+    }
+    keep = NULL;
+    report_finding(c, "**Cross-GPU** (%s and %s, the inputs both have): the H200's best configuration keeps on "
+                   "average %.1f%% of the H100's optimum, the H100's best %.1f%% of the H200's (table \"Cross-GPU\").",
+                   tables_base_name(buf[0]), tables_base_name(buf[1]), 100 * km[0], 100 * km[1]);
+    for (int g = 0; g < 2; g++)
+        if ((n[g] = gpu_evaluate(c, t[g], t[1 - g], cv[g], &n_in[g])) < 0)
+            goto out;
+    if ((pol = table_new("Policies per GPU, ranked by score (95% CI), with their ranks under two other seeds", 10,
+                         pcols)) == NULL)
+        goto out;
+    for (int g = 0; g < 2; g++)
+        if (gpu_findings(c, g, cv[g], n[g], n_in[g], pol) != 0)
+            goto out;
+    table_add_note(pol, "score: the methodology's (Willemsen et al. 2024; policies --score atm), 95%% bootstrap CI "
+                   "over runs and inputs; every policy, %d runs per input, seed %llu (rank), %llu and %llu "
+                   "(rank_seed2, rank_seed3); transfer starts from the other GPU's ranking (--transfer-from); "
+                   "docs/simulation.md", c->o->runs,
+                   (unsigned long long)c->o->seed, (unsigned long long)c->o->seed + 1,
+                   (unsigned long long)c->o->seed + 2);
+    if (report_keep_table(c, pol, "policies-gpu.tsv", "Policies per GPU", 40) != 0) {
+        pol = NULL;
+        goto out;
+    }
+    pol = NULL;
+    rc = 0;
+out:
+    table_free(keep);
+    table_free(pol);
+    for (int g = 0; g < 2; g++) {
+        for (int e = 0; e < GPU_SEEDS; e++)
+            for (int p = 0; p < n[g]; p++)
+                pol_curve_free(&cv[g][e][p]);
+        trace_close(t[g]);
+    }
+    return rc;
+}

@@ -1,0 +1,201 @@
+/* report_reeval.c — honest statistics for the report: every time-to-target and every "best point within a budget"
+ * is chosen on one set of Monte Carlo runs (the simulation's) and reported on a fresh set drawn with a derived
+ * seed, with its 95% confidence interval, so the cheapest-of-500 selection does not flatter it (issue 23). Also the
+ * same for a weighted mean over inputs (two kernel families against a common reference). */
+#include "report_ctx.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t report_derive_seed(uint64_t seed, uint64_t k)
+{
+    /* splitmix64 of the seed and the stream number: different k, unrelated streams; never the seed itself */
+    uint64_t z = seed + 0x9E3779B97F4A7C15ull * (k + 1) + 0xD1B54A32D192ED03ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+int report_reeval_runs(int runs)
+{
+    long r = 10L * runs;
+    return r < REPORT_REEVAL_MIN_RUNS ? REPORT_REEVAL_MIN_RUNS : r > 100000 ? 100000 : (int)r;
+}
+
+/* The settings that replay exactly one sample's hyperparameters of scenario sc on fresh runs. */
+static void pinned_settings(const struct sim_settings *s, int sc, const struct sim_point *p, uint64_t seed,
+                            int input, struct sim_settings *e)
+{
+    *e = *s;
+    e->samples = 1;
+    e->runs = report_reeval_runs(s->runs);
+    e->seed = seed;
+    e->input = input;
+    e->n_scenarios = 1;
+    e->scenarios[0] = s->scenarios[sc];
+    e->n_config_lo = e->n_config_hi = p->n_config;
+    e->exec_ms_lo = e->exec_ms_hi = p->exec_ms;
+    e->es_num_lo = e->es_num_hi = p->es_num;
+    e->es_thr_lo = e->es_thr_hi = p->es_thr;
+}
+
+static void est_from_point(struct report_est *out, const struct sim_point *q)
+{
+    out->time_s = q->time_s;
+    out->time_lo = q->time_s_lo;
+    out->time_hi = q->time_s_hi;
+    out->speedup = q->speedup;
+    out->speedup_lo = q->speedup_lo;
+    out->speedup_hi = q->speedup_hi;
+}
+
+static void est_select(struct report_est *out, const struct sim_point *p)
+{
+    memset(out, 0, sizeof *out);
+    out->sample = p != NULL ? p->sample : -1;
+    out->time_s = out->time_lo = out->time_hi = out->speedup = out->speedup_lo = out->speedup_hi = NAN;
+    out->sel_time_s = out->sel_speedup = NAN;
+    if (p == NULL)
+        return;
+    out->n_config = p->n_config;
+    out->exec_ms = p->exec_ms;
+    out->es_num = p->es_num;
+    out->es_thr = p->es_thr;
+    out->sel_time_s = p->time_s;
+    out->sel_speedup = p->speedup;
+}
+
+int report_reeval(const struct sim_data *d, const struct sim_settings *s, int sc, const struct sim_point *p,
+                  uint64_t seed, struct report_est *out)
+{
+    struct sim_settings e;
+    struct sim_result *r;
+    est_select(out, p);
+    if (p == NULL)
+        return 0;
+    pinned_settings(s, sc, p, seed, s->input, &e);
+    if ((r = sim_run(d, &e, NULL, NULL)) == NULL)
+        return -1;
+    est_from_point(out, &r->points[0]);
+    sim_result_free(r);
+    return 0;
+}
+
+/* Whether a selection-set point counts as reaching the target: its CI's lower bound does (its mean when the CI is
+ * not known, runs < 2). Choosing on the lower bound keeps the selection from favouring lucky samples. */
+static int reaches(const struct sim_point *q, double target)
+{
+    return isnan(q->speedup_lo) ? q->speedup >= target : q->speedup_lo >= target;
+}
+
+const struct sim_point *report_pick_ttt(const struct sim_result *r, int n_sc, int sc, double target)
+{
+    const struct sim_point *best = NULL;
+    for (int i = sc; i < r->n_points; i += n_sc)
+        if (reaches(&r->points[i], target) && (best == NULL || r->points[i].time_s < best->time_s))
+            best = &r->points[i];
+    return best;
+}
+
+const struct sim_point *report_pick_budget(const struct sim_result *r, int n_sc, int sc, double budget_s)
+{
+    const struct sim_point *best = NULL;
+    for (int i = sc; i < r->n_points; i += n_sc) {
+        const struct sim_point *q = &r->points[i];
+        double v = isnan(q->speedup_lo) ? q->speedup : q->speedup_lo; /* again the lower bound decides */
+        double b = best == NULL ? -INFINITY : isnan(best->speedup_lo) ? best->speedup : best->speedup_lo;
+        if ((isnan(q->time_s_hi) ? q->time_s : q->time_s_hi) <= budget_s && v > b)
+            best = q;
+    }
+    return best;
+}
+
+int report_ttt(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
+               double target, uint64_t seed, struct report_est *out)
+{
+    return report_reeval(d, s, sc, report_pick_ttt(r, s->n_scenarios, sc, target), seed, out);
+}
+
+int report_budget_best(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
+                       double budget_s, uint64_t seed, struct report_est *out)
+{
+    return report_reeval(d, s, sc, report_pick_budget(r, s->n_scenarios, sc, budget_s), seed, out);
+}
+
+/* ---- a weighted mean over inputs, replayed input by input ------------------------------------------------- */
+
+/* Standard error from a 95% t interval of `runs` runs: half-width / t(0.975, runs - 1). */
+static double se_of(double lo, double hi, int runs)
+{
+    return runs >= 2 && isfinite(lo) && isfinite(hi) ? (hi - lo) / 2 / gsl_cdf_tdist_Pinv(0.975, runs - 1) : NAN;
+}
+
+int report_weighted_run(const struct sim_data *d, const struct sim_settings *s, const int *inputs,
+                        const double *weight, int n_in, struct sim_result **per_input)
+{
+    for (int k = 0; k < n_in; k++) {
+        struct sim_settings e = *s;
+        e.input = inputs[k];
+        e.n_scenarios = 1;
+        (void)weight;
+        if ((per_input[k] = sim_run(d, &e, NULL, NULL)) == NULL) {
+            for (int j = 0; j < k; j++)
+                sim_result_free(per_input[j]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void report_weighted_combine(struct sim_result *const *per_input, const double *weight, int n_in, int runs,
+                             int sample, struct sim_point *out)
+{
+    double t = 0, v = 0, vt = 0, vv = 0;
+    *out = per_input[0]->points[sample];
+    for (int k = 0; k < n_in; k++) {
+        const struct sim_point *q = &per_input[k]->points[sample];
+        double st = se_of(q->time_s_lo, q->time_s_hi, runs), sv = se_of(q->speedup_lo, q->speedup_hi, runs);
+        t += q->time_s / n_in;
+        v += q->speedup * weight[k] / n_in;
+        vt += st * st;
+        vv += sv * weight[k] * sv * weight[k];
+    }
+    /* stratified by input, as sim_run does over inputs: the inputs are fixed, only runs are noise */
+    double tq = runs >= 2 ? gsl_cdf_tdist_Pinv(0.975, (double)n_in * (runs - 1)) : NAN;
+    out->time_s = t;
+    out->speedup = v;
+    out->time_s_lo = t - tq * sqrt(vt) / n_in;
+    out->time_s_hi = t + tq * sqrt(vt) / n_in;
+    out->speedup_lo = v - tq * sqrt(vv) / n_in;
+    out->speedup_hi = v + tq * sqrt(vv) / n_in;
+}
+
+int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *s, const int *inputs,
+                           const double *weight, int n_in, const struct sim_point *p, uint64_t seed,
+                           struct report_est *out)
+{
+    struct sim_result **per = calloc((size_t)n_in + 1, sizeof *per);
+    struct sim_point q;
+    int runs = report_reeval_runs(s->runs), k = 0, rc = -1;
+    est_select(out, p);
+    if (p == NULL || per == NULL) {
+        free(per);
+        return p == NULL ? 0 : tc_seterr("out of memory");
+    }
+    for (k = 0; k < n_in; k++) {
+        struct sim_settings e;
+        pinned_settings(s, 0, p, report_derive_seed(seed, (uint64_t)inputs[k]), inputs[k], &e);
+        if ((per[k] = sim_run(d, &e, NULL, NULL)) == NULL)
+            goto out;
+    }
+    report_weighted_combine(per, weight, n_in, runs, 0, &q);
+    est_from_point(out, &q);
+    rc = 0;
+out:
+    for (int j = 0; j < k; j++)
+        sim_result_free(per[j]);
+    free(per);
+    return rc;
+}

@@ -1,0 +1,295 @@
+/* report_verdicts.c — the report's verdicts with their condition (issue 23): early stopping and parallel
+ * compilation under each compile cost model (sequential, pipelined, the paper's ideal), EXEC_TIME against N_CONFIG
+ * per model, and EXEC_TIME along the frontier, each recomputed on three seeds. Times to target are re-evaluated on
+ * fresh runs (report_reeval.c). verdicts.tsv holds every re-evaluated time, stability.tsv every measure per seed with
+ * its category; a finding states a verdict only where the three seeds agree (report_findings.c). */
+#include "frontier.h"
+#include "report_ctx.h"
+
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N_SEEDS 3
+#define N_MODELS REPORT_N_MODELS
+/* The stability simulation's scenarios: model m without (2m) and with (2m + 1) early stopping. */
+#define N_V_SC (2 * N_MODELS)
+#define V_SEQ 0
+const char *const report_model_names[N_MODELS] = {"sequential", "parallel", "pipelined", "ideal"};
+const char *const report_model_labels[N_MODELS] = {
+    "sequential (isolated compile times where the trace has them)",
+    "parallel (the workers compile every drawn configuration first, list-scheduled: never before the longest "
+    "compile ends)",
+    "pipelined (the workers compile while the GPU benchmarks)",
+    "the paper's ideal model (an optimistic bound: it divides the sum of compile times and ignores the longest "
+    "compile)"};
+static const double targets[2] = {0.90, 0.95};
+
+void report_model_scenario(struct sim_scenario *sc, int model, int early, int factor)
+{
+    static const enum sim_compile comp[N_MODELS] = {SIM_COMPILE_SEQUENTIAL, SIM_COMPILE_PARALLEL,
+                                                    SIM_COMPILE_PIPELINED, SIM_COMPILE_IDEAL};
+    memset(sc, 0, sizeof *sc);
+    snprintf(sc->name, sizeof sc->name, "%s%s", report_model_names[model], early ? "+early-stop" : "");
+    sc->compile = comp[model];
+    sc->compile_factor = model == 0 ? 1 : factor;
+    sc->overhead = SIM_OVERHEAD_PAPER;
+    sc->early_stop = early;
+}
+
+uint64_t report_seed_k(uint64_t seed, int k)
+{
+    return k == 0 ? seed : report_derive_seed(seed, 10 + (uint64_t)k);
+}
+
+double report_eta_squared(const double *x, const double *y, int n, double lo, double hi)
+{
+    int nb = (int)fmin(10.0, hi - lo + 1.0), cnt[10] = {0};
+    double sum[10] = {0}, mean = 0, ss_tot = 0, ss_b = 0;
+    if (n < 2 || nb < 1)
+        return NAN;
+    for (int i = 0; i < n; i++)
+        mean += y[i] / n;
+    for (int i = 0; i < n; i++) {
+        int b = hi > lo ? (int)((x[i] - lo) / (hi - lo + 1.0) * nb) : 0;
+        b = b < 0 ? 0 : b >= nb ? nb - 1 : b;
+        cnt[b]++;
+        sum[b] += y[i];
+        ss_tot += (y[i] - mean) * (y[i] - mean);
+    }
+    for (int b = 0; b < nb; b++)
+        if (cnt[b] > 0)
+            ss_b += cnt[b] * (sum[b] / cnt[b] - mean) * (sum[b] / cnt[b] - mean);
+    return ss_tot > 0 ? ss_b / ss_tot : NAN;
+}
+
+/* ---- the stability table ---- */
+
+struct measure {
+    const char *verdict, *model, *measure;
+    double v[N_SEEDS];
+    const char *cat[N_SEEDS];
+};
+
+static int stability_row(struct table *tab, const struct measure *m)
+{
+    int row = table_add_row(tab), k = 0, stable = 1;
+    if (row < 0)
+        return -1;
+    table_set_str(tab, row, k++, m->verdict);
+    table_set_str(tab, row, k++, m->model);
+    table_set_str(tab, row, k++, m->measure);
+    for (int s = 0; s < N_SEEDS; s++)
+        table_set_num(tab, row, k++, m->v[s], 4);
+    for (int s = 0; s < N_SEEDS; s++) {
+        table_set_str(tab, row, k++, m->cat[s]);
+        stable &= strcmp(m->cat[s], m->cat[0]) == 0 && strcmp(m->cat[s], "n/a") != 0;
+    }
+    return table_set_int(tab, row, k, stable);
+}
+
+/* A ratio of times (without / with the feature): above 1.1 the feature saves time, below 0.9 it costs, else none. */
+static const char *ratio_category(double g, const char *more, const char *less)
+{
+    return !isfinite(g) ? "n/a" : g > 1.1 ? more : g < 0.9 ? less : "none";
+}
+
+/* ---- all inputs: early stopping and parallel compilation per model ---- */
+
+static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double t[N_V_SC][2])
+{
+    struct sim_settings s = c->s[REPORT_SIM_ALL];
+    struct sim_result *r;
+    s.seed = report_seed_k(c->o->seed, k);
+    s.n_scenarios = N_V_SC;
+    for (int sc = 0; sc < N_V_SC; sc++)
+        report_model_scenario(&s.scenarios[sc], sc / 2, sc % 2, c->o->compile_factor);
+    report_say(c, "  stability, seed %d of %d (%llu): all inputs, %d scenarios", k + 1, N_SEEDS,
+               (unsigned long long)s.seed, N_V_SC);
+    if ((r = sim_run(c->d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
+        return -1;
+    for (int sc = 0; sc < N_V_SC; sc++)
+        for (int ti = 0; ti < 2; ti++) {
+            struct report_est e;
+            uint64_t es = report_derive_seed(c->o->seed, 5000 + (uint64_t)(k * 64 + sc * 2 + ti));
+            int row;
+            if (report_ttt(c->d[REPORT_SIM_ALL], &s, r, sc, targets[ti], es, &e) != 0 ||
+                (row = table_add_row(vt)) < 0) {
+                sim_result_free(r);
+                return -1;
+            }
+            int col = 0;
+            table_set_int(vt, row, col++, k + 1);
+            char sd[32];
+            snprintf(sd, sizeof sd, "%llu", (unsigned long long)s.seed);
+            table_set_str(vt, row, col++, sd);
+            table_set_str(vt, row, col++, report_model_names[sc / 2]);
+            table_set_int(vt, row, col++, sc % 2);
+            table_set_num(vt, row, col++, targets[ti], 2);
+            table_set_num(vt, row, col++, e.time_s, 3);
+            table_set_num(vt, row, col++, e.time_lo, 3);
+            table_set_num(vt, row, col++, e.time_hi, 3);
+            table_set_num(vt, row, col++, e.speedup, 4);
+            table_set_num(vt, row, col++, e.speedup_lo, 4);
+            table_set_num(vt, row, col++, e.speedup_hi, 4);
+            table_set_int(vt, row, col++, e.sample);
+            t[sc][ti] = e.time_s;
+        }
+    sim_result_free(r);
+    return 0;
+}
+
+static int all_inputs_verdicts(struct report_ctx *c, struct table *vt, struct table *st)
+{
+    double t[N_SEEDS][N_V_SC][2];
+    for (int k = 0; k < N_SEEDS; k++)
+        if (all_inputs_seed(c, k, vt, t[k]) != 0)
+            return -1;
+    for (int m = 0; m < N_MODELS; m++)
+        for (int ti = 0; ti < 2; ti++) {
+            struct measure e = {"early-stop", report_model_names[m], ti ? "time_ratio_0.95" : "time_ratio_0.90",
+                                {0}, {0}};
+            for (int k = 0; k < N_SEEDS; k++) {
+                e.v[k] = t[k][2 * m][ti] / t[k][2 * m + 1][ti];
+                e.cat[k] = ratio_category(e.v[k], "saves time", "costs time");
+            }
+            if (stability_row(st, &e) != 0)
+                return -1;
+        }
+    for (int m = 1; m < N_MODELS; m++)
+        for (int ti = 0; ti < 2; ti++) {
+            struct measure p = {"parallel-compile", report_model_names[m], ti ? "time_ratio_0.95" : "time_ratio_0.90",
+                                {0}, {0}};
+            for (int k = 0; k < N_SEEDS; k++) {
+                p.v[k] = t[k][V_SEQ][ti] / t[k][2 * m][ti];
+                p.cat[k] = ratio_category(p.v[k], "saves time", "costs time");
+            }
+            if (stability_row(st, &p) != 0)
+                return -1;
+        }
+    return 0;
+}
+
+/* ---- the single input: EXEC_TIME against N_CONFIG per model, EXEC_TIME along the frontier ---- */
+
+static const char *knob_category(double e_n, double e_x, double chance)
+{
+    if (!isfinite(e_n) || !isfinite(e_x))
+        return "n/a";
+    return e_n >= 2 * e_x && e_n > 2 * chance ? "N_CONFIG decides" : e_x >= 2 * e_n && e_x > 2 * chance
+                                                                      ? "EXEC_TIME decides" : "neither decides";
+}
+
+/* Spearman rho of EXEC_TIME with tuning time along the frontier of (time, performance) of scenario 0. */
+static double frontier_rho(const struct sim_result *r, int n_sc, int perf_speedup)
+{
+    int n = r->n_points / n_sc, m = 0;
+    double *tm = malloc(((size_t)n + 1) * sizeof *tm), *pf = malloc(((size_t)n + 1) * sizeof *pf);
+    double *a = malloc(((size_t)n + 1) * 2 * sizeof *a), *w = malloc(((size_t)n + 1) * 2 * sizeof *w), rho = NAN;
+    unsigned char *on = malloc((size_t)n + 1);
+    if (tm != NULL && pf != NULL && a != NULL && w != NULL && on != NULL) {
+        for (int i = 0; i < n; i++) {
+            tm[i] = r->points[(size_t)i * n_sc].time_s;
+            pf[i] = perf_speedup ? r->points[(size_t)i * n_sc].speedup : r->points[(size_t)i * n_sc].tflops;
+        }
+        if (frontier_mark((size_t)n, tm, pf, on) == 0)
+            for (int i = 0; i < n; i++)
+                if (on[i]) {
+                    a[m] = tm[i];
+                    a[n + 1 + m++] = r->points[(size_t)i * n_sc].exec_ms;
+                }
+        if (m >= 3)
+            rho = gsl_stats_spearman(a, 1, a + n + 1, 1, (size_t)m, w);
+    }
+    free(tm);
+    free(pf);
+    free(a);
+    free(w);
+    free(on);
+    return rho;
+}
+
+/* eta² of N_CONFIG and of EXEC_TIME for y over the points of scenario m, and their category. */
+static void knob_pair(const struct sim_result *r, const struct sim_settings *s, int m, int what, int flops, int k,
+                      double *x1, double *x2, double *y, struct measure *a, struct measure *b)
+{
+    int n = r->n_points / N_MODELS;
+    double chance = 9.0 / (n > 1 ? n - 1 : 1);
+    for (int i = 0; i < n; i++) {
+        const struct sim_point *p = &r->points[(size_t)i * N_MODELS + m];
+        x1[i] = p->n_config;
+        x2[i] = p->exec_ms;
+        y[i] = what == 1 ? p->time_s : flops ? p->tflops : p->speedup;
+    }
+    a->v[k] = report_eta_squared(x1, y, n, s->n_config_lo, s->n_config_hi);
+    b->v[k] = report_eta_squared(x2, y, n, s->exec_ms_lo, s->exec_ms_hi);
+    a->cat[k] = b->cat[k] = knob_category(a->v[k], b->v[k], chance);
+}
+
+/* Per seed and model: what explains the tuned kernel's performance (what = 0) and the tuning time (1). */
+static int input_verdicts(struct report_ctx *c, struct table *st)
+{
+    static const char *const meas[2][2] = {{"eta2_n_config", "eta2_exec_time"},
+                                           {"eta2_time_n_config", "eta2_time_exec_time"}};
+    struct measure kn[N_MODELS][2][2], fr = {"exec-time-frontier", "sequential", "spearman_rho", {0}, {0}};
+    int flops = !isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0));
+    for (int m = 0; m < N_MODELS; m++)
+        for (int w = 0; w < 2; w++)
+            for (int j = 0; j < 2; j++)
+                kn[m][w][j] = (struct measure){"exec-time", report_model_names[m], meas[w][j], {0}, {0}};
+    for (int k = 0; k < N_SEEDS; k++) {
+        struct sim_settings s = c->s[REPORT_SIM_INPUT];
+        struct sim_result *r;
+        s.seed = report_seed_k(c->o->seed, k);
+        s.n_scenarios = N_MODELS;
+        for (int m = 0; m < N_MODELS; m++)
+            report_model_scenario(&s.scenarios[m], m, 0, c->o->compile_factor);
+        if ((r = sim_run(c->d[REPORT_SIM_INPUT], &s, NULL, NULL)) == NULL)
+            return -1;
+        int n = r->n_points / N_MODELS;
+        double *x1 = malloc(((size_t)n + 1) * sizeof *x1), *x2 = malloc(((size_t)n + 1) * sizeof *x2);
+        double *y = malloc(((size_t)n + 1) * sizeof *y);
+        if (x1 == NULL || x2 == NULL || y == NULL) {
+            free(x1), free(x2), free(y), sim_result_free(r);
+            return tc_seterr("out of memory");
+        }
+        for (int m = 0; m < N_MODELS; m++)
+            for (int w = 0; w < 2; w++)
+                knob_pair(r, &s, m, w, flops, k, x1, x2, y, &kn[m][w][0], &kn[m][w][1]);
+        fr.v[k] = frontier_rho(r, N_MODELS, !flops);
+        fr.cat[k] = !isfinite(fr.v[k]) ? "n/a" : fabs(fr.v[k]) < 0.3 ? "looks random" : fr.v[k] > 0 ? "rises" : "falls";
+        free(x1), free(x2), free(y);
+        sim_result_free(r);
+    }
+    for (int m = 0; m < N_MODELS; m++)
+        for (int w = 0; w < 2; w++)
+            if (stability_row(st, &kn[m][w][0]) != 0 || stability_row(st, &kn[m][w][1]) != 0)
+                return -1;
+    return stability_row(st, &fr);
+}
+
+int report_verdicts(struct report_ctx *c)
+{
+    static const char *vcols[] = {"seed_index", "seed", "model", "early_stop", "target_speedup", "time_s",
+                                  "time_s_lo", "time_s_hi", "speedup", "speedup_lo", "speedup_hi", "sample"};
+    static const char *scols[] = {"verdict", "model", "measure", "seed_1", "seed_2", "seed_3", "category_1",
+                                  "category_2", "category_3", "stable"};
+    report_say(c, "verdicts per cost model on %d seeds", N_SEEDS);
+    c->verdicts = table_new("Time to target per cost model, three seeds (all inputs)", 12, vcols);
+    c->stability = table_new("Verdicts on three seeds", 10, scols);
+    if (c->verdicts == NULL || c->stability == NULL)
+        return tc_seterr("out of memory");
+    if (all_inputs_verdicts(c, c->verdicts, c->stability) != 0 || input_verdicts(c, c->stability) != 0)
+        return -1;
+    table_add_note(c->verdicts, "per seed (seed 1 is the report's), model and early stopping: the cheapest sample "
+                   "whose 95%% CI lower bound of mean speedup vs optimal reaches the target, re-evaluated on %d fresh "
+                   "runs; ideal = the paper's parallel model (an optimistic bound), factor %d",
+                   report_reeval_runs(c->s[REPORT_SIM_ALL].runs), c->o->compile_factor);
+    table_add_note(c->stability, "time ratios: without / with early stopping, or sequential / the model; above 1.1 "
+                   "saves time, below 0.9 costs time; exec-time: eta squared of the tuned kernel's performance "
+                   "(single input); stable = 1 when the three seeds give the same category");
+    if (report_keep_table(c, c->verdicts, "verdicts.tsv", "Time to target per cost model, three seeds", 40) != 0)
+        return -1;
+    return report_keep_table(c, c->stability, "stability.tsv", "Verdicts on three seeds", 40);
+}
