@@ -58,9 +58,11 @@ static const struct tc_optdecl policies_opts[] = {
     {.name = "stop", .arg = TC_ARG_NAME, .field = PO(stop), .names = stop_names, .n_names = 3, .metavar = "RULE",
      .def = "none", .help = "none, early (the paper's early stopping) or statistical"},
     {.name = "failed-cost", .arg = TC_ARG_NAME, .field = PO(failed_cost), .names = failed_cost_names, .n_names = 2,
-     .metavar = "C", .def = "none",
-     .help = "none: an out-of-resources configuration costs nothing, a failed launch its wall time; triton: every "
-             "failed configuration is compiled first (as Triton does; no compile time recorded: the input's median)"},
+     .metavar = "C", .def = "triton",
+     .help = "triton: every failed configuration is compiled before it fails and is paid for (as Triton compiles "
+             "every configuration it is given; no compile time recorded: the input's median), nothing is known "
+             "invalid beforehand; none: an out-of-resources configuration is known invalid from its parameters "
+             "(restrictions) and costs nothing, a failed launch its wall time"},
     TC_OPT_RUNS(struct policies_opts, s.runs, "30", "tuning runs per input and policy"),
     TC_OPT_SEED(struct policies_opts, s.seed, "0", "random seed; the same seed gives the same bytes for any --threads"),
     TC_OPT_THREADS(struct policies_opts, threads, "0",
@@ -113,16 +115,19 @@ const struct tc_cmd policies_cmd = {
         "\"Tuning policies\"). Each policy is scored by the published methodology (Willemsen et al. 2024; --score\n"
         "atm): per input, the mean over a linear time range of (f_rand - f) / (f_rand - f_opt) in run time against\n"
         "the exact random-search baseline, then the mean over inputs with a bootstrap 95% CI over runs and\n"
-        "inputs.\n",
+        "inputs; each input's range ends at the budget where random search reaches the cutoff later.\n"
+        "TRACE defaults to the shipped full-space trace (the H200's, gemm-h200-full.h5, when shipped, else the\n"
+        "H100's, gemm-h100-full.h5), with the other GPU's trace as the prior of 'transfer'; the first lines\n"
+        "name the trace and its GPU.\n",
     .topics_title = "Policies (for --policies)",
     .topics_option = "policies",
     .topic = policies_topic,
-    .operands = "TRACE\tthe trace to replay (default: the shipped full-space H200 trace, gemm-h200-full.h5, when it "
-                "is installed with its H100 twin, else the reference trace, @TRACE@)\n",
+    .operands = "TRACE\tthe trace to replay (default: the shipped full-space trace, gemm-h200-full.h5 else "
+                "gemm-h100-full.h5; without one the reference trace, @TRACE@)\n",
     .opts = policies_opts,
     .exit_status = "0 ok; 1 a failure while working (disk, memory); 2 usage error or a trace without a valid run "
                    "(one line on stderr).",
-    .examples = "tunecost policies -o pol                                  # every policy on the reference trace\n"
+    .examples = "tunecost policies -o pol                                  # every policy, the full-space trace\n"
                 "tunecost policies --policies random,halving,anneal --budget-s 30 -o pol\n"
                 "tunecost policies --stop statistical --compile-factor 16 -o pol-par\n"
                 "tunecost policies --runs 30 --seed 7 -j 1 -o pol-seq          # the same bytes as with -j 2\n",
@@ -186,17 +191,17 @@ static int write_atm(const char *dir, const struct pol_curve *c, int n, const st
         if ((fp = tc_atomic_open(&a, path)) == NULL)
             return -1;
         fputs(pass ? "policy\tinput\ttime_s\tbaseline_ms\tmean_ms\n"
-                   : "policy\tinput\tscored\tscore\tt0_s\tt1_s\tper_eval_s\topt_ms\tmedian_ms\tcut_ms\n", fp);
+                   : "policy\tinput\tscored\tscore\tt0_s\tt1_s\tper_eval_s\topt_ms\tmedian_ms\tcut_ms\tt_cut_s\n", fp);
         for (int i = 0; i < n; i++)
             for (int in = 0; in < c[i].n_inputs; in++) {
                 const struct atm_frame *f = &c[i].atm[in];
                 tc_format_shape(trace_dims(t, in), trace_n_dims(t), shape, sizeof shape);
                 if (pass == 0 && !f->usable)
-                    fprintf(fp, "%s\t%s\t0\tnan\tnan\tnan\tnan\tnan\tnan\tnan\n", c[i].policy, shape);
+                    fprintf(fp, "%s\t%s\t0\tnan\tnan\tnan\tnan\tnan\tnan\tnan\tnan\n", c[i].policy, shape);
                 else if (pass == 0)
-                    fprintf(fp, "%s\t%s\t1\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", c[i].policy,
+                    fprintf(fp, "%s\t%s\t1\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", c[i].policy,
                             shape, c[i].atm_input_score[in], f->t0_s, f->t1_s, f->per_eval_s, f->opt_ms,
-                            f->median_ms, f->cut_ms);
+                            f->median_ms, f->cut_ms, f->t_cut_s);
                 for (int g = 0; pass == 1 && f->usable && g < f->n_points; g++)
                     fprintf(fp, "%s\t%s\t%.17g\t%.17g\t%.17g\n", c[i].policy, shape, f->time_s[g], f->base_ms[g],
                             c[i].atm_mean_ms[(size_t)in * f->n_points + g]);
@@ -219,11 +224,12 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const stru
         return tc_seterr("%s: path too long", dir);
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
-    fprintf(fp, "# tunecost policies: %s%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, "
-                "seed %llu%s\n",
-            trace_path(t), prior_path != NULL ? "; transfer from " : "", prior_path != NULL ? prior_path : "",
-            s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule], s->runs, (unsigned long long)s->seed,
-            s->failed_cost == SIM_FAILED_TRITON ? ", failed cost triton (failed configurations compile)" : "");
+    fprintf(fp, "# tunecost policies: %s (%s)%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, "
+                "seed %llu, failed cost %s\n",
+            trace_path(t), trace_get_meta(t)->device_name, prior_path != NULL ? "; transfer from " : "",
+            prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule],
+            s->runs, (unsigned long long)s->seed,
+            s->failed_cost == SIM_FAILED_TRITON ? "triton (failed configurations compile)" : "none");
     pol_write_curves(fp, c, n);
     if (tc_atomic_commit(&a) != 0 || write_scores(dir, c, n, atm) != 0)
         return -1;
@@ -306,39 +312,44 @@ static int policy_list(const char *list, const struct policy_ops **ops, int have
 }
 
 /* The summary table on stdout: one line per policy. */
-static void print_scores(const struct pol_curve *c, int n, int atm)
+static void print_scores(const struct pol_curve *c, int n, int atm, const struct trace *t)
 {
     const double *rep[MAX_POLICIES];
     double first[MAX_POLICIES];
     for (int i = 0; i < n; i++)
         rep[i] = c[i].atm_boot;
     atm_first_share(rep, n, n > 0 ? c[0].n_boot : 0, first);
+    printf("trace %s, GPU %s\n", trace_path(t), trace_get_meta(t)->device_name);
     if (atm)
-        printf("%-11s %7s %17s %7s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "95% CI", "first", "t90_s", "t95_s",
+        printf("%-12s %7s %17s %7s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "95% CI", "first", "t90_s", "t95_s",
                "t99_s", "final", "steps", "stopped");
     else
-        printf("%-11s %7s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "t90_s", "t95_s", "t99_s", "final", "steps",
+        printf("%-12s %7s %9s %9s %9s %9s %8s %8s\n", "policy", "score", "t90_s", "t95_s", "t99_s", "final", "steps",
                "stopped");
     for (int i = 0; i < n; i++) {
         if (atm)
-            printf("%-11s %7.3f [%6.3f, %6.3f] %6.1f%% ", c[i].policy, c[i].atm_score, c[i].atm_lo, c[i].atm_hi,
+            printf("%-12s %7.3f [%6.3f, %6.3f] %6.1f%% ", c[i].policy, c[i].atm_score, c[i].atm_lo, c[i].atm_hi,
                    100 * first[i]);
         else
-            printf("%-11s %7.3f ", c[i].policy, c[i].score);
+            printf("%-12s %7.3f ", c[i].policy, c[i].score);
         printf("%9.3g %9.3g %9.3g %9.4f %8ld %8ld\n", c[i].t90_s, c[i].t95_s, c[i].t99_s, c[i].final_speedup,
                c[i].n_steps, c[i].n_budget_stops);
     }
 }
 
-/* A note on stderr when some input's score range (the space's, not the budget's) ends after the budget. */
+/* A note on stderr when on some input random search reaches the score's cutoff after the budget (the range then
+ * ends at the budget: the score compares less than the methodology's whole range there). */
 static void note_late_ranges(const struct pol_curve *c, double budget_s)
 {
-    int late = 0;
-    for (int i = 0; c->atm != NULL && i < c->n_inputs; i++)
-        late += c->atm[i].usable && c->atm[i].t1_s > budget_s;
+    int late = 0, usable = 0;
+    for (int i = 0; c->atm != NULL && i < c->n_inputs; i++) {
+        usable += c->atm[i].usable;
+        late += c->atm[i].usable && c->atm[i].t_cut_s > c->atm[i].t1_s;
+    }
     if (late > 0)
-        fprintf(stderr, "tunecost policies: note: on %d input(s) the score's range ends after the %g s budget; a run "
-                        "the budget stopped keeps its last result there (atm.tsv, t1_s)\n", late, budget_s);
+        fprintf(stderr, "tunecost policies: note: on %d of %d input(s) random search reaches the score's cutoff only "
+                        "after the %g s budget; their range ends at the budget (atm.tsv: t1_s, t_cut_s)\n", late,
+                usable, budget_s);
 }
 
 /* Checks the options together and opens the output directory: 0, or 2 after a message. */
@@ -409,9 +420,9 @@ int cmd_policies(int argc, char **argv)
     o.s.failed_cost = (enum sim_failed_cost)o.failed_cost;
     if (first < argc) {
         path = argv[first];
-    } else if (pol_shipped_pair(full_buf, other_buf, sizeof full_buf) == 0) {
-        path = full_buf;
-        o.prior = o.prior != NULL ? o.prior : other_buf;
+    } else if (pol_shipped_default(full_buf, other_buf, sizeof full_buf) == 0) {
+        path = full_buf; /* the shipped full-space trace, else the reference; the other GPU's as the prior */
+        o.prior = o.prior != NULL ? o.prior : other_buf[0] != '\0' ? other_buf : NULL;
     } else {
         path = tc_paths_default_trace();
     }
@@ -435,9 +446,15 @@ int cmd_policies(int argc, char **argv)
         goto out;
     }
     pol_grid(o.s.budget_s * 1e-4 > 1e-3 ? o.s.budget_s * 1e-4 : 1e-3, o.s.budget_s, o.s.n_grid, grid);
-    if (!o.quiet)
-        fprintf(stderr, "tunecost policies: %s, %d inputs, %d policies x %d runs, budget %g s, rep %g ms\n", path,
-                pol_data_n_inputs(d), n_ops, o.s.runs, o.s.budget_s, o.s.rep_ms);
+    if (!o.quiet) {
+        fprintf(stderr, "tunecost policies: %s (%s: %d inputs x %d configurations), %d policies x %d runs, budget %g "
+                "s, rep %g ms, failed cost %s\n", path, trace_get_meta(t)->device_name, pol_data_n_inputs(d),
+                trace_n_configs(t), n_ops, o.s.runs, o.s.budget_s, o.s.rep_ms,
+                o.s.failed_cost == SIM_FAILED_TRITON ? "triton" : "none");
+        if (other != NULL)
+            fprintf(stderr, "tunecost policies: transfer's prior: %s (%s: %d inputs x %d configurations)\n", o.prior,
+                    trace_get_meta(other)->device_name, trace_n_inputs(other), trace_n_configs(other));
+    }
     t0 = tc_now_s();
     if ((n_done = policies_run(&o, d, ops, n_ops, grid, curves, &rc)) < 0) {
         n_done = -1 - n_done;
@@ -460,7 +477,7 @@ int cmd_policies(int argc, char **argv)
         goto out;
     }
     if (!o.quiet) {
-        print_scores(curves, n_done, o.score_kind == 0);
+        print_scores(curves, n_done, o.score_kind == 0, t);
         fprintf(stderr, "tunecost policies: wrote %s/curves.tsv, %s/scores.tsv (%.2f s)\n", o.out, o.out,
                 tc_now_s() - t0);
     }

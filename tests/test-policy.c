@@ -721,37 +721,12 @@ static void *fs_start(const struct pol_view *v)
     return &fs;
 }
 
-START_TEST(test_policy_full_space_neighbours_are_real)
+/* The independent count for test_policy_full_space_neighbours_are_real, from the trace's raw parameter values and
+ * compile statuses (no view, no grid table of the engine): value ranks by counting smaller distinct values, the
+ * one-step neighbour pairs of valid configurations by a pairwise scan, and each valid pair's uniform-crossover
+ * children looked up in a table of the valid points. Returns the number of valid configurations. */
+static int count_by_hand(const struct trace *t, long *step_out, long *children_out, long *children_valid_out)
 {
-    /* The shipped full-space trace that `policies` replays by default (pol_shipped_default: gemm-h200-full.h5 when
-     * shipped, else gemm-h100-full.h5): every point of the 576-point grid is a configuration, so under --failed-cost
-     * triton (nothing known invalid) the one-step neighbours total 576 x 43/6 = 4128 (test above). Under none the
-     * out-of-resources configurations are known invalid (restrictions) and left out of the space searched: the
-     * one-step neighbours of each valid configuration among the valid ones, and the uniform-crossover children of
-     * each pair of valid configurations that are valid, are counted through the view and again here from the
-     * trace's raw parameter values and compile statuses (a pairwise scan, an independent lookup table). The issue
-     * measured 1.08 neighbours per configuration and 35% of children in the space on the 100-configuration
-     * subsample. */
-    static const struct policy_ops fs_ops = {"fs", "", "", fs_start, nb_next, spy_rep, NULL, spy_stop, 0};
-    char path[4096], prior[4096];
-    ck_assert_msg(pol_shipped_default(path, prior, sizeof path) == 0, "%s", tc_errmsg());
-    ck_assert_msg(strstr(path, "-full.h5") != NULL, "the default trace %s is not a full-space trace", path);
-    struct trace *t = trace_open(path);
-    ck_assert_msg(t != NULL, "%s", tc_errmsg());
-    struct pol_data *d = pol_data_from_trace(t);
-    ck_assert_ptr_nonnull(d);
-    struct pol_settings s;
-    double time_s, speedup;
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    pol_settings_default(&s);
-    ck_assert_int_eq(pol_run(d, 0, &fs_ops, &s, rng, &time_s, &speedup), 0); /* triton: the whole grid */
-    ck_assert_int_eq(fs.n_configs, 576);
-    ck_assert_int_eq(fs.grid_points, 576);
-    ck_assert_int_eq(fs.n_searchable, 576);
-    ck_assert_int_eq(fs.step_total, 4128);
-    s.failed_cost = SIM_FAILED_NONE;
-    ck_assert_int_eq(pol_run(d, 0, &fs_ops, &s, rng, &time_s, &speedup), 0);
-
     /* the independent count: value ranks from the raw parameters, validity from the compile status */
     int nc = trace_n_configs(t), n_valid = 0, rank[576][6], n_vals[6] = {0}, *valid = calloc(576, sizeof *valid);
     int32_t vals[6][576];
@@ -810,6 +785,47 @@ START_TEST(test_policy_full_space_neighbours_are_real)
                 children_valid += table[g];
             }
         }
+    free(table);
+    free(valid);
+    *step_out = step;
+    *children_out = children;
+    *children_valid_out = children_valid;
+    return n_valid;
+}
+
+START_TEST(test_policy_full_space_neighbours_are_real)
+{
+    /* The shipped full-space trace that `policies` replays by default (pol_shipped_default: gemm-h200-full.h5 when
+     * shipped, else gemm-h100-full.h5): every point of the 576-point grid is a configuration, so under --failed-cost
+     * triton (nothing known invalid) the one-step neighbours total 576 x 43/6 = 4128 (test above). Under none the
+     * out-of-resources configurations are known invalid (restrictions) and left out of the space searched: the
+     * one-step neighbours of each valid configuration among the valid ones, and the uniform-crossover children of
+     * each pair of valid configurations that are valid, are counted through the view and again here from the
+     * trace's raw parameter values and compile statuses (a pairwise scan, an independent lookup table). The issue
+     * measured 1.08 neighbours per configuration and 35% of children in the space on the 100-configuration
+     * subsample. */
+    static const struct policy_ops fs_ops = {"fs", "", "", fs_start, nb_next, spy_rep, NULL, spy_stop, 0};
+    char path[4096], prior[4096];
+    ck_assert_msg(pol_shipped_default(path, prior, sizeof path) == 0, "%s", tc_errmsg());
+    ck_assert_msg(strstr(path, "-full.h5") != NULL, "the default trace %s is not a full-space trace", path);
+    struct trace *t = trace_open(path);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    struct pol_data *d = pol_data_from_trace(t);
+    ck_assert_ptr_nonnull(d);
+    struct pol_settings s;
+    double time_s, speedup;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    pol_settings_default(&s);
+    ck_assert_int_eq(pol_run(d, 0, &fs_ops, &s, rng, &time_s, &speedup), 0); /* triton: the whole grid */
+    ck_assert_int_eq(fs.n_configs, 576);
+    ck_assert_int_eq(fs.grid_points, 576);
+    ck_assert_int_eq(fs.n_searchable, 576);
+    ck_assert_int_eq(fs.step_total, 4128);
+    s.failed_cost = SIM_FAILED_NONE;
+    ck_assert_int_eq(pol_run(d, 0, &fs_ops, &s, rng, &time_s, &speedup), 0);
+
+    long step, children, children_valid;
+    int n_valid = count_by_hand(t, &step, &children, &children_valid), nc = trace_n_configs(t);
     ck_assert_int_eq(fs.n_searchable, n_valid);
     ck_assert_int_eq(fs.step_total, step);
     ck_assert_int_eq(fs.children, children);
@@ -820,8 +836,6 @@ START_TEST(test_policy_full_space_neighbours_are_real)
             children_valid, children);
     ck_assert((double)step / n_valid > 1.08);
     ck_assert((double)children_valid / (double)children > 0.35);
-    free(table);
-    free(valid);
     gsl_rng_free(rng);
     pol_data_free(d);
     trace_close(t);
