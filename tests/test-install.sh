@@ -27,7 +27,7 @@ DATA=$ROOT/$DATADIR/tunecost/gemm-h200.h5
 [ -x "$EXE" ] || fail "no installed binary at $EXE"
 [ -f "$DATA" ] || fail "no installed trace at $DATA"
 cmp -s "$DATA" "$SRC/data/gemm-h200.h5" || fail "$DATA differs from data/gemm-h200.h5"
-for f in gemm-h200-triton.h5 flush-study/gemm-h200-flush-0.h5 compile-scaling; do
+for f in gemm-h200-triton.h5 gemm-h100-full.h5 gemm-h100-compile.h5 flush-study/gemm-h200-flush-0.h5 compile-scaling; do
     [ -e "$ROOT/$DATADIR/tunecost/$f" ] || fail "not installed: $DATADIR/tunecost/$f"
 done
 # The default named in --help is the installed copy (resolved through the binary's folder).
@@ -54,6 +54,8 @@ mv "$SRC/plots" "$AWAY" || fail "cannot move $SRC/plots away"
 unset TUNECOST_PLOTS_DIR TUNECOST_DATA_DIR
 cd "$TMP" || exit 1
 "$EXE" policies -p random -r 2 -b 5 -q -o pol >/dev/null 2>err || fail "installed policies: $(head -c 300 err)"
+head -n 1 pol/curves.tsv | grep -q "$ROOT/$DATADIR/tunecost/gemm-h100-full.h5 (" ||
+    fail "installed policies did not default to the installed full-space trace: $(head -n 1 pol/curves.tsv)"
 for f in policies.png policies.svg; do [ -s "pol/$f" ] || fail "installed policies drew no $f"; done
 "$EXE" report -q --samples 5 --runs 2 -o rep >/dev/null 2>err || fail "installed report: $(head -c 300 err)"
 # Every figure: the paper's five (Figure 2 from the shipped triton trace), the heat map, the cost models, the
