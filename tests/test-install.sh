@@ -54,7 +54,7 @@ mv "$SRC/plots" "$AWAY" || fail "cannot move $SRC/plots away"
 unset TUNECOST_PLOTS_DIR TUNECOST_DATA_DIR
 cd "$TMP" || exit 1
 "$EXE" policies -p random -r 2 -b 5 -q -o pol >/dev/null 2>err || fail "installed policies: $(head -c 300 err)"
-head -n 1 pol/curves.tsv | grep -q "$ROOT/$DATADIR/tunecost/gemm-h100-full.h5 (" ||
+head -n 1 pol/curves.tsv | grep -q "tunecost/gemm-h100-full.h5 (" ||
     fail "installed policies did not default to the installed full-space trace: $(head -n 1 pol/curves.tsv)"
 for f in policies.png policies.svg; do [ -s "pol/$f" ] || fail "installed policies drew no $f"; done
 "$EXE" report -q --samples 5 --runs 2 -o rep >/dev/null 2>err || fail "installed report: $(head -c 300 err)"
