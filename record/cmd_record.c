@@ -204,34 +204,6 @@ static void meta_of(const struct rec_stream *s, const struct rec_session *r, str
     m->seed = 0;
 }
 
-/* One row per run: what a researcher compares with the tuner's own log. Labels are printed with newlines and tabs
- * as spaces. */
-static int write_tsv(const struct rec_session *r, const char *path)
-{
-    struct tc_atomic a;
-    FILE *fp = tc_atomic_open(&a, path);
-    if (fp == NULL)
-        return -1;
-    fprintf(fp, "run\tinput\tconfig\tinput_label\tconfig_label\tstatus\tn_estimate\tn_warmup\tn_timed\tmedian_ns\t"
-                "wall_ms\tflush_ms\testimate_ms\tcompile_ms\tload_ms\n");
-    for (size_t i = 0; i < r->n_runs; i++) {
-        const struct trace_run *run = &r->runs[i];
-        const struct trace_config *c = &r->configs[run->config];
-        char il[512], cl[512];
-        snprintf(il, sizeof il, "%s", r->input_labels[run->input]);
-        snprintf(cl, sizeof cl, "%s", r->config_labels[run->config]);
-        for (char *p = il; *p; p++)
-            *p = (*p == '\t' || *p == '\n') ? ' ' : *p;
-        for (char *p = cl; *p; p++)
-            *p = (*p == '\t' || *p == '\n') ? ' ' : *p;
-        fprintf(fp, "%zu\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t%d\t%.1f\t%.4f\t%.4f\t%.6f\t%.3f\t%.3f\n", i, run->input,
-                run->config, il, cl, trace_status_name(run->status), run->n_estimate, run->n_warmup, run->n_timed,
-                trace_timed_median_ns(run, r->exec_ns + run->exec_offset), run->wall_ms, run->flush_ms,
-                run->estimate_ms, c->compile_ms, c->load_ms);
-    }
-    return tc_atomic_commit(&a);
-}
-
 static void print_summary(const struct rec_session *r, const char *out)
 {
     const struct rec_summary *s = &r->sum;
@@ -332,7 +304,7 @@ int cmd_record(int argc, char **argv)
         r->sum.other_ms = wall_ms - r->sum.compile_ms - r->sum.load_ms - r->sum.bench_ms;
     }
     meta_of(s, r, &meta);
-    if (rec_session_write(r, &meta, o.out) != 0 || (o.tsv != NULL && write_tsv(r, o.tsv) != 0))
+    if (rec_session_write(r, &meta, o.out) != 0 || (o.tsv != NULL && rec_session_write_tsv(r, o.tsv) != 0))
         goto out;
     if (!o.quiet)
         print_summary(r, o.out);

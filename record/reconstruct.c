@@ -21,14 +21,17 @@ static double span_ms(uint64_t a_ns, uint64_t b_ns)
     return b_ns > a_ns ? (double)(b_ns - a_ns) * 1e-6 : 0.0;
 }
 
-/* Classify a unit's launches (idx: its kernels and memsets in time order) the way Triton's do_bench issues them:
- * A unflushed first call(s), B flushed estimate, C unflushed warm-up, D flushed timed; n_estimate = A + B. Any
- * other pattern leaves every execution timed and unit->classified 0. Appends the executions to b->exec. */
+/* Classify a unit's launches (idx: its kernels and memsets in time order) the way the benchmarkers issue them:
+ * A unflushed first call(s), B flushed estimate, C unflushed warm-up, D flushed timed; n_estimate = A + B.
+ * Triton's do_bench has all four; Inductor's benchmark_gpu has no C but a run of memory warm-up flushes without
+ * executions (REC_MEMORY_WARMUP_FLUSHES or more in a row) between B and D. Any other pattern leaves every execution
+ * timed and unit->classified 0. Appends the executions to b->exec, and to b->exec_event the interval CUDA events
+ * around the launch would see: from the end of the flush just before it to its own end (0 when not flushed). */
 int rec_classify(struct rec_builder *b, const struct rec_stream *s, const size_t *idx, size_t n, struct rec_unit *u)
 {
-    size_t first = b->n_exec, run_len[4] = {0, 0, 0, 0};
-    int phase = -1, flushed = 0, ok = 1;
-    uint64_t flush_start = 0, est_start = 0, est_end = 0;
+    size_t first = b->n_exec, run_len[4] = {0, 0, 0, 0}, n_flushed = 0;
+    int phase = -1, ok = 1;
+    uint64_t flush_start = 0, flush_end = 0, est_start = 0, est_end = 0;
     u->flush_ms = 0;
     u->first_kernel = NULL;
     for (size_t i = 0; i < n; i++) {
@@ -36,17 +39,22 @@ int rec_classify(struct rec_builder *b, const struct rec_stream *s, const size_t
         if (is_flush(e, &b->flush_re)) {
             u->flush_ms += span_ms(e->start_ns, e->end_ns);
             b->sum.n_flushes++;
-            if (!flushed)
-                flush_start = e->start_ns;
-            flushed = 1;
+            n_flushed++;
+            flush_start = e->start_ns;
+            flush_end = e->end_ns;
             continue;
         }
-        if (rec_push_exec(b, e->end_ns > e->start_ns ? e->end_ns - e->start_ns : 0) != 0)
+        int flushed = n_flushed > 0;
+        uint64_t event_ns = flushed && e->end_ns > flush_end ? e->end_ns - flush_end : 0;
+        if (rec_push_exec(b, e->end_ns > e->start_ns ? e->end_ns - e->start_ns : 0, event_ns) != 0)
             return -1;
         if (u->first_kernel == NULL)
             u->first_kernel = e;
-        /* phases alternate unflushed (0, 2) and flushed (1, 3) */
-        int want = phase < 0 ? (flushed ? -1 : 0) : ((phase % 2 == 1) == flushed ? phase : phase + 1);
+        /* phases alternate unflushed (0, 2) and flushed (1, 3); a memory warm-up ends the estimate (no C) */
+        int want = phase < 0                                                  ? (flushed ? -1 : 0)
+                   : phase == 1 && n_flushed >= REC_MEMORY_WARMUP_FLUSHES     ? 3
+                   : (phase % 2 == 1) == flushed                              ? phase
+                                                                              : phase + 1;
         if (want < 0 || want > 3)
             ok = 0;
         else
@@ -55,11 +63,11 @@ int rec_classify(struct rec_builder *b, const struct rec_stream *s, const size_t
             run_len[phase]++;
             if (phase == 1) {
                 if (run_len[1] == 1)
-                    est_start = flush_start;
+                    est_start = flush_start; /* the flush just before the first estimate call */
                 est_end = e->end_ns;
             }
         }
-        flushed = 0;
+        n_flushed = 0;
     }
     size_t n_exec = b->n_exec - first;
     u->exec_first = first;
@@ -219,7 +227,8 @@ static int close_unlabelled(struct rec_builder *b, const struct rec_stream *s, s
 }
 
 /* One process without labels: a unit ends where the candidate binary changes or where an unflushed launch follows
- * the flushed timed phase (do_bench's pattern: first call, flushed estimate, warm-up, flushed timed). */
+ * the flushed timed phase (do_bench's pattern: first call, flushed estimate, warm-up, flushed timed; Inductor's:
+ * first call, flushed estimate, memory warm-up flushes, flushed timed). */
 static int unlabelled_process(struct rec_builder *b, const struct rec_stream *s, const struct rec_process *p)
 {
     size_t *idx = malloc((s->n + 1) * sizeof *idx), n = 0, n_flush_pending = 0;
@@ -238,7 +247,10 @@ static int unlabelled_process(struct rec_builder *b, const struct rec_stream *s,
             flushed = 1;
             continue;
         }
-        int next = cur == NULL ? 0 : (phase % 2 == 1) == flushed ? phase : phase + 1;
+        int next = cur == NULL                                                        ? 0
+                   : phase == 1 && n_flush_pending >= REC_MEMORY_WARMUP_FLUSHES ? 3
+                   : (phase % 2 == 1) == flushed                                ? phase
+                                                                                : phase + 1;
         if (cur != NULL && (!same_binary(cur, e, 1) || next > 3)) {
             /* the pending flushes belong to the new unit */
             if (close_unlabelled(b, s, idx, n - n_flush_pending, &prev_end_ns) != 0)

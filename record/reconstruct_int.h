@@ -35,10 +35,16 @@ struct rec_list {
     int n, cap;
 };
 
+/* Flushes in a row, with no execution between, that end the estimate of a benchmark without warm-up executions:
+ * Inductor's benchmark_gpu clears the L2 memory_warmup_iters (100) times before the timed calls. Two in a row are
+ * no such boundary: a flush and a tuner's pre-hook that zeroes an output (also a fill kernel). */
+#define REC_MEMORY_WARMUP_FLUSHES 3
+
 struct rec_builder {
     regex_t flush_re;
     int re_ok;
     uint64_t *exec;
+    uint64_t *exec_event;                /* per execution: end - end of the flush just before it; 0 unflushed */
     size_t n_exec, cap_exec;
     struct rec_list configs, inputs;
     struct trace_run *runs;
@@ -58,7 +64,7 @@ int rec_builder_init(struct rec_builder *b, const char *flush_regex);
 void rec_builder_free(struct rec_builder *b);
 /* Builds the session (the builder keeps nothing the session needs). NULL with tc_errmsg() on no memory. */
 struct rec_session *rec_builder_finish(struct rec_builder *b, int labelled);
-int rec_push_exec(struct rec_builder *b, uint64_t exec_ns);
+int rec_push_exec(struct rec_builder *b, uint64_t exec_ns, uint64_t event_ns);
 char *rec_strndup(struct rec_builder *b, const char *s, size_t n);
 /* Append u's run, finding or adding its input and configuration. */
 int rec_add_unit(struct rec_builder *b, const struct rec_unit *u);
