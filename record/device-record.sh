@@ -7,8 +7,15 @@
 #   ab        the smoke test, Triton's cache filled, then the recorder's own cost: the validate run with a warm
 #             cache, alternately plain and recorded (each recorded run compared with Triton's report), and
 #             tunecost's `collect --protocol triton` imitation of the same inputs and configurations
+#   full      one call for everything else (docs/record.md, "torch.compile" and "Per-configuration times"): Triton's
+#             cache filled in the background while the gpu-suite test (meson test record-gpu) runs and
+#             torch.compile(mode="max-autotune") of the small MLP and of the transformer stack is recorded
+#             (record/validate-torch.py, no labels, cold Inductor caches); then the validate run recorded once with
+#             the final code (spool kept), compared with Triton's report in both views (kernel and CUDA-event
+#             interval); the MLP again with Inductor's benchmarking in a subprocess if time is left. Results in
+#             OUT/results.tgz, spool files in OUT/spool-*.tgz*.
 # Logs, traces and tables go to OUT (default $OUT); a short table is printed last.
-# usage: bash record/device-record.sh smoke|validate|ab [OUT]
+# usage: bash record/device-record.sh smoke|validate|ab|full [OUT]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 what=$1
@@ -35,7 +42,44 @@ smoke() {
   return "$rc"
 }
 
+# torch_run NAME TIMEOUT_S ARGS...: record validate-torch.py with a cold Inductor cache of its own
+torch_run() {
+  local name=$1 to=$2; shift 2
+  (( to >= 30 )) || { echo "$name: no time left"; return; }
+  local t1=$SECONDS
+  env -u TRITON_CACHE_DIR TORCHINDUCTOR_CACHE_DIR=/tmp/inductor-$name $T record --spool /tmp/spool-$name \
+    -o "$R/$name.h5" --tsv "$R/$name.tsv" -- timeout "$to" python3 record/validate-torch.py "$@" \
+    --json "$R/$name.json" >"$R/$name.log" 2>&1
+  echo "$name: rc $? in $((SECONDS - t1)) s"; grep -v "^ " "$R/$name.log" | grep -E "^(mlp|transformer|recorded|reconstructed|time)|AUTOTUNE.*takes|Error" | tail -12
+}
+
 case $what in
+full)
+  R=/tmp/results; mkdir -p $R
+  python3 bench/record-triton.py --configs bench/record-configs-paper.tsv --shape 64x64x64 --precompile 16 \
+    >/tmp/precompile.log 2>&1 &
+  pre=$!
+  meson test -C build-dev --no-rebuild record-gpu --print-errorlogs >$R/gpu-test.log 2>&1
+  echo "meson test record-gpu: rc $?"; grep -E "record-gpu|^ok|FAIL|best conf|compile:" $R/gpu-test.log | tail -6
+  cp build-dev/meson-logs/testlog.txt $R/gpu-testlog.txt 2>/dev/null
+  torch_run mlp 150 --model mlp
+  torch_run transformer 240 --model transformer
+  while kill -0 $pre 2>/dev/null && (( SECONDS < ${PRECOMPILE_UNTIL_S:-420} )); do sleep 2; done
+  kill $pre 2>/dev/null && echo "precompile killed at $SECONDS s"
+  cat /tmp/precompile.log | tail -2; echo "triton recording starts at $SECONDS s"
+  to=$(( 575 - SECONDS )); (( to < 200 )) || to=200
+  $T record --triton --flops '2*M*N*K' --spool /tmp/spool-triton -o "$R/triton.h5" --tsv "$R/triton.tsv" -- \
+    timeout $to python3 bench/record-triton.py --configs bench/record-configs-paper.tsv "${SHAPES[@]}" \
+    --json "$R/triton.json" >"$R/triton.log" 2>&1
+  echo "triton recording: rc $? at $SECONDS s"; grep -v "^Autotuning" "$R/triton.log" | tail -3
+  python3 bench/record-compare.py "$R/triton.tsv" "$R/triton.json" --tol-pct 2 --out "$R/compare.tsv" \
+    | tee "$R/compare.txt"
+  torch_run mlp-subproc $(( ${FULL_END_S:-560} - SECONDS )) --model mlp --subproc
+  tar -C /tmp -czf "$O/results.tgz" results
+  tar -C /tmp -czf "$O/spool-torch.tgz" $(cd /tmp && ls -d spool-mlp* spool-transformer 2>/dev/null)
+  tar -C /tmp -czf - spool-triton | split -b 15M - "$O/spool-triton.tgz."
+  ls -la "$O"
+  ;;
 smoke)
   smoke
   ;;
