@@ -7,6 +7,10 @@
 
 #include <regex.h>
 
+/* The kernels of one call named in an unlabelled configuration's KERNEL (a call may launch more: they are timed,
+ * not named). */
+#define REC_CALL_MAX 8
+
 /* One candidate's benchmark as found in the stream. */
 struct rec_unit {
     uint32_t pid;
@@ -17,6 +21,8 @@ struct rec_unit {
     uint64_t first_load_ns, load_end_ns;
     double load_ms, compile_ms, wall_ms, flush_ms, estimate_ms;
     const struct rec_event *first_kernel;
+    const struct rec_event *call[REC_CALL_MAX]; /* the kernels of its first call (the first REC_CALL_MAX) */
+    size_t n_call;
     size_t exec_first, n_exec, n_estimate, n_warmup, n_timed;
     int classified;                      /* its launches followed do_bench's pattern */
 };

@@ -328,6 +328,56 @@ START_TEST(test_record_unlabelled_inductor_processes)
 }
 END_TEST
 
+/* Inductor's benchmark of a choice whose call launches two kernels (cuBLAS's addmm: a bias copy, then the GEMM),
+ * after a small fill of the program's own (not a flush of the benchmark), in a process that ran a lone kernel just
+ * before: the candidate is found whole, each execution is the sum of its call's two kernels, and the
+ * configuration's KERNEL names both. */
+START_TEST(test_record_unlabelled_multi_kernel_calls)
+{
+    uint64_t t = 1000 * US;
+    stream_reset();
+    add(REC_KERNEL, t, t + 2 * US, "randn")->grid[0] = 4; /* the program's own kernel, run once */
+    t += 10 * US;
+    add(REC_KERNEL, t, t + 1 * US, "FillFunctor")->grid[0] = 1; /* a small fill before the benchmark */
+    t += 10 * US;
+    int i = 0;
+    for (int phase = 0; phase < 3; phase++) {
+        int n = phase == 0 ? 1 : phase == 1 ? 5 : 4;
+        for (int j = 0; j < n; j++, i++) {
+            for (int f = 0; f < (phase == 0 ? 0 : j > 0 ? 1 : phase == 1 ? 2 : 101); f++) {
+                add(REC_KERNEL, t, t + 20 * US, "FillFunctor")->grid[0] = 12800;
+                t += 25 * US;
+            }
+            add(REC_KERNEL, t, t + 3 * US, "copy")->grid[0] = 512;
+            t += 4 * US;
+            add(REC_KERNEL, t, t + 10 * US + (uint64_t)i, "nvjet_gemm")->grid[0] = 8;
+            t += 10 * US + (uint64_t)i + 5 * US;
+        }
+    }
+    add(REC_KERNEL, t, t + 2 * US, "randn")->grid[0] = 4;
+    struct rec_session *s = rec_reconstruct(&g_s, NULL);
+    ck_assert_msg(s != NULL, "%s", tc_errmsg());
+    ck_assert_uint_eq(s->n_runs, 1);
+    const struct trace_run *run = &s->runs[0];
+    ck_assert_int_eq(run->n_estimate, 6);
+    ck_assert_int_eq(run->n_warmup, 0);
+    ck_assert_int_eq(run->n_timed, 4);
+    ck_assert_uint_eq(s->sum.n_outside, 2); /* the two lone randn calls */
+    /* 2 + 4 + 101 + 3 flushes of 20 us; the small fill before the first call is not the benchmark's */
+    ck_assert_double_eq_tol(run->flush_ms, 110 * 0.020, 1e-9);
+    for (int j = 0; j < 10; j++) {
+        ck_assert_uint_eq(s->exec_ns[run->exec_offset + j], 13 * US + (uint64_t)j); /* 3 us + 10 us + j ns */
+        /* flushed calls: from the flush's end (5 us gap) to the GEMM's end: 5 + 3 + 1 + 10 us + j ns */
+        ck_assert_uint_eq(s->exec_event_ns[run->exec_offset + j], j == 0 ? 0 : 19 * US + (uint64_t)j);
+    }
+    int kp = s->n_params - 1;
+    ck_assert_str_eq(s->param_names[kp], "KERNEL");
+    ck_assert_str_eq(s->param_values[kp][0], "copy + nvjet_gemm");
+    ck_assert_int_eq(s->params[0], 512); /* GRID_X of the call's first kernel */
+    rec_session_free(s);
+}
+END_TEST
+
 /* A flush and a pre-hook's fill before each call (two fills in a row, as Triton's reset_to_zero issues them) are
  * no memory warm-up: such a benchmark stays out of the pattern (all timed, counted) rather than misread. */
 START_TEST(test_record_two_fills_not_memory_warmup)
@@ -562,6 +612,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_record_unclassified_and_unfinished);
     tcase_add_test(tc, test_record_unlabelled);
     tcase_add_test(tc, test_record_unlabelled_inductor_processes);
+    tcase_add_test(tc, test_record_unlabelled_multi_kernel_calls);
     tcase_add_test(tc, test_record_two_fills_not_memory_warmup);
     tcase_add_test(tc, test_record_bad_flush_regex);
     tcase_add_test(tc, test_record_spool_read);
