@@ -44,7 +44,8 @@ static const struct tc_optdecl record_opts[] = {
      .help = "also write one row per run: input and configuration labels, status, counts, median, wall, flush, "
              "estimate, compile and load times"},
     {.name = "flush-kernels", .arg = TC_ARG_STRING, .field = offsetof(struct rec_opts, flush_re), .metavar = "RE",
-     .help = "kernels that are L2 flushes (POSIX extended regular expression, any case; memsets always are)",
+     .help = "kernels that are L2 flushes (POSIX extended regular expression, any case; memsets of 1 MiB or more "
+             "always are)",
      .def_doc = REC_FLUSH_REGEX},
     {.name = "flops", .arg = TC_ARG_STRING, .field = offsetof(struct rec_opts, flops), .metavar = "EXPR",
      .help = "the work of one execution, a product of numbers and the key's dimension names, e.g. 2*M*N*K for "
@@ -195,11 +196,9 @@ static void meta_of(const struct rec_stream *s, const struct rec_session *r, str
     snprintf(m->timer, sizeof m->timer, "cupti");
     snprintf(m->protocol, sizeof m->protocol, "recorded");
     m->warmup_ms = m->rep_ms = NAN;
-    /* the size the --triton hook marked; else the largest memset; -1: flushes seen, size not known; 0: none */
+    /* the size the --triton hook marked, else the largest memset flush (rec_session.flush_bytes); -1: flushes
+     * seen, size not known (fill kernels); 0: none */
     m->flush_bytes = r->flush_bytes > 0 ? r->flush_bytes : r->sum.n_flushes > 0 ? -1 : 0;
-    for (size_t i = 0; i < s->n && r->flush_bytes <= 0; i++)
-        if (s->ev[i].kind == REC_MEMSET && (int64_t)s->ev[i].bytes > m->flush_bytes)
-            m->flush_bytes = (int64_t)s->ev[i].bytes;
     m->compile_jobs = -1;
     m->seed = 0;
 }
@@ -211,9 +210,12 @@ static void print_summary(const struct rec_session *r, const char *out)
            "%llu records dropped by CUPTI, %zu incomplete\n", s->n_processes, s->n_kernels, s->n_flushes, s->n_loads,
            s->n_ranges, (unsigned long long)s->dropped, s->n_incomplete);
     printf("reconstructed (%s): %d inputs, %d configurations, %zu runs (%zu not in do_bench's pattern, stored as "
-           "all timed; %zu unfinished left out) -> %s\n", r->labelled ? "labelled by tc:bench ranges" :
+           "all timed; %zu unfinished left out", r->labelled ? "labelled by tc:bench ranges" :
            "from binaries and launch pattern", r->n_inputs, r->n_configs, r->n_runs, s->n_unclassified,
-           s->n_unfinished, out);
+           s->n_unfinished);
+    if (!r->labelled)
+        printf("; %zu calls in no benchmark", s->n_outside);
+    printf(") -> %s\n", out);
     printf("time: %s %.3f s = compile %.3f s + module load %.3f s + benchmarking %.3f s (flushes %.3f s GPU) "
            "+ other %.3f s\n", s->cmd_measured ? "command (wall)" : "session (CUPTI, first to last activity)",
            s->process_wall_ms * 1e-3, s->compile_ms * 1e-3, s->load_ms * 1e-3,

@@ -10,10 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Is event e (a kernel or memset) a flush? */
+/* Is event e (a kernel or memset) a flush? A memset of REC_FLUSH_MIN_MEMSET_BYTES or more, or a kernel the
+ * regular expression names. */
 static int is_flush(const struct rec_event *e, const regex_t *re)
 {
-    return e->kind == REC_MEMSET || (e->kind == REC_KERNEL && regexec(re, e->name, 0, NULL, 0) == 0);
+    return (e->kind == REC_MEMSET && e->bytes >= REC_FLUSH_MIN_MEMSET_BYTES) ||
+           (e->kind == REC_KERNEL && regexec(re, e->name, 0, NULL, 0) == 0);
+}
+
+/* A memset too small to be a flush (a semaphore or workspace a library clears inside a call): neither a flush
+ * nor an execution. */
+static int is_ignored(const struct rec_event *e)
+{
+    return e->kind == REC_MEMSET && e->bytes < REC_FLUSH_MIN_MEMSET_BYTES;
 }
 
 static double span_ms(uint64_t a_ns, uint64_t b_ns)
@@ -88,6 +97,8 @@ int rec_classify(struct rec_builder *b, const struct rec_stream *s, const size_t
     u->n_call = 0;
     for (size_t i = 0; i < n; i++) {
         const struct rec_event *e = &s->ev[idx[i]];
+        if (is_ignored(e))
+            continue;
         if (is_flush(e, &b->flush_re)) {
             if (u->first_kernel == NULL)
                 continue; /* before the first call: not this benchmark's */
@@ -96,6 +107,8 @@ int rec_classify(struct rec_builder *b, const struct rec_stream *s, const size_t
             if (c.open && close_call(b, &c, &phase, &ok, run_len, &est_start, &est_end) != 0)
                 return -1;
             c.open = 0;
+            if (e->kind == REC_MEMSET && (int64_t)e->bytes > b->memset_flush_bytes)
+                b->memset_flush_bytes = (int64_t)e->bytes;
             u->flush_ms += span_ms(e->start_ns, e->end_ns);
             b->sum.n_flushes++;
             n_flushed++;
@@ -310,7 +323,7 @@ static int unlabelled_process(struct rec_builder *b, const struct rec_stream *s,
         return tc_seterr("record: out of memory");
     for (size_t i = 0; i < s->n; i++) {
         const struct rec_event *e = &s->ev[i];
-        if (e->pid != p->pid || (e->kind != REC_KERNEL && e->kind != REC_MEMSET))
+        if (e->pid != p->pid || (e->kind != REC_KERNEL && e->kind != REC_MEMSET) || is_ignored(e))
             continue;
         if (is_flush(e, &b->flush_re)) {
             idx[n++] = i;

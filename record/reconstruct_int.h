@@ -57,6 +57,7 @@ struct rec_builder {
     size_t n_runs, cap_runs;
     char kernel[64];
     int64_t flush_bytes;                 /* 0 until a tc:flush_bytes marker is seen */
+    int64_t memset_flush_bytes;          /* the largest memset that was a flush of a run; 0 none */
     /* unlabelled decisions: the binaries benchmarked in the current one */
     const struct rec_event **seen;
     size_t n_seen, cap_seen;

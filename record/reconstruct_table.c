@@ -392,7 +392,7 @@ struct rec_session *rec_builder_finish(struct rec_builder *b, int labelled)
     if (r == NULL)
         goto oom;
     r->labelled = labelled;
-    r->flush_bytes = b->flush_bytes > 0 ? b->flush_bytes : -1;
+    r->flush_bytes = b->flush_bytes > 0 ? b->flush_bytes : b->memset_flush_bytes > 0 ? b->memset_flush_bytes : -1;
     snprintf(r->kernel, sizeof r->kernel, "%s", b->kernel);
     r->sum = b->sum;
     r->n_configs = b->configs.n;

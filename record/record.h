@@ -110,14 +110,17 @@ struct rec_session {
                               * of the flush just before it to the kernel's end; 0 for an unflushed execution. Not
                               * in the trace (format v1 has no place for it): rec_session_write_tsv's columns */
     size_t n_exec;
-    int64_t flush_bytes;     /* from the tc:flush_bytes marker; -1 when not known */
+    int64_t flush_bytes;     /* from the tc:flush_bytes marker, else the largest memset that flushed a run (a
+                              * fill kernel's size is not recorded); -1 when not known */
     struct rec_summary sum;
 };
 
 /* Turn a stream into runs. flush_regex (POSIX extended, case-insensitive; NULL: REC_FLUSH_REGEX) names the
- * kernels that are flushes; memsets always are. Returns NULL with tc_errmsg() on a bad regex or no memory; a
- * stream without any candidate gives a session with 0 runs. */
+ * kernels that are flushes; memsets of REC_FLUSH_MIN_MEMSET_BYTES or more always are. Returns NULL with
+ * tc_errmsg() on a bad regex or no memory; a stream without any candidate gives a session with 0 runs. */
 #define REC_FLUSH_REGEX "FillFunctor|fill_kernel|flush|memset"
+/* Memsets smaller than this are no flush (nor an execution): 1 MiB, far below any L2 */
+#define REC_FLUSH_MIN_MEMSET_BYTES (1u << 20)
 struct rec_session *rec_reconstruct(const struct rec_stream *s, const char *flush_regex);
 void rec_session_free(struct rec_session *r);
 

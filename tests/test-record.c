@@ -328,10 +328,10 @@ START_TEST(test_record_unlabelled_inductor_processes)
 }
 END_TEST
 
-/* Inductor's benchmark of a choice whose call launches two kernels (cuBLAS's addmm: a bias copy, then the GEMM),
- * after a small fill of the program's own (not a flush of the benchmark), in a process that ran a lone kernel just
- * before: the candidate is found whole, each execution is the sum of its call's two kernels, and the
- * configuration's KERNEL names both. */
+/* Inductor's benchmark of a choice whose call launches two kernels (cuBLAS's addmm: a bias copy, then the GEMM)
+ * and clears 4 bytes between them (a memset far too small to be a flush), after a small fill of the program's own
+ * (not a flush of the benchmark), in a process that ran a lone kernel just before: the candidate is found whole,
+ * each execution is the sum of its call's two kernels, and the configuration's KERNEL names both. */
 START_TEST(test_record_unlabelled_multi_kernel_calls)
 {
     uint64_t t = 1000 * US;
@@ -350,6 +350,7 @@ START_TEST(test_record_unlabelled_multi_kernel_calls)
             }
             add(REC_KERNEL, t, t + 3 * US, "copy")->grid[0] = 512;
             t += 4 * US;
+            add(REC_MEMSET, t - 1 * US, t - 1 * US + 500, "memset")->bytes = 4; /* a library's semaphore */
             add(REC_KERNEL, t, t + 10 * US + (uint64_t)i, "nvjet_gemm")->grid[0] = 8;
             t += 10 * US + (uint64_t)i + 5 * US;
         }
