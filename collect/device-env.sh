@@ -1,6 +1,9 @@
 # collect/device-env.sh — source in the repository root on a GPU machine where GSL and check are not installed:
 # they are taken from their Debian packages unpacked into .debs/root (docs/collector.md, "Build"). Their .pc files
 # name /usr; copies pointing at .debs/root go to /tmp/tc-pc, and the library paths are set for linking and running.
+# The packages may travel as one archive (.debs/gsl-check.tar.xz, 1.1 MB against 4.7 MB unpacked: a GPU call
+# carries at most 64 MiB); it is unpacked here when .debs/root is absent.
+if [ ! -d .debs/root ] && [ -f .debs/gsl-check.tar.xz ]; then tar xJf .debs/gsl-check.tar.xz -C .debs; fi
 R=$PWD/.debs/root/usr
 mkdir -p /tmp/tc-pc
 for f in "$R"/lib/x86_64-linux-gnu/pkgconfig/*.pc; do
