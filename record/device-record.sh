@@ -14,8 +14,11 @@
 #             the final code (spool kept), compared with Triton's report in both views (kernel and CUDA-event
 #             interval); the MLP again with Inductor's benchmarking in a subprocess if time is left. Results in
 #             OUT/results.tgz, spool files in OUT/spool-*.tgz*.
+#   torch-ab  the recorder's effect on Inductor: validate-torch.py for the MLP and the transformer, plain and then
+#             recorded (each with a cold Inductor cache of its own); what Inductor measured and picked in each
+#             (its JSON), and the recorded runs against it (torch-compare.py). Results in OUT/torch-ab.tgz.
 # Logs, traces and tables go to OUT (default $OUT); a short table is printed last.
-# usage: bash record/device-record.sh smoke|validate|ab|full [OUT]
+# usage: bash record/device-record.sh smoke|validate|ab|full|torch-ab [OUT]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 what=$1
@@ -54,6 +57,35 @@ torch_run() {
 }
 
 case $what in
+torch-ab)
+  R=/tmp/results; mkdir -p $R
+  for m in mlp transformer; do
+    t1=$SECONDS
+    env -u TRITON_CACHE_DIR TORCHINDUCTOR_CACHE_DIR=/tmp/inductor-$m-plain timeout 150 python3 \
+      record/validate-torch.py --model $m --json "$R/$m-plain.json" >"$R/$m-plain.log" 2>&1
+    echo "$m plain: rc $? in $((SECONDS - t1)) s"; grep "^$m:" "$R/$m-plain.log"
+    torch_run $m-rec 150 --model $m
+    python3 record/torch-compare.py "$R/$m-rec.tsv" "$R/$m-rec.json" --out "$R/$m-rec-compare.tsv"
+  done
+  python3 - "$R" <<'PY'
+import json, sys
+r = sys.argv[1]
+for m in ("mlp", "transformer"):
+    for mode in ("plain", "rec"):
+        j = json.load(open("%s/%s-%s.json" % (r, m, mode)))
+        picks = []
+        for d in j["decisions"]:
+            ch = [c for c in d.get("choices", []) if c["ms"] != float("inf")]
+            p = min(ch, key=lambda c: c["ms"])
+            tri = sorted(c["ms"] * 1e3 for c in ch if c["name"].startswith("triton_mm"))
+            ext = sorted(c["ms"] * 1e3 for c in ch if not c["name"].startswith("triton_"))
+            picks.append("%s %.1f (triton %.1f-%.1f, extern %s)" % (p["name"], p["ms"] * 1e3, tri[0], tri[-1],
+                                                                 "/".join("%.1f" % e for e in ext)))
+        print("%-11s %-5s first call %5.1f s, forward %.4f ms: %s" % (m, mode, j["first_call_s"], j["compiled_ms"],
+                                                                       "; ".join(picks[:4])))
+PY
+  tar -C /tmp -czf "$O/torch-ab.tgz" results
+  ;;
 full)
   R=/tmp/results; mkdir -p $R
   python3 bench/record-triton.py --configs bench/record-configs-paper.tsv --shape 64x64x64 --precompile 16 \
