@@ -42,7 +42,8 @@ static const struct tc_optdecl record_opts[] = {
      .help = "reconstruct from the spool files of an earlier (or killed) recording; no CMD"},
     {.name = "tsv", .arg = TC_ARG_STRING, .field = offsetof(struct rec_opts, tsv), .metavar = "FILE",
      .help = "also write one row per run: input and configuration labels, status, counts, median, wall, flush, "
-             "estimate, compile and load times"},
+             "estimate, compile and load times, and the times CUDA events around each call would see (median and "
+             "minimum; docs/record.md)"},
     {.name = "flush-kernels", .arg = TC_ARG_STRING, .field = offsetof(struct rec_opts, flush_re), .metavar = "RE",
      .help = "kernels that are L2 flushes (POSIX extended regular expression, any case; memsets of 1 MiB or more "
              "always are)",
