@@ -145,11 +145,21 @@ void pol_data_free(struct pol_data *d)
     free(d->vidx);
     if (d->bcache != NULL) {
         pthread_mutex_destroy(&d->bcache->mu);
+        pol_bcache_drop_frames(d->bcache);
         free(d->bcache->grid_s);
         free(d->bcache->out);
         free(d->bcache);
     }
     free(d);
+}
+
+void pol_bcache_drop_frames(struct pol_bcache *bc)
+{
+    for (int i = 0; bc->frames != NULL && i < bc->n_frames; i++)
+        atm_frame_free(&bc->frames[i]);
+    free(bc->frames);
+    bc->frames = NULL;
+    bc->n_frames = 0;
 }
 
 /* Each parameter's distinct values, ascending (the grid of the space), each configuration's value indices, and the
@@ -427,9 +437,10 @@ int pol_data_restrict_to_prior(struct pol_data *d)
         free(in->prior_ms);
     }
     d->n_in = kept;
-    if (d->bcache != NULL) { /* a baseline computed before is of the inputs that were there */
+    if (d->bcache != NULL) { /* a baseline and frames computed before are of the inputs that were there */
         free(d->bcache->out);
         d->bcache->out = NULL;
+        pol_bcache_drop_frames(d->bcache);
     }
     return kept;
 }

@@ -154,7 +154,7 @@ void pol_baseline_cached(const struct pol_data *d, const struct pol_settings *s,
     }
     pthread_mutex_lock(&bc->mu);
     if (bc->out == NULL || bc->n != n || bc->rep_ms != s->rep_ms || bc->compile_jobs != s->compile_jobs ||
-        memcmp(bc->grid_s, grid_s, (size_t)n * sizeof *grid_s) != 0) {
+        bc->failed_cost != (int)s->failed_cost || memcmp(bc->grid_s, grid_s, (size_t)n * sizeof *grid_s) != 0) {
         double *g = malloc((size_t)n * sizeof *g), *o = malloc((size_t)n * sizeof *o);
         if (g == NULL || o == NULL) {
             free(g);
@@ -172,6 +172,7 @@ void pol_baseline_cached(const struct pol_data *d, const struct pol_settings *s,
         bc->n = n;
         bc->rep_ms = s->rep_ms;
         bc->compile_jobs = s->compile_jobs;
+        bc->failed_cost = (int)s->failed_cost;
     }
     memcpy(out, bc->out, (size_t)n * sizeof *out);
     pthread_mutex_unlock(&bc->mu);

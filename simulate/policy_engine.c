@@ -493,6 +493,64 @@ static void *pol_worker(void *arg)
 
 /* Each input's frame for the methodology's score (score_atm.h), from the costs the analytic baseline charges, and
  * room for the per-run scores and mean curves. Returns 0, or -1 (tc_errmsg). */
+/* 1 when the cached frames are of these settings (the lock held). */
+static int frames_match(const struct pol_bcache *bc, const struct pol_data *d, const struct pol_settings *s)
+{
+    return bc->frames != NULL && bc->n_frames == d->n_in && bc->f_rep_ms == s->rep_ms &&
+           bc->f_jobs == s->compile_jobs && bc->f_failed == (int)s->failed_cost && bc->f_points == s->atm_points &&
+           bc->f_cutoff == s->atm_cutoff && bc->f_budget_s == s->budget_s && bc->f_seed == s->seed;
+}
+
+/* The frames of d's inputs under s from d's cache into c->atm (deep copies): 1 when it had them, else 0 (also when
+ * a copy ran out of memory: then they are computed). */
+static int frames_from_cache(const struct pol_data *d, const struct pol_settings *s, struct pol_curve *c)
+{
+    struct pol_bcache *bc = d->bcache;
+    int got = 0;
+    if (bc == NULL)
+        return 0;
+    pthread_mutex_lock(&bc->mu);
+    if (frames_match(bc, d, s)) {
+        got = 1;
+        for (int i = 0; i < d->n_in && got; i++)
+            got = atm_frame_copy(&c->atm[i], &bc->frames[i]) == 0;
+        for (int i = 0; !got && i < d->n_in; i++)
+            atm_frame_free(&c->atm[i]);
+    }
+    pthread_mutex_unlock(&bc->mu);
+    return got;
+}
+
+/* Keep copies of c->atm, the frames of d's inputs under s, in d's cache (nothing kept when memory is short). */
+static void frames_to_cache(const struct pol_data *d, const struct pol_settings *s, const struct pol_curve *c)
+{
+    struct pol_bcache *bc = d->bcache;
+    struct atm_frame *f;
+    int ok = 1;
+    if (bc == NULL || (f = calloc((size_t)(d->n_in > 0 ? d->n_in : 1), sizeof *f)) == NULL)
+        return;
+    for (int i = 0; i < d->n_in && ok; i++)
+        ok = atm_frame_copy(&f[i], &c->atm[i]) == 0;
+    pthread_mutex_lock(&bc->mu);
+    pol_bcache_drop_frames(bc);
+    if (ok) {
+        bc->frames = f;
+        bc->n_frames = d->n_in;
+        bc->f_rep_ms = s->rep_ms;
+        bc->f_jobs = s->compile_jobs;
+        bc->f_failed = (int)s->failed_cost;
+        bc->f_points = s->atm_points;
+        bc->f_cutoff = s->atm_cutoff;
+        bc->f_budget_s = s->budget_s;
+        bc->f_seed = s->seed;
+        f = NULL;
+    }
+    pthread_mutex_unlock(&bc->mu);
+    for (int i = 0; f != NULL && i < d->n_in; i++)
+        atm_frame_free(&f[i]);
+    free(f);
+}
+
 static int atm_prepare(const struct pol_data *d, const struct pol_settings *s, struct pol_curve *c)
 {
     int nin = d->n_in > 0 ? d->n_in : 1, rc = 0;
@@ -503,6 +561,8 @@ static int atm_prepare(const struct pol_data *d, const struct pol_settings *s, s
     c->atm_mean_ms = calloc((size_t)nin * (size_t)s->atm_points, sizeof *c->atm_mean_ms);
     if (c->atm == NULL || c->atm_input_score == NULL || c->atm_mean_ms == NULL)
         return tc_seterr("policies: out of memory");
+    if (frames_from_cache(d, s, c))
+        return 0; /* every policy of an evaluation has the same frames */
     for (int i = 0; i < d->n_in && rc == 0; i++) {
         const struct pinput *in = &d->in[i];
         int *valid = malloc(((size_t)in->n_cfg + 1) * sizeof *valid);
@@ -522,6 +582,8 @@ static int atm_prepare(const struct pol_data *d, const struct pol_settings *s, s
         free(tr);
         free(cost);
     }
+    if (rc == 0)
+        frames_to_cache(d, s, c);
     return rc;
 }
 

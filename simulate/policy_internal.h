@@ -60,14 +60,22 @@ struct pol_data {
     struct pol_bcache *bcache; /* the last baseline computed (pol_baseline_cached), shared by every policy */
 };
 
-/* The analytic baseline of the last (rep_ms, compile_jobs, grid) asked for: every policy of an evaluation has the
- * same one, and on a large space it costs more than a policy's runs. */
+/* The analytic baseline of the last (rep_ms, compile_jobs, failed_cost, grid) asked for: every policy of an
+ * evaluation has the same one, and on a large space it costs more than a policy's runs. And the methodology's
+ * frames (score_atm.h) of the last settings they depend on, the same for every policy too (their event sort was an
+ * eighth of the default run). */
 struct pol_bcache {
     pthread_mutex_t mu;
     double rep_ms;
-    int compile_jobs, n;
+    int compile_jobs, n, failed_cost;
     double *grid_s, *out; /* n each; NULL: none yet */
+    struct atm_frame *frames; /* n_frames (one per input), or NULL: none yet */
+    int n_frames, f_jobs, f_failed, f_points;
+    double f_rep_ms, f_cutoff, f_budget_s;
+    uint64_t f_seed;
 };
+/* Drop the cached frames (d's inputs changed, or d is freed). The caller holds the lock or is alone. */
+void pol_bcache_drop_frames(struct pol_bcache *bc);
 /* pol_baseline through d's cache: the same numbers (computed afresh, uncached, when memory is short). */
 void pol_baseline_cached(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n,
                          double *out);

@@ -205,6 +205,29 @@ out:
     return rc;
 }
 
+int atm_frame_copy(struct atm_frame *dst, const struct atm_frame *src)
+{
+    size_t nv = (size_t)(src->n_valid > 0 ? src->n_valid : 0), np = src->time_s != NULL ? (size_t)src->n_points : 0;
+    *dst = *src;
+    dst->f_asc = src->f_asc != NULL ? malloc((nv + 1) * sizeof *dst->f_asc) : NULL;
+    dst->time_s = np > 0 ? malloc(np * sizeof *dst->time_s) : NULL;
+    dst->base_ms = np > 0 && src->base_ms != NULL ? malloc(np * sizeof *dst->base_ms) : NULL;
+    if ((src->f_asc != NULL && dst->f_asc == NULL) || (np > 0 && (dst->time_s == NULL || dst->base_ms == NULL))) {
+        free(dst->f_asc);
+        free(dst->time_s);
+        free(dst->base_ms);
+        memset(dst, 0, sizeof *dst);
+        return tc_seterr("policies: out of memory");
+    }
+    if (src->f_asc != NULL)
+        memcpy(dst->f_asc, src->f_asc, nv * sizeof *dst->f_asc);
+    if (np > 0) {
+        memcpy(dst->time_s, src->time_s, np * sizeof *dst->time_s);
+        memcpy(dst->base_ms, src->base_ms, np * sizeof *dst->base_ms);
+    }
+    return 0;
+}
+
 void atm_frame_free(struct atm_frame *f)
 {
     free(f->f_asc);

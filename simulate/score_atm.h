@@ -53,6 +53,9 @@ double atm_rank_of_ms(const struct atm_frame *f, double ms);
 int atm_frame_init(struct atm_frame *f, int n, const int *valid, const double *true_ms, const double *cost_ms,
                    double cutoff, int n_points, double end_s, uint64_t seed);
 void atm_frame_free(struct atm_frame *f);
+/* dst = a deep copy of src (its arrays its own; free with atm_frame_free). Returns 0, or -1 (tc_errmsg: out of
+ * memory; dst then holds nothing to free). */
+int atm_frame_copy(struct atm_frame *dst, const struct atm_frame *src);
 
 /* A run's incumbent over time, as the engine logs it: from t_s[e] (ascending) on its choice has true time f_ms[e]
  * (NaN: none yet).

@@ -193,6 +193,42 @@ START_TEST(test_policy_costaware_skips_what_the_compiler_refuses)
 }
 END_TEST
 
+START_TEST(test_policy_cached_baseline_and_frames_follow_the_settings)
+{
+    /* Every policy of an evaluation shares the analytic baseline and the methodology's frames (pol_data's cache).
+     * Evaluating random search under triton, then none, then triton again on one pol_data gives the first result
+     * again bit for bit, and the same as on a pol_data of its own; none's baseline differs (c2's 50 ms compile is
+     * charged only under triton, so random search is slower there at some grid time). */
+    struct trace *t, *t2;
+    struct pol_data *d = tiny_data(&t), *d2 = tiny_data(&t2);
+    struct pol_settings s;
+    struct pol_curve c[4];
+    double grid[] = {0.13, 0.2, 0.3, 0.35, 0.4, 1.0};
+    settings(&s);
+    s.runs = 20;
+    s.n_grid = 6;
+    const enum sim_failed_cost fc[4] = {SIM_FAILED_TRITON, SIM_FAILED_NONE, SIM_FAILED_TRITON, SIM_FAILED_TRITON};
+    for (int k = 0; k < 4; k++) {
+        s.failed_cost = fc[k];
+        ck_assert_int_eq(pol_evaluate(k < 3 ? d : d2, policy_find("random"), &s, grid, &c[k]), 0);
+    }
+    ck_assert_int_eq(c[0].atm[0].usable, 1);
+    for (int k = 2; k < 4; k++) {
+        ck_assert_mem_eq(c[k].baseline, c[0].baseline, 6 * sizeof *c[0].baseline);
+        ck_assert_mem_eq(&c[k].atm_score, &c[0].atm_score, sizeof c[0].atm_score);
+        ck_assert_mem_eq(&c[k].atm[0].t1_s, &c[0].atm[0].t1_s, sizeof c[0].atm[0].t1_s);
+        ck_assert_mem_eq(c[k].atm[0].base_ms, c[0].atm[0].base_ms, (size_t)c[0].atm[0].n_points * sizeof(double));
+    }
+    ck_assert(memcmp(c[1].baseline, c[0].baseline, 6 * sizeof *c[0].baseline) != 0);
+    for (int k = 0; k < 4; k++)
+        pol_curve_free(&c[k]);
+    pol_data_free(d);
+    pol_data_free(d2);
+    trace_close(t);
+    trace_close(t2);
+}
+END_TEST
+
 START_TEST(test_policy_halving_promotes_the_best_third)
 {
     /* --rep-ms 135, ETA 3, 3 rungs: rung 0 gives every configuration 15 ms (c0: 2 executions, c1: 3, c2: refused)
@@ -914,6 +950,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_policy_budget_stops_without_overcharging);
     tcase_add_test(tc, test_policy_costaware_skips_what_the_compiler_refuses);
     tcase_add_test(tc, test_policy_halving_promotes_the_best_third);
+    tcase_add_test(tc, test_policy_cached_baseline_and_frames_follow_the_settings);
     tcase_add_test(tc, test_policy_same_seed_same_curve);
     tcase_add_test(tc, test_policy_random_reproduces_simulate);
     tcase_add_test(tc, test_policy_failed_cost_triton_compiles_failures);
