@@ -1,6 +1,7 @@
-/* policy_costaware.c — random search that uses what a tuner knows before benchmarking: configurations the
- * compiler already refuses (shared memory or registers over the limit: "out of resources", known without a
- * launch) are skipped, and among CANDIDATES random unmeasured configurations the one with the lowest predicted
+/* policy_costaware.c — random search that uses what a tuner knows before benchmarking: configurations its
+ * restrictions exclude (known_invalid: "out of resources", shared memory or registers over the limit, known from
+ * the parameters under --failed-cost none; under triton nothing is known, and it pays for the failures it picks
+ * as every policy does) are skipped, and among CANDIDATES random unmeasured configurations the one with the lowest predicted
  * compile time is measured next. The prediction of a configuration's compile time is the mean compile time of
  * the configurations compiled so far (the only compile times a tuner knows) that share the most parameter values
  * with it (the overall mean while none is measured). Hyperparameters: CANDIDATES = 4. Reference: cost-aware search as in "Towards Cost-Efficient
@@ -92,7 +93,7 @@ static void costaware_stop(void *p)
 }
 
 const struct policy_ops policy_costaware = {
-    "costaware", "random, skipping what the compiler refuses, preferring configurations predicted to compile fast",
+    "costaware", "random, skipping what restrictions exclude, preferring configurations predicted to compile fast",
     "compile-cost-aware search; Kernel Tuner restrictions", costaware_start, costaware_next, costaware_rep, NULL,
     costaware_stop, 0,
 };
