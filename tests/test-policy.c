@@ -935,6 +935,51 @@ START_TEST(test_policy_transfer_starts_at_the_other_gpus_best)
 }
 END_TEST
 
+START_TEST(test_policy_transfer_from_a_trace_with_other_configurations)
+{
+    /* The other GPU measured a different set: BLOCK 128 (which the tiny trace lacks) and 32 (its c1), 4 and 2 ms.
+     * Matched by values, only c1 has a prior (c0 and c2 have none), so every run measures c1 first, done at 0.220 s
+     * (its compile 200 ms + warm-up 2 + executions 18): the mean speedup is 0 at 0.219 s and exactly 1 at 0.221 s.
+     * Then the climb and the random restarts measure c0 and c2 (3 steps a run). */
+    struct trace *t;
+    struct pol_data *d = tiny_data(&t);
+    const char *opath = tt_path("other-subset.h5");
+    struct trace *o = hand_trace(opath, 15);
+    int32_t params[] = {128, 32};
+    struct trace_config cfg[2];
+    for (int c = 0; c < 2; c++)
+        cfg[c] = (struct trace_config){.status = 0, .compile_ms = 10, .load_ms = 1, .registers = 32,
+                                       .compile_isolated_ms = NAN};
+    int64_t dims[] = {1000};
+    struct trace_input in = {1e9, NAN};
+    ck_assert_int_eq(trace_write_configs(o, 2, params, cfg), 0);
+    ck_assert_int_eq(trace_write_inputs(o, 1, dims, &in), 0);
+    for (int c = 0; c < 2; c++) {
+        uint64_t x[] = {(uint64_t)(c == 0 ? 4000000 : 2000000)};
+        struct trace_run r = {0, c, 0, 0, 0, 1, 0, 10, 0, 0, NAN, 1e-4, NAN, NAN};
+        ck_assert_int_eq(trace_append_run(o, &r, x, 1), 0);
+    }
+    ck_assert_int_eq(trace_close(o), 0);
+    o = trace_open(opath);
+    ck_assert_ptr_nonnull(o);
+    ck_assert_int_eq(pol_data_set_prior(d, t, o), 0);
+    struct pol_settings s;
+    struct pol_curve c;
+    double grid[] = {0.219, 0.221};
+    settings(&s);
+    s.n_grid = 2;
+    s.runs = 20;
+    ck_assert_int_eq(pol_evaluate(d, policy_find("transfer"), &s, grid, &c), 0);
+    ck_assert_double_eq(c.mean[0], 0.0);
+    ck_assert_double_eq(c.mean[1], 1.0);
+    ck_assert_int_eq(c.n_steps, 3 * 20);
+    pol_curve_free(&c);
+    trace_close(o);
+    pol_data_free(d);
+    trace_close(t);
+}
+END_TEST
+
 static void setup(void)
 {
     tt_tmpdir_make("test-policy");
@@ -957,6 +1002,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_policy_view_shows_nothing_unpaid);
     tcase_add_test(tc, test_policy_neighbours_counted_on_the_full_grid);
     tcase_add_test(tc, test_policy_transfer_starts_at_the_other_gpus_best);
+    tcase_add_test(tc, test_policy_transfer_from_a_trace_with_other_configurations);
     if (argc > 2) { /* the shipped traces' folder: the default full-space trace, when one is shipped */
         char path[4096], prior[4096];
         setenv("TUNECOST_DATA_DIR", argv[2], 1);
