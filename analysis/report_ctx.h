@@ -17,7 +17,7 @@
 
 #define REPORT_MARKER ".tunecost-report"
 #define REPORT_MAX_FINDINGS 32
-#define REPORT_MAX_TABLES 24
+#define REPORT_MAX_TABLES 32
 #define REPORT_MAX_FIGURES 12
 
 /* The report's scenarios, one table: X(id, name, compile, parallel, overhead, early_stop, all_inputs). The
@@ -79,6 +79,10 @@ struct report_ctx {
     struct table *flush, *scaling, *landscape;
     struct table *cmp_split;                 /* the second family's Figure 1 data (compile share) */
     struct table *verdicts, *stability;      /* report_verdicts: per cost model and seed */
+    struct table *costs;                     /* report_verdicts: what each cost setting changes (costs.tsv), or
+                                                NULL where the trace lacks a compile cost (report_costs_missing) */
+    long no_isolated, failed_no_compile;     /* (input, configuration) pairs of the all-inputs data without an
+                                                isolated compile time; failed ones without any compile time */
     struct sim_settings s[N_REPORT_SIM];
     struct sim_data *d[N_REPORT_SIM];
     struct sim_result *r[N_REPORT_SIM];
@@ -142,12 +146,13 @@ int report_budget_best(const struct sim_data *d, const struct sim_settings *s, c
                        double budget_s, uint64_t seed, struct report_est *out);
 /* A weighted mean over inputs (scenario 0 of s), input by input: speedup_i x weight_i, averaged over the n_in
  * inputs with equal weight, as sim_run averages all inputs. report_weighted_run replays each input (per_input[k],
- * s->samples points); report_weighted_combine gives sample `sample`'s combined point (95% CIs stratified by input);
- * report_weighted_reeval re-evaluates a point on fresh runs with a CI stratified by input. */
+ * s->samples x s->n_scenarios points, every scenario on the same draws); report_weighted_combine gives scenario
+ * sc's combined point of sample `sample` (n_sc: the scenarios per_input holds; 95% CIs stratified by input);
+ * report_weighted_reeval re-evaluates a point (scenario 0 of s) on fresh runs with a CI stratified by input. */
 int report_weighted_run(const struct sim_data *d, const struct sim_settings *s, const int *inputs,
                         const double *weight, int n_in, struct sim_result **per_input);
 void report_weighted_combine(struct sim_result *const *per_input, const double *weight, int n_in, int runs,
-                             int sample, struct sim_point *out);
+                             int n_sc, int sc, int sample, struct sim_point *out);
 int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *s, const int *inputs,
                            const double *weight, int n_in, const struct sim_point *p, uint64_t seed,
                            struct report_est *out);
@@ -155,6 +160,10 @@ int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *
 /* ---- report_verdicts.c: verdicts per cost model, checked on three seeds ---- */
 /* Runs the stability simulations and writes verdicts.tsv and stability.tsv (c->verdicts, c->stability). */
 int report_verdicts(struct report_ctx *c);
+/* The cost settings costs.tsv compares (when the trace has every compile cost): the report's own (failed
+ * configurations charged, isolated times for sequential), failures free, contended times for sequential. */
+#define REPORT_N_COSTS 3
+extern const char *const report_cost_names[REPORT_N_COSTS];
 /* The compile cost models the verdicts are stated for: "sequential", "parallel" (list-scheduled on F workers
  * before benchmarking), "pipelined", "ideal" (the paper's parallel model, an optimistic bound), and a scenario of
  * model m, early stopping on or off, F workers (simulate/sim.h, enum sim_compile). */

@@ -292,6 +292,115 @@ static int finding_models(struct report_ctx *c)
                           ts[2], c->o->compile_factor, ts[3]);
 }
 
+/* costs.tsv: seed k's (1-3) re-evaluated time to 0.95 of a cost setting and model. */
+static int cost_time(const struct table *t, int k, const char *setting, const char *model, struct est_row *out)
+{
+    static const char *names[6] = {"time_s", "time_s_lo", "time_s_hi", "speedup", "speedup_lo", "speedup_hi"};
+    int cs = table_col_need(t, "seed_index"), cf = table_col_need(t, "failed_cost");
+    int cc = table_col_need(t, "compile_model"), cm = table_col_need(t, "model"), col[6];
+    char fc[16], cmod[16];
+    const char *plus = strchr(setting, '+');
+    if (cs < 0 || cf < 0 || cc < 0 || cm < 0 || plus == NULL)
+        return -1;
+    for (int q = 0; q < 6; q++)
+        if ((col[q] = table_col_need(t, names[q])) < 0)
+            return -1;
+    snprintf(fc, sizeof fc, "%.*s", (int)(plus - setting), setting);
+    snprintf(cmod, sizeof cmod, "%s", plus + 1);
+    for (int i = 0; i < table_n_rows(t); i++)
+        if ((int)table_num(t, i, cs) == k && strcmp(table_cell(t, i, cf), fc) == 0 &&
+            strcmp(table_cell(t, i, cc), cmod) == 0 && strcmp(table_cell(t, i, cm), model) == 0) {
+            double *o[6] = {&out->time_s, &out->time_lo, &out->time_hi, &out->speedup, &out->speedup_lo,
+                            &out->speedup_hi};
+            for (int q = 0; q < 6; q++)
+                *o[q] = table_num(t, i, col[q]);
+            return 0;
+        }
+    return tc_seterr("costs.tsv: no row for seed %d, %s, %s", k, setting, model);
+}
+
+/* "takes longer (3.52, 3.61, 3.40 on three seeds)": a ratio of times a / b on three seeds, above 1.1 `more`,
+ * below 0.9 `less`, else "no change"; the seeds disagreeing: not settled, no verdict. */
+static void fmt_ratio3(char *buf, size_t len, const double r[3], const char *more, const char *less)
+{
+    const char *cat[3];
+    for (int k = 0; k < 3; k++)
+        cat[k] = !isfinite(r[k]) ? "n/a" : r[k] > 1.1 ? more : r[k] < 0.9 ? less : "no change";
+    if (strcmp(cat[0], cat[1]) == 0 && strcmp(cat[0], cat[2]) == 0 && strcmp(cat[0], "n/a") != 0)
+        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds)", cat[0], r[0], r[1], r[2]);
+    else
+        snprintf(buf, len, "not settled: %s / %s / %s on three seeds (%.2f, %.2f, %.2f), no verdict", cat[0], cat[1],
+                 cat[2], r[0], r[1], r[2]);
+}
+
+/* What the cost model can charge on this trace. Where a cost is not recorded, which and how it is estimated; where
+ * every cost is (costs.tsv), what charging failed configurations and isolated vs contended compile times change. */
+static int finding_costs(struct report_ctx *c)
+{
+    const struct sim_data *d = c->d[REPORT_SIM_ALL];
+    long pairs = 0, failed = 0;
+    int jobs = trace_get_meta(c->t)->compile_jobs;
+    char txt[3072] = "", a[96], b[96], rs[256];
+    for (int i = 0; i < sim_data_n_inputs(d); i++) {
+        pairs += sim_data_n_valid(d, i) + sim_data_n_failed(d, i);
+        failed += sim_data_n_failed(d, i);
+    }
+    if (c->costs == NULL) {
+        if (c->no_isolated > 0)
+            snprintf(txt, sizeof txt, " %ld of %ld (input, configuration) pairs have no isolated (1-worker) compile "
+                     "time, so sequential compilation charges their compile_ms, measured with %d compile workers "
+                     "at once;", c->no_isolated, pairs, jobs);
+        if (c->failed_no_compile > 0)
+            snprintf(txt + strlen(txt), sizeof txt - strlen(txt), " %ld of the %ld failed pairs have no compile "
+                     "time and are charged their input's median valid one (an underestimate where the failing "
+                     "configurations are the largest tiles);", c->failed_no_compile, failed);
+        return report_finding(c, "**Compile costs this trace does not record**:%s collect with --compile-invalid "
+                              "--compile-isolated-all to record every one (docs/simulation.md, \"Failed "
+                              "configurations\" and \"Compile models\").", txt);
+    }
+    for (int m = 0; m < 3; m++) {
+        static const int models[3] = {0, 2, 3};
+        const char *name = report_model_names[models[m]];
+        struct est_row on, off;
+        double r[3];
+        for (int k = 1; k <= 3; k++) {
+            if (cost_time(c->costs, k, report_cost_names[0], name, &on) != 0 ||
+                cost_time(c->costs, k, report_cost_names[1], name, &off) != 0)
+                return -1;
+            r[k - 1] = on.time_s / off.time_s;
+        }
+        if (cost_time(c->costs, 1, report_cost_names[0], name, &on) != 0 ||
+            cost_time(c->costs, 1, report_cost_names[1], name, &off) != 0)
+            return -1;
+        fmt_time(a, sizeof a, &on);
+        fmt_time(b, sizeof b, &off);
+        fmt_ratio3(rs, sizeof rs, r, "takes longer", "takes less");
+        snprintf(txt + strlen(txt), sizeof txt - strlen(txt), "%s%s compilation %s charged vs %s free, charged / "
+                 "free: %s", m ? "; " : "", name, a, b, rs);
+    }
+    {
+        struct est_row iso, con;
+        double r[3];
+        for (int k = 1; k <= 3; k++) {
+            if (cost_time(c->costs, k, report_cost_names[0], "sequential", &iso) != 0 ||
+                cost_time(c->costs, k, report_cost_names[2], "sequential", &con) != 0)
+                return -1;
+            r[k - 1] = con.time_s / iso.time_s;
+        }
+        if (cost_time(c->costs, 1, report_cost_names[0], "sequential", &iso) != 0 ||
+            cost_time(c->costs, 1, report_cost_names[2], "sequential", &con) != 0)
+            return -1;
+        fmt_time(a, sizeof a, &iso);
+        fmt_time(b, sizeof b, &con);
+        fmt_ratio3(rs, sizeof rs, r, "takes longer", "takes less");
+        return report_finding(c, "**Every compile cost measured** (every configuration has its compile time under "
+                              "%d workers and alone, failing ones included; time to 0.95 of optimal, all inputs, "
+                              "re-evaluated on fresh runs, costs.tsv). Failed configurations: %s. Sequential "
+                              "compilation on isolated compile times %s vs on the contended ones %s; contended / "
+                              "isolated: %s.", jobs, txt, a, b, rs);
+    }
+}
+
 int report_split_shares(const struct table *s, struct report_split *out)
 {
     int cr = table_col_need(s, "repetition_ms"), co = table_col_need(s, "overhead_ms");
@@ -433,7 +542,8 @@ static int finding_estimate(struct report_ctx *c)
 int report_findings(struct report_ctx *c)
 {
     int (*const steps[])(struct report_ctx *) = {finding_knobs,  finding_frontier, finding_best_speed,
-                                                 finding_parallel, finding_early_stop, finding_models,
+                                                 finding_parallel, finding_early_stop, finding_costs,
+                                                 finding_models,
                                                  finding_split,  finding_cublas,   finding_failures,
                                                  finding_estimate};
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)

@@ -138,7 +138,6 @@ int report_weighted_run(const struct sim_data *d, const struct sim_settings *s, 
     for (int k = 0; k < n_in; k++) {
         struct sim_settings e = *s;
         e.input = inputs[k];
-        e.n_scenarios = 1;
         (void)weight;
         if ((per_input[k] = sim_run(d, &e, NULL, NULL)) == NULL) {
             for (int j = 0; j < k; j++)
@@ -150,12 +149,14 @@ int report_weighted_run(const struct sim_data *d, const struct sim_settings *s, 
 }
 
 void report_weighted_combine(struct sim_result *const *per_input, const double *weight, int n_in, int runs,
-                             int sample, struct sim_point *out)
+                             int n_sc, int sc, int sample, struct sim_point *out)
 {
     double t = 0, v = 0, vt = 0, vv = 0;
-    *out = per_input[0]->points[sample];
+    size_t at = (size_t)sample * (size_t)n_sc + (size_t)sc;
+    *out = per_input[0]->points[at];
+    out->scenario = 0; /* a point of a one-scenario result (report_pick_*, report_weighted_reeval) */
     for (int k = 0; k < n_in; k++) {
-        const struct sim_point *q = &per_input[k]->points[sample];
+        const struct sim_point *q = &per_input[k]->points[at];
         double st = se_of(q->time_s_lo, q->time_s_hi, runs), sv = se_of(q->speedup_lo, q->speedup_hi, runs);
         t += q->time_s / n_in;
         v += q->speedup * weight[k] / n_in;
@@ -190,7 +191,7 @@ int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *
         if ((per[k] = sim_run(d, &e, NULL, NULL)) == NULL)
             goto out;
     }
-    report_weighted_combine(per, weight, n_in, runs, 0, &q);
+    report_weighted_combine(per, weight, n_in, runs, 1, 0, 0, &q);
     est_from_point(out, &q);
     rc = 0;
 out:

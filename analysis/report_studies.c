@@ -516,26 +516,32 @@ static int common_inputs(struct report_ctx *c, const int *match, struct common_r
     return 0;
 }
 
-/* One family's samples against the common reference, replayed input by input: pts[sample]. */
-static struct sim_point *common_points(struct report_ctx *c, int f, const struct common_ref *cr,
-                                       const struct sim_settings *s)
+/* One family's samples against the common reference under every cost model, replayed input by input on one
+ * simulation per input whose scenarios are the models (shared draws: each model's points are those of a simulation
+ * of that model alone, one pass serving all): pts[m][sample], each allocated here. */
+static int common_points(struct report_ctx *c, int f, const struct common_ref *cr, const struct sim_settings *s,
+                         struct sim_point *pts[REPORT_N_MODELS])
 {
-    struct sim_result **per = calloc((size_t)cr->n, sizeof *per);
-    struct sim_point *pts = calloc((size_t)s->samples, sizeof *pts);
-    if (per == NULL || pts == NULL || report_weighted_run(c->d[f ? REPORT_SIM_CMP : REPORT_SIM_ALL], s, cr->in[f],
-                                                          cr->w[f], cr->n, per) != 0) {
-        if (per == NULL || pts == NULL)
+    struct sim_result **per = calloc((size_t)cr->n + 1, sizeof *per);
+    int ok = per != NULL;
+    for (int m = 0; m < REPORT_N_MODELS; m++)
+        ok &= (pts[m] = calloc((size_t)s->samples, sizeof *pts[m])) != NULL;
+    if (!ok || report_weighted_run(c->d[f ? REPORT_SIM_CMP : REPORT_SIM_ALL], s, cr->in[f], cr->w[f], cr->n,
+                                   per) != 0) {
+        if (!ok)
             tc_seterr("out of memory");
         free(per);
-        free(pts);
-        return NULL;
+        for (int m = 0; m < REPORT_N_MODELS; m++)
+            free(pts[m]), pts[m] = NULL;
+        return -1;
     }
-    for (int j = 0; j < s->samples; j++)
-        report_weighted_combine(per, cr->w[f], cr->n, s->runs, j, &pts[j]);
+    for (int m = 0; m < REPORT_N_MODELS; m++)
+        for (int j = 0; j < s->samples; j++)
+            report_weighted_combine(per, cr->w[f], cr->n, s->runs, s->n_scenarios, m, j, &pts[m][j]);
     for (int k = 0; k < cr->n; k++)
         sim_result_free(per[k]);
     free(per);
-    return pts;
+    return 0;
 }
 
 /* Budgets for both families: log-spaced from the cheaper family's cheapest sample to the dearer median, 3 digits. */
@@ -579,23 +585,31 @@ static int common_row(struct table *tab, int k, int m, const char *kind, double 
     return table_set_str(tab, row, col, lead);
 }
 
-/* One seed: both families' samples, the best within each budget and the time to 0.90 / 0.95 of the common
- * reference, each re-evaluated on fresh runs. Writes rows into tab and returns who leads at every budget. */
+/* The simulation of family f on seed k with every cost model as a scenario (model m: scenario m). */
+static void common_settings(const struct report_ctx *c, int f, int k, struct sim_settings *s)
+{
+    *s = c->s[f ? REPORT_SIM_CMP : REPORT_SIM_ALL];
+    s->seed = report_seed_k(c->o->seed, k);
+    s->n_scenarios = REPORT_N_MODELS;
+    for (int m = 0; m < REPORT_N_MODELS; m++)
+        report_model_scenario(&s->scenarios[m], m, 0, c->o->compile_factor);
+}
+
+/* One seed and cost model: from both families' samples (pts[f], common_points of seed k, model m), the best within
+ * each budget and the time to 0.90 / 0.95 of the common reference, each re-evaluated on fresh runs. Writes rows
+ * into tab and returns who leads at every budget. */
 static int common_seed(struct report_ctx *c, const struct common_ref *cr, int k, int m, const char *const names[2],
-                       struct table *tab, const char **lead)
+                       struct sim_point *const pts[2], struct table *tab, const char **lead)
 {
     static const double targets[2] = {0.90, 0.95};
-    struct sim_settings s[2] = {c->s[REPORT_SIM_ALL], c->s[REPORT_SIM_CMP]};
-    struct sim_point *pts[2] = {NULL, NULL};
+    struct sim_settings s[2];
     struct report_est e[2][N_BUDGETS + 2];
     double budget[N_BUDGETS];
     int rc = -1, wins[2] = {0, 0}, both = 0;
-    for (int f = 0; f < 2; f++) {
-        s[f].seed = report_seed_k(c->o->seed, k);
+    for (int f = 0; f < 2; f++) { /* model m alone: what the re-evaluations replay */
+        common_settings(c, f, k, &s[f]);
         s[f].n_scenarios = 1;
         report_model_scenario(&s[f].scenarios[0], m, 0, c->o->compile_factor);
-        if ((pts[f] = common_points(c, f, cr, &s[f])) == NULL)
-            goto out;
     }
     common_budgets(pts, s[0].samples, budget);
     for (int f = 0; f < 2; f++) {
@@ -624,8 +638,6 @@ static int common_seed(struct report_ctx *c, const struct common_ref *cr, int k,
                 goto out;
     rc = 0;
 out:
-    free(pts[0]);
-    free(pts[1]);
     return rc;
 }
 
@@ -635,20 +647,32 @@ static struct table *common_table(struct report_ctx *c, const int *match, const 
     static const char *cols[] = {"seed_index", "model", "kind", "value", "family", "time_s", "time_s_lo", "time_s_hi",
                                  "speedup", "speedup_lo", "speedup_hi", "sample", "lead"};
     struct common_ref cr = {0, {NULL, NULL}, {NULL, NULL}};
+    struct sim_point *pts[3][2][REPORT_N_MODELS]; /* [seed][family][model][sample] */
     char na[256], nb[256];
     const char *names[2] = {na, nb};
     struct table *tab = table_new("Two kernel families against a common reference (best of both per input)", 13,
                                   cols);
     int ok = 0;
+    memset(pts, 0, sizeof pts);
     report_family_name(c->t, na, sizeof na);
     report_family_name(c->cmp, nb, sizeof nb);
     if (tab == NULL || common_inputs(c, match, &cr) != 0)
         goto out;
-    report_say(c, "  two families against a common reference: %d inputs, 3 cost models x 3 seeds", cr.n);
-    for (int m = 0; m < REPORT_N_MODELS && cr.n > 0; m++)
-        for (int k = 0; k < 3; k++)
-            if (common_seed(c, &cr, k, m, names, tab, &lead[m][k]) != 0)
+    report_say(c, "  two families against a common reference: %d inputs, %d cost models x 3 seeds", cr.n,
+               REPORT_N_MODELS);
+    for (int k = 0; k < 3 && cr.n > 0; k++)
+        for (int f = 0; f < 2; f++) {
+            struct sim_settings s;
+            common_settings(c, f, k, &s);
+            if (common_points(c, f, &cr, &s, pts[k][f]) != 0)
                 goto out;
+        }
+    for (int m = 0; m < REPORT_N_MODELS && cr.n > 0; m++)
+        for (int k = 0; k < 3; k++) {
+            struct sim_point *const two[2] = {pts[k][0][m], pts[k][1][m]};
+            if (common_seed(c, &cr, k, m, names, two, tab, &lead[m][k]) != 0)
+                goto out;
+        }
     table_add_note(tab, "speedup: the tuned configuration's true time against the best of both families' optimal "
                    "for the input, mean over the %d common inputs and the runs; per cost model (compile: sequential, "
                    "pipelined, ideal), seed and family the best sample "
@@ -658,6 +682,10 @@ static struct table *common_table(struct report_ctx *c, const int *match, const 
                    report_reeval_runs(c->s[REPORT_SIM_ALL].runs), na);
     ok = 1;
 out:
+    for (int k = 0; k < 3; k++)
+        for (int f = 0; f < 2; f++)
+            for (int m = 0; m < REPORT_N_MODELS; m++)
+                free(pts[k][f][m]);
     common_free(&cr);
     return table_finish(tab, ok);
 }

@@ -269,6 +269,81 @@ static int input_verdicts(struct report_ctx *c, struct table *st)
     return stability_row(st, &fr);
 }
 
+/* ---- what charging every cost changes: failed configurations, isolated vs contended compile times ---- */
+
+/* The three cost settings (failed-cost, compile-model) and the models replayed under each. */
+const char *const report_cost_names[REPORT_N_COSTS] = {"triton+measured", "none+measured", "triton+paper"};
+static const enum sim_failed_cost cost_failed[REPORT_N_COSTS] = {SIM_FAILED_TRITON, SIM_FAILED_NONE,
+                                                                  SIM_FAILED_TRITON};
+static const enum sim_compile_model cost_model[REPORT_N_COSTS] = {SIM_CM_MEASURED, SIM_CM_MEASURED, SIM_CM_PAPER};
+static const int cost_models[3] = {0, 2, 3}; /* sequential, pipelined, ideal (report_model_names) */
+
+/* costs.tsv: per seed, cost setting and model, the time to 0.95 of optimal over all inputs, chosen on the seed's
+ * simulation and re-evaluated on fresh runs. Only for a trace with every compile cost: an isolated time for every
+ * (input, configuration) pair and a compile time for every failed one; otherwise the finding says which costs are
+ * estimated and nothing is replayed. */
+static int cost_settings(struct report_ctx *c)
+{
+    static const char *cols[] = {"seed_index", "seed", "failed_cost", "compile_model", "model", "target_speedup",
+                                 "time_s", "time_s_lo", "time_s_hi", "speedup", "speedup_lo", "speedup_hi", "sample"};
+    sim_data_missing(c->d[REPORT_SIM_ALL], &c->no_isolated, &c->failed_no_compile);
+    if (c->no_isolated > 0 || c->failed_no_compile > 0)
+        return 0;
+    report_say(c, "  every compile cost measured: %d cost settings on %d seeds", REPORT_N_COSTS, N_SEEDS);
+    if ((c->costs = table_new("Time to 0.95 of optimal per cost setting, three seeds (all inputs)", 13, cols)) ==
+        NULL)
+        return tc_seterr("out of memory");
+    for (int k = 0; k < N_SEEDS; k++)
+        for (int q = 0; q < REPORT_N_COSTS; q++) {
+            struct sim_settings s = c->s[REPORT_SIM_ALL];
+            struct sim_result *r;
+            s.seed = report_seed_k(c->o->seed, k);
+            s.failed_cost = cost_failed[q];
+            s.compile_model = cost_model[q];
+            s.n_scenarios = 3;
+            for (int m = 0; m < 3; m++)
+                report_model_scenario(&s.scenarios[m], cost_models[m], 0, c->o->compile_factor);
+            if ((r = sim_run(c->d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
+                goto fail;
+            for (int m = 0; m < 3; m++) {
+                struct report_est e;
+                uint64_t es = report_derive_seed(c->o->seed, 9000 + (uint64_t)(k * 64 + q * 8 + m));
+                int row, col = 0;
+                char sd[32];
+                if (report_ttt(c->d[REPORT_SIM_ALL], &s, r, m, 0.95, es, &e) != 0 ||
+                    (row = table_add_row(c->costs)) < 0) {
+                    sim_result_free(r);
+                    goto fail;
+                }
+                snprintf(sd, sizeof sd, "%llu", (unsigned long long)s.seed);
+                table_set_int(c->costs, row, col++, k + 1);
+                table_set_str(c->costs, row, col++, sd);
+                table_set_str(c->costs, row, col++, sim_failed_cost_name(s.failed_cost));
+                table_set_str(c->costs, row, col++, sim_compile_model_name(s.compile_model));
+                table_set_str(c->costs, row, col++, report_model_names[cost_models[m]]);
+                table_set_num(c->costs, row, col++, 0.95, 2);
+                table_set_num(c->costs, row, col++, e.time_s, 3);
+                table_set_num(c->costs, row, col++, e.time_lo, 3);
+                table_set_num(c->costs, row, col++, e.time_hi, 3);
+                table_set_num(c->costs, row, col++, e.speedup, 4);
+                table_set_num(c->costs, row, col++, e.speedup_lo, 4);
+                table_set_num(c->costs, row, col++, e.speedup_hi, 4);
+                table_set_int(c->costs, row, col, e.sample);
+            }
+            sim_result_free(r);
+        }
+    table_add_note(c->costs, "failed_cost triton: failed configurations drawn and charged their compile time and "
+                   "failed launch; none: only valid ones drawn (the paper's); compile_model measured: sequential "
+                   "charges isolated (1-worker) compile times, paper: the contended ones (the trace's compile_jobs "
+                   "workers); pipelined and ideal charge the contended ones either way; factor %d; re-evaluated on %d "
+                   "fresh runs", c->o->compile_factor, report_reeval_runs(c->s[REPORT_SIM_ALL].runs));
+    return report_keep_table(c, c->costs, "costs.tsv", "Time to 0.95 of optimal per cost setting, three seeds", 40);
+fail:
+    table_free(c->costs);
+    c->costs = NULL;
+    return -1;
+}
+
 int report_verdicts(struct report_ctx *c)
 {
     static const char *vcols[] = {"seed_index", "seed", "model", "early_stop", "target_speedup", "time_s",
@@ -289,7 +364,8 @@ int report_verdicts(struct report_ctx *c)
     table_add_note(c->stability, "time ratios: without / with early stopping, or sequential / the model; above 1.1 "
                    "saves time, below 0.9 costs time; exec-time: eta squared of the tuned kernel's performance "
                    "(single input); stable = 1 when the three seeds give the same category");
-    if (report_keep_table(c, c->verdicts, "verdicts.tsv", "Time to target per cost model, three seeds", 40) != 0)
+    if (report_keep_table(c, c->verdicts, "verdicts.tsv", "Time to target per cost model, three seeds", 40) != 0 ||
+        report_keep_table(c, c->stability, "stability.tsv", "Verdicts on three seeds", 40) != 0)
         return -1;
-    return report_keep_table(c, c->stability, "stability.tsv", "Verdicts on three seeds", 40);
+    return cost_settings(c);
 }

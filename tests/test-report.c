@@ -856,6 +856,25 @@ static void check_common(const char *out, const char *md)
     tsv_free(&t);
 }
 
+/* The compile costs the trace does not record, counted here from the trace: the report fixture has no isolated
+ * compile time for any (input, configuration) pair (every configuration is drawn: the valid ones and the one that
+ * fails to compile, which has a compile time), so no costs.tsv. */
+static void check_costs_missing(const char *out, const char *md)
+{
+    struct trace *t = trace_open(fixture_path);
+    char want[512];
+    ck_assert_ptr_nonnull(t);
+    long pairs = (long)trace_n_inputs(t) * trace_n_configs(t);
+    snprintf(want, sizeof want, "**Compile costs this trace does not record**: %ld of %ld (input, configuration) pairs "
+             "have no isolated (1-worker) compile time, so sequential compilation charges their compile_ms, measured "
+             "with %d compile workers at once; collect with --compile-invalid --compile-isolated-all", pairs, pairs,
+             (int)trace_get_meta(t)->compile_jobs);
+    ck_has(md, want);
+    ck_assert_ptr_null(strstr(md, "have no compile time and are charged"));
+    ck_assert(!exists(out, "costs.tsv"));
+    trace_close(t);
+}
+
 /* Every number of the simulation findings recomputed from the report's TSV files by this test's own readers and
  * arithmetic, and found in summary.md: eta squared from sim/input-*.tsv (seed 1 of stability.tsv replays the same
  * draws), Spearman's rho from table6-frontier.tsv, the times to target from time-to-target-input.tsv (whose samples
@@ -879,9 +898,87 @@ START_TEST(test_report_simulation_findings_match_files)
     check_frontier(out, md);
     check_input_times(md, &ti);
     check_verdicts(out, md, &st, &vt);
+    check_costs_missing(out, md);
     tsv_free(&st);
     tsv_free(&vt);
     tsv_free(&ti);
+    free(md);
+}
+END_TEST
+
+/* costs.tsv row (seed k, failed_cost, compile_model, model). */
+static int cost_find(const struct tsv *t, int k, const char *fc, const char *cm, const char *model)
+{
+    for (int i = 0; i < t->n_rows; i++)
+        if ((int)tsv_num(t, i, "seed_index") == k && strcmp(tsv_cell(t, i, "failed_cost"), fc) == 0 &&
+            strcmp(tsv_cell(t, i, "compile_model"), cm) == 0 && strcmp(tsv_cell(t, i, "model"), model) == 0)
+            return i;
+    ck_abort_msg("costs.tsv: no row %d %s %s %s", k, fc, cm, model);
+    return -1;
+}
+
+/* "takes longer (1.52, 1.61, 1.40 on three seeds)" or the unsettled form, from three ratios (10% rule). */
+static void ratio3_text(const double r[3], char *buf, size_t len)
+{
+    const char *cat[3];
+    for (int k = 0; k < 3; k++)
+        cat[k] = r[k] > 1.1 ? "takes longer" : r[k] < 0.9 ? "takes less" : "no change";
+    if (strcmp(cat[0], cat[1]) == 0 && strcmp(cat[0], cat[2]) == 0)
+        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds)", cat[0], r[0], r[1], r[2]);
+    else
+        snprintf(buf, len, "not settled: %s / %s / %s on three seeds (%.2f, %.2f, %.2f), no verdict", cat[0], cat[1],
+                 cat[2], r[0], r[1], r[2]);
+}
+
+/* A trace with every compile cost (isolated times for all configurations, the failing one's compile time): the
+ * report writes costs.tsv — 3 seeds x 3 cost settings x 3 models, each a re-evaluated time to 0.95 whose CI holds
+ * its mean — and the finding's every number is recomputed from it here: seed 1's times, the ratios charged / free
+ * per model and contended / isolated for sequential on three seeds. */
+START_TEST(test_report_costs_finding_matches_costs_tsv)
+{
+    static const char *const models[3] = {"sequential", "pipelined", "ideal"};
+    struct report_options o;
+    struct tsv ct;
+    char out[600], path[600], want[1024], a[128], b[128], r3[256], *md;
+    snprintf(path, sizeof path, "%s/costs.h5", tt_tmpdir());
+    ck_assert_msg(fixture_report_costs(path) == 0, "%s", tc_errmsg());
+    snprintf(out, sizeof out, "%s/rc", tt_tmpdir());
+    options(&o, out);
+    o.trace_path = path;
+    ck_assert_msg(report_write(&o) == 0, "%s", tc_errmsg());
+    md = slurp(out, "summary.md", NULL);
+    ck_assert_ptr_null(strstr(md, "Compile costs this trace does not record"));
+    tsv_read(out, "costs.tsv", &ct);
+    ck_assert_int_eq(ct.n_rows, 27);
+    for (int i = 0; i < ct.n_rows; i++)
+        ck_assert(tsv_num(&ct, i, "time_s_lo") <= tsv_num(&ct, i, "time_s") &&
+                  tsv_num(&ct, i, "time_s") <= tsv_num(&ct, i, "time_s_hi"));
+    for (int m = 0; m < 3; m++) {
+        double r[3];
+        for (int k = 1; k <= 3; k++)
+            r[k - 1] = tsv_num(&ct, cost_find(&ct, k, "triton", "measured", models[m]), "time_s") /
+                       tsv_num(&ct, cost_find(&ct, k, "none", "measured", models[m]), "time_s");
+        time_text(&ct, cost_find(&ct, 1, "triton", "measured", models[m]), a, sizeof a);
+        time_text(&ct, cost_find(&ct, 1, "none", "measured", models[m]), b, sizeof b);
+        ratio3_text(r, r3, sizeof r3);
+        snprintf(want, sizeof want, "%s compilation %s charged vs %s free, charged / free: %s", models[m], a, b, r3);
+        ck_has(md, want);
+    }
+    {
+        double r[3];
+        for (int k = 1; k <= 3; k++)
+            r[k - 1] = tsv_num(&ct, cost_find(&ct, k, "triton", "paper", "sequential"), "time_s") /
+                       tsv_num(&ct, cost_find(&ct, k, "triton", "measured", "sequential"), "time_s");
+        time_text(&ct, cost_find(&ct, 1, "triton", "measured", "sequential"), a, sizeof a);
+        time_text(&ct, cost_find(&ct, 1, "triton", "paper", "sequential"), b, sizeof b);
+        ratio3_text(r, r3, sizeof r3);
+        snprintf(want, sizeof want, "Sequential compilation on isolated compile times %s vs on the contended ones %s; "
+                 "contended / isolated: %s.", a, b, r3);
+        ck_has(md, want);
+        /* every isolated time is below the contended one here (compile_ms / (1 + 0.5u)) */
+        ck_assert(r[0] > 1 && r[1] > 1 && r[2] > 1);
+    }
+    tsv_free(&ct);
     free(md);
 }
 END_TEST
@@ -1037,6 +1134,7 @@ int main(int argc, char **argv)
         tcase_add_test(tc, test_report_studies_absent_noted);
         tcase_add_test(tc, test_report_simulation_findings_match_files);
         tcase_add_test(tc, test_report_reevaluated_time_within_ci_of_long_replay);
+        tcase_add_test(tc, test_report_costs_finding_matches_costs_tsv);
     }
     suite_add_tcase(s, tc);
     return tt_run(s);
