@@ -18,22 +18,21 @@ struct command {
 
 static const struct command commands[] = {
 #ifdef TC_HAVE_COLLECTOR
-    {"collect", cmd_collect, "tune GEMM variants on the GPU and record every execution into a trace", NULL, NULL},
+    {"collect", cmd_collect, NULL, &collect_cmd, NULL},
 #else
     {"collect", NULL, "tune GEMM variants on the GPU (not in this build: no CUDA toolkit was found)", NULL,
      "no CUDA toolkit was found; reconfigure with -Dcollector=enabled on a machine with /usr/local/cuda"},
 #endif
-    {"merge", cmd_merge, "merge trace shards of one collection into one trace", NULL, NULL},
+    {"merge", cmd_merge, NULL, &merge_cmd, NULL},
     {"record", cmd_record, NULL, &record_cmd, NULL},
     {"info", cmd_info, NULL, &info_cmd, NULL},
-    {"table", cmd_table, "print one of the paper's tables (compile times, tuning time, L2 flush, ...) from traces",
-     NULL, NULL},
+    {"table", cmd_table, NULL, &table_cmd, NULL},
     {"simulate", cmd_simulate, NULL, &simulate_cmd, NULL},
-    {"frontier", cmd_frontier, "recompute the Pareto frontier of a points.tsv", NULL, NULL},
-    {"policies", cmd_policies, "compare tuning policies on a trace, every cost charged (curves, scores)", NULL, NULL},
-    {"report", cmd_report, "write every figure and table of the paper as an HTML report", NULL, NULL},
+    {"frontier", cmd_frontier, NULL, &frontier_cmd, NULL},
+    {"policies", cmd_policies, NULL, &policies_cmd, NULL},
+    {"report", cmd_report, NULL, &report_cmd, NULL},
 #ifdef TC_HAVE_IMPORT
-    {"import", cmd_import, "import Kernel Tuner cache files or T4 results as a trace", NULL, NULL},
+    {"import", cmd_import, NULL, &import_cmd, NULL},
 #else
     {"import", NULL, "import Kernel Tuner cache files or T4 results (not in this build: json-c was not found)", NULL,
      "json-c was not found; install it (Debian: libjson-c-dev) and reconfigure with -Dimport=enabled"},

@@ -383,6 +383,39 @@ static void json_settings(FILE *fp, const struct trace *t, const struct trace_me
     fprintf(fp, "},");
 }
 
+/* The "best" array of --json: per input its dims, flops, reference time and best configuration (null without a
+ * valid run). */
+static void json_best(FILE *fp, const struct trace *t, const struct summary *s)
+{
+    for (int i = 0; i < trace_n_inputs(t); i++) {
+        const struct best *b = &s->best[i];
+        fprintf(fp, "%s{\"input\":%d,\"dims\":[", i ? "," : "", i);
+        for (int d = 0; d < trace_n_dims(t); d++)
+            fprintf(fp, "%s%" PRId64, d ? "," : "", trace_dims(t, i)[d]);
+        fprintf(fp, "],\"flops\":");
+        tc_json_num(fp, trace_input(t, i)->flops);
+        fprintf(fp, ",\"ref_ms\":");
+        tc_json_num(fp, trace_input(t, i)->ref_ms);
+        if (b->config < 0) {
+            fprintf(fp, ",\"config\":null,\"params\":null,\"median_ns\":null,\"tflops\":null,\"ref_over_best\":null}");
+            continue;
+        }
+        fprintf(fp, ",\"config\":%d,\"params\":[", b->config);
+        for (int p = 0; p < trace_n_params(t); p++) {
+            if (p > 0)
+                fputc(',', fp);
+            json_param(fp, t, b->config, p);
+        }
+        fprintf(fp, "],\"median_ns\":");
+        tc_json_num(fp, b->median_ns);
+        fprintf(fp, ",\"tflops\":");
+        tc_json_num(fp, b->tflops);
+        fprintf(fp, ",\"ref_over_best\":");
+        tc_json_num(fp, b->vs_ref);
+        fputc('}', fp);
+    }
+}
+
 static void print_json(FILE *fp, const struct trace *t, const struct summary *s)
 {
     const struct trace_meta *m = trace_get_meta(t);
@@ -454,33 +487,7 @@ static void print_json(FILE *fp, const struct trace *t, const struct summary *s)
         tc_json_num(fp, trace_compile_warmup(t)[w]);
     }
     fprintf(fp, "],\"best\":[");
-    for (int i = 0; i < n_in; i++) {
-        const struct best *b = &s->best[i];
-        fprintf(fp, "%s{\"input\":%d,\"dims\":[", i ? "," : "", i);
-        for (int d = 0; d < trace_n_dims(t); d++)
-            fprintf(fp, "%s%" PRId64, d ? "," : "", trace_dims(t, i)[d]);
-        fprintf(fp, "],\"flops\":");
-        tc_json_num(fp, trace_input(t, i)->flops);
-        fprintf(fp, ",\"ref_ms\":");
-        tc_json_num(fp, trace_input(t, i)->ref_ms);
-        if (b->config < 0) {
-            fprintf(fp, ",\"config\":null,\"params\":null,\"median_ns\":null,\"tflops\":null,\"ref_over_best\":null}");
-            continue;
-        }
-        fprintf(fp, ",\"config\":%d,\"params\":[", b->config);
-        for (int p = 0; p < trace_n_params(t); p++) {
-            if (p > 0)
-                fputc(',', fp);
-            json_param(fp, t, b->config, p);
-        }
-        fprintf(fp, "],\"median_ns\":");
-        tc_json_num(fp, b->median_ns);
-        fprintf(fp, ",\"tflops\":");
-        tc_json_num(fp, b->tflops);
-        fprintf(fp, ",\"ref_over_best\":");
-        tc_json_num(fp, b->vs_ref);
-        fputc('}', fp);
-    }
+    json_best(fp, t, s);
     fprintf(fp, "]}\n");
 }
 

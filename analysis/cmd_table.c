@@ -9,7 +9,7 @@
 #include "trace.h"
 #include "tunecost.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -19,46 +19,68 @@
 
 #define MAX_TRACES 64
 
-static void usage(FILE *fp)
+/* ---- the command line ------------------------------------------------------------------------------------ */
+
+struct table_opts {
+    const char *out;
+    int max_rows, force, quiet;
+};
+
+static const struct tc_optdecl table_opts[] = {
+    TC_OPT_OUTPUT(struct table_opts, out, "FILE.tsv", "also write the table as TSV (complete or absent)",
+                  "stdout only"),
+    {.name = "max-rows", .letter = 'n', .arg = TC_ARG_INT, .field = offsetof(struct table_opts, max_rows), .min = 0,
+     .max = 1 << 30, .metavar = "N", .def = "0", .def_doc = "0 = all",
+     .help = "print at most N rows on stdout (the TSV has all)"},
+    TC_OPT_FORCE(struct table_opts, force),
+    TC_OPT_QUIET_AS(struct table_opts, quiet, "print nothing on stdout: no header, no aligned table (use with -o)"),
+    TC_OPT_HELP,
+    TC_OPT_END,
+};
+
+static int table_topic(int i, const char **name, const char **summary)
 {
-    fprintf(fp,
-            "usage: tunecost table NAME [TRACE...] [-o FILE.tsv] [--max-rows N]\n"
-            "       tunecost table flush DIR-or-TRACES...   tunecost table scaling [DIR-or-FILES...]\n"
-            "\n"
-            "Compute one of the paper's characterisation tables from traces. The table is printed aligned on\n"
-            "stdout (with totals and notes under it) and, with -o, written as TSV: one header line, then data\n"
-            "rows only (no totals), ready for gnuplot, pandas or a spreadsheet.\n"
-            "\n"
-            "Tables (NAME):\n");
-    for (int i = 0; i < tables_n_defs; i++)
-        fprintf(fp, "  %-9s %s\n", tables_defs[i].name, tables_defs[i].summary);
-    fprintf(fp,
-            "\n"
-            "TRACE defaults to the shipped reference trace (%s). With several traces, every table but\n"
-            "flush gets a leading `trace` column and the rows of each trace in turn; flush compares the traces (a\n"
-            "directory stands for the .h5 files in it). scaling reads the compile-scaling TSV files that\n"
-            "`tunecost collect --compile-only --jobs 1,16 -o scaling-X.tsv` writes (a directory stands for its\n"
-            "scaling-*.tsv files; default: the compile-scaling/ study shipped beside the reference trace).\n"
-            "\n"
-            "Options:\n"
-            "  -o, --output FILE.tsv  also write the table as TSV (complete or absent; default: stdout only)\n"
-            "  -n, --max-rows N       print at most N rows on stdout (default 0 = all; the TSV has all)\n"
-            "  -q, --quiet            print nothing on stdout (use with -o)\n"
-            "  -h, --help             this help\n"
-            "\n"
-            "Examples:\n"
-            "  tunecost table compile                       # Table 1 for the reference trace\n"
-            "  tunecost table tuning data/gemm-h200.h5 -o tuning.tsv\n"
-            "  tunecost table split -o split.tsv            # Figure 1 data\n"
-            "  tunecost table best                          # best configuration per input vs cuBLAS\n"
-            "  tunecost table failures                      # why configurations fail\n"
-            "  tunecost table flush data/flush-study        # Tables 3 and 5 (the shipped flush study)\n"
-            "  tunecost table scaling                       # Table 7 (the shipped data/compile-scaling/)\n"
-            "  tunecost table scaling data/compile-scaling/scaling-100.tsv -o scaling.tsv\n"
-            "  tunecost table estimate data/gemm-h200-triton.h5 -n 20      # Figure 2 data\n"
-            "  tunecost table heatmap -o heatmap.tsv -q\n",
-            tc_paths_default_trace());
+    if (i < 0 || i >= tables_n_defs)
+        return 0;
+    *name = tables_defs[i].name;
+    *summary = tables_defs[i].summary;
+    return 1;
 }
+
+const struct tc_cmd table_cmd = {
+    .name = "table",
+    .summary = "print one of the paper's tables (compile times, tuning time, L2 flush, ...) from traces",
+    .synopsis = "NAME [TRACE...] [-o FILE.tsv] [--max-rows N]\nflush DIR-or-TRACES...\nscaling [DIR-or-FILES...]",
+    .description =
+        "Compute one of the paper's characterisation tables from traces. The table is printed aligned on\n"
+        "stdout (with totals and notes under it) and, with -o, written as TSV: one header line, then data\n"
+        "rows only (no totals), ready for gnuplot, pandas or a spreadsheet.\n",
+    .topics_title = "Tables (NAME)",
+    .topic = table_topic,
+    .operands =
+        "TRACE\tdefault: the shipped reference trace (@TRACE@). With several traces, every table but flush gets "
+        "a leading `trace` column and the rows of each trace in turn; flush compares the traces (a directory "
+        "stands for the .h5 files in it)\n"
+        "FILES\tscaling reads the compile-scaling TSV files that `tunecost collect --compile-only --jobs 1,16 -o "
+        "scaling-X.tsv` writes (a directory stands for its scaling-*.tsv files; default: the compile-scaling/ "
+        "study shipped beside the reference trace)\n",
+    .opts = table_opts,
+    .exit_status = "0 ok; 1 the output could not be written; 2 usage error, an existing -o FILE without -f, or "
+                   "inputs the table cannot use (one line on stderr).",
+    .examples = "tunecost table compile                       # Table 1 for the reference trace\n"
+                "tunecost table tuning data/gemm-h200.h5 -o tuning.tsv\n"
+                "tunecost table split -o split.tsv            # Figure 1 data\n"
+                "tunecost table best                          # best configuration per input vs cuBLAS\n"
+                "tunecost table failures                      # why configurations fail\n"
+                "tunecost table flush data/flush-study        # Tables 3 and 5 (the shipped flush study)\n"
+                "tunecost table scaling                       # Table 7 (the shipped data/compile-scaling/)\n"
+                "tunecost table scaling data/compile-scaling/scaling-100.tsv -o scaling.tsv\n"
+                "tunecost table estimate data/gemm-h200-triton.h5 -n 20      # Figure 2 data\n"
+                "tunecost table heatmap -o heatmap.tsv -q\n",
+    .min_operands = 0,
+    .max_operands = -1,
+    .operand_name = "NAME",
+};
 
 /* path, copied into the list; -1 on memory. */
 static int push(char ***paths, int *n, const char *path)
@@ -132,61 +154,131 @@ static void describe(const struct trace *t)
            trace_n_configs(t), trace_n_runs(t));
 }
 
+/* The table from traces[0..n) (paths: their names): one trace's table, flush's comparison, or each trace's
+ * rows in turn under a leading `trace` column. NULL with tc_errmsg() on failure. */
+static struct table *table_from_traces(const struct tables_def *def, struct trace **traces, char **paths, int n)
+{
+    struct table *tab = NULL;
+    if (def->input == TABLES_FLUSH_TRACES)
+        return tables_flush((const struct trace *const *)traces, (const char *const *)paths, n);
+    if (n == 1)
+        return def->build(traces[0]);
+    for (int i = 0; i < n; i++) {
+        struct table *one = def->build(traces[i]);
+        if (one == NULL) { /* a later trace the table cannot use fails the whole table, not only its rows */
+            table_free(tab);
+            return NULL;
+        }
+        if (tab == NULL) {
+            const char **cols = malloc(((size_t)table_n_cols(one) + 1) * sizeof *cols);
+            if (cols == NULL) {
+                table_free(one);
+                tc_seterr("out of memory");
+                return NULL;
+            }
+            cols[0] = "trace";
+            for (int c = 0; c < table_n_cols(one); c++)
+                cols[c + 1] = table_col_name(one, c);
+            tab = table_new(table_title(one), table_n_cols(one) + 1, cols);
+            free(cols);
+        }
+        if (tab == NULL || table_append_rows(tab, one, paths[i]) != 0) {
+            table_free(one);
+            table_free(tab);
+            return NULL;
+        }
+        table_free(one);
+    }
+    return tab;
+}
+
+/* The table NAME names; NULL with the message printed (exit 2) when NAME is missing or unknown. */
+static const struct tables_def *table_pick(const char *name)
+{
+    const struct tables_def *def = name != NULL ? tables_find(name) : NULL;
+    if (def != NULL)
+        return def;
+    if (name == NULL)
+        fprintf(stderr, "tunecost table: missing NAME (one of:");
+    else
+        fprintf(stderr, "tunecost table: unknown table '%s'; expected one of:", name);
+    for (int i = 0; i < tables_n_defs; i++)
+        fprintf(stderr, " %s", tables_defs[i].name);
+    fprintf(stderr, name == NULL ? ")\nsee 'tunecost table --help'\n" : "\n");
+    return NULL;
+}
+
+/* The header and the aligned table on stdout (unless -q), then the TSV (with -o). 0, or 1 after a message. */
+static int table_emit(const struct table_opts *o, const struct tables_def *def, const struct table *tab,
+                      struct trace **traces, char **paths, int n)
+{
+    if (!o->quiet) {
+        printf("# tunecost table %s\n", def->name);
+        for (int i = 0; i < n; i++) {
+            if (traces != NULL)
+                describe(traces[i]);
+            else
+                printf("file: %s\n", paths[i]);
+        }
+        putchar('\n');
+        if (table_print(tab, stdout, o->max_rows) != 0) {
+            fprintf(stderr, "tunecost table: writing stdout failed\n");
+            return 1;
+        }
+    }
+    if (o->out != NULL) {
+        struct tc_atomic a;
+        FILE *fp = tc_atomic_open(&a, o->out);
+        if (fp == NULL) {
+            fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
+            return 1;
+        }
+        if (table_write_tsv(tab, fp) != 0 || tc_atomic_commit(&a) != 0) {
+            fprintf(stderr, "tunecost table: %s: %s\n", o->out, tc_errmsg());
+            tc_atomic_abort(&a);
+            return 1;
+        }
+        if (!o->quiet)
+            printf("\nwrote %s (%d rows)\n", o->out, table_n_rows(tab));
+    }
+    return 0;
+}
+
+/* Every input opened as a trace; NULL with the message printed. */
+static struct trace **table_open_traces(char **paths, int n)
+{
+    struct trace **traces = calloc((size_t)n, sizeof *traces);
+    if (traces == NULL) {
+        fprintf(stderr, "tunecost table: out of memory\n");
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        if ((traces[i] = trace_open(paths[i])) == NULL) {
+            fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
+            for (int k = 0; k < i; k++)
+                trace_close(traces[k]);
+            free(traces);
+            return NULL;
+        }
+    }
+    return traces;
+}
+
 int cmd_table(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        TC_CLI_OPT_OUTPUT,
-        {"max-rows", required_argument, NULL, 'n'},
-        TC_CLI_OPT_QUIET,
-        TC_CLI_OPT_HELP,
-        TC_CLI_OPT_END,
-    };
-    const char *out = NULL;
+    struct table_opts o = {0};
     char **paths = NULL;
     struct trace **traces = NULL;
     const struct tables_def *def;
     struct table *tab = NULL;
-    int max_rows = 0, quiet = 0, n = 0, rc = 2, opt;
+    int n = 0, rc, first;
 
-    optind = 1;
-    while ((opt = tc_cli_next("table", argc, argv, "o:n:qh", longopts)) != -1) {
-        switch (opt) {
-        case TC_CLI_ERROR:
-            return 2;
-        case 'o':
-            out = optarg;
-            break;
-        case 'n':
-            if (tc_parse_int("--max-rows", optarg, 0, 1 << 30, &max_rows) != 0)
-                return tc_cli_usage_error("table", "%s", tc_errmsg());
-            break;
-        case 'q':
-            quiet = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return 0;
-        default:
-            return tc_cli_usage_error("table", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc) {
-        fprintf(stderr, "tunecost table: missing NAME (one of:");
-        for (int i = 0; i < tables_n_defs; i++)
-            fprintf(stderr, " %s", tables_defs[i].name);
-        fprintf(stderr, ")\n");
-        fprintf(stderr, "see 'tunecost table --help'\n");
+    if ((rc = tc_cli_parse(&table_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
+        return rc;
+    rc = 2;
+    if ((def = table_pick(first < argc ? argv[first] : NULL)) == NULL)
         return 2;
-    }
-    if ((def = tables_find(argv[optind])) == NULL) {
-        fprintf(stderr, "tunecost table: unknown table '%s'; expected one of:", argv[optind]);
-        for (int i = 0; i < tables_n_defs; i++)
-            fprintf(stderr, " %s", tables_defs[i].name);
-        fprintf(stderr, "\n");
-        return 2;
-    }
-    optind++;
-    if (gather_paths(def, argc - optind, argv + optind, &paths, &n) != 0) {
+    if (gather_paths(def, argc - first - 1, argv + first + 1, &paths, &n) != 0) {
         fprintf(stderr, "tunecost table %s: %s\n", def->name, tc_errmsg());
         goto out;
     }
@@ -196,95 +288,25 @@ int cmd_table(int argc, char **argv)
                         "data/flush-study)\n", def->name, n);
         goto out;
     }
-    if (out != NULL && tc_output_check("-o", out, 0, (const char *const *)paths, n) != 0) {
+    if (o.out != NULL && (tc_output_check("-o", o.out, 0, (const char *const *)paths, n) != 0 ||
+                          tc_output_clobber_check("-o", o.out, o.force) != 0)) {
         fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
         goto out;
     }
-    if (def->input == TABLES_SCALING_TSV) {
+    if (def->input == TABLES_SCALING_TSV)
         tab = tables_scaling((const char *const *)paths, n);
-        goto built;
-    }
-    if ((traces = calloc((size_t)n, sizeof *traces)) == NULL) {
-        fprintf(stderr, "tunecost table: out of memory\n");
+    else if ((traces = table_open_traces(paths, n)) != NULL)
+        tab = table_from_traces(def, traces, paths, n);
+    else {
+        rc = tc_err_exit_code(); /* an unreadable trace: 2; out of memory or an I/O fault: 1 */
         goto out;
     }
-    for (int i = 0; i < n; i++) {
-        if ((traces[i] = trace_open(paths[i])) == NULL) {
-            fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
-            rc = tc_err_exit_code();
-            goto out;
-        }
-    }
-
-    if (def->input == TABLES_FLUSH_TRACES) {
-        tab = tables_flush((const struct trace *const *)traces, (const char *const *)paths, n);
-    } else if (n == 1) {
-        tab = def->build(traces[0]);
-    } else {
-        for (int i = 0; i < n; i++) {
-            struct table *one = def->build(traces[i]);
-            if (one == NULL)
-                break;
-            if (tab == NULL) {
-                const char **cols = malloc(((size_t)table_n_cols(one) + 1) * sizeof *cols);
-                if (cols == NULL) {
-                    table_free(one);
-                    tc_seterr("out of memory");
-                    break;
-                }
-                cols[0] = "trace";
-                for (int c = 0; c < table_n_cols(one); c++)
-                    cols[c + 1] = table_col_name(one, c);
-                tab = table_new(table_title(one), table_n_cols(one) + 1, cols);
-                free(cols);
-            }
-            if (tab == NULL || table_append_rows(tab, one, paths[i]) != 0) {
-                table_free(one);
-                table_free(tab);
-                tab = NULL;
-                break;
-            }
-            table_free(one);
-        }
-    }
-built:
     if (tab == NULL) {
         fprintf(stderr, "tunecost table %s: %s\n", def->name, tc_errmsg());
         rc = tc_err_exit_code(); /* what the inputs hold (e.g. no estimates): 2; memory: 1 */
         goto out;
     }
-    rc = 1;
-
-    if (!quiet) {
-        printf("# tunecost table %s\n", def->name);
-        for (int i = 0; i < n; i++) {
-            if (traces != NULL)
-                describe(traces[i]);
-            else
-                printf("file: %s\n", paths[i]);
-        }
-        putchar('\n');
-        if (table_print(tab, stdout, max_rows) != 0) {
-            fprintf(stderr, "tunecost table: writing stdout failed\n");
-            goto out;
-        }
-    }
-    if (out != NULL) {
-        struct tc_atomic a;
-        FILE *fp = tc_atomic_open(&a, out);
-        if (fp == NULL) {
-            fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
-            goto out;
-        }
-        if (table_write_tsv(tab, fp) != 0 || tc_atomic_commit(&a) != 0) {
-            fprintf(stderr, "tunecost table: %s: %s\n", out, tc_errmsg());
-            tc_atomic_abort(&a);
-            goto out;
-        }
-        if (!quiet)
-            printf("\nwrote %s (%d rows)\n", out, table_n_rows(tab));
-    }
-    rc = 0;
+    rc = table_emit(&o, def, tab, traces, paths, n);
 out:
     table_free(tab);
     for (int i = 0; traces != NULL && i < n; i++)

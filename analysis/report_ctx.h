@@ -1,5 +1,6 @@
-/* report_ctx.h — what the parts of `tunecost report` share (private to analysis/report*.c). report.c runs the
- * steps and owns the output directory; report_sim.c the simulations and their tables; report_findings.c one
+/* report_ctx.h — what the parts of `tunecost report` share (private to analysis/report*.c). report_io.c holds
+ * the messages and files every part uses (and calls none of them); report.c runs the steps and owns the output
+ * directory; report_sim.c the simulations and their tables; report_findings.c one
  * function per finding; report_studies.c the sections beyond the single trace (tuning policies, the L2 flush
  * study, compile scaling, the two kernel families); report_figures.c the figures (gnuplot through
  * util/tc_gnuplot); report_pages.c summary.md and index.html. */
@@ -92,7 +93,7 @@ struct report_ctx {
     int n_figs;
 };
 
-/* ---- report.c: messages and files ---- */
+/* ---- report_io.c: messages and files (the floor below every other report_*.c file) ---- */
 /* snprintf for paths and lines: -1 (message set) when the result would not fit. */
 int report_fmt(char *buf, size_t len, const char *fmt, ...) TC_PRINTF(3, 4);
 void report_say(struct report_ctx *c, const char *fmt, ...) TC_PRINTF(2, 3);

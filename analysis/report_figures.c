@@ -78,7 +78,7 @@ static int figure_expr(struct report_ctx *c, const struct report_figure *f, cons
                       ref, cmp);
 }
 
-static int draw(struct report_ctx *c, const struct report_figure *f, const char *gnuplot, const char *fmt)
+static int report_draw_one(struct report_ctx *c, const struct report_figure *f, const char *gnuplot, const char *fmt)
 {
     char expr[1024], script[PATH_MAX], out[PATH_MAX];
     struct tc_gnuplot_job j = {gnuplot, c->od.tmp, script, expr, out, "plots/gnuplot.log"};
@@ -148,7 +148,7 @@ int report_draw_figures(struct report_ctx *c)
         if (check_reads(c, f->name, f->reads) != 0)
             return -1;
         report_say(c, "drawing %s (png, svg)", f->name);
-        if (draw(c, f, gnuplot, "png") != 0 || draw(c, f, gnuplot, "svg") != 0) {
+        if (report_draw_one(c, f, gnuplot, "png") != 0 || report_draw_one(c, f, gnuplot, "svg") != 0) {
             char why[sizeof f->why];
             snprintf(why, sizeof why, "%s", tc_errmsg());
             return tc_seterr("figure %s was not drawn: %s; --no-figures writes the report without figures", f->name,

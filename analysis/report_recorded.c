@@ -118,7 +118,7 @@ static const char *const cols[] = {
 
 /* One row per input of the recorded session that the imitation has too; *n_same counts equal best
  * configurations, sums[0..1] the benchmarking seconds of each, sums[2..3] the medians of timed executions. */
-static int fill_rows(struct table *tab, const struct trace *rec, const struct trace *imi, int *n_same, double *sums)
+static int recorded_fill_rows(struct table *tab, const struct trace *rec, const struct trace *imi, int *n_same, double *sums)
 {
     for (int i = 0; i < trace_n_inputs(rec); i++) {
         int j = trace_find_input(imi, trace_dims(rec, i));
@@ -171,7 +171,7 @@ int report_recorded(struct report_ctx *c)
     rc = -1;
     tab = table_new("A real autotuner's session: recorded (tunecost record) against tunecost's imitation "
                     "(collect --protocol triton)", N_COLS, cols);
-    if (tab == NULL || fill_rows(tab, rec, imi, &n_same, sums) != 0)
+    if (tab == NULL || recorded_fill_rows(tab, rec, imi, &n_same, sums) != 0)
         goto out;
     int n = table_n_rows(tab);
     if (table_add_note(tab, "recorded: %s (%s); imitation: %s (%s); timed per config and estimate: medians over "

@@ -14,6 +14,7 @@
 #include "bench-space.h"
 #include "policy.h"
 #include "tc_err.h"
+#include "tc_opt.h"
 #include "tc_time.h"
 #include "trace.h"
 
@@ -72,6 +73,48 @@ static int baseline_error(const struct pol_data *d, struct pol_settings *s, cons
     return 0;
 }
 
+/* -s RULE: none, early or statistical. 0, or -1 after a message. */
+static int parse_stop(const char *r, enum pol_stop_rule *stop)
+{
+    static const char *const names[] = {"none", "early", "statistical"};
+    int i;
+    if (tc_parse_name("-s", r, names, 3, &i) != 0) {
+        fprintf(stderr, "bench-policies: %s\n", tc_errmsg());
+        return -1;
+    }
+    *stop = i == 0 ? POL_STOP_NONE : i == 1 ? POL_STOP_EARLY : POL_STOP_STATISTICAL;
+    return 0;
+}
+
+/* The command line (TRACE, -r, -j, -s, --baseline-error) into the pointers; 0, or 2 after the usage. */
+static int bench_args(int argc, char **argv, const char **path, int *runs, int *threads, int *perms,
+                      enum pol_stop_rule *stop)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
+            *runs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc)
+            *threads = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--baseline-error") == 0 && i + 1 < argc)
+            *perms = atoi(argv[++i]);
+        else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
+            if (parse_stop(argv[++i], stop) != 0)
+                return 2;
+        }
+        else if (*path == NULL && argv[i][0] != '-')
+            *path = argv[i];
+        else {
+            usage();
+            return 2;
+        }
+    }
+    if (*path == NULL || *runs < 1 || *threads < 1 || *threads > 64 || *perms < 0) {
+        usage();
+        return 2;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *path = NULL;
@@ -84,37 +127,8 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
-            runs = atoi(argv[++i]);
-        else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc)
-            threads = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--baseline-error") == 0 && i + 1 < argc)
-            perms = atoi(argv[++i]);
-        else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
-            const char *r = argv[++i];
-            if (strcmp(r, "none") == 0)
-                stop = POL_STOP_NONE;
-            else if (strcmp(r, "early") == 0)
-                stop = POL_STOP_EARLY;
-            else if (strcmp(r, "statistical") == 0)
-                stop = POL_STOP_STATISTICAL;
-            else {
-                fprintf(stderr, "bench-policies: -s: expected none, early or statistical, got '%s'\n", r);
-                return 2;
-            }
-        }
-        else if (path == NULL && argv[i][0] != '-')
-            path = argv[i];
-        else {
-            usage();
-            return 2;
-        }
-    }
-    if (path == NULL || runs < 1 || threads < 1 || threads > 64 || perms < 0) {
-        usage();
+    if (bench_args(argc, argv, &path, &runs, &threads, &perms, &stop) != 0)
         return 2;
-    }
     struct pol_settings s;
     pol_settings_default(&s);
     s.runs = runs;

@@ -1,6 +1,6 @@
 /* bench_gpu.c — the benchmarking child's GPU: start-up (driver, libraries, context, cuBLAS, the helper kernels),
- * device buffers, configuration modules, the launches (GEMM, its tensor maps, cuBLAS, the L2 flush), an input's
- * data and cuBLAS reference, and a configuration's verification. */
+ * device buffers, configuration modules, an input's data and cuBLAS reference (timed with bench_protocol.c), and
+ * a configuration's verification. The launches themselves are bench_launch.c's, one floor below both. */
 #include "bench_int.h"
 #include "kernels_src.h"
 #include "tc_err.h"
@@ -65,7 +65,7 @@ out:
 }
 
 /* TC_TIMING=1: the child's start-up phases on stderr, in ms since the coordinator started (for performance.md). */
-static void mark(const struct gpu *g, const char *what)
+static void bench_gpu_mark(const struct gpu *g, const char *what)
 {
     if (g->timing)
         fprintf(stderr, "timing: child %-22s %8.1f ms\n", what, tc_now_ms() - g->s.t0_ms);
@@ -85,7 +85,7 @@ static void *load_libs(void *arg)
 int bench_gpu_open(struct gpu *g)
 {
     int v = 0, count = 0, rc = -1;
-    mark(g, "start");
+    bench_gpu_mark(g, "start");
     if (cuapi_load() != 0)
         return -1;
     /* Mapping and relocating cuBLAS (~500 MB with cuBLASLt) and NVRTC takes 60 ms with a warm page cache and
@@ -93,7 +93,7 @@ int bench_gpu_open(struct gpu *g)
     g->libs_cupti = g->s.timer == BENCH_TIMER_CUPTI;
     g->libs_started = pthread_create(&g->libs_thread, NULL, load_libs, g) == 0;
     TC_TRY(cu, cu.cuInit(0));
-    mark(g, "cuInit");
+    bench_gpu_mark(g, "cuInit");
     TC_TRY(cu, cu.cuDeviceGetCount(&count));
     if (g->s.device >= count) {
         tc_seterr("--device %d: this machine has %d CUDA device%s", g->s.device, count, count == 1 ? "" : "s");
@@ -121,7 +121,7 @@ int bench_gpu_open(struct gpu *g)
         goto out;
     }
     g->d.flush_bytes = g->s.flush_bytes < 0 ? g->d.l2_bytes : g->s.flush_bytes;
-    mark(g, "device known");
+    bench_gpu_mark(g, "device known");
     rc = 0;
 out:
     return rc;
@@ -148,7 +148,7 @@ int bench_gpu_setup(struct gpu *g)
         goto out;
     }
     g->hj_started = 1;
-    mark(g, "libraries loaded");
+    bench_gpu_mark(g, "libraries loaded");
     if (g->s.timer == BENCH_TIMER_CUPTI && bench_cupti_enable() != 0)
         goto out;
     {
@@ -162,10 +162,10 @@ int bench_gpu_setup(struct gpu *g)
     }
     TC_TRY(cu, cu.cuCtxSetCurrent(g->ctx));
     TC_TRY(cu, cu.cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING));
-    mark(g, "context");
+    bench_gpu_mark(g, "context");
     TC_TRY(cublas, cbl.cublasCreate_v2(&g->blas));
     TC_TRY(cublas, cbl.cublasSetStream_v2(g->blas, (cudaStream_t)g->stream));
-    mark(g, "cuBLAS");
+    bench_gpu_mark(g, "cuBLAS");
     pthread_join(g->hj_thread, NULL);
     g->hj_started = 0;
     if (g->hj.rc != 0) {
@@ -181,7 +181,7 @@ int bench_gpu_setup(struct gpu *g)
         TC_TRY(cu, cu.cuEventCreate(&g->pipe_ev[i], CU_EVENT_DEFAULT));
     if (g->d.flush_bytes > 0)
         TC_TRY(cu, cu.cuMemAlloc(&g->flush, (size_t)g->d.flush_bytes));
-    mark(g, "ready");
+    bench_gpu_mark(g, "ready");
     rc = 0;
 out:
     if (g->hj_started)
@@ -189,94 +189,6 @@ out:
     g->hj_started = 0;
     free(g->hj.cubin);
     g->hj.cubin = NULL;
-    return rc;
-}
-
-static CUresult launch_1d(struct gpu *g, CUfunction f, unsigned blocks, unsigned threads, void **args)
-{
-    return cu.cuLaunchKernel(f, blocks, 1, 1, threads, 1, 1, 0, g->stream, args, NULL);
-}
-
-CUresult bench_launch_flush(struct gpu *g)
-{
-    uint64_t n16 = (uint64_t)g->d.flush_bytes / 16;
-    void *args[] = {&g->flush, &n16};
-    return launch_1d(g, g->f_flush, (unsigned)g->d.sms * 8, 256, args);
-}
-
-/* The wgmma path's tensor maps of the current input (kernels/gemm_f16_wgmma.cu's header says what it expects):
- * A as {K, M}, B as {N, K}, fp16, boxes of one panel (A_W x BLOCK_M, B_W x BLOCK_K) swizzled by the panel's
- * width in bytes, zeros out of bounds. Encoded once per (module, input). */
-static CUresult encode_tmaps(struct gpu *g, struct module *md)
-{
-    const int32_t *p = md->params;
-    int a_w, b_w;
-    CUresult r;
-    space_wgmma_panels(p, &a_w, &b_w);
-    cuuint64_t dim_a[2] = {(cuuint64_t)g->k, (cuuint64_t)g->m}, dim_b[2] = {(cuuint64_t)g->n, (cuuint64_t)g->k};
-    cuuint64_t str_a[1] = {(cuuint64_t)g->k * 2}, str_b[1] = {(cuuint64_t)g->n * 2};
-    cuuint32_t box_a[2] = {(cuuint32_t)a_w, (cuuint32_t)p[SP_BLOCK_M]}, box_b[2] = {(cuuint32_t)b_w, (cuuint32_t)p[SP_BLOCK_K]};
-    cuuint32_t es[2] = {1, 1};
-#define TC_SWZ(w) ((w) == 64 ? CU_TENSOR_MAP_SWIZZLE_128B : (w) == 32 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_32B)
-    CUtensorMap ta, tb; /* aligned as the driver requires (64 bytes); the module array is only malloc-aligned */
-    r = cu.cuTensorMapEncodeTiled(&ta, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, (void *)g->a, dim_a, str_a, box_a, es,
-                                  CU_TENSOR_MAP_INTERLEAVE_NONE, TC_SWZ(a_w), CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (r == CUDA_SUCCESS)
-        r = cu.cuTensorMapEncodeTiled(&tb, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, (void *)g->b, dim_b, str_b, box_b,
-                                      es, CU_TENSOR_MAP_INTERLEAVE_NONE, TC_SWZ(b_w), CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-#undef TC_SWZ
-    if (r == CUDA_SUCCESS) {
-        memcpy(&md->tm[0], &ta, sizeof ta);
-        memcpy(&md->tm[1], &tb, sizeof tb);
-        md->tmap_input = g->input_gen;
-    }
-    return r;
-}
-
-static CUresult launch_gemm(struct gpu *g)
-{
-    struct module *md = g->cur;
-    const int32_t *p = md->params;
-    int m = (int)g->m, n = (int)g->n, k = (int)g->k;
-    unsigned grid = (unsigned)(((m + p[SP_BLOCK_M] - 1) / p[SP_BLOCK_M]) * ((n + p[SP_BLOCK_N] - 1) / p[SP_BLOCK_N]));
-    unsigned smem = (unsigned)space_smem_bytes_on(p, md->path);
-    if (md->path == SPACE_PATH_WGMMA) {
-        CUresult r = md->tmap_input == g->input_gen ? CUDA_SUCCESS : encode_tmaps(g, md);
-        void *wargs[] = {&md->tm[0], &md->tm[1], &g->c, &m, &n, &k};
-        unsigned slots = (unsigned)(g->d.sms * (md->resident > 0 ? md->resident : 1));
-        if (r != CUDA_SUCCESS)
-            return r;
-        return cu.cuLaunchKernel(md->fn, grid < slots ? grid : slots, 1, 1, (unsigned)space_wgmma_threads(p), 1, 1,
-                                 smem, g->stream, wargs, NULL);
-    }
-    void *args[] = {&g->a, &g->b, &g->c, &m, &n, &k};
-    return cu.cuLaunchKernel(md->fn, grid, 1, 1, (unsigned)p[SP_NUM_WARPS] * 32, 1, 1, smem, g->stream, args, NULL);
-}
-
-/* cuBLAS, row-major C = A B computed as column-major C^T = B^T A^T. Returns 0 or -1. */
-static int launch_ref(struct gpu *g)
-{
-    const float alpha = 1.0f, beta = 0.0f;
-    int rc = -1;
-    TC_TRY(cublas, cbl.cublasGemmEx(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)g->n, (int)g->m, (int)g->k, &alpha,
-                                (const void *)g->b, CUDA_R_16F, (int)g->n, (const void *)g->a, CUDA_R_16F,
-                                (int)g->k, &beta, (void *)g->cref, CUDA_R_16F, (int)g->n, CUBLAS_COMPUTE_32F,
-                                CUBLAS_GEMM_DEFAULT));
-    rc = 0;
-out:
-    return rc;
-}
-
-int bench_launch_target(struct gpu *g, enum target t)
-{
-    int rc = -1;
-    if (t == T_REF)
-        return launch_ref(g);
-    TC_TRY(cu, launch_gemm(g));
-    rc = 0;
-out:
     return rc;
 }
 
@@ -301,7 +213,7 @@ static int fill_u16(struct gpu *g, CUdeviceptr p, uint64_t n, uint16_t v)
 {
     void *args[] = {&p, &n, &v};
     int rc = -1;
-    TC_TRY(cu, launch_1d(g, g->f_fill, 1024, 256, args));
+    TC_TRY(cu, bench_launch_1d(g, g->f_fill, 1024, 256, args));
     rc = 0;
 out:
     return rc;
@@ -311,7 +223,7 @@ static int fill_random(struct gpu *g, CUdeviceptr p, uint64_t n, uint64_t seed)
 {
     void *args[] = {&p, &n, &seed};
     int rc = -1;
-    TC_TRY(cu, launch_1d(g, g->f_random, 2048, 256, args));
+    TC_TRY(cu, bench_launch_1d(g, g->f_random, 2048, 256, args));
     rc = 0;
 out:
     return rc;
@@ -344,16 +256,16 @@ int bench_set_input(struct gpu *g, const int64_t *dims, double *ref_ms)
     if (fill_random(g, g->a, mk, seed * 2 + 1) != 0 || fill_random(g, g->b, kn, seed * 2 + 2) != 0)
         goto out;
     TC_TRY(cu, cu.cuStreamSynchronize(g->stream));
-    mark(g, "input: data ready");
+    bench_gpu_mark(g, "input: data ready");
 
     /* Two untimed cuBLAS calls (its own warm-up); the second tells how many kernels one call launches. */
-    if (launch_ref(g) != 0)
+    if (bench_launch_ref(g) != 0)
         goto out;
     TC_TRY(cu, cu.cuStreamSynchronize(g->stream));
     if (bench_cupti_discard(g) != 0)
         goto out;
     TC_TRY(cu, cu.cuEventRecord(g->mark[0], g->stream));
-    if (launch_ref(g) != 0)
+    if (bench_launch_ref(g) != 0)
         goto out;
     TC_TRY(cu, cu.cuEventRecord(g->mark[1], g->stream));
     TC_TRY(cu, cu.cuStreamSynchronize(g->stream));
@@ -372,11 +284,11 @@ int bench_set_input(struct gpu *g, const int64_t *dims, double *ref_ms)
         g->ref_per_call = k;
     }
     g->d.kernels_per_ref = g->ref_per_call;
-    mark(g, "input: cuBLAS warm");
+    bench_gpu_mark(g, "input: cuBLAS warm");
     memset(&run, 0, sizeof run);
     if (bench_run_protocol(g, T_REF, (double)ms, &run, &ex) != 0)
         goto out;
-    mark(g, "input: cuBLAS timed");
+    bench_gpu_mark(g, "input: cuBLAS timed");
     *ref_ms = trace_timed_median_ns(&run, ex.ns) / 1e6; /* ex holds this run's executions alone */
     g->have_input = 1;
     rc = 0;
@@ -443,9 +355,9 @@ int bench_verify(struct gpu *g, double *rel, double *est_ms)
     if (fill_u16(g, g->c, mn, 0x7e00) != 0 || fill_u16(g, g->err, four * 4, 0) != 0)
         goto out;
     TC_TRY(cu, cu.cuEventRecord(g->mark[0], g->stream));
-    TC_TRY(cu, launch_gemm(g));
+    TC_TRY(cu, bench_launch_gemm(g));
     TC_TRY(cu, cu.cuEventRecord(g->mark[1], g->stream));
-    TC_TRY(cu, launch_1d(g, g->f_relerr, 1024, 256, args));
+    TC_TRY(cu, bench_launch_1d(g, g->f_relerr, 1024, 256, args));
     g->tm.verify_gemm = tc_now_ms() - t0; /* host time to here: launches (a first launch loads the kernel) */
     TC_TRY(cu, cu.cuStreamSynchronize(g->stream));
     TC_TRY(cu, cu.cuEventElapsedTime(&ms, g->mark[0], g->mark[1]));

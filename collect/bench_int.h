@@ -101,12 +101,19 @@ int bench_cupti_collect(struct gpu *g, enum target t, long n, struct seq *out, d
 /* Append v to s (grows it). 0 or -1 (message). */
 int bench_seq_push(struct seq *s, uint64_t v);
 
-/* bench_gpu.c: the device, its buffers and modules, the launches, inputs and verification. */
-int bench_gpu_open(struct gpu *g);
-int bench_gpu_setup(struct gpu *g);
+/* bench_launch.c: the launches (below bench_protocol.c and bench_gpu.c). */
+CUresult bench_launch_1d(struct gpu *g, CUfunction f, unsigned blocks, unsigned threads, void **args);
 CUresult bench_launch_flush(struct gpu *g);
+/* The current module's GEMM on the current input (tensor maps encoded once per module and input). */
+CUresult bench_launch_gemm(struct gpu *g);
+/* cuBLAS, row-major C = A B computed as column-major C^T = B^T A^T. 0 or -1 (message). */
+int bench_launch_ref(struct gpu *g);
 /* One execution of target t (the current module's GEMM or a cuBLAS call). 0 or -1 (message). */
 int bench_launch_target(struct gpu *g, enum target t);
+
+/* bench_gpu.c: the device, its buffers and modules, inputs and verification. */
+int bench_gpu_open(struct gpu *g);
+int bench_gpu_setup(struct gpu *g);
 /* Prepare an input: random A and B, cuBLAS's reference result, *ref_ms = cuBLAS's median under the protocol. */
 int bench_set_input(struct gpu *g, const int64_t *dims, double *ref_ms);
 /* Load (or find) the module of a configuration. *load_ms = NaN when it was cached. */

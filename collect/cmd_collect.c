@@ -218,7 +218,7 @@ static int write_scaling_tsv(const struct collect_opts *o, int n_ranks, int arch
 
 /* What --compile-only found, on stdout: configurations by status (out of resources where the shared memory
  * exceeds smem_limit), the sum of compile times, wall time and speedup per worker count. */
-static void print_summary(const struct collect_opts *o, int arch, int smem_limit, const int32_t *params, int n_cfg,
+static void collect_print_summary(const struct collect_opts *o, int arch, int smem_limit, const int32_t *params, int n_cfg,
                           const struct compile_result *res, const double *wall, int base)
 {
     int count[TRACE_N_STATUS] = {0};
@@ -272,6 +272,25 @@ static int isolated_pass(const struct collect_opts *o, struct ranks *rk, int arc
     return isinf(ranks_max_double(rk, failed ? INFINITY : 0.0)) ? 1 : 0;
 }
 
+/* Refuse an unwritable, existing (without -f) or shared -o or --configs-tsv before minutes of compiling, not
+ * after: 0, or -1 after the message. */
+static int compile_only_check_outputs(const struct collect_opts *o)
+{
+    const char *ins[2] = {o->shapes_file, o->configs_tsv};
+    if (tc_output_check("-o", o->output, 0, ins, 2) != 0 || tc_output_clobber_check("-o", o->output, o->force) != 0 ||
+        (o->configs_tsv != NULL && (tc_output_check("--configs-tsv", o->configs_tsv, 0, ins, 1) != 0 ||
+                                    tc_output_clobber_check("--configs-tsv", o->configs_tsv, o->force) != 0))) {
+        fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
+        return -1;
+    }
+    if (o->configs_tsv != NULL && strcmp(o->configs_tsv, o->output) == 0) {
+        fprintf(stderr, "tunecost collect: --configs-tsv %s: is also -o; the two tables need two files\n",
+                o->configs_tsv);
+        return -1;
+    }
+    return 0;
+}
+
 static int compile_only(const struct collect_opts *o, struct ranks *rk)
 {
     int n_cfg = 0, rc = 1, arch = o->arch ? o->arch : 90, base = -1, failed = 0, root = rk->rank == 0;
@@ -289,20 +308,9 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
         fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
         goto out;
     }
-    {   /* refuse an unwritable -o or --configs-tsv before minutes of compiling, not after */
-        const char *ins[2] = {o->shapes_file, o->configs_tsv};
-        if (tc_output_check("-o", o->output, 0, ins, 2) != 0 ||
-            (o->configs_tsv != NULL && tc_output_check("--configs-tsv", o->configs_tsv, 0, ins, 1) != 0)) {
-            fprintf(stderr, "tunecost collect: %s\n", tc_errmsg());
-            rc = 2;
-            goto out;
-        }
-        if (o->configs_tsv != NULL && strcmp(o->configs_tsv, o->output) == 0) {
-            fprintf(stderr, "tunecost collect: --configs-tsv %s: is also -o; the two tables need two files\n",
-                    o->configs_tsv);
-            rc = 2;
-            goto out;
-        }
+    if (compile_only_check_outputs(o) != 0) {
+        rc = 2;
+        goto out;
     }
     signal(SIGPIPE, SIG_IGN); /* a worker that is gone shows as a failed write, not as our death */
     res = calloc((size_t)n_cfg, sizeof *res);
@@ -360,7 +368,7 @@ static int compile_only(const struct collect_opts *o, struct ranks *rk)
         goto out;
     }
     if (!o->quiet)
-        print_summary(o, arch, smem_limit, params, n_cfg, res, wall, base);
+        collect_print_summary(o, arch, smem_limit, params, n_cfg, res, wall, base);
     rc = 0;
 out:
     if (res != NULL)
@@ -544,6 +552,67 @@ out:
     return rc;
 }
 
+/* Rank 0's refusals before any GPU work (an existing output without --resume or --force, shards of another rank
+ * count, nothing to resume): 2 after a message, else 0. */
+static int collect_ranks_refused(const struct collect_opts *o, const struct ranks *rk)
+{
+    char path[4200];
+    struct stat st;
+    shard_name(o->output, rk->size, path, sizeof path);
+    if (stat(o->output, &st) == 0 && !o->resume && !o->force) {
+        fprintf(stderr, "tunecost collect: %s exists: continue it with --resume (same options and ranks) or "
+                        "overwrite it with --force\n", o->output);
+        return 2;
+    }
+    if (o->resume && stat(path, &st) == 0) {
+        fprintf(stderr, "tunecost collect: --resume: %s exists: the collection ran with more than %d ranks; "
+                        "resume it with the same number\n", path, rk->size);
+        return 2;
+    }
+    if (o->resume) {
+        int any = 0;
+        for (int r = 0; r < rk->size && !any; r++) {
+            shard_name(o->output, r, path, sizeof path);
+            any = stat(path, &st) == 0;
+        }
+        if (!any) {
+            fprintf(stderr, "tunecost collect: --resume: no shard %s.rank-K exists (K < %d): nothing to "
+                            "continue\n", o->output, rk->size);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* Rank 0's verdict once every rank is done: the worst exit, or the shards merged into the output. */
+static int collect_ranks_outcome(const struct collect_opts *o, const struct ranks *rk, const struct job *job,
+                                 const int *all_rc, const int *owner, int n_cfg, double wall_ms)
+{
+    int worst = 0;
+    long missing;
+    for (int r = 0; r < rk->size; r++)
+        worst = all_rc[r] > worst ? all_rc[r] : worst;
+    if (job->failed_start || worst == 2)
+        return worst ? worst : 1;
+    missing = report_missing(o, rk->size, owner, o->n_shapes, n_cfg);
+    if (missing != 0 || worst != 0) {
+        fprintf(stderr, "tunecost collect: %s not written: %ld pairs missing; run the same command with "
+                        "--resume\n", o->output, missing);
+        return 1;
+    }
+    return merge_shards(o, rk->size, wall_ms);
+}
+
+/* The device a rank drives: its node-local rank among the visible GPUs (srun --gpus-per-task: one visible each),
+ * or --device when there is one rank. */
+static int collect_rank_device(const struct collect_opts *o, const struct ranks *rk)
+{
+    int vis = visible_devices();
+    if (o->device_given && rk->size == 1)
+        return o->device;
+    return vis > 0 ? rk->local_rank % vis : rk->local_rank;
+}
+
 /* One rank's part of the collection: its pairs into OUT.rank-K; at the end rank 0 checks that every pair is
  * covered and merges the shards into OUT. Every rank returns rank 0's verdict. */
 static int collect_ranks(struct collect_opts *o, struct ranks *rk)
@@ -593,30 +662,8 @@ static int collect_ranks(struct collect_opts *o, struct ranks *rk)
         own[j] = owner[j] == rk->rank;
 
     /* Refusals every rank agrees on, before any GPU work: decided on rank 0, told to all. */
-    if (rk->rank == 0) {
-        struct stat st;
-        shard_name(o->output, rk->size, path, sizeof path);
-        if (stat(o->output, &st) == 0 && !o->resume && !o->force) {
-            fprintf(stderr, "tunecost collect: %s exists: continue it with --resume (same options and ranks) or "
-                            "overwrite it with --force\n", o->output);
-            refused = 2;
-        } else if (o->resume && stat(path, &st) == 0) {
-            fprintf(stderr, "tunecost collect: --resume: %s exists: the collection ran with more than %d ranks; "
-                            "resume it with the same number\n", path, rk->size);
-            refused = 2;
-        } else if (o->resume) {
-            int any = 0;
-            for (int r = 0; r < rk->size && !any; r++) {
-                shard_name(o->output, r, path, sizeof path);
-                any = stat(path, &st) == 0;
-            }
-            if (!any) {
-                fprintf(stderr, "tunecost collect: --resume: no shard %s.rank-K exists (K < %d): nothing to "
-                                "continue\n", o->output, rk->size);
-                refused = 2;
-            }
-        }
-    }
+    if (rk->rank == 0)
+        refused = collect_ranks_refused(o, rk);
     ranks_bcast_int(rk, &refused);
     if (refused) {
         rc = refused;
@@ -628,12 +675,7 @@ static int collect_ranks(struct collect_opts *o, struct ranks *rk)
     memset(&sh, 0, sizeof sh);
     sh.path = path;
     sh.own = own;
-    {
-        int vis = visible_devices();
-        sh.device = vis > 0 ? rk->local_rank % vis : rk->local_rank; /* srun --gpus-per-task: one visible each */
-        if (o->device_given && rk->size == 1)
-            sh.device = o->device;
-    }
+    sh.device = collect_rank_device(o, rk);
     sh.jobs = jobs;
     sh.fresh_if_missing = 1; /* a rank that died before creating its shard starts it on --resume */
     sh.summary = 0;
@@ -658,23 +700,8 @@ static int collect_ranks(struct collect_opts *o, struct ranks *rk)
     ranks_progress_end(rk);
     ranks_allgather(rk, &rc, (int)sizeof rc, all_rc);
     t0 = ranks_max_double(rk, tc_now_ms() - t0);
-    if (rk->rank == 0) {
-        int worst = 0;
-        for (int r = 0; r < rk->size; r++)
-            worst = all_rc[r] > worst ? all_rc[r] : worst;
-        if (job.failed_start || worst == 2) {
-            rc = worst ? worst : 1;
-        } else {
-            long missing = report_missing(o, rk->size, owner, o->n_shapes, n_cfg);
-            if (missing != 0 || worst != 0) {
-                fprintf(stderr, "tunecost collect: %s not written: %ld pairs missing; run the same command with "
-                                "--resume\n", o->output, missing);
-                rc = 1;
-            } else {
-                rc = merge_shards(o, rk->size, t0);
-            }
-        }
-    }
+    if (rk->rank == 0)
+        rc = collect_ranks_outcome(o, rk, &job, all_rc, owner, n_cfg, t0);
     ranks_bcast_int(rk, &rc);
 out:
     free(params);
@@ -695,7 +722,6 @@ int cmd_collect(int argc, char **argv)
     if (rc != 0)
         return rc;
     if (help) {
-        copt_usage(stdout);
         copt_free(&o);
         return 0;
     }

@@ -8,7 +8,7 @@
 #include "trace.h"
 #include "tunecost.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,28 +16,40 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void merge_usage(FILE *fp)
-{
-    fprintf(fp,
-            "usage: tunecost merge [OPTIONS] OUT.h5 IN.h5 [IN.h5 ...]\n"
-            "\n"
-            "Join traces of one collection split with `collect --shard i/n` or `--shape` into one trace. The inputs\n"
-            "must come from the same device (name, compute capability) and the same settings (kernel, timer,\n"
-            "protocol, --warmup-ms, --rep-ms, --flush-bytes, --seed) and hold the same configurations; anything else\n"
-            "is refused with the attribute that differs. Inputs (shapes) are united; a pair (input, configuration)\n"
-            "measured in two files is refused. Configuration rows (compile times, registers) come from the first\n"
-            "file that compiled the configuration, the isolated compile time (--compile-isolated) from the first\n"
-            "file that measured it; the first file's compile-worker warm-up is kept.\n"
-            "\n"
-            "Options:\n"
-            "  -f, --force   overwrite OUT.h5 if it exists (default: refuse)\n"
-            "  -q, --quiet   no summary line\n"
-            "  -h, --help    this help\n"
-            "\n"
-            "Examples:\n"
-            "  tunecost merge gemm-h200.h5 part1.h5 part2.h5 part3.h5 part4.h5\n"
-            "  tunecost merge -f all.h5 shard-*.h5\n");
-}
+struct merge_opts {
+    int force, quiet;
+};
+
+static const struct tc_optdecl merge_opts[] = {
+    TC_OPT_FORCE(struct merge_opts, force),
+    TC_OPT_QUIET(struct merge_opts, quiet),
+    TC_OPT_HELP,
+    TC_OPT_END,
+};
+
+const struct tc_cmd merge_cmd = {
+    .name = "merge",
+    .summary = "merge trace shards of one collection into one trace",
+    .synopsis = "[OPTIONS] OUT.h5 IN.h5 [IN.h5 ...]",
+    .description =
+        "Join traces of one collection split with `collect --shard i/n` or `--shape` into one trace. The inputs\n"
+        "must come from the same device (name, compute capability) and the same settings (kernel, timer,\n"
+        "protocol, --warmup-ms, --rep-ms, --flush-bytes, --seed) and hold the same configurations; anything else\n"
+        "is refused with the attribute that differs. Inputs (shapes) are united; a pair (input, configuration)\n"
+        "measured in two files is refused. Configuration rows (compile times, registers) come from the first\n"
+        "file that compiled the configuration, the isolated compile time (--compile-isolated) from the first\n"
+        "file that measured it; the first file's compile-worker warm-up is kept.\n",
+    .operands = "OUT.h5\tthe merged trace (complete or absent; an existing file only with -f)\n"
+                "IN.h5\tthe shards, in order\n",
+    .opts = merge_opts,
+    .exit_status = "0 ok; 1 a failure of the environment (disk, memory); 2 usage error, an existing OUT.h5 "
+                   "without -f, or inputs that cannot be merged (one line on stderr).",
+    .examples = "tunecost merge gemm-h200.h5 part1.h5 part2.h5 part3.h5 part4.h5\n"
+                "tunecost merge -f all.h5 shard-*.h5\n",
+    .min_operands = 2,
+    .max_operands = -1,
+    .operand_name = "OUT.h5 and at least one IN.h5",
+};
 
 /* A settings mismatch between the first file and file f, or NULL. */
 static int check_same(const struct trace *a, const char *fa, const struct trace *b, const char *fb)
@@ -360,28 +372,19 @@ static void merge_free(struct merge *mg)
 
 int cmd_merge(int argc, char **argv)
 {
-    static const struct option lo[] = {TC_CLI_OPT_FORCE, TC_CLI_OPT_QUIET, TC_CLI_OPT_HELP, TC_CLI_OPT_END};
-    int c, force = 0, quiet = 0, rc = 1;
+    struct merge_opts o = {0};
+    int first, rc;
     const char *out_path;
     struct stat st;
     struct merge mg;
 
-    optind = 1;
-    while ((c = tc_cli_next("merge", argc, argv, "fqh", lo)) != -1) {
-        switch (c) {
-        case 'f': force = 1; break;
-        case 'q': quiet = 1; break;
-        case 'h': merge_usage(stdout); return 0;
-        case TC_CLI_ERROR: return 2;
-        default: return tc_cli_usage_error("merge", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (argc - optind < 2)
-        return tc_cli_usage_error("merge", "expected OUT.h5 and at least one IN.h5");
-    out_path = argv[optind];
+    if ((rc = tc_cli_parse(&merge_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
+        return rc;
+    rc = 1;
+    out_path = argv[first];
     memset(&mg, 0, sizeof mg);
-    mg.n_in = argc - optind - 1;
-    mg.paths = argv + optind + 1;
+    mg.n_in = argc - first - 1;
+    mg.paths = argv + first + 1;
     if (tc_output_check("OUT.h5", out_path, 0, (const char *const *)mg.paths, mg.n_in) != 0) {
         fprintf(stderr, "tunecost merge: %s\n", tc_errmsg());
         return 2;
@@ -394,7 +397,7 @@ int cmd_merge(int argc, char **argv)
             return 2;
         }
     }
-    if (!force && stat(out_path, &st) == 0) {
+    if (!o.force && stat(out_path, &st) == 0) {
         fprintf(stderr, "tunecost merge: %s exists (use --force to overwrite)\n", out_path);
         return 2;
     }
@@ -417,7 +420,7 @@ int cmd_merge(int argc, char **argv)
         goto oom;
     if ((rc = refuse_duplicate_pairs(&mg)) != 0)
         goto out;
-    rc = write_merged(&mg, out_path, quiet, force);
+    rc = write_merged(&mg, out_path, o.quiet, o.force);
     goto out;
 oom:
     fprintf(stderr, "tunecost merge: out of memory\n");

@@ -361,7 +361,7 @@ static int handle_run(struct coll *c, int i, int k, struct bench_result *res)
 
 /* Next thing for the idle child: 1 = sent, 0 = nothing launchable now, 2 = all done. Inputs go in order; an
  * input's cuBLAS reference is prepared as soon as the input has work left, overlapping its first compiles. */
-static int dispatch(struct coll *c)
+static int collect_dispatch(struct coll *c)
 {
     for (int i = 0; i < c->n_in; i++) {
         int waiting = 0;
@@ -505,7 +505,7 @@ static int take_reply(struct coll *c)
         c->run_ms_sum += tc_now_ms() - c->busy_since;
         /* The next pair starts before this one is written, so the GPU does not wait for the disk. */
         c->done[(size_t)i * c->n_cfg + k] = 1;
-        if (r == 0 && !g_interrupted && dispatch(c) < 0) {
+        if (r == 0 && !g_interrupted && collect_dispatch(c) < 0) {
             free(res.exec_ns);
             fprintf(stderr, "\n%stunecost collect: benchmarking process: %s\n", lb, tc_errmsg());
             return -1;
@@ -555,7 +555,7 @@ static int event_loop(struct coll *c)
         if (c->busy == BUSY_IDLE) {
             if (g_interrupted)
                 break;
-            r = dispatch(c);
+            r = collect_dispatch(c);
             if (r < 0) {
                 fprintf(stderr, "\n%stunecost collect: benchmarking process: %s\n", lb, tc_errmsg());
                 return -1;
@@ -612,12 +612,109 @@ static void show_header(const struct coll *c, int resume)
     fprintf(stderr, "%scollect: %ld runs to do -> %s\n", c->sh->label, c->total, c->sh->path);
 }
 
+/* Whether the output may be written: an existing file only with --resume (a valid trace of these settings,
+ * checked before any GPU work and left untouched) or --force. 0, or 2 after a message; *resume is cleared for a
+ * rank whose shard is missing (it starts fresh). */
+static int collect_check_output(struct coll *c, const char *path, const char *lb, int *resume)
+{
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    if (!exists && *resume && c->sh->fresh_if_missing)
+        *resume = 0;
+    if (exists && !*resume && !c->o->force) {
+        fprintf(stderr, "%stunecost collect: %s exists: continue it with --resume (same options) or overwrite it "
+                        "with --force\n", lb, path);
+        return 2;
+    }
+    if (!exists && *resume) {
+        fprintf(stderr, "%stunecost collect: --resume: %s does not exist\n", lb, path);
+        return 2;
+    }
+    if (*resume) {
+        c->t = trace_open(path);
+        if (c->t == NULL || check_resume(c, 0) != 0) {
+            fprintf(stderr, "%stunecost collect: %s\n", lb, tc_errmsg());
+            return 2;
+        }
+        trace_close(c->t);
+        c->t = NULL;
+    }
+    return 0;
+}
+
+/* The compile workers (and the one isolated worker of --compile-isolated), then the benchmarking child (this
+ * process stays CUDA-free). 0, or -1 (message). */
+static int collect_start_children(struct coll *c, double t0)
+{
+    const struct collect_opts *o = c->o;
+    struct bench_settings bs;
+    c->arch = o->arch ? o->arch : 90;
+    c->pool = compile_pool_start((int)c->sh->jobs, c->arch, tc_src_gemm_f16, o->variant);
+    if (c->pool == NULL)
+        return -1;
+    if (o->compile_isolated && (c->iso_pool = compile_pool_start(1, c->arch, tc_src_gemm_f16, o->variant)) == NULL)
+        return -1;
+    memset(&bs, 0, sizeof bs);
+    bs.device = c->sh->device;
+    bs.timer = o->timer;
+    bs.protocol = o->protocol;
+    bs.warmup_ms = o->warmup_ms;
+    bs.rep_ms = o->rep_ms;
+    bs.flush_bytes = o->flush_bytes;
+    bs.seed = o->seed;
+    bs.tol = o->tol;
+    bs.t0_ms = t0;
+    c->bench = bench_start(&bs, &c->dev);
+    return c->bench != NULL ? 0 : -1;
+}
+
+/* The per-configuration state, the work left (plan_work, in order[]) and every compile of it submitted. 0, or -1
+ * (message). */
+static int collect_submit_work(struct coll *c, int *order)
+{
+    int n_order = 0;
+    c->cubin = calloc((size_t)c->n_cfg, sizeof *c->cubin);
+    c->cubin_len = calloc((size_t)c->n_cfg, sizeof *c->cubin_len);
+    c->state = calloc((size_t)c->n_cfg, sizeof *c->state);
+    c->done = calloc((size_t)c->n_cfg * (size_t)c->n_in, 1);
+    if (c->cubin == NULL || c->cubin_len == NULL || c->state == NULL || c->done == NULL)
+        return tc_seterr("out of memory");
+    if (plan_work(c, order, &n_order) != 0)
+        return -1;
+    c->times.submit_ms = tc_now_ms();
+    for (int q = 0; q < n_order; q++)
+        if (compile_pool_submit(c->pool, order[q], c->params + order[q] * SP_N_PARAMS, c->arch,
+                                copt_path(c->o, c->arch, c->params + order[q] * SP_N_PARAMS)) != 0)
+            return -1;
+    return 0;
+}
+
+/* The children reaped (the benchmarking child detached when the collection succeeded: idle, nothing of it is
+ * left in it; stopped otherwise) and c's buffers freed. */
+static void coll_release(struct coll *c, int rc, int timing)
+{
+    if (rc == 0)
+        bench_detach(c->bench);
+    else
+        bench_stop(c->bench);
+    compile_pool_stop(c->pool);
+    compile_pool_stop(c->iso_pool);
+    if (timing)
+        fprintf(stderr, "timing: coordinator children reaped %8.1f ms\n", tc_now_ms() - c->times.t0);
+    if (c->cubin != NULL)
+        for (int k = 0; k < c->n_cfg; k++)
+            free(c->cubin[k]);
+    free(c->cubin);
+    free(c->cubin_len);
+    free(c->state);
+    free(c->done);
+    free(c->params);
+}
+
 int collect_run(const struct collect_opts *o, const struct collect_share *sh)
 {
     struct coll c;
-    struct bench_settings bs;
-    struct stat st;
-    int rc = 1, n_cfg = 0, exists, *order = NULL, n_order = 0, created = 0, synced = 0;
+    int rc = 1, n_cfg = 0, *order = NULL, created = 0, synced = 0;
     int resume = o->resume;
     const int timing = tc_env_flag("TC_TIMING");
     const char *path = sh->path, *lb = sh->label;
@@ -641,55 +738,12 @@ int collect_run(const struct collect_opts *o, const struct collect_share *sh)
         goto out;
     }
     c.n_cfg = n_cfg;
-    exists = stat(path, &st) == 0;
-    if (!exists && resume && sh->fresh_if_missing)
-        resume = 0;
-    if (exists && !resume && !o->force) {
-        fprintf(stderr, "%stunecost collect: %s exists: continue it with --resume (same options) or overwrite it "
-                        "with --force\n", lb, path);
-        rc = 2;
+    if ((rc = collect_check_output(&c, path, lb, &resume)) != 0)
         goto out;
-    }
-    if (!exists && resume) {
-        fprintf(stderr, "%stunecost collect: --resume: %s does not exist\n", lb, path);
-        rc = 2;
-        goto out;
-    }
-    if (resume) {
-        /* A file that is not a valid trace of these settings is refused before any GPU work (and untouched). */
-        c.t = trace_open(path);
-        if (c.t == NULL || check_resume(&c, 0) != 0) {
-            fprintf(stderr, "%stunecost collect: %s\n", lb, tc_errmsg());
-            rc = 2;
-            goto out;
-        }
-        trace_close(c.t);
-        c.t = NULL;
-    }
+    rc = 1;
 
     /* 1. Processes first: compile workers, then the benchmarking child (this process stays CUDA-free). */
-    c.arch = o->arch ? o->arch : 90;
-    c.pool = compile_pool_start((int)sh->jobs, c.arch, tc_src_gemm_f16, o->variant);
-    if (c.pool == NULL) {
-        fprintf(stderr, "%stunecost collect: %s\n", lb, tc_errmsg());
-        goto out;
-    }
-    if (o->compile_isolated && (c.iso_pool = compile_pool_start(1, c.arch, tc_src_gemm_f16, o->variant)) == NULL) {
-        fprintf(stderr, "%stunecost collect: %s\n", lb, tc_errmsg());
-        goto out;
-    }
-    memset(&bs, 0, sizeof bs);
-    bs.device = sh->device;
-    bs.timer = o->timer;
-    bs.protocol = o->protocol;
-    bs.warmup_ms = o->warmup_ms;
-    bs.rep_ms = o->rep_ms;
-    bs.flush_bytes = o->flush_bytes;
-    bs.seed = o->seed;
-    bs.tol = o->tol;
-    bs.t0_ms = t0;
-    c.bench = bench_start(&bs, &c.dev);
-    if (c.bench == NULL) {
+    if (collect_start_children(&c, t0) != 0) {
         fprintf(stderr, "%stunecost collect: %s\n", lb, tc_errmsg());
         goto out;
     }
@@ -707,26 +761,11 @@ int collect_run(const struct collect_opts *o, const struct collect_share *sh)
         goto out;
     }
     rc = 1;
-    c.cubin = calloc((size_t)c.n_cfg, sizeof *c.cubin);
-    c.cubin_len = calloc((size_t)c.n_cfg, sizeof *c.cubin_len);
-    c.state = calloc((size_t)c.n_cfg, sizeof *c.state);
-    c.done = calloc((size_t)c.n_cfg * (size_t)c.n_in, 1);
     order = calloc((size_t)c.n_cfg, sizeof *order);
-    if (c.cubin == NULL || c.cubin_len == NULL || c.state == NULL || c.done == NULL || order == NULL) {
-        fprintf(stderr, "%stunecost collect: out of memory\n", lb);
+    if (order == NULL || collect_submit_work(&c, order) != 0) {
+        fprintf(stderr, "%stunecost collect: %s\n", lb, order == NULL ? "out of memory" : tc_errmsg());
         goto out;
     }
-    if (plan_work(&c, order, &n_order) != 0) {
-        fprintf(stderr, "%stunecost collect: %s\n", lb, tc_errmsg());
-        goto out;
-    }
-    c.times.submit_ms = tc_now_ms();
-    for (int q = 0; q < n_order; q++)
-        if (compile_pool_submit(c.pool, order[q], c.params + order[q] * SP_N_PARAMS, c.arch,
-                                copt_path(o, c.arch, c.params + order[q] * SP_N_PARAMS)) != 0) {
-            fprintf(stderr, "%stunecost collect: %s\n", lb, tc_errmsg());
-            goto out;
-        }
     if (!o->quiet)
         show_header(&c, resume);
 
@@ -764,22 +803,7 @@ out:
         fprintf(stderr, "%stunecost collect: removed %s: no run was measured\n", lb, path);
     if (timing)
         fprintf(stderr, "timing: coordinator trace closed %8.1f ms\n", tc_now_ms() - t0);
-    if (rc == 0)
-        bench_detach(c.bench); /* idle: nothing of the collection is left in it */
-    else
-        bench_stop(c.bench);
-    compile_pool_stop(c.pool);
-    compile_pool_stop(c.iso_pool);
-    if (timing)
-        fprintf(stderr, "timing: coordinator children reaped %8.1f ms\n", tc_now_ms() - t0);
-    if (c.cubin != NULL)
-        for (int k = 0; k < c.n_cfg; k++)
-            free(c.cubin[k]);
-    free(c.cubin);
-    free(c.cubin_len);
-    free(c.state);
-    free(c.done);
-    free(c.params);
+    coll_release(&c, rc, timing);
     free(order);
     return rc;
 }

@@ -179,7 +179,7 @@ out:
     return rc;
 }
 
-static void worker_main(int in_fd, int out_fd, int arch, const char *src, int variant)
+static void compile_worker_main(int in_fd, int out_fd, int arch, const char *src, int variant)
 {
     double warm = 0.0;
     signal(SIGINT, SIG_IGN); /* Ctrl-C is the coordinator's to handle */
@@ -258,7 +258,7 @@ struct compile_pool *compile_pool_start(int jobs, int arch, const char *src, int
         if (pid == 0) {
             int keep[2] = {to[0], from[1]};
             ipc_close_others(keep, 2);
-            worker_main(to[0], from[1], arch, src, variant);
+            compile_worker_main(to[0], from[1], arch, src, variant);
             _exit(0);
         }
         close(to[0]);
@@ -281,7 +281,7 @@ const double *compile_pool_warmup_ms(const struct compile_pool *p)
     return p->warmup_ms;
 }
 
-static int dispatch(struct compile_pool *p)
+static int compile_dispatch(struct compile_pool *p)
 {
     for (int i = 0; i < p->jobs && p->q_len > 0; i++) {
         struct req *q;
@@ -318,7 +318,7 @@ int compile_pool_submit(struct compile_pool *p, int32_t config, const int32_t *p
     q->path = path;
     memcpy(q->params, params, sizeof q->params);
     p->q_len++;
-    return dispatch(p);
+    return compile_dispatch(p);
 }
 
 int compile_pool_pending(const struct compile_pool *p)
@@ -356,7 +356,7 @@ static int read_worker(struct compile_pool *p, int i, struct compile_result *res
         memcpy(&p->warmup_ms[i], payload, sizeof(double));
         p->w[i].warm = 1;
         free(payload);
-        return dispatch(p) == 0 ? 0 : -1;
+        return compile_dispatch(p) == 0 ? 0 : -1;
     }
     if (h.type != MSG_RESULT || h.len < sizeof(struct result_wire)) {
         free(payload);
@@ -389,7 +389,7 @@ static int read_worker(struct compile_pool *p, int i, struct compile_result *res
     }
     p->w[i].busy = 0;
     p->in_flight--;
-    if (dispatch(p) != 0) {
+    if (compile_dispatch(p) != 0) {
         compile_result_free(res);
         return -1;
     }

@@ -36,7 +36,9 @@ struct collect_opts {
     int compile_invalid; /* compile configurations that cannot launch (shared memory over the limit) too */
     int compile_isolated; /* compile every configuration once more alone (1 worker): compile_isolated_ms; 2 = every
                            * configuration even under --shard (--compile-isolated-all), 1 = the shard's share */
+    int compile_isolated_all; /* --compile-isolated-all given: compile_isolated becomes 2 after parsing */
     int family;          /* enum space_family (--family) */
+    int compile_cache;   /* --compile-cache: TC_COMPILE_CACHE=1 is set for the compile workers */
 };
 
 /* The kernel a configuration runs on sm_<arch> (enum space_path) and the shared memory it is launched with. */
@@ -52,9 +54,11 @@ static inline int64_t copt_smem(const struct collect_opts *o, int arch, const in
 
 /* Online cores, clamped to [1, 256]. */
 int copt_online_cores(void);
-void copt_usage(FILE *fp);
-/* Parse argv into *o (defaults first). Returns 0 (with *help set for -h), or 2 after printing the one-line
- * usage error and the usage to stderr. The shapes are read and the --shard filter applied here. */
+/* The command's declaration (options, --help, man page, completions). */
+struct tc_cmd;
+extern const struct tc_cmd collect_cmd;
+/* Parse argv into *o (defaults first). Returns 0 (with *help set after printing the help for -h), or 2 after
+ * printing the two-line usage error. The shapes are read and the --shard filter applied here. */
 int copt_parse(int argc, char **argv, struct collect_opts *o, int *help);
 void copt_free(struct collect_opts *o);
 

@@ -21,7 +21,7 @@ static long env_long(const char *name)
 }
 
 /* Started by a launcher that MPI_Init can talk to: Open MPI's mpirun, or a PMI (srun --mpi=pmix / pmi2). */
-static int launched(void)
+static int ranks_launched_by_mpirun(void)
 {
     return getenv("OMPI_COMM_WORLD_SIZE") != NULL || getenv("PMIX_RANK") != NULL || getenv("PMI_RANK") != NULL;
 }
@@ -30,7 +30,7 @@ int ranks_init(struct ranks *r, int *argc, char ***argv)
 {
     memset(r, 0, sizeof *r);
     r->size = r->local_size = 1;
-    if (!launched()) {
+    if (!ranks_launched_by_mpirun()) {
         if (env_long("SLURM_STEP_NUM_TASKS") > 1)
             return tc_seterr("srun started %ld tasks but no PMI: every one would write the same trace; use "
                              "srun --mpi=pmix (or mpirun)", env_long("SLURM_STEP_NUM_TASKS"));

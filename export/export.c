@@ -46,7 +46,7 @@ int exp_entry_get(const struct trace *t, int input, int config, struct exp_entry
 
 /* Kernel Tuner's failure markers (kernel_tuner/util.py), by trace status; Kernel Tuner has none for a wrong
  * result (it stops on a failed verification), so that one is exported as a runtime failure. */
-static const char *kt_marker(int status)
+static const char *exp_kt_marker(int status)
 {
     switch (status) {
     case TRACE_OUT_OF_RESOURCES: return "InvalidConfig";
@@ -166,7 +166,7 @@ static void kt_entry(FILE *fp, const struct trace *t, int c, const struct exp_en
         fputs(",\"times\":", fp);
         write_times_array(fp, e);
     } else {
-        fprintf(fp, ",\"__error__\":\"%s\"", kt_marker(e->status));
+        fprintf(fp, ",\"__error__\":\"%s\"", exp_kt_marker(e->status));
     }
     fputs(",\"compile_time\":", fp);
     tc_json_num(fp, e->status == TRACE_OUT_OF_RESOURCES ? 0 : e->compile_ms);
@@ -238,7 +238,7 @@ static void t4_result(FILE *fp, const struct trace *t, int c, const struct exp_e
     if (e->status == TRACE_OK)
         fprintf(fp, "%.15g", e->true_ms);
     else
-        fprintf(fp, "\"%s\"", kt_marker(e->status));
+        fprintf(fp, "\"%s\"", exp_kt_marker(e->status));
     fputs(",\"unit\":\"ms\"}]}", fp);
 }
 

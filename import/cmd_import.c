@@ -16,7 +16,7 @@
 #include "tunecost.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
@@ -197,38 +197,6 @@ static int append(struct imp *im, int si, const struct entry *e, void *ctx)
 
 /* ---- the command ------------------------------------------------------------------------------------------ */
 
-static void usage(FILE *fp)
-{
-    fprintf(fp,
-            "usage: tunecost import FORMAT IN... -o OUT.h5 [options]\n"
-            "\n"
-            "Import another autotuner's recorded search space as a tunecost trace, so that info, simulate and\n"
-            "report run on it. Each IN file is one input (problem size) of one kernel on one device; several files\n"
-            "of the same kernel, parameters and device make one trace with several inputs. docs/import.md gives\n"
-            "the mapping and what is lost (warm-up executions are not recorded by these formats; flops are not\n"
-            "known, so commands show times instead of TFLOP/s).\n"
-            "\n"
-            "FORMAT:\n"
-            "  kerneltuner   a Kernel Tuner cache file (JSON; schema 1.0.0, 1.1.0 or the older unversioned form;\n"
-            "                a cache whose tuning run was interrupted is read up to its last complete entry)\n"
-            "  t4            T4 results (JSON, the open autotuning results schema Kernel Tuner writes)\n"
-            "\n"
-            "options:\n"
-            "  -o, --output OUT.h5     the trace to write (required; complete or absent)\n"
-            "  -f, --force             replace OUT.h5 if it exists\n"
-            "      --device NAME       t4: the device name (T4 results do not name it) [unknown]\n"
-            "      --kernel NAME       t4: the kernel name [unknown]\n"
-            "      --problem-size AxB  t4, one IN file: the problem size (default: inputs numbered 0, 1, ...)\n"
-            "  -q, --quiet             no summary on stdout\n"
-            "  -h, --help              this help\n"
-            "\n"
-            "examples:\n"
-            "  tunecost import kerneltuner gemm_A100_4096.json -o gemm-a100.h5\n"
-            "  tunecost import kerneltuner convolution_*_A100.json -o conv-a100.h5   # one input per file\n"
-            "  tunecost import t4 results.json --device A100 --kernel gemm --problem-size 4096x4096 -o t.h5\n"
-            "  tunecost info gemm-a100.h5 && tunecost simulate gemm-a100.h5 --all-inputs -o sim\n");
-}
-
 static void imp_free(struct imp *im)
 {
     for (int i = 0; i < im->n_src; i++) {
@@ -358,40 +326,78 @@ static int build_params(struct imp *im, int32_t *params, char ***tables, int *n_
 /* What the command line asks for. */
 struct opts {
     const char *out, *format;
+    const char *device, *kernel, *dims; /* t4 only: --device, --kernel, --problem-size as given */
     int force, quiet;
     int n_dims;           /* --problem-size's dimensions (0: not given) */
     int64_t ps[MAX_DIMS];
     char **in;            /* the IN files, im->n_src of them */
 };
 
+#define IO(f) offsetof(struct opts, f)
+static const struct tc_optdecl import_opts[] = {
+    TC_OPT_OUTPUT(struct opts, out, "OUT.h5", "the trace to write (complete or absent)", "required"),
+    TC_OPT_FORCE(struct opts, force),
+    {.name = "device", .arg = TC_ARG_STRING, .field = IO(device), .metavar = "NAME", .def_doc = "unknown",
+     .help = "t4: the device name (T4 results do not name it)"},
+    {.name = "kernel", .arg = TC_ARG_STRING, .field = IO(kernel), .metavar = "NAME", .def_doc = "unknown",
+     .help = "t4: the kernel name"},
+    {.name = "problem-size", .arg = TC_ARG_STRING, .field = IO(dims), .metavar = "AxB",
+     .def_doc = "inputs numbered 0, 1, ...", .help = "t4, one IN file: the problem size"},
+    TC_OPT_QUIET_AS(struct opts, quiet, "no summary on stdout"),
+    TC_OPT_HELP,
+    TC_OPT_END,
+};
+#undef IO
+
+static int import_topic(int i, const char **name, const char **summary)
+{
+    static const char *const names[] = {"kerneltuner", "t4"};
+    static const char *const summaries[] = {
+        "a Kernel Tuner cache file (JSON; schema 1.0.0, 1.1.0 or the older unversioned form; a cache whose "
+        "tuning run was interrupted is read up to its last complete entry)",
+        "T4 results (JSON, the open autotuning results schema Kernel Tuner writes)"};
+    if (i < 0 || i >= 2)
+        return 0;
+    *name = names[i];
+    *summary = summaries[i];
+    return 1;
+}
+
+const struct tc_cmd import_cmd = {
+    .name = "import",
+    .summary = "import Kernel Tuner cache files or T4 results as a trace",
+    .synopsis = "FORMAT IN... -o OUT.h5 [options]",
+    .description =
+        "Import another autotuner's recorded search space as a tunecost trace, so that info, simulate and\n"
+        "report run on it. Each IN file is one input (problem size) of one kernel on one device; several files\n"
+        "of the same kernel, parameters and device make one trace with several inputs. docs/import.md gives\n"
+        "the mapping and what is lost (warm-up executions are not recorded by these formats; flops are not\n"
+        "known, so commands show times instead of TFLOP/s).\n",
+    .topics_title = "FORMAT",
+    .topic = import_topic,
+    .opts = import_opts,
+    .exit_status = "0 ok; 1 a failure of the environment (disk, memory); 2 usage error, an existing OUT.h5 "
+                   "without -f, or an input file that cannot be imported (one line on stderr).",
+    .examples = "tunecost import kerneltuner gemm_A100_4096.json -o gemm-a100.h5\n"
+                "tunecost import kerneltuner convolution_*_A100.json -o conv-a100.h5   # one input per file\n"
+                "tunecost import t4 results.json --device A100 --kernel gemm --problem-size 4096x4096 -o t.h5\n"
+                "tunecost info gemm-a100.h5 && tunecost simulate gemm-a100.h5 --all-inputs -o sim\n",
+    .min_operands = 2,
+    .max_operands = -1,
+    .operand_name = "FORMAT (kerneltuner or t4) and at least one IN file",
+};
+
 /* Options and arguments into im and o. Returns -1 to go on, else the exit code (usage errors printed). */
 static int parse_args(int argc, char **argv, struct imp *im, struct opts *o)
 {
-    static const struct option longopts[] = {
-        TC_CLI_OPT_OUTPUT, TC_CLI_OPT_FORCE,
-        {"device", required_argument, NULL, 'D'},  {"kernel", required_argument, NULL, 'K'},
-        {"problem-size", required_argument, NULL, 'P'}, TC_CLI_OPT_QUIET,
-        TC_CLI_OPT_HELP, TC_CLI_OPT_END,
-    };
     struct stat st;
-    int opt;
-    optind = 1;
-    while ((opt = tc_cli_next("import", argc, argv, "o:fqh", longopts)) != -1) {
-        switch (opt) {
-        case TC_CLI_ERROR: return 2;
-        case 'o': o->out = optarg; break;
-        case 'f': o->force = 1; break;
-        case 'q': o->quiet = 1; break;
-        case 'D': im->opt_device = optarg; break;
-        case 'K': im->opt_kernel = optarg; break;
-        case 'P': im->opt_dims = optarg; break;
-        case 'h': usage(stdout); return 0;
-        default: return tc_cli_usage_error("import", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (argc - optind < 2)
-        return tc_cli_usage_error("import", "expected FORMAT (kerneltuner or t4) and at least one IN file");
-    o->format = argv[optind];
+    int first, rc;
+    if ((rc = tc_cli_parse(&import_cmd, argc, argv, o, &first)) != TC_CLI_RUN)
+        return rc;
+    im->opt_device = o->device;
+    im->opt_kernel = o->kernel;
+    im->opt_dims = o->dims;
+    o->format = argv[first];
     if (strcmp(o->format, "kerneltuner") == 0)
         im->fmt = FMT_KT;
     else if (strcmp(o->format, "t4") == 0)
@@ -400,8 +406,8 @@ static int parse_args(int argc, char **argv, struct imp *im, struct opts *o)
         return tc_cli_usage_error("import", "unknown FORMAT '%s' (expected kerneltuner or t4)", o->format);
     if (o->out == NULL)
         return tc_cli_usage_error("import", "missing -o OUT.h5 (the trace to write)");
-    im->n_src = argc - optind - 1;
-    o->in = argv + optind + 1;
+    im->n_src = argc - first - 1;
+    o->in = argv + first + 1;
     if (im->fmt == FMT_KT && (im->opt_device || im->opt_kernel || im->opt_dims)) {
         fprintf(stderr, "tunecost import: --device, --kernel and --problem-size are for t4 (a Kernel Tuner cache "
                         "names them itself)\n");
@@ -637,7 +643,7 @@ out:
     return rc;
 }
 
-static void print_summary(const struct imp *im, const struct opts *o, size_t n_runs, size_t n_exec)
+static void import_print_summary(const struct imp *im, const struct opts *o, size_t n_runs, size_t n_exec)
 {
     printf("imported %d file(s) (%s): %d inputs, %d configurations, %zu runs, %zu timed executions -> %s\n",
            im->n_src, o->format, im->n_src, im->n_cfg, n_runs, n_exec, o->out);
@@ -713,7 +719,7 @@ int cmd_import(int argc, char **argv)
     }
     print_warnings(&im);
     if (!o.quiet)
-        print_summary(&im, &o, n_runs, n_exec);
+        import_print_summary(&im, &o, n_runs, n_exec);
 out:
     if (rc != 0)
         fprintf(stderr, "tunecost import: %s\n", tc_errmsg());

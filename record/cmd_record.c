@@ -81,6 +81,7 @@ const struct tc_cmd record_cmd = {
     .min_operands = 0,
     .max_operands = -1,
     .operand_name = "CMD",
+    .stop_at_operand = 1,
 };
 
 static int parse_args(int argc, char **argv, struct rec_opts *o)

@@ -181,14 +181,14 @@ static void put_record(const CUpti_Activity *rec)
     }
 }
 
-static void CUPTIAPI buf_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+static void CUPTIAPI inject_buf_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
     *buffer = aligned_alloc(8, BUF_BYTES);
     *size = *buffer ? BUF_BYTES : 0;
     *max_records = 0;
 }
 
-static void CUPTIAPI buf_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size, size_t valid)
+static void CUPTIAPI inject_buf_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size, size_t valid)
 {
     CUpti_Activity *rec = NULL;
     size_t dropped = 0;
@@ -335,7 +335,7 @@ static void setup(void)
     if (open_spool() != 0)
         return;
     pthread_atfork(NULL, NULL, in_forked_child);
-    if (cuptiActivityRegisterCallbacks(buf_requested, buf_completed) != CUPTI_SUCCESS) {
+    if (cuptiActivityRegisterCallbacks(inject_buf_requested, inject_buf_completed) != CUPTI_SUCCESS) {
         warn("cuptiActivityRegisterCallbacks failed; nothing is recorded");
         return;
     }

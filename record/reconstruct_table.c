@@ -48,7 +48,7 @@ void rec_builder_free(struct rec_builder *b)
 }
 
 /* Grow *p (of *cap elements of size sz) to hold n + 1. */
-static int grow(void **p, size_t *cap, size_t n, size_t sz)
+static int recon_grow(void **p, size_t *cap, size_t n, size_t sz)
 {
     if (n < *cap)
         return 0;
@@ -63,7 +63,7 @@ static int grow(void **p, size_t *cap, size_t n, size_t sz)
 
 int rec_push_exec(struct rec_builder *b, uint64_t exec_ns)
 {
-    if (grow((void **)&b->exec, &b->cap_exec, b->n_exec, sizeof *b->exec) != 0)
+    if (recon_grow((void **)&b->exec, &b->cap_exec, b->n_exec, sizeof *b->exec) != 0)
         return -1;
     b->exec[b->n_exec++] = exec_ns;
     return 0;
@@ -131,7 +131,7 @@ static int find_or_add(struct rec_builder *b, struct rec_list *l, const char *la
         if (strcmp(l->it[i].label, label) == 0)
             return i;
     size_t cap = (size_t)l->cap;
-    if (grow((void **)&l->it, &cap, (size_t)l->n, sizeof *l->it) != 0)
+    if (recon_grow((void **)&l->it, &cap, (size_t)l->n, sizeof *l->it) != 0)
         return -1;
     l->cap = (int)cap;
     struct rec_item *it = &l->it[l->n];
@@ -173,7 +173,7 @@ static int unlabelled_ids(struct rec_builder *b, const struct rec_unit *u, char 
             break;
         }
     }
-    if (grow((void **)&b->seen, &b->cap_seen, b->n_seen, sizeof *b->seen) != 0)
+    if (recon_grow((void **)&b->seen, &b->cap_seen, b->n_seen, sizeof *b->seen) != 0)
         return -1;
     b->seen[b->n_seen++] = k;
     snprintf(in_label, len, "decision=%d", b->decision);
@@ -229,7 +229,7 @@ int rec_add_unit(struct rec_builder *b, const struct rec_unit *u)
         for (size_t i = 0; i < u->n_exec; i++)
             if (b->exec[u->exec_first + i] == 0)
                 status = TRACE_LAUNCH_ERROR; /* a zero duration: not a valid run */
-    if (grow((void **)&b->runs, &b->cap_runs, b->n_runs, sizeof *b->runs) != 0)
+    if (recon_grow((void **)&b->runs, &b->cap_runs, b->n_runs, sizeof *b->runs) != 0)
         return -1;
     b->runs[b->n_runs++] = (struct trace_run){
         .input = input, .config = config, .status = status, .n_estimate = (int32_t)u->n_estimate,

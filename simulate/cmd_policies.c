@@ -14,7 +14,7 @@
 #include "tunecost.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,60 +24,112 @@
 
 #define MAX_POLICIES 16
 
-static void usage(FILE *fp)
+/* ---- the command line ------------------------------------------------------------------------------------ */
+
+/* --stop's names, indexed by enum pol_stop_rule. */
+static const char *const stop_names[] = {"none", "early", "statistical"};
+/* --score's names: 0 the methodology's score (atm), 1 the earlier area ratio. */
+static const char *const score_names[] = {"atm", "area"};
+/* --failed-cost's names, indexed by enum sim_failed_cost. */
+static const char *const failed_cost_names[] = {"triton", "none"};
+
+struct policies_opts {
+    struct pol_settings s;
+    const char *out, *list, *prior; /* prior: --transfer-from, or with the default TRACE the other GPU's */
+    int threads, stop, no_figures, force, quiet, score_kind, atm_curves; /* score_kind: index in score_names */
+    int failed_cost; /* index in failed_cost_names = enum sim_failed_cost */
+};
+
+#define PO(f) offsetof(struct policies_opts, f)
+static const struct tc_optdecl policies_opts[] = {
+    TC_OPT_OUTPUT(struct policies_opts, out, "DIR",
+                  "write DIR/curves.tsv, DIR/scores.tsv, DIR/atm.tsv, DIR/policies.png|svg; DIR is replaced only "
+                  "when all of them are written (a figure not drawn: exit 1)",
+                  "required"),
+    {.name = "policies", .letter = 'p', .arg = TC_ARG_STRING, .field = PO(list), .metavar = "LIST", .def = "all",
+     .help = "comma-separated policies (listed above), or 'all'"},
+    {.name = "budget-s", .letter = 'b', .arg = TC_ARG_DOUBLE, .field = PO(s.budget_s), .min = 1e-9, .max = 1e6,
+     .metavar = "S", .def = "60", .help = "tuning-time budget per run, seconds, in (0, 1e6]"},
+    {.name = "rep-ms", .arg = TC_ARG_DOUBLE, .field = PO(s.rep_ms), .min = 1e-9, .max = 1e5, .metavar = "MS",
+     .def = "100", .help = "repetition time per configuration, ms, in (0, 100000]"},
+    TC_OPT_COMPILE_FACTOR(struct policies_opts, s.compile_jobs, "1", "compile workers: each compile time / F"),
+    {.name = "compile-jobs", .arg = TC_ARG_INT, .field = PO(s.compile_jobs), .min = 1, .max = 4096, .metavar = "F",
+     .help = "the older name of --compile-factor"},
+    {.name = "stop", .arg = TC_ARG_NAME, .field = PO(stop), .names = stop_names, .n_names = 3, .metavar = "RULE",
+     .def = "none", .help = "none, early (the paper's early stopping) or statistical"},
+    {.name = "failed-cost", .arg = TC_ARG_NAME, .field = PO(failed_cost), .names = failed_cost_names, .n_names = 2,
+     .metavar = "C", .def = "none",
+     .help = "none: an out-of-resources configuration costs nothing, a failed launch its wall time; triton: every "
+             "failed configuration is compiled first (as Triton does; no compile time recorded: the input's median)"},
+    TC_OPT_RUNS(struct policies_opts, s.runs, "30", "tuning runs per input and policy"),
+    TC_OPT_SEED(struct policies_opts, s.seed, "0", "random seed; the same seed gives the same bytes for any --threads"),
+    TC_OPT_THREADS(struct policies_opts, threads, "0",
+                   "worker threads (inputs are shared out), 0 = all cores (at most 64)"),
+    {.name = "grid", .arg = TC_ARG_INT, .field = PO(s.n_grid), .min = 2, .max = 10000, .metavar = "N", .def = "60",
+     .help = "points of the common time grid"},
+    {.name = "score", .arg = TC_ARG_NAME, .field = PO(score_kind), .names = score_names, .n_names = 2,
+     .metavar = "NAME", .def = "atm",
+     .help = "atm (the methodology's score, with its CI) or area (the earlier area ratio against the analytic "
+             "baseline on the log grid)"},
+    {.name = "cutoff", .arg = TC_ARG_DOUBLE, .field = PO(s.atm_cutoff), .min = 1e-6, .max = 1 - 1e-6,
+     .metavar = "P", .def = "0.95",
+     .help = "atm: each input's range ends where random search is expected to be this fraction of the way from the "
+             "median to the optimum, in (0, 1)"},
+    {.name = "atm-curves", .arg = TC_ARG_FLAG, .field = PO(atm_curves),
+     .help = "also write DIR/atm-curves.tsv: per input, the baseline and each policy's mean run time at each time of "
+             "its range"},
+    {.name = "transfer-from", .arg = TC_ARG_STRING, .field = PO(prior), .metavar = "T",
+     .def_doc = "with the default TRACE: its shipped H100 twin; else none, and 'all' leaves 'transfer' out",
+     .help = "the other GPU's trace, the prior of policy 'transfer'"},
+    {.name = "no-figures", .arg = TC_ARG_FLAG, .field = PO(no_figures), .help = "write no figure (no gnuplot needed)"},
+    TC_OPT_FORCE(struct policies_opts, force),
+    TC_OPT_QUIET_AS(struct policies_opts, quiet,
+                    "no status lines on stderr, no table on stdout (the files are the result)"),
+    TC_OPT_HELP,
+    TC_OPT_END,
+};
+#undef PO
+
+static int policies_topic(int i, const char **name, const char **summary)
 {
-    fprintf(fp,
-            "usage: tunecost policies [TRACE] -o DIR [--policies LIST] [--budget-s S] [options]\n"
-            "\n"
-            "Replay tuning policies on a recorded trace, charging what a real tuner pays for every step: the\n"
-            "configuration's compile time (once), its warm-up, each timed execution up to the repetition time the\n"
-            "policy asks for, and the overhead around each execution. Every input is tuned --runs times by every\n"
-            "policy; the result is the mean speedup relative to the input's best configuration over tuning time,\n"
-            "with its 95%% confidence interval, beside the analytic random-search baseline (docs/simulation.md,\n"
-            "\"Tuning policies\"). Each policy is scored by the published methodology (Willemsen et al. 2024; --score\n"
-            "atm): per input, the mean over a linear time range of (f_rand - f) / (f_rand - f_opt) in run time against\n"
-            "the exact random-search baseline, then the mean over inputs with a bootstrap 95%% CI over runs and\n"
-            "inputs. TRACE defaults to the shipped full-space H200 trace (gemm-h200-full.h5) when it is installed\n"
-            "with its H100 twin, else to the reference trace (gemm-h200.h5).\n"
-            "\n"
-            "options:\n"
-            "  -o, --output DIR        write DIR/curves.tsv, DIR/scores.tsv, DIR/atm.tsv, DIR/policies.png|svg\n"
-            "                          (required); DIR is replaced only when all of them are written (a figure not\n"
-            "                          drawn: exit 1)\n"
-            "  -p, --policies LIST     comma-separated, or 'all' [all]:\n");
-    for (int i = 0; policy_registry[i] != NULL; i++)
-        fprintf(fp, "                            %-12s %s\n", policy_registry[i]->name, policy_registry[i]->summary);
-    fprintf(fp,
-            "  -b, --budget-s S        tuning-time budget per run, seconds, in (0, 1e6] [60]\n"
-            "      --rep-ms MS         repetition time per configuration, ms, in (0, 100000] [100]\n"
-            "  -c, --compile-factor F  compile workers: each compile time / F, in [1, 4096] [1]\n"
-            "                          (--compile-jobs N: the same)\n"
-            "      --stop RULE         none | early (the paper's early stopping) | statistical [none]\n"
-            "      --failed-cost C     none: an out-of-resources configuration costs nothing, a failed launch its\n"
-            "                          wall time; triton: every failed configuration is compiled first (as Triton\n"
-            "                          does; no compile time recorded: the input's median) [none]\n"
-            "  -r, --runs N            tuning runs per input and policy, in [1, 1000000] [30]\n"
-            "      --seed S            random seed; the same seed gives the same bytes for any --threads [0]\n"
-            "  -j, --threads T         worker threads (inputs are shared out), 0 = all cores (at most 64) [0]\n"
-            "      --grid N            points of the common time grid, in [2, 10000] [60]\n"
-            "      --score NAME        atm (the methodology's score, with its CI) | area (the earlier area ratio\n"
-            "                          against the analytic baseline on the log grid) [atm]\n"
-            "      --cutoff P          atm: each input's range ends where random search is expected to be this\n"
-            "                          fraction of the way from the median to the optimum, in (0, 1) [0.95]\n"
-            "      --atm-curves        also write DIR/atm-curves.tsv: per input, the baseline and each policy's\n"
-            "                          mean run time at each time of its range\n"
-            "      --no-figures        write no figure (no gnuplot needed)\n"
-            "      --transfer-from T   the other GPU's trace, the prior of policy 'transfer' [with the default TRACE:\n"
-            "                          its shipped H100 twin; else none, and 'all' leaves 'transfer' out]\n"
-            "  -q, --quiet             no status lines on stderr, no table on stdout\n"
-            "  -h, --help              this help\n"
-            "\n"
-            "examples:\n"
-            "  tunecost policies -o pol                                  # every policy on the reference trace\n"
-            "  tunecost policies --policies random,halving,anneal --budget-s 30 -o pol\n"
-            "  tunecost policies --stop statistical --compile-factor 16 -o pol-par\n"
-            "  tunecost policies --runs 30 --seed 7 -j 1 -o pol-seq          # the same bytes as with -j 2\n");
+    for (int k = 0; k <= i; k++)
+        if (policy_registry[k] == NULL)
+            return 0;
+    *name = policy_registry[i]->name;
+    *summary = policy_registry[i]->summary;
+    return 1;
 }
+
+const struct tc_cmd policies_cmd = {
+    .name = "policies",
+    .summary = "compare tuning policies on a trace, every cost charged (curves, scores)",
+    .synopsis = "[TRACE] -o DIR [--policies LIST] [--budget-s S] [options]",
+    .description =
+        "Replay tuning policies on a recorded trace, charging what a real tuner pays for every step: the\n"
+        "configuration's compile time (once), its warm-up, each timed execution up to the repetition time the\n"
+        "policy asks for, and the overhead around each execution. Every input is tuned --runs times by every\n"
+        "policy; the result is the mean speedup relative to the input's best configuration over tuning time,\n"
+        "with its 95% confidence interval, beside the analytic random-search baseline (docs/simulation.md,\n"
+        "\"Tuning policies\"). Each policy is scored by the published methodology (Willemsen et al. 2024; --score\n"
+        "atm): per input, the mean over a linear time range of (f_rand - f) / (f_rand - f_opt) in run time against\n"
+        "the exact random-search baseline, then the mean over inputs with a bootstrap 95% CI over runs and\n"
+        "inputs.\n",
+    .topics_title = "Policies (for --policies)",
+    .topics_option = "policies",
+    .topic = policies_topic,
+    .operands = "TRACE\tthe trace to replay (default: the shipped full-space H200 trace, gemm-h200-full.h5, when it "
+                "is installed with its H100 twin, else the reference trace, @TRACE@)\n",
+    .opts = policies_opts,
+    .exit_status = "0 ok; 1 a failure while working (disk, memory); 2 usage error or a trace without a valid run "
+                   "(one line on stderr).",
+    .examples = "tunecost policies -o pol                                  # every policy on the reference trace\n"
+                "tunecost policies --policies random,halving,anneal --budget-s 30 -o pol\n"
+                "tunecost policies --stop statistical --compile-factor 16 -o pol-par\n"
+                "tunecost policies --runs 30 --seed 7 -j 1 -o pol-seq          # the same bytes as with -j 2\n",
+    .min_operands = 0,
+    .max_operands = 1,
+    .operand_name = "TRACE",
+};
 
 /* scores.tsv: one row per policy. --score area keeps the columns it always had; atm (the default) puts the
  * methodology's score first, with its bootstrap CI, the share of the (paired) bootstrap replicates in which the
@@ -181,7 +233,7 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const stru
 /* The figure (policies.png and policies.svg in dir), drawn with its script (util/tc_figures) in plots_dir.
  * Returns 0 when both are drawn whole; else -1 with a message naming the script and gnuplot's reason (the last
  * line it printed) or the output cut short. A figure drawn leaves no dir/gnuplot.log behind. */
-static int draw(const char *dir, const char *plots_dir)
+static int policies_draw(const char *dir, const char *plots_dir)
 {
     static const char *const fmts[] = {"png", "svg"};
     char gnuplot[PATH_MAX], script[PATH_MAX], expr[PATH_MAX + 128], out[32], log[PATH_MAX];
@@ -289,163 +341,128 @@ static void note_late_ranges(const struct pol_curve *c, double budget_s)
                         "the budget stopped keeps its last result there (atm.tsv, t1_s)\n", late, budget_s);
 }
 
-/* --stop's names, indexed by enum pol_stop_rule. */
-static const char *const stop_names[] = {"none", "early", "statistical"};
+/* Checks the options together and opens the output directory: 0, or 2 after a message. */
+static int policies_begin(struct policies_opts *o, const char *path, const struct policy_ops **ops, int *n_ops,
+                          struct tc_outdir *od)
+{
+    static const char *const pol_outputs[] = {"curves.tsv",     "scores.tsv",   "atm.tsv",
+                                              "atm-curves.tsv", "policies.png", "policies.svg"};
+    const char *inputs[2] = {path, o->prior};
+    long nc = sysconf(_SC_NPROCESSORS_ONLN); /* -j 0 (the shared meaning): all online cores, at most 64 */
+    int j = o->threads > 0 ? o->threads : nc < 1 ? 1 : (int)nc;
+    o->s.threads = j > 64 ? 64 : j;
+    o->s.stop_rule = (enum pol_stop_rule)o->stop;
+    if (o->score_kind == 1)
+        o->s.atm_points = 0; /* --score area: the methodology's score is not computed */
+    if ((*n_ops = policy_list(o->list, ops, o->prior != NULL)) < 0)
+        return 2;
+    if (tc_output_check("-o", o->out, 1, inputs, o->prior != NULL ? 2 : 1) != 0 ||
+        (!o->force && tc_outdir_replaceable(o->out, "policies' curves.tsv, scores.tsv, atm*.tsv and policies.png|svg",
+                                            pol_outputs, 6) != 0) ||
+        tc_outdir_begin(od, o->out) != 0) {
+        fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+        return 2;
+    }
+    return 0;
+}
+
+/* Every policy over the data, curves[i] for ops[i]; the number done, or -1 after a message (*rc set). */
+static int policies_run(const struct policies_opts *o, const struct pol_data *d, const struct policy_ops **ops,
+                        int n_ops, const double *grid, struct pol_curve *curves, int *rc)
+{
+    double t0 = tc_now_s();
+    int n_done = 0;
+    for (int i = 0; i < n_ops; i++) {
+        if (pol_evaluate(d, ops[i], &o->s, grid, &curves[i]) != 0) {
+            fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+            *rc = tc_errmsg()[0] != '\0' && strstr(tc_errmsg(), "no input has a valid run") ? 2 : 1;
+            return -1 - n_done;
+        }
+        n_done++;
+        if (!o->quiet && isatty(STDERR_FILENO))
+            fprintf(stderr, "\rpolicies: %d/%d done (%.1f s)", n_done, n_ops, tc_now_s() - t0);
+    }
+    if (!o->quiet && isatty(STDERR_FILENO))
+        fputc('\n', stderr);
+    return n_done;
+}
 
 int cmd_policies(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        TC_CLI_OPT_OUTPUT,     {"policies", required_argument, NULL, 'p'},
-        {"budget-s", required_argument, NULL, 'b'},   {"rep-ms", required_argument, NULL, 'R'},
-        TC_CLI_OPT_COMPILE_FACTOR, {"compile-jobs", required_argument, NULL, 'J'}, /* the older name of -c */
-        {"stop", required_argument, NULL, 'S'}, {"failed-cost", required_argument, NULL, 'X'},
-        TC_CLI_OPT_RUNS,       TC_CLI_OPT_SEED,
-        {"grid", required_argument, NULL, 'G'},       {"no-figures", no_argument, NULL, 'F'},
-        TC_CLI_OPT_QUIET,
-        {"transfer-from", required_argument, NULL, 'T'},
-        {"score", required_argument, NULL, 'K'},      {"cutoff", required_argument, NULL, 'U'},
-        {"atm-curves", no_argument, NULL, 'V'},
-        TC_CLI_OPT_THREADS,    TC_CLI_OPT_HELP, TC_CLI_OPT_END,
-    };
-    struct pol_settings s;
-    const char *out = NULL, *list = "all", *path, *prior_path = NULL;
+    struct policies_opts o = {0};
+    const char *path;
     char full_buf[PATH_MAX], other_buf[PATH_MAX];
     const struct policy_ops *ops[MAX_POLICIES];
     struct pol_curve curves[MAX_POLICIES];
-    static const char *const score_names[] = {"atm", "area"};
-    int n_ops = 0, n_done = 0, quiet = 0, no_figures = 0, opt, rc = 2, score_kind = 0, atm_curves = 0;
+    int n_ops = 0, n_done = 0, rc, first;
     struct trace *t = NULL, *other = NULL;
     struct pol_data *d = NULL;
     struct tc_outdir od;
-    double *grid = NULL;
+    double *grid = NULL, t0;
 
     memset(&od, 0, sizeof od);
     memset(curves, 0, sizeof curves);
-    pol_settings_default(&s);
-    {
-        long nc = sysconf(_SC_NPROCESSORS_ONLN); /* -j 0 (the shared meaning): all online cores, at most 64 */
-        s.threads = nc < 1 ? 1 : nc > 64 ? 64 : (int)nc;
-    }
-    optind = 1;
-    while ((opt = tc_cli_next("policies", argc, argv, "o:p:b:r:j:c:qh", longopts)) != -1) {
-        int bad = 0;
-        switch (opt) {
-        case TC_CLI_ERROR: return 2;
-        case 'o': out = optarg; break;
-        case 'p': list = optarg; break;
-        case 'b': bad = tc_parse_double("--budget-s", optarg, 1e-9, 1e6, &s.budget_s); break;
-        case 'R': bad = tc_parse_double("--rep-ms", optarg, 1e-9, 1e5, &s.rep_ms); break;
-        case 'c':
-        case 'J': bad = tc_cli_compile_factor(optarg, &s.compile_jobs); break;
-        case 'r': bad = tc_cli_runs(optarg, &s.runs); break;
-        case 'G': bad = tc_parse_int("--grid", optarg, 2, 10000, &s.n_grid); break;
-        case TC_CLI_SEED: bad = tc_cli_seed(optarg, &s.seed); break;
-        case 'j': {
-            int j = 0;
-            bad = tc_cli_threads(optarg, &j);
-            if (!bad && j > 0)
-                s.threads = j > 64 ? 64 : j;
-            break;
-        }
-        case 'S': {
-            int rule = 0;
-            bad = tc_parse_name("--stop", optarg, stop_names, 3, &rule);
-            s.stop_rule = bad ? s.stop_rule : (enum pol_stop_rule)rule;
-            break;
-        }
-        case 'X': bad = sim_failed_cost_parse(optarg, &s.failed_cost); break;
-        case 'F': no_figures = 1; break;
-        case 'K': bad = tc_parse_name("--score", optarg, score_names, 2, &score_kind); break;
-        case 'U': bad = tc_parse_double("--cutoff", optarg, 1e-6, 1 - 1e-6, &s.atm_cutoff); break;
-        case 'V': atm_curves = 1; break;
-        case 'q': quiet = 1; break;
-        case 'T': prior_path = optarg; break;
-        case 'h': usage(stdout); return 0;
-        default: return tc_cli_usage_error("policies", "unknown option '%s'", argv[optind - 1]);
-        }
-        if (bad)
-            return tc_cli_usage_error("policies", "%s", tc_errmsg());
-    }
-    if (argc - optind > 1)
-        return tc_cli_usage_error("policies", "expected at most one TRACE, got %d", argc - optind);
-    if (out == NULL)
-        return tc_cli_usage_error("policies", "missing -o DIR");
-    if (score_kind == 1)
-        s.atm_points = 0; /* --score area: the methodology's score is not computed */
-    if (optind < argc) {
-        path = argv[optind];
+    pol_settings_default(&o.s);
+    if ((rc = tc_cli_parse(&policies_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
+        return rc;
+    /* The default TRACE: the shipped full-space H200 trace with the H100's as the prior, else the reference. */
+    o.s.failed_cost = (enum sim_failed_cost)o.failed_cost;
+    if (first < argc) {
+        path = argv[first];
     } else if (pol_shipped_pair(full_buf, other_buf, sizeof full_buf) == 0) {
         path = full_buf;
-        prior_path = prior_path != NULL ? prior_path : other_buf;
+        o.prior = o.prior != NULL ? o.prior : other_buf;
     } else {
         path = tc_paths_default_trace();
     }
-    if ((n_ops = policy_list(list, ops, prior_path != NULL)) < 0)
-        return 2;
-    {
-        const char *inputs[2] = {path, prior_path};
-        static const char *const pol_outputs[] = {"curves.tsv", "scores.tsv",  "atm.tsv",
-                                                  "atm-curves.tsv", "policies.png", "policies.svg"};
-        if (tc_output_check("-o", out, 1, inputs, prior_path != NULL ? 2 : 1) != 0 ||
-            tc_outdir_replaceable(out, "policies' curves.tsv, scores.tsv, atm*.tsv and policies.png|svg", pol_outputs,
-                                  6) != 0 ||
-            tc_outdir_begin(&od, out) != 0) {
-            fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
-            return 2;
-        }
-    }
+    if (o.out == NULL)
+        return tc_cli_usage_error("policies", "missing -o DIR");
+    if ((rc = policies_begin(&o, path, ops, &n_ops, &od)) != 0)
+        return rc;
+    rc = 2;
     if ((t = trace_open(path)) == NULL || (d = pol_data_from_trace(t)) == NULL) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         rc = tc_err_exit_code();
         goto out;
     }
-    if (prior_path != NULL && ((other = trace_open(prior_path)) == NULL || pol_data_set_prior(d, t, other) != 0)) {
+    if (o.prior != NULL && ((other = trace_open(o.prior)) == NULL || pol_data_set_prior(d, t, other) != 0)) {
         fprintf(stderr, "tunecost policies: --transfer-from: %s\n", tc_errmsg());
         goto out;
     }
-    if ((grid = malloc((size_t)s.n_grid * sizeof *grid)) == NULL) {
+    if ((grid = malloc((size_t)o.s.n_grid * sizeof *grid)) == NULL) {
         fprintf(stderr, "tunecost policies: out of memory\n");
         rc = 1;
         goto out;
     }
-    pol_grid(s.budget_s * 1e-4 > 1e-3 ? s.budget_s * 1e-4 : 1e-3, s.budget_s, s.n_grid, grid);
-    if (!quiet)
+    pol_grid(o.s.budget_s * 1e-4 > 1e-3 ? o.s.budget_s * 1e-4 : 1e-3, o.s.budget_s, o.s.n_grid, grid);
+    if (!o.quiet)
         fprintf(stderr, "tunecost policies: %s, %d inputs, %d policies x %d runs, budget %g s, rep %g ms\n", path,
-                pol_data_n_inputs(d), n_ops, s.runs, s.budget_s, s.rep_ms);
-    double t0 = tc_now_s();
-    for (int i = 0; i < n_ops; i++) {
-        if (pol_evaluate(d, ops[i], &s, grid, &curves[i]) != 0) {
-            fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
-            rc = tc_errmsg()[0] != '\0' && strstr(tc_errmsg(), "no input has a valid run") ? 2 : 1;
-            goto out;
-        }
-        n_done++;
-        if (!quiet && isatty(STDERR_FILENO))
-            fprintf(stderr, "\rpolicies: %d/%d done (%.1f s)", n_done, n_ops, tc_now_s() - t0);
-    }
-    if (!quiet && isatty(STDERR_FILENO))
-        fputc('\n', stderr);
-    if (!quiet && score_kind == 0 && n_done > 0)
-        note_late_ranges(&curves[0], s.budget_s);
-    if (write_outputs(od.tmp, curves, n_done, t, prior_path, &s, score_kind == 0, atm_curves) != 0) {
-        fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
-        rc = 1;
+                pol_data_n_inputs(d), n_ops, o.s.runs, o.s.budget_s, o.s.rep_ms);
+    t0 = tc_now_s();
+    if ((n_done = policies_run(&o, d, ops, n_ops, grid, curves, &rc)) < 0) {
+        n_done = -1 - n_done;
         goto out;
     }
-    if (!no_figures && draw(od.tmp, tc_paths_dir(TC_PATHS_PLOTS)) != 0) {
+    rc = 1;
+    if (!o.quiet && o.score_kind == 0 && n_done > 0)
+        note_late_ranges(&curves[0], o.s.budget_s);
+    if (write_outputs(od.tmp, curves, n_done, t, o.prior, &o.s, o.score_kind == 0, o.atm_curves) != 0) {
+        fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+        goto out;
+    }
+    if (!o.no_figures && policies_draw(od.tmp, tc_paths_dir(TC_PATHS_PLOTS)) != 0) {
         fprintf(stderr, "tunecost policies: the figure was not drawn: %s; %s left as it was (--no-figures writes "
-                        "the TSV files without it)\n", tc_errmsg(), out);
-        rc = 1;
+                        "the TSV files without it)\n", tc_errmsg(), o.out);
         goto out;
     }
     if (tc_outdir_commit(&od) != 0) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
-        rc = 1;
         goto out;
     }
-    if (!quiet) {
-        print_scores(curves, n_done, score_kind == 0);
-        fprintf(stderr, "tunecost policies: wrote %s/curves.tsv, %s/scores.tsv (%.2f s)\n", out, out, tc_now_s() - t0);
+    if (!o.quiet) {
+        print_scores(curves, n_done, o.score_kind == 0);
+        fprintf(stderr, "tunecost policies: wrote %s/curves.tsv, %s/scores.tsv (%.2f s)\n", o.out, o.out,
+                tc_now_s() - t0);
     }
     rc = 0;
 out:

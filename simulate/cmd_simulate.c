@@ -26,7 +26,7 @@
 struct simulate_opts {
     struct sim_settings s;
     const char *out_dir, *input, *scenarios;
-    int all_inputs, compile_factor, quiet, paper;
+    int all_inputs, compile_factor, force, quiet, paper;
     enum sim_compile compile;
     enum sim_overhead overhead;
     /* the settings --paper sets: given explicitly, or left at their "not given" marks (-1, NaN) until
@@ -133,6 +133,7 @@ static const struct tc_optdecl simulate_opts[] = {
              "--exec-ms 10:100 --exec-dist uniform --estimator mean; options given explicitly still apply"},
     TC_OPT_SEED(struct simulate_opts, s.seed, "1", "random seed; same seed, same bytes for any --threads"),
     TC_OPT_THREADS(struct simulate_opts, s.threads, "0", "worker threads; 0 = all online cores"),
+    TC_OPT_FORCE(struct simulate_opts, force),
     TC_OPT_QUIET(struct simulate_opts, quiet),
     TC_OPT_HELP,
     TC_OPT_END,
@@ -209,7 +210,7 @@ static int parse_scenarios(const char *list, enum sim_compile comp, int factor, 
 static const double budgets_s[] = {1, 2, 5, 10, 20, 50, 100};
 #define N_BUDGETS (sizeof budgets_s / sizeof budgets_s[0])
 
-static int print_summary(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r,
+static int simulate_print_summary(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r,
                          int single)
 {
     size_t n = (size_t)s->samples;
@@ -410,15 +411,16 @@ static int simulate_check_inputs(const struct sim_data *d, const char *path)
 }
 
 /* Opens the output directory before any work: an existing DIR may hold only what an earlier simulate wrote
- * there, and the new one is swapped into place whole at the end (absent or complete, even under SIGKILL). */
-static int simulate_output_begin(const char *out_dir, const char *path, struct tc_outdir *od)
+ * there (anything, with -f), and the new one is swapped into place whole at the end (absent or complete, even
+ * under SIGKILL). */
+static int simulate_output_begin(const char *out_dir, int force, const char *path, struct tc_outdir *od)
 {
     static const char *const sim_outputs[] = {"points.tsv", "frontier.tsv"}; /* all an earlier -o DIR may hold */
     const char *inputs[1] = {path};
     if (out_dir == NULL)
         return 0;
     if (tc_output_check("-o", out_dir, 1, inputs, 1) != 0 ||
-        tc_outdir_replaceable(out_dir, "simulate's points.tsv and frontier.tsv", sim_outputs, 2) != 0 ||
+        (!force && tc_outdir_replaceable(out_dir, "simulate's points.tsv and frontier.tsv", sim_outputs, 2) != 0) ||
         tc_outdir_begin(od, out_dir) != 0)
         return -1;
     return 0;
@@ -444,7 +446,7 @@ int cmd_simulate(int argc, char **argv)
     if (simulate_check(&o) != 0)
         return tc_cli_usage_error("simulate", "%s", tc_errmsg());
     path = first < argc ? argv[first] : tc_paths_default_trace();
-    if (simulate_output_begin(o.out_dir, path, &od) != 0) {
+    if (simulate_output_begin(o.out_dir, o.force, path, &od) != 0) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         return 2;
     }
@@ -479,7 +481,7 @@ int cmd_simulate(int argc, char **argv)
                         "in %.3f s, tables built in %.3f s (%.1f MiB)\n",
                 res->n_points, o.s.samples, o.s.n_scenarios, res->points[0].results, res->elapsed_s, t_load, t_build,
                 (double)sim_data_bytes(d) / 1048576.0);
-    if (print_summary(d, &o.s, res, o.s.input >= 0) != 0 ||
+    if (simulate_print_summary(d, &o.s, res, o.s.input >= 0) != 0 ||
         (o.out_dir != NULL && (sim_write_outputs(od.tmp, d, &o.s, res, path) != 0 || tc_outdir_commit(&od) != 0))) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         goto out;

@@ -576,6 +576,40 @@ static int atm_finish(const struct pol_data *d, const struct pol_settings *s, co
     return c->atm_n_inputs < 0 ? -1 : 0;
 }
 
+/* The mean curve with its 95% CI at each grid time, the times to 0.90/0.95/0.99 and the area score with its CI,
+ * from the per-grid-point sums over all runs (curve->baseline already filled). */
+static void curve_summarise(struct pol_curve *curve, const double *grid_s, const double *sum, const double *sumsq,
+                            long count, double area_sum, double area_sumsq)
+{
+    int n = curve->n_grid;
+    curve->t90_s = curve->t95_s = curve->t99_s = NAN;
+    double gain = 0, room = 0; /* sums over the grid of P - B and of 1 - B: score = gain / room */
+    for (int g = 0; g < n; g++) {
+        double m = sum[g] / count, var = count > 1 ? (sumsq[g] - count * m * m) / (count - 1) : 0;
+        double half = 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)count);
+        curve->mean[g] = m;
+        curve->lo[g] = m - half;
+        curve->hi[g] = m + half;
+        if (isnan(curve->t90_s) && m >= 0.90)
+            curve->t90_s = grid_s[g];
+        if (isnan(curve->t95_s) && m >= 0.95)
+            curve->t95_s = grid_s[g];
+        if (isnan(curve->t99_s) && m >= 0.99)
+            curve->t99_s = grid_s[g];
+        /* A ratio of sums, not a mean of ratios: where B(t) is within 1e-11 of 1, (P - B) / (1 - B) divides
+         * run-to-run noise by nearly nothing (a policy at 0.99997 scored -131087 that way). */
+        gain += curve->mean[g] - curve->baseline[g];
+        room += 1 - curve->baseline[g];
+    }
+    curve->score = room > 0 ? gain / room : 0;
+    { /* each run's score is (its area - the baseline's) / room: the CI of their mean, which is the score */
+        double m = area_sum / count, var = count > 1 ? (area_sumsq - count * m * m) / (count - 1) : NAN;
+        double half = 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)count) / room;
+        curve->score_lo = room > 0 && count > 1 ? curve->score - half : NAN;
+        curve->score_hi = room > 0 && count > 1 ? curve->score + half : NAN;
+    }
+}
+
 int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const struct pol_settings *s,
                  const double *grid_s, struct pol_curve *curve)
 {
@@ -643,32 +677,7 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
         goto out;
     }
     pol_baseline_cached(d, s, grid_s, n, curve->baseline);
-    curve->t90_s = curve->t95_s = curve->t99_s = NAN;
-    double gain = 0, room = 0; /* sums over the grid of P - B and of 1 - B: score = gain / room */
-    for (int g = 0; g < n; g++) {
-        double m = sum[g] / count, var = count > 1 ? (sumsq[g] - count * m * m) / (count - 1) : 0;
-        double half = 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)count);
-        curve->mean[g] = m;
-        curve->lo[g] = m - half;
-        curve->hi[g] = m + half;
-        if (isnan(curve->t90_s) && m >= 0.90)
-            curve->t90_s = grid_s[g];
-        if (isnan(curve->t95_s) && m >= 0.95)
-            curve->t95_s = grid_s[g];
-        if (isnan(curve->t99_s) && m >= 0.99)
-            curve->t99_s = grid_s[g];
-        /* A ratio of sums, not a mean of ratios: where B(t) is within 1e-11 of 1, (P - B) / (1 - B) divides
-         * run-to-run noise by nearly nothing (a policy at 0.99997 scored -131087 that way). */
-        gain += curve->mean[g] - curve->baseline[g];
-        room += 1 - curve->baseline[g];
-    }
-    curve->score = room > 0 ? gain / room : 0;
-    { /* each run's score is (its area - the baseline's) / room: the CI of their mean, which is the score */
-        double m = area_sum / count, var = count > 1 ? (area_sumsq - count * m * m) / (count - 1) : NAN;
-        double half = 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)count) / room;
-        curve->score_lo = room > 0 && count > 1 ? curve->score - half : NAN;
-        curve->score_hi = room > 0 && count > 1 ? curve->score + half : NAN;
-    }
+    curve_summarise(curve, grid_s, sum, sumsq, count, area_sum, area_sumsq);
     curve->final_speedup = final_sum / count;
     if (jb.atm_rank != NULL && atm_finish(d, s, jb.atm_rank, curve) != 0)
         goto out;

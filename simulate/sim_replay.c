@@ -373,7 +373,7 @@ static void run_sample(struct worker *wk, int sample)
         point_write(jb, &wk->acc[sc], sample, sc, n_config, exec_ms, es_num, es_thr, drawn);
 }
 
-static void *worker_main(void *arg)
+static void *replay_worker_main(void *arg)
 {
     struct worker *wk = arg;
     struct job *jb = wk->job;
@@ -529,7 +529,7 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
      * tc_run_workers: the calling thread's worker also reports progress between its samples, so the callback
      * (which writes the terminal line) only ever runs on the caller's thread, while the others count. */
     for (int t = 1; t < n_threads; t++)
-        wk[t].started = pthread_create(&wk[t].tid, NULL, worker_main, &wk[t]) == 0;
+        wk[t].started = pthread_create(&wk[t].tid, NULL, replay_worker_main, &wk[t]) == 0;
     last = tc_now_s();
     for (;;) {
         int sample = atomic_fetch_add(&jb.next, 1);

@@ -22,6 +22,7 @@ help_options() {
         /^Options/ { on = 1; next }
         on && /^$/ { on = 0 }
         !on { next }
+        /^[^ ]/ { next }  # a group heading
         /^  -/ || /^      --/ {
             if (label != "") print label "\t" text
             line = $0; sub(/^ +/, "", line)

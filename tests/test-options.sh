@@ -124,7 +124,7 @@ while IFS=$'\t' read -r cmd base opt good bads; do
 done <<<"$TABLE"
 
 # ---- every command: --help, an unknown option, a missing argument, a bad positional -------------------------
-for cmd in info table simulate frontier report merge collect policies import export; do
+for cmd in info table simulate frontier report merge collect policies import export record; do
     built "$cmd" || continue
     run "$cmd" --help
     if [ $rc -ne 0 ] || ! grep -qi 'example' "$TMP/out" || [ -n "$err" ]; then
@@ -172,7 +172,7 @@ built merge && check2 "merge into a directory" merge "$W" "$T"
 # 1. Every --help that lists a shared long option lists it with the shared short letter (none for --seed), and
 #    no help gives a shared letter to another long option (report -s was once the seed, simulate -s the samples).
 SHARED="output:o input:i samples:s runs:r seed: threads:j compile-factor:c force:f quiet:q help:h"
-for cmd in info table simulate frontier report merge collect policies import export; do
+for cmd in info table simulate frontier report merge collect policies import export record; do
     built "$cmd" || continue
     run "$cmd" --help
     for pair in $SHARED; do
@@ -227,6 +227,72 @@ m_sim=$(shared_msg simulate "$T" -o "$W/sim" -q --seed 18446744073709551616)
 for cmd in simulate report; do
     run "$cmd" "$T" -o "$W/out" -s 2 -r 2 -q -j 0
     [ "$rc" -eq 0 ] && n_pass=$((n_pass + 1)) || fail "$cmd -j 0 (all cores): exit $rc: $(head -n 1 "$TMP/err")"
+done
+
+# ---- -f on every command that writes: the shared meaning (util/tc_cli.h, README) -----------------------------
+# A file output that exists is refused without -f (exit 2, the file untouched) and replaced with it. A directory
+# output that holds something other than the command's earlier output is refused without -f (untouched) and
+# replaced whole with it. Each command runs twice: without -f, then with -f.
+KT=$(dirname "$MAKE_CORPUS")/../import/kt-gemm-256.json
+force_case() { # kind(file|dir) path command args...  (the path is the output the command writes)
+    local kind=$1 path=$2; shift 2
+    rm -rf "$path"
+    if [ "$kind" = file ]; then echo "earlier content" >"$path"; else mkdir -p "$path" && echo keep >"$path/mine.txt"; fi
+    run "$@"
+    if crashed || [ "$rc" -ne 2 ] || ! grep -q -- "-f" "$TMP/err"; then
+        fail "$1 without -f over an existing $kind: exit $rc, expected 2 naming -f: $(head -n 1 "$TMP/err")"
+    elif { [ "$kind" = file ] && [ "$(cat "$path")" != "earlier content" ]; } ||
+         { [ "$kind" = dir ] && [ ! -f "$path/mine.txt" ]; }; then
+        fail "$1 without -f changed the existing $kind $path"
+    else
+        n_pass=$((n_pass + 1))
+    fi
+    run "$@" -f
+    if crashed || [ "$rc" -ne 0 ]; then
+        fail "$1 -f over an existing $kind: exit $rc, expected 0: $(head -n 1 "$TMP/err")"
+    elif { [ "$kind" = file ] && [ "$(cat "$path")" = "earlier content" ]; } ||
+         { [ "$kind" = dir ] && [ -e "$path/mine.txt" ]; }; then
+        fail "$1 -f did not replace the existing $kind $path"
+    else
+        n_pass=$((n_pass + 1))
+    fi
+}
+F=$TMP/force
+mkdir -p "$F"
+built table && force_case file "$F/t.tsv" table best "$T" -o "$F/t.tsv" -q
+built frontier && force_case file "$F/f.tsv" frontier "$PTS" -o "$F/f.tsv"
+built merge && force_case file "$F/m.h5" merge "$F/m.h5" "$T"
+# record needs a CUDA program to record for its -f half; here only the refusal (before anything runs).
+if built record; then
+    echo "earlier content" >"$F/r.h5"
+    run record -o "$F/r.h5" -q -- /bin/true
+    [ "$rc" -eq 2 ] && grep -q -- "-f" "$TMP/err" && [ "$(cat "$F/r.h5")" = "earlier content" ] &&
+        n_pass=$((n_pass + 1)) || fail "record without -f over an existing file: exit $rc: $(head -n 1 "$TMP/err")"
+fi
+built export && force_case file "$F/e.json" export kerneltuner "$T" -o "$F/e.json" -q
+built import && [ -f "$KT" ] && force_case file "$F/i.h5" import kerneltuner "$KT" -o "$F/i.h5" -q
+built simulate && force_case dir "$F/sim" simulate "$T" -o "$F/sim" -s 2 -r 2 -j 1 -q
+built policies && force_case dir "$F/pol" policies "$T" -o "$F/pol" -r 1 -b 1 -p random -j 1 -q
+built report && force_case dir "$F/rep" report "$T" -o "$F/rep" -s 2 -r 2 -j 1 -q --triton-trace none \
+    --compare-trace none --flush-study none --scaling none
+if built collect && [ -d /usr/local/cuda ]; then
+    force_case file "$F/c.tsv" collect --compile-only --configs 1 --jobs 1 --arch 90 -o "$F/c.tsv" -q
+fi
+# -f never lets an output overwrite an input.
+if built table; then
+    cp "$T" "$F/in.h5"
+    run table best "$F/in.h5" -o "$F/in.h5" -f -q
+    [ "$rc" -eq 2 ] && cmp -s "$T" "$F/in.h5" && n_pass=$((n_pass + 1)) || fail "table -o INPUT -f: exit $rc or the input changed"
+fi
+
+# ---- -q: no status lines on stderr (the results are still written; notes and warnings still print) ----------
+for c in "simulate $T -o $W/q -s 2 -r 2 -j 1" "frontier $PTS -o $W/q.tsv" "merge $W/q.h5 $T"; do
+    read -r -a A <<<"$c"
+    built "${A[0]}" || continue
+    run "${A[@]}" -q
+    # notes and warnings about the result may stay; no settings header, progress or "wrote" line
+    rest=$(grep -v ': note: \|: warning: ' "$TMP/err")
+    [ "$rc" -eq 0 ] && [ -z "$rest" ] && n_pass=$((n_pass + 1)) || fail "${A[0]} -q: exit $rc, stderr '$(echo "$rest" | head -n 2 | tr '\n' '|')'"
 done
 
 echo "options: $n_pass pass, $n_fail fail"

@@ -380,14 +380,9 @@ START_TEST(test_trace_rejects_damaged_files)
 }
 END_TEST
 
-/* A trace written the way another tool (h5py, an importer) might: wider integers, members in another order,
- * an extra member, fixed-length strings, contiguous (non-extendible) datasets. It must read and resume. */
-START_TEST(test_trace_reads_files_of_other_writers)
+/* The root attributes of a foreign trace: fixed-length strings, 64-bit integers, 32-bit floats. */
+static void foreign_root_attrs(hid_t f)
 {
-    tt_tmpdir_make("test-trace");
-    const char *p = tt_path("foreign.h5");
-    hid_t f = H5Fcreate(p, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    ck_assert(f >= 0);
     set_root_attr_fixed_str(f, "format", "tunecost-trace");
     static const char *const sattr[][2] = {{"generator", "importer 1.0"}, {"created_utc", "2026-01-01T00:00:00Z"},
                                            {"kernel", "gemm"}, {"device_name", "A40"}, {"timer", "events"},
@@ -412,101 +407,118 @@ START_TEST(test_trace_reads_files_of_other_writers)
     }
     H5Sclose(sp);
 
-    /* /params int64 [1][2] and /dims int32 [1][1], names as fixed-length strings */
-    {
-        hsize_t pd[2] = {1, 2}, dd[2] = {1, 1}, n2 = 2, n1 = 1;
-        int64_t pv[2] = {64, 128};
-        int32_t dv[1] = {4096};
-        hid_t s = H5Screate_simple(2, pd, NULL);
-        hid_t d = H5Dcreate2(f, "/params", H5T_STD_I64BE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, pv);
-        hid_t st = H5Tcopy(H5T_C_S1);
-        H5Tset_size(st, 8);
-        hid_t as = H5Screate_simple(1, &n2, NULL);
-        hid_t a = H5Acreate2(d, "names", st, as, H5P_DEFAULT, H5P_DEFAULT);
-        H5Awrite(a, st, "BLOCK_M\0BLOCK_N\0");
-        H5Aclose(a);
-        H5Sclose(as);
-        H5Dclose(d);
-        H5Sclose(s);
-        s = H5Screate_simple(2, dd, NULL);
-        d = H5Dcreate2(f, "/dims", H5T_STD_I32LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, dv);
-        as = H5Screate_simple(1, &n1, NULL);
-        a = H5Acreate2(d, "names", st, as, H5P_DEFAULT, H5P_DEFAULT);
-        H5Awrite(a, st, "N\0\0\0\0\0\0\0");
-        H5Aclose(a);
-        H5Sclose(as);
-        H5Dclose(d);
-        H5Sclose(s);
-        H5Tclose(st);
-    }
-    /* /configs with members reordered, int64 and float32, plus an extra "note" member */
-    {
-        struct cfg {
-            int64_t spill_bytes, smem_bytes, registers;
-            float load_ms, compile_ms;
-            int64_t status;
-            double note;
-        } c = {16, 49152, 200, 1.5f, 250.0f, 0, 3.0};
-        hid_t ct = H5Tcreate(H5T_COMPOUND, sizeof c);
-        H5Tinsert(ct, "spill_bytes", offsetof(struct cfg, spill_bytes), H5T_NATIVE_INT64);
-        H5Tinsert(ct, "smem_bytes", offsetof(struct cfg, smem_bytes), H5T_NATIVE_INT64);
-        H5Tinsert(ct, "registers", offsetof(struct cfg, registers), H5T_NATIVE_INT64);
-        H5Tinsert(ct, "load_ms", offsetof(struct cfg, load_ms), H5T_NATIVE_FLOAT);
-        H5Tinsert(ct, "compile_ms", offsetof(struct cfg, compile_ms), H5T_NATIVE_FLOAT);
-        H5Tinsert(ct, "status", offsetof(struct cfg, status), H5T_NATIVE_INT64);
-        H5Tinsert(ct, "note", offsetof(struct cfg, note), H5T_NATIVE_DOUBLE);
-        hsize_t n = 1;
-        hid_t s = H5Screate_simple(1, &n, NULL);
-        hid_t d = H5Dcreate2(f, "/configs", ct, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        ck_assert_int_ge(H5Dwrite(d, ct, H5S_ALL, H5S_ALL, H5P_DEFAULT, &c), 0);
-        H5Dclose(d);
-        H5Tclose(ct);
-        struct inp {
-            double ref_ms, flops;
-        } in = {0.5, 1e9};
-        hid_t it = H5Tcreate(H5T_COMPOUND, sizeof in);
-        H5Tinsert(it, "ref_ms", offsetof(struct inp, ref_ms), H5T_NATIVE_DOUBLE);
-        H5Tinsert(it, "flops", offsetof(struct inp, flops), H5T_NATIVE_DOUBLE);
-        d = H5Dcreate2(f, "/inputs", it, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        H5Dwrite(d, it, H5S_ALL, H5S_ALL, H5P_DEFAULT, &in);
-        H5Dclose(d);
-        H5Tclose(it);
-        /* /runs: every member int64 or double */
-        struct run64 {
-            int64_t input, config, status, n_estimate, n_warmup, n_timed, exec_offset;
-            double wall_ms, flush_ms, verify_ms, estimate_ms, rel_error;
-        } r = {0, 0, 0, 0, 1, 2, 0, 4.0, 0.1, 0.2, NAN, 1e-3};
-        hid_t rt = H5Tcreate(H5T_COMPOUND, sizeof r);
+}
+
+/* /params int64 [1][2] and /dims int32 [1][1], names as fixed-length strings */
+static void foreign_params_dims(hid_t f)
+{
+    hsize_t pd[2] = {1, 2}, dd[2] = {1, 1}, n2 = 2, n1 = 1;
+    int64_t pv[2] = {64, 128};
+    int32_t dv[1] = {4096};
+    hid_t s = H5Screate_simple(2, pd, NULL);
+    hid_t d = H5Dcreate2(f, "/params", H5T_STD_I64BE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, pv);
+    hid_t st = H5Tcopy(H5T_C_S1);
+    H5Tset_size(st, 8);
+    hid_t as = H5Screate_simple(1, &n2, NULL);
+    hid_t a = H5Acreate2(d, "names", st, as, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, st, "BLOCK_M\0BLOCK_N\0");
+    H5Aclose(a);
+    H5Sclose(as);
+    H5Dclose(d);
+    H5Sclose(s);
+    s = H5Screate_simple(2, dd, NULL);
+    d = H5Dcreate2(f, "/dims", H5T_STD_I32LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, dv);
+    as = H5Screate_simple(1, &n1, NULL);
+    a = H5Acreate2(d, "names", st, as, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, st, "N\0\0\0\0\0\0\0");
+    H5Aclose(a);
+    H5Sclose(as);
+    H5Dclose(d);
+    H5Sclose(s);
+    H5Tclose(st);
+}
+
+/* /configs with members reordered, int64 and float32, plus an extra "note" member */
+static void foreign_tables(hid_t f)
+{
+    struct cfg {
+        int64_t spill_bytes, smem_bytes, registers;
+        float load_ms, compile_ms;
+        int64_t status;
+        double note;
+    } c = {16, 49152, 200, 1.5f, 250.0f, 0, 3.0};
+    hid_t ct = H5Tcreate(H5T_COMPOUND, sizeof c);
+    H5Tinsert(ct, "spill_bytes", offsetof(struct cfg, spill_bytes), H5T_NATIVE_INT64);
+    H5Tinsert(ct, "smem_bytes", offsetof(struct cfg, smem_bytes), H5T_NATIVE_INT64);
+    H5Tinsert(ct, "registers", offsetof(struct cfg, registers), H5T_NATIVE_INT64);
+    H5Tinsert(ct, "load_ms", offsetof(struct cfg, load_ms), H5T_NATIVE_FLOAT);
+    H5Tinsert(ct, "compile_ms", offsetof(struct cfg, compile_ms), H5T_NATIVE_FLOAT);
+    H5Tinsert(ct, "status", offsetof(struct cfg, status), H5T_NATIVE_INT64);
+    H5Tinsert(ct, "note", offsetof(struct cfg, note), H5T_NATIVE_DOUBLE);
+    hsize_t n = 1;
+    hid_t s = H5Screate_simple(1, &n, NULL);
+    hid_t d = H5Dcreate2(f, "/configs", ct, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    ck_assert_int_ge(H5Dwrite(d, ct, H5S_ALL, H5S_ALL, H5P_DEFAULT, &c), 0);
+    H5Dclose(d);
+    H5Tclose(ct);
+    struct inp {
+        double ref_ms, flops;
+    } in = {0.5, 1e9};
+    hid_t it = H5Tcreate(H5T_COMPOUND, sizeof in);
+    H5Tinsert(it, "ref_ms", offsetof(struct inp, ref_ms), H5T_NATIVE_DOUBLE);
+    H5Tinsert(it, "flops", offsetof(struct inp, flops), H5T_NATIVE_DOUBLE);
+    d = H5Dcreate2(f, "/inputs", it, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, it, H5S_ALL, H5S_ALL, H5P_DEFAULT, &in);
+    H5Dclose(d);
+    H5Tclose(it);
+    /* /runs: every member int64 or double */
+    struct run64 {
+        int64_t input, config, status, n_estimate, n_warmup, n_timed, exec_offset;
+        double wall_ms, flush_ms, verify_ms, estimate_ms, rel_error;
+    } r = {0, 0, 0, 0, 1, 2, 0, 4.0, 0.1, 0.2, NAN, 1e-3};
+    hid_t rt = H5Tcreate(H5T_COMPOUND, sizeof r);
 #define INS(m, ty) H5Tinsert(rt, #m, offsetof(struct run64, m), ty)
-        INS(input, H5T_NATIVE_INT64);
-        INS(config, H5T_NATIVE_INT64);
-        INS(status, H5T_NATIVE_INT64);
-        INS(n_estimate, H5T_NATIVE_INT64);
-        INS(n_warmup, H5T_NATIVE_INT64);
-        INS(n_timed, H5T_NATIVE_INT64);
-        INS(exec_offset, H5T_NATIVE_INT64);
-        INS(wall_ms, H5T_NATIVE_DOUBLE);
-        INS(flush_ms, H5T_NATIVE_DOUBLE);
-        INS(verify_ms, H5T_NATIVE_DOUBLE);
-        INS(estimate_ms, H5T_NATIVE_DOUBLE);
-        INS(rel_error, H5T_NATIVE_DOUBLE);
+    INS(input, H5T_NATIVE_INT64);
+    INS(config, H5T_NATIVE_INT64);
+    INS(status, H5T_NATIVE_INT64);
+    INS(n_estimate, H5T_NATIVE_INT64);
+    INS(n_warmup, H5T_NATIVE_INT64);
+    INS(n_timed, H5T_NATIVE_INT64);
+    INS(exec_offset, H5T_NATIVE_INT64);
+    INS(wall_ms, H5T_NATIVE_DOUBLE);
+    INS(flush_ms, H5T_NATIVE_DOUBLE);
+    INS(verify_ms, H5T_NATIVE_DOUBLE);
+    INS(estimate_ms, H5T_NATIVE_DOUBLE);
+    INS(rel_error, H5T_NATIVE_DOUBLE);
 #undef INS
-        d = H5Dcreate2(f, "/runs", rt, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        H5Dwrite(d, rt, H5S_ALL, H5S_ALL, H5P_DEFAULT, &r);
-        H5Dclose(d);
-        H5Tclose(rt);
-        H5Sclose(s);
-        /* /exec_ns int64, with one value past the last run (ignored) */
-        int64_t x[4] = {900, 800, 700, 12345};
-        n = 4;
-        s = H5Screate_simple(1, &n, NULL);
-        d = H5Dcreate2(f, "/exec_ns", H5T_STD_I64LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, x);
-        H5Dclose(d);
-        H5Sclose(s);
-    }
+    d = H5Dcreate2(f, "/runs", rt, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, rt, H5S_ALL, H5S_ALL, H5P_DEFAULT, &r);
+    H5Dclose(d);
+    H5Tclose(rt);
+    H5Sclose(s);
+    /* /exec_ns int64, with one value past the last run (ignored) */
+    int64_t x[4] = {900, 800, 700, 12345};
+    n = 4;
+    s = H5Screate_simple(1, &n, NULL);
+    d = H5Dcreate2(f, "/exec_ns", H5T_STD_I64LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, x);
+    H5Dclose(d);
+    H5Sclose(s);
+}
+
+/* A trace written the way another tool (h5py, an importer) might: wider integers, members in another order,
+ * an extra member, fixed-length strings, contiguous (non-extendible) datasets. It must read and resume. */
+START_TEST(test_trace_reads_files_of_other_writers)
+{
+    tt_tmpdir_make("test-trace");
+    const char *p = tt_path("foreign.h5");
+    hid_t f = H5Fcreate(p, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    ck_assert(f >= 0);
+    foreign_root_attrs(f);
+    foreign_params_dims(f);
+    foreign_tables(f);
     ck_assert_int_ge(H5Fclose(f), 0);
 
     struct trace *t = trace_open(p);

@@ -4,6 +4,7 @@
  * tests work in a fresh temporary directory and list it to prove that no debris (temporaries, half-written
  * targets) is visible. */
 #include "tc_atomic.h"
+#include "tc_cli.h"
 #include "tc_err.h"
 #include "tc_gnuplot.h"
 #include "tc_json.h"
@@ -728,6 +729,115 @@ START_TEST(test_util_outdir_swaps_whole_or_not_at_all)
 }
 END_TEST
 
+/* ---- declared options (tc_optdecl) -------------------------------------------------------------------------- */
+
+struct od_opts {
+    int num, lo, hi, flag, pick;
+    const char *out;
+    unsigned given;
+};
+static const char *const od_names[] = {"alpha", "beta", "gamma"};
+static const struct tc_optdecl od_decl[] = {
+    {.name = "", .arg = TC_ARG_GROUP, .help = "Numbers"},
+    {.name = "num", .letter = 'n', .arg = TC_ARG_INT, .field = offsetof(struct od_opts, num), .min = 1, .max = 10,
+     .metavar = "N", .def = "5", .help = "a number", .given = 1},
+    {.name = "range", .arg = TC_ARG_INT_RANGE, .field = offsetof(struct od_opts, lo),
+     .field2 = offsetof(struct od_opts, hi), .min = 0, .max = 100, .metavar = "A:B", .def = "2:3", .help = "a range",
+     .given = 2},
+    {.name = "pick", .arg = TC_ARG_NAME, .field = offsetof(struct od_opts, pick), .names = od_names, .n_names = 3,
+     .metavar = "NAME", .def = "alpha", .help = "one of three"},
+    {.name = "flag", .letter = 'x', .arg = TC_ARG_FLAG, .field = offsetof(struct od_opts, flag), .help = "a flag"},
+    TC_OPT_OUTPUT(struct od_opts, out, "FILE", "where to write", "nowhere"),
+    TC_OPT_HELP,
+    TC_OPT_END,
+};
+static const struct tc_cmd od_cmd = {.name = "od", .summary = "a test command", .synopsis = "[OPTIONS] ARG",
+                                     .description = "Tests the declarations.\n", .opts = od_decl,
+                                     .examples = "tunecost od -n 3 x\n", .min_operands = 1, .max_operands = 1,
+                                     .operand_name = "ARG", .given_field = offsetof(struct od_opts, given)};
+
+static int od_parse(struct od_opts *o, int argc, char **argv, int *first)
+{
+    FILE *saved = stderr;
+    int rc;
+    memset(o, 0, sizeof *o);
+    stderr = fopen("/dev/null", "w"); /* the usage lines; the message itself is in tc_errmsg() */
+    rc = tc_cli_parse(&od_cmd, argc, argv, o, first);
+    fclose(stderr);
+    stderr = saved;
+    return rc;
+}
+
+START_TEST(test_util_optdecl_defaults_then_argv)
+{
+    char *argv[] = {"od", "--range", "4:9", "-x", "operand", "--pick", "gamma", "-o", "f.txt", NULL};
+    struct od_opts o;
+    int first = -1;
+    ck_assert_int_eq(od_parse(&o, 9, argv, &first), TC_CLI_RUN);
+    ck_assert_int_eq(o.num, 5); /* the declared default, parsed */
+    ck_assert_int_eq(o.lo, 4);
+    ck_assert_int_eq(o.hi, 9);
+    ck_assert_int_eq(o.flag, 1);
+    ck_assert_int_eq(o.pick, 2);
+    ck_assert_str_eq(o.out, "f.txt");
+    ck_assert_uint_eq(o.given, 2); /* --range given, --num not */
+    ck_assert_str_eq(argv[first], "operand");
+}
+END_TEST
+
+START_TEST(test_util_optdecl_rejects_out_of_range_and_missing_operand)
+{
+    char *bad[] = {"od", "-n", "11", "x", NULL};
+    char *none[] = {"od", "-n", "3", NULL};
+    char *two[] = {"od", "a", "b", NULL};
+    char *name[] = {"od", "--pick", "delta", "x", NULL};
+    struct od_opts o;
+    int first;
+    ck_assert_int_eq(od_parse(&o, 4, bad, &first), 2);
+    ck_assert_str_eq(tc_errmsg(), "--num: expected an integer in [1, 10], got '11'");
+    ck_assert_int_eq(od_parse(&o, 3, none, &first), 2);
+    ck_assert_int_eq(od_parse(&o, 3, two, &first), 2);
+    ck_assert_int_eq(od_parse(&o, 4, name, &first), 2);
+    ck_assert_str_eq(tc_errmsg(), "--pick: expected alpha, beta or gamma, got 'delta'");
+}
+END_TEST
+
+/* The help, the man page and the completions all carry every declared option, with its default. */
+START_TEST(test_util_optdecl_documents_every_option)
+{
+    char *help = NULL, *man = NULL, *bash = NULL, *zsh = NULL;
+    size_t n;
+    const struct tc_cmd *cmds[1] = {&od_cmd};
+    FILE *fp = open_memstream(&help, &n);
+    ck_assert_int_eq(tc_cli_help(fp, &od_cmd), 0);
+    fclose(fp);
+    fp = open_memstream(&man, &n);
+    ck_assert_int_eq(tc_cli_man(fp, &od_cmd, "9.9"), 0);
+    fclose(fp);
+    fp = open_memstream(&bash, &n);
+    ck_assert_int_eq(tc_cli_complete_bash(fp, cmds, 1), 0);
+    fclose(fp);
+    fp = open_memstream(&zsh, &n);
+    ck_assert_int_eq(tc_cli_complete_zsh(fp, cmds, 1), 0);
+    fclose(fp);
+    ck_assert_ptr_nonnull(strstr(help, "usage: tunecost od [OPTIONS] ARG\n"));
+    ck_assert_ptr_nonnull(strstr(help, "Numbers:\n  -n, --num N               a number [5]\n"));
+    ck_assert_ptr_nonnull(strstr(help, "      --range A:B           a range [2:3]\n"));
+    ck_assert_ptr_nonnull(strstr(help, "  -o, --output FILE         where to write [nowhere]\n"));
+    ck_assert_ptr_nonnull(strstr(man, ".TH TUNECOST\\-OD 1 \"\" \"tunecost 9.9\""));
+    ck_assert_ptr_nonnull(strstr(man, ".SS Numbers\n.TP\n\\fB\\-n\\fR, \\fB\\-\\-num\\fR \\fIN\\fR\na number [5]\n"));
+    ck_assert_ptr_nonnull(strstr(man, "\\fB\\-\\-pick\\fR \\fINAME\\fR\none of three [alpha]\n"));
+    ck_assert_ptr_nonnull(strstr(bash, "--pick) COMPREPLY=($(compgen -W \"alpha beta gamma\" -- \"$cur\")); return ;;"));
+    ck_assert_ptr_nonnull(strstr(bash, "-n --num --range --pick -x --flag -o --output -h --help"));
+    ck_assert_ptr_nonnull(strstr(zsh, "'(-n --num)'{-n,--num}'[a number]:N: '"));
+    ck_assert_ptr_nonnull(strstr(zsh, "'--pick[one of three]:NAME:(alpha beta gamma)'"));
+    free(help);
+    free(man);
+    free(bash);
+    free(zsh);
+}
+END_TEST
+
 /* ---- tc_gnuplot: a stand-in "gnuplot" (a shell script) shows what the caller is told ------------------------ */
 
 /* Write the stand-in: body is a shell script; it gets gnuplot's arguments (-e EXPR SCRIPT). */
@@ -896,6 +1006,9 @@ static Suite *util_suite(void)
     tcase_add_test(opt, test_util_parse_long_list);
     tcase_add_test(opt, test_util_env_flag);
     tcase_add_test(opt, test_util_parse_name_both_ways);
+    tcase_add_test(opt, test_util_optdecl_defaults_then_argv);
+    tcase_add_test(opt, test_util_optdecl_rejects_out_of_range_and_missing_operand);
+    tcase_add_test(opt, test_util_optdecl_documents_every_option);
     suite_add_tcase(s, opt);
 
     tcase_add_checked_fixture(atomic, make_tmpdir, tt_tmpdir_remove);

@@ -30,7 +30,6 @@ struct trace *tr_alloc(const char *path)
     t->file = t->d_configs = t->d_inputs = t->d_runs = t->d_exec = t->d_log = t->d_warmup = H5I_INVALID_HID;
     t->mt_config = t->mt_input = t->mt_run = H5I_INVALID_HID;
     t->n_configs = t->n_inputs = -1;
-    tr_quiet_hdf5();
     return t;
 }
 

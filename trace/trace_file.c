@@ -1,42 +1,13 @@
 /* trace_file.c — a trace file's lifecycle: resuming one (trace_open_append: rewritten uncompressed when it cannot
  * grow in place, then reopened for appending), the compressed snapshot a writer leaves on close, trace_close. A
- * file is replaced complete or not at all (tc_atomic). */
+ * file is replaced complete or not at all (tc_atomic). The top of trace/: it calls the reader and the writer;
+ * they release a trace through trace_handle.c, never through trace_close. */
 #include "trace_int.h"
 #include "tc_atomic.h"
 
 #include <limits.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-/* 1 if the dataset can grow in place: chunked, unlimited first dimension, no filters; 0 if not; -1 on error. */
-int tr_appendable(struct trace *t, hid_t d, const char *name)
-{
-    int rc = -1;
-    hid_t sp = H5I_INVALID_HID, dcpl = H5I_INVALID_HID;
-    hsize_t dim = 0, maxdim = 0;
-    H5TRY(sp = H5Dget_space(d), "cannot read the shape of %s", name);
-    H5TRY(H5Sget_simple_extent_dims(sp, &dim, &maxdim), "cannot read the shape of %s", name);
-    H5TRY(dcpl = H5Dget_create_plist(d), "cannot read the layout of %s", name);
-    rc = H5Pget_layout(dcpl) == H5D_CHUNKED && maxdim == H5S_UNLIMITED && H5Pget_nfilters(dcpl) == 0;
-out:
-    tr_close_id(&dcpl);
-    tr_close_id(&sp);
-    return rc;
-}
-
-/* A writer killed inside a flush can leave metadata pointing at chunks it wrote past the end of file it had
- * recorded (raw data goes out before metadata). Let HDF5 address the whole physical file, so that those chunks
- * read (and a resumed writer allocates past them, instead of failing with "addr overflow"). In memory only;
- * a read-only open leaves the file untouched. */
-void tr_cover_eof(struct trace *t)
-{
-    struct stat st;
-    haddr_t eoa = 0;
-    if (stat(t->path, &st) == 0 && H5Fget_eoa(t->file, &eoa) >= 0 && (haddr_t)st.st_size > eoa)
-        (void)H5Fincrement_filesize(t->file, 0);
-    (void)H5Eclear2(H5E_DEFAULT);
-}
 
 /* All runs and executions of src into the (new, empty) trace t in one write each; flushed. */
 static int bulk_write(struct trace *t, const struct trace *src)
@@ -147,17 +118,6 @@ struct trace *trace_open_append(const char *path)
     return t;
 }
 
-/* Close the datasets a reader or writer keeps open (each only if open). */
-void tr_close_datasets(struct trace *t)
-{
-    tr_close_id(&t->d_configs);
-    tr_close_id(&t->d_inputs);
-    tr_close_id(&t->d_runs);
-    tr_close_id(&t->d_exec);
-    tr_close_id(&t->d_log);
-    tr_close_id(&t->d_warmup);
-}
-
 int trace_close(struct trace *t)
 {
     int rc = 0;
@@ -176,36 +136,5 @@ int trace_close(struct trace *t)
         if (rc == 0 && snapshot(t, 1) < 0)
             rc = -1;
     }
-    if (t->writable && t->file >= 0 && H5Fflush(t->file, H5F_SCOPE_LOCAL) < 0) {
-        tr_h5fail(t->path, "H5Fflush()", "cannot flush the trace on close");
-        rc = -1;
-    }
-    tr_close_datasets(t);
-    tr_close_id(&t->mt_config);
-    tr_close_id(&t->mt_input);
-    tr_close_id(&t->mt_run);
-    if (t->file >= 0 && H5Fclose(t->file) < 0 && rc == 0) {
-        tr_h5fail(t->path, "H5Fclose()", "cannot close the trace");
-        rc = -1;
-    }
-    t->file = H5I_INVALID_HID;
-    for (int p = 0; t->vtab != NULL && t->n_vtab != NULL && p < t->n_params; p++)
-        tr_free_strs(t->vtab[p], t->n_vtab[p]);
-    free(t->vtab);
-    free(t->n_vtab);
-    tr_free_strs(t->param_names, t->n_params);
-    tr_free_strs(t->dim_names, t->n_dims);
-    tr_free_strs(t->logs, t->n_configs > 0 ? t->n_configs : 0);
-    free(t->params);
-    free(t->configs);
-    free(t->dims);
-    free(t->inputs);
-    free(t->runs);
-    free(t->valid);
-    free(t->run_index);
-    free(t->exec);
-    free(t->warmup_ms);
-    free(t->path);
-    free(t);
-    return rc;
+    return tr_release(t) < 0 || rc < 0 ? -1 : 0;
 }

@@ -8,7 +8,10 @@
  *   trace_read.c     trace_open: the file read whole into memory
  *   trace_check.c    validation shared by reading and appending (one definition of a valid /runs row)
  *   trace_inflate.c  the multi-threaded inflate of a compressed /exec_ns
- *   trace_file.c     the file's lifecycle: resume (trace_open_append), compressed snapshot, trace_close */
+ *   trace_handle.c   open HDF5 handles: appendability, end of file, closing and releasing (tr_release)
+ *   trace_file.c     the file's lifecycle: resume (trace_open_append), compressed snapshot, trace_close
+ * Floors (a file calls only files on lower floors or its own): trace.c; trace_h5.c; trace_check.c,
+ * trace_inflate.c, trace_handle.c; trace_read.c, trace_write.c; trace_file.c. */
 #ifndef TRACE_TRACE_INT_H
 #define TRACE_TRACE_INT_H
 
@@ -179,12 +182,15 @@ struct trace *tr_load(const char *path, int writable);
  * 0 not applicable (the caller reads through H5Dread), -1 failed (message). */
 int tr_read_exec_fast(struct trace *t, hsize_t end);
 
-/* ---- trace_file.c ---- */
+/* ---- trace_handle.c (below trace_read.c, trace_write.c and trace_file.c) ---- */
 /* 1 if the dataset can grow in place: chunked, unlimited first dimension, no filters; 0 if not; -1 on error. */
 int tr_appendable(struct trace *t, hid_t d, const char *name);
 /* Let HDF5 address the whole physical file (chunks a killed writer wrote past its recorded end). */
 void tr_cover_eof(struct trace *t);
 /* Close the datasets a reader or writer keeps open (each only if open). */
 void tr_close_datasets(struct trace *t);
+/* Flush (a writable trace), close every handle and free t, without trace_close's compressed snapshot: how the
+ * reader and the writer give up a trace they could not finish. 0, or -1 (message) when HDF5 failed. */
+int tr_release(struct trace *t);
 
 #endif

@@ -404,21 +404,15 @@ out:
     return rc;
 }
 
-struct trace *tr_load(const char *path, int writable)
+/* t->path opened read-only into t->file, after the checks that give a plain message (missing, a directory, not
+ * readable or writable as asked, empty, not HDF5). 0, or -1 (message). */
+static int tr_open_readonly(struct trace *t, int writable)
 {
-    struct trace *t = NULL;
     struct stat st;
     htri_t is_h5;
     hid_t fapl = H5I_INVALID_HID;
-    hsize_t rows = 0;
-    void *buf = NULL;
-    int ok = 0;
-    if (path == NULL) {
-        tc_seterr("trace_open: no path given");
-        return NULL;
-    }
-    if ((t = tr_alloc(path)) == NULL)
-        return NULL;
+    int rc = -1;
+    const char *path = t->path;
     if (stat(path, &st) != 0)
         FAIL("%s", strerror(errno));
     if (S_ISDIR(st.st_mode))
@@ -454,6 +448,27 @@ struct trace *tr_load(const char *path, int writable)
             goto out;
         }
     }
+    rc = 0;
+out:
+    tr_close_id(&fapl);
+    return rc;
+}
+
+struct trace *tr_load(const char *path, int writable)
+{
+    struct trace *t = NULL;
+    hsize_t rows = 0;
+    void *buf = NULL;
+    int ok = 0;
+    if (path == NULL) {
+        tc_seterr("trace_open: no path given");
+        return NULL;
+    }
+    if ((t = tr_alloc(path)) == NULL)
+        return NULL;
+    tr_quiet_hdf5();
+    if (tr_open_readonly(t, writable) < 0)
+        goto out;
     tr_cover_eof(t);
     if (read_meta(t) < 0)
         goto out;
@@ -502,9 +517,8 @@ struct trace *tr_load(const char *path, int writable)
     ok = 1;
 out:
     free(buf);
-    tr_close_id(&fapl);
     if (!ok) {
-        (void)trace_close(t);
+        (void)tr_release(t);
         return NULL;
     }
     return t;

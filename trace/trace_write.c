@@ -95,6 +95,7 @@ struct trace *tr_create_storage(const char *path, const struct trace_meta *meta,
     }
     if ((t = tr_alloc(path)) == NULL)
         return NULL;
+    tr_quiet_hdf5();
     t->writable = 1;
     t->meta = *meta;
     t->meta.format_minor = TRACE_FORMAT_MINOR; /* what write_meta writes */
@@ -128,7 +129,7 @@ struct trace *tr_create_storage(const char *path, const struct trace_meta *meta,
 out:
     tr_close_id(&ft);
     if (!ok) {
-        (void)trace_close(t);
+        (void)tr_release(t);
         return NULL;
     }
     return t;

@@ -291,3 +291,11 @@ int tc_output_check(const char *opt, const char *out, int is_dir, const char *co
     }
     return 0;
 }
+
+int tc_output_clobber_check(const char *opt, const char *out, int force)
+{
+    struct stat st;
+    if (force || lstat(out, &st) != 0)
+        return 0;
+    return tc_seterr("%s %s: exists (add -f, --force, to replace it)", opt, out);
+}

@@ -50,5 +50,8 @@ int tc_stream_check(FILE *fp, const char *path);
  * same file, through any name or link); for a directory output, an input that lies inside it (the directory
  * is replaced as a whole). Returns 0, or -1 (tc_errmsg says why; exit 2 is the caller's usual answer). */
 int tc_output_check(const char *opt, const char *out, int is_dir, const char *const *inputs, int n_inputs);
+/* The shared meaning of -f for a file output: 0 when `out` does not exist or force is set; else -1 and
+ * tc_errmsg() "OPT OUT: exists (add -f, --force, to replace it)". Call after tc_output_check, before any work. */
+int tc_output_clobber_check(const char *opt, const char *out, int force);
 
 #endif

@@ -12,8 +12,12 @@ int tc_cli_next(const char *cmd, int argc, char **argv, const char *shortopts, c
     char spec[128];
     int opt;
 
-    /* A leading ':' makes getopt_long tell a missing value (':') from an unknown option ('?'). */
-    snprintf(spec, sizeof spec, ":%s", shortopts);
+    /* A leading ':' makes getopt_long tell a missing value (':') from an unknown option ('?'); it goes after a
+     * leading '+' (stop at the first operand), where glibc looks for it. */
+    if (shortopts[0] == '+')
+        snprintf(spec, sizeof spec, "+:%s", shortopts + 1);
+    else
+        snprintf(spec, sizeof spec, ":%s", shortopts);
     opterr = 0;
     opt = getopt_long(argc, argv, spec, longopts, NULL);
     if (opt == ':') {
@@ -48,29 +52,4 @@ int tc_cli_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nsee 'tunecost %s --help'\n", cmd);
     return 2;
-}
-
-int tc_cli_samples(const char *arg, int *out)
-{
-    return tc_parse_int("--samples", arg, 1, 10000000, out);
-}
-
-int tc_cli_runs(const char *arg, int *out)
-{
-    return tc_parse_int("--runs", arg, 1, 1000000, out);
-}
-
-int tc_cli_seed(const char *arg, uint64_t *out)
-{
-    return tc_parse_u64("--seed", arg, out);
-}
-
-int tc_cli_threads(const char *arg, int *out)
-{
-    return tc_parse_int("--threads", arg, 0, 4096, out);
-}
-
-int tc_cli_compile_factor(const char *arg, int *out)
-{
-    return tc_parse_int("--compile-factor", arg, 1, 4096, out);
 }

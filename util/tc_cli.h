@@ -1,4 +1,4 @@
-/* tc_cli.h — the options every subcommand shares, and the one option loop they all use.
+/* tc_cli.h — the options every command shares, declared once (TC_OPT_*), and the option loop under tc_cli_parse.
  *
  * Shared options (a subcommand that has the option uses exactly this long name, short letter, meaning and
  * range; a subcommand that lacks it rejects the letter as an unknown option):
@@ -10,18 +10,14 @@
  *       --seed N              random seed, any unsigned 64-bit integer (no short letter: no silent swaps)
  *   -j, --threads N           worker threads, N in [0, 4096]; 0 = all online cores
  *   -c, --compile-factor F    parallel compile speed-up assumed by the simulation, F in [1, 4096]
- *   -f, --force               replace an existing output
- *   -q, --quiet               no progress or status lines on stderr
  *   -h, --help                help on stdout, exit 0
+ *   -f, --force               replace an existing output: a file is refused without it; an output directory
+ *                             holding more than the command's earlier output is refused without it
+ *   -q, --quiet               no progress, settings or status lines (errors and warnings still print)
  *
- * Use: list the shared entries (TC_CLI_OPT_*) and the subcommand's own ones (ids >= TC_CLI_LOCAL) in one
- * struct option array, then
- *
- *     while ((opt = tc_cli_next("simulate", argc, argv, "o:s:r:j:c:qh", longopts)) != -1) {
- *         if (opt == TC_CLI_ERROR) return 2;            // message already printed
- *         switch (opt) { case 's': bad = tc_cli_samples(optarg, &samples); break; ... }
- *         if (bad) return tc_cli_usage_error("simulate", "%s", tc_errmsg());
- *     }
+ * Use: put the TC_OPT_* declarations below in the command's option table (tc_optdecl.h) and call tc_cli_parse;
+ * docs/architecture.md, "How to add an option / a command". tc_cli_next is the loop underneath (tc_optdecl.c);
+ * commands do not call it.
  *
  * Usage errors are one line "tunecost CMD: ..." and a second line "see 'tunecost CMD --help'", exit 2. */
 #ifndef TC_CLI_H
@@ -39,6 +35,12 @@ enum {
     TC_CLI_LOCAL = 0x200, /* first id for a subcommand's own long-only options */
 };
 
+/* The shared options' ranges, written once (the declarations below use them). */
+#define TC_CLI_SAMPLES_MAX 10000000
+#define TC_CLI_RUNS_MAX 1000000
+#define TC_CLI_THREADS_MAX 4096
+#define TC_CLI_COMPILE_FACTOR_MAX 4096
+
 /* The shared options as declarations (tc_optdecl.h): name, letter, kind, range and value name are fixed here;
  * a command gives the struct and field they fill, its default and (where the option's meaning needs its
  * context, e.g. what -o writes) the help line. */
@@ -50,38 +52,31 @@ enum {
      .help = text}
 #define TC_OPT_SAMPLES(type, fld, dflt, text)                                                                   \
     {.name = "samples", .letter = 's', .arg = TC_ARG_INT, .field = offsetof(type, fld), .min = 1,              \
-     .max = 10000000, .metavar = "S", .def = dflt, .help = text}
+     .max = TC_CLI_SAMPLES_MAX, .metavar = "S", .def = dflt, .help = text}
 #define TC_OPT_RUNS(type, fld, dflt, text)                                                                      \
-    {.name = "runs", .letter = 'r', .arg = TC_ARG_INT, .field = offsetof(type, fld), .min = 1, .max = 1000000, \
+    {.name = "runs", .letter = 'r', .arg = TC_ARG_INT, .field = offsetof(type, fld), .min = 1,                 \
+     .max = TC_CLI_RUNS_MAX,                                                                                    \
      .metavar = "R", .def = dflt, .help = text}
 #define TC_OPT_SEED(type, fld, dflt, text)                                                                      \
     {.name = "seed", .arg = TC_ARG_U64, .field = offsetof(type, fld), .metavar = "N", .def = dflt, .help = text}
 #define TC_OPT_THREADS(type, fld, dflt, text)                                                                   \
-    {.name = "threads", .letter = 'j', .arg = TC_ARG_INT, .field = offsetof(type, fld), .min = 0, .max = 4096, \
+    {.name = "threads", .letter = 'j', .arg = TC_ARG_INT, .field = offsetof(type, fld), .min = 0,              \
+     .max = TC_CLI_THREADS_MAX,                                                                                 \
      .metavar = "T", .def = dflt, .help = text}
 #define TC_OPT_COMPILE_FACTOR(type, fld, dflt, text)                                                            \
     {.name = "compile-factor", .letter = 'c', .arg = TC_ARG_INT, .field = offsetof(type, fld), .min = 1,       \
-     .max = 4096, .metavar = "F", .def = dflt, .help = text}
+     .max = TC_CLI_COMPILE_FACTOR_MAX, .metavar = "F", .def = dflt, .help = text}
 #define TC_OPT_FORCE(type, fld)                                                                                 \
     {.name = "force", .letter = 'f', .arg = TC_ARG_FLAG, .field = offsetof(type, fld),                         \
-     .help = "replace an existing output (without -f an existing output is an error)"}
+     .help = "replace an existing output file, or an output directory holding more than this command's earlier " \
+             "output (without -f: refused)"}
 #define TC_OPT_QUIET(type, fld)                                                                                 \
     {.name = "quiet", .letter = 'q', .arg = TC_ARG_FLAG, .field = offsetof(type, fld),                         \
      .help = "no progress, settings or status lines on stderr (errors and warnings still)"}
+/* -q where a command's quiet says more (table -q prints no table either: the TSV of -o is the result). */
+#define TC_OPT_QUIET_AS(type, fld, text)                                                                        \
+    {.name = "quiet", .letter = 'q', .arg = TC_ARG_FLAG, .field = offsetof(type, fld), .help = text}
 #define TC_OPT_HELP {.name = "help", .letter = 'h', .arg = TC_ARG_HELP, .help = "show this help and exit"}
-
-/* The same options for commands not yet declared with tc_optdecl (struct option rows for tc_cli_next). */
-#define TC_CLI_OPT_OUTPUT {"output", required_argument, NULL, 'o'}
-#define TC_CLI_OPT_INPUT {"input", required_argument, NULL, 'i'}
-#define TC_CLI_OPT_SAMPLES {"samples", required_argument, NULL, 's'}
-#define TC_CLI_OPT_RUNS {"runs", required_argument, NULL, 'r'}
-#define TC_CLI_OPT_SEED {"seed", required_argument, NULL, TC_CLI_SEED}
-#define TC_CLI_OPT_THREADS {"threads", required_argument, NULL, 'j'}
-#define TC_CLI_OPT_COMPILE_FACTOR {"compile-factor", required_argument, NULL, 'c'}
-#define TC_CLI_OPT_FORCE {"force", no_argument, NULL, 'f'}
-#define TC_CLI_OPT_QUIET {"quiet", no_argument, NULL, 'q'}
-#define TC_CLI_OPT_HELP {"help", no_argument, NULL, 'h'}
-#define TC_CLI_OPT_END {NULL, 0, NULL, 0}
 
 /* One step of getopt_long(argc, argv, shortopts, longopts); set optind = 1 before the first step. Returns the option's id (optarg set), -1
  * after the last option, or TC_CLI_ERROR after printing "tunecost CMD: unknown option '--foo'" or
@@ -90,12 +85,5 @@ int tc_cli_next(const char *cmd, int argc, char **argv, const char *shortopts, c
 
 /* Prints "tunecost CMD: <message>" and "see 'tunecost CMD --help'" on stderr; returns 2 (the usage exit). */
 int tc_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Values of the shared options, with the ranges above; on failure -1 and tc_errmsg() names the option. */
-int tc_cli_samples(const char *arg, int *out);
-int tc_cli_runs(const char *arg, int *out);
-int tc_cli_seed(const char *arg, uint64_t *out);
-int tc_cli_threads(const char *arg, int *out);
-int tc_cli_compile_factor(const char *arg, int *out);
 
 #endif

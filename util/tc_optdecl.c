@@ -1,5 +1,6 @@
 /* tc_optdecl.c — the parser generated from a command's option declarations (see tc_optdecl.h): defaults first,
- * then argv through tc_cli_next, each value checked against its declared kind and range. */
+ * then argv through tc_cli_next, each value checked against its declared kind and range. It calls tc_optdoc.c
+ * (the help, on -h); tc_optdoc.c calls nothing here. */
 #include "tc_optdecl.h"
 
 #include <inttypes.h>
@@ -11,19 +12,7 @@
 #include "tc_err.h"
 #include "tc_opt.h"
 
-#define MAX_OPTS 64
-
-static const char *default_trace = "";
-
-void tc_cli_set_default_trace(const char *path)
-{
-    default_trace = path != NULL ? path : "";
-}
-
-const char *tc_cli_trace_text(void)
-{
-    return default_trace;
-}
+#define MAX_OPTS 64 /* options (not counting group headings) a command may declare */
 
 /* Parses text into the option's field(s); -1 with tc_errmsg() naming "--NAME" on failure. */
 static int store_value(const struct tc_optdecl *d, const char *text, void *settings)
@@ -51,34 +40,39 @@ static int store_value(const struct tc_optdecl *d, const char *text, void *setti
     case TC_ARG_NAME: return tc_parse_name(opt, text, d->names, d->n_names, f);
     case TC_ARG_BYTES: return tc_parse_bytes(opt, text, (int64_t)d->max, f);
     case TC_ARG_CALL: return d->call(text, f);
-    case TC_ARG_HELP: return 0;
+    case TC_ARG_HELP:
+    case TC_ARG_GROUP: return 0;
     }
     return tc_seterr("%s: unknown argument kind %d", opt, (int)d->arg);
 }
 
 static int takes_value(const struct tc_optdecl *d)
 {
-    return d->arg != TC_ARG_FLAG && d->arg != TC_ARG_HELP;
+    return d->arg != TC_ARG_FLAG && d->arg != TC_ARG_HELP && d->arg != TC_ARG_GROUP;
 }
 
 /* getopt_long's tables from the declaration: long-only options get ids TC_CLI_LOCAL + their index. */
 static int build_getopt(const struct tc_cmd *cmd, struct option *longopts, char *shortopts, size_t short_len)
 {
     size_t n_short = 0;
-    int i;
-    for (i = 0; cmd->opts[i].name != NULL; i++) {
+    int n = 0;
+    if (cmd->stop_at_operand)
+        shortopts[n_short++] = '+';
+    for (int i = 0; cmd->opts[i].name != NULL; i++) {
         const struct tc_optdecl *d = &cmd->opts[i];
-        if (i == MAX_OPTS - 1)
+        if (d->arg == TC_ARG_GROUP)
+            continue;
+        if (n == MAX_OPTS - 1)
             return tc_seterr("tunecost %s: more than %d options declared", cmd->name, MAX_OPTS - 1);
-        longopts[i] = (struct option){d->name, takes_value(d) ? required_argument : no_argument, NULL,
-                                      d->letter != 0 ? d->letter : TC_CLI_LOCAL + i};
+        longopts[n++] = (struct option){d->name, takes_value(d) ? required_argument : no_argument, NULL,
+                                        d->letter != 0 ? d->letter : TC_CLI_LOCAL + i};
         if (d->letter != 0 && n_short + 3 < short_len) {
             shortopts[n_short++] = (char)d->letter;
             if (takes_value(d))
                 shortopts[n_short++] = ':';
         }
     }
-    longopts[i] = (struct option){NULL, 0, NULL, 0};
+    longopts[n] = (struct option){NULL, 0, NULL, 0};
     shortopts[n_short] = '\0';
     return 0;
 }
@@ -86,7 +80,8 @@ static int build_getopt(const struct tc_cmd *cmd, struct option *longopts, char 
 static const struct tc_optdecl *find_decl(const struct tc_cmd *cmd, int id)
 {
     for (int i = 0; cmd->opts[i].name != NULL; i++)
-        if ((cmd->opts[i].letter != 0 && cmd->opts[i].letter == id) || TC_CLI_LOCAL + i == id)
+        if (cmd->opts[i].arg != TC_ARG_GROUP &&
+            ((cmd->opts[i].letter != 0 && cmd->opts[i].letter == id) || TC_CLI_LOCAL + i == id))
             return &cmd->opts[i];
     return NULL;
 }
@@ -130,6 +125,8 @@ int tc_cli_parse(const struct tc_cmd *cmd, int argc, char **argv, void *settings
         }
         if (store_value(d, optarg, settings) != 0)
             return tc_cli_usage_error(cmd->name, "%s", tc_errmsg());
+        if (d->given != 0)
+            *(unsigned *)(void *)((char *)settings + cmd->given_field) |= d->given;
     }
     if (check_operands(cmd, argc - optind) != 0)
         return 2;

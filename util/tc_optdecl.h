@@ -32,6 +32,7 @@ enum tc_arg {
     TC_ARG_BYTES,        /* a byte count such as 64K, 256M, 1G, at most max (int64_t) */
     TC_ARG_CALL,         /* call(text, field) parses; -1 with tc_errmsg() naming the option on error */
     TC_ARG_HELP,         /* no value; prints the help on stdout and the command exits 0 */
+    TC_ARG_GROUP,        /* not an option: a heading (help) above the options that follow; name "" */
 };
 
 struct tc_optdecl {
@@ -48,20 +49,28 @@ struct tc_optdecl {
     const char *def_doc;             /* shown in the help's brackets instead of def (NULL: def, if any) */
     const char *help;                /* one sentence, no trailing period; wrapped by the help writer */
     const char *words;               /* completion candidates, space-separated (NULL: derived from the kind) */
+    unsigned given;                  /* bits ORed into the command's given word when the option is on argv */
 };
 
 /* One command: its declaration is all that --help, the man page and the completions read. */
 struct tc_cmd {
     const char *name;                /* "simulate": `tunecost simulate` */
     const char *summary;             /* one line for `tunecost --help` and the man page's NAME */
-    const char *synopsis;            /* after "tunecost NAME ": "[OPTIONS] [TRACE]" */
+    const char *synopsis;            /* after "tunecost NAME ": "[OPTIONS] [TRACE]"; more forms on more lines */
     const char *description;         /* paragraphs, lines under 118 columns; "@TRACE@" = the default trace */
     const char *operands;            /* "NAME\thelp\n" per positional argument, or NULL */
+    const char *topics_title;        /* "Tables (NAME)": a list of values shown after the description, or NULL */
+    const char *topics_option;       /* the long option those values are for; NULL: the first operand */
+    int (*topic)(int i, const char **name, const char **summary); /* the i-th value (1), or 0 past the last */
     const struct tc_optdecl *opts;   /* ended by TC_OPT_END */
     const char *exit_status;         /* "0 ok; 2 ..." or NULL */
     const char *examples;            /* one command line a line (a "# comment" may follow) */
     int min_operands, max_operands;  /* counted after the options; max -1: any number */
     const char *operand_name;        /* "TRACE": for "expected at most one TRACE" */
+    int stop_at_operand;             /* 1: options end at the first operand (the rest is a command's, as for env) */
+    size_t given_field;              /* offsetof() an unsigned in the settings that collects the options' .given
+                                      * bits (which options argv named, e.g. for a preset they override); used
+                                      * only when some option declares bits */
 };
 
 #define TC_OPT_END {.name = NULL}

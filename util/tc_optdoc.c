@@ -7,6 +7,18 @@
 #define HELP_WIDTH 118  /* columns of the --help text */
 #define LABEL_COL 28    /* where an option's help starts */
 
+static const char *default_trace = "";
+
+void tc_cli_set_default_trace(const char *path)
+{
+    default_trace = path != NULL ? path : "";
+}
+
+const char *tc_cli_trace_text(void)
+{
+    return default_trace;
+}
+
 /* s with "@TRACE@" replaced by the default trace, into buf (truncated to len). */
 static const char *expand(const char *s, char *buf, size_t len)
 {
@@ -108,18 +120,40 @@ static void write_lines(FILE *fp, const char *text, const char *prefix)
     }
 }
 
+/* "usage: tunecost NAME FORM", one line per form of the synopsis. */
+static void write_usage(FILE *fp, const struct tc_cmd *cmd)
+{
+    const char *p = cmd->synopsis;
+    for (int i = 0; *p != '\0'; i++) {
+        size_t n = strcspn(p, "\n");
+        fprintf(fp, "%s tunecost %s %.*s\n", i == 0 ? "usage:" : "      ", cmd->name, (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+}
+
 int tc_cli_help(FILE *fp, const struct tc_cmd *cmd)
 {
     char label[128], text[1536], desc[8192];
-    fprintf(fp, "usage: tunecost %s %s\n\n", cmd->name, cmd->synopsis);
+    const char *name, *summary;
+    write_usage(fp, cmd);
+    fputc('\n', fp);
     write_lines(fp, expand(cmd->description, desc, sizeof desc), "");
+    if (cmd->topic != NULL) {
+        fprintf(fp, "\n%s:\n", cmd->topics_title);
+        for (int i = 0; cmd->topic(i, &name, &summary); i++)
+            write_item(fp, name, summary);
+    }
     if (cmd->operands != NULL) {
         fprintf(fp, "\nArguments:\n");
         write_operands(fp, cmd->operands);
     }
     fprintf(fp, "\nOptions (default in brackets):\n");
-    for (const struct tc_optdecl *d = cmd->opts; d->name != NULL; d++)
-        write_item(fp, tc_optdecl_label(d, label, sizeof label), help_line(d, text, sizeof text));
+    for (const struct tc_optdecl *d = cmd->opts; d->name != NULL; d++) {
+        if (d->arg == TC_ARG_GROUP)
+            fprintf(fp, "%s:\n", d->help);
+        else
+            write_item(fp, tc_optdecl_label(d, label, sizeof label), help_line(d, text, sizeof text));
+    }
     if (cmd->exit_status != NULL) {
         fprintf(fp, "\nExit status:");
         write_wrapped(fp, cmd->exit_status, (int)strlen("Exit status:"), 0);
@@ -200,10 +234,27 @@ int tc_cli_man(FILE *fp, const struct tc_cmd *cmd, const char *version)
         fputc(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c, fp);
     fprintf(fp, " 1 \"\" \"tunecost %s\" \"tunecost manual\"\n.SH NAME\ntunecost\\-%s \\- ", version, cmd->name);
     man_line(fp, cmd->summary);
-    fprintf(fp, ".SH SYNOPSIS\n.B tunecost %s\n", cmd->name);
-    man_line(fp, cmd->synopsis);
+    fputs(".SH SYNOPSIS\n", fp);
+    for (const char *p = cmd->synopsis; *p != '\0';) {
+        size_t n = strcspn(p, "\n");
+        fprintf(fp, "%s.B tunecost %s\n", p == cmd->synopsis ? "" : ".br\n", cmd->name);
+        man_text(fp, p, n);
+        fputc('\n', fp);
+        p += n + (p[n] == '\n');
+    }
     fputs(".SH DESCRIPTION\n", fp);
     man_paragraphs(fp, expand(cmd->description, buf, sizeof buf));
+    if (cmd->topic != NULL) {
+        const char *name, *summary;
+        fputs(".SS ", fp);
+        man_line(fp, cmd->topics_title);
+        for (int i = 0; cmd->topic(i, &name, &summary); i++) {
+            fputs(".TP\n\\fB", fp);
+            man_text(fp, name, strlen(name));
+            fputs("\\fR\n", fp);
+            man_line(fp, summary);
+        }
+    }
     if (cmd->operands != NULL) {
         const char *p = cmd->operands;
         fputs(".SH ARGUMENTS\n", fp);
@@ -221,8 +272,14 @@ int tc_cli_man(FILE *fp, const struct tc_cmd *cmd, const char *version)
         }
     }
     fputs(".SH OPTIONS\n", fp);
-    for (const struct tc_optdecl *d = cmd->opts; d->name != NULL; d++)
-        man_option(fp, d);
+    for (const struct tc_optdecl *d = cmd->opts; d->name != NULL; d++) {
+        if (d->arg == TC_ARG_GROUP) {
+            fputs(".SS ", fp);
+            man_line(fp, d->help);
+        } else {
+            man_option(fp, d);
+        }
+    }
     if (cmd->exit_status != NULL) {
         fputs(".SH EXIT STATUS\n", fp);
         man_line(fp, cmd->exit_status);
@@ -240,11 +297,12 @@ int tc_cli_man(FILE *fp, const struct tc_cmd *cmd, const char *version)
 enum value_kind { VALUE_NONE, VALUE_WORDS, VALUE_FILE, VALUE_DIR, VALUE_OTHER };
 
 /* What a shell should offer after the option: its words, files, directories or nothing. */
-static enum value_kind value_kind(const struct tc_optdecl *d)
+static enum value_kind value_kind(const struct tc_cmd *cmd, const struct tc_optdecl *d)
 {
-    if (d->arg == TC_ARG_FLAG || d->arg == TC_ARG_HELP)
+    if (d->arg == TC_ARG_FLAG || d->arg == TC_ARG_HELP || d->arg == TC_ARG_GROUP)
         return VALUE_NONE;
-    if (d->words != NULL || d->arg == TC_ARG_NAME)
+    if (d->words != NULL || d->arg == TC_ARG_NAME ||
+        (cmd->topics_option != NULL && strcmp(cmd->topics_option, d->name) == 0))
         return VALUE_WORDS;
     if (d->metavar != NULL && strstr(d->metavar, "DIR") != NULL)
         return VALUE_DIR;
@@ -255,8 +313,14 @@ static enum value_kind value_kind(const struct tc_optdecl *d)
 }
 
 /* The candidate words, space-separated. */
-static void write_words(FILE *fp, const struct tc_optdecl *d)
+static void write_words(FILE *fp, const struct tc_cmd *cmd, const struct tc_optdecl *d)
 {
+    const char *name, *summary;
+    if (cmd->topics_option != NULL && strcmp(cmd->topics_option, d->name) == 0) {
+        for (int i = 0; cmd->topic(i, &name, &summary); i++)
+            fprintf(fp, "%s%s", i ? " " : "", name);
+        return;
+    }
     if (d->words != NULL) {
         fputs(d->words, fp);
         return;
@@ -269,7 +333,7 @@ static void bash_command(FILE *fp, const struct tc_cmd *cmd)
 {
     fprintf(fp, "    %s)\n        case \"$prev\" in\n", cmd->name);
     for (const struct tc_optdecl *d = cmd->opts; d->name != NULL; d++) {
-        enum value_kind k = value_kind(d);
+        enum value_kind k = value_kind(cmd, d);
         if (k == VALUE_NONE)
             continue;
         fprintf(fp, "        ");
@@ -278,7 +342,7 @@ static void bash_command(FILE *fp, const struct tc_cmd *cmd)
         fprintf(fp, "--%s) ", d->name);
         if (k == VALUE_WORDS) {
             fputs("COMPREPLY=($(compgen -W \"", fp);
-            write_words(fp, d);
+            write_words(fp, cmd, d);
             fputs("\" -- \"$cur\")); return ;;\n", fp);
         } else if (k == VALUE_DIR)
             fputs("COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n", fp);
@@ -289,11 +353,23 @@ static void bash_command(FILE *fp, const struct tc_cmd *cmd)
     }
     fputs("        esac\n        case \"$cur\" in\n        -*) COMPREPLY=($(compgen -W \"", fp);
     for (const struct tc_optdecl *d = cmd->opts; d->name != NULL; d++) {
+        if (d->arg == TC_ARG_GROUP)
+            continue;
         if (d->letter != 0)
             fprintf(fp, "-%c ", d->letter);
         fprintf(fp, "--%s%s", d->name, d[1].name != NULL ? " " : "");
     }
-    fputs("\" -- \"$cur\")) ;;\n        *) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n        esac ;;\n", fp);
+    fputs("\" -- \"$cur\")) ;;\n", fp);
+    if (cmd->topic != NULL && cmd->topics_option == NULL) {
+        const char *name, *summary;
+        fputs("        *) if [ \"$COMP_CWORD\" -eq 2 ]; then COMPREPLY=($(compgen -W \"", fp);
+        for (int i = 0; cmd->topic(i, &name, &summary); i++)
+            fprintf(fp, "%s%s", i ? " " : "", name);
+        fputs("\" -- \"$cur\")); else COMPREPLY=($(compgen -f -- \"$cur\")); fi ;;\n", fp);
+    } else {
+        fputs("        *) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n", fp);
+    }
+    fputs("        esac ;;\n", fp);
 }
 
 int tc_cli_complete_bash(FILE *fp, const struct tc_cmd *const *cmds, int n)
@@ -336,7 +412,9 @@ static void zsh_command(FILE *fp, const struct tc_cmd *cmd)
 {
     fprintf(fp, "_tunecost_%s() {\n    _arguments -s \\\n", cmd->name);
     for (const struct tc_optdecl *d = cmd->opts; d->name != NULL; d++) {
-        enum value_kind k = value_kind(d);
+        enum value_kind k = value_kind(cmd, d);
+        if (d->arg == TC_ARG_GROUP)
+            continue;
         if (d->letter != 0)
             fprintf(fp, "        '(-%c --%s)'{-%c,--%s}'[", d->letter, d->name, d->letter, d->name);
         else
@@ -345,7 +423,7 @@ static void zsh_command(FILE *fp, const struct tc_cmd *cmd)
         fputc(']', fp);
         if (k == VALUE_WORDS) {
             fprintf(fp, ":%s:(", d->metavar != NULL ? d->metavar : "value");
-            write_words(fp, d);
+            write_words(fp, cmd, d);
             fputc(')', fp);
         } else if (k == VALUE_DIR)
             fprintf(fp, ":%s:_files -/", d->metavar);
@@ -354,6 +432,15 @@ static void zsh_command(FILE *fp, const struct tc_cmd *cmd)
         else if (k == VALUE_OTHER)
             fprintf(fp, ":%s: ", d->metavar != NULL ? d->metavar : "value");
         fputs("' \\\n", fp);
+    }
+    if (cmd->topic != NULL && cmd->topics_option == NULL) {
+        const char *name, *summary;
+        fputs("        '1:", fp);
+        zsh_desc(fp, cmd->topics_title);
+        fputs(":(", fp);
+        for (int i = 0; cmd->topic(i, &name, &summary); i++)
+            fprintf(fp, "%s%s", i ? " " : "", name);
+        fputs(")' \\\n", fp);
     }
     fputs("        '*:argument:_files'\n}\n", fp);
 }

@@ -151,7 +151,7 @@ int tc_outdir_replaceable(const char *dir, const char *what, const char *const *
             known = strcmp(e->d_name, names[i]) == 0;
         if (!known)
             rc = tc_seterr("-o %s: the directory holds '%s', not only an earlier %s; it is replaced whole, so "
-                           "choose a new or empty directory",
+                           "choose a new or empty directory (or add -f to replace it anyway)",
                            dir, e->d_name, what);
     }
     closedir(d);

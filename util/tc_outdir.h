@@ -28,7 +28,8 @@ int tc_outdir_commit(struct tc_outdir *o);
 void tc_outdir_abort(struct tc_outdir *o);
 /* Whether an existing directory `dir` may be replaced whole by a command whose outputs are names[0..n_names):
  * 0 when it is absent or holds nothing else; else -1 and tc_errmsg() "-o DIR: the directory holds 'X', not only
- * an earlier <what>; it is replaced whole, so choose a new or empty directory". Call before any work. */
+ * an earlier <what>; it is replaced whole, so choose a new or empty directory (or add -f ...)". Call before any
+ * work; a command given -f skips it (the shared meaning of -f). */
 int tc_outdir_replaceable(const char *dir, const char *what, const char *const *names, int n_names);
 /* Remove a directory tree (no error if it is absent). */
 void tc_rm_tree(const char *path);

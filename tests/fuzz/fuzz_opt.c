@@ -25,20 +25,9 @@ static void check_failed(const char *s)
     CHECK(strstr(tc_errmsg(), "--opt") != NULL);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Selectors 0-4: integers, unsigned, doubles and ranges. */
+static void fuzz_numbers(uint8_t sel, const char *s)
 {
-    char *s;
-    uint8_t sel;
-    if (size < 1)
-        return 0;
-    sel = data[0];
-    s = malloc(size); /* exactly size-1 bytes of text + NUL: ASan sees any read past the end */
-    if (s == NULL)
-        return 0;
-    memcpy(s, data + 1, size - 1);
-    s[size - 1] = '\0';
-    tc_clearerr();
-
     switch (sel % 8) {
     case 0: {
         long v = 12345, lo = (long)(sel >> 3) - 16, hi = lo + 1000;
@@ -97,6 +86,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         break;
     }
+    default:
+        break;
+    }
+}
+
+/* Selectors 5-7: byte counts, shapes (round trip through tc_format_shape) and integer lists. */
+static void fuzz_sizes_and_lists(uint8_t sel, const char *s)
+{
+    switch (sel % 8) {
     case 5: {
         int64_t v = -1, max = INT64_C(1) << (sel >> 3); /* max from 1 to 2^31 */
         if (tc_parse_bytes("--opt", s, max, &v) == 0)
@@ -137,7 +135,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         break;
     }
+    default:
+        break;
     }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *s;
+    uint8_t sel;
+    if (size < 1)
+        return 0;
+    sel = data[0];
+    s = malloc(size); /* exactly size-1 bytes of text + NUL: ASan sees any read past the end */
+    if (s == NULL)
+        return 0;
+    memcpy(s, data + 1, size - 1);
+    s[size - 1] = '\0';
+    tc_clearerr();
+
+    if (sel % 8 < 5)
+        fuzz_numbers(sel, s);
+    else
+        fuzz_sizes_and_lists(sel, s);
     free(s);
     return 0;
 }

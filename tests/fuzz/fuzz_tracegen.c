@@ -206,18 +206,11 @@ static void compound(struct rd *r, hid_t f, const char *name, const char *const 
     H5Tclose(t);
 }
 
-static void write_trace(struct rd *r, const char *path)
+/* Root attributes: the format name and version (sometimes wrong), the text and number attributes (each
+ * sometimes absent). */
+static void write_root_attrs(struct rd *r, hid_t f, uint32_t present, int vlen)
 {
-    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    uint32_t present = ~u32(r);          /* bit set = present (mostly all) */
-    int vlen = u8(r) & 1;
-    int n_params = u8(r) % 9, n_configs = u8(r) % 9, n_dims = u8(r) % 5, n_inputs = u8(r) % 5;
-    int n_runs = u8(r) % 17, n_exec = u8(r) % 129;
     char text[201];
-    if (f < 0)
-        return;
-
-    /* root attributes */
     static const char *str_attrs[] = {"generator", "created_utc", "kernel", "device_name", "timer", "protocol"};
     static const char *num_attrs[] = {"device_cc", "device_sms", "device_l2_bytes", "driver_version",
                                       "cuda_version", "warmup_ms", "rep_ms", "flush_bytes", "compile_jobs", "seed"};
@@ -255,7 +248,12 @@ static void write_trace(struct rd *r, const char *path)
         }
     }
 
-    /* /params and /dims: rows normally match /configs and /inputs */
+}
+
+/* /params and /dims: rows normally match /configs and /inputs. */
+static void write_params_dims(struct rd *r, hid_t f, uint32_t present, int n_params, int n_configs, int n_dims,
+                              int n_inputs)
+{
     if (present >> 18 & 1) {
         hsize_t d[2] = {(hsize_t)(u8(r) < 240 ? n_configs : u8(r) % 9), (hsize_t)n_params};
         int rank = u8(r) < 248 ? 2 : 1;
@@ -285,6 +283,52 @@ static void write_trace(struct rd *r, const char *path)
             H5Dclose(ds);
         }
     }
+
+}
+
+/* The optional extras: /compile_warmup_ms and /compile_log. */
+static void write_extras(struct rd *r, hid_t f, uint32_t present, int n_configs)
+{
+    if (!(present >> 26 & 1)) {
+        hsize_t d = (hsize_t)(u8(r) % 9);
+        hid_t ds = dataset(f, "compile_warmup_ms", H5T_NATIVE_DOUBLE, 1, &d, 0);
+        double v[8];
+        for (hsize_t i = 0; i < d; i++)
+            v[i] = pick_double(r, 300);
+        if (ds >= 0) {
+            if (d > 0)
+                H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+            H5Dclose(ds);
+        }
+    }
+    if (!(present >> 27 & 1)) {
+        hsize_t d = (hsize_t)(u8(r) < 200 ? n_configs : u8(r) % 9);
+        hid_t t = H5Tcopy(H5T_C_S1), ds;
+        const char *logs[8] = {"", "error: x", "", "", "", "", "", ""};
+        H5Tset_size(t, H5T_VARIABLE);
+        ds = dataset(f, "compile_log", t, 1, &d, 0);
+        if (ds >= 0) {
+            if (d > 0)
+                H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, logs);
+            H5Dclose(ds);
+        }
+        H5Tclose(t);
+    }
+}
+
+static void write_trace(struct rd *r, const char *path)
+{
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    uint32_t present = ~u32(r);          /* bit set = present (mostly all) */
+    int vlen = u8(r) & 1;
+    int n_params = u8(r) % 9, n_configs = u8(r) % 9, n_dims = u8(r) % 5, n_inputs = u8(r) % 5;
+    int n_runs = u8(r) % 17, n_exec = u8(r) % 129;
+    if (f < 0)
+        return;
+
+    write_root_attrs(r, f, present, vlen);
+
+    write_params_dims(r, f, present, n_params, n_configs, n_dims, n_inputs);
 
     /* compounds */
     static const char *cfg_names[] = {"status", "compile_ms", "load_ms", "registers", "smem_bytes", "spill_bytes"};
@@ -321,32 +365,7 @@ static void write_trace(struct rd *r, const char *path)
             H5Dclose(ds);
         }
     }
-    /* optional extras */
-    if (!(present >> 26 & 1)) {
-        hsize_t d = (hsize_t)(u8(r) % 9);
-        hid_t ds = dataset(f, "compile_warmup_ms", H5T_NATIVE_DOUBLE, 1, &d, 0);
-        double v[8];
-        for (hsize_t i = 0; i < d; i++)
-            v[i] = pick_double(r, 300);
-        if (ds >= 0) {
-            if (d > 0)
-                H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
-            H5Dclose(ds);
-        }
-    }
-    if (!(present >> 27 & 1)) {
-        hsize_t d = (hsize_t)(u8(r) < 200 ? n_configs : u8(r) % 9);
-        hid_t t = H5Tcopy(H5T_C_S1), ds;
-        const char *logs[8] = {"", "error: x", "", "", "", "", "", ""};
-        H5Tset_size(t, H5T_VARIABLE);
-        ds = dataset(f, "compile_log", t, 1, &d, 0);
-        if (ds >= 0) {
-            if (d > 0)
-                H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, logs);
-            H5Dclose(ds);
-        }
-        H5Tclose(t);
-    }
+    write_extras(r, f, present, n_configs);
     H5Fclose(f);
 }
 

@@ -1,0 +1,121 @@
+/* report_io.c — the report parts' shared messages and files (report_ctx.h, "report_io.c"): bounded formatting,
+ * progress lines, findings, the interrupt check, files in the report's temporary directory, TSV tables. It sits
+ * below every report_*.c file: they call it, it calls none of them. */
+#include "report_ctx.h"
+#include "tc_atomic.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int report_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    n = vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= len)
+        return tc_seterr("path or text too long: '%.60s...'", buf);
+    return 0;
+}
+
+void report_say(struct report_ctx *c, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    if (c->o->progress == NULL)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    c->o->progress(buf, c->o->progress_arg);
+}
+
+int report_finding(struct report_ctx *c, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    if (c->n_findings >= REPORT_MAX_FINDINGS)
+        return 0;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if ((c->findings[c->n_findings] = strdup(buf)) == NULL)
+        return tc_seterr("out of memory");
+    c->n_findings++;
+    return 0;
+}
+
+int report_check_interrupt(struct report_ctx *c)
+{
+    if (c->o->interrupted != NULL && *c->o->interrupted)
+        return tc_seterr("interrupted");
+    return 0;
+}
+
+/* ---- files ------------------------------------------------------------------------------------------------ */
+
+FILE *report_open(struct report_ctx *c, const char *name, char *path, size_t len)
+{
+    FILE *fp;
+    if (report_fmt(path, len, "%s/%s", c->od.tmp, name) != 0)
+        return NULL;
+    if ((fp = fopen(path, "w")) == NULL)
+        tc_seterr("%s: cannot create: %s", path, strerror(errno));
+    return fp;
+}
+
+int report_close(FILE *fp, const char *path)
+{
+    int rc = tc_stream_check(fp, path);
+    if (fclose(fp) != 0 && rc == 0)
+        rc = tc_seterr_env("%s: write failed: %s", path, strerror(errno));
+    return rc;
+}
+
+int report_write_tsv(struct report_ctx *c, const char *name, const struct table *t)
+{
+    char path[PATH_MAX];
+    FILE *fp = report_open(c, name, path, sizeof path);
+    if (fp == NULL)
+        return -1;
+    if (table_write_tsv(t, fp) != 0) { /* its message gives the OS's reason */
+        fclose(fp);
+        return tc_preferr("%s", path);
+    }
+    return report_close(fp, path);
+}
+
+int report_keep_table(struct report_ctx *c, struct table *t, const char *file, const char *head, int max_rows)
+{
+    if (t == NULL)
+        return -1;
+    if (c->n_tabs >= REPORT_MAX_TABLES)
+        return tc_seterr("internal: more than %d tables", REPORT_MAX_TABLES);
+    c->tabs[c->n_tabs] = t;
+    c->tab_files[c->n_tabs] = file;
+    c->tab_heads[c->n_tabs] = head;
+    c->tab_max_rows[c->n_tabs] = max_rows;
+    c->n_tabs++;
+    return report_write_tsv(c, file, t);
+}
+
+int report_copy_file(const char *from, const char *to)
+{
+    char buf[8192];
+    size_t n;
+    FILE *in = fopen(from, "rb"), *out;
+    if (in == NULL)
+        return tc_seterr("%s: cannot read: %s", from, strerror(errno));
+    if ((out = fopen(to, "wb")) == NULL) {
+        fclose(in);
+        return tc_seterr("%s: cannot create: %s", to, strerror(errno));
+    }
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, out) != n)
+            break;
+    fclose(in);
+    return report_close(out, to);
+}

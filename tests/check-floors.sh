@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# check-floors.sh — the house rules a reader relies on, checked on the source tree (docs/architecture.md, "Floors"):
+#  1. floors: a file includes headers of its own module or of modules on lower floors only (util 0; trace and
+#     kernels 1; collect, import, export, record and simulate 2, which do not include each other; analysis 3; the
+#     commands' entry points, */cmd_*.c with tunecost.h, 4; tunecost.c 5). A header no floor knows is an error.
+#  2. no static function shares its name with a static function of another module (a reader, and every
+#     cross-reference tool, would take them for one);
+#  3. no function body longer than 100 lines, tests and benchmarks included (bodies counted from the opening '{' in
+#     column 0 to the closing '}');
+#  4. no circle between two files of a module: when a.c calls a function b.c defines, b.c calls none a.c defines
+#     (a lower file owns what both need: report_io.c, trace_handle.c, bench_launch.c).
+# Usage: check-floors.sh SOURCE_ROOT        Exit: 0 clean, 1 a rule is broken (each case named).
+set -u
+ROOT=$(realpath "${1:?usage: check-floors.sh SOURCE_ROOT}")
+cd "$ROOT" || exit 1
+MODULES="util trace kernels collect import export record simulate analysis"
+floor_of_module() {
+    case "$1" in
+    util) echo 0 ;; trace | kernels) echo 1 ;; collect | import | export | record | simulate) echo 2 ;;
+    analysis) echo 3 ;; commands) echo 4 ;; top) echo 5 ;; *) echo "" ;;
+    esac
+}
+# The module a source file belongs to: its folder, "commands" for an entry point, "top" for tunecost.c.
+module_of_file() {
+    case "$1" in
+    tunecost.c) echo top ;; tunecost.h | */cmd_*.c) echo commands ;; */*) echo "${1%%/*}" ;; *) echo "?" ;;
+    esac
+}
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+mapfile -t FILES < <(for m in $MODULES; do [ -d "$m" ] && find "$m" -name '*.[ch]' -not -path '*/python/*'; done | sort)
+FILES+=(tunecost.c tunecost.h)
+declare -A HDR_MODULE=([tc_version.h]=util [kernels_src.h]=kernels)
+for f in "${FILES[@]}"; do
+    case "$f" in *.h) HDR_MODULE[$(basename "$f")]=$(module_of_file "$f") ;; esac
+done
+
+# 1. floors
+for f in "${FILES[@]}"; do
+    mod=$(module_of_file "$f")
+    fl=$(floor_of_module "$mod")
+    [ -n "$fl" ] || { fail "$f: module '$mod' has no floor (add it to tests/check-floors.sh and docs/architecture.md)"; continue; }
+    while IFS= read -r inc; do
+        hm=${HDR_MODULE[$inc]:-}
+        [ -n "$hm" ] || { fail "$f: includes \"$inc\", a header no module owns"; continue; }
+        [ "$hm" = "$mod" ] && continue
+        hf=$(floor_of_module "$hm")
+        if [ "$hf" -gt "$fl" ]; then
+            fail "$f (floor $fl, $mod) includes $inc of $hm (floor $hf): a higher floor"
+        elif [ "$hf" -eq "$fl" ]; then
+            fail "$f ($mod) includes $inc of $hm: modules on one floor do not use each other"
+        fi
+    done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+done
+
+# 2. static functions with one name in two modules
+dups=$(for f in "${FILES[@]}"; do
+    case "$f" in *.c) ;; *) continue ;; esac
+    sed -nE 's/^static [A-Za-z_][A-Za-z0-9_ *]*[ *]([a-z_][a-z0-9_]*)\(.*/\1/p' "$f" | sort -u |
+        sed "s|\$| $(module_of_file "$f") $f|"
+done | sort | awk '{ if ($1 == name && $2 != mod) print name ": " file " and " $3; name = $1; mod = $2; file = $3 }')
+[ -z "$dups" ] || while IFS= read -r d; do fail "static function $d (give each a name of its module)"; done <<<"$dups"
+
+# 3. function bodies over 100 lines
+long=$(for f in "${FILES[@]}" bench/*.c tests/*.c tests/fuzz/*.c tests/corpus/*.c; do
+    case "$f" in *.c) ;; *) continue ;; esac
+    awk -v f="$f" '
+        /^\{/ { start = FNR; head = prev }
+        /^\}/ && start { n = FNR - start - 1; if (n > 100) print f ":" start ": " n " lines: " head; start = 0 }
+        { if ($0 !~ /^[ \t]*$/ && $0 !~ /^\{/) prev = $0 }
+    ' "$f"
+done)
+[ -z "$long" ] || while IFS= read -r l; do fail "function over 100 lines: $l"; done <<<"$long"
+
+# 4. circles between two files of one module: the functions each file defines (not static: name at column 0 after
+#    the return type, then its body's '{' on the next line) and, for each pair, whether each calls the other's.
+defined() { awk '/^\{/ && prev ~ /^[A-Za-z].*[ *]([a-z_][a-z0-9_]*)\(/ && prev !~ /^static/ {
+                 s = prev; sub(/\(.*/, "", s); n = split(s, w, /[ *]+/); print w[n] } { prev = $0 }' "$1" | sort -u; }
+calls_any() { # stripped-file names-file: 0 if the file (comments stripped) names one of the names
+    grep -qwFf "$2" "$1"
+}
+CIRC=$(mktemp -d "${TMPDIR:-/tmp}/tc-floors.XXXXXX")
+trap 'rm -rf "$CIRC"' EXIT
+for m in $MODULES; do
+    [ -d "$m" ] || continue
+    mapfile -t CS < <(find "$m" -maxdepth 1 -name '*.c' | sort)
+    for f in "${CS[@]}"; do
+        defined "$f" >"$CIRC/$(basename "$f").defs"
+        perl -0777 -pe 's{/\*.*?\*/}{}gs; s{//[^\n]*}{}g' "$f" >"$CIRC/$(basename "$f").code"
+    done
+    for ((i = 0; i < ${#CS[@]}; i++)); do
+        for ((j = i + 1; j < ${#CS[@]}; j++)); do
+            a=${CS[i]} b=${CS[j]}
+            da=$CIRC/$(basename "$a").defs db=$CIRC/$(basename "$b").defs
+            [ -s "$da" ] && [ -s "$db" ] || continue
+            if calls_any "$CIRC/$(basename "$a").code" "$db" && calls_any "$CIRC/$(basename "$b").code" "$da"; then
+                fail "circle: $a and $b call each other (move what both need to a lower file)"
+            fi
+        done
+    done
+done
+
+[ "$fails" -eq 0 ] && echo "floors: ${#FILES[@]} files, includes by floor, static names, function lengths and circles ok"
+[ "$fails" -eq 0 ]
