@@ -173,6 +173,8 @@ extern const char *const report_model_names[REPORT_N_MODELS];
 /* How a finding describes model m: "the paper's ideal model (an optimistic bound: ...)". */
 extern const char *const report_model_labels[REPORT_N_MODELS];
 void report_model_scenario(struct sim_scenario *sc, int model, int early, int factor);
+/* Three seeds as independent replicates of a measure: their mean and its 95% CI, mean ± t(0.975, 2)·sd/√3. */
+void report_seeds_ci(const double v[3], double *mean, double *lo, double *hi);
 /* The selection seed of stability seed k (0: the report's own seed). */
 uint64_t report_seed_k(uint64_t seed, int k);
 /* Share of the variance of y explained by grouping the samples on x into up to 10 equal-width bins (eta²). */

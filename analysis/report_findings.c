@@ -50,6 +50,8 @@ static void fmt_time(char *buf, size_t len, const struct est_row *e)
 struct stab_row {
     double v[3];
     char cat[3][48];
+    double mean, lo, hi;   /* over the three seeds: mean and 95% CI */
+    char category[48];     /* the verdict, or "no verdict" */
     int stable;
 };
 
@@ -75,20 +77,33 @@ static int find_stab(const struct table *t, const char *verdict, const char *mod
             out->v[k] = table_num(t, i, a);
             snprintf(out->cat[k], sizeof out->cat[k], "%s", table_cell(t, i, b));
         }
+        {
+            int cmean = table_col_need(t, "mean"), clo = table_col_need(t, "ci_lo"), chi = table_col_need(t, "ci_hi");
+            int ccat = table_col_need(t, "category");
+            if (cmean < 0 || clo < 0 || chi < 0 || ccat < 0)
+                return -1;
+            out->mean = table_num(t, i, cmean);
+            out->lo = table_num(t, i, clo);
+            out->hi = table_num(t, i, chi);
+            snprintf(out->category, sizeof out->category, "%s", table_cell(t, i, ccat));
+        }
         out->stable = (int)table_num(t, i, cst);
         return 0;
     }
     return tc_seterr("%s: no row %s / %s / %s", table_title(t), verdict, model, measure);
 }
 
-/* "none (ratios 1.02, 0.98, 1.05 on three seeds)" or "unsettled: none, saves time, none (ratios ...)". */
+/* "none (1.04, 1.03, 1.02 on three seeds; mean 1.03, 95% CI 1.01 to 1.06)" or, where the CI over the seeds reaches
+ * past a threshold, "no verdict (1.10, 1.11, 1.06 on three seeds; mean 1.09, 95% CI 1.02 to 1.16 reaches past the
+ * 10% threshold)". */
 static void fmt_stab(char *buf, size_t len, const struct stab_row *r)
 {
     if (r->stable)
-        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds)", r->cat[0], r->v[0], r->v[1], r->v[2]);
+        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f)", r->category,
+                 r->v[0], r->v[1], r->v[2], r->mean, r->lo, r->hi);
     else
-        snprintf(buf, len, "not settled: %s / %s / %s on three seeds (%.2f, %.2f, %.2f), no verdict", r->cat[0],
-                 r->cat[1], r->cat[2], r->v[0], r->v[1], r->v[2]);
+        snprintf(buf, len, "no verdict (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f reaches past "
+                 "the 10%% threshold)", r->v[0], r->v[1], r->v[2], r->mean, r->lo, r->hi);
 }
 
 
@@ -162,41 +177,71 @@ static int finding_frontier(struct report_ctx *c)
     double rn = gsl_stats_spearman(a, 1, a + m, 1, (size_t)m, work);
     if (x.stable)
         rc = report_finding(c, "Along the frontier of %s (%d points, Table 6) N_CONFIG rises with tuning time "
-                            "(Spearman rho %.2f) while EXEC_TIME %s on three seeds (rho %.2f, %.2f, %.2f).",
-                            c->input_label, m, rn, x.cat[0], x.v[0], x.v[1], x.v[2]);
+                            "(Spearman rho %.2f) while EXEC_TIME %s (rho %.2f, %.2f, %.2f on three seeds; mean %.2f, "
+                            "95%% CI %.2f to %.2f).", c->input_label, m, rn, x.category, x.v[0], x.v[1], x.v[2],
+                            x.mean, x.lo, x.hi);
     else
         rc = report_finding(c, "Along the frontier of %s (%d points, Table 6) N_CONFIG rises with tuning time "
-                            "(Spearman rho %.2f); EXEC_TIME's trend along it changes with the seed (rho %.2f, %.2f, "
-                            "%.2f on three seeds), so it is noise: no statement on it.", c->input_label, m, rn,
-                            x.v[0], x.v[1], x.v[2]);
+                            "(Spearman rho %.2f); EXEC_TIME's trend along it is not settled (rho %.2f, %.2f, %.2f on "
+                            "three seeds; mean %.2f, 95%% CI %.2f to %.2f reaches past |rho| = 0.3): no statement on "
+                            "it.", c->input_label, m, rn, x.v[0], x.v[1], x.v[2], x.mean, x.lo, x.hi);
 out:
     free(a);
     free(work);
     return rc;
 }
 
-/* The single input's best configuration and how long the paper's tuner takes to get near it (re-evaluated). */
+/* "; on three seeds 22.53, 21.97, 24.08 s: mean 22.86 s, 95% CI 20.15-25.57" — or whether the target is reached at
+ * all changes with the seed: the time-to-target row of stability.tsv (each seed its own selection and fresh runs). */
+static void fmt_reach(char *buf, size_t len, const struct stab_row *r)
+{
+    int reached = 0;
+    for (int k = 0; k < 3; k++)
+        reached += strcmp(r->cat[k], "reached") == 0;
+    if (reached == 3)
+        snprintf(buf, len, "on three seeds %.2f, %.2f, %.2f s: mean %.2f s, 95%% CI %.2f-%.2f", r->v[0], r->v[1],
+                 r->v[2], r->mean, r->lo, r->hi);
+    else
+        snprintf(buf, len, "reached on %d of three seeds", reached);
+}
+
+/* The single input's best configuration and how long the paper's tuner takes to get near it: seed 1's sample
+ * re-evaluated (time-to-target-input.tsv) and the three seeds (stability.tsv); a target reached on some seeds and
+ * not on others gets no verdict. */
 static int finding_best_speed(struct report_ctx *c)
 {
     const struct sim_data *d = c->d[REPORT_SIM_INPUT];
     double opt_ms = sim_data_optimal_ms(d, 0, c->s[REPORT_SIM_INPUT].truth);
     double best_tf = sim_data_flops(d, 0) / opt_ms / 1e9;
-    struct est_row e90, e98;
-    char s90[96], s98[96];
-    if (find_est(c->ttt_input, "target_speedup", 0.90, report_scenarios[SC_BASELINE].name, &e90) != 0 ||
-        find_est(c->ttt_input, "target_speedup", 0.98, report_scenarios[SC_BASELINE].name, &e98) != 0)
-        return -1;
-    fmt_time(s90, sizeof s90, &e90);
-    fmt_time(s98, sizeof s98, &e98);
+    struct est_row e[2];
+    struct stab_row st[2];
+    static const double target[2] = {0.90, 0.98};
+    static const char *const meas[2] = {"time_s_0.90", "time_s_0.98"};
+    char part[2][512], best[128];
+    int runs = report_reeval_runs(c->s[REPORT_SIM_INPUT].runs);
+    for (int k = 0; k < 2; k++) {
+        char ts[96], sd[256];
+        if (find_est(c->ttt_input, "target_speedup", target[k], report_scenarios[SC_BASELINE].name, &e[k]) != 0 ||
+            find_stab(c->stability, "time-to-target", "sequential", meas[k], &st[k]) != 0)
+            return -1;
+        fmt_time(ts, sizeof ts, &e[k]);
+        fmt_reach(sd, sizeof sd, &st[k]);
+        if (st[k].stable && isfinite(e[k].time_s))
+            snprintf(part[k], sizeof part[k], "%.0f%% of it after %s of tuning on average (mean speedup %.3f on %d "
+                     "fresh runs; %s)", 100 * target[k], ts, e[k].speedup, runs, sd);
+        else if (st[k].stable)
+            snprintf(part[k], sizeof part[k], "%.0f%% of it in none of the samples on any of three seeds",
+                     100 * target[k]);
+        else
+            snprintf(part[k], sizeof part[k], "%.0f%% of it: not settled, %s (this seed: %s), no verdict",
+                     100 * target[k], sd, ts);
+    }
     if (!isnan(sim_data_flops(d, 0)))
-        return report_finding(c, "For %s the best configuration runs at %.1f TFLOP/s; the paper's tuner reaches 90%% "
-                              "of it after %s of tuning on average (mean speedup %.3f on %d fresh runs) and 98%% after "
-                              "%s (%.3f).", c->input_label, best_tf, s90, e90.speedup,
-                              report_reeval_runs(c->s[REPORT_SIM_INPUT].runs), s98, e98.speedup);
-    return report_finding(c, "For %s the best configuration takes %.4g ms (flops unknown); the paper's tuner reaches "
-                          "90%% of its speed after %s (mean speedup %.3f on %d fresh runs) and 98%% after %s (%.3f).",
-                          c->input_label, opt_ms, s90, e90.speedup,
-                          report_reeval_runs(c->s[REPORT_SIM_INPUT].runs), s98, e98.speedup);
+        snprintf(best, sizeof best, "runs at %.1f TFLOP/s", best_tf);
+    else
+        snprintf(best, sizeof best, "takes %.4g ms (flops unknown)", opt_ms);
+    return report_finding(c, "For %s the best configuration %s; the paper's tuner (sequential compilation) reaches %s, "
+                          "and %s.", c->input_label, best, part[0], part[1]);
 }
 
 /* verdicts.tsv: seed 1's re-evaluated time to target of a model (early stopping on or off). */
@@ -319,18 +364,21 @@ static int cost_time(const struct table *t, int k, const char *setting, const ch
     return tc_seterr("costs.tsv: no row for seed %d, %s, %s", k, setting, model);
 }
 
-/* "takes longer (3.52, 3.61, 3.40 on three seeds)": a ratio of times a / b on three seeds, above 1.1 `more`,
- * below 0.9 `less`, else "no change"; the seeds disagreeing: not settled, no verdict. */
+/* "takes longer (3.52, 3.61, 3.40 on three seeds; mean 3.51, 95% CI 3.22 to 3.80)": a ratio of times on three
+ * seeds, its verdict by the 95% CI over the seeds (report_seeds_ci): above 1.1 `more`, below 0.9 `less`, inside
+ * [0.9, 1.1] "no change", else no verdict. */
 static void fmt_ratio3(char *buf, size_t len, const double r[3], const char *more, const char *less)
 {
-    const char *cat[3];
-    for (int k = 0; k < 3; k++)
-        cat[k] = !isfinite(r[k]) ? "n/a" : r[k] > 1.1 ? more : r[k] < 0.9 ? less : "no change";
-    if (strcmp(cat[0], cat[1]) == 0 && strcmp(cat[0], cat[2]) == 0 && strcmp(cat[0], "n/a") != 0)
-        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds)", cat[0], r[0], r[1], r[2]);
+    double mean, lo, hi;
+    report_seeds_ci(r, &mean, &lo, &hi);
+    const char *cat = !isfinite(lo) || !isfinite(hi) ? NULL : lo > 1.1 ? more : hi < 0.9 ? less
+                      : lo >= 0.9 && hi <= 1.1 ? "no change" : NULL;
+    if (cat != NULL)
+        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f)", cat, r[0], r[1],
+                 r[2], mean, lo, hi);
     else
-        snprintf(buf, len, "not settled: %s / %s / %s on three seeds (%.2f, %.2f, %.2f), no verdict", cat[0], cat[1],
-                 cat[2], r[0], r[1], r[2]);
+        snprintf(buf, len, "no verdict (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f reaches past "
+                 "the 10%% threshold)", r[0], r[1], r[2], mean, lo, hi);
 }
 
 /* What the cost model can charge on this trace. Where a cost is not recorded, which and how it is estimated; where

@@ -611,25 +611,55 @@ static int stab_find(const struct tsv *t, const char *verdict, const char *model
     return -1;
 }
 
-/* The seeds' categories agree (recomputed from the category columns, not from `stable`). */
-static int stab_agrees(const struct tsv *t, int row)
+/* The 95% CI of the mean of three independent replicates: t(0.975, 2) = 4.302652729911275 (Student's t table). */
+static void ci3(const double v[3], double *mean, double *lo, double *hi)
 {
-    const char *c1 = tsv_cell(t, row, "category_1");
-    int same = strcmp(c1, tsv_cell(t, row, "category_2")) == 0 && strcmp(c1, tsv_cell(t, row, "category_3")) == 0;
-    ck_assert_int_eq((int)tsv_num(t, row, "stable"), same && strcmp(c1, "n/a") != 0);
-    return same && strcmp(c1, "n/a") != 0;
+    double m = (v[0] + v[1] + v[2]) / 3, sd = sqrt(((v[0] - m) * (v[0] - m) + (v[1] - m) * (v[1] - m) +
+                                                    (v[2] - m) * (v[2] - m)) / 2);
+    *mean = m;
+    *lo = m - 4.302652729911275 * sd / sqrt(3.0);
+    *hi = m + 4.302652729911275 * sd / sqrt(3.0);
 }
 
-/* "none (1.04, 1.02, 1.06 on three seeds)" or the unsettled form, as the findings print a stability row. */
+/* Whether a stability row has a verdict, recomputed here from its three seed values (not from `stable`): a ratio
+ * (early-stop, parallel-compile: 0.9 / 1.1) or the frontier's rho (-0.3 / 0.3) by its CI over the seeds lying clear
+ * of the thresholds; eta squared and time-to-target by the three seeds' categories agreeing. The `category`,
+ * `mean`, `ci_*` and `stable` columns are checked against it. */
+static int stab_agrees(const struct tsv *t, int row)
+{
+    const char *verdict = tsv_cell(t, row, "verdict"), *c1 = tsv_cell(t, row, "category_1"), *want;
+    double v[3] = {tsv_num(t, row, "seed_1"), tsv_num(t, row, "seed_2"), tsv_num(t, row, "seed_3")}, m, lo, hi;
+    if (strcmp(verdict, "exec-time") == 0 || strcmp(verdict, "time-to-target") == 0) {
+        int same = strcmp(c1, tsv_cell(t, row, "category_2")) == 0 && strcmp(c1, tsv_cell(t, row, "category_3")) == 0 &&
+                   strcmp(c1, "n/a") != 0;
+        want = same ? c1 : "no verdict";
+    } else {
+        int rho = strcmp(verdict, "exec-time-frontier") == 0;
+        double tl = rho ? -0.3 : 0.9, th = rho ? 0.3 : 1.1;
+        ci3(v, &m, &lo, &hi);
+        ck_assert_double_eq_tol(tsv_num(t, row, "mean"), m, 1e-4);
+        ck_assert_double_eq_tol(tsv_num(t, row, "ci_lo"), lo, 1e-4);
+        ck_assert_double_eq_tol(tsv_num(t, row, "ci_hi"), hi, 1e-4);
+        want = lo > th ? (rho ? "rises" : "saves time") : hi < tl ? (rho ? "falls" : "costs time")
+               : lo >= tl && hi <= th ? (rho ? "looks random" : "none") : "no verdict";
+    }
+    ck_assert_str_eq(tsv_cell(t, row, "category"), want);
+    ck_assert_int_eq((int)tsv_num(t, row, "stable"), strcmp(want, "no verdict") != 0);
+    return strcmp(want, "no verdict") != 0;
+}
+
+/* "none (1.04, 1.02, 1.06 on three seeds; mean 1.04, 95% CI 0.99 to 1.09)" or the no-verdict form, as the findings
+ * print a ratio's stability row. */
 static void stab_text(const struct tsv *t, int row, char *buf, size_t len)
 {
+    double v[3] = {tsv_num(t, row, "seed_1"), tsv_num(t, row, "seed_2"), tsv_num(t, row, "seed_3")}, m, lo, hi;
+    ci3(v, &m, &lo, &hi);
     if (stab_agrees(t, row))
-        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds)", tsv_cell(t, row, "category_1"),
-                 tsv_num(t, row, "seed_1"), tsv_num(t, row, "seed_2"), tsv_num(t, row, "seed_3"));
+        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f)",
+                 tsv_cell(t, row, "category"), v[0], v[1], v[2], m, lo, hi);
     else
-        snprintf(buf, len, "not settled: %s / %s / %s on three seeds (%.2f, %.2f, %.2f), no verdict",
-                 tsv_cell(t, row, "category_1"), tsv_cell(t, row, "category_2"), tsv_cell(t, row, "category_3"),
-                 tsv_num(t, row, "seed_1"), tsv_num(t, row, "seed_2"), tsv_num(t, row, "seed_3"));
+        snprintf(buf, len, "no verdict (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f reaches past "
+                 "the 10%% threshold)", v[0], v[1], v[2], m, lo, hi);
 }
 
 /* Row of a long-format re-evaluated table (time-to-target-*.tsv) for (target, scenario). */
@@ -750,16 +780,40 @@ static void check_frontier(const char *out, const char *md)
     tsv_free(&t6);
 }
 
-/* What the tuner reaches and the models: time-to-target-input.tsv. */
-static void check_input_times(const char *md, const struct tsv *ti)
+/* What the tuner reaches and the models: time-to-target-input.tsv, and the three seeds of stability.tsv (seed 1 is
+ * the same sample replayed on the same fresh runs, so its time equals time-to-target-input.tsv's). */
+static void check_input_times(const char *md, const struct tsv *ti, const struct tsv *st)
 {
     static const char *const sc[4] = {"baseline", "per-exec", "pipelined", "parallel"};
-    char want[1024], a[96], b[96], t4[4][96];
-    int r90 = est_find(ti, "target_speedup", 0.90, "baseline"), r98 = est_find(ti, "target_speedup", 0.98, "baseline");
-    time_text(ti, r90, a, sizeof a);
-    time_text(ti, r98, b, sizeof b);
-    snprintf(want, sizeof want, "reaches 90%% of it after %s of tuning on average (mean speedup %.3f on 300 fresh "
-             "runs) and 98%% after %s (%.3f).", a, tsv_num(ti, r90, "speedup"), b, tsv_num(ti, r98, "speedup"));
+    static const double target[2] = {0.90, 0.98};
+    static const char *const meas[2] = {"time_s_0.90", "time_s_0.98"};
+    char want[1200], part[2][512], t4[4][96];
+    for (int k = 0; k < 2; k++) {
+        int r = est_find(ti, "target_speedup", target[k], "baseline");
+        int q = stab_find(st, "time-to-target", "sequential", meas[k]);
+        double v[3] = {tsv_num(st, q, "seed_1"), tsv_num(st, q, "seed_2"), tsv_num(st, q, "seed_3")}, m, lo, hi;
+        int reached = isfinite(v[0]) + isfinite(v[1]) + isfinite(v[2]);
+        char ts[96], sd[256];
+        ck_assert(isnan(v[0]) ? isnan(tsv_num(ti, r, "time_s")) : fabs(v[0] - tsv_num(ti, r, "time_s")) < 1e-6);
+        time_text(ti, r, ts, sizeof ts);
+        ci3(v, &m, &lo, &hi);
+        if (reached == 3)
+            snprintf(sd, sizeof sd, "on three seeds %.2f, %.2f, %.2f s: mean %.2f s, 95%% CI %.2f-%.2f", v[0], v[1],
+                     v[2], m, lo, hi);
+        else
+            snprintf(sd, sizeof sd, "reached on %d of three seeds", reached);
+        if (reached == 3)
+            snprintf(part[k], sizeof part[k], "%.0f%% of it after %s of tuning on average (mean speedup %.3f on 300 "
+                     "fresh runs; %s)", 100 * target[k], ts, tsv_num(ti, r, "speedup"), sd);
+        else if (reached == 0)
+            snprintf(part[k], sizeof part[k], "%.0f%% of it in none of the samples on any of three seeds",
+                     100 * target[k]);
+        else
+            snprintf(part[k], sizeof part[k], "%.0f%% of it: not settled, %s (this seed: %s), no verdict",
+                     100 * target[k], sd, ts);
+        ck_assert_int_eq(stab_agrees(st, q), reached == 0 || reached == 3);
+    }
+    snprintf(want, sizeof want, "the paper's tuner (sequential compilation) reaches %s, and %s.", part[0], part[1]);
     ck_has(md, want);
     for (int k = 0; k < 4; k++)
         time_text(ti, est_find(ti, "target_speedup", 0.95, sc[k]), t4[k], sizeof t4[k]);
@@ -806,52 +860,56 @@ static void check_verdicts(const char *out, const char *md, const struct tsv *st
     tsv_free(&pts);
 }
 
-/* Two families against the common reference: per cost model, who leads at every budget recomputed from the
- * re-evaluated speedups of landscapes-common.tsv (both finite), the three seeds compared; seed 1's sequential time
- * to 0.95 per family. */
+/* Two families against the common reference: per cost model and seed, at how many budgets each family's
+ * re-evaluated speedup lies above the other's 95% CI, recomputed from landscapes-common.tsv; a family leads when it
+ * is ahead at more than half of the budgets on all three seeds. Seed 1's sequential time to 0.95 per family. */
 static void check_common(const char *out, const char *md)
 {
     struct tsv t;
-    char want[512], fam[2][256] = {"", ""};
-    double t95[2] = {NAN, NAN};
+    char want[1024], fam[2][256] = {"", ""}, t95[2][96];
     tsv_read(out, "landscapes-common.tsv", &t);
     ck_assert_int_gt(t.n_rows, 0);
     for (int m = 0; m < N_MODELS3; m++) {
-        char lead[3][64];
+        int ahead[3][2] = {{0, 0}, {0, 0}, {0, 0}}, both[3] = {0, 0, 0}, lead[2] = {1, 1};
         for (int k = 1; k <= 3; k++) {
-            double sp[2][6];
-            int nb[2] = {0, 0}, both = 0, w0 = 0, w1 = 0;
+            double lo[2][6], hi[2][6];
+            int nb[2] = {0, 0};
             for (int i = 0; i < t.n_rows; i++) {
                 if ((int)tsv_num(&t, i, "seed_index") != k || strcmp(tsv_cell(&t, i, "model"), models3[m]) != 0)
                     continue;
                 int f = fam[0][0] == '\0' || strcmp(tsv_cell(&t, i, "family"), fam[0]) == 0 ? 0 : 1;
                 snprintf(fam[f], sizeof fam[f], "%s", tsv_cell(&t, i, "family"));
-                if (strcmp(tsv_cell(&t, i, "kind"), "budget_s") == 0)
-                    sp[f][nb[f]++] = tsv_num(&t, i, "speedup");
-                else if (k == 1 && m == 0 && fabs(tsv_num(&t, i, "value") - 0.95) < 1e-9)
-                    t95[f] = tsv_num(&t, i, "time_s");
+                if (strcmp(tsv_cell(&t, i, "kind"), "budget_s") == 0) {
+                    lo[f][nb[f]] = tsv_num(&t, i, "speedup_lo");
+                    hi[f][nb[f]++] = tsv_num(&t, i, "speedup_hi");
+                } else if (k == 1 && m == 0 && fabs(tsv_num(&t, i, "value") - 0.95) < 1e-9) {
+                    if (isfinite(tsv_num(&t, i, "time_s")))
+                        snprintf(t95[f], sizeof t95[f], "%.2f s (95%% CI %.2f-%.2f)", tsv_num(&t, i, "time_s"),
+                                 tsv_num(&t, i, "time_s_lo"), tsv_num(&t, i, "time_s_hi"));
+                    else
+                        snprintf(t95[f], sizeof t95[f], "never");
+                }
             }
             ck_assert(nb[0] == 6 && nb[1] == 6);
             for (int q = 0; q < 6; q++)
-                if (isfinite(sp[0][q]) && isfinite(sp[1][q]))
-                    both++, w0 += sp[0][q] > sp[1][q], w1 += sp[1][q] > sp[0][q];
-            snprintf(lead[k - 1], sizeof lead[k - 1], "%s", both == 0 ? "n/a"
-                     : w0 == both ? "first leads at every budget"
-                     : w1 == both ? "second leads at every budget" : "neither leads at every budget");
+                if (isfinite(lo[0][q]) && isfinite(lo[1][q])) {
+                    both[k - 1]++;
+                    ahead[k - 1][0] += lo[0][q] > hi[1][q];
+                    ahead[k - 1][1] += lo[1][q] > hi[0][q];
+                }
+            for (int f = 0; f < 2; f++)
+                lead[f] &= both[k - 1] > 0 && 2 * ahead[k - 1][f] > both[k - 1];
         }
-        if (strcmp(lead[0], lead[1]) == 0 && strcmp(lead[0], lead[2]) == 0 && strcmp(lead[0], "n/a") != 0)
-            snprintf(want, sizeof want, "%s compilation: %s on all three seeds", models3[m],
-                     lead[0][0] == 'f'   ? "the first family leads"
-                     : lead[0][0] == 's' ? "the second family leads" : "neither family leads throughout");
-        else
-            snprintf(want, sizeof want, "%s compilation: who leads changes with the seed (%s / %s / %s), no verdict",
-                     models3[m], lead[0], lead[1], lead[2]);
+        snprintf(want, sizeof want, "%s compilation: %s (the first ahead at %d, %d, %d, the second at %d, %d, %d of "
+                 "%d, %d, %d budgets on three seeds)", models3[m],
+                 lead[0]   ? "the first family leads"
+                 : lead[1] ? "the second family leads"
+                           : "no verdict, neither family is ahead at most budgets on every seed",
+                 ahead[0][0], ahead[1][0], ahead[2][0], ahead[0][1], ahead[1][1], ahead[2][1], both[0], both[1],
+                 both[2]);
         ck_has(md, want);
     }
-    char a[32], b[32];
-    snprintf(a, sizeof a, isfinite(t95[0]) ? "%.2f s" : "never", t95[0]);
-    snprintf(b, sizeof b, isfinite(t95[1]) ? "%.2f s" : "never", t95[1]);
-    snprintf(want, sizeof want, "the paper's tuner reaches 0.95 of it after %s vs %s;", a, b);
+    snprintf(want, sizeof want, "the paper's tuner reaches 0.95 of it after %s vs %s;", t95[0], t95[1]);
     ck_has(md, want);
     tsv_free(&t);
 }
@@ -896,7 +954,7 @@ START_TEST(test_report_simulation_findings_match_files)
     check_selection(out, "time-to-target-all.tsv", "all");
     check_knobs(out, md, &st);
     check_frontier(out, md);
-    check_input_times(md, &ti);
+    check_input_times(md, &ti, &st);
     check_verdicts(out, md, &st, &vt);
     check_costs_missing(out, md);
     tsv_free(&st);
@@ -917,17 +975,19 @@ static int cost_find(const struct tsv *t, int k, const char *fc, const char *cm,
     return -1;
 }
 
-/* "takes longer (1.52, 1.61, 1.40 on three seeds)" or the unsettled form, from three ratios (10% rule). */
+/* "takes longer (1.52, 1.61, 1.40 on three seeds; mean 1.51, 95% CI 1.22 to 1.80)" or the no-verdict form: three
+ * ratios, their verdict by the CI over the seeds against 0.9 and 1.1. */
 static void ratio3_text(const double r[3], char *buf, size_t len)
 {
-    const char *cat[3];
-    for (int k = 0; k < 3; k++)
-        cat[k] = r[k] > 1.1 ? "takes longer" : r[k] < 0.9 ? "takes less" : "no change";
-    if (strcmp(cat[0], cat[1]) == 0 && strcmp(cat[0], cat[2]) == 0)
-        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds)", cat[0], r[0], r[1], r[2]);
+    double m, lo, hi;
+    ci3(r, &m, &lo, &hi);
+    const char *cat = lo > 1.1 ? "takes longer" : hi < 0.9 ? "takes less" : lo >= 0.9 && hi <= 1.1 ? "no change" : NULL;
+    if (cat != NULL)
+        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f)", cat, r[0], r[1],
+                 r[2], m, lo, hi);
     else
-        snprintf(buf, len, "not settled: %s / %s / %s on three seeds (%.2f, %.2f, %.2f), no verdict", cat[0], cat[1],
-                 cat[2], r[0], r[1], r[2]);
+        snprintf(buf, len, "no verdict (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f reaches past "
+                 "the 10%% threshold)", r[0], r[1], r[2], m, lo, hi);
 }
 
 /* A trace with every compile cost (isolated times for all configurations, the failing one's compile time): the
