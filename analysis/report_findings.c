@@ -226,15 +226,15 @@ static int finding_best_speed(struct report_ctx *c)
             return -1;
         fmt_time(ts, sizeof ts, &e[k]);
         fmt_reach(sd, sizeof sd, &st[k]);
-        if (st[k].stable && isfinite(e[k].time_s))
+        if (st[k].stable && isfinite(st[k].v[0]))
             snprintf(part[k], sizeof part[k], "%.0f%% of it after %s of tuning on average (mean speedup %.3f on %d "
                      "fresh runs; %s)", 100 * target[k], ts, e[k].speedup, runs, sd);
         else if (st[k].stable)
-            snprintf(part[k], sizeof part[k], "%.0f%% of it in none of the samples on any of three seeds",
-                     100 * target[k]);
+            snprintf(part[k], sizeof part[k], "%.0f%% of it on none of three seeds (no sample whose CI lower bound "
+                     "reaches it, or its fresh runs' CI lies below it)", 100 * target[k]);
         else
             snprintf(part[k], sizeof part[k], "%.0f%% of it: not settled, %s (this seed: %s), no verdict",
-                     100 * target[k], sd, ts);
+                     100 * target[k], sd, isfinite(st[k].v[0]) ? ts : "not reached");
     }
     if (!isnan(sim_data_flops(d, 0)))
         snprintf(best, sizeof best, "runs at %.1f TFLOP/s", best_tf);
@@ -285,9 +285,10 @@ static int finding_parallel(struct report_ctx *c)
         snprintf(txt + at, sizeof txt - at, "; %s %s, sequential / %s %s", report_model_labels[m], ts,
                  report_model_names[m], rs);
     }
-    return report_finding(c, "**Parallel compilation (%d workers), per cost model** (all %d inputs, time to 0.95 of "
-                          "optimal, re-evaluated on fresh runs): %s.", c->o->compile_factor,
-                          c->r[REPORT_SIM_ALL]->n_inputs_used, txt);
+    int ni = c->r[REPORT_SIM_ALL]->n_inputs_used;
+    return report_finding(c, "**Parallel compilation (%d workers), per cost model** (%s %d input%s, time to 0.95 of "
+                          "optimal, re-evaluated on fresh runs): %s.", c->o->compile_factor, ni > 1 ? "all" : "its",
+                          ni, ni > 1 ? "s" : "", txt);
 }
 
 /* Early stopping per model (all inputs): time to 0.95 of optimal without / with it, on three seeds. */

@@ -13,13 +13,15 @@
 # Under --compile-model paper the sequential model charges the contended compile_ms and `parallel` means `ideal`,
 # so the list-scheduled `parallel` is replayed under `measured` only.
 #
-# usage: docs/cost-study.sh [TUNECOST [TRACE [TARGET [RUNS]]]]   (defaults: build/tunecost,
-#        data/gemm-h100-compile.h5, 0.95, 4000); prints a TSV on stdout; needs awk.
+# usage: docs/cost-study.sh [TUNECOST [TRACE [TARGET [RUNS [OPTIONS]]]]]   (defaults: build/tunecost,
+#        data/gemm-h100-compile.h5, 0.95, 4000, none); OPTIONS: more `simulate` options for both steps, one word
+#        each, e.g. "--exec-ms 1:10" for a trace collected with a 10 ms repetition; prints a TSV on stdout; needs awk.
 set -eu
 T=${1:-build/tunecost}
 TRACE=${2:-data/gemm-h100-compile.h5}
 TARGET=${3:-0.95}
 RUNS=${4:-4000}
+read -r -a EXTRA <<<"${5:-}"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/cost-study.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 
@@ -33,8 +35,8 @@ for fc in none triton; do
         [ "$cm" = measured ] && scen=$scen,parallel
         for seed in 1 2 3; do
             out=$dir/$fc-$cm-$seed
-            "$T" simulate -q "$TRACE" --failed-cost "$fc" --compile-model "$cm" --scenarios "$scen" --seed "$seed" \
-                -o "$out" >/dev/null 2>&1
+            "$T" simulate -q "$TRACE" ${EXTRA[@]+"${EXTRA[@]}"} --failed-cost "$fc" --compile-model "$cm" \
+                --scenarios "$scen" --seed "$seed" -o "$out" >/dev/null 2>&1
             p=$out/points.tsv
             cs=$(col "$p" scenario) ct=$(col "$p" time_s) cl=$(col "$p" speedup_lo) cn=$(col "$p" n_config)
             ce=$(col "$p" exec_ms) ck=$(col "$p" sample)
@@ -47,8 +49,9 @@ for fc in none triton; do
                     continue
                 fi
                 n=$(cut -f2 <<<"$pick") e=$(cut -f3 <<<"$pick")
-                "$T" simulate -q "$TRACE" --failed-cost "$fc" --compile-model "$cm" --scenarios "$sc" \
-                    --n-config "$n" --exec-ms "$e" -s 1 -r "$RUNS" --seed $((seed + 1000)) -o "$out-re" >/dev/null 2>&1
+                "$T" simulate -q "$TRACE" ${EXTRA[@]+"${EXTRA[@]}"} --failed-cost "$fc" --compile-model "$cm" \
+                    --scenarios "$sc" --n-config "$n" --exec-ms "$e" -s 1 -r "$RUNS" --seed $((seed + 1000)) \
+                    -o "$out-re" >/dev/null 2>&1
                 q=$out-re/points.tsv
                 awk -F'\t' -v pre="$fc	$cm	$sc	$seed	$pick" -v a="$(col "$q" time_s)" -v b="$(col "$q" time_s_lo)" \
                     -v c="$(col "$q" time_s_hi)" -v d="$(col "$q" speedup)" \

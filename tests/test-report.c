@@ -794,7 +794,11 @@ static void check_input_times(const char *md, const struct tsv *ti, const struct
         double v[3] = {tsv_num(st, q, "seed_1"), tsv_num(st, q, "seed_2"), tsv_num(st, q, "seed_3")}, m, lo, hi;
         int reached = isfinite(v[0]) + isfinite(v[1]) + isfinite(v[2]);
         char ts[96], sd[256];
-        ck_assert(isnan(v[0]) ? isnan(tsv_num(ti, r, "time_s")) : fabs(v[0] - tsv_num(ti, r, "time_s")) < 1e-6);
+        /* seed 1 reaches the target when its sample's fresh runs do not refute it (their CI's upper bound reaches it) */
+        if (isfinite(tsv_num(ti, r, "time_s")) && tsv_num(ti, r, "speedup_hi") >= target[k])
+            ck_assert(fabs(v[0] - tsv_num(ti, r, "time_s")) < 1e-6);
+        else
+            ck_assert(isnan(v[0]));
         time_text(ti, r, ts, sizeof ts);
         ci3(v, &m, &lo, &hi);
         if (reached == 3)
@@ -806,11 +810,11 @@ static void check_input_times(const char *md, const struct tsv *ti, const struct
             snprintf(part[k], sizeof part[k], "%.0f%% of it after %s of tuning on average (mean speedup %.3f on 300 "
                      "fresh runs; %s)", 100 * target[k], ts, tsv_num(ti, r, "speedup"), sd);
         else if (reached == 0)
-            snprintf(part[k], sizeof part[k], "%.0f%% of it in none of the samples on any of three seeds",
-                     100 * target[k]);
+            snprintf(part[k], sizeof part[k], "%.0f%% of it on none of three seeds (no sample whose CI lower bound "
+                     "reaches it, or its fresh runs' CI lies below it)", 100 * target[k]);
         else
             snprintf(part[k], sizeof part[k], "%.0f%% of it: not settled, %s (this seed: %s), no verdict",
-                     100 * target[k], sd, ts);
+                     100 * target[k], sd, isfinite(v[0]) ? ts : "not reached");
         ck_assert_int_eq(stab_agrees(st, q), reached == 0 || reached == 3);
     }
     snprintf(want, sizeof want, "the paper's tuner (sequential compilation) reaches %s, and %s.", part[0], part[1]);
