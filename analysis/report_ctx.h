@@ -145,6 +145,12 @@ int report_ttt(const struct sim_data *d, const struct sim_settings *s, const str
                double target, uint64_t seed, struct report_est *out);
 int report_budget_best(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
                        double budget_s, uint64_t seed, struct report_est *out);
+/* Time to target confirmed on fresh runs: the samples of scenario sc whose CI lower bound reaches target, cheapest
+ * first (report_pick_ttt's is the first), each re-evaluated (the first with `seed`, the next with seeds derived from
+ * it) until one's fresh runs do not refute the target (their CI's upper bound reaches it); at most `tries` of them,
+ * else sample -1 and NaN. The cheapest qualifying sample is the luckiest of them, so its fresh runs often fall short. */
+int report_ttt_confirmed(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
+                         double target, uint64_t seed, int tries, struct report_est *out);
 /* A weighted mean over inputs (scenario 0 of s), input by input: speedup_i x weight_i, averaged over the n_in
  * inputs with equal weight, as sim_run averages all inputs. report_weighted_run replays each input (per_input[k],
  * s->samples x s->n_scenarios points, every scenario on the same draws); report_weighted_combine gives scenario

@@ -780,44 +780,41 @@ static void check_frontier(const char *out, const char *md)
     tsv_free(&t6);
 }
 
-/* What the tuner reaches and the models: time-to-target-input.tsv, and the three seeds of stability.tsv (seed 1 is
- * the same sample replayed on the same fresh runs, so its time equals time-to-target-input.tsv's). */
+/* What the tuner reaches, from the three seeds of stability.tsv: per seed the cheapest sample whose fresh runs
+ * confirm the target. Seed 1 is checked against time-to-target-input.tsv: where that row's sample (the cheapest
+ * whose CI lower bound reaches the target) is confirmed by its fresh runs (their CI's upper bound reaches the
+ * target), it is seed 1's, with the same time (same sample, same fresh-run seed); otherwise seed 1's is a dearer
+ * sample or none. The models at 0.95 from time-to-target-input.tsv. */
 static void check_input_times(const char *md, const struct tsv *ti, const struct tsv *st)
 {
     static const char *const sc[4] = {"baseline", "per-exec", "pipelined", "parallel"};
     static const double target[2] = {0.90, 0.98};
     static const char *const meas[2] = {"time_s_0.90", "time_s_0.98"};
-    char want[1200], part[2][512], t4[4][96];
+    char want[1600], part[2][512], t4[4][96];
     for (int k = 0; k < 2; k++) {
         int r = est_find(ti, "target_speedup", target[k], "baseline");
         int q = stab_find(st, "time-to-target", "sequential", meas[k]);
         double v[3] = {tsv_num(st, q, "seed_1"), tsv_num(st, q, "seed_2"), tsv_num(st, q, "seed_3")}, m, lo, hi;
+        double t1 = tsv_num(ti, r, "time_s");
         int reached = isfinite(v[0]) + isfinite(v[1]) + isfinite(v[2]);
-        char ts[96], sd[256];
-        /* seed 1 reaches the target when its sample's fresh runs do not refute it (their CI's upper bound reaches it) */
-        if (isfinite(tsv_num(ti, r, "time_s")) && tsv_num(ti, r, "speedup_hi") >= target[k])
-            ck_assert(fabs(v[0] - tsv_num(ti, r, "time_s")) < 1e-6);
+        if (isfinite(t1) && tsv_num(ti, r, "speedup_hi") >= target[k])
+            ck_assert(fabs(v[0] - t1) < 1e-6);
         else
-            ck_assert(isnan(v[0]));
-        time_text(ti, r, ts, sizeof ts);
+            ck_assert(isnan(v[0]) || (isfinite(t1) && v[0] >= t1 - 1e-6));
         ci3(v, &m, &lo, &hi);
         if (reached == 3)
-            snprintf(sd, sizeof sd, "on three seeds %.2f, %.2f, %.2f s: mean %.2f s, 95%% CI %.2f-%.2f", v[0], v[1],
-                     v[2], m, lo, hi);
-        else
-            snprintf(sd, sizeof sd, "reached on %d of three seeds", reached);
-        if (reached == 3)
-            snprintf(part[k], sizeof part[k], "%.0f%% of it after %s of tuning on average (mean speedup %.3f on 300 "
-                     "fresh runs; %s)", 100 * target[k], ts, tsv_num(ti, r, "speedup"), sd);
+            snprintf(part[k], sizeof part[k], "%.0f%% of it after %.2f, %.2f, %.2f s on three seeds (mean %.2f s, 95%% "
+                     "CI %.2f-%.2f)", 100 * target[k], v[0], v[1], v[2], m, lo, hi);
         else if (reached == 0)
-            snprintf(part[k], sizeof part[k], "%.0f%% of it on none of three seeds (no sample whose CI lower bound "
-                     "reaches it, or its fresh runs' CI lies below it)", 100 * target[k]);
+            snprintf(part[k], sizeof part[k], "%.0f%% of it on none of three seeds", 100 * target[k]);
         else
-            snprintf(part[k], sizeof part[k], "%.0f%% of it: not settled, %s (this seed: %s), no verdict",
-                     100 * target[k], sd, isfinite(v[0]) ? ts : "not reached");
+            snprintf(part[k], sizeof part[k], "%.0f%% of it on %d of three seeds only (%.2f, %.2f, %.2f s; nan: not "
+                     "reached), no verdict", 100 * target[k], reached, v[0], v[1], v[2]);
         ck_assert_int_eq(stab_agrees(st, q), reached == 0 || reached == 3);
     }
-    snprintf(want, sizeof want, "the paper's tuner (sequential compilation) reaches %s, and %s.", part[0], part[1]);
+    snprintf(want, sizeof want, "the paper's tuner (sequential compilation) reaches %s, and %s (per seed the cheapest "
+             "sample whose 95%% CI lower bound of speedup reaches the target and whose 300 fresh runs confirm it: "
+             "their CI reaches the target).", part[0], part[1]);
     ck_has(md, want);
     for (int k = 0; k < 4; k++)
         time_text(ti, est_find(ti, "target_speedup", 0.95, sc[k]), t4[k], sizeof t4[k]);
