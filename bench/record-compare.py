@@ -2,8 +2,10 @@
 """record-compare.py — a recorded Triton autotuning session (`tunecost record --triton --tsv T.tsv`) against what
 Triton itself reported in the same run (bench/record-triton.py's JSON): per input, the best configuration (the
 recording's: lowest median of the timed executions) against Triton's best_config; per configuration, the recorded
-median against Triton's do_bench median (configs_timings); the recorded compile time (the gap before the
-candidate's module load) against the seconds Triton's compile() took.
+median against Triton's do_bench median (configs_timings), both the kernel's own duration (median_ns, what the trace
+stores) and, where the TSV has it, the interval CUDA events would time (event_median_ns: from the end of the flush
+before each timed call to the kernel's end, as do_bench's events around the launch see it); the recorded compile
+time (the gap before the candidate's module load) against the seconds Triton's compile() took.
 
 usage: python3 bench/record-compare.py T.tsv triton.json [--tol-pct 2] [--out compare.tsv]
 exit 0 when every input's best configuration agrees, 1 otherwise (the timing agreement is reported, not judged)"""
@@ -42,37 +44,54 @@ def main():
         key = pairs(r["input_label"].split(" ", 1)[1])
         shape = (int(key["M"]), int(key["N"]), int(key["K"]))
         rec.setdefault(shape, {})[canon(pairs(r["config_label"]))] = r
-    ok_best, diffs, lines, n_within = True, [], [], 0
-    print("input            configs  best(Triton) = best(recorded)   median |diff|%%  max |diff|%%  within %g%%"
-          % a.tol_pct)
+    has_event = bool(rows) and "event_median_ns" in rows[0]
+    views = [("median_ns", "kernel")] + ([("event_median_ns", "event")] if has_event else [])
+    ok_best, lines = True, []
+    diffs = {v: [] for v, _ in views}
+    n_within = {v: 0 for v, _ in views}
+    print("input            configs  best(Triton) = best(recorded)   view    median |diff|%%  max |diff|%%  "
+          "within %g%%" % a.tol_pct)
     for inp in tri["inputs"]:
         shape = (inp["M"], inp["N"], inp["K"])
         mine = rec.get(shape, {})
-        valid = {c: float(r["median_ns"]) for c, r in mine.items() if r["status"] == "ok"}
+        ok_rows = {c: r for c, r in mine.items() if r["status"] == "ok"}
+        valid = {c: float(r["median_ns"]) for c, r in ok_rows.items()}
         best_rec = min(valid, key=lambda c: (valid[c], c)) if valid else None
         best_tri = canon(inp["best_config"])
         same = best_rec == best_tri
         ok_best &= same
-        d_in, within = [], 0
-        for t in inp["timings"]:
-            c = canon(t["config"])
-            ms = t["ms"][0]
-            if ms == float("inf") or c not in valid:
-                lines.append((shape, c, ms, valid.get(c, float("nan")), float("nan")))
-                continue
-            d = (valid[c] * 1e-6 - ms) / ms * 100.0
-            d_in.append(abs(d))
-            within += abs(d) <= a.tol_pct
-            lines.append((shape, c, ms, valid[c] * 1e-6, d))
-        diffs += d_in
-        n_within += within
-        print("%-16s %7d  %-5s %-24s %14.2f %12.2f  %d/%d" % (
-            "x".join(map(str, shape)), len(mine), "yes" if same else "NO",
-            ",".join(v for _, v in best_tri), statistics.median(d_in) if d_in else float("nan"),
-            max(d_in) if d_in else float("nan"), within, len(d_in)))
-    if diffs:
-        print("all inputs: %d of %d configuration timings within %g%%; median |diff| %.2f%%, max %.2f%%"
-              % (n_within, len(diffs), a.tol_pct, statistics.median(diffs), max(diffs)))
+        for vi, (col, label) in enumerate(views):
+            d_in, within = [], 0
+            for t in inp["timings"]:
+                c = canon(t["config"])
+                ms = t["ms"][0]
+                r = ok_rows.get(c)
+                rec_ms = float(r[col]) * 1e-6 if r is not None else float("nan")
+                if ms == float("inf") or r is None or rec_ms != rec_ms:   # failed, missing, or NaN recorded
+                    if vi == 0:
+                        lines.append([shape, c, ms, float("nan"), float("nan")])
+                    continue
+                d = (rec_ms - ms) / ms * 100.0
+                d_in.append(abs(d))
+                within += abs(d) <= a.tol_pct
+                if vi == 0:
+                    lines.append([shape, c, ms, rec_ms, d])
+                else:
+                    for ln in lines:
+                        if ln[0] == shape and ln[1] == c:
+                            ln += [rec_ms, d]
+            diffs[col] += d_in
+            n_within[col] += within
+            print("%-16s %7s  %-5s %-24s %-6s %14.2f %12.2f  %d/%d" % (
+                "x".join(map(str, shape)) if vi == 0 else "", len(mine) if vi == 0 else "",
+                ("yes" if same else "NO") if vi == 0 else "", ",".join(v for _, v in best_tri) if vi == 0 else "",
+                label, statistics.median(d_in) if d_in else float("nan"),
+                max(d_in) if d_in else float("nan"), within, len(d_in)))
+    for col, label in views:
+        if diffs[col]:
+            print("all inputs (%s): %d of %d configuration timings within %g%%; median |diff| %.2f%%, max %.2f%%"
+                  % (label, n_within[col], len(diffs[col]), a.tol_pct, statistics.median(diffs[col]),
+                     max(diffs[col])))
     # compile: recorded (first input's run of each configuration) against Triton's compile()
     first = tri["inputs"][0]
     shape = (first["M"], first["N"], first["K"])
@@ -89,10 +108,12 @@ def main():
                  min(gap), max(gap)))
     if a.out:
         with open(a.out, "w") as f:
-            f.write("input\tconfig\ttriton_ms\trecorded_ms\tdiff_pct\n")
-            for shape, c, t, r, d in lines:
-                f.write("%s\t%s\t%.6f\t%.6f\t%.3f\n" % ("x".join(map(str, shape)),
-                                                         ",".join("%s=%s" % kv for kv in c), t, r, d))
+            f.write("input\tconfig\ttriton_ms\trecorded_ms\tdiff_pct" +
+                    ("\tevent_ms\tevent_diff_pct\n" if has_event else "\n"))
+            for ln in lines:
+                ln += [float("nan")] * (7 - len(ln)) if has_event else []
+                f.write("%s\t%s\t" % ("x".join(map(str, ln[0])), ",".join("%s=%s" % kv for kv in ln[1])) +
+                        "\t".join(f % v for f, v in zip(("%.6f", "%.6f", "%.3f", "%.6f", "%.3f"), ln[2:])) + "\n")
     print("best configuration equal on every input: %s" % ("yes" if ok_best else "NO"))
     return 0 if ok_best else 1
 

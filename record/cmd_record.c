@@ -42,9 +42,11 @@ static const struct tc_optdecl record_opts[] = {
      .help = "reconstruct from the spool files of an earlier (or killed) recording; no CMD"},
     {.name = "tsv", .arg = TC_ARG_STRING, .field = offsetof(struct rec_opts, tsv), .metavar = "FILE",
      .help = "also write one row per run: input and configuration labels, status, counts, median, wall, flush, "
-             "estimate, compile and load times"},
+             "estimate, compile and load times, and the times CUDA events around each call would see (median and "
+             "minimum; docs/record.md)"},
     {.name = "flush-kernels", .arg = TC_ARG_STRING, .field = offsetof(struct rec_opts, flush_re), .metavar = "RE",
-     .help = "kernels that are L2 flushes (POSIX extended regular expression, any case; memsets always are)",
+     .help = "kernels that are L2 flushes (POSIX extended regular expression, any case; memsets of 1 MiB or more "
+             "always are)",
      .def_doc = REC_FLUSH_REGEX},
     {.name = "flops", .arg = TC_ARG_STRING, .field = offsetof(struct rec_opts, flops), .metavar = "EXPR",
      .help = "the work of one execution, a product of numbers and the key's dimension names, e.g. 2*M*N*K for "
@@ -196,41 +198,11 @@ static void meta_of(const struct rec_stream *s, const struct rec_session *r, str
     snprintf(m->timer, sizeof m->timer, "cupti");
     snprintf(m->protocol, sizeof m->protocol, "recorded");
     m->warmup_ms = m->rep_ms = NAN;
-    /* the size the --triton hook marked; else the largest memset; -1: flushes seen, size not known; 0: none */
+    /* the size the --triton hook marked, else the largest memset flush (rec_session.flush_bytes); -1: flushes
+     * seen, size not known (fill kernels); 0: none */
     m->flush_bytes = r->flush_bytes > 0 ? r->flush_bytes : r->sum.n_flushes > 0 ? -1 : 0;
-    for (size_t i = 0; i < s->n && r->flush_bytes <= 0; i++)
-        if (s->ev[i].kind == REC_MEMSET && (int64_t)s->ev[i].bytes > m->flush_bytes)
-            m->flush_bytes = (int64_t)s->ev[i].bytes;
     m->compile_jobs = -1;
     m->seed = 0;
-}
-
-/* One row per run: what a researcher compares with the tuner's own log. Labels are printed with newlines and tabs
- * as spaces. */
-static int write_tsv(const struct rec_session *r, const char *path)
-{
-    struct tc_atomic a;
-    FILE *fp = tc_atomic_open(&a, path);
-    if (fp == NULL)
-        return -1;
-    fprintf(fp, "run\tinput\tconfig\tinput_label\tconfig_label\tstatus\tn_estimate\tn_warmup\tn_timed\tmedian_ns\t"
-                "wall_ms\tflush_ms\testimate_ms\tcompile_ms\tload_ms\n");
-    for (size_t i = 0; i < r->n_runs; i++) {
-        const struct trace_run *run = &r->runs[i];
-        const struct trace_config *c = &r->configs[run->config];
-        char il[512], cl[512];
-        snprintf(il, sizeof il, "%s", r->input_labels[run->input]);
-        snprintf(cl, sizeof cl, "%s", r->config_labels[run->config]);
-        for (char *p = il; *p; p++)
-            *p = (*p == '\t' || *p == '\n') ? ' ' : *p;
-        for (char *p = cl; *p; p++)
-            *p = (*p == '\t' || *p == '\n') ? ' ' : *p;
-        fprintf(fp, "%zu\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t%d\t%.1f\t%.4f\t%.4f\t%.6f\t%.3f\t%.3f\n", i, run->input,
-                run->config, il, cl, trace_status_name(run->status), run->n_estimate, run->n_warmup, run->n_timed,
-                trace_timed_median_ns(run, r->exec_ns + run->exec_offset), run->wall_ms, run->flush_ms,
-                run->estimate_ms, c->compile_ms, c->load_ms);
-    }
-    return tc_atomic_commit(&a);
 }
 
 static void print_summary(const struct rec_session *r, const char *out)
@@ -240,9 +212,12 @@ static void print_summary(const struct rec_session *r, const char *out)
            "%llu records dropped by CUPTI, %zu incomplete\n", s->n_processes, s->n_kernels, s->n_flushes, s->n_loads,
            s->n_ranges, (unsigned long long)s->dropped, s->n_incomplete);
     printf("reconstructed (%s): %d inputs, %d configurations, %zu runs (%zu not in do_bench's pattern, stored as "
-           "all timed; %zu unfinished left out) -> %s\n", r->labelled ? "labelled by tc:bench ranges" :
+           "all timed; %zu unfinished left out", r->labelled ? "labelled by tc:bench ranges" :
            "from binaries and launch pattern", r->n_inputs, r->n_configs, r->n_runs, s->n_unclassified,
-           s->n_unfinished, out);
+           s->n_unfinished);
+    if (!r->labelled)
+        printf("; %zu calls in no benchmark", s->n_outside);
+    printf(") -> %s\n", out);
     printf("time: %s %.3f s = compile %.3f s + module load %.3f s + benchmarking %.3f s (flushes %.3f s GPU) "
            "+ other %.3f s\n", s->cmd_measured ? "command (wall)" : "session (CUPTI, first to last activity)",
            s->process_wall_ms * 1e-3, s->compile_ms * 1e-3, s->load_ms * 1e-3,
@@ -333,7 +308,7 @@ int cmd_record(int argc, char **argv)
         r->sum.other_ms = wall_ms - r->sum.compile_ms - r->sum.load_ms - r->sum.bench_ms;
     }
     meta_of(s, r, &meta);
-    if (rec_session_write(r, &meta, o.out) != 0 || (o.tsv != NULL && write_tsv(r, o.tsv) != 0))
+    if (rec_session_write(r, &meta, o.out) != 0 || (o.tsv != NULL && rec_session_write_tsv(r, o.tsv) != 0))
         goto out;
     if (!o.quiet)
         print_summary(r, o.out);

@@ -7,8 +7,18 @@
 #   ab        the smoke test, Triton's cache filled, then the recorder's own cost: the validate run with a warm
 #             cache, alternately plain and recorded (each recorded run compared with Triton's report), and
 #             tunecost's `collect --protocol triton` imitation of the same inputs and configurations
+#   full      one call for everything else (docs/record.md, "torch.compile" and "Per-configuration times"): Triton's
+#             cache filled in the background while the gpu-suite test (meson test record-gpu) runs and
+#             torch.compile(mode="max-autotune") of the small MLP and of the transformer stack is recorded
+#             (record/validate-torch.py, no labels, cold Inductor caches); then the validate run recorded once with
+#             the final code (spool kept), compared with Triton's report in both views (kernel and CUDA-event
+#             interval); the MLP again with Inductor's benchmarking in a subprocess if time is left. Results in
+#             OUT/results.tgz, spool files in OUT/spool-*.tgz*.
+#   torch-ab  the recorder's effect on Inductor: validate-torch.py for the MLP and the transformer, plain and then
+#             recorded (each with a cold Inductor cache of its own); what Inductor measured and picked in each
+#             (its JSON), and the recorded runs against it (torch-compare.py). Results in OUT/torch-ab.tgz.
 # Logs, traces and tables go to OUT (default $OUT); a short table is printed last.
-# usage: bash record/device-record.sh smoke|validate|ab [OUT]
+# usage: bash record/device-record.sh smoke|validate|ab|full|torch-ab [OUT]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 what=$1
@@ -35,7 +45,76 @@ smoke() {
   return "$rc"
 }
 
+# torch_run NAME TIMEOUT_S ARGS...: record validate-torch.py with a cold Inductor cache of its own
+torch_run() {
+  local name=$1 to=$2; shift 2
+  (( to >= 30 )) || { echo "$name: no time left"; return; }
+  local t1=$SECONDS
+  env -u TRITON_CACHE_DIR TORCHINDUCTOR_CACHE_DIR=/tmp/inductor-$name $T record --spool /tmp/spool-$name \
+    -o "$R/$name.h5" --tsv "$R/$name.tsv" -- timeout "$to" python3 record/validate-torch.py "$@" \
+    --json "$R/$name.json" >"$R/$name.log" 2>&1
+  echo "$name: rc $? in $((SECONDS - t1)) s"; grep -v "^ " "$R/$name.log" | grep -E "^(mlp|transformer|recorded|reconstructed|time)|AUTOTUNE.*takes|Error" | tail -12
+}
+
 case $what in
+torch-ab)
+  R=/tmp/results; mkdir -p $R
+  for m in mlp transformer; do
+    t1=$SECONDS
+    env -u TRITON_CACHE_DIR TORCHINDUCTOR_CACHE_DIR=/tmp/inductor-$m-plain timeout 150 python3 \
+      record/validate-torch.py --model $m --json "$R/$m-plain.json" >"$R/$m-plain.log" 2>&1
+    echo "$m plain: rc $? in $((SECONDS - t1)) s"; grep "^$m:" "$R/$m-plain.log"
+    torch_run $m-rec 150 --model $m
+    python3 record/torch-compare.py "$R/$m-rec.tsv" "$R/$m-rec.json" --out "$R/$m-rec-compare.tsv"
+  done
+  python3 - "$R" <<'PY'
+import json, sys
+r = sys.argv[1]
+for m in ("mlp", "transformer"):
+    for mode in ("plain", "rec"):
+        j = json.load(open("%s/%s-%s.json" % (r, m, mode)))
+        picks = []
+        for d in j["decisions"]:
+            ch = [c for c in d.get("choices", []) if c["ms"] != float("inf")]
+            p = min(ch, key=lambda c: c["ms"])
+            tri = sorted(c["ms"] * 1e3 for c in ch if c["name"].startswith("triton_mm"))
+            ext = sorted(c["ms"] * 1e3 for c in ch if not c["name"].startswith("triton_"))
+            picks.append("%s %.1f (triton %.1f-%.1f, extern %s)" % (p["name"], p["ms"] * 1e3, tri[0], tri[-1],
+                                                                 "/".join("%.1f" % e for e in ext)))
+        print("%-11s %-5s first call %5.1f s, forward %.4f ms: %s" % (m, mode, j["first_call_s"], j["compiled_ms"],
+                                                                       "; ".join(picks[:4])))
+PY
+  tar -C /tmp -czf "$O/torch-ab.tgz" results
+  ;;
+full)
+  R=/tmp/results; mkdir -p $R
+  python3 bench/record-triton.py --configs bench/record-configs-paper.tsv --shape 64x64x64 --precompile 16 \
+    >/tmp/precompile.log 2>&1 &
+  pre=$!
+  meson test -C build-dev --no-rebuild record-gpu --print-errorlogs >$R/gpu-test.log 2>&1
+  echo "meson test record-gpu: rc $?"; grep -E "record-gpu|^ok|FAIL|best conf|compile:" $R/gpu-test.log | tail -6
+  cp build-dev/meson-logs/testlog.txt $R/gpu-testlog.txt 2>/dev/null
+  if ! grep -q "record-gpu" $R/gpu-test.log; then   # meson could not run it: the script itself
+    bash tests/test-record-gpu.sh "$T" "$PWD" /tmp/gpu-test >>$R/gpu-test.log 2>&1; echo "test-record-gpu.sh: rc $?"
+  fi
+  torch_run mlp 150 --model mlp
+  torch_run transformer 240 --model transformer
+  while kill -0 $pre 2>/dev/null && (( SECONDS < ${PRECOMPILE_UNTIL_S:-420} )); do sleep 2; done
+  kill $pre 2>/dev/null && echo "precompile killed at $SECONDS s"
+  cat /tmp/precompile.log | tail -2; echo "triton recording starts at $SECONDS s"
+  to=$(( 575 - SECONDS )); (( to < 200 )) || to=200
+  $T record --triton --flops '2*M*N*K' --spool /tmp/spool-triton -o "$R/triton.h5" --tsv "$R/triton.tsv" -- \
+    timeout $to python3 bench/record-triton.py --configs bench/record-configs-paper.tsv "${SHAPES[@]}" \
+    --json "$R/triton.json" >"$R/triton.log" 2>&1
+  echo "triton recording: rc $? at $SECONDS s"; grep -v "^Autotuning" "$R/triton.log" | tail -3
+  python3 bench/record-compare.py "$R/triton.tsv" "$R/triton.json" --tol-pct 2 --out "$R/compare.tsv" \
+    | tee "$R/compare.txt"
+  torch_run mlp-subproc $(( ${FULL_END_S:-560} - SECONDS )) --model mlp --subproc
+  tar -C /tmp -czf "$O/results.tgz" results
+  tar -C /tmp -czf "$O/spool-torch.tgz" $(cd /tmp && ls -d spool-mlp* spool-transformer 2>/dev/null)
+  tar -C /tmp -czf - spool-triton | split -b 15M - "$O/spool-triton.tgz."
+  ls -la "$O"
+  ;;
 smoke)
   smoke
   ;;

@@ -7,6 +7,10 @@
 
 #include <regex.h>
 
+/* The kernels of one call named in an unlabelled configuration's KERNEL (a call may launch more: they are timed,
+ * not named). */
+#define REC_CALL_MAX 8
+
 /* One candidate's benchmark as found in the stream. */
 struct rec_unit {
     uint32_t pid;
@@ -17,6 +21,8 @@ struct rec_unit {
     uint64_t first_load_ns, load_end_ns;
     double load_ms, compile_ms, wall_ms, flush_ms, estimate_ms;
     const struct rec_event *first_kernel;
+    const struct rec_event *call[REC_CALL_MAX]; /* the kernels of its first call (the first REC_CALL_MAX) */
+    size_t n_call;
     size_t exec_first, n_exec, n_estimate, n_warmup, n_timed;
     int classified;                      /* its launches followed do_bench's pattern */
 };
@@ -35,16 +41,23 @@ struct rec_list {
     int n, cap;
 };
 
+/* Flushes in a row, with no execution between, that end the estimate of a benchmark without warm-up executions:
+ * Inductor's benchmark_gpu clears the L2 memory_warmup_iters (100) times before the timed calls. Two in a row are
+ * no such boundary: a flush and a tuner's pre-hook that zeroes an output (also a fill kernel). */
+#define REC_MEMORY_WARMUP_FLUSHES 3
+
 struct rec_builder {
     regex_t flush_re;
     int re_ok;
     uint64_t *exec;
+    uint64_t *exec_event;                /* per execution: end - end of the flush just before it; 0 unflushed */
     size_t n_exec, cap_exec;
     struct rec_list configs, inputs;
     struct trace_run *runs;
     size_t n_runs, cap_runs;
     char kernel[64];
     int64_t flush_bytes;                 /* 0 until a tc:flush_bytes marker is seen */
+    int64_t memset_flush_bytes;          /* the largest memset that was a flush of a run; 0 none */
     /* unlabelled decisions: the binaries benchmarked in the current one */
     const struct rec_event **seen;
     size_t n_seen, cap_seen;
@@ -58,7 +71,7 @@ int rec_builder_init(struct rec_builder *b, const char *flush_regex);
 void rec_builder_free(struct rec_builder *b);
 /* Builds the session (the builder keeps nothing the session needs). NULL with tc_errmsg() on no memory. */
 struct rec_session *rec_builder_finish(struct rec_builder *b, int labelled);
-int rec_push_exec(struct rec_builder *b, uint64_t exec_ns);
+int rec_push_exec(struct rec_builder *b, uint64_t exec_ns, uint64_t event_ns);
 char *rec_strndup(struct rec_builder *b, const char *s, size_t n);
 /* Append u's run, finding or adding its input and configuration. */
 int rec_add_unit(struct rec_builder *b, const struct rec_unit *u);

@@ -41,6 +41,7 @@ void rec_builder_free(struct rec_builder *b)
         free(b->strs[i]);
     free(b->strs);
     free(b->exec);
+    free(b->exec_event);
     free(b->runs);
     free(b->seen);
     free_list(&b->configs);
@@ -61,10 +62,18 @@ static int recon_grow(void **p, size_t *cap, size_t n, size_t sz)
     return 0;
 }
 
-int rec_push_exec(struct rec_builder *b, uint64_t exec_ns)
+int rec_push_exec(struct rec_builder *b, uint64_t exec_ns, uint64_t event_ns)
 {
-    if (recon_grow((void **)&b->exec, &b->cap_exec, b->n_exec, sizeof *b->exec) != 0)
-        return -1;
+    if (b->n_exec == b->cap_exec) {
+        size_t cap = b->cap_exec;
+        uint64_t *ev = realloc(b->exec_event, (cap ? 2 * cap : 64) * sizeof *ev);
+        if (ev == NULL)
+            return tc_seterr("record: out of memory");
+        b->exec_event = ev;
+        if (recon_grow((void **)&b->exec, &b->cap_exec, b->n_exec, sizeof *b->exec) != 0)
+            return -1;
+    }
+    b->exec_event[b->n_exec] = event_ns;
     b->exec[b->n_exec++] = exec_ns;
     return 0;
 }
@@ -159,11 +168,15 @@ static int status_of(const struct rec_unit *u)
     return TRACE_OK;
 }
 
-/* Unlabelled: the decision the unit belongs to (a binary benchmarked again starts the next decision) and its
- * configuration label: the binary and its launch parameters. */
+/* Unlabelled: the decision the unit belongs to (a binary benchmarked again, or another process, starts the next
+ * decision) and its configuration label: the binary and its launch parameters. */
 static int unlabelled_ids(struct rec_builder *b, const struct rec_unit *u, char *in_label, char *cfg, size_t len)
 {
     const struct rec_event *k = u->first_kernel;
+    if (b->n_seen > 0 && b->seen[0]->pid != k->pid) {
+        b->decision++;
+        b->n_seen = 0;
+    }
     for (size_t i = 0; i < b->n_seen; i++) {
         const struct rec_event *s = b->seen[i];
         if (strcmp(s->name, k->name) == 0 && memcmp(s->block, k->block, sizeof s->block) == 0 &&
@@ -379,7 +392,7 @@ struct rec_session *rec_builder_finish(struct rec_builder *b, int labelled)
     if (r == NULL)
         goto oom;
     r->labelled = labelled;
-    r->flush_bytes = b->flush_bytes > 0 ? b->flush_bytes : -1;
+    r->flush_bytes = b->flush_bytes > 0 ? b->flush_bytes : b->memset_flush_bytes > 0 ? b->memset_flush_bytes : -1;
     snprintf(r->kernel, sizeof r->kernel, "%s", b->kernel);
     r->sum = b->sum;
     r->n_configs = b->configs.n;
@@ -409,8 +422,10 @@ struct rec_session *rec_builder_finish(struct rec_builder *b, int labelled)
     r->n_runs = b->n_runs;
     b->runs = NULL;
     r->exec_ns = b->exec;
+    r->exec_event_ns = b->exec_event;
     r->n_exec = b->n_exec;
     b->exec = NULL;
+    b->exec_event = NULL;
     return r;
 oom:
     tc_seterr("record: out of memory");
@@ -447,6 +462,7 @@ void rec_session_free(struct rec_session *r)
     free(r->input_labels);
     free(r->runs);
     free(r->exec_ns);
+    free(r->exec_event_ns);
     free(r);
 }
 

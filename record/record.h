@@ -105,22 +105,35 @@ struct rec_session {
     char **input_labels;
     size_t n_runs;
     struct trace_run *runs;  /* exec_offset into exec_ns */
-    uint64_t *exec_ns;
+    uint64_t *exec_ns;       /* each execution's kernel duration (CUPTI), what the trace stores */
+    uint64_t *exec_event_ns; /* the same executions as CUDA events around the launch would time them: from the end
+                              * of the flush just before it to the kernel's end; 0 for an unflushed execution. Not
+                              * in the trace (format v1 has no place for it): rec_session_write_tsv's columns */
     size_t n_exec;
-    int64_t flush_bytes;     /* from the tc:flush_bytes marker; -1 when not known */
+    int64_t flush_bytes;     /* from the tc:flush_bytes marker, else the largest memset that flushed a run (a
+                              * fill kernel's size is not recorded); -1 when not known */
     struct rec_summary sum;
 };
 
 /* Turn a stream into runs. flush_regex (POSIX extended, case-insensitive; NULL: REC_FLUSH_REGEX) names the
- * kernels that are flushes; memsets always are. Returns NULL with tc_errmsg() on a bad regex or no memory; a
- * stream without any candidate gives a session with 0 runs. */
+ * kernels that are flushes; memsets of REC_FLUSH_MIN_MEMSET_BYTES or more always are. Returns NULL with
+ * tc_errmsg() on a bad regex or no memory; a stream without any candidate gives a session with 0 runs. */
 #define REC_FLUSH_REGEX "FillFunctor|fill_kernel|flush|memset"
+/* Memsets smaller than this are no flush (nor an execution): 1 MiB, far below any L2 */
+#define REC_FLUSH_MIN_MEMSET_BYTES (1u << 20)
 struct rec_session *rec_reconstruct(const struct rec_stream *s, const char *flush_regex);
 void rec_session_free(struct rec_session *r);
 
 /* Set every input's flops (work of one execution) to expr, a product of numbers and dimension names such as
  * "2*M*N*K". Returns -1 with tc_errmsg() naming the factor that is neither. */
 int rec_session_set_flops(struct rec_session *r, const char *expr);
+
+/* Write one row per run to path (complete or absent): labels, status, counts, the median of the timed executions'
+ * kernel durations, wall, flush, estimate, compile and load times (as in the trace), then what a tuner that times
+ * with CUDA events reports: the median of the timed executions' event intervals (rec_session.exec_event_ns), and
+ * the minimum over the flushed executions (estimate and timed) of the kernel duration and of the event interval
+ * (Inductor keeps that minimum). NaN where a run has none. */
+int rec_session_write_tsv(const struct rec_session *r, const char *path);
 
 /* Write r as a trace (complete or absent: a temporary renamed into place); meta's device fields and protocol
  * come from the caller. */

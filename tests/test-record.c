@@ -92,6 +92,11 @@ START_TEST(test_record_labelled_do_bench)
     /* executions in launch order: 100 us + 0 .. 11 ns; the timed ones are 8..11 */
     for (int i = 0; i < 12; i++)
         ck_assert_uint_eq(s->exec_ns[run->exec_offset + i], 100 * US + (uint64_t)i);
+    /* as CUDA events around the launch see them: 10 us from the flush's end to the kernel's start, then the kernel;
+     * the unflushed first call and warm-up calls have none */
+    for (int i = 0; i < 12; i++)
+        ck_assert_uint_eq(s->exec_event_ns[run->exec_offset + i],
+                          i == 0 || i == 6 || i == 7 ? 0 : 110 * US + (uint64_t)i);
     ck_assert_double_eq_tol(run->flush_ms, 9 * 0.050, 1e-12); /* 5 estimate + 4 timed flushes */
     /* estimate: from the first estimate flush to the end of the 5th estimate call, over 5:
      * 5 x (60 us flush+gap) + (100 us + 1..5 ns each) + 4 gaps of 10 us -> 300 + 500 + 40 us + 15 ns */
@@ -256,6 +261,149 @@ START_TEST(test_record_unlabelled)
 }
 END_TEST
 
+/* Inductor's benchmark_gpu from t (ns), in process pid: a first call, the flush buffer's own zeroing, 5 flushed
+ * estimate calls, 100 memory warm-up flushes without a call, n_rep flushed timed calls. Kernel i lasts
+ * dur_ns + i ns, each flush 20 us, gaps 5 us. Returns the time after the last. */
+static uint64_t inductor_bench(uint64_t t, const char *kernel, uint64_t dur_ns, int n_rep, uint32_t pid, int regs)
+{
+    int i = 0;
+    for (int phase = 0; phase < 3; phase++) {
+        int n = phase == 0 ? 1 : phase == 1 ? 5 : n_rep;
+        int n_flush_before_first = phase == 0 ? 0 : phase == 1 ? 2 : 101;
+        for (int j = 0; j < n; j++, i++) {
+            for (int f = 0; f < (j == 0 ? n_flush_before_first : phase > 0); f++) {
+                add(REC_KERNEL, t, t + 20 * US, "void at::native::vectorized_elementwise_kernel<4, "
+                                                "at::native::FillFunctor<int>>")->pid = pid;
+                t += 25 * US;
+            }
+            struct rec_event *e = add(REC_KERNEL, t, t + dur_ns + (uint64_t)i, kernel);
+            e->pid = pid;
+            e->registers = regs;
+            t += dur_ns + (uint64_t)i + 5 * US;
+        }
+    }
+    return t;
+}
+
+/* Without labels, Inductor's benchmarks (no warm-up calls; 100 flushes in a row before the timed ones) are
+ * candidates: first call and estimate, then timed. Two processes (Inductor's benchmarking subprocess beside the
+ * main one) are separate decisions even when no binary comes back. */
+START_TEST(test_record_unlabelled_inductor_processes)
+{
+    uint64_t t = 1000 * US;
+    stream_reset();
+    g_s.n_proc = 2;
+    g_proc[1] = (struct rec_process){.pid = 8, .ppid = 7, .start_ns = 0};
+    for (int p = 0; p < 2; p++)
+        for (int c = 0; c < 3; c++)
+            t = inductor_bench(t + 50 * US, "triton_tem_fused_mm_0", 10 * US, 4, (uint32_t)(7 + p), 32 + 8 * c);
+    struct rec_session *s = rec_reconstruct(&g_s, NULL);
+    ck_assert_msg(s != NULL, "%s", tc_errmsg());
+    ck_assert_int_eq(s->labelled, 0);
+    ck_assert_uint_eq(s->n_runs, 6);
+    ck_assert_uint_eq(s->sum.n_unclassified, 0);
+    ck_assert_uint_eq(s->sum.n_outside, 0);
+    ck_assert_int_eq(s->n_inputs, 2);
+    ck_assert_int_eq(s->n_configs, 3); /* the same three binaries and launch parameters in both processes */
+    for (int i = 0; i < 6; i++) {
+        ck_assert_int_eq(s->runs[i].config, i % 3);
+        const struct trace_run *run = &s->runs[i];
+        ck_assert_int_eq(run->input, i / 3);
+        ck_assert_int_eq(run->status, TRACE_OK);
+        ck_assert_int_eq(run->n_estimate, 6);
+        ck_assert_int_eq(run->n_warmup, 0);
+        ck_assert_int_eq(run->n_timed, 4);
+        /* 2 + 4 + 100 + 4 flushes of 20 us */
+        ck_assert_double_eq_tol(run->flush_ms, 110 * 0.020, 1e-9);
+        /* estimate: from the flush just before the first estimate call to the end of the 5th, over 5:
+         * 5 x 25 us of flush and gap + (10 us + 1..5 ns) + 4 gaps of 5 us -> 125 + 50 + 20 us + 15 ns */
+        ck_assert_double_eq_tol(run->estimate_ms, (195 * US + 15) * 1e-6 / 5.0, 1e-12);
+        /* as CUDA events would see each flushed call: the 5 us gap after its flush + the kernel; none unflushed */
+        const uint64_t *ev = s->exec_event_ns + run->exec_offset;
+        ck_assert_uint_eq(ev[0], 0);
+        for (int j = 1; j < 10; j++)
+            ck_assert_uint_eq(ev[j], 15 * US + (uint64_t)j);
+    }
+    rec_session_free(s);
+}
+END_TEST
+
+/* Inductor's benchmark of a choice whose call launches two kernels (cuBLAS's addmm: a bias copy, then the GEMM)
+ * and clears 4 bytes between them (a memset far too small to be a flush), after a small fill of the program's own
+ * (not a flush of the benchmark), in a process that ran a lone kernel just before: the candidate is found whole,
+ * each execution is the sum of its call's two kernels, and the configuration's KERNEL names both. */
+START_TEST(test_record_unlabelled_multi_kernel_calls)
+{
+    uint64_t t = 1000 * US;
+    stream_reset();
+    add(REC_KERNEL, t, t + 2 * US, "randn")->grid[0] = 4; /* the program's own kernel, run once */
+    t += 10 * US;
+    add(REC_KERNEL, t, t + 1 * US, "FillFunctor")->grid[0] = 1; /* a small fill before the benchmark */
+    t += 10 * US;
+    int i = 0;
+    for (int phase = 0; phase < 3; phase++) {
+        int n = phase == 0 ? 1 : phase == 1 ? 5 : 4;
+        for (int j = 0; j < n; j++, i++) {
+            for (int f = 0; f < (phase == 0 ? 0 : j > 0 ? 1 : phase == 1 ? 2 : 101); f++) {
+                add(REC_KERNEL, t, t + 20 * US, "FillFunctor")->grid[0] = 12800;
+                t += 25 * US;
+            }
+            add(REC_KERNEL, t, t + 3 * US, "copy")->grid[0] = 512;
+            t += 4 * US;
+            add(REC_MEMSET, t - 1 * US, t - 1 * US + 500, "memset")->bytes = 4; /* a library's semaphore */
+            add(REC_KERNEL, t, t + 10 * US + (uint64_t)i, "nvjet_gemm")->grid[0] = 8;
+            t += 10 * US + (uint64_t)i + 5 * US;
+        }
+    }
+    add(REC_KERNEL, t, t + 2 * US, "randn")->grid[0] = 4;
+    struct rec_session *s = rec_reconstruct(&g_s, NULL);
+    ck_assert_msg(s != NULL, "%s", tc_errmsg());
+    ck_assert_uint_eq(s->n_runs, 1);
+    const struct trace_run *run = &s->runs[0];
+    ck_assert_int_eq(run->n_estimate, 6);
+    ck_assert_int_eq(run->n_warmup, 0);
+    ck_assert_int_eq(run->n_timed, 4);
+    ck_assert_uint_eq(s->sum.n_outside, 2); /* the two lone randn calls */
+    /* 2 + 4 + 101 + 3 flushes of 20 us; the small fill before the first call is not the benchmark's */
+    ck_assert_double_eq_tol(run->flush_ms, 110 * 0.020, 1e-9);
+    for (int j = 0; j < 10; j++) {
+        ck_assert_uint_eq(s->exec_ns[run->exec_offset + j], 13 * US + (uint64_t)j); /* 3 us + 10 us + j ns */
+        /* flushed calls: from the flush's end (5 us gap) to the GEMM's end: 5 + 3 + 1 + 10 us + j ns */
+        ck_assert_uint_eq(s->exec_event_ns[run->exec_offset + j], j == 0 ? 0 : 19 * US + (uint64_t)j);
+    }
+    int kp = s->n_params - 1;
+    ck_assert_str_eq(s->param_names[kp], "KERNEL");
+    ck_assert_str_eq(s->param_values[kp][0], "copy + nvjet_gemm");
+    ck_assert_int_eq(s->params[0], 512); /* GRID_X of the call's first kernel */
+    rec_session_free(s);
+}
+END_TEST
+
+/* A flush and a pre-hook's fill before each call (two fills in a row, as Triton's reset_to_zero issues them) are
+ * no memory warm-up: such a benchmark stays out of the pattern (all timed, counted) rather than misread. */
+START_TEST(test_record_two_fills_not_memory_warmup)
+{
+    stream_reset();
+    struct rec_event *r = add(REC_RANGE, 0, 0, "tc:bench kernel=k key=N=8 config=X=1");
+    uint64_t t = 10 * US;
+    for (int i = 0; i < 12; i++) {
+        for (int f = 0; f < (i == 0 ? 1 : 2); f++) {
+            add(REC_KERNEL, t, t + 5 * US, "FillFunctor");
+            t += 6 * US;
+        }
+        add(REC_KERNEL, t, t + 3 * US, "k");
+        t += 4 * US;
+    }
+    r->end_ns = t;
+    struct rec_session *s = rec_reconstruct(&g_s, NULL);
+    ck_assert_msg(s != NULL, "%s", tc_errmsg());
+    ck_assert_uint_eq(s->n_runs, 1);
+    ck_assert_int_eq(s->runs[0].n_timed, 12);
+    ck_assert_uint_eq(s->sum.n_unclassified, 1);
+    rec_session_free(s);
+}
+END_TEST
+
 START_TEST(test_record_bad_flush_regex)
 {
     stream_reset();
@@ -373,6 +521,36 @@ START_TEST(test_record_write_reads_back)
 }
 END_TEST
 
+/* The TSV row of a do_bench run: the kernel-duration median of the timed calls (as the trace has it), and what
+ * CUDA events would report: the median of the timed calls' event intervals, and the minima over the flushed calls. */
+START_TEST(test_record_tsv_event_columns)
+{
+    tt_tmpdir_make("test-record");
+    stream_reset();
+    struct rec_event *r = add(REC_RANGE, 0, 0, "tc:bench kernel=mm key=M=64 config=BM=16");
+    r->end_ns = do_bench(10 * US, "mm", 100 * US, 2, 4, 4) + 1;
+    struct rec_session *s = rec_reconstruct(&g_s, NULL);
+    ck_assert_msg(s != NULL, "%s", tc_errmsg());
+    ck_assert_msg(rec_session_write_tsv(s, tt_path("r.tsv")) == 0, "%s", tc_errmsg());
+    FILE *fp = fopen(tt_path("r.tsv"), "r");
+    char head[1024], row[1024];
+    ck_assert_ptr_nonnull(fgets(head, sizeof head, fp));
+    ck_assert_ptr_nonnull(fgets(row, sizeof row, fp));
+    ck_assert_ptr_null(fgets(row + 512, 512, fp)); /* one run, one row */
+    fclose(fp);
+    ck_assert_msg(strstr(head, "\tmedian_ns\t") != NULL && strstr(head, "\tevent_median_ns\tmin_ns\tevent_min_ns\n"),
+                  "%s", head);
+    /* executions 0..11 last 100 us + i ns; the timed ones are 8..11 (median 100009.5 ns) and each flushed call
+     * starts 10 us after its flush ends (event intervals 110 us + i: median 110009.5); the flushed calls are 1..5
+     * and 8..11, their minima 100001 and 110001 ns */
+    const char *tail = strstr(row, "\t100009.5\t");
+    ck_assert_msg(tail != NULL, "%s", row);
+    ck_assert_msg(strstr(row, "\t110009.5\t100001.0\t110001.0\n") != NULL, "%s", row);
+    rec_session_free(s);
+    tt_tmpdir_remove();
+}
+END_TEST
+
 static const char *g_tunecost;
 
 /* Run `tunecost record ARGS` (a shell command line after the executable), output to tt_path("out.txt"). */
@@ -434,9 +612,13 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_record_labelled_inputs_configs_failures);
     tcase_add_test(tc, test_record_unclassified_and_unfinished);
     tcase_add_test(tc, test_record_unlabelled);
+    tcase_add_test(tc, test_record_unlabelled_inductor_processes);
+    tcase_add_test(tc, test_record_unlabelled_multi_kernel_calls);
+    tcase_add_test(tc, test_record_two_fills_not_memory_warmup);
     tcase_add_test(tc, test_record_bad_flush_regex);
     tcase_add_test(tc, test_record_spool_read);
     tcase_add_test(tc, test_record_write_reads_back);
+    tcase_add_test(tc, test_record_tsv_event_columns);
     suite_add_tcase(s, tc);
     return tt_run(s);
 }
