@@ -244,6 +244,34 @@ fail:
     return 1;
 }
 
+/* Every compile model of issue 23 on shared draws, with the default models: sequential on isolated times, parallel
+ * (list schedule), pipelined, ideal, and early stopping; then the report's verdict set (each model without and with
+ * early stopping). Returns 0, or 1 after a message. */
+static int measure_models(int threads)
+{
+    static const char *const sets[2][8] = {
+        {"baseline", "parallel", "pipelined", "ideal", "early-stop"},
+        {"sequential", "sequential+early-stop", "parallel", "parallel+early-stop", "pipelined", "pipelined+early-stop",
+         "ideal", "ideal+early-stop"}};
+    static const int n_set[2] = {5, 8};
+    static const char *const what[2] = {"paper, every compile model (baseline,parallel,pipelined,ideal,early-stop)",
+                                        "paper, the report's verdict set (4 models x early stop off/on)"};
+    for (int k = 0; k < 2; k++) {
+        struct sim_settings s;
+        sim_settings_default(&s);
+        s.threads = threads;
+        s.n_scenarios = n_set[k];
+        for (int q = 0; q < n_set[k]; q++)
+            if (sim_scenario_parse(sets[k][q], SIM_COMPILE_SEQUENTIAL, 16, SIM_OVERHEAD_PAPER, &s.scenarios[q]) != 0) {
+                fprintf(stderr, "bench-sim: %s\n", tc_errmsg());
+                return 1;
+            }
+        if (measure(what[k], 500, &s, N_INPUTS, 0) != 0)
+            return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct sim_settings s;
@@ -283,31 +311,8 @@ int main(int argc, char **argv)
     sim_scenarios_for_model(&s);
     if (measure("paper, the paper's models (--failed-cost none --compile-model paper)", 500, &s, N_INPUTS, 0) != 0)
         return 1;
-    /* every compile model of issue 23 on shared draws, with the default models: sequential on isolated times,
-     * parallel (list schedule), pipelined, ideal, and early stopping; then the report's verdict set (each model
-     * without and with early stopping) */
-    {
-        static const char *const sets[2][8] = {
-            {"baseline", "parallel", "pipelined", "ideal", "early-stop"},
-            {"sequential", "sequential+early-stop", "parallel", "parallel+early-stop", "pipelined",
-             "pipelined+early-stop", "ideal", "ideal+early-stop"}};
-        static const int n_set[2] = {5, 8};
-        static const char *const what[2] = {"paper, every compile model (baseline,parallel,pipelined,ideal,early-stop)",
-                                            "paper, the report's verdict set (4 models x early stop off/on)"};
-        for (int k = 0; k < 2; k++) {
-            sim_settings_default(&s);
-            s.threads = threads;
-            s.n_scenarios = n_set[k];
-            for (int q = 0; q < n_set[k]; q++)
-                if (sim_scenario_parse(sets[k][q], SIM_COMPILE_SEQUENTIAL, 16, SIM_OVERHEAD_PAPER, &s.scenarios[q]) !=
-                    0) {
-                    fprintf(stderr, "bench-sim: %s\n", tc_errmsg());
-                    return 1;
-                }
-            if (measure(what[k], 500, &s, N_INPUTS, 0) != 0)
-                return 1;
-        }
-    }
+    if (measure_models(threads) != 0)
+        return 1;
     if (paper_only)
         return 0;
     {
