@@ -843,6 +843,18 @@ static void check_verdicts(const char *out, const char *md, const struct tsv *st
         snprintf(want, sizeof want, "%s compilation: %.2f s without, %.2f s with; without / with: %s", models3[m],
                  t95[m][0], t95[m][1], a);
         ck_has(md, want);
+        { /* the model's time to 0.95 on the three seeds, with the CI over them */
+            double t3[3] = {NAN, NAN, NAN}, mm, lo, hi;
+            for (int i = 0; i < vt->n_rows; i++)
+                if (fabs(tsv_num(vt, i, "target_speedup") - 0.95) < 1e-9 && tsv_num(vt, i, "early_stop") == 0 &&
+                    strcmp(tsv_cell(vt, i, "model"), models3[m]) == 0)
+                    t3[(int)tsv_num(vt, i, "seed_index") - 1] = tsv_num(vt, i, "time_s");
+            ck_assert(isfinite(t3[0]) && isfinite(t3[1]) && isfinite(t3[2]));
+            ci3(t3, &mm, &lo, &hi);
+            snprintf(want, sizeof want, "%.2f, %.2f, %.2f s on three seeds (mean %.2f s, 95%% CI %.2f-%.2f)", t3[0],
+                     t3[1], t3[2], mm, lo, hi);
+            ck_has(md, want);
+        }
         if (m > 0) {
             r = stab_find(st, "parallel-compile", models3[m], "time_ratio_0.95");
             ck_assert_double_eq_tol(tsv_num(st, r, "seed_1"), t95[0][0] / t95[m][0], 1e-9);
