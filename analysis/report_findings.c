@@ -345,7 +345,8 @@ static int finding_models(struct report_ctx *c)
             return -1;
         fmt_time(ts[k], sizeof ts[k], &e[k]);
     }
-    return report_finding(c, "Beyond the paper (%s, 0.95 of optimal, re-evaluated on fresh runs): sequential "
+    return report_finding(c, "Beyond the paper (%s, 0.95 of optimal, the report's seed re-evaluated on fresh runs; "
+                          "each CI covers those runs, not which sample the seed picks): sequential "
                           "compilation needs %s; charging the overhead per execution actually run (per-exec) %s; "
                           "pipelined compilation with %d workers %s; parallel compilation (list-scheduled on %d "
                           "workers before benchmarking) %s.", c->input_label, ts[0], ts[1], c->o->compile_factor,
