@@ -927,6 +927,41 @@ static void check_common(const char *out, const char *md)
     tsv_free(&t);
 }
 
+/* The policies finding from policies.tsv: the rows ranked by score here (highest first); a policy is named first
+ * only when its CI's lower bound lies above every other's upper bound, else the two highest with their CIs and
+ * shares of first place. */
+static void check_policies(const char *out, const char *md)
+{
+    struct tsv t;
+    char want[1024];
+    int a = -1, b = -1, separated = 1;
+    tsv_read(out, "policies.tsv", &t);
+    ck_assert_int_ge(t.n_rows, 2);
+    for (int i = 0; i < t.n_rows; i++) {
+        double v = tsv_num(&t, i, "score");
+        if (a < 0 || v > tsv_num(&t, a, "score"))
+            b = a, a = i;
+        else if (b < 0 || v > tsv_num(&t, b, "score"))
+            b = i;
+    }
+    for (int i = 0; i < t.n_rows; i++)
+        if (i != a)
+            separated &= tsv_num(&t, a, "score_lo") > tsv_num(&t, i, "score_hi");
+    if (separated)
+        snprintf(want, sizeof want, "%s ranks first, %.3f [%.3f, %.3f], its 95%% CI above every other policy's (first "
+                 "in %.0f%% of the bootstrap replicates)", tsv_cell(&t, a, "policy"), tsv_num(&t, a, "score"),
+                 tsv_num(&t, a, "score_lo"), tsv_num(&t, a, "score_hi"), 100 * tsv_num(&t, a, "p_first"));
+    else
+        snprintf(want, sizeof want, "no policy is separated from the others by its 95%% CI; the highest scores are %s "
+                 "%.3f [%.3f, %.3f] and %s %.3f [%.3f, %.3f], first in %.0f%% and %.0f%% of the bootstrap replicates",
+                 tsv_cell(&t, a, "policy"), tsv_num(&t, a, "score"), tsv_num(&t, a, "score_lo"),
+                 tsv_num(&t, a, "score_hi"), tsv_cell(&t, b, "policy"), tsv_num(&t, b, "score"),
+                 tsv_num(&t, b, "score_lo"), tsv_num(&t, b, "score_hi"), 100 * tsv_num(&t, a, "p_first"),
+                 100 * tsv_num(&t, b, "p_first"));
+    ck_has(md, want);
+    tsv_free(&t);
+}
+
 /* The compile costs the trace does not record, counted here from the trace: the report fixture has no isolated
  * compile time for any (input, configuration) pair (every configuration is drawn: the valid ones and the one that
  * fails to compile, which has a compile time), so no costs.tsv. */
@@ -970,6 +1005,7 @@ START_TEST(test_report_simulation_findings_match_files)
     check_input_times(md, &ti, &st);
     check_verdicts(out, md, &st, &vt);
     check_costs_missing(out, md);
+    check_policies(out, md);
     tsv_free(&st);
     tsv_free(&vt);
     tsv_free(&ti);
