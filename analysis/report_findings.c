@@ -153,6 +153,35 @@ static int finding_knobs(struct report_ctx *c)
                           isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)) ? "speedup" : "TFLOP/s", perf, tm);
 }
 
+/* EXEC_TIME down to the noise floor (report_verdicts.c, exec_floor_verdicts): what decides the tuned kernel's
+ * performance when EXEC_TIME reaches 0.05 ms, and what short repetitions cost in speedup, on three seeds. */
+static int finding_exec_floor(struct report_ctx *c)
+{
+    struct stab_row en, ex, ra;
+    char knob[512], ratio[512];
+    if (find_stab(c->stability, "exec-time-floor", "sequential", "eta2_n_config", &en) != 0 ||
+        find_stab(c->stability, "exec-time-floor", "sequential", "eta2_log_exec_time", &ex) != 0 ||
+        find_stab(c->stability, "exec-time-floor", "sequential", "speedup_ratio_short_long", &ra) != 0)
+        return -1;
+    if (en.stable)
+        snprintf(knob, sizeof knob, "%s on all three seeds (eta squared N_CONFIG %.2f, %.2f, %.2f; log EXEC_TIME %.2f, "
+                 "%.2f, %.2f)", en.category, en.v[0], en.v[1], en.v[2], ex.v[0], ex.v[1], ex.v[2]);
+    else
+        snprintf(knob, sizeof knob, "not settled (%s / %s / %s on three seeds), no verdict", en.cat[0], en.cat[1],
+                 en.cat[2]);
+    if (ra.stable)
+        snprintf(ratio, sizeof ratio, "%s (%.3f, %.3f, %.3f on three seeds; mean %.3f, 95%% CI %.3f to %.3f)",
+                 ra.category, ra.v[0], ra.v[1], ra.v[2], ra.mean, ra.lo, ra.hi);
+    else
+        snprintf(ratio, sizeof ratio, "no verdict (%.3f, %.3f, %.3f on three seeds; mean %.3f, 95%% CI %.3f to %.3f "
+                 "reaches past the 2%% threshold)", ra.v[0], ra.v[1], ra.v[2], ra.mean, ra.lo, ra.hi);
+    return report_finding(c, "**EXEC_TIME down to the noise floor** (%s, EXEC_TIME log-uniform over 0.05-100 ms, "
+                          "sequential compilation, %d samples, sim/input-exec-log.tsv): for the tuned kernel's %s, %s; "
+                          "mean speedup of the samples with EXEC_TIME under 1 ms over those with 10 ms or more: %s.",
+                          c->input_label, c->s[REPORT_SIM_INPUT].samples,
+                          isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)) ? "speedup" : "TFLOP/s", knob, ratio);
+}
+
 /* Along Table 6's frontier: does N_CONFIG rise with tuning time (Spearman, seed 1), and is EXEC_TIME's trend the
  * same on three seeds (stability.tsv)? */
 static int finding_frontier(struct report_ctx *c)
@@ -605,7 +634,8 @@ static int finding_estimate(struct report_ctx *c)
 
 int report_findings(struct report_ctx *c)
 {
-    int (*const steps[])(struct report_ctx *) = {finding_knobs,  finding_frontier, finding_best_speed,
+    int (*const steps[])(struct report_ctx *) = {finding_knobs,  finding_exec_floor, finding_frontier,
+                                                 finding_best_speed,
                                                  finding_parallel, finding_early_stop, finding_costs,
                                                  finding_models,
                                                  finding_split,  finding_cublas,   finding_failures,

@@ -335,6 +335,89 @@ static int input_verdicts(struct report_ctx *c, struct table *st)
     return stability_row(st, &fr);
 }
 
+/* ---- EXEC_TIME down to the noise floor (single input) ---- */
+
+/* The single input with EXEC_TIME log-uniform over 0.05-100 ms (a grid of 100 points per decade), sequential
+ * compilation, three seeds: eta squared of N_CONFIG and of log10 EXEC_TIME (10 equal-width bins of each) for the
+ * tuned kernel's performance, and the mean speedup of the samples with EXEC_TIME under 1 ms over that of the samples
+ * with 10 ms or more (the draws are independent, so both groups have the same N_CONFIG distribution): below 0.98
+ * short repetitions pick slower kernels. Seed 1's points go to sim/input-exec-log.tsv. */
+#define FLOOR_LO_MS 0.05
+#define FLOOR_HI_MS 100.0
+static int exec_floor_verdicts(struct report_ctx *c, struct table *st)
+{
+    struct measure en = {"exec-time-floor", "sequential", "eta2_n_config", {0}, {0}, 0, 0, 0, NULL, NULL, NULL};
+    struct measure ex = {"exec-time-floor", "sequential", "eta2_log_exec_time", {0}, {0}, 0, 0, 0, NULL, NULL, NULL};
+    struct measure ra = {"exec-time-floor", "sequential", "speedup_ratio_short_long", {0}, {0}, 1, 0.98, 1.02,
+                         "short repetitions pick slower kernels", "no measurable loss",
+                         "short repetitions pick faster kernels"};
+    struct sim_settings s = c->s[REPORT_SIM_INPUT];
+    struct sim_data *d = NULL;
+    double *x1 = NULL, *x2 = NULL, *y = NULL;
+    int rc = -1, flops = !isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0));
+    s.exec_ms_lo = FLOOR_LO_MS;
+    s.exec_ms_hi = FLOOR_HI_MS;
+    s.exec_dist = SIM_EXEC_LOG;
+    s.n_scenarios = 1;
+    report_model_scenario(&s.scenarios[0], 0, 0, c->o->compile_factor);
+    if ((d = sim_data_from_trace(c->t, &c->input, 1, &s)) == NULL)
+        return -1;
+    x1 = malloc(((size_t)s.samples + 1) * sizeof *x1);
+    x2 = malloc(((size_t)s.samples + 1) * sizeof *x2);
+    y = malloc(((size_t)s.samples + 1) * sizeof *y);
+    if (x1 == NULL || x2 == NULL || y == NULL) {
+        tc_seterr("out of memory");
+        goto out;
+    }
+    for (int k = 0; k < N_SEEDS; k++) {
+        struct sim_result *r;
+        double chance = 9.0 / (s.samples > 1 ? s.samples - 1 : 1), sum[2] = {0, 0};
+        int cnt[2] = {0, 0};
+        s.seed = report_seed_k(c->o->seed, k);
+        if ((r = sim_run(d, &s, NULL, NULL)) == NULL)
+            goto out;
+        for (int i = 0; i < r->n_points; i++) {
+            const struct sim_point *p = &r->points[i];
+            x1[i] = p->n_config;
+            /* log10 EXEC_TIME mapped onto [1, 10], so that report_eta_squared's 10 bins are equal in log */
+            x2[i] = 1 + 9 * log10(p->exec_ms / FLOOR_LO_MS) / log10(FLOOR_HI_MS / FLOOR_LO_MS);
+            y[i] = flops ? p->tflops : p->speedup;
+            if (p->exec_ms < 1 || p->exec_ms >= 10) {
+                sum[p->exec_ms >= 10] += p->speedup;
+                cnt[p->exec_ms >= 10]++;
+            }
+        }
+        en.v[k] = report_eta_squared(x1, y, r->n_points, s.n_config_lo, s.n_config_hi);
+        ex.v[k] = report_eta_squared(x2, y, r->n_points, 1, 10);
+        en.cat[k] = ex.cat[k] = knob_category(en.v[k], ex.v[k], chance);
+        ra.v[k] = cnt[0] > 0 && cnt[1] > 0 ? (sum[0] / cnt[0]) / (sum[1] / cnt[1]) : NAN;
+        ra.cat[k] = measure_cat(&ra, ra.v[k]);
+        if (k == 0) {
+            char path[PATH_MAX];
+            FILE *fp = report_open(c, "sim/input-exec-log.tsv", path, sizeof path);
+            if (fp == NULL || sim_write_scenario_points(fp, d, &s, r, 0, 0, !flops) != 0) {
+                if (fp != NULL)
+                    fclose(fp);
+                sim_result_free(r);
+                tc_seterr("%s: write failed", path);
+                goto out;
+            }
+            if (report_close(fp, path) != 0) {
+                sim_result_free(r);
+                goto out;
+            }
+        }
+        sim_result_free(r);
+    }
+    rc = stability_row(st, &en) != 0 || stability_row(st, &ex) != 0 || stability_row(st, &ra) != 0 ? -1 : 0;
+out:
+    free(x1);
+    free(x2);
+    free(y);
+    sim_data_free(d);
+    return rc;
+}
+
 /* ---- what charging every cost changes: failed configurations, isolated vs contended compile times ---- */
 
 /* The three cost settings (failed-cost, compile-model) and the models replayed under each. */
@@ -421,7 +504,8 @@ int report_verdicts(struct report_ctx *c)
     c->stability = table_new("Verdicts on three seeds", 14, scols);
     if (c->verdicts == NULL || c->stability == NULL)
         return tc_seterr("out of memory");
-    if (all_inputs_verdicts(c, c->verdicts, c->stability) != 0 || input_verdicts(c, c->stability) != 0)
+    if (all_inputs_verdicts(c, c->verdicts, c->stability) != 0 || input_verdicts(c, c->stability) != 0 ||
+        exec_floor_verdicts(c, c->stability) != 0)
         return -1;
     table_add_note(c->verdicts, "per seed (seed 1 is the report's), model and early stopping: the cheapest sample "
                    "whose 95%% CI lower bound of mean speedup vs optimal reaches the target, re-evaluated on %d fresh "

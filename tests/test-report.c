@@ -629,19 +629,28 @@ static int stab_agrees(const struct tsv *t, int row)
 {
     const char *verdict = tsv_cell(t, row, "verdict"), *c1 = tsv_cell(t, row, "category_1"), *want;
     double v[3] = {tsv_num(t, row, "seed_1"), tsv_num(t, row, "seed_2"), tsv_num(t, row, "seed_3")}, m, lo, hi;
-    if (strcmp(verdict, "exec-time") == 0 || strcmp(verdict, "time-to-target") == 0) {
+    int floor_ratio = strcmp(tsv_cell(t, row, "measure"), "speedup_ratio_short_long") == 0;
+    if (strcmp(verdict, "exec-time") == 0 || strcmp(verdict, "time-to-target") == 0 ||
+        (strcmp(verdict, "exec-time-floor") == 0 && !floor_ratio)) {
         int same = strcmp(c1, tsv_cell(t, row, "category_2")) == 0 && strcmp(c1, tsv_cell(t, row, "category_3")) == 0 &&
                    strcmp(c1, "n/a") != 0;
         want = same ? c1 : "no verdict";
     } else {
-        int rho = strcmp(verdict, "exec-time-frontier") == 0;
-        double tl = rho ? -0.3 : 0.9, th = rho ? 0.3 : 1.1;
+        /* labels below / within / above the thresholds */
+        static const char *const lab[3][3] = {{"costs time", "none", "saves time"},
+                                              {"falls", "looks random", "rises"},
+                                              {"short repetitions pick slower kernels", "no measurable loss",
+                                               "short repetitions pick faster kernels"}};
+        int kind = floor_ratio ? 2 : strcmp(verdict, "exec-time-frontier") == 0 ? 1 : 0;
+        double tl = kind == 2 ? 0.98 : kind == 1 ? -0.3 : 0.9, th = kind == 2 ? 1.02 : kind == 1 ? 0.3 : 1.1;
         ci3(v, &m, &lo, &hi);
-        ck_assert_double_eq_tol(tsv_num(t, row, "mean"), m, 1e-4);
-        ck_assert_double_eq_tol(tsv_num(t, row, "ci_lo"), lo, 1e-4);
-        ck_assert_double_eq_tol(tsv_num(t, row, "ci_hi"), hi, 1e-4);
-        want = lo > th ? (rho ? "rises" : "saves time") : hi < tl ? (rho ? "falls" : "costs time")
-               : lo >= tl && hi <= th ? (rho ? "looks random" : "none") : "no verdict";
+        if (isfinite(m)) {
+            ck_assert_double_eq_tol(tsv_num(t, row, "mean"), m, 1e-4);
+            ck_assert_double_eq_tol(tsv_num(t, row, "ci_lo"), lo, 1e-4);
+            ck_assert_double_eq_tol(tsv_num(t, row, "ci_hi"), hi, 1e-4);
+        }
+        want = !isfinite(lo) ? "no verdict" : lo > th ? lab[kind][2] : hi < tl ? lab[kind][0]
+               : lo >= tl && hi <= th ? lab[kind][1] : "no verdict";
     }
     ck_assert_str_eq(tsv_cell(t, row, "category"), want);
     ck_assert_int_eq((int)tsv_num(t, row, "stable"), strcmp(want, "no verdict") != 0);
@@ -927,6 +936,66 @@ static void check_common(const char *out, const char *md)
     tsv_free(&t);
 }
 
+/* EXEC_TIME down to the noise floor: seed 1's eta squared (N_CONFIG over 1..80; log10 EXEC_TIME over 0.05-100 ms
+ * mapped onto [1, 10], 10 equal bins) and the ratio of mean speedups (EXEC_TIME < 1 ms over >= 10 ms), recomputed
+ * from sim/input-exec-log.tsv; every EXEC_TIME there on the log grid's range; the sentence from stability.tsv. */
+static void check_exec_floor(const char *out, const char *md, const struct tsv *st)
+{
+    struct tsv p;
+    char want[1400], knob[512], ratio[512];
+    double sum[2] = {0, 0};
+    int cnt[2] = {0, 0};
+    int re = stab_find(st, "exec-time-floor", "sequential", "eta2_n_config");
+    int rx = stab_find(st, "exec-time-floor", "sequential", "eta2_log_exec_time");
+    int rr = stab_find(st, "exec-time-floor", "sequential", "speedup_ratio_short_long");
+    tsv_read(out, "sim/input-exec-log.tsv", &p);
+    ck_assert_int_eq(p.n_rows, 40);
+    double *x1 = malloc((size_t)p.n_rows * sizeof *x1), *x2 = malloc((size_t)p.n_rows * sizeof *x2);
+    double *y = malloc((size_t)p.n_rows * sizeof *y);
+    for (int i = 0; i < p.n_rows; i++) {
+        double e = tsv_num(&p, i, "exec_ms");
+        ck_assert(e >= 0.05 - 1e-12 && e <= 100 + 1e-9);
+        x1[i] = tsv_num(&p, i, "n_config");
+        x2[i] = 1 + 9 * log10(e / 0.05) / log10(100 / 0.05);
+        y[i] = tsv_num(&p, i, "tflops");
+        if (e < 1 || e >= 10)
+            sum[e >= 10] += tsv_num(&p, i, "speedup"), cnt[e >= 10]++;
+    }
+    ck_assert_double_eq_tol(tsv_num(st, re, "seed_1"), my_eta2(x1, y, p.n_rows, 1, 80), 1e-4);
+    ck_assert_double_eq_tol(tsv_num(st, rx, "seed_1"), my_eta2(x2, y, p.n_rows, 1, 10), 1e-4);
+    if (cnt[0] > 0 && cnt[1] > 0)
+        ck_assert_double_eq_tol(tsv_num(st, rr, "seed_1"), (sum[0] / cnt[0]) / (sum[1] / cnt[1]), 1e-4);
+    if (stab_agrees(st, re))
+        snprintf(knob, sizeof knob, "%s on all three seeds (eta squared N_CONFIG %.2f, %.2f, %.2f; log EXEC_TIME "
+                 "%.2f, %.2f, %.2f)", tsv_cell(st, re, "category"), tsv_num(st, re, "seed_1"),
+                 tsv_num(st, re, "seed_2"), tsv_num(st, re, "seed_3"), tsv_num(st, rx, "seed_1"),
+                 tsv_num(st, rx, "seed_2"), tsv_num(st, rx, "seed_3"));
+    else
+        snprintf(knob, sizeof knob, "not settled (%s / %s / %s on three seeds), no verdict",
+                 tsv_cell(st, re, "category_1"), tsv_cell(st, re, "category_2"), tsv_cell(st, re, "category_3"));
+    {
+        double v[3] = {tsv_num(st, rr, "seed_1"), tsv_num(st, rr, "seed_2"), tsv_num(st, rr, "seed_3")}, m, lo, hi;
+        const char *cat;
+        ci3(v, &m, &lo, &hi);
+        cat = !isfinite(lo) ? NULL : lo > 1.02 ? "short repetitions pick faster kernels"
+              : hi < 0.98 ? "short repetitions pick slower kernels" : lo >= 0.98 && hi <= 1.02 ? "no measurable loss"
+                                                                                             : NULL;
+        ck_assert_str_eq(tsv_cell(st, rr, "category"), cat != NULL ? cat : "no verdict");
+        if (cat != NULL)
+            snprintf(ratio, sizeof ratio, "%s (%.3f, %.3f, %.3f on three seeds; mean %.3f, 95%% CI %.3f to %.3f)", cat,
+                     v[0], v[1], v[2], m, lo, hi);
+        else
+            snprintf(ratio, sizeof ratio, "no verdict (%.3f, %.3f, %.3f on three seeds; mean %.3f, 95%% CI %.3f to "
+                     "%.3f reaches past the 2%% threshold)", v[0], v[1], v[2], m, lo, hi);
+    }
+    snprintf(want, sizeof want, "sequential compilation, 40 samples, sim/input-exec-log.tsv): for the tuned kernel's "
+             "TFLOP/s, %s; mean speedup of the samples with EXEC_TIME under 1 ms over those with 10 ms or more: %s.",
+             knob, ratio);
+    ck_has(md, want);
+    free(x1), free(x2), free(y);
+    tsv_free(&p);
+}
+
 /* The policies finding from policies.tsv: the rows ranked by score here (highest first); a policy is named first
  * only when its CI's lower bound lies above every other's upper bound, else the two highest with their CIs and
  * shares of first place. */
@@ -1006,6 +1075,7 @@ START_TEST(test_report_simulation_findings_match_files)
     check_verdicts(out, md, &st, &vt);
     check_costs_missing(out, md);
     check_policies(out, md);
+    check_exec_floor(out, md, &st);
     tsv_free(&st);
     tsv_free(&vt);
     tsv_free(&ti);
