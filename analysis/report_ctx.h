@@ -18,7 +18,7 @@
 
 #define REPORT_MARKER ".tunecost-report"
 #define REPORT_MAX_FINDINGS 32
-#define REPORT_MAX_TABLES 24
+#define REPORT_MAX_TABLES 32
 #define REPORT_MAX_FIGURES 12
 
 /* The report's scenarios, one table: X(id, name, compile, parallel, overhead, early_stop, all_inputs). The
@@ -80,6 +80,10 @@ struct report_ctx {
     struct table *flush, *scaling, *landscape;
     struct table *cmp_split;                 /* the second family's Figure 1 data (compile share) */
     struct table *verdicts, *stability;      /* report_verdicts: per cost model and seed */
+    struct table *costs;                     /* report_verdicts: what each cost setting changes (costs.tsv), or
+                                                NULL where the trace lacks a compile cost (report_costs_missing) */
+    long no_isolated, failed_no_compile;     /* (input, configuration) pairs of the all-inputs data without an
+                                                isolated compile time; failed ones without any compile time */
     struct sim_settings s[N_REPORT_SIM];
     struct sim_data *d[N_REPORT_SIM];
     struct sim_result *r[N_REPORT_SIM];
@@ -141,14 +145,21 @@ int report_ttt(const struct sim_data *d, const struct sim_settings *s, const str
                double target, uint64_t seed, struct report_est *out);
 int report_budget_best(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
                        double budget_s, uint64_t seed, struct report_est *out);
+/* Time to target confirmed on fresh runs: the samples of scenario sc whose CI lower bound reaches target, cheapest
+ * first (report_pick_ttt's is the first), each re-evaluated (the first with `seed`, the next with seeds derived from
+ * it) until one's fresh runs do not refute the target (their CI's upper bound reaches it); at most `tries` of them,
+ * else sample -1 and NaN. The cheapest qualifying sample is the luckiest of them, so its fresh runs often fall short. */
+int report_ttt_confirmed(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
+                         double target, uint64_t seed, int tries, struct report_est *out);
 /* A weighted mean over inputs (scenario 0 of s), input by input: speedup_i x weight_i, averaged over the n_in
  * inputs with equal weight, as sim_run averages all inputs. report_weighted_run replays each input (per_input[k],
- * s->samples points); report_weighted_combine gives sample `sample`'s combined point (95% CIs stratified by input);
- * report_weighted_reeval re-evaluates a point on fresh runs with a CI stratified by input. */
+ * s->samples x s->n_scenarios points, every scenario on the same draws); report_weighted_combine gives scenario
+ * sc's combined point of sample `sample` (n_sc: the scenarios per_input holds; 95% CIs stratified by input);
+ * report_weighted_reeval re-evaluates a point (scenario 0 of s) on fresh runs with a CI stratified by input. */
 int report_weighted_run(const struct sim_data *d, const struct sim_settings *s, const int *inputs,
                         const double *weight, int n_in, struct sim_result **per_input);
 void report_weighted_combine(struct sim_result *const *per_input, const double *weight, int n_in, int runs,
-                             int sample, struct sim_point *out);
+                             int n_sc, int sc, int sample, struct sim_point *out);
 int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *s, const int *inputs,
                            const double *weight, int n_in, const struct sim_point *p, uint64_t seed,
                            struct report_est *out);
@@ -156,6 +167,10 @@ int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *
 /* ---- report_verdicts.c: verdicts per cost model, checked on three seeds ---- */
 /* Runs the stability simulations and writes verdicts.tsv and stability.tsv (c->verdicts, c->stability). */
 int report_verdicts(struct report_ctx *c);
+/* The cost settings costs.tsv compares (when the trace has every compile cost): the report's own (failed
+ * configurations charged, isolated times for sequential), failures free, contended times for sequential. */
+#define REPORT_N_COSTS 3
+extern const char *const report_cost_names[REPORT_N_COSTS];
 /* The compile cost models the verdicts are stated for: "sequential", "parallel" (list-scheduled on F workers
  * before benchmarking), "pipelined", "ideal" (the paper's parallel model, an optimistic bound), and a scenario of
  * model m, early stopping on or off, F workers (simulate/sim.h, enum sim_compile). */
@@ -164,6 +179,8 @@ extern const char *const report_model_names[REPORT_N_MODELS];
 /* How a finding describes model m: "the paper's ideal model (an optimistic bound: ...)". */
 extern const char *const report_model_labels[REPORT_N_MODELS];
 void report_model_scenario(struct sim_scenario *sc, int model, int early, int factor);
+/* Three seeds as independent replicates of a measure: their mean and its 95% CI, mean ± t(0.975, 2)·sd/√3. */
+void report_seeds_ci(const double v[3], double *mean, double *lo, double *hi);
 /* The selection seed of stability seed k (0: the report's own seed). */
 uint64_t report_seed_k(uint64_t seed, int k);
 /* Share of the variance of y explained by grouping the samples on x into up to 10 equal-width bins (eta²). */

@@ -50,6 +50,8 @@ static void fmt_time(char *buf, size_t len, const struct est_row *e)
 struct stab_row {
     double v[3];
     char cat[3][48];
+    double mean, lo, hi;   /* over the three seeds: mean and 95% CI */
+    char category[48];     /* the verdict, or "no verdict" */
     int stable;
 };
 
@@ -75,20 +77,33 @@ static int find_stab(const struct table *t, const char *verdict, const char *mod
             out->v[k] = table_num(t, i, a);
             snprintf(out->cat[k], sizeof out->cat[k], "%s", table_cell(t, i, b));
         }
+        {
+            int cmean = table_col_need(t, "mean"), clo = table_col_need(t, "ci_lo"), chi = table_col_need(t, "ci_hi");
+            int ccat = table_col_need(t, "category");
+            if (cmean < 0 || clo < 0 || chi < 0 || ccat < 0)
+                return -1;
+            out->mean = table_num(t, i, cmean);
+            out->lo = table_num(t, i, clo);
+            out->hi = table_num(t, i, chi);
+            snprintf(out->category, sizeof out->category, "%s", table_cell(t, i, ccat));
+        }
         out->stable = (int)table_num(t, i, cst);
         return 0;
     }
     return tc_seterr("%s: no row %s / %s / %s", table_title(t), verdict, model, measure);
 }
 
-/* "none (ratios 1.02, 0.98, 1.05 on three seeds)" or "unsettled: none, saves time, none (ratios ...)". */
+/* "none (1.04, 1.03, 1.02 on three seeds; mean 1.03, 95% CI 1.01 to 1.06)" or, where the CI over the seeds reaches
+ * past a threshold, "no verdict (1.10, 1.11, 1.06 on three seeds; mean 1.09, 95% CI 1.02 to 1.16 reaches past the
+ * 10% threshold)". */
 static void fmt_stab(char *buf, size_t len, const struct stab_row *r)
 {
     if (r->stable)
-        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds)", r->cat[0], r->v[0], r->v[1], r->v[2]);
+        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f)", r->category,
+                 r->v[0], r->v[1], r->v[2], r->mean, r->lo, r->hi);
     else
-        snprintf(buf, len, "not settled: %s / %s / %s on three seeds (%.2f, %.2f, %.2f), no verdict", r->cat[0],
-                 r->cat[1], r->cat[2], r->v[0], r->v[1], r->v[2]);
+        snprintf(buf, len, "no verdict (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f reaches past "
+                 "the 10%% threshold)", r->v[0], r->v[1], r->v[2], r->mean, r->lo, r->hi);
 }
 
 
@@ -138,6 +153,35 @@ static int finding_knobs(struct report_ctx *c)
                           isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)) ? "speedup" : "TFLOP/s", perf, tm);
 }
 
+/* EXEC_TIME down to the noise floor (report_verdicts.c, exec_floor_verdicts): what decides the tuned kernel's
+ * performance when EXEC_TIME reaches 0.05 ms, and what short repetitions cost in speedup, on three seeds. */
+static int finding_exec_floor(struct report_ctx *c)
+{
+    struct stab_row en, ex, ra;
+    char knob[512], ratio[512];
+    if (find_stab(c->stability, "exec-time-floor", "sequential", "eta2_n_config", &en) != 0 ||
+        find_stab(c->stability, "exec-time-floor", "sequential", "eta2_log_exec_time", &ex) != 0 ||
+        find_stab(c->stability, "exec-time-floor", "sequential", "speedup_ratio_short_long", &ra) != 0)
+        return -1;
+    if (en.stable)
+        snprintf(knob, sizeof knob, "%s on all three seeds (eta squared N_CONFIG %.2f, %.2f, %.2f; log EXEC_TIME %.2f, "
+                 "%.2f, %.2f)", en.category, en.v[0], en.v[1], en.v[2], ex.v[0], ex.v[1], ex.v[2]);
+    else
+        snprintf(knob, sizeof knob, "not settled (%s / %s / %s on three seeds), no verdict", en.cat[0], en.cat[1],
+                 en.cat[2]);
+    if (ra.stable)
+        snprintf(ratio, sizeof ratio, "%s (%.3f, %.3f, %.3f on three seeds; mean %.3f, 95%% CI %.3f to %.3f)",
+                 ra.category, ra.v[0], ra.v[1], ra.v[2], ra.mean, ra.lo, ra.hi);
+    else
+        snprintf(ratio, sizeof ratio, "no verdict (%.3f, %.3f, %.3f on three seeds; mean %.3f, 95%% CI %.3f to %.3f "
+                 "reaches past the 2%% threshold)", ra.v[0], ra.v[1], ra.v[2], ra.mean, ra.lo, ra.hi);
+    return report_finding(c, "**EXEC_TIME down to the noise floor** (%s, EXEC_TIME log-uniform over 0.05-100 ms, "
+                          "sequential compilation, %d samples, sim/input-exec-log.tsv): for the tuned kernel's %s, %s; "
+                          "mean speedup of the samples with EXEC_TIME under 1 ms over those with 10 ms or more: %s.",
+                          c->input_label, c->s[REPORT_SIM_INPUT].samples,
+                          isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)) ? "speedup" : "TFLOP/s", knob, ratio);
+}
+
 /* Along Table 6's frontier: does N_CONFIG rise with tuning time (Spearman, seed 1), and is EXEC_TIME's trend the
  * same on three seeds (stability.tsv)? */
 static int finding_frontier(struct report_ctx *c)
@@ -162,45 +206,60 @@ static int finding_frontier(struct report_ctx *c)
     double rn = gsl_stats_spearman(a, 1, a + m, 1, (size_t)m, work);
     if (x.stable)
         rc = report_finding(c, "Along the frontier of %s (%d points, Table 6) N_CONFIG rises with tuning time "
-                            "(Spearman rho %.2f) while EXEC_TIME %s on three seeds (rho %.2f, %.2f, %.2f).",
-                            c->input_label, m, rn, x.cat[0], x.v[0], x.v[1], x.v[2]);
+                            "(Spearman rho %.2f) while EXEC_TIME %s (rho %.2f, %.2f, %.2f on three seeds; mean %.2f, "
+                            "95%% CI %.2f to %.2f).", c->input_label, m, rn, x.category, x.v[0], x.v[1], x.v[2],
+                            x.mean, x.lo, x.hi);
     else
         rc = report_finding(c, "Along the frontier of %s (%d points, Table 6) N_CONFIG rises with tuning time "
-                            "(Spearman rho %.2f); EXEC_TIME's trend along it changes with the seed (rho %.2f, %.2f, "
-                            "%.2f on three seeds), so it is noise: no statement on it.", c->input_label, m, rn,
-                            x.v[0], x.v[1], x.v[2]);
+                            "(Spearman rho %.2f); EXEC_TIME's trend along it is not settled (rho %.2f, %.2f, %.2f on "
+                            "three seeds; mean %.2f, 95%% CI %.2f to %.2f reaches past |rho| = 0.3): no statement on "
+                            "it.", c->input_label, m, rn, x.v[0], x.v[1], x.v[2], x.mean, x.lo, x.hi);
 out:
     free(a);
     free(work);
     return rc;
 }
 
-/* The single input's best configuration and how long the paper's tuner takes to get near it (re-evaluated). */
+/* The single input's best configuration and how long the paper's tuner takes to get near it, on three seeds
+ * (stability.tsv, time-to-target): per seed the cheapest sample whose fresh runs confirm the target
+ * (report_ttt_confirmed); a target reached on some seeds and not on others gets no verdict. */
 static int finding_best_speed(struct report_ctx *c)
 {
     const struct sim_data *d = c->d[REPORT_SIM_INPUT];
     double opt_ms = sim_data_optimal_ms(d, 0, c->s[REPORT_SIM_INPUT].truth);
     double best_tf = sim_data_flops(d, 0) / opt_ms / 1e9;
-    struct est_row e90, e98;
-    char s90[96], s98[96];
-    if (find_est(c->ttt_input, "target_speedup", 0.90, report_scenarios[SC_BASELINE].name, &e90) != 0 ||
-        find_est(c->ttt_input, "target_speedup", 0.98, report_scenarios[SC_BASELINE].name, &e98) != 0)
-        return -1;
-    fmt_time(s90, sizeof s90, &e90);
-    fmt_time(s98, sizeof s98, &e98);
+    static const char *const meas[2] = {"time_s_0.90", "time_s_0.98"};
+    static const int pct[2] = {90, 98};
+    char part[2][512], best[128];
+    for (int k = 0; k < 2; k++) {
+        struct stab_row st;
+        int reached = 0;
+        if (find_stab(c->stability, "time-to-target", "sequential", meas[k], &st) != 0)
+            return -1;
+        for (int q = 0; q < 3; q++)
+            reached += strcmp(st.cat[q], "reached") == 0;
+        if (reached == 3)
+            snprintf(part[k], sizeof part[k], "%d%% of it after %.2f, %.2f, %.2f s on three seeds (mean %.2f s, 95%% "
+                     "CI %.2f-%.2f)", pct[k], st.v[0], st.v[1], st.v[2], st.mean, st.lo, st.hi);
+        else if (reached == 0)
+            snprintf(part[k], sizeof part[k], "%d%% of it on none of three seeds", pct[k]);
+        else
+            snprintf(part[k], sizeof part[k], "%d%% of it on %d of three seeds only (%.2f, %.2f, %.2f s; nan: not "
+                     "reached), no verdict", pct[k], reached, st.v[0], st.v[1], st.v[2]);
+    }
     if (!isnan(sim_data_flops(d, 0)))
-        return report_finding(c, "For %s the best configuration runs at %.1f TFLOP/s; the paper's tuner reaches 90%% "
-                              "of it after %s of tuning on average (mean speedup %.3f on %d fresh runs) and 98%% after "
-                              "%s (%.3f).", c->input_label, best_tf, s90, e90.speedup,
-                              report_reeval_runs(c->s[REPORT_SIM_INPUT].runs), s98, e98.speedup);
-    return report_finding(c, "For %s the best configuration takes %.4g ms (flops unknown); the paper's tuner reaches "
-                          "90%% of its speed after %s (mean speedup %.3f on %d fresh runs) and 98%% after %s (%.3f).",
-                          c->input_label, opt_ms, s90, e90.speedup,
-                          report_reeval_runs(c->s[REPORT_SIM_INPUT].runs), s98, e98.speedup);
+        snprintf(best, sizeof best, "runs at %.1f TFLOP/s", best_tf);
+    else
+        snprintf(best, sizeof best, "takes %.4g ms (flops unknown)", opt_ms);
+    return report_finding(c, "For %s the best configuration %s; the paper's tuner (sequential compilation) reaches %s, "
+                          "and %s (per seed the cheapest sample whose 95%% CI lower bound of speedup reaches the "
+                          "target and whose %d fresh runs confirm it: their CI reaches the target).", c->input_label,
+                          best, part[0], part[1], report_reeval_runs(c->s[REPORT_SIM_INPUT].runs));
 }
 
-/* verdicts.tsv: seed 1's re-evaluated time to target of a model (early stopping on or off). */
-static int verdict_time(const struct table *v, const char *model, int early, double target, struct est_row *out)
+/* verdicts.tsv: seed k's (1-3) re-evaluated time to target of a model (early stopping on or off). */
+static int verdict_time_k(const struct table *v, int k, const char *model, int early, double target,
+                          struct est_row *out)
 {
     int cs = table_col_need(v, "seed_index"), cm = table_col_need(v, "model"), ce = table_col_need(v, "early_stop");
     int ct = table_col_need(v, "target_speedup"), c0 = table_col_need(v, "time_s");
@@ -208,28 +267,57 @@ static int verdict_time(const struct table *v, const char *model, int early, dou
     if (cs < 0 || cm < 0 || ce < 0 || ct < 0 || c0 < 0 || c1 < 0 || c2 < 0)
         return -1;
     for (int i = 0; i < table_n_rows(v); i++)
-        if (table_num(v, i, cs) == 1 && strcmp(table_cell(v, i, cm), model) == 0 && table_num(v, i, ce) == early &&
+        if (table_num(v, i, cs) == k && strcmp(table_cell(v, i, cm), model) == 0 && table_num(v, i, ce) == early &&
             fabs(table_num(v, i, ct) - target) < 1e-9) {
             out->time_s = table_num(v, i, c0);
             out->time_lo = table_num(v, i, c1);
             out->time_hi = table_num(v, i, c2);
             return 0;
         }
-    return tc_seterr("verdicts.tsv: no row for %s, early stop %d, target %.2f", model, early, target);
+    return tc_seterr("verdicts.tsv: no row for seed %d, %s, early stop %d, target %.2f", k, model, early, target);
+}
+
+/* Seed 1's (the report's own seed). */
+static int verdict_time(const struct table *v, const char *model, int early, double target, struct est_row *out)
+{
+    return verdict_time_k(v, 1, model, early, target, out);
+}
+
+/* "29.41, 29.57, 28.89 s on three seeds (mean 29.29 s, 95% CI 28.43-30.15)": a model's time to target on the three
+ * seeds of verdicts.tsv (early stopping off) with the CI over the seeds, which covers the choice of sample as well
+ * as the fresh runs; "never" for a seed without a sample. */
+static int fmt_time3(char *buf, size_t len, const struct table *v, const char *model, double target)
+{
+    struct est_row e;
+    double t[3], mean, lo, hi;
+    for (int k = 0; k < 3; k++) {
+        if (verdict_time_k(v, k + 1, model, 0, target, &e) != 0)
+            return -1;
+        t[k] = e.time_s;
+    }
+    if (isfinite(t[0]) && isfinite(t[1]) && isfinite(t[2])) {
+        report_seeds_ci(t, &mean, &lo, &hi);
+        snprintf(buf, len, "%.2f, %.2f, %.2f s on three seeds (mean %.2f s, 95%% CI %.2f-%.2f)", t[0], t[1], t[2],
+                 mean, lo, hi);
+    } else {
+        char p[3][16];
+        for (int k = 0; k < 3; k++)
+            snprintf(p[k], sizeof p[k], isfinite(t[k]) ? "%.2f s" : "never", t[k]);
+        snprintf(buf, len, "%s, %s, %s on three seeds", p[0], p[1], p[2]);
+    }
+    return 0;
 }
 
 /* Parallel compilation per model (all inputs): time to 0.95 of optimal, re-evaluated, and whether it saves time
  * on three seeds. */
 static int finding_parallel(struct report_ctx *c)
 {
-    char txt[2048] = "", ts[96], rs[256];
+    char txt[3072] = "", ts[160], rs[256];
     for (int m = 0; m < REPORT_N_MODELS; m++) {
-        struct est_row t;
         struct stab_row r;
         size_t at = strlen(txt);
-        if (verdict_time(c->verdicts, report_model_names[m], 0, 0.95, &t) != 0)
+        if (fmt_time3(ts, sizeof ts, c->verdicts, report_model_names[m], 0.95) != 0)
             return -1;
-        fmt_time(ts, sizeof ts, &t);
         if (m == 0) {
             snprintf(txt, sizeof txt, "%s %s", report_model_labels[m], ts);
             continue;
@@ -240,9 +328,10 @@ static int finding_parallel(struct report_ctx *c)
         snprintf(txt + at, sizeof txt - at, "; %s %s, sequential / %s %s", report_model_labels[m], ts,
                  report_model_names[m], rs);
     }
-    return report_finding(c, "**Parallel compilation (%d workers), per cost model** (all %d inputs, time to 0.95 of "
-                          "optimal, re-evaluated on fresh runs): %s.", c->o->compile_factor,
-                          c->r[REPORT_SIM_ALL]->n_inputs_used, txt);
+    int ni = c->r[REPORT_SIM_ALL]->n_inputs_used;
+    return report_finding(c, "**Parallel compilation (%d workers), per cost model** (%s %d input%s, time to 0.95 of "
+                          "optimal, re-evaluated on fresh runs): %s.", c->o->compile_factor, ni > 1 ? "all" : "its",
+                          ni, ni > 1 ? "s" : "", txt);
 }
 
 /* Early stopping per model (all inputs): time to 0.95 of optimal without / with it, on three seeds. */
@@ -285,11 +374,124 @@ static int finding_models(struct report_ctx *c)
             return -1;
         fmt_time(ts[k], sizeof ts[k], &e[k]);
     }
-    return report_finding(c, "Beyond the paper (%s, 0.95 of optimal, re-evaluated on fresh runs): sequential "
+    return report_finding(c, "Beyond the paper (%s, 0.95 of optimal, the report's seed re-evaluated on fresh runs; "
+                          "each CI covers those runs, not which sample the seed picks): sequential "
                           "compilation needs %s; charging the overhead per execution actually run (per-exec) %s; "
                           "pipelined compilation with %d workers %s; parallel compilation (list-scheduled on %d "
                           "workers before benchmarking) %s.", c->input_label, ts[0], ts[1], c->o->compile_factor,
                           ts[2], c->o->compile_factor, ts[3]);
+}
+
+/* costs.tsv: seed k's (1-3) re-evaluated time to 0.95 of a cost setting and model. */
+static int cost_time(const struct table *t, int k, const char *setting, const char *model, struct est_row *out)
+{
+    static const char *names[6] = {"time_s", "time_s_lo", "time_s_hi", "speedup", "speedup_lo", "speedup_hi"};
+    int cs = table_col_need(t, "seed_index"), cf = table_col_need(t, "failed_cost");
+    int cc = table_col_need(t, "compile_model"), cm = table_col_need(t, "model"), col[6];
+    char fc[16], cmod[16];
+    const char *plus = strchr(setting, '+');
+    if (cs < 0 || cf < 0 || cc < 0 || cm < 0 || plus == NULL)
+        return -1;
+    for (int q = 0; q < 6; q++)
+        if ((col[q] = table_col_need(t, names[q])) < 0)
+            return -1;
+    snprintf(fc, sizeof fc, "%.*s", (int)(plus - setting), setting);
+    snprintf(cmod, sizeof cmod, "%s", plus + 1);
+    for (int i = 0; i < table_n_rows(t); i++)
+        if ((int)table_num(t, i, cs) == k && strcmp(table_cell(t, i, cf), fc) == 0 &&
+            strcmp(table_cell(t, i, cc), cmod) == 0 && strcmp(table_cell(t, i, cm), model) == 0) {
+            double *o[6] = {&out->time_s, &out->time_lo, &out->time_hi, &out->speedup, &out->speedup_lo,
+                            &out->speedup_hi};
+            for (int q = 0; q < 6; q++)
+                *o[q] = table_num(t, i, col[q]);
+            return 0;
+        }
+    return tc_seterr("costs.tsv: no row for seed %d, %s, %s", k, setting, model);
+}
+
+/* "takes longer (3.52, 3.61, 3.40 on three seeds; mean 3.51, 95% CI 3.22 to 3.80)": a ratio of times on three
+ * seeds, its verdict by the 95% CI over the seeds (report_seeds_ci): above 1.1 `more`, below 0.9 `less`, inside
+ * [0.9, 1.1] "no change", else no verdict. */
+static void fmt_ratio3(char *buf, size_t len, const double r[3], const char *more, const char *less)
+{
+    double mean, lo, hi;
+    report_seeds_ci(r, &mean, &lo, &hi);
+    const char *cat = !isfinite(lo) || !isfinite(hi) ? NULL : lo > 1.1 ? more : hi < 0.9 ? less
+                      : lo >= 0.9 && hi <= 1.1 ? "no change" : NULL;
+    if (cat != NULL)
+        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f)", cat, r[0], r[1],
+                 r[2], mean, lo, hi);
+    else
+        snprintf(buf, len, "no verdict (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f reaches past "
+                 "the 10%% threshold)", r[0], r[1], r[2], mean, lo, hi);
+}
+
+/* What the cost model can charge on this trace. Where a cost is not recorded, which and how it is estimated; where
+ * every cost is (costs.tsv), what charging failed configurations and isolated vs contended compile times change. */
+static int finding_costs(struct report_ctx *c)
+{
+    const struct sim_data *d = c->d[REPORT_SIM_ALL];
+    long pairs = 0, failed = 0;
+    int jobs = trace_get_meta(c->t)->compile_jobs;
+    char txt[3072] = "", a[96], b[96], rs[256];
+    for (int i = 0; i < sim_data_n_inputs(d); i++) {
+        pairs += sim_data_n_valid(d, i) + sim_data_n_failed(d, i);
+        failed += sim_data_n_failed(d, i);
+    }
+    if (c->costs == NULL) {
+        if (c->no_isolated > 0)
+            snprintf(txt, sizeof txt, " %ld of %ld (input, configuration) pairs have no isolated (1-worker) compile "
+                     "time, so sequential compilation charges their compile_ms, measured with %d compile workers "
+                     "at once;", c->no_isolated, pairs, jobs);
+        if (c->failed_no_compile > 0)
+            snprintf(txt + strlen(txt), sizeof txt - strlen(txt), " %ld of the %ld failed pairs have no compile "
+                     "time and are charged their input's median valid one (an underestimate where the failing "
+                     "configurations are the largest tiles);", c->failed_no_compile, failed);
+        return report_finding(c, "**Compile costs this trace does not record**:%s collect with --compile-invalid "
+                              "--compile-isolated-all to record every one (docs/simulation.md, \"Failed "
+                              "configurations\" and \"Compile models\").", txt);
+    }
+    for (int m = 0; m < 3; m++) {
+        static const int models[3] = {0, 2, 3};
+        const char *name = report_model_names[models[m]];
+        struct est_row on, off;
+        double r[3];
+        for (int k = 1; k <= 3; k++) {
+            if (cost_time(c->costs, k, report_cost_names[0], name, &on) != 0 ||
+                cost_time(c->costs, k, report_cost_names[1], name, &off) != 0)
+                return -1;
+            r[k - 1] = on.time_s / off.time_s;
+        }
+        if (cost_time(c->costs, 1, report_cost_names[0], name, &on) != 0 ||
+            cost_time(c->costs, 1, report_cost_names[1], name, &off) != 0)
+            return -1;
+        fmt_time(a, sizeof a, &on);
+        fmt_time(b, sizeof b, &off);
+        fmt_ratio3(rs, sizeof rs, r, "takes longer", "takes less");
+        snprintf(txt + strlen(txt), sizeof txt - strlen(txt), "%s%s compilation %s charged vs %s free, charged / "
+                 "free: %s", m ? "; " : "", name, a, b, rs);
+    }
+    {
+        struct est_row iso, con;
+        double r[3];
+        for (int k = 1; k <= 3; k++) {
+            if (cost_time(c->costs, k, report_cost_names[0], "sequential", &iso) != 0 ||
+                cost_time(c->costs, k, report_cost_names[2], "sequential", &con) != 0)
+                return -1;
+            r[k - 1] = con.time_s / iso.time_s;
+        }
+        if (cost_time(c->costs, 1, report_cost_names[0], "sequential", &iso) != 0 ||
+            cost_time(c->costs, 1, report_cost_names[2], "sequential", &con) != 0)
+            return -1;
+        fmt_time(a, sizeof a, &iso);
+        fmt_time(b, sizeof b, &con);
+        fmt_ratio3(rs, sizeof rs, r, "takes longer", "takes less");
+        return report_finding(c, "**Every compile cost measured** (every configuration has its compile time under "
+                              "%d workers and alone, failing ones included; time to 0.95 of optimal, all inputs, "
+                              "re-evaluated on fresh runs, costs.tsv). Failed configurations: %s. Sequential "
+                              "compilation on isolated compile times %s vs on the contended ones %s; contended / "
+                              "isolated: %s.", jobs, txt, a, b, rs);
+    }
 }
 
 int report_split_shares(const struct table *s, struct report_split *out)
@@ -432,8 +634,10 @@ static int finding_estimate(struct report_ctx *c)
 
 int report_findings(struct report_ctx *c)
 {
-    int (*const steps[])(struct report_ctx *) = {finding_knobs,  finding_frontier, finding_best_speed,
-                                                 finding_parallel, finding_early_stop, finding_models,
+    int (*const steps[])(struct report_ctx *) = {finding_knobs,  finding_exec_floor, finding_frontier,
+                                                 finding_best_speed,
+                                                 finding_parallel, finding_early_stop, finding_costs,
+                                                 finding_models,
                                                  finding_split,  finding_cublas,   finding_failures,
                                                  finding_estimate};
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)

@@ -35,16 +35,20 @@ void report_say(struct report_ctx *c, const char *fmt, ...)
 
 int report_finding(struct report_ctx *c, const char *fmt, ...)
 {
-    char buf[1024];
     va_list ap;
+    int n;
+    char *buf;
     if (c->n_findings >= REPORT_MAX_FINDINGS)
         return 0;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_start(ap, fmt); /* the whole sentence, however long (a fixed buffer cut long findings short) */
+    n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if ((c->findings[c->n_findings] = strdup(buf)) == NULL)
+    if (n < 0 || (buf = malloc((size_t)n + 1)) == NULL)
         return tc_seterr("out of memory");
-    c->n_findings++;
+    va_start(ap, fmt);
+    vsnprintf(buf, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    c->findings[c->n_findings++] = buf;
     return 0;
 }
 

@@ -118,6 +118,41 @@ int report_ttt(const struct sim_data *d, const struct sim_settings *s, const str
     return report_reeval(d, s, sc, report_pick_ttt(r, s->n_scenarios, sc, target), seed, out);
 }
 
+/* qsort order of sample points: time ascending, then sample index. */
+static int by_time(const void *a, const void *b)
+{
+    const struct sim_point *x = *(const struct sim_point *const *)a, *y = *(const struct sim_point *const *)b;
+    if (x->time_s != y->time_s)
+        return x->time_s < y->time_s ? -1 : 1;
+    return (x->sample > y->sample) - (x->sample < y->sample);
+}
+
+int report_ttt_confirmed(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
+                         double target, uint64_t seed, int tries, struct report_est *out)
+{
+    int n_sc = s->n_scenarios, m = 0;
+    const struct sim_point **q = malloc(((size_t)r->n_points / (size_t)n_sc + 1) * sizeof *q);
+    if (q == NULL)
+        return tc_seterr("out of memory");
+    for (int i = sc; i < r->n_points; i += n_sc)
+        if (reaches(&r->points[i], target))
+            q[m++] = &r->points[i];
+    qsort(q, (size_t)m, sizeof *q, by_time);
+    for (int t = 0; t < m && t < tries; t++) {
+        if (report_reeval(d, s, sc, q[t], t == 0 ? seed : report_derive_seed(seed, (uint64_t)t), out) != 0) {
+            free(q);
+            return -1;
+        }
+        if (isfinite(out->speedup_hi) ? out->speedup_hi >= target : out->speedup >= target) {
+            free(q);
+            return 0;
+        }
+    }
+    free(q);
+    est_select(out, NULL);
+    return 0;
+}
+
 int report_budget_best(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
                        double budget_s, uint64_t seed, struct report_est *out)
 {
@@ -126,10 +161,11 @@ int report_budget_best(const struct sim_data *d, const struct sim_settings *s, c
 
 /* ---- a weighted mean over inputs, replayed input by input ------------------------------------------------- */
 
-/* Standard error from a 95% t interval of `runs` runs: half-width / t(0.975, runs - 1). */
-static double se_of(double lo, double hi, int runs)
+/* Standard error from a 95% t interval of `runs` runs: half-width / t1, t1 = t(0.975, runs - 1) (the caller's, computed
+ * once: it is the same for every point). */
+static double se_of(double lo, double hi, int runs, double t1)
 {
-    return runs >= 2 && isfinite(lo) && isfinite(hi) ? (hi - lo) / 2 / gsl_cdf_tdist_Pinv(0.975, runs - 1) : NAN;
+    return runs >= 2 && isfinite(lo) && isfinite(hi) ? (hi - lo) / 2 / t1 : NAN;
 }
 
 int report_weighted_run(const struct sim_data *d, const struct sim_settings *s, const int *inputs,
@@ -138,7 +174,6 @@ int report_weighted_run(const struct sim_data *d, const struct sim_settings *s, 
     for (int k = 0; k < n_in; k++) {
         struct sim_settings e = *s;
         e.input = inputs[k];
-        e.n_scenarios = 1;
         (void)weight;
         if ((per_input[k] = sim_run(d, &e, NULL, NULL)) == NULL) {
             for (int j = 0; j < k; j++)
@@ -150,13 +185,15 @@ int report_weighted_run(const struct sim_data *d, const struct sim_settings *s, 
 }
 
 void report_weighted_combine(struct sim_result *const *per_input, const double *weight, int n_in, int runs,
-                             int sample, struct sim_point *out)
+                             int n_sc, int sc, int sample, struct sim_point *out)
 {
-    double t = 0, v = 0, vt = 0, vv = 0;
-    *out = per_input[0]->points[sample];
+    double t = 0, v = 0, vt = 0, vv = 0, t1 = runs >= 2 ? gsl_cdf_tdist_Pinv(0.975, runs - 1) : NAN;
+    size_t at = (size_t)sample * (size_t)n_sc + (size_t)sc;
+    *out = per_input[0]->points[at];
+    out->scenario = 0; /* a point of a one-scenario result (report_pick_*, report_weighted_reeval) */
     for (int k = 0; k < n_in; k++) {
-        const struct sim_point *q = &per_input[k]->points[sample];
-        double st = se_of(q->time_s_lo, q->time_s_hi, runs), sv = se_of(q->speedup_lo, q->speedup_hi, runs);
+        const struct sim_point *q = &per_input[k]->points[at];
+        double st = se_of(q->time_s_lo, q->time_s_hi, runs, t1), sv = se_of(q->speedup_lo, q->speedup_hi, runs, t1);
         t += q->time_s / n_in;
         v += q->speedup * weight[k] / n_in;
         vt += st * st;
@@ -190,7 +227,7 @@ int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *
         if ((per[k] = sim_run(d, &e, NULL, NULL)) == NULL)
             goto out;
     }
-    report_weighted_combine(per, weight, n_in, runs, 0, &q);
+    report_weighted_combine(per, weight, n_in, runs, 1, 0, 0, &q);
     est_from_point(out, &q);
     rc = 0;
 out:

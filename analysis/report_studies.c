@@ -429,6 +429,7 @@ fail:
 /* One row of landscapes-summary.tsv and the numbers the finding quotes. */
 struct family_summary {
     double med_vs, lo_vs, med_typical, lo_typical, t90, t95, compile_pct;
+    double t95_lo, t95_hi; /* t95's 95% CI (fresh runs) */
 };
 
 static int summary_row(struct table *tab, const struct family *f, const int *sel, int n_sel,
@@ -516,26 +517,32 @@ static int common_inputs(struct report_ctx *c, const int *match, struct common_r
     return 0;
 }
 
-/* One family's samples against the common reference, replayed input by input: pts[sample]. */
-static struct sim_point *common_points(struct report_ctx *c, int f, const struct common_ref *cr,
-                                       const struct sim_settings *s)
+/* One family's samples against the common reference under every cost model, replayed input by input on one
+ * simulation per input whose scenarios are the models (shared draws: each model's points are those of a simulation
+ * of that model alone, one pass serving all): pts[m][sample], each allocated here. */
+static int common_points(struct report_ctx *c, int f, const struct common_ref *cr, const struct sim_settings *s,
+                         struct sim_point *pts[REPORT_N_MODELS])
 {
-    struct sim_result **per = calloc((size_t)cr->n, sizeof *per);
-    struct sim_point *pts = calloc((size_t)s->samples, sizeof *pts);
-    if (per == NULL || pts == NULL || report_weighted_run(c->d[f ? REPORT_SIM_CMP : REPORT_SIM_ALL], s, cr->in[f],
-                                                          cr->w[f], cr->n, per) != 0) {
-        if (per == NULL || pts == NULL)
+    struct sim_result **per = calloc((size_t)cr->n + 1, sizeof *per);
+    int ok = per != NULL;
+    for (int m = 0; m < REPORT_N_MODELS; m++)
+        ok &= (pts[m] = calloc((size_t)s->samples, sizeof *pts[m])) != NULL;
+    if (!ok || report_weighted_run(c->d[f ? REPORT_SIM_CMP : REPORT_SIM_ALL], s, cr->in[f], cr->w[f], cr->n,
+                                   per) != 0) {
+        if (!ok)
             tc_seterr("out of memory");
         free(per);
-        free(pts);
-        return NULL;
+        for (int m = 0; m < REPORT_N_MODELS; m++)
+            free(pts[m]), pts[m] = NULL;
+        return -1;
     }
-    for (int j = 0; j < s->samples; j++)
-        report_weighted_combine(per, cr->w[f], cr->n, s->runs, j, &pts[j]);
+    for (int m = 0; m < REPORT_N_MODELS; m++)
+        for (int j = 0; j < s->samples; j++)
+            report_weighted_combine(per, cr->w[f], cr->n, s->runs, s->n_scenarios, m, j, &pts[m][j]);
     for (int k = 0; k < cr->n; k++)
         sim_result_free(per[k]);
     free(per);
-    return pts;
+    return 0;
 }
 
 /* Budgets for both families: log-spaced from the cheaper family's cheapest sample to the dearer median, 3 digits. */
@@ -579,23 +586,39 @@ static int common_row(struct table *tab, int k, int m, const char *kind, double 
     return table_set_str(tab, row, col, lead);
 }
 
-/* One seed: both families' samples, the best within each budget and the time to 0.90 / 0.95 of the common
- * reference, each re-evaluated on fresh runs. Writes rows into tab and returns who leads at every budget. */
+/* The simulation of family f on seed k with every cost model as a scenario (model m: scenario m). */
+static void common_settings(const struct report_ctx *c, int f, int k, struct sim_settings *s)
+{
+    *s = c->s[f ? REPORT_SIM_CMP : REPORT_SIM_ALL];
+    s->seed = report_seed_k(c->o->seed, k);
+    s->n_scenarios = REPORT_N_MODELS;
+    for (int m = 0; m < REPORT_N_MODELS; m++)
+        report_model_scenario(&s->scenarios[m], m, 0, c->o->compile_factor);
+}
+
+/* Who leads at the budgets of one seed and cost model: at how many budgets each family's re-evaluated speedup
+ * lies above the other's 95% CI (its CI's lower bound above the other's upper bound), of the budgets where both have
+ * a point; the rest are too close to call. */
+struct lead {
+    int first, second, both;
+};
+
+/* One seed and cost model: from both families' samples (pts[f], common_points of seed k, model m), the best within
+ * each budget and the time to 0.90 / 0.95 of the common reference, each re-evaluated on fresh runs. Writes rows
+ * into tab and returns who leads at the budgets. */
 static int common_seed(struct report_ctx *c, const struct common_ref *cr, int k, int m, const char *const names[2],
-                       struct table *tab, const char **lead)
+                       struct sim_point *const pts[2], struct table *tab, struct lead *lead)
 {
     static const double targets[2] = {0.90, 0.95};
-    struct sim_settings s[2] = {c->s[REPORT_SIM_ALL], c->s[REPORT_SIM_CMP]};
-    struct sim_point *pts[2] = {NULL, NULL};
+    struct sim_settings s[2];
     struct report_est e[2][N_BUDGETS + 2];
     double budget[N_BUDGETS];
-    int rc = -1, wins[2] = {0, 0}, both = 0;
-    for (int f = 0; f < 2; f++) {
-        s[f].seed = report_seed_k(c->o->seed, k);
+    int rc = -1;
+    char lead_txt[96];
+    for (int f = 0; f < 2; f++) { /* model m alone: what the re-evaluations replay */
+        common_settings(c, f, k, &s[f]);
         s[f].n_scenarios = 1;
         report_model_scenario(&s[f].scenarios[0], m, 0, c->o->compile_factor);
-        if ((pts[f] = common_points(c, f, cr, &s[f])) == NULL)
-            goto out;
     }
     common_budgets(pts, s[0].samples, budget);
     for (int f = 0; f < 2; f++) {
@@ -609,62 +632,76 @@ static int common_seed(struct report_ctx *c, const struct common_ref *cr, int k,
                 goto out;
         }
     }
+    *lead = (struct lead){0, 0, 0};
     for (int q = 0; q < N_BUDGETS; q++)
         if (isfinite(e[0][q].speedup) && isfinite(e[1][q].speedup)) {
-            both++;
-            wins[0] += e[0][q].speedup > e[1][q].speedup;
-            wins[1] += e[1][q].speedup > e[0][q].speedup;
+            lead->both++;
+            lead->first += e[0][q].speedup_lo > e[1][q].speedup_hi;
+            lead->second += e[1][q].speedup_lo > e[0][q].speedup_hi;
         }
-    *lead = both == 0 ? "n/a" : wins[0] == both ? "first leads at every budget"
-                            : wins[1] == both ? "second leads at every budget" : "neither leads at every budget";
+    snprintf(lead_txt, sizeof lead_txt, "first %d, second %d of %d budgets", lead->first, lead->second, lead->both);
     for (int f = 0; f < 2; f++)
         for (int q = 0; q < N_BUDGETS + 2; q++)
             if (common_row(tab, k, m, q < N_BUDGETS ? "budget_s" : "target_speedup",
-                           q < N_BUDGETS ? budget[q] : targets[q - N_BUDGETS], names[f], &e[f][q], *lead) != 0)
+                           q < N_BUDGETS ? budget[q] : targets[q - N_BUDGETS], names[f], &e[f][q], lead_txt) != 0)
                 goto out;
     rc = 0;
 out:
-    free(pts[0]);
-    free(pts[1]);
     return rc;
 }
 
 /* landscapes-common.tsv: both families against the common reference on three seeds. */
-static struct table *common_table(struct report_ctx *c, const int *match, const char *lead[REPORT_N_MODELS][3])
+static struct table *common_table(struct report_ctx *c, const int *match, struct lead lead[REPORT_N_MODELS][3])
 {
     static const char *cols[] = {"seed_index", "model", "kind", "value", "family", "time_s", "time_s_lo", "time_s_hi",
                                  "speedup", "speedup_lo", "speedup_hi", "sample", "lead"};
     struct common_ref cr = {0, {NULL, NULL}, {NULL, NULL}};
+    struct sim_point *pts[3][2][REPORT_N_MODELS]; /* [seed][family][model][sample] */
     char na[256], nb[256];
     const char *names[2] = {na, nb};
     struct table *tab = table_new("Two kernel families against a common reference (best of both per input)", 13,
                                   cols);
     int ok = 0;
+    memset(pts, 0, sizeof pts);
     report_family_name(c->t, na, sizeof na);
     report_family_name(c->cmp, nb, sizeof nb);
     if (tab == NULL || common_inputs(c, match, &cr) != 0)
         goto out;
-    report_say(c, "  two families against a common reference: %d inputs, 3 cost models x 3 seeds", cr.n);
-    for (int m = 0; m < REPORT_N_MODELS && cr.n > 0; m++)
-        for (int k = 0; k < 3; k++)
-            if (common_seed(c, &cr, k, m, names, tab, &lead[m][k]) != 0)
+    report_say(c, "  two families against a common reference: %d inputs, %d cost models x 3 seeds", cr.n,
+               REPORT_N_MODELS);
+    for (int k = 0; k < 3 && cr.n > 0; k++)
+        for (int f = 0; f < 2; f++) {
+            struct sim_settings s;
+            common_settings(c, f, k, &s);
+            if (common_points(c, f, &cr, &s, pts[k][f]) != 0)
                 goto out;
+        }
+    for (int m = 0; m < REPORT_N_MODELS && cr.n > 0; m++)
+        for (int k = 0; k < 3; k++) {
+            struct sim_point *const two[2] = {pts[k][0][m], pts[k][1][m]};
+            if (common_seed(c, &cr, k, m, names, two, tab, &lead[m][k]) != 0)
+                goto out;
+        }
     table_add_note(tab, "speedup: the tuned configuration's true time against the best of both families' optimal "
                    "for the input, mean over the %d common inputs and the runs; per cost model (compile: sequential, "
                    "pipelined, ideal), seed and family the best sample "
                    "within each budget (kind budget_s) or the cheapest reaching the target (target_speedup), chosen "
-                   "on the seed's simulation and re-evaluated on %d fresh runs per input; lead: who has the higher "
-                   "re-evaluated speedup at every budget (first = %s)", cr.n,
+                   "on the seed's simulation and re-evaluated on %d fresh runs per input; lead: at how many budgets "
+                   "each family's re-evaluated speedup lies above the other's 95%% CI (first = %s)", cr.n,
                    report_reeval_runs(c->s[REPORT_SIM_ALL].runs), na);
     ok = 1;
 out:
+    for (int k = 0; k < 3; k++)
+        for (int f = 0; f < 2; f++)
+            for (int m = 0; m < REPORT_N_MODELS; m++)
+                free(pts[k][f][m]);
     common_free(&cr);
     return table_finish(tab, ok);
 }
 
 static int landscape_finding(struct report_ctx *c, const struct family *a, const struct family *b,
                              const struct family_summary *sa, const struct family_summary *sb, const int *match,
-                             const char *lead[REPORT_N_MODELS][3])
+                             struct lead lead[REPORT_N_MODELS][3])
 {
     char na[256], nb[256];
     int n = 0, faster = 0;
@@ -680,19 +717,31 @@ static int landscape_finding(struct report_ctx *c, const struct family *a, const
     free(ratio);
     report_family_name(a->t, na, sizeof na);
     report_family_name(b->t, nb, sizeof nb);
-    char ta[64], tb[64], ls[1024] = "";
-    snprintf(ta, sizeof ta, isfinite(sa->t95) ? "%.2f s" : "never", sa->t95);
-    snprintf(tb, sizeof tb, isfinite(sb->t95) ? "%.2f s" : "never", sb->t95);
+    char ta[96], tb[96], ls[2048] = "";
+    if (isfinite(sa->t95))
+        snprintf(ta, sizeof ta, "%.2f s (95%% CI %.2f-%.2f)", sa->t95, sa->t95_lo, sa->t95_hi);
+    else
+        snprintf(ta, sizeof ta, "never");
+    if (isfinite(sb->t95))
+        snprintf(tb, sizeof tb, "%.2f s (95%% CI %.2f-%.2f)", sb->t95, sb->t95_lo, sb->t95_hi);
+    else
+        snprintf(tb, sizeof tb, "never");
     for (int m = 0; m < REPORT_N_MODELS; m++) {
-        const char *const *l = lead[m];
+        /* a family leads when it is ahead beyond the CIs at more than half of the budgets on every seed */
+        const struct lead *l = lead[m];
+        int first = 1, second = 1;
         size_t at = strlen(ls);
-        if (strcmp(l[0], l[1]) == 0 && strcmp(l[0], l[2]) == 0 && strcmp(l[0], "n/a") != 0)
-            snprintf(ls + at, sizeof ls - at, "%s%s compilation: %s on all three seeds", m ? "; " : "",
-                     report_model_names[m], strncmp(l[0], "first", 5) == 0 ? "the first family leads"
-                     : strncmp(l[0], "second", 6) == 0 ? "the second family leads" : "neither family leads throughout");
-        else
-            snprintf(ls + at, sizeof ls - at, "%s%s compilation: who leads changes with the seed (%s / %s / %s), no "
-                     "verdict", m ? "; " : "", report_model_names[m], l[0], l[1], l[2]);
+        for (int k = 0; k < 3; k++) {
+            first &= l[k].both > 0 && 2 * l[k].first > l[k].both;
+            second &= l[k].both > 0 && 2 * l[k].second > l[k].both;
+        }
+        snprintf(ls + at, sizeof ls - at, "%s%s compilation: %s (the first ahead at %d, %d, %d, the second at %d, %d, "
+                 "%d of %d, %d, %d budgets on three seeds)", m ? "; " : "", report_model_names[m],
+                 first    ? "the first family leads"
+                 : second ? "the second family leads"
+                          : "no verdict, neither family is ahead at most budgets on every seed",
+                 l[0].first, l[1].first, l[2].first, l[0].second, l[1].second, l[2].second, l[0].both, l[1].both,
+                 l[2].both);
     }
     if (n == 0)
         return report_finding(c, "**Two kernel families**: %s and %s have no input in common with a valid run, so "
@@ -702,8 +751,9 @@ static int landscape_finding(struct report_ctx *c, const struct family *a, const
                           "faster on %d of %d inputs (median %.2fx); a configuration picked at random reaches a "
                           "median %.2f of its input's best vs %.2f, so tuning buys %.2fx vs %.2fx (each against its "
                           "own best). Against a common reference (the better family's best per input, all common "
-                          "inputs, re-evaluated on fresh runs) the paper's tuner reaches 0.95 of it after %s vs %s; at "
-                          "each of %d budgets (the cheaper family's cheapest sample to the dearer median), %s "
+                          "inputs, re-evaluated on fresh runs) the paper's tuner reaches 0.95 of it after %s vs %s; of "
+                          "%d budgets (the cheaper family's cheapest sample to the dearer median; a family is ahead "
+                          "at a budget when its speedup lies above the other's 95%% CI), %s "
                           "(landscapes-common.tsv). Compilation is %.0f%% vs %.0f%% of tuning time.",
                           na, nb, n, sa->med_vs, sa->lo_vs, sb->med_vs, sb->lo_vs, faster, n, med, sa->med_typical,
                           sb->med_typical, 1 / sa->med_typical, 1 / sb->med_typical, ta, tb, N_BUDGETS, ls,
@@ -712,17 +762,25 @@ static int landscape_finding(struct report_ctx *c, const struct family *a, const
 
 /* Seed 1's re-evaluated times to 0.90 and 0.95 of the common reference of family 1 or 2 under sequential
  * compilation (row order of common_seed: family by family, the budgets then the two targets). */
-static int common_ttt(const struct table *t, int family, double *t90, double *t95)
+static int common_ttt(const struct table *t, int family, struct family_summary *fs)
 {
     int cs = table_col_need(t, "seed_index"), ck = table_col_need(t, "kind"), cv = table_col_need(t, "value");
     int ct = table_col_need(t, "time_s"), cm = table_col_need(t, "model"), n = 0;
-    *t90 = *t95 = NAN;
-    if (cs < 0 || ck < 0 || cv < 0 || ct < 0 || cm < 0)
+    int clo = table_col_need(t, "time_s_lo"), chi = table_col_need(t, "time_s_hi");
+    fs->t90 = fs->t95 = fs->t95_lo = fs->t95_hi = NAN;
+    if (cs < 0 || ck < 0 || cv < 0 || ct < 0 || cm < 0 || clo < 0 || chi < 0)
         return -1;
     for (int i = 0; i < table_n_rows(t); i++)
         if (table_num(t, i, cs) == 1 && strcmp(table_cell(t, i, cm), "sequential") == 0 &&
-            strcmp(table_cell(t, i, ck), "target_speedup") == 0 && ++n > 2 * (family - 1) && n <= 2 * family)
-            *(fabs(table_num(t, i, cv) - 0.90) < 1e-9 ? t90 : t95) = table_num(t, i, ct);
+            strcmp(table_cell(t, i, ck), "target_speedup") == 0 && ++n > 2 * (family - 1) && n <= 2 * family) {
+            if (fabs(table_num(t, i, cv) - 0.90) < 1e-9) {
+                fs->t90 = table_num(t, i, ct);
+            } else {
+                fs->t95 = table_num(t, i, ct);
+                fs->t95_lo = table_num(t, i, clo);
+                fs->t95_hi = table_num(t, i, chi);
+            }
+        }
     return 0;
 }
 
@@ -733,7 +791,7 @@ int report_landscapes(struct report_ctx *c)
     struct family a = {0}, b = {0};
     struct family_summary sa, sb;
     struct table *sum = NULL, *common = NULL;
-    const char *lead[REPORT_N_MODELS][3];
+    struct lead lead[REPORT_N_MODELS][3];
     int ni = trace_n_inputs(c->t), *match = NULL, *sel_a = NULL, *sel_b = NULL, n_sel = 0, rc = -1;
     if (c->cmp == NULL)
         return report_finding(c, "No trace of a second kernel family was given (--compare-trace; by default the "
@@ -749,7 +807,7 @@ int report_landscapes(struct report_ctx *c)
         return rc;
     rc = -1;
     for (int m = 0; m < REPORT_N_MODELS; m++)
-        lead[m][0] = lead[m][1] = lead[m][2] = "n/a";
+        lead[m][0] = lead[m][1] = lead[m][2] = (struct lead){0, 0, 0};
     match = malloc(((size_t)ni + 1) * sizeof *match);
     sel_a = malloc(((size_t)ni + 1) * sizeof *sel_a);
     sel_b = malloc(((size_t)ni + 1) * sizeof *sel_b);
@@ -768,8 +826,8 @@ int report_landscapes(struct report_ctx *c)
         family_compute(c->cmp, &b) != 0 || (c->cmp_split = tables_split(c->cmp)) == NULL)
         goto out;
     if ((c->landscape = landscape_table(&a, &b, match)) == NULL ||
-        (common = common_table(c, match, lead)) == NULL || common_ttt(common, 1, &sa.t90, &sa.t95) != 0 ||
-        common_ttt(common, 2, &sb.t90, &sb.t95) != 0 ||
+        (common = common_table(c, match, lead)) == NULL || common_ttt(common, 1, &sa) != 0 ||
+        common_ttt(common, 2, &sb) != 0 ||
         (sum = table_new("Two kernel families on the same benchmark", 10, cols)) == NULL ||
         summary_row(sum, &a, sel_a, n_sel, c->r[REPORT_SIM_ALL], N_SC_ALL, c->split, &sa) != 0 ||
         summary_row(sum, &b, sel_b, n_sel, c->r[REPORT_SIM_CMP], 1, c->cmp_split, &sb) != 0)

@@ -56,10 +56,14 @@ double sim_compile_assign(double *wfree_ms, int factor, int n_before, double com
     return done;
 }
 
+double sim_pipe_bench(double ready_ms, double gpu_ms, double bench_ms)
+{
+    return (ready_ms > gpu_ms ? ready_ms : gpu_ms) + bench_ms;
+}
+
 double sim_pipe_step(double *wfree_ms, int factor, int n_before, double gpu_ms, double compile_ms, double bench_ms)
 {
-    double ready = sim_compile_assign(wfree_ms, factor, n_before, compile_ms);
-    return (ready > gpu_ms ? ready : gpu_ms) + bench_ms;
+    return sim_pipe_bench(sim_compile_assign(wfree_ms, factor, n_before, compile_ms), gpu_ms, bench_ms);
 }
 
 void sim_clock_start(struct sim_clock *k, enum sim_compile model, int factor, double *wfree_ms)

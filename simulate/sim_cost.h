@@ -40,6 +40,9 @@ double sim_compile_total_ms(enum sim_compile model, int factor, int n, double su
  * is free, in ascending order); returns when it is done. n_before: compiles assigned so far in this run; the first
  * `factor` go to idle workers at time 0 (wfree_ms need not be initialised: they set it). */
 double sim_compile_assign(double *wfree_ms, int factor, int n_before, double compile_ms);
+/* Pipelined, one configuration compiled by ready_ms: benchmarked once compiled and the GPU (free at gpu_ms) is
+ * free; returns the GPU clock after its bench_ms. */
+double sim_pipe_bench(double ready_ms, double gpu_ms, double bench_ms);
 /* Pipelined: sim_compile_assign, then the configuration is benchmarked once compiled and the GPU is free;
  * returns the GPU clock after benchmarking it (gpu_ms: before). */
 double sim_pipe_step(double *wfree_ms, int factor, int n_before, double gpu_ms, double compile_ms, double bench_ms);

@@ -204,13 +204,24 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
     double best_known = INFINITY, best_est = INFINITY;
     double clock_ms[SIM_MAX_SCENARIOS];
     long counts[3] = {0, 0, 0}; /* short, stopped, failed */
-    int n_clk = 0, clk[SIM_MAX_SCENARIOS], per_exec = g->overhead == SIM_OVERHEAD_PER_EXEC;
+    /* clk: the group's scenarios that keep worker clocks; same[p]: the first of them with clk[p]'s number of
+     * workers. Parallel and pipelined compilation on the same workers list-schedule the same compiles in the same
+     * order, so their compiles end at the same times: one schedule serves both (same bits as two). */
+    int n_clk = 0, clk[SIM_MAX_SCENARIOS], same[SIM_MAX_SCENARIOS], per_exec = g->overhead == SIM_OVERHEAD_PER_EXEC;
+    double ready[SIM_MAX_SCENARIOS];
     const struct row *win = NULL;
     for (int k = 0; k < g->n; k++) {
         const struct sim_scenario *sc = &scs[g->sc[k]];
         clock_ms[k] = 0;
-        if (sc->compile == SIM_COMPILE_PIPELINED || sc->compile == SIM_COMPILE_PARALLEL)
+        if (sc->compile == SIM_COMPILE_PIPELINED || sc->compile == SIM_COMPILE_PARALLEL) {
+            same[n_clk] = n_clk;
+            for (int p = 0; p < n_clk; p++)
+                if (scs[g->sc[clk[p]]].compile_factor == sc->compile_factor) {
+                    same[n_clk] = p;
+                    break;
+                }
             clk[n_clk++] = k;
+        }
     }
     for (int q = 0; q < n; q++) {
         const struct row *c = &rows[idx[q]];
@@ -237,12 +248,13 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
             int k = clk[p];
             const struct sim_scenario *sc = &scs[g->sc[k]];
             double *wf = wfree + (size_t)g->sc[k] * (size_t)max_factor;
-            if (sc->compile == SIM_COMPILE_PIPELINED) {
-                clock_ms[k] = sim_pipe_step(wf, sc->compile_factor, q, clock_ms[k], c->compile.par_ms, bench);
-            } else {
-                double done = sim_compile_assign(wf, sc->compile_factor, q, c->compile.par_ms);
+            double done = same[p] == p ? sim_compile_assign(wf, sc->compile_factor, q, c->compile.par_ms)
+                                       : ready[same[p]];
+            ready[p] = done;
+            if (sc->compile == SIM_COMPILE_PIPELINED)
+                clock_ms[k] = sim_pipe_bench(done, clock_ms[k], bench);
+            else
                 clock_ms[k] = done > clock_ms[k] ? done : clock_ms[k]; /* the makespan so far */
-            }
         }
         if (mn < best_known)
             best_known = mn;

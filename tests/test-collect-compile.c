@@ -43,7 +43,7 @@ START_TEST(test_collect_compile_full_space_sm90)
     FILE *fp;
     close(mkstemp(tsv));
     close(mkstemp(scal));
-    snprintf(cmd, sizeof cmd, "'%s' collect --compile-only --space full --arch 90 --jobs %ld -o '%s' "
+    snprintf(cmd, sizeof cmd, "'%s' collect --compile-only --space full --arch 90 --jobs %ld -f -o '%s' "
              "--configs-tsv '%s'", g_tunecost, jobs < 1 ? 1 : jobs, scal, tsv);
     ck_assert_int_eq(system(cmd), 0);
     fp = fopen(tsv, "r");

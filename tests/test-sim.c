@@ -112,33 +112,46 @@ START_TEST(test_sim_exact_baseline_and_parallel)
 }
 END_TEST
 
+/* The two configurations of the estimator tests, one input "x" (flops 1e9), no compile time, no overhead:
+ *   P (config 0): 1 1 1 1 1 1 9 ms — mean 15/7 = 2.14, median 1, min 1
+ *   Q (config 1): 2 2 2 2 2 2 ms   — mean 2, median 2, min 2
+ * Settings for `est` ranking and `truth` scoring, N_CONFIG 2 (every run explores both), exec_ms, 2 samples x 5 runs,
+ * the baseline scenario; the data built for them. */
+static struct sim_data *data_pq(struct sim_settings *s, enum sim_estimator est, enum sim_estimator truth,
+                                int exec_ms)
+{
+    static const uint64_t p[] = {1 * MS, 1 * MS, 1 * MS, 1 * MS, 1 * MS, 1 * MS, 9 * MS};
+    static const uint64_t q[] = {2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS};
+    struct sim_data *d;
+    sim_settings_default(s);
+    fixed(s, 2, exec_ms);
+    s->samples = 2;
+    s->runs = 5;
+    s->estimator = est;
+    s->truth = truth;
+    s->n_scenarios = 0;
+    scen(s, 0, "baseline", 1);
+    d = sim_data_new(s);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
+    add_const(d, 0, 0, 0, 0, p, 7);
+    add_const(d, 0, 1, 0, 0, q, 6);
+    return d;
+}
+
 /* The estimator decides the winner. Two configurations, EXEC_TIME 10 ms, all executions run (j = n):
  *   P: 1 1 1 1 1 1 9 ms (sum 15 > 10 only at j = 7): mean 15/7 = 2.14, median 1, min 1; true median 1
  *   Q: 2 2 2 2 2 2 ms (sum 12 > 10 at j = 6): mean 2, median 2, min 2; true 2
  * mean picks Q (speedup 1/2), median and min pick P (speedup 1). */
 START_TEST(test_sim_estimators)
 {
-    static const uint64_t p[] = {1 * MS, 1 * MS, 1 * MS, 1 * MS, 1 * MS, 1 * MS, 9 * MS};
-    static const uint64_t q[] = {2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS};
     static const enum sim_estimator est[3] = {SIM_ESTIMATOR_MEAN, SIM_ESTIMATOR_MEDIAN, SIM_ESTIMATOR_MIN};
     static const double want[3] = {0.5, 1.0, 1.0};
     for (int e = 0; e < 3; e++) {
         struct sim_settings s;
-        struct sim_data *d;
-        struct sim_result *r;
-        sim_settings_default(&s);
-        fixed(&s, 2, 10);
-        s.samples = 2;
-        s.runs = 5;
-        s.estimator = est[e];
-        s.truth = SIM_ESTIMATOR_MEDIAN; /* scored by the true median whatever ranks (--truth median) */
-        s.n_scenarios = 0;
-        scen(&s, 0, "baseline", 1);
-        d = sim_data_new(&s);
-        ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
-        add_const(d, 0, 0, 0, 0, p, 7);
-        add_const(d, 0, 1, 0, 0, q, 6);
-        r = sim_run(d, &s, NULL, NULL);
+        /* scored by the true median whatever ranks (--truth median) */
+        struct sim_data *d = data_pq(&s, est[e], SIM_ESTIMATOR_MEDIAN, 10);
+        struct sim_result *r = sim_run(d, &s, NULL, NULL);
         ck_assert_msg(r != NULL, "%s", tc_errmsg());
         ck_near(r->points[0].speedup, want[e]);
         ck_near(r->points[0].time_s, (15.0 + 12.0) * 1e-3);
@@ -878,33 +891,18 @@ START_TEST(test_sim_failed_only_run)
 END_TEST
 
 /* One statistic ranks and scores, so exhaustive search that runs every execution (EXEC_TIME 20 >= every sum:
- * j = n) finds exactly the best, speedup 1.0 bit for bit. The data of test_sim_estimators: P 1 1 1 1 1 1 9 ms
- * (mean 15/7, median 1), Q 2 ms x 6 (mean 2, median 2). mean/mean: Q wins, best mean Q -> 1; median/median: P,
- * best median P -> 1; mean ranked, median scored (the old rule): Q wins, the best median is P's 1 -> 1/2. */
+ * j = n) finds exactly the best, speedup 1.0 bit for bit. The data of test_sim_estimators (data_pq): P 1 1 1 1 1 1
+ * 9 ms (mean 15/7, median 1), Q 2 ms x 6 (mean 2, median 2). mean/mean: Q wins, best mean Q -> 1; median/median:
+ * P, best median P -> 1; mean ranked, median scored (the old rule): Q wins, the best median is P's 1 -> 1/2. */
 START_TEST(test_sim_exhaustive_reaches_one)
 {
-    static const uint64_t p[] = {1 * MS, 1 * MS, 1 * MS, 1 * MS, 1 * MS, 1 * MS, 9 * MS};
-    static const uint64_t q[] = {2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS};
     static const enum sim_estimator est[3] = {SIM_ESTIMATOR_MEAN, SIM_ESTIMATOR_MEDIAN, SIM_ESTIMATOR_MEAN};
     static const enum sim_estimator truth[3] = {SIM_ESTIMATOR_MEAN, SIM_ESTIMATOR_MEDIAN, SIM_ESTIMATOR_MEDIAN};
     static const double want[3] = {1.0, 1.0, 0.5};
     for (int e = 0; e < 3; e++) {
         struct sim_settings s;
-        struct sim_data *d;
-        struct sim_result *r;
-        sim_settings_default(&s);
-        fixed(&s, 2, 20);
-        s.samples = 2;
-        s.runs = 5;
-        s.estimator = est[e];
-        s.truth = truth[e];
-        s.n_scenarios = 0;
-        scen(&s, 0, "baseline", 1);
-        d = sim_data_new(&s);
-        ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
-        add_const(d, 0, 0, 0, 0, p, 7);
-        add_const(d, 0, 1, 0, 0, q, 6);
-        r = sim_run(d, &s, NULL, NULL);
+        struct sim_data *d = data_pq(&s, est[e], truth[e], 20);
+        struct sim_result *r = sim_run(d, &s, NULL, NULL);
         ck_assert_msg(r != NULL, "%s", tc_errmsg());
         ck_assert_msg(r->points[0].speedup == want[e], "case %d: speedup %.17g, expected %g", e,
                       r->points[0].speedup, want[e]);

@@ -145,7 +145,9 @@ static double lcg(uint64_t *s)
     return (double)(*s >> 11) / 9007199254740992.0;
 }
 
-int fixture_report(const char *path)
+/* The report fixture; with_isolated: every configuration also has an isolated (1-worker) compile time, its
+ * compile_ms / (1 + 0.5 u) with u from a stream of its own (the rest of the data is fixture_report's). */
+static int fixture_report_with(const char *path, int with_isolated)
 {
     enum { NC = 24, NI = 4, NW = 20, MAX_NT = 4000 };
     static const int64_t dims[NI * 3] = {4096, 256, 4096, 1024, 1024, 1024, 256, 4096, 512, 4096, 4096, 4096};
@@ -165,6 +167,11 @@ int fixture_report(const char *path)
         params[c * 4 + 3] = 4 << (c % 2);
         configs[c] = (struct trace_config){c == NC - 1 ? TRACE_COMPILE_ERROR : TRACE_OK, 150 + 250 * lcg(&seed),
                                            1 + lcg(&seed), 128, 49152, 0, 0, NAN};
+    }
+    if (with_isolated) {
+        uint64_t iso_seed = 7;
+        for (int c = 0; c < NC; c++)
+            configs[c].compile_isolated_ms = configs[c].compile_ms / (1 + 0.5 * lcg(&iso_seed));
     }
     for (int i = 0; i < NI; i++) {
         double f = 2.0 * (double)dims[i * 3] * (double)dims[i * 3 + 1] * (double)dims[i * 3 + 2];
@@ -204,6 +211,16 @@ out:
     if (trace_close(t) != 0)
         rc = -1;
     return rc;
+}
+
+int fixture_report(const char *path)
+{
+    return fixture_report_with(path, 0);
+}
+
+int fixture_report_costs(const char *path)
+{
+    return fixture_report_with(path, 1);
 }
 
 int fixture_full(const char *path, int max_timed)

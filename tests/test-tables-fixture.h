@@ -15,6 +15,9 @@ int fixture_triton(const char *path);
 /* A larger pseudo-random fixed-time trace for the report: 4 inputs (4096x256x4096 among them), 24
  * configurations (one fails to compile), timed executions up to 100 ms (at most 4000) per run, deterministic. */
 int fixture_report(const char *path);
+/* The same trace with an isolated (1-worker) compile time for every configuration, the failing one included: every
+ * compile cost recorded (the report's costs.tsv). */
+int fixture_report_costs(const char *path);
 /* The paper's full shape, synthetic: 64 inputs (M, N, K in 256, 512, 1024, 4096), 100 configurations (a third out
  * of resources), timed executions up to 100 ms (at most max_timed per run); for timing the report at full size. */
 int fixture_full(const char *path, int max_timed);
