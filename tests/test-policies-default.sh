@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# test-policies-default.sh — which trace `tunecost policies` replays when none is given (pol_shipped_default), and
+# that it says so: a data folder ($TUNECOST_DATA_DIR) holding (a) the H100 full space and the H200 reference, as
+# shipped today -> the H100 full space, the H200 reference as transfer's prior; (b) also an H200 full-space trace
+# -> that one, the H100 full space as its prior; (c) the H200 reference alone -> it, and no transfer. The folders
+# hold links to the shipped traces under those names (an H200 full-space trace is not shipped: a link to the H100's
+# stands in for it, so its GPU reads H100; the test checks the file chosen, and that the GPU named is the file's).
+#
+# Usage: test-policies-default.sh TUNECOST DATA_DIR
+# Exit: 0 pass, 1 fail, 77 skipped (a shipped trace missing).
+set -u
+TUNECOST=$(realpath "${1:?usage: test-policies-default.sh TUNECOST DATA_DIR}")
+DATA=$(realpath "${2:?usage}")
+for f in gemm-h100-full.h5 gemm-h200.h5; do
+    [ -f "$DATA/$f" ] || { echo "SKIP: $DATA/$f is missing"; exit 77; }
+done
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tc-poldef.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+cd "$TMP" || exit 1
+n_fail=0
+fail() { n_fail=$((n_fail + 1)); echo "FAIL $*"; }
+ok() { echo "ok   $*"; }
+
+# case DIR WANT_TRACE WANT_PRIOR(or -) WANT_GPU: run policies with DIR as the data folder and check the first line of
+# curves.tsv, the status line and the stdout header
+check() {
+    local dir=$1 want=$2 prior=$3 gpu=$4
+    rm -rf "pol-$dir"
+    TUNECOST_DATA_DIR=$TMP/$dir "$TUNECOST" policies -p random -r 1 -b 1 --no-figures -o "pol-$dir" \
+        >"out-$dir" 2>"err-$dir" || { fail "$dir: policies failed: $(tail -1 "err-$dir")"; return; }
+    local head
+    head=$(head -n 1 "pol-$dir/curves.tsv")
+    case "$head" in
+    *"/$dir/$want ($gpu"*) ok "$dir: replays $want ($gpu)" ;;
+    *) fail "$dir: curves.tsv says '$head', expected $want ($gpu)" ;;
+    esac
+    if [ "$prior" = - ]; then
+        case "$head" in *"transfer from"*) fail "$dir: a prior where none is shipped: $head" ;; *) ok "$dir: no prior" ;; esac
+    else
+        case "$head" in
+        *"transfer from $TMP/$dir/$prior;"*) ok "$dir: transfer's prior $prior" ;;
+        *) fail "$dir: expected the prior $prior in '$head'" ;;
+        esac
+    fi
+    grep -q "^trace $TMP/$dir/$want, GPU $gpu" "out-$dir" || fail "$dir: stdout names no trace/GPU: $(head -1 "out-$dir")"
+    grep -q "policies: $TMP/$dir/$want ($gpu" "err-$dir" || fail "$dir: stderr names no trace/GPU: $(head -1 "err-$dir")"
+}
+
+mkdir today both ref
+ln -s "$DATA/gemm-h100-full.h5" today/gemm-h100-full.h5
+ln -s "$DATA/gemm-h200.h5" today/gemm-h200.h5
+ln -s "$DATA/gemm-h100-full.h5" both/gemm-h100-full.h5
+ln -s "$DATA/gemm-h100-full.h5" both/gemm-h200-full.h5
+ln -s "$DATA/gemm-h200.h5" both/gemm-h200.h5
+ln -s "$DATA/gemm-h200.h5" ref/gemm-h200.h5
+check today gemm-h100-full.h5 gemm-h200.h5 "NVIDIA H100"
+check both gemm-h200-full.h5 gemm-h100-full.h5 "NVIDIA H100"
+check ref gemm-h200.h5 - "NVIDIA H200"
+[ $n_fail -eq 0 ] || exit 1
