@@ -143,6 +143,7 @@ void pol_data_free(struct pol_data *d)
     free(d->n_values);
     free(d->grid_cfg);
     free(d->vidx);
+    free(d->sel);
     if (d->bcache != NULL) {
         pthread_mutex_destroy(&d->bcache->mu);
         pol_bcache_drop_frames(d->bcache);
@@ -162,18 +163,24 @@ void pol_bcache_drop_frames(struct pol_bcache *bc)
     bc->n_frames = 0;
 }
 
+/* The trace's index of d's configuration c. */
+static int cfg_of(const struct pol_data *d, int c)
+{
+    return d->sel != NULL ? d->sel[c] : c;
+}
+
 /* Each parameter's distinct values, ascending (the grid of the space), each configuration's value indices, and the
  * grid table when it has at most 1 << 22 points. Returns 0, or -1 (out of memory). */
 static int data_grid(struct pol_data *d, const struct trace *t)
 {
-    int nc = trace_n_configs(t), np = d->n_params;
+    int nc = d->n_cfg, np = d->n_params;
     for (int p = 0; p < np; p++) {
         int32_t *v = malloc(((size_t)nc + 1) * sizeof *v);
         int n = 0;
         if (v == NULL)
             return -1;
         for (int c = 0; c < nc; c++)
-            v[c] = trace_params(t, c)[p];
+            v[c] = trace_params(t, cfg_of(d, c))[p];
         qsort(v, (size_t)nc, sizeof *v, cmp_i32);
         for (int c = 0; c < nc; c++)
             if (n == 0 || v[n - 1] != v[c])
@@ -185,7 +192,7 @@ static int data_grid(struct pol_data *d, const struct trace *t)
         return -1;
     for (int c = 0; c < nc; c++)
         for (int p = 0; p < np; p++) { /* the value's index in the sorted distinct values */
-            const int32_t *vp = d->values[p], x = trace_params(t, c)[p];
+            const int32_t *vp = d->values[p], x = trace_params(t, cfg_of(d, c))[p];
             int lo = 0, hi = d->n_values[p] - 1;
             while (lo < hi) {
                 int mid = (lo + hi) / 2;
@@ -268,7 +275,7 @@ static int charges(struct pinput *in, const struct sim_base *base, int nc)
  * overheads. Returns 0, or -1 (tc_errmsg). */
 static int data_input(struct pol_data *d, const struct trace *t, int i, struct sim_scratch *bs, struct sim_base *base)
 {
-    int nc = trace_n_configs(t);
+    int nc = d->n_cfg;
     struct pinput *in = &d->in[i];
     in->n_cfg = nc;
     in->c = calloc((size_t)nc + 1, sizeof *in->c);
@@ -280,13 +287,15 @@ static int data_input(struct pol_data *d, const struct trace *t, int i, struct s
         tc_preferr("%s", trace_path(t));
         return -1;
     }
+    for (int k = 0; d->sel != NULL && k < nc; k++)
+        base[k] = base[d->sel[k]]; /* the selection, in order (sel ascending: sel[k] >= k) */
     for (int k = 0; k < nc; k++) {
         const struct sim_base *b = &base[k];
         struct pcfg *c = &in->c[k];
         c->compile_ms = isfinite(b->compile_ms) && b->compile_ms > 0 ? b->compile_ms : 0;
         c->compile_rec_ms = b->compile_ms;
         c->status = b->status;
-        in->pc[k].params = trace_params(t, k);
+        in->pc[k].params = trace_params(t, cfg_of(d, k));
         in->pc[k].known_invalid = c->status == TRACE_OUT_OF_RESOURCES;
         in->pc[nc + k].params = in->pc[k].params;
         c->fail_ms = isfinite(b->wall_ms) && b->wall_ms > 0 ? b->wall_ms : 0;
@@ -316,6 +325,11 @@ static int data_input(struct pol_data *d, const struct trace *t, int i, struct s
 
 struct pol_data *pol_data_from_trace(const struct trace *t)
 {
+    return pol_data_from_trace_configs(t, NULL, 0);
+}
+
+struct pol_data *pol_data_from_trace_configs(const struct trace *t, const int *sel, int n_sel)
+{
     int nc = trace_n_configs(t), np = trace_n_params(t);
     struct sim_scratch bs;
     struct sim_base *base = NULL;
@@ -323,6 +337,18 @@ struct pol_data *pol_data_from_trace(const struct trace *t)
     memset(&bs, 0, sizeof bs);
     if (d == NULL)
         goto oom;
+    d->n_cfg = nc;
+    if (sel != NULL) {
+        for (int k = 0; k < n_sel; k++)
+            if (sel[k] < 0 || sel[k] >= nc || (k > 0 && sel[k] <= sel[k - 1])) {
+                tc_seterr("policies: configuration selection not ascending within the trace's %d", nc);
+                goto fail;
+            }
+        if ((d->sel = malloc(((size_t)n_sel + 1) * sizeof *d->sel)) == NULL)
+            goto oom;
+        memcpy(d->sel, sel, (size_t)n_sel * sizeof *sel);
+        d->n_cfg = n_sel;
+    }
     d->n_params = np;
     d->n_in = trace_n_inputs(t);
     d->in = calloc((size_t)(d->n_in > 0 ? d->n_in : 1), sizeof *d->in);
@@ -397,6 +423,9 @@ int pol_data_set_prior(struct pol_data *d, const struct trace *t, const struct t
         tc_seterr("%s: no configuration in common with %s", trace_path(other), trace_path(t));
         goto out;
     }
+    for (int k = 0; d->sel != NULL && k < d->n_cfg; k++)
+        match[k] = match[d->sel[k]]; /* d's configurations are a selection of t's (sel ascending) */
+    nc = d->n_cfg;
     if ((od = pol_data_from_trace(other)) == NULL)
         goto out;
     for (int i = 0; i < d->n_in; i++) {

@@ -172,6 +172,10 @@ void pol_settings_default(struct pol_settings *s);
 /* The tables the engine replays: one per input, built from a trace (current runs only). */
 struct pol_data;
 struct pol_data *pol_data_from_trace(const struct trace *t);
+/* The same on a part of the space: the configurations sel[0 .. n_sel) of t (ascending trace indices), as if the
+ * trace held only those (its grid, neighbours and medians are of them). pol_data_set_prior then takes the same t.
+ * Returns the tables, or NULL (tc_errmsg: a selection not ascending within the trace, out of memory). */
+struct pol_data *pol_data_from_trace_configs(const struct trace *t, const int *sel, int n_sel);
 /* The transfer policy's prior (pol_view.prior_ms) from another trace `other` of the same kernel, another GPU:
  * configurations matched by parameter values, inputs by their dimensions (trace_match_configs, trace_match_inputs:
  * the same parameter and dimension names, in any order; either trace may hold configurations the other lacks:

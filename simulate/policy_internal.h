@@ -50,6 +50,8 @@ struct pinput {
 
 struct pol_data {
     int n_in, n_params;
+    int n_cfg;           /* configurations per input: the trace's, or those of sel */
+    int *sel;            /* n_cfg ascending trace indices (pol_data_from_trace_configs), or NULL: every one */
     struct pinput *in;
     int *n_values;
     int32_t **values;

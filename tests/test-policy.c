@@ -681,12 +681,17 @@ START_TEST(test_policy_neighbours_counted_on_the_full_grid)
      * With the 36 points BLOCK_M = BLOCK_N = 256 left out, (256,128,64,8,4,4) loses BLOCK_N = 256: Hamming 12,
      * one step 8, adjacent 161 - 27 (BLOCK_M = BLOCK_N = 256 with any of 3 x 3 x 3 others) = 134; the corner
      * keeps 13, 5 and 31. The hole (256,256,64,8,4,4) is closest (one index away) to (128,256,...) or
-     * (256,128,...). */
+     * (256,128,...). The full grid's trace with those 540 configurations selected is the same space: the same
+     * counts. */
     static const struct policy_ops nb_ops = {"nb", "", "", nb_start, nb_next, spy_rep, NULL, spy_stop, 0};
-    for (int holes = 0; holes < 2; holes++) {
-        struct trace *t = trace_open(build_grid(holes ? "grid-holes.h5" : "grid.h5", holes));
+    for (int pass = 0; pass < 3; pass++) { /* 2: the full grid's trace with the 540 selected (pol_data_from_trace_configs) */
+        int holes = pass > 0, sel[576], n_sel = 0;
+        struct trace *t = trace_open(build_grid(pass == 1 ? "grid-holes.h5" : "grid.h5", pass == 1));
         ck_assert_msg(t != NULL, "%s", tc_errmsg());
-        struct pol_data *d = pol_data_from_trace(t);
+        for (int k = 0; k < trace_n_configs(t); k++)
+            if (!(trace_params(t, k)[0] == 256 && trace_params(t, k)[1] == 256))
+                sel[n_sel++] = k;
+        struct pol_data *d = pass == 2 ? pol_data_from_trace_configs(t, sel, n_sel) : pol_data_from_trace(t);
         struct pol_settings s;
         double time_s, speedup;
         gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -974,6 +979,17 @@ START_TEST(test_policy_transfer_from_a_trace_with_other_configurations)
     ck_assert_double_eq(c.mean[1], 1.0);
     ck_assert_int_eq(c.n_steps, 3 * 20);
     pol_curve_free(&c);
+    /* the tiny space less c2 (pol_data_from_trace_configs {0, 1}): the same start, 2 steps a run */
+    struct pol_data *d2 = pol_data_from_trace_configs(t, (const int[]){0, 1}, 2);
+    ck_assert_ptr_nonnull(d2);
+    ck_assert_int_eq(pol_data_set_prior(d2, t, o), 0);
+    ck_assert_int_eq(pol_evaluate(d2, policy_find("transfer"), &s, grid, &c), 0);
+    ck_assert_double_eq(c.mean[0], 0.0);
+    ck_assert_double_eq(c.mean[1], 1.0);
+    ck_assert_int_eq(c.n_steps, 2 * 20);
+    pol_curve_free(&c);
+    ck_assert_ptr_null(pol_data_from_trace_configs(t, (const int[]){1, 0}, 2)); /* not ascending */
+    pol_data_free(d2);
     trace_close(o);
     pol_data_free(d);
     trace_close(t);
