@@ -20,7 +20,11 @@
 #define GPU_MAX_POL 16
 #define GPU_MIN_RUNS 5
 
-static const char *const gpu_name[2] = {"H200", "H100"};
+/* The study's blocks: each GPU on its own trace's space, and the H100 on the configurations the H200's trace holds
+ * (the same space as the H200's: a difference between that block and the H200's is the GPU's alone). */
+#define GPU_BLOCKS 3
+static const char *const gpu_name[GPU_BLOCKS] = {"H200", "H100", "H100 on the H200's configurations"};
+static const int gpu_other[GPU_BLOCKS] = {1, 0, 0}; /* the block's prior: the other GPU's trace */
 
 /* A policy's score and its 95% CI, the report's ranking statistic: the methodology's (score_atm.h), the default
  * score of `policies`, with its bootstrap CI over runs and inputs. */
@@ -115,11 +119,11 @@ out:
 
 /* Every policy on trace t (transfer with `other` as its prior) for each of GPU_SEEDS seeds: cv[seed][policy].
  * Returns the number of policies, or -1 (message set). */
-static int gpu_evaluate(struct report_ctx *c, const struct trace *t, const struct trace *other,
-                        struct pol_curve cv[GPU_SEEDS][GPU_MAX_POL], int *n_in)
+static int gpu_evaluate(struct report_ctx *c, const struct trace *t, const struct trace *other, const int *sel,
+                        int n_sel, struct pol_curve cv[GPU_SEEDS][GPU_MAX_POL], int *n_in)
 {
     struct pol_settings s;
-    struct pol_data *d = pol_data_from_trace(t);
+    struct pol_data *d = sel != NULL ? pol_data_from_trace_configs(t, sel, n_sel) : pol_data_from_trace(t);
     double grid[60];
     int n = 0;
     if (d == NULL || pol_data_set_prior(d, t, other) != 0) {
@@ -235,21 +239,92 @@ static int gpu_findings(struct report_ctx *c, int g, struct pol_curve cv[GPU_SEE
     }
     return report_finding(c, "**Warm start on the %s** from the %s's measurements (transfer: %.3f [%.3f, %.3f]): its "
                           "95%% CI lies above that of %d of the %d policies from scratch (%s)%s%s%s; below %d.",
-                          gpu_name[g], gpu_name[1 - g], mt, lt, ht, beats, n - 1, beats > 0 ? beaten : "none",
+                          gpu_name[g], gpu_name[gpu_other[g]], mt, lt, ht, beats, n - 1, beats > 0 ? beaten : "none",
                           not_beaten[0] ? "; it overlaps or is below " : "", not_beaten, "", below);
+}
+
+/* sel (room for h100's configurations): the configurations of h100 that h200's trace holds, ascending. Returns how
+ * many, 0 when h200's trace holds every one of them (no block of its own is needed), or -1 (message set). */
+static int common_configs(const struct trace *h200, const struct trace *h100, int *sel)
+{
+    int n0 = trace_n_configs(h200), n1 = trace_n_configs(h100), n = 0;
+    int *map = malloc(((size_t)n0 + 1) * sizeof *map), *mark = calloc((size_t)n1 + 1, sizeof *mark);
+    if (map == NULL || mark == NULL || trace_match_configs(h200, h100, map) < 0) {
+        if (map == NULL || mark == NULL)
+            tc_seterr("out of memory");
+        free(map);
+        free(mark);
+        return -1;
+    }
+    for (int k = 0; k < n0; k++)
+        if (map[k] >= 0)
+            mark[map[k]] = 1;
+    for (int m = 0; m < n1; m++)
+        if (mark[m])
+            sel[n++] = m;
+    free(map);
+    free(mark);
+    return n == n1 ? 0 : n;
+}
+
+/* The policies per GPU (policies-gpu.tsv and its findings): each GPU on its own trace's space, and, where the H100's
+ * trace holds configurations the H200's lacks, the H100 on the H200's configurations. Returns 0, or -1. */
+static int gpu_policies(struct report_ctx *c, struct trace *t[2])
+{
+    static const char *pcols[] = {"gpu", "policy", "configs", "rank", "score", "score_lo", "score_hi", "rank_seed2",
+                                  "rank_seed3", "t95_s", "final_speedup"};
+    static struct pol_curve cv[GPU_BLOCKS][GPU_SEEDS][GPU_MAX_POL];
+    int n[GPU_BLOCKS] = {0}, n_in[GPU_BLOCKS] = {0}, n_cfg[GPU_BLOCKS] = {0}, n_sel, n_blocks = 0, rc = -1;
+    int *sel = malloc(((size_t)trace_n_configs(t[1]) + 1) * sizeof *sel);
+    struct table *pol = NULL;
+    if (sel == NULL || (n_sel = common_configs(t[0], t[1], sel)) < 0) {
+        if (sel == NULL)
+            tc_seterr("out of memory");
+        goto out;
+    }
+    for (int g = 0; g < (n_sel > 0 ? 3 : 2); g++, n_blocks++) {
+        const struct trace *tr = t[g == 0 ? 0 : 1];
+        n_cfg[g] = g == 2 ? n_sel : trace_n_configs(tr);
+        if ((n[g] = gpu_evaluate(c, tr, t[gpu_other[g]], g == 2 ? sel : NULL, n_sel, cv[g], &n_in[g])) < 0) {
+            n[g] = 0;
+            goto out;
+        }
+    }
+    if ((pol = table_new("Policies per GPU, ranked by score (95% CI), with their ranks under two other seeds", 11,
+                         pcols)) == NULL)
+        goto out;
+    for (int g = 0; g < n_blocks; g++)
+        if (gpu_findings(c, g, cv[g], n[g], n_in[g], n_cfg[g], pol) != 0)
+            goto out;
+    table_add_note(pol, "score: the methodology's (Willemsen et al. 2024; policies --score atm), 95%% bootstrap CI "
+                   "over runs and inputs; every policy, %d runs per input, seed %llu (rank), %llu and %llu "
+                   "(rank_seed2, rank_seed3); each GPU's policies search its own trace's space (configs: its "
+                   "configurations), so a difference between the H200's and the H100's rankings may come from the "
+                   "space as well as the GPU; the block \"%s\" ranks the H100 on the H200's space, so a difference "
+                   "between it and the H200's is the GPU's; transfer starts from the other GPU's ranking "
+                   "(--transfer-from); docs/simulation.md",
+                   c->o->runs, (unsigned long long)c->o->seed, (unsigned long long)c->o->seed + 1,
+                   (unsigned long long)c->o->seed + 2, gpu_name[2]);
+    rc = report_keep_table(c, pol, "policies-gpu.tsv", "Policies per GPU", 60);
+    pol = NULL;
+out:
+    table_free(pol);
+    for (int g = 0; g < n_blocks; g++)
+        for (int e = 0; e < GPU_SEEDS; e++)
+            for (int p = 0; p < n[g]; p++)
+                pol_curve_free(&cv[g][e][p]);
+    free(sel);
+    return rc;
 }
 
 int report_cross_gpu(struct report_ctx *c)
 {
     static const char *kcols[] = {"best_of", "inputs", "configs", "keep_mean", "keep_lo", "keep_hi", "keep_min",
                                   "same_best", "keep_all_mean"};
-    static const char *pcols[] = {"gpu", "policy", "configs", "rank", "score", "score_lo", "score_hi", "rank_seed2",
-                                  "rank_seed3", "t95_s", "final_speedup"};
     char buf[2][4096];
     struct trace *t[2] = {NULL, NULL};
-    struct table *keep = NULL, *pol = NULL;
-    static struct pol_curve cv[2][GPU_SEEDS][GPU_MAX_POL];
-    int n[2] = {0, 0}, n_in[2] = {0, 0}, rc = -1;
+    struct table *keep = NULL;
+    int rc = -1;
     double km[2];
     if (pol_shipped_pair(buf[0], buf[1], sizeof buf[0]) != 0)
         return report_finding(c, "The cross-GPU study needs a shipped trace of the kernel on the H200 and one on the "
@@ -290,37 +365,12 @@ int report_cross_gpu(struct report_ctx *c)
                    "configuration keeps on average %.1f%% of the H100's optimum, the H100's best %.1f%% of the "
                    "H200's (table \"Cross-GPU\").",
                    tables_base_name(buf[0]), tables_base_name(buf[1]), 100 * km[0], 100 * km[1]);
-    for (int g = 0; g < 2; g++)
-        if ((n[g] = gpu_evaluate(c, t[g], t[1 - g], cv[g], &n_in[g])) < 0)
-            goto out;
-    if ((pol = table_new("Policies per GPU, ranked by score (95% CI), with their ranks under two other seeds", 11,
-                         pcols)) == NULL)
+    if (gpu_policies(c, t) != 0)
         goto out;
-    for (int g = 0; g < 2; g++)
-        if (gpu_findings(c, g, cv[g], n[g], n_in[g], trace_n_configs(t[g]), pol) != 0)
-            goto out;
-    table_add_note(pol, "score: the methodology's (Willemsen et al. 2024; policies --score atm), 95%% bootstrap CI "
-                   "over runs and inputs; every policy, %d runs per input, seed %llu (rank), %llu and %llu "
-                   "(rank_seed2, rank_seed3); each GPU's policies search its own trace's space (configs: its "
-                   "configurations), so a difference between the two rankings may come from the space as well as "
-                   "the GPU; transfer starts from the other GPU's ranking (--transfer-from); docs/simulation.md",
-                   c->o->runs,
-                   (unsigned long long)c->o->seed, (unsigned long long)c->o->seed + 1,
-                   (unsigned long long)c->o->seed + 2);
-    if (report_keep_table(c, pol, "policies-gpu.tsv", "Policies per GPU", 40) != 0) {
-        pol = NULL;
-        goto out;
-    }
-    pol = NULL;
     rc = 0;
 out:
     table_free(keep);
-    table_free(pol);
-    for (int g = 0; g < 2; g++) {
-        for (int e = 0; e < GPU_SEEDS; e++)
-            for (int p = 0; p < n[g]; p++)
-                pol_curve_free(&cv[g][e][p]);
+    for (int g = 0; g < 2; g++)
         trace_close(t[g]);
-    }
     return rc;
 }
