@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """record-compare.py — a recorded Triton autotuning session (`tunecost record --triton --tsv T.tsv`) against what
 Triton itself reported in the same run (bench/record-triton.py's JSON): per input, the best configuration (the
-recording's: lowest median of the timed executions) against Triton's best_config; per configuration, the recorded
+recording's: lowest median of the timed executions in the view Triton ranks by, its CUDA events' interval where the
+TSV has it, else the kernel's duration) against Triton's best_config (a tie: Triton's choice within --tie-pct of
+the recording's best, reported as such); per configuration, the recorded
 median against Triton's do_bench median (configs_timings), both the kernel's own duration (median_ns, what the trace
 stores) and, where the TSV has it, the interval CUDA events would time (event_median_ns: from the end of the flush
 before each timed call to the kernel's end, as do_bench's events around the launch see it); the recorded compile
 time (the gap before the candidate's module load) against the seconds Triton's compile() took.
 
-usage: python3 bench/record-compare.py T.tsv triton.json [--tol-pct 2] [--out compare.tsv]
-exit 0 when every input's best configuration agrees, 1 otherwise (the timing agreement is reported, not judged)"""
+usage: python3 bench/record-compare.py T.tsv triton.json [--tol-pct 2] [--tie-pct 1] [--out compare.tsv]
+exit 0 when every input's best configuration agrees (or ties), 1 otherwise (the timing agreement is reported, not judged)"""
 import argparse
 import csv
 import json
@@ -35,6 +37,8 @@ def main():
     ap.add_argument("tsv")
     ap.add_argument("json")
     ap.add_argument("--tol-pct", type=float, default=2.0)
+    ap.add_argument("--tie-pct", type=float, default=1.0,
+                    help="Triton's best within this %% of the recording's best (same view) counts as agreeing")
     ap.add_argument("--out")
     a = ap.parse_args()
     rows = list(csv.DictReader(open(a.tsv), delimiter="\t"))
@@ -55,11 +59,21 @@ def main():
         shape = (inp["M"], inp["N"], inp["K"])
         mine = rec.get(shape, {})
         ok_rows = {c: r for c, r in mine.items() if r["status"] == "ok"}
-        valid = {c: float(r["median_ns"]) for c, r in ok_rows.items()}
+        # the recording's best in the view Triton ranks by (its CUDA events: the event view where the TSV has it)
+        col_rank = "event_median_ns" if has_event else "median_ns"
+        valid = {c: float(r[col_rank]) for c, r in ok_rows.items() if float(r[col_rank]) == float(r[col_rank])}
         best_rec = min(valid, key=lambda c: (valid[c], c)) if valid else None
         best_tri = canon(inp["best_config"])
         same = best_rec == best_tri
-        ok_best &= same
+        # a tie: Triton's choice measures, in the recording, within --tie-pct of the recording's best
+        tie = (not same and best_rec is not None and best_tri in valid
+               and valid[best_tri] <= valid[best_rec] * (1 + a.tie_pct / 100.0))
+        if tie:
+            print("%s: Triton's best %s is %.2f%% above the recording's best %s (%s view): a tie within %g%%"
+                  % ("x".join(map(str, shape)), ",".join(v for _, v in best_tri),
+                     (valid[best_tri] / valid[best_rec] - 1) * 100, ",".join(v for _, v in best_rec),
+                     "event" if has_event else "kernel", a.tie_pct))
+        ok_best &= same or tie
         for vi, (col, label) in enumerate(views):
             d_in, within = [], 0
             for t in inp["timings"]:

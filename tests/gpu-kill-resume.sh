@@ -8,6 +8,7 @@ T=$1; W=$2; mkdir -p "$W"
 nvidia-smi >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
 args=(--configs 24 --seed 7 --shape 256x256x256 --shape 512x1024x256 --shape 1024x1024x1024 --warmup-ms 5
       --rep-ms 20 --flush-bytes 0 --jobs 8 -q)
+rm -f "$W/whole.h5"   # an earlier run's, in the same build directory
 "$T" collect "${args[@]}" -o "$W/whole.h5" || exit 1
 rm -f "$W/killed.h5"
 RANDOM=42
