@@ -885,6 +885,32 @@ END_TEST
 
 /* ---- the transfer policy ---------------------------------------------------------------------------------------- */
 
+/* "The other GPU": a hand-built one-input trace (dims 1000) of n configurations of the tiny trace's one parameter,
+ * each valid (compile 10 ms) with one execution of times_ns[c], written, closed and opened again for reading. */
+static struct trace *other_gpu_trace(const char *name, const int32_t *params, const uint64_t *times_ns, int n)
+{
+    const char *path = tt_path(name);
+    struct trace *o = hand_trace(path, 15);
+    struct trace_config cfg[4];
+    int64_t dims[] = {1000};
+    struct trace_input in = {1e9, NAN};
+    ck_assert_int_le(n, 4);
+    for (int c = 0; c < n; c++)
+        cfg[c] = (struct trace_config){.status = 0, .compile_ms = 10, .load_ms = 1, .registers = 32,
+                                       .compile_isolated_ms = NAN};
+    ck_assert_int_eq(trace_write_configs(o, n, params, cfg), 0);
+    ck_assert_int_eq(trace_write_inputs(o, 1, dims, &in), 0);
+    for (int c = 0; c < n; c++) {
+        uint64_t x[] = {times_ns[c]};
+        struct trace_run r = {0, c, 0, 0, 0, 1, 0, 10, 0, 0, NAN, 1e-4, NAN, NAN};
+        ck_assert_int_eq(trace_append_run(o, &r, x, 1), 0);
+    }
+    ck_assert_int_eq(trace_close(o), 0);
+    o = trace_open(path);
+    ck_assert_ptr_nonnull(o);
+    return o;
+}
+
 START_TEST(test_policy_transfer_starts_at_the_other_gpus_best)
 {
     /* "Other GPU": the tiny space's BLOCK values in another order (64, 16, 32) with its own times: 32 fastest (3
@@ -894,25 +920,8 @@ START_TEST(test_policy_transfer_starts_at_the_other_gpus_best)
      * other parameter names is refused. */
     struct trace *t;
     struct pol_data *d = tiny_data(&t);
-    const char *opath = tt_path("other.h5");
-    struct trace *o = hand_trace(opath, 15);
-    int32_t params[] = {64, 16, 32};
-    struct trace_config cfg[3];
-    for (int c = 0; c < 3; c++)
-        cfg[c] = (struct trace_config){.status = 0, .compile_ms = 10, .load_ms = 1, .registers = 32,
-                                       .compile_isolated_ms = NAN};
-    int64_t dims[] = {1000};
-    struct trace_input in = {1e9, NAN};
-    ck_assert_int_eq(trace_write_configs(o, 3, params, cfg), 0);
-    ck_assert_int_eq(trace_write_inputs(o, 1, dims, &in), 0);
-    for (int c = 0; c < 3; c++) {
-        uint64_t x[] = {(uint64_t)(c == 0 ? 6000000 : c == 1 ? 4000000 : 3000000)};
-        struct trace_run r = {0, c, 0, 0, 0, 1, 0, 10, 0, 0, NAN, 1e-4, NAN, NAN};
-        ck_assert_int_eq(trace_append_run(o, &r, x, 1), 0);
-    }
-    ck_assert_int_eq(trace_close(o), 0);
-    o = trace_open(opath);
-    ck_assert_ptr_nonnull(o);
+    struct trace *o = other_gpu_trace("other.h5", (const int32_t[]){64, 16, 32},
+                                      (const uint64_t[]){6000000, 4000000, 3000000}, 3);
     ck_assert_int_eq(pol_data_set_prior(d, t, o), 0);
     ck_assert(pol_data_has_prior(d));
 
@@ -948,25 +957,8 @@ START_TEST(test_policy_transfer_from_a_trace_with_other_configurations)
      * Then the climb and the random restarts measure c0 and c2 (3 steps a run). */
     struct trace *t;
     struct pol_data *d = tiny_data(&t);
-    const char *opath = tt_path("other-subset.h5");
-    struct trace *o = hand_trace(opath, 15);
-    int32_t params[] = {128, 32};
-    struct trace_config cfg[2];
-    for (int c = 0; c < 2; c++)
-        cfg[c] = (struct trace_config){.status = 0, .compile_ms = 10, .load_ms = 1, .registers = 32,
-                                       .compile_isolated_ms = NAN};
-    int64_t dims[] = {1000};
-    struct trace_input in = {1e9, NAN};
-    ck_assert_int_eq(trace_write_configs(o, 2, params, cfg), 0);
-    ck_assert_int_eq(trace_write_inputs(o, 1, dims, &in), 0);
-    for (int c = 0; c < 2; c++) {
-        uint64_t x[] = {(uint64_t)(c == 0 ? 4000000 : 2000000)};
-        struct trace_run r = {0, c, 0, 0, 0, 1, 0, 10, 0, 0, NAN, 1e-4, NAN, NAN};
-        ck_assert_int_eq(trace_append_run(o, &r, x, 1), 0);
-    }
-    ck_assert_int_eq(trace_close(o), 0);
-    o = trace_open(opath);
-    ck_assert_ptr_nonnull(o);
+    struct trace *o = other_gpu_trace("other-subset.h5", (const int32_t[]){128, 32},
+                                      (const uint64_t[]){4000000, 2000000}, 2);
     ck_assert_int_eq(pol_data_set_prior(d, t, o), 0);
     struct pol_settings s;
     struct pol_curve c;
