@@ -238,9 +238,10 @@ static int gpu_findings(struct report_ctx *c, int g, struct pol_curve cv[GPU_SEE
         snprintf(dst + len, 512 - len, "%s%s", len > 0 ? ", " : "", cv[0][p].policy);
     }
     return report_finding(c, "**Warm start on the %s** from the %s's measurements (transfer: %.3f [%.3f, %.3f]): its "
-                          "95%% CI lies above that of %d of the %d policies from scratch (%s)%s%s%s; below %d.",
+                          "95%% CI lies above that of %d of the %d policies from scratch (%s)%s%s; it lies below that "
+                          "of %d.",
                           gpu_name[g], gpu_name[gpu_other[g]], mt, lt, ht, beats, n - 1, beats > 0 ? beaten : "none",
-                          not_beaten[0] ? "; it overlaps or is below " : "", not_beaten, "", below);
+                          not_beaten[0] ? "; it overlaps or is below that of " : "", not_beaten, below);
 }
 
 /* sel (room for h100's configurations): the configurations of h100 that h200's trace holds, ascending. Returns how
