@@ -190,11 +190,12 @@ static int gpu_findings(struct report_ctx *c, int g, struct pol_curve cv[GPU_SEE
         int p = order[k], row = table_add_row(tab);
         double m, lo, hi;
         score_ci(&cv[0][p], &m, &lo, &hi);
-        double v[9] = {n_cfg, rk[0][p], m, lo, hi, rk[1][p], rk[2][p], cv[0][p].t95_s, cv[0][p].final_speedup};
-        static const int digits[9] = {0, 0, 3, 3, 3, 0, 0, 3, 4};
+        double v[10] = {n_cfg, n_in, rk[0][p], m, lo, hi, rk[1][p], rk[2][p], cv[0][p].t95_s,
+                        cv[0][p].final_speedup};
+        static const int digits[10] = {0, 0, 0, 3, 3, 3, 0, 0, 3, 4};
         table_set_str(tab, row, 0, gpu_name[g]);
         table_set_str(tab, row, 1, cv[0][p].policy);
-        for (int q = 0; q < 9; q++)
+        for (int q = 0; q < 10; q++)
             table_set_num(tab, row, q + 2, v[q], digits[q]);
     }
     double m0, lo0, hi0, m1, lo1, hi1;
@@ -239,9 +240,9 @@ static int gpu_findings(struct report_ctx *c, int g, struct pol_curve cv[GPU_SEE
     }
     return report_finding(c, "**Warm start on the %s** from the %s's measurements (transfer: %.3f [%.3f, %.3f]): its "
                           "95%% CI lies above that of %d of the %d policies from scratch (%s)%s%s; it lies below that "
-                          "of %d.",
+                          "of %d of the %d.",
                           gpu_name[g], gpu_name[gpu_other[g]], mt, lt, ht, beats, n - 1, beats > 0 ? beaten : "none",
-                          not_beaten[0] ? "; it overlaps or is below that of " : "", not_beaten, below);
+                          not_beaten[0] ? "; it overlaps or is below that of " : "", not_beaten, below, n - 1);
 }
 
 /* sel (room for h100's configurations): the configurations of h100 that h200's trace holds, ascending. Returns how
@@ -272,8 +273,8 @@ static int common_configs(const struct trace *h200, const struct trace *h100, in
  * trace holds configurations the H200's lacks, the H100 on the H200's configurations. Returns 0, or -1. */
 static int gpu_policies(struct report_ctx *c, struct trace *t[2])
 {
-    static const char *pcols[] = {"gpu", "policy", "configs", "rank", "score", "score_lo", "score_hi", "rank_seed2",
-                                  "rank_seed3", "t95_s", "final_speedup"};
+    static const char *pcols[] = {"gpu", "policy", "configs", "inputs", "rank", "score", "score_lo", "score_hi",
+                                  "rank_seed2", "rank_seed3", "t95_s", "final_speedup"};
     static struct pol_curve cv[GPU_BLOCKS][GPU_SEEDS][GPU_MAX_POL];
     int n[GPU_BLOCKS] = {0}, n_in[GPU_BLOCKS] = {0}, n_cfg[GPU_BLOCKS] = {0}, n_sel, n_blocks = 0, rc = -1;
     int *sel = malloc(((size_t)trace_n_configs(t[1]) + 1) * sizeof *sel);
@@ -291,7 +292,7 @@ static int gpu_policies(struct report_ctx *c, struct trace *t[2])
             goto out;
         }
     }
-    if ((pol = table_new("Policies per GPU, ranked by score (95% CI), with their ranks under two other seeds", 11,
+    if ((pol = table_new("Policies per GPU, ranked by score (95% CI), with their ranks under two other seeds", 12,
                          pcols)) == NULL)
         goto out;
     for (int g = 0; g < n_blocks; g++)
