@@ -61,7 +61,7 @@ static double true_ns(const struct trace *t, int i, int k)
  * time; 0 where it fails there), and of `to`'s optimum over all of `to`'s configurations (keep_all: less where `to`
  * has configurations `from` lacks). Returns 0, or -1 (message set). */
 static int keep_row(struct table *tab, const struct trace *from, const struct trace *to, const char *dir,
-                    double *mean_out)
+                    double out[8])
 {
     int nf = trace_n_inputs(from), nc = trace_n_configs(from), n = 0, same = 0, n_common, rc = -1;
     int *cmap = malloc(((size_t)nc + 1) * sizeof *cmap), *imap = malloc(((size_t)nf + 1) * sizeof *imap);
@@ -108,7 +108,7 @@ static int keep_row(struct table *tab, const struct trace *from, const struct tr
     table_set_str(tab, row, 0, dir);
     for (int q = 0; q < 8; q++)
         table_set_num(tab, row, q + 1, v[q], digits[q]);
-    *mean_out = m;
+    memcpy(out, v, sizeof v);
     rc = 0;
 out:
     free(cmap);
@@ -327,7 +327,7 @@ int report_cross_gpu(struct report_ctx *c)
     struct trace *t[2] = {NULL, NULL};
     struct table *keep = NULL;
     int rc = -1;
-    double km[2];
+    double km[2][8]; /* per direction the row of cross-gpu.tsv: inputs, configs, mean, lo, hi, min, same, all */
     if (pol_shipped_pair(buf[0], buf[1], sizeof buf[0]) != 0)
         return report_finding(c, "The cross-GPU study needs a shipped trace of the kernel on the H200 and one on the "
                               "H100 (gemm-h200-full.h5 or gemm-h200.h5, gemm-h100-full.h5 or gemm-h100.h5); they are "
@@ -349,8 +349,8 @@ int report_cross_gpu(struct report_ctx *c)
         if ((t[g] = trace_open(buf[g])) == NULL)
             goto out;
     if ((keep = table_new("What one GPU's best configuration keeps of the other's optimum", 9, kcols)) == NULL ||
-        keep_row(keep, t[0], t[1], "H200 best on the H100", &km[0]) != 0 ||
-        keep_row(keep, t[1], t[0], "H100 best on the H200", &km[1]) != 0)
+        keep_row(keep, t[0], t[1], "H200 best on the H100", km[0]) != 0 ||
+        keep_row(keep, t[1], t[0], "H100 best on the H200", km[1]) != 0)
         goto out;
     table_add_note(keep, "configurations matched by parameter values, inputs by dimensions (configs: those both "
                    "traces hold); per input: this GPU's best of those configurations, and the other GPU's best true "
@@ -363,10 +363,14 @@ int report_cross_gpu(struct report_ctx *c)
         goto out;
     }
     keep = NULL;
-    report_finding(c, "**Cross-GPU** (%s and %s, the inputs and configurations both have): the H200's best "
-                   "configuration keeps on average %.1f%% of the H100's optimum, the H100's best %.1f%% of the "
-                   "H200's (table \"Cross-GPU\").",
-                   tables_base_name(buf[0]), tables_base_name(buf[1]), 100 * km[0], 100 * km[1]);
+    report_finding(c, "**Cross-GPU** (%s and %s, the %.0f inputs and %.0f configurations both have): the H200's "
+                   "best configuration keeps on average %.1f%% (95%% CI %.1f-%.1f%%, lowest %.1f%%) of the H100's "
+                   "optimum among them and %.1f%% of the H100's optimum over all its configurations; the H100's best "
+                   "keeps %.1f%% (95%% CI %.1f-%.1f%%, lowest %.1f%%) of the H200's; the two GPUs' best of these "
+                   "configurations is the same one on %.0f of the %.0f inputs (table \"Cross-GPU\").",
+                   tables_base_name(buf[0]), tables_base_name(buf[1]), km[0][0], km[0][1], 100 * km[0][2],
+                   100 * km[0][3], 100 * km[0][4], 100 * km[0][5], 100 * km[0][7], 100 * km[1][2], 100 * km[1][3],
+                   100 * km[1][4], 100 * km[1][5], km[0][6], km[0][0]);
     if (gpu_policies(c, t) != 0)
         goto out;
     rc = 0;

@@ -52,16 +52,26 @@ check(set(keep) == {"H200 best on the H100", "H100 best on the H200"}, f"cross-g
 xg = [l for l in lines if l.startswith("- **Cross-GPU**")]
 check(len(xg) == 1, f"{len(xg)} Cross-GPU findings (expected 1)")
 for l in xg:
-    m = re.fullmatch(r"- \*\*Cross-GPU\*\* \((\S+) and (\S+), the inputs and configurations both have\): the H200's "
-                     r"best configuration keeps on average (\d+\.\d)% of the H100's optimum, the H100's best "
-                     r"(\d+\.\d)% of the H200's \(table \"Cross-GPU\"\)\.", l)
+    P = r"(-?\d+\.\d)"
+    m = re.fullmatch(r"- \*\*Cross-GPU\*\* \((\S+) and (\S+), the (\d+) inputs and (\d+) configurations both have\): "
+                     r"the H200's best configuration keeps on average " + P + r"% \(95% CI " + P + "-" + P +
+                     r"%, lowest " + P + r"%\) of the H100's optimum among them and " + P + r"% of the H100's optimum "
+                     r"over all its configurations; the H100's best keeps " + P + r"% \(95% CI " + P + "-" + P +
+                     r"%, lowest " + P + r"%\) of the H200's; the two GPUs' best of these configurations is the same "
+                     r"one on (\d+) of the (\d+) inputs \(table \"Cross-GPU\"\)\.", l)
     if not m:
         check(False, f"Cross-GPU finding does not parse: {l}")
         continue
     check(m.group(1, 2) == ("gemm-h200.h5", "gemm-h100-full.h5"), f"Cross-GPU traces: {m.group(1, 2)}")
-    for got, key in ((m.group(3), "H200 best on the H100"), (m.group(4), "H100 best on the H200")):
-        want = "%.1f" % (100 * float(keep[key]["keep_mean"])) if key in keep else "?"
-        check(got == want, f"Cross-GPU {key}: summary {got}%, cross-gpu.tsv keep_mean gives {want}%")
+    pct = lambda r, col: "%.1f" % (100 * float(r[col]))
+    a, b = keep.get("H200 best on the H100"), keep.get("H100 best on the H200")
+    if a is None or b is None:
+        continue
+    want = [a["inputs"], a["configs"], pct(a, "keep_mean"), pct(a, "keep_lo"), pct(a, "keep_hi"), pct(a, "keep_min"),
+            pct(a, "keep_all_mean"), pct(b, "keep_mean"), pct(b, "keep_lo"), pct(b, "keep_hi"), pct(b, "keep_min"),
+            a["same_best"], a["inputs"]]
+    for k, (got, w) in enumerate(zip(m.groups()[2:], want)):
+        check(got == w, f"Cross-GPU number {k + 1} of the finding: summary {got}, cross-gpu.tsv gives {w}")
 
 # Policies per GPU: the blocks of policies-gpu.tsv in their order
 blocks = {}
@@ -148,9 +158,10 @@ python3 check.py rep rep/summary.md $RUNS $SEED && echo "ok   the cross-GPU find
     fail=1
 grep -F -e '**Cross-GPU**' -e '**Policies on the' -e '**Warm start on the' rep/summary.md
 
-# the checker must catch a changed number: the first percentage, a score, a rank change, a count
+# the checker must catch a changed number: the first percentage, a lowest share, a score, a rank change, a count
 n_mut=0
 for expr in 's/keeps on average \([0-9]*\)\.\([0-9]\)%/keeps on average \1.\2\2%/' \
+            's/lowest \([0-9]*\)\.\([0-9]\)%/lowest 1\1.\2%/' \
             '/Policies on the H200\*\*/s/ranks first, -\{0,1\}[0-9]*\.[0-9]*/ranks first, 9.999/' \
             "/Policies on the H100\\*\\*/s/rank is \\([0-9]*\\)\\./rank is 1\\1./" \
             '/Warm start on the H200\*\*/s/below that of \([0-9]*\) of/below that of 1\1 of/' \
