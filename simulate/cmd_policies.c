@@ -30,14 +30,12 @@
 static const char *const stop_names[] = {"none", "early", "statistical"};
 /* --score's names: 0 the methodology's score (atm), 1 the earlier area ratio. */
 static const char *const score_names[] = {"atm", "area"};
-/* --failed-cost's names, indexed by enum sim_failed_cost. */
-static const char *const failed_cost_names[] = {"triton", "none"};
 
 struct policies_opts {
     struct pol_settings s;
     const char *out, *list, *prior; /* prior: --transfer-from, or with the default TRACE the other GPU's */
     int threads, stop, no_figures, force, quiet, score_kind, atm_curves; /* score_kind: index in score_names */
-    int failed_cost; /* index in failed_cost_names = enum sim_failed_cost */
+    int failed_cost; /* index in sim_failed_cost_names = enum sim_failed_cost */
 };
 
 #define PO(f) offsetof(struct policies_opts, f)
@@ -57,7 +55,7 @@ static const struct tc_optdecl policies_opts[] = {
      .help = "the older name of --compile-factor"},
     {.name = "stop", .arg = TC_ARG_NAME, .field = PO(stop), .names = stop_names, .n_names = 3, .metavar = "RULE",
      .def = "none", .help = "none, early (the paper's early stopping) or statistical"},
-    {.name = "failed-cost", .arg = TC_ARG_NAME, .field = PO(failed_cost), .names = failed_cost_names, .n_names = 2,
+    {.name = "failed-cost", .arg = TC_ARG_NAME, .field = PO(failed_cost), .names = sim_failed_cost_names, .n_names = 2,
      .metavar = "C", .def = "triton",
      .help = "triton: every failed configuration is compiled before it fails and is paid for (as Triton compiles "
              "every configuration it is given; no compile time recorded: the input's median), nothing is known "

@@ -64,9 +64,6 @@ static int parse_truth(const char *arg, void *field)
     return 0;
 }
 
-static const char *const exec_dist_names[] = {"uniform", "log"};        /* enum sim_exec_dist */
-static const char *const failed_cost_names[] = {"triton", "none"};      /* enum sim_failed_cost */
-static const char *const compile_model_names[] = {"measured", "paper"}; /* enum sim_compile_model */
 static const char *const inputs_names[] = {"all", "one"};               /* sim_settings.one_input */
 
 #define SO(f) offsetof(struct simulate_opts, f)
@@ -88,7 +85,7 @@ static const struct tc_optdecl simulate_opts[] = {
     {.name = "exec-ms", .arg = TC_ARG_DOUBLE_RANGE, .field = SO(exec_lo_ms), .field2 = SO(exec_hi_ms),
      .min = 0.001, .max = 100000, .metavar = "A:B", .def_doc = "10:100",
      .help = "EXEC_TIME range in ms, or one value (e.g. 0.05:100)"},
-    {.name = "exec-dist", .arg = TC_ARG_NAME, .field = SO(exec_dist), .names = exec_dist_names, .n_names = 2,
+    {.name = "exec-dist", .arg = TC_ARG_NAME, .field = SO(exec_dist), .names = sim_exec_dist_names, .n_names = 2,
      .metavar = "D", .def_doc = "uniform",
      .help = "how EXEC_TIME is drawn: uniform (whole ms between whole bounds, else 1001 points) or log "
              "(log-uniform, 100 points per decade)"},
@@ -109,11 +106,11 @@ static const struct tc_optdecl simulate_opts[] = {
      .help = "compile model of scenarios that name none: sequential, parallel (F workers compile all, "
              "list-scheduled, then the GPU benchmarks), pipelined (F workers compile while the GPU benchmarks) or "
              "ideal (the paper's N/ceil(N/F) speed-up: an optimistic bound)"},
-    {.name = "compile-model", .arg = TC_ARG_NAME, .field = SO(compile_model), .names = compile_model_names,
+    {.name = "compile-model", .arg = TC_ARG_NAME, .field = SO(compile_model), .names = sim_compile_model_names,
      .n_names = 2, .metavar = "M", .def_doc = "measured",
      .help = "measured: sequential charges isolated (1-worker) compile times, the parallel models the trace's "
              "contended ones; paper: compile_ms everywhere and 'parallel' means ideal, the paper's optimistic bound"},
-    {.name = "failed-cost", .arg = TC_ARG_NAME, .field = SO(failed_cost), .names = failed_cost_names, .n_names = 2,
+    {.name = "failed-cost", .arg = TC_ARG_NAME, .field = SO(failed_cost), .names = sim_failed_cost_names, .n_names = 2,
      .metavar = "C", .def_doc = "triton",
      .help = "triton: failed configurations are drawn and cost their compile plus the failed launch (no compile "
              "time recorded: the input's median); none: only valid ones are drawn (the paper)"},

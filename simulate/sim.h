@@ -141,9 +141,10 @@ const char *sim_compile_name(enum sim_compile c);
 const char *sim_compile_model_name(enum sim_compile_model m);
 const char *sim_failed_cost_name(enum sim_failed_cost f);
 const char *sim_exec_dist_name(enum sim_exec_dist e);
-int sim_compile_model_parse(const char *s, enum sim_compile_model *out);
-int sim_failed_cost_parse(const char *s, enum sim_failed_cost *out);
-int sim_exec_dist_parse(const char *s, enum sim_exec_dist *out);
+/* The same names as tables indexed by the enums, for the commands' option declarations (TC_ARG_NAME). */
+extern const char *const sim_compile_model_names[2];
+extern const char *const sim_failed_cost_names[2];
+extern const char *const sim_exec_dist_names[2];
 /* --truth: like sim_estimator_parse, but names the option --truth. */
 int sim_truth_parse(const char *s, enum sim_estimator *out);
 const char *sim_overhead_name(enum sim_overhead o);

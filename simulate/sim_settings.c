@@ -11,9 +11,9 @@
 /* The models' names, indexed by their enums (sim.h); tc_parse_name and tc_name_of do the lookups. */
 #define N_OF(a) ((int)(sizeof(a) / sizeof *(a)))
 static const char *const compile_names[] = {"sequential", "parallel", "pipelined", "ideal"};
-static const char *const compile_model_names[] = {"measured", "paper"};
-static const char *const failed_cost_names[] = {"triton", "none"};
-static const char *const exec_dist_names[] = {"uniform", "log"};
+const char *const sim_compile_model_names[2] = {"measured", "paper"};
+const char *const sim_failed_cost_names[2] = {"triton", "none"};
+const char *const sim_exec_dist_names[2] = {"uniform", "log"};
 static const char *const overhead_names[] = {"paper", "per-exec"};
 static const char *const estimator_names[] = {"mean", "median", "min"};
 
@@ -31,41 +31,17 @@ const char *sim_estimator_name(enum sim_estimator e)
 }
 const char *sim_compile_model_name(enum sim_compile_model m)
 {
-    return tc_name_of(compile_model_names, N_OF(compile_model_names), (int)m);
+    return tc_name_of(sim_compile_model_names, N_OF(sim_compile_model_names), (int)m);
 }
 const char *sim_failed_cost_name(enum sim_failed_cost f)
 {
-    return tc_name_of(failed_cost_names, N_OF(failed_cost_names), (int)f);
+    return tc_name_of(sim_failed_cost_names, N_OF(sim_failed_cost_names), (int)f);
 }
 const char *sim_exec_dist_name(enum sim_exec_dist e)
 {
-    return tc_name_of(exec_dist_names, N_OF(exec_dist_names), (int)e);
+    return tc_name_of(sim_exec_dist_names, N_OF(sim_exec_dist_names), (int)e);
 }
 
-int sim_compile_model_parse(const char *s, enum sim_compile_model *out)
-{
-    int i;
-    if (tc_parse_name("--compile-model", s, compile_model_names, N_OF(compile_model_names), &i) != 0)
-        return -1;
-    *out = (enum sim_compile_model)i;
-    return 0;
-}
-int sim_failed_cost_parse(const char *s, enum sim_failed_cost *out)
-{
-    int i;
-    if (tc_parse_name("--failed-cost", s, failed_cost_names, N_OF(failed_cost_names), &i) != 0)
-        return -1;
-    *out = (enum sim_failed_cost)i;
-    return 0;
-}
-int sim_exec_dist_parse(const char *s, enum sim_exec_dist *out)
-{
-    int i;
-    if (tc_parse_name("--exec-dist", s, exec_dist_names, N_OF(exec_dist_names), &i) != 0)
-        return -1;
-    *out = (enum sim_exec_dist)i;
-    return 0;
-}
 int sim_truth_parse(const char *s, enum sim_estimator *out)
 {
     int i;

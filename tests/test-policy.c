@@ -911,6 +911,24 @@ static struct trace *other_gpu_trace(const char *name, const int32_t *params, co
     return o;
 }
 
+/* 20 runs of 'transfer' on d (the tiny trace, its prior set): every run measures the tiny trace's c1, the optimum,
+ * first, done at 0.220 s, so the mean speedup is exactly 0 at 0.219 s and exactly 1 at 0.221 s; then
+ * steps_per_run steps a run in all. */
+static void transfer_starts_at_the_optimum(const struct pol_data *d, int steps_per_run)
+{
+    struct pol_settings s;
+    struct pol_curve c;
+    double grid[] = {0.219, 0.221};
+    settings(&s);
+    s.n_grid = 2;
+    s.runs = 20;
+    ck_assert_int_eq(pol_evaluate(d, policy_find("transfer"), &s, grid, &c), 0);
+    ck_assert_double_eq(c.mean[0], 0.0);
+    ck_assert_double_eq(c.mean[1], 1.0);
+    ck_assert_int_eq(c.n_steps, steps_per_run * 20);
+    pol_curve_free(&c);
+}
+
 START_TEST(test_policy_transfer_starts_at_the_other_gpus_best)
 {
     /* "Other GPU": the tiny space's BLOCK values in another order (64, 16, 32) with its own times: 32 fastest (3
@@ -925,18 +943,7 @@ START_TEST(test_policy_transfer_starts_at_the_other_gpus_best)
     ck_assert_int_eq(pol_data_set_prior(d, t, o), 0);
     ck_assert(pol_data_has_prior(d));
 
-    const struct policy_ops *ops = policy_find("transfer");
-    struct pol_settings s;
-    struct pol_curve c;
-    double grid[] = {0.219, 0.221};
-    settings(&s);
-    s.n_grid = 2;
-    s.runs = 20;
-    ck_assert_int_eq(pol_evaluate(d, ops, &s, grid, &c), 0);
-    ck_assert_double_eq(c.mean[0], 0.0);
-    ck_assert_double_eq(c.mean[1], 1.0);
-    ck_assert_int_eq(c.n_steps, 3 * 20);
-    pol_curve_free(&c);
+    transfer_starts_at_the_optimum(d, 3);
     trace_close(o);
 
     struct trace *g = trace_open(build_grid("grid.h5", 0)); /* six other parameter names */
@@ -960,26 +967,12 @@ START_TEST(test_policy_transfer_from_a_trace_with_other_configurations)
     struct trace *o = other_gpu_trace("other-subset.h5", (const int32_t[]){128, 32},
                                       (const uint64_t[]){4000000, 2000000}, 2);
     ck_assert_int_eq(pol_data_set_prior(d, t, o), 0);
-    struct pol_settings s;
-    struct pol_curve c;
-    double grid[] = {0.219, 0.221};
-    settings(&s);
-    s.n_grid = 2;
-    s.runs = 20;
-    ck_assert_int_eq(pol_evaluate(d, policy_find("transfer"), &s, grid, &c), 0);
-    ck_assert_double_eq(c.mean[0], 0.0);
-    ck_assert_double_eq(c.mean[1], 1.0);
-    ck_assert_int_eq(c.n_steps, 3 * 20);
-    pol_curve_free(&c);
+    transfer_starts_at_the_optimum(d, 3);
     /* the tiny space less c2 (pol_data_from_trace_configs {0, 1}): the same start, 2 steps a run */
     struct pol_data *d2 = pol_data_from_trace_configs(t, (const int[]){0, 1}, 2);
     ck_assert_ptr_nonnull(d2);
     ck_assert_int_eq(pol_data_set_prior(d2, t, o), 0);
-    ck_assert_int_eq(pol_evaluate(d2, policy_find("transfer"), &s, grid, &c), 0);
-    ck_assert_double_eq(c.mean[0], 0.0);
-    ck_assert_double_eq(c.mean[1], 1.0);
-    ck_assert_int_eq(c.n_steps, 2 * 20);
-    pol_curve_free(&c);
+    transfer_starts_at_the_optimum(d2, 2);
     ck_assert_ptr_null(pol_data_from_trace_configs(t, (const int[]){1, 0}, 2)); /* not ascending */
     pol_data_free(d2);
     trace_close(o);
