@@ -338,9 +338,9 @@ static const struct tc_optdecl import_opts[] = {
     TC_OPT_OUTPUT(struct opts, out, "OUT.h5", "the trace to write (complete or absent)", "required"),
     TC_OPT_FORCE(struct opts, force),
     {.name = "device", .arg = TC_ARG_STRING, .field = IO(device), .metavar = "NAME", .def_doc = "unknown",
-     .help = "t4: the device name (T4 results do not name it)"},
+     .help = "t4, helion: the device name (T4 results and Helion's CSV do not name it)"},
     {.name = "kernel", .arg = TC_ARG_STRING, .field = IO(kernel), .metavar = "NAME", .def_doc = "unknown",
-     .help = "t4: the kernel name"},
+     .help = "t4, helion: the kernel name"},
     {.name = "problem-size", .arg = TC_ARG_STRING, .field = IO(dims), .metavar = "AxB",
      .def_doc = "inputs numbered 0, 1, ...", .help = "t4, one IN file: the problem size"},
     TC_OPT_QUIET_AS(struct opts, quiet, "no summary on stdout"),
@@ -351,12 +351,14 @@ static const struct tc_optdecl import_opts[] = {
 
 static int import_topic(int i, const char **name, const char **summary)
 {
-    static const char *const names[] = {"kerneltuner", "t4"};
+    static const char *const names[] = {"kerneltuner", "t4", "helion"};
     static const char *const summaries[] = {
         "a Kernel Tuner cache file (JSON; schema 1.0.0, 1.1.0 or the older unversioned form; a cache whose "
         "tuning run was interrupted is read up to its last complete entry)",
-        "T4 results (JSON, the open autotuning results schema Kernel Tuner writes)"};
-    if (i < 0 || i >= 2)
+        "T4 results (JSON, the open autotuning results schema Kernel Tuner writes)",
+        "Helion's autotune log BASE.csv (HELION_AUTOTUNE_LOG=BASE; each autotuning run in it is one input, each "
+        "helion.Config one configuration, its parameters flattened: block_sizes_0, block_sizes_1, ...)"};
+    if (i < 0 || i >= 3)
         return 0;
     *name = names[i];
     *summary = summaries[i];
@@ -381,10 +383,11 @@ const struct tc_cmd import_cmd = {
     .examples = "tunecost import kerneltuner gemm_A100_4096.json -o gemm-a100.h5\n"
                 "tunecost import kerneltuner convolution_*_A100.json -o conv-a100.h5   # one input per file\n"
                 "tunecost import t4 results.json --device A100 --kernel gemm --problem-size 4096x4096 -o t.h5\n"
+                "tunecost import helion matmul.csv --device H100 --kernel matmul -o helion.h5\n"
                 "tunecost info gemm-a100.h5 && tunecost simulate gemm-a100.h5 --all-inputs -o sim\n",
     .min_operands = 2,
     .max_operands = -1,
-    .operand_name = "FORMAT (kerneltuner or t4) and at least one IN file",
+    .operand_name = "FORMAT (kerneltuner, t4 or helion) and at least one IN file",
 };
 
 /* Options and arguments into im and o. Returns -1 to go on, else the exit code (usage errors printed). */
@@ -402,8 +405,10 @@ static int parse_args(int argc, char **argv, struct imp *im, struct opts *o)
         im->fmt = FMT_KT;
     else if (strcmp(o->format, "t4") == 0)
         im->fmt = FMT_T4;
+    else if (strcmp(o->format, "helion") == 0)
+        im->fmt = FMT_HELION;
     else
-        return tc_cli_usage_error("import", "unknown FORMAT '%s' (expected kerneltuner or t4)", o->format);
+        return tc_cli_usage_error("import", "unknown FORMAT '%s' (expected kerneltuner, t4 or helion)", o->format);
     if (o->out == NULL)
         return tc_cli_usage_error("import", "missing -o OUT.h5 (the trace to write)");
     im->n_src = argc - first - 1;
@@ -411,6 +416,10 @@ static int parse_args(int argc, char **argv, struct imp *im, struct opts *o)
     if (im->fmt == FMT_KT && (im->opt_device || im->opt_kernel || im->opt_dims)) {
         fprintf(stderr, "tunecost import: --device, --kernel and --problem-size are for t4 (a Kernel Tuner cache "
                         "names them itself)\n");
+        return 2;
+    }
+    if (im->fmt == FMT_HELION && im->opt_dims != NULL) {
+        fprintf(stderr, "tunecost import: --problem-size is for t4 (Helion's runs are numbered)\n");
         return 2;
     }
     if (im->opt_dims != NULL) {
@@ -697,6 +706,11 @@ int cmd_import(int argc, char **argv)
     memset(&tt, 0, sizeof tt);
     if ((rc = parse_args(argc, argv, &im, &o)) >= 0)
         return rc;
+    if (im.fmt == FMT_HELION) {
+        if ((rc = imp_helion(o.in, im.n_src, o.out, o.force, o.quiet, o.device, o.kernel)) != 0)
+            fprintf(stderr, "tunecost import: %s\n", tc_errmsg());
+        return rc;
+    }
     if ((im.src = calloc((size_t)im.n_src, sizeof *im.src)) == NULL || (tok = json_tokener_new()) == NULL) {
         tc_seterr("out of memory");
         rc = 1;

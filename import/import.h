@@ -1,6 +1,7 @@
 /* import.h — private to import/: the state of `tunecost import` shared by its three files. import_scan.c maps
  * a JSON file and walks its top level without building it (one value at a time is parsed with json-c);
- * import_formats.c reads the Kernel Tuner and T4 formats into trace units; cmd_import.c learns the
+ * import_formats.c reads the Kernel Tuner and T4 formats into trace units; import_helion.c reads Helion's
+ * autotune CSV and writes its trace itself; cmd_import.c learns the
  * configurations (pass 1), writes the trace (pass 2) and is the command. Memory stays bounded: files are
  * mapped, entries parsed one at a time and freed at once. */
 #ifndef TC_IMPORT_H
@@ -13,7 +14,7 @@
 #define MAX_PARAMS 64
 #define MAX_DIMS 8
 
-enum fmt { FMT_KT, FMT_T4 };
+enum fmt { FMT_KT, FMT_T4, FMT_HELION };
 
 /* One input file: its bytes (mapped) and what its header says. */
 struct src {
@@ -111,5 +112,12 @@ int imp_t4_entry(struct imp *im, struct src *s, size_t idx, struct json_object *
 /* Call fn(im, si, e, ctx) for every entry of source si, in file order; stops at fn's first non-zero. */
 typedef int (*entry_fn)(struct imp *im, int si, const struct entry *e, void *ctx);
 int imp_walk(struct imp *im, struct json_tokener *tok, int si, entry_fn fn, void *ctx);
+
+/* ---- import_helion.c ---- */
+
+/* `tunecost import helion IN... -o OUT`: Helion's autotune CSV files as one trace, written complete or not at all.
+ * Returns the exit code (0; 1 the machine; 2 the input, tc_errmsg naming the file and line). */
+int imp_helion(char *const *in, int n_in, const char *out, int force, int quiet, const char *device,
+               const char *kernel);
 
 #endif
