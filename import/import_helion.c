@@ -68,7 +68,7 @@ struct csv {
 
 /* Read one record into f[] (each NUL-terminated, at most H_MAX_FIELD bytes). Returns the field count, 0 at the end
  * of the file, -1 on an error (tc_errmsg names the file and line). */
-static int csv_record(struct csv *c, char **f, int max_f)
+static int helion_csv_record(struct csv *c, char **f, int max_f)
 {
     int n = 0;
     size_t len = 0;
@@ -128,7 +128,7 @@ static int csv_record(struct csv *c, char **f, int max_f)
 /* ---- helion.Config's text: its repr, Config(block_sizes=[64, 32], num_warps=4, pid_type='flat'), or JSON ---- */
 
 /* A Python literal starting at p: its end (past it), or NULL when it does not close before end. */
-static const char *py_value_end(const char *p, const char *end)
+static const char *helion_py_value_end(const char *p, const char *end)
 {
     int depth = 0;
     char q = 0;
@@ -154,21 +154,48 @@ static const char *py_value_end(const char *p, const char *end)
     return depth == 0 && q == 0 ? p : NULL;
 }
 
-/* The value's text as the trace keeps it: a quoted string without its quotes, anything else trimmed. */
-static void value_text(const char *a, const char *b, char *out, size_t cap)
+/* The value's text as the trace keeps it, JSON (as the value tables of other imports, docs/trace-format.md):
+ * 'flat' -> "flat", None / True / False -> null / true / false, inside nested lists too; numbers as written. */
+static void helion_value_text(const char *a, const char *b, char *out, size_t cap)
 {
+    size_t n = 0;
     while (a < b && isspace((unsigned char)*a))
         a++;
     while (b > a && isspace((unsigned char)b[-1]))
         b--;
-    if (b - a >= 2 && (*a == '\'' || *a == '"') && b[-1] == *a) {
-        a++;
-        b--;
+    for (const char *p = a; p < b && n + 8 < cap; p++) {
+        if (*p == '\'' || *p == '"') {
+            char q = *p;
+            out[n++] = '"';
+            for (p++; p < b && *p != q && n + 8 < cap; p++) {
+                if (*p == '\\' && p + 1 < b)
+                    p++;
+                if (*p == '"' || *p == '\\')
+                    out[n++] = '\\';
+                out[n++] = *p;
+            }
+            out[n++] = '"';
+            continue;
+        }
+        static const char *const py[] = {"None", "True", "False"}, *const js[] = {"null", "true", "false"};
+        int w = 0;
+        if (isalpha((unsigned char)*p) && (p == a || !isalnum((unsigned char)p[-1])))
+            for (; w < 3; w++) {
+                size_t l = strlen(py[w]);
+                if ((size_t)(b - p) >= l && strncmp(p, py[w], l) == 0 && (p + l == b || !isalnum((unsigned char)p[l])))
+                    break;
+            }
+        if (isalpha((unsigned char)*p) && w < 3 && (p == a || !isalnum((unsigned char)p[-1]))) {
+            n += (size_t)snprintf(out + n, cap - n, "%s", js[w]);
+            p += strlen(py[w]) - 1;
+            continue;
+        }
+        out[n++] = *p;
     }
-    snprintf(out, cap, "%.*s", (int)(b - a), a);
+    out[n] = '\0';
 }
 
-static int param_index(struct himp *h, const char *name)
+static int helion_param_index(struct himp *h, const char *name)
 {
     for (int i = 0; i < h->n_params; i++)
         if (strcmp(h->names[i], name) == 0)
@@ -193,9 +220,9 @@ static int param_index(struct himp *h, const char *name)
     return h->n_params++;
 }
 
-static int set_param(struct himp *h, struct hcfg *cf, const char *name, const char *val)
+static int helion_set_param(struct himp *h, struct hcfg *cf, const char *name, const char *val)
 {
-    int p = param_index(h, name);
+    int p = helion_param_index(h, name);
     if (p < 0)
         return -1;
     if (cf->vals[p] != NULL)
@@ -206,7 +233,7 @@ static int set_param(struct himp *h, struct hcfg *cf, const char *name, const ch
 }
 
 /* name=value: a list's elements become name_0, name_1, ... (an element that is itself a list keeps its text). */
-static int set_flattened(struct himp *h, struct hcfg *cf, const char *name, const char *a, const char *b)
+static int helion_set_flattened(struct himp *h, struct hcfg *cf, const char *name, const char *a, const char *b)
 {
     char buf[H_MAX_FIELD], pname[512];
     while (a < b && isspace((unsigned char)*a))
@@ -220,26 +247,26 @@ static int set_flattened(struct himp *h, struct hcfg *cf, const char *name, cons
             return tc_seterr("parameter '%s': a list without its ']'", name);
         close--;
         for (int i = 0; q < close; i++) {
-            const char *e = py_value_end(q, close);
+            const char *e = helion_py_value_end(q, close);
             if (e == NULL)
                 return tc_seterr("parameter '%s': element %d does not close", name, i);
-            value_text(q, e, buf, sizeof buf);
+            helion_value_text(q, e, buf, sizeof buf);
             if (buf[0] == '\0' && e >= close)
                 break; /* a trailing comma */
             snprintf(pname, sizeof pname, "%s_%d", name, i);
-            if (set_param(h, cf, pname, buf) != 0)
+            if (helion_set_param(h, cf, pname, buf) != 0)
                 return -1;
             q = e < close ? e + 1 : e;
         }
         return 0;
     }
-    value_text(a, b, buf, sizeof buf);
+    helion_value_text(a, b, buf, sizeof buf);
     if (buf[0] == '\0')
         return tc_seterr("parameter '%s' has no value", name);
-    return set_param(h, cf, name, buf);
+    return helion_set_param(h, cf, name, buf);
 }
 
-static int parse_repr(struct himp *h, struct hcfg *cf, const char *s)
+static int helion_parse_repr(struct himp *h, struct hcfg *cf, const char *s)
 {
     const char *open = strchr(s, '(');
     const char *end = s + strlen(s);
@@ -259,29 +286,37 @@ static int parse_repr(struct himp *h, struct hcfg *cf, const char *s)
             eq++;
         if (eq >= stop || *eq != '=' || eq - p >= (long)sizeof name)
             return tc_seterr("config: expected NAME=VALUE at '%.40s'", p);
-        value_text(p, eq, name, sizeof name);
-        const char *v = eq + 1, *e = py_value_end(v, stop);
+        helion_value_text(p, eq, name, sizeof name);
+        const char *v = eq + 1, *e = helion_py_value_end(v, stop);
         if (e == NULL)
             return tc_seterr("config: the value of '%s' does not close", name);
-        if (set_flattened(h, cf, name, v, e) != 0)
+        if (helion_set_flattened(h, cf, name, v, e) != 0)
             return -1;
         p = e;
     }
     return 0;
 }
 
-/* JSON: strings unquoted, true/false/null as Python writes them, so that both forms give the same values. */
-static const char *json_text(struct json_object *o, char *buf, size_t cap)
+/* JSON values as their JSON text, a list as Python prints one ("[0, 1]"), so that both forms give the same values. */
+static void helion_json_text(struct json_object *o, char *buf, size_t cap)
 {
-    switch (json_object_get_type(o)) {
-    case json_type_null: return "None";
-    case json_type_boolean: return json_object_get_boolean(o) ? "True" : "False";
-    case json_type_string: snprintf(buf, cap, "%s", json_object_get_string(o)); return buf;
-    default: return json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED);
+    if (!json_object_is_type(o, json_type_array)) {
+        snprintf(buf, cap, "%s", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+                                                                        JSON_C_TO_STRING_NOSLASHESCAPE));
+        return;
     }
+    size_t n = (size_t)snprintf(buf, cap, "[");
+    for (size_t i = 0; i < json_object_array_length(o) && n + 4 < cap; i++) {
+        if (i > 0)
+            n += (size_t)snprintf(buf + n, cap - n, ", ");
+        if (n + 4 < cap)
+            helion_json_text(json_object_array_get_idx(o, i), buf + n, cap - n - 2);
+        n += strlen(buf + n);
+    }
+    snprintf(buf + n, cap - n, "]");
 }
 
-static int parse_json(struct himp *h, struct hcfg *cf, const char *s)
+static int helion_parse_json(struct himp *h, struct hcfg *cf, const char *s)
 {
     char buf[1024], pname[512];
     struct json_object *o = json_tokener_parse(s);
@@ -294,13 +329,12 @@ static int parse_json(struct himp *h, struct hcfg *cf, const char *s)
         if (json_object_is_type(val, json_type_array)) {
             for (size_t i = 0; rc == 0 && i < json_object_array_length(val); i++) {
                 snprintf(pname, sizeof pname, "%s_%zu", key, i);
-                struct json_object *el = json_object_array_get_idx(val, i);
-                rc = set_param(h, cf, pname, json_object_is_type(el, json_type_array)
-                                                 ? json_object_to_json_string_ext(el, JSON_C_TO_STRING_SPACED)
-                                                 : json_text(el, buf, sizeof buf));
+                helion_json_text(json_object_array_get_idx(val, i), buf, sizeof buf);
+                rc = helion_set_param(h, cf, pname, buf);
             }
         } else {
-            rc = set_param(h, cf, key, json_text(val, buf, sizeof buf));
+            helion_json_text(val, buf, sizeof buf);
+            rc = helion_set_param(h, cf, key, buf);
         }
         if (rc != 0)
             break;
@@ -368,7 +402,7 @@ static int h_config(struct himp *h, const char *text)
     const char *s = text;
     while (isspace((unsigned char)*s))
         s++;
-    if ((*s == '{' ? parse_json(h, cf, s) : parse_repr(h, cf, s)) != 0)
+    if ((*s == '{' ? helion_parse_json(h, cf, s) : helion_parse_repr(h, cf, s)) != 0)
         return -1;
     h->hash[i] = h->n_cfg - 1;
     return h->n_cfg - 1;
@@ -376,7 +410,7 @@ static int h_config(struct himp *h, const char *text)
 
 /* ---- rows ------------------------------------------------------------------------------------------------- */
 
-static int num_field(const char *s, double *out)
+static int helion_num_field(const char *s, double *out)
 {
     char *end;
     errno = 0;
@@ -387,7 +421,7 @@ static int num_field(const char *s, double *out)
 /* Helion's status names: ok; error (a compile failure, an exception, an accuracy mismatch); timeout (the
  * precompile timed out); peer_compilation_fail (another rank failed to compile it); filtered (a user filter
  * dropped it before compiling); started (written before the benchmark, with its result row after). */
-static int status_of(const char *s)
+static int helion_status_of(const char *s)
 {
     static const char *const names[] = {"ok", "error", "timeout", "peer_compilation_fail", "filtered", "started"};
     for (int i = 0; i < 6; i++)
@@ -407,7 +441,7 @@ struct hfile {
     int started_cfg;
 };
 
-static int header(struct hfile *hf, int n)
+static int helion_header(struct hfile *hf, int n)
 {
     for (int k = 0; k < H_NCOL; k++) {
         hf->col[k] = -1;
@@ -422,7 +456,7 @@ static int header(struct hfile *hf, int n)
     return 0;
 }
 
-static int add_row(struct himp *h, const struct hrow *r)
+static int helion_add_row(struct himp *h, const struct hrow *r)
 {
     if (h->n_rows == h->cap_rows) {
         size_t cap = h->cap_rows ? 2 * h->cap_rows : 1024;
@@ -437,7 +471,7 @@ static int add_row(struct himp *h, const struct hrow *r)
 }
 
 /* One data row of the file. Returns 0 or -1 with tc_errmsg naming the file and line. */
-static int data_row(struct himp *h, struct hfile *hf, int n)
+static int helion_data_row(struct himp *h, struct hfile *hf, int n)
 {
     const char *const *v = (const char *const *)hf->f;
     const char *path = hf->c.path;
@@ -445,17 +479,17 @@ static int data_row(struct himp *h, struct hfile *hf, int n)
     double ts = NAN, gen, perf = NAN, comp = NAN;
     if (n != H_NCOL && n < hf->col[C_CONFIG] + 1)
         return tc_seterr("%s:%ld: %d fields, the header has %d", path, line, n, H_NCOL);
-    int st = status_of(v[hf->col[C_STATUS]]);
+    int st = helion_status_of(v[hf->col[C_STATUS]]);
     if (st < 0)
         return tc_seterr("%s:%ld: status '%s' (expected ok, error, timeout, peer_compilation_fail, filtered or "
                          "started)", path, line, v[hf->col[C_STATUS]]);
-    if (v[hf->col[C_TS]][0] != '\0' && !num_field(v[hf->col[C_TS]], &ts))
+    if (v[hf->col[C_TS]][0] != '\0' && !helion_num_field(v[hf->col[C_TS]], &ts))
         return tc_seterr("%s:%ld: timestamp_s '%s' is not a number", path, line, v[hf->col[C_TS]]);
-    if (!num_field(v[hf->col[C_GEN]], &gen) || gen < 0 || gen > 1e6 || gen != floor(gen))
+    if (!helion_num_field(v[hf->col[C_GEN]], &gen) || gen < 0 || gen > 1e6 || gen != floor(gen))
         return tc_seterr("%s:%ld: generation '%s' is not an integer 0..1000000", path, line, v[hf->col[C_GEN]]);
-    if (v[hf->col[C_PERF]][0] != '\0' && (!num_field(v[hf->col[C_PERF]], &perf) || perf <= 0 || perf > 1e9))
+    if (v[hf->col[C_PERF]][0] != '\0' && (!helion_num_field(v[hf->col[C_PERF]], &perf) || perf <= 0 || perf > 1e9))
         return tc_seterr("%s:%ld: perf_ms '%s' is not a time in ms (> 0)", path, line, v[hf->col[C_PERF]]);
-    if (v[hf->col[C_COMPILE]][0] != '\0' && (!num_field(v[hf->col[C_COMPILE]], &comp) || comp < 0 || comp > 1e7))
+    if (v[hf->col[C_COMPILE]][0] != '\0' && (!helion_num_field(v[hf->col[C_COMPILE]], &comp) || comp < 0 || comp > 1e7))
         return tc_seterr("%s:%ld: compile_time_s '%s' is not a time in s (>= 0)", path, line, v[hf->col[C_COMPILE]]);
     if (st == 0 && isnan(perf))
         return tc_seterr("%s:%ld: status ok without perf_ms", path, line);
@@ -496,10 +530,10 @@ static int data_row(struct himp *h, struct hfile *hf, int n)
     h->n_status[st]++;
     if (r.generation > h->max_generation)
         h->max_generation = r.generation;
-    return add_row(h, &r);
+    return helion_add_row(h, &r);
 }
 
-static int read_file(struct himp *h, const char *path)
+static int helion_read_file(struct himp *h, const char *path)
 {
     struct hfile hf;
     struct stat st;
@@ -531,12 +565,12 @@ static int read_file(struct himp *h, const char *path)
         goto out;
     }
     hf.c = (struct csv){.path = path, .p = buf, .end = buf + st.st_size, .line = 1, .next_line = 1};
-    if ((n = csv_record(&hf.c, hf.f, H_NCOL + 8)) < 0 || (n > 0 && header(&hf, n) != 0))
+    if ((n = helion_csv_record(&hf.c, hf.f, H_NCOL + 8)) < 0 || (n > 0 && helion_header(&hf, n) != 0))
         goto out;
-    while ((n = csv_record(&hf.c, hf.f, H_NCOL + 8)) > 0) {
+    while ((n = helion_csv_record(&hf.c, hf.f, H_NCOL + 8)) > 0) {
         if (n == 1 && hf.f[0][0] == '\0')
             continue; /* an empty line */
-        if (data_row(h, &hf, n) != 0)
+        if (helion_data_row(h, &hf, n) != 0)
             goto out;
     }
     if (n < 0)
@@ -555,7 +589,7 @@ out:
 
 /* ---- the trace -------------------------------------------------------------------------------------------- */
 
-static int int_value(const char *s, int32_t *out)
+static int helion_int_value(const char *s, int32_t *out)
 {
     char *end;
     errno = 0;
@@ -567,18 +601,18 @@ static int int_value(const char *s, int32_t *out)
 }
 
 /* Column p of /params: the integers where every configuration sets one, else indices into a table of the values'
- * text (in order of first appearance; "-" where a configuration does not set the parameter). */
+ * JSON text (in order of first appearance; null where a configuration does not set the parameter). */
 static int h_param_column(const struct himp *h, int p, int32_t *params, char ***table, int *n_table)
 {
     int all_int = 1;
     int32_t v;
     for (int c = 0; c < h->n_cfg && all_int; c++)
-        all_int = h->cfgs[c].vals[p] != NULL && int_value(h->cfgs[c].vals[p], &v);
+        all_int = h->cfgs[c].vals[p] != NULL && helion_int_value(h->cfgs[c].vals[p], &v);
     *table = NULL;
     *n_table = 0;
     if (all_int) {
         for (int c = 0; c < h->n_cfg; c++) {
-            int_value(h->cfgs[c].vals[p], &v);
+            helion_int_value(h->cfgs[c].vals[p], &v);
             params[(size_t)c * h->n_params + p] = v;
         }
         return 0;
@@ -588,7 +622,7 @@ static int h_param_column(const struct himp *h, int p, int32_t *params, char ***
         return tc_seterr_env("out of memory");
     *table = tab;
     for (int c = 0; c < h->n_cfg; c++) {
-        const char *s = h->cfgs[c].vals[p] != NULL ? h->cfgs[c].vals[p] : "-";
+        const char *s = h->cfgs[c].vals[p] != NULL ? h->cfgs[c].vals[p] : "null"; /* not set: Helion's default */
         int k;
         for (k = 0; k < *n_table && strcmp(tab[k], s) != 0; k++)
             ;
@@ -745,7 +779,7 @@ int imp_helion(char *const *in, int n_in, const char *out, int force, int quiet,
     int rc = 0;
     memset(&h, 0, sizeof h);
     for (int i = 0; i < n_in && rc == 0; i++)
-        if (read_file(&h, in[i]) != 0)
+        if (helion_read_file(&h, in[i]) != 0)
             rc = tc_err_exit_code();
     if (rc == 0 && h.n_rows == 0) {
         tc_seterr("%s: no result rows (ok, error, timeout or peer_compilation_fail) in it", in[0]);

@@ -14,11 +14,12 @@
 extern const struct policy_ops policy_random, policy_exhaustive, policy_halving, policy_anneal, policy_costaware;
 extern const struct policy_ops policy_hyperband, policy_genetic, policy_bo;
 extern const struct policy_ops policy_pso, policy_diff_evo, policy_greedy_ils, policy_basinhopping, policy_mls;
-extern const struct policy_ops policy_transfer;
+extern const struct policy_ops policy_transfer, policy_pattern, policy_lfbo;
 const struct policy_ops *const policy_registry[] = {
     &policy_random, &policy_exhaustive, &policy_halving,      &policy_anneal, &policy_costaware,
     &policy_hyperband, &policy_genetic, &policy_bo,           &policy_pso,    &policy_diff_evo,
-    &policy_greedy_ils, &policy_basinhopping, &policy_mls, &policy_transfer, NULL};
+    &policy_greedy_ils, &policy_basinhopping, &policy_mls, &policy_transfer,
+    &policy_pattern, &policy_lfbo, NULL};
 
 const struct policy_ops *policy_find(const char *name)
 {
@@ -143,6 +144,7 @@ void pol_data_free(struct pol_data *d)
     free(d->n_values);
     free(d->grid_cfg);
     free(d->vidx);
+    free(d->param_kind);
     free(d->sel);
     if (d->bcache != NULL) {
         pthread_mutex_destroy(&d->bcache->mu);
@@ -171,6 +173,21 @@ static int cfg_of(const struct pol_data *d, int c)
 
 /* Each parameter's distinct values, ascending (the grid of the space), each configuration's value indices, and the
  * grid table when it has at most 1 << 22 points. Returns 0, or -1 (out of memory). */
+/* Each parameter's POL_PARAM_* flags from its name and whether its values are text. NULL: out of memory. */
+static unsigned char *pol_param_kinds(const struct trace *t)
+{
+    int np = trace_n_params(t);
+    unsigned char *k = calloc((size_t)np + 1, 1);
+    for (int p = 0; k != NULL && p < np; p++) {
+        const char *n = trace_param_name(t, p);
+        const char *const *vals;
+        k[p] = (unsigned char)((strncmp(n, "block_sizes", 11) == 0 || strncmp(n, "BLOCK_", 6) == 0 ? POL_PARAM_BLOCK : 0) |
+                               (strcmp(n, "num_warps") == 0 || strcmp(n, "NUM_WARPS") == 0 ? POL_PARAM_WARPS : 0) |
+                               (trace_param_values(t, p, &vals) > 0 ? POL_PARAM_CHOICE : 0));
+    }
+    return k;
+}
+
 static int data_grid(struct pol_data *d, const struct trace *t)
 {
     int nc = d->n_cfg, np = d->n_params;
@@ -355,7 +372,8 @@ struct pol_data *pol_data_from_trace_configs(const struct trace *t, const int *s
     d->n_values = calloc((size_t)np + 1, sizeof *d->n_values);
     d->values = calloc((size_t)np + 1, sizeof *d->values);
     base = malloc(((size_t)nc + 1) * sizeof *base);
-    if (d->in == NULL || d->n_values == NULL || d->values == NULL || base == NULL || data_grid(d, t) != 0)
+    if (d->in == NULL || d->n_values == NULL || d->values == NULL || base == NULL || data_grid(d, t) != 0 ||
+        (d->param_kind = pol_param_kinds(t)) == NULL)
         goto oom;
     for (int i = 0; i < d->n_in; i++)
         if (data_input(d, t, i, &bs, base) != 0)

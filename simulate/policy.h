@@ -45,6 +45,8 @@ struct pol_view {
     const int *grid_cfg;            /* for pol_config_at (may be NULL) */
     const int *vidx;                /* n_configs x n_params: each configuration's value indices (may be NULL:
                                      * then pol_vidx searches values[]) */
+    const unsigned char *param_kind; /* per parameter: POL_PARAM_* flags from its name and values (Helion's
+                                     * policies, policy_pattern.c), or NULL: none known */
     const double *prior_ms;         /* per configuration: another GPU's true time for this input (the transfer
                                      * policy's warm start, policy_transfer.c), NaN where it has none; NULL when no
                                      * prior was given (pol_data_set_prior) */
@@ -60,6 +62,9 @@ struct pol_view {
     gsl_rng *rng;                   /* the only source of randomness a policy may use */
 };
 
+/* What a parameter is, as far as its name and values tell (pol_view.param_kind): a block (tile) size (BLOCK_M,
+ * block_sizes_0, ...), the number of warps, a choice among values that have no order (text: pid_type, indexing). */
+enum { POL_PARAM_BLOCK = 1, POL_PARAM_WARPS = 2, POL_PARAM_CHOICE = 4 };
 /* A policy: a struct of function pointers. Every slot gets the policy's own state (made by `start`). */
 struct policy_ops {
     const char *name;       /* "random", as given to --policies */

@@ -290,6 +290,7 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
     v.values = (const int32_t *const *)d->values;
     v.grid_cfg = d->grid_cfg;
     v.vidx = d->vidx;
+    v.param_kind = d->param_kind;
     v.prior_ms = in->prior_ms;
     v.compile_ms = rs.compile_ms;
     v.est_ms = rs.est_ms;

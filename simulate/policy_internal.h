@@ -56,6 +56,7 @@ struct pol_data {
     int *n_values;
     int32_t **values;
     int *vidx;           /* n_configs x n_params: each configuration's value indices */
+    unsigned char *param_kind; /* n_params POL_PARAM_* flags (pol_view.param_kind) */
     int *grid_cfg;       /* the configuration at each point of the parameter grid (mixed radix over the value
                           * indices, parameter 0 fastest), -1 where the space has none; NULL when the grid is too
                           * large to tabulate (pol_config_at then searches) */

@@ -45,7 +45,8 @@ EOF
 # of r2 B (index 1, 400000 ns). Compile: the first compile_time_s seen, A 1.25 s, B 2.5, C 3, D 30, E 1.75.
 # Benchmark wall (result row's timestamp - started row's): A 0.62-0.50 = 120 ms, B 100 ms, E 150 ms.
 # Parameters, Helion's sorted keys with lists flattened: block_sizes_0..2, indexing, l2_groupings_0,
-# loop_orders_0, num_stages, num_warps, pid_type, range_flattens_0, range_flattens_1 (11).
+# loop_orders_0, num_stages, num_warps, pid_type, range_flattens_0, range_flattens_1 (11). Text values are kept as
+# JSON, as in the trace's other value tables: 'flat' -> "flat", None -> null, [0, 1] stays [0, 1].
 if T import helion "$FIX/helion-matmul.csv" "$FIX/helion-matmul-2.csv" --device H100 --kernel matmul \
         -o h.h5 >log.txt 2>&1 &&
     check_trace h.h5 '
@@ -54,10 +55,10 @@ assert names == ["block_sizes_0", "block_sizes_1", "block_sizes_2", "indexing", 
 assert len(cfg) == 5 and len(runs) == 7 and len(e) == 5 and len(f["dims"]) == 2, (len(cfg), len(runs), len(e))
 assert best(0) == (95000, 4) and best(1) == (400000, 1), (best(0), best(1))
 assert col("block_sizes_0") == [64, 128, 256, 256, 128] and col("num_warps") == [4, 8, 8, 16, 8]
-assert vals("pid_type") == ["flat", "persistent_blocked"] and col("pid_type") == [0, 0, 0, 0, 1]
+assert vals("pid_type") == ["\"flat\"", "\"persistent_blocked\""] and col("pid_type") == [0, 0, 0, 0, 1]
 assert vals("loop_orders_0") == ["[0, 1]", "[1, 0]"] and col("loop_orders_0") == [0, 0, 1, 0, 0]
-assert vals("range_flattens_1") == ["None", "True", "False"] and col("range_flattens_1") == [0, 0, 1, 0, 2]
-assert vals("indexing") == ["pointer", "tensor_descriptor", "block_ptr"]
+assert vals("range_flattens_1") == ["null", "true", "false"] and col("range_flattens_1") == [0, 0, 1, 0, 2]
+assert vals("indexing") == ["\"pointer\"", "\"tensor_descriptor\"", "\"block_ptr\""]
 assert list(cfg["compile_ms"]) == [1250, 2500, 3000, 30000, 1750], list(cfg["compile_ms"])
 assert list(cfg["status"]) == [0, 0, 1, 1, 0], list(cfg["status"])
 w = {int(r["config"]): float(r["wall_ms"]) for r in runs if r["input"] == 0 and r["status"] == 0}
@@ -71,15 +72,16 @@ else fail "two runs"; cat log.txt; fi
 
 # the same trace replays: info names the best of each run, simulate and policies run on it (compile times known)
 if T info h.h5 >info.txt 2>&1 && T simulate h.h5 --all-inputs -s 20 -r 5 -o sim -q >/dev/null 2>&1 &&
-    T policies h.h5 --policies random -r 5 -o pol -q --no-figures >pol.txt 2>&1
-then ok "info, simulate and policies (random) run on the imported trace"
+    T policies h.h5 --policies random,pattern,lfbo -r 5 -o pol -q --no-figures >pol.txt 2>&1
+then ok "info, simulate and policies (random, pattern, lfbo) run on the imported trace"
 else fail "replay of the imported trace"; cat info.txt pol.txt 2>/dev/null | tail -5; fi
 
-# a config written as JSON gives the same parameters (strings unquoted, null as None); no run_id, no timestamp
+# a config written as JSON gives the same parameters and values; no run_id, no timestamp
 if T import helion "$FIX/helion-json.csv" -o j.h5 -q >log.txt 2>&1 &&
     check_trace j.h5 '
 assert names[:4] == ["block_sizes_0", "block_sizes_1", "block_sizes_2", "indexing"] and len(names) == 11, names
-assert vals("indexing") == ["pointer"] and vals("range_flattens_0") == ["None"] and best(0) == (200000, 0)
+assert vals("indexing") == ["\"pointer\""] and vals("range_flattens_0") == ["null"] and best(0) == (200000, 0)
+assert vals("loop_orders_0") == ["[0, 1]"]
 assert list(cfg["compile_ms"]) == [0]
 '
 then ok "a JSON config gives the same parameters"
