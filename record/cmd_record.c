@@ -218,10 +218,23 @@ static void print_summary(const struct rec_session *r, const char *out)
     if (!r->labelled)
         printf("; %zu calls in no benchmark", s->n_outside);
     printf(") -> %s\n", out);
-    printf("time: %s %.3f s = compile %.3f s + module load %.3f s + benchmarking %.3f s (flushes %.3f s GPU) "
-           "+ other %.3f s\n", s->cmd_measured ? "command (wall)" : "session (CUPTI, first to last activity)",
-           s->process_wall_ms * 1e-3, s->compile_ms * 1e-3, s->load_ms * 1e-3,
-           s->bench_ms * 1e-3, s->flush_ms * 1e-3, s->other_ms * 1e-3);
+    /* each instant once (record.h, rec_summary.wall): the parts add up to the wall time */
+    printf("time: %s %.3f s = compile %.3f s + module load %.3f s + benchmarking %.3f s (flushes %.3f s GPU)",
+           s->cmd_measured ? "command (wall)" : "session (CUPTI, first to last activity)", s->process_wall_ms * 1e-3,
+           s->wall.compile_ms * 1e-3, s->wall.load_ms * 1e-3, s->wall.bench_ms * 1e-3, s->flush_ms * 1e-3);
+    for (int k = 0; k < s->n_phases; k++)
+        printf(" + phase %s %.3f s", s->phase[k], s->wall.phase_ms[k] * 1e-3);
+    printf(" + overlap %.3f s (two or more processes at once) + other %.3f s\n", s->overlap_ms * 1e-3,
+           s->other_ms * 1e-3);
+    for (size_t i = 0; i < s->n_split_procs && i < REC_MAX_SPLIT_PROCS && (s->n_split_procs > 1 || s->n_phases);
+         i++) {
+        const struct rec_proc_split *p = &s->proc[i];
+        printf("  process %u (parent %u): compile %.3f s, module load %.3f s, benchmarking %.3f s", p->pid, p->ppid,
+               p->busy.compile_ms * 1e-3, p->busy.load_ms * 1e-3, p->busy.bench_ms * 1e-3);
+        for (int k = 0; k < s->n_phases; k++)
+            printf(", phase %s %.3f s", s->phase[k], p->busy.phase_ms[k] * 1e-3);
+        printf("\n");
+    }
 }
 
 static int has_spool_files(const char *dir)
@@ -305,7 +318,7 @@ int cmd_record(int argc, char **argv)
     if (!isnan(wall_ms)) { /* the command's wall time as tunecost saw it, from fork to exit */
         r->sum.process_wall_ms = wall_ms;
         r->sum.cmd_measured = 1;
-        r->sum.other_ms = wall_ms - r->sum.compile_ms - r->sum.load_ms - r->sum.bench_ms;
+        r->sum.other_ms = fmax(0.0, wall_ms - rec_split_total(&r->sum)); /* the split counts each instant once */
     }
     meta_of(s, r, &meta);
     if (rec_session_write(r, &meta, o.out) != 0 || (o.tsv != NULL && rec_session_write_tsv(r, o.tsv) != 0))

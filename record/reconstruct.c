@@ -214,6 +214,8 @@ static int labelled_unit(struct rec_builder *b, const struct rec_stream *s, cons
                 u.first_load_ns = e->start_ns;
             u.load_end_ns = e->end_ns;
             u.load_ms += span_ms(e->start_ns, e->end_ns);
+            if (rec_span_add(&b->spans, e->pid, REC_SPAN_LOAD, e->start_ns, e->end_ns) != 0)
+                goto out;
         } else if (e->kind == REC_MARK && strncmp(e->name, REC_LABEL_FAILED, strlen(REC_LABEL_FAILED)) == 0) {
             u.failure = e->name;
         } else if (e->kind == REC_KERNEL || e->kind == REC_MEMSET) {
@@ -232,6 +234,11 @@ static int labelled_unit(struct rec_builder *b, const struct rec_stream *s, cons
                                                                                       : NAN;
     /* a candidate that never ran has its time in compile_ms, not twice */
     u.wall_ms = u.n_exec == 0 ? 0.0 : span_ms(u.n_loads ? u.load_end_ns : r->start_ns, r->end_ns);
+    if (rec_span_add(&b->spans, u.pid, REC_SPAN_COMPILE, r->start_ns,
+                     u.n_loads ? u.first_load_ns : u.n_exec == 0 ? r->end_ns : r->start_ns) != 0 ||
+        (u.n_exec > 0 && rec_span_add(&b->spans, u.pid, REC_SPAN_BENCH, u.n_loads ? u.load_end_ns : r->start_ns,
+                                      r->end_ns) != 0))
+        goto out;
     rc = rec_add_unit(b, &u);
 out:
     free(idx);
@@ -264,6 +271,7 @@ static int close_unlabelled(struct rec_builder *b, const struct rec_stream *s, s
                             uint64_t *prev_end_ns)
 {
     struct rec_unit u = {0};
+    size_t n_spans = b->spans.n;
     if (n == 0)
         return 0;
     u.pid = s->ev[idx[0]].pid;
@@ -275,11 +283,14 @@ static int close_unlabelled(struct rec_builder *b, const struct rec_stream *s, s
             if (u.n_loads++ == 0)
                 u.first_load_ns = e->start_ns;
             u.load_ms += span_ms(e->start_ns, e->end_ns);
+            if (rec_span_add(&b->spans, e->pid, REC_SPAN_LOAD, e->start_ns, e->end_ns) != 0)
+                return -1;
         }
     }
     if (rec_classify(b, s, idx, n, &u) != 0)
         return -1;
     if (!u.classified) { /* not a do_bench benchmark: not a candidate (e.g. the tuned kernel's own call) */
+        b->spans.n = n_spans; /* nor its loads */
         b->sum.n_outside += u.n_exec;
         b->n_exec = u.exec_first;
         *prev_end_ns = u.end_ns;
@@ -288,6 +299,9 @@ static int close_unlabelled(struct rec_builder *b, const struct rec_stream *s, s
     u.start_ns = u.first_kernel->start_ns; /* leading flushes are not the benchmark's */
     u.compile_ms = u.n_loads ? span_ms(*prev_end_ns, u.first_load_ns) : NAN;
     u.wall_ms = span_ms(u.start_ns, u.end_ns);
+    if ((u.n_loads && rec_span_add(&b->spans, u.pid, REC_SPAN_COMPILE, *prev_end_ns, u.first_load_ns) != 0) ||
+        rec_span_add(&b->spans, u.pid, REC_SPAN_BENCH, u.start_ns, u.end_ns) != 0)
+        return -1;
     u.kernel = u.first_kernel->name;
     if (u.n_call > 1) { /* a call of several kernels: their names, in launch order */
         size_t len = 0;
@@ -387,7 +401,7 @@ out:
     return rc;
 }
 
-static void summarise(struct rec_builder *b, const struct rec_stream *s)
+static int summarise(struct rec_builder *b, const struct rec_stream *s)
 {
     uint64_t t0 = UINT64_MAX, t1 = 0;
     for (size_t i = 0; i < s->n_proc; i++) {
@@ -407,7 +421,10 @@ static void summarise(struct rec_builder *b, const struct rec_stream *s)
     b->sum.n_processes = s->n_proc;
     b->sum.n_incomplete = s->n_incomplete;
     b->sum.process_wall_ms = t0 < t1 ? span_ms(t0, t1) : 0.0;
-    b->sum.other_ms = b->sum.process_wall_ms - b->sum.compile_ms - b->sum.load_ms - b->sum.bench_ms;
+    if (rec_split_session(&b->spans, s, &b->sum) != 0)
+        return -1;
+    b->sum.other_ms = fmax(0.0, b->sum.process_wall_ms - rec_split_total(&b->sum));
+    return 0;
 }
 
 struct rec_session *rec_reconstruct(const struct rec_stream *s, const char *flush_regex)
@@ -424,10 +441,9 @@ struct rec_session *rec_reconstruct(const struct rec_stream *s, const char *flus
     else
         for (size_t p = 0; p < s->n_proc && rc == 0; p++)
             rc = unlabelled_process(&b, s, &s->proc[p]);
-    if (rc == 0) {
-        summarise(&b, s);
+    if (rc == 0 && summarise(&b, s) == 0)
         r = rec_builder_finish(&b, labelled);
-    }
+    free(b.spans.v);
     rec_builder_free(&b);
     return r;
 }

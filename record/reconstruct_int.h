@@ -46,7 +46,20 @@ struct rec_list {
  * no such boundary: a flush and a tuner's pre-hook that zeroes an output (also a fill kernel). */
 #define REC_MEMORY_WARMUP_FLUSHES 3
 
+/* A span of one process's activity on the session's clock, by category (reconstruct_split.c). */
+enum { REC_SPAN_BENCH, REC_SPAN_LOAD, REC_SPAN_COMPILE, REC_SPAN_PHASE /* + the phase's index */ };
+struct rec_span {
+    uint32_t pid;
+    int cat;
+    uint64_t t0_ns, t1_ns;
+};
+struct rec_spans {
+    struct rec_span *v;
+    size_t n, cap;
+};
+
 struct rec_builder {
+    struct rec_spans spans;              /* the candidates' compile, load and benchmark spans (reconstruct.c) */
     regex_t flush_re;
     int re_ok;
     uint64_t *exec;
@@ -76,5 +89,12 @@ char *rec_strndup(struct rec_builder *b, const char *s, size_t n);
 /* Append u's run, finding or adding its input and configuration. */
 int rec_add_unit(struct rec_builder *b, const struct rec_unit *u);
 int rec_classify(struct rec_builder *b, const struct rec_stream *s, const size_t *idx, size_t n, struct rec_unit *u);
+
+/* ---- reconstruct_split.c ---- */
+/* Add a span [t0, t1) (nothing when empty). Returns 0, or -1 on out of memory. */
+int rec_span_add(struct rec_spans *sp, uint32_t pid, int cat, uint64_t t0_ns, uint64_t t1_ns);
+/* Add the stream's closed "tc:phase NAME" ranges as spans, naming the phases in sum (the first REC_MAX_PHASES
+ * names; later ones are left out). Then split: sum->wall, overlap_ms, proc[] from every span. Returns 0 or -1. */
+int rec_split_session(struct rec_spans *sp, const struct rec_stream *s, struct rec_summary *sum);
 
 #endif

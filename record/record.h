@@ -68,6 +68,24 @@ void rec_stream_free(struct rec_stream *s);
 /* "tc:flush_bytes N": the size of the buffer Triton's do_bench clears between executions (marked once) */
 #define REC_LABEL_FLUSH_BYTES "tc:flush_bytes"
 
+/* "tc:phase NAME ..." around a phase of a tuner's work (the --helion hook: precompile, compile, accuracy, benchmark,
+ * rebenchmark, ...): its time is counted per process and in the wall split under NAME */
+#define REC_LABEL_PHASE "tc:phase "
+#define REC_MAX_PHASES 8
+
+/* Time by category: the reconstruction's compile gaps, module loads and benchmark windows, and the hook's phases. */
+struct rec_split {
+    double compile_ms, load_ms, bench_ms;
+    double phase_ms[REC_MAX_PHASES]; /* by rec_summary.phase */
+};
+
+/* One process's own time by category (each of its instants once; overlapping phases of one process, such as
+ * precompile workers waited for together, counted once). */
+struct rec_proc_split {
+    uint32_t pid, ppid;
+    struct rec_split busy;
+};
+
 /* Where the session's time went (milliseconds) and what was counted. */
 struct rec_summary {
     double process_wall_ms;  /* first process start to last process end (or last event when none ended) */
@@ -83,7 +101,22 @@ struct rec_summary {
     uint64_t dropped;        /* records CUPTI dropped */
     size_t n_incomplete;     /* records left out for want of timestamps (rec_stream.n_incomplete) */
     int cmd_measured;        /* process_wall_ms is the command's wall time (tunecost record), not CUPTI's span */
+    /* The wall split (reconstruct_split.c): every instant of the session counted once, so that process_wall_ms =
+     * wall + overlap_ms + other_ms. An instant when one process was active goes to its category (benchmarking
+     * before module load before compile before the hook's phases); one when two or more processes were active is
+     * overlap (each process's own time is in proc[]); other_ms is the rest (start-up, imports, gaps), >= 0. */
+    struct rec_split wall;
+    double overlap_ms;
+    int n_phases;
+    char phase[REC_MAX_PHASES][32];
+    size_t n_split_procs;    /* processes with any activity of a category; proc[] holds the first REC_MAX_SPLIT_PROCS */
+#define REC_MAX_SPLIT_PROCS 64
+    struct rec_proc_split proc[REC_MAX_SPLIT_PROCS];
 };
+
+/* The wall split's categories together with the overlap: process_wall_ms - rec_split_total is other_ms (>= 0 but
+ * for clocks that disagree, when it is set to 0). */
+double rec_split_total(const struct rec_summary *s);
 
 /* The reconstructed trace: configurations, inputs and runs, ready for rec_session_write. */
 struct rec_session {
