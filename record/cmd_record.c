@@ -25,7 +25,7 @@
 
 struct rec_opts {
     const char *out, *spool, *from_spool, *tsv, *flush_re, *flops;
-    int triton, force, quiet;
+    int triton, helion, force, quiet;
     char **cmd;              /* NULL-terminated */
 };
 
@@ -35,6 +35,11 @@ static const struct tc_optdecl record_opts[] = {
      .help = "label Triton's autotuner: each candidate's benchmark becomes an NVTX range with its configuration "
              "and key, through a Python start-up hook shipped with tunecost put first on PYTHONPATH (the script "
              "is not edited)", .def_doc = "candidates told apart by their binaries"},
+    {.name = "helion", .arg = TC_ARG_FLAG, .field = offsetof(struct rec_opts, helion),
+     .help = "label Helion's autotuner the same way: each configuration's benchmark with its kernel, input key "
+             "(shapes, dtypes), named parameters, search algorithm and generation, and its phases (compile, "
+             "precompile in the workers, accuracy check, rebenchmark) as tc:phase ranges (docs/record.md, Helion)",
+     .def_doc = "not labelled"},
     {.name = "spool", .arg = TC_ARG_STRING, .field = offsetof(struct rec_opts, spool), .metavar = "DIR",
      .help = "keep the spool files (one per process) in DIR, an empty or new folder",
      .def_doc = "a temporary folder, removed once the trace is written"},
@@ -76,6 +81,7 @@ const struct tc_cmd record_cmd = {
     .exit_status = "0 recorded; 1 the command failed or was killed (the trace of what finished is still written), "
                    "nothing was recognised, or the environment failed; 2 usage error or unreadable spool files.",
     .examples = "tunecost record --triton -o tuned.h5 -- python3 my_autotune.py\n"
+                "tunecost record --helion --spool sp -o helion.h5 -- python3 helion_matmul.py\n"
                 "tunecost record --spool sp -o t.h5 -- ./my_tuner --size 4096   # keep the spool files\n"
                 "tunecost record --from-spool sp -o t.h5 -f                     # reconstruct again\n"
                 "tunecost record --triton --flops '2*M*N*K' -o gemm.h5 -- python3 bench/record-triton.py --configs "
@@ -96,8 +102,8 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
         return tc_cli_usage_error("record", "-o T.h5 is required");
     if (o->from_spool == NULL && o->cmd[0] == NULL)
         return tc_cli_usage_error("record", "expected a command after the options (tunecost record -o T.h5 -- CMD)");
-    if (o->from_spool != NULL && (o->cmd[0] != NULL || o->spool != NULL || o->triton))
-        return tc_cli_usage_error("record", "--from-spool DIR takes no command, --spool or --triton");
+    if (o->from_spool != NULL && (o->cmd[0] != NULL || o->spool != NULL || o->triton || o->helion))
+        return tc_cli_usage_error("record", "--from-spool DIR takes no command, --spool, --triton or --helion");
     struct stat st;
     if (!o->force && stat(o->out, &st) == 0)
         return tc_cli_usage_error("record", "-o %s exists (use --force to replace it)", o->out);
@@ -133,7 +139,7 @@ static int child_env(const struct rec_opts *o, const char *lib, const char *spoo
     if (setenv("CUDA_INJECTION64_PATH", lib, 1) || setenv("NVTX_INJECTION64_PATH", lib, 1) ||
         setenv("TC_RECORD_SPOOL", spool, 1))
         return -1;
-    if (o->triton) {
+    if (o->triton || o->helion) {
         const char *c[2] = {TC_RECORD_PY_LOCAL "/sitecustomize.py", TC_RECORD_PY "/sitecustomize.py"};
         const char *hook = first_existing(c, 2), *old = getenv("PYTHONPATH");
         char path[8192];
@@ -141,7 +147,8 @@ static int child_env(const struct rec_opts *o, const char *lib, const char *spoo
             return -1;
         snprintf(path, sizeof path, "%.*s%s%s", (int)(strrchr(hook, '/') - hook), hook, old && *old ? ":" : "",
                  old && *old ? old : "");
-        if (setenv("PYTHONPATH", path, 1) || setenv("TC_RECORD_TRITON", "1", 1))
+        if (setenv("PYTHONPATH", path, 1) || (o->triton && setenv("TC_RECORD_TRITON", "1", 1)) ||
+            (o->helion && setenv("TC_RECORD_HELION", "1", 1)))
             return -1;
     }
     return 0;

@@ -8,7 +8,8 @@
 # marker "tc:flush_bytes N" gives the size of the buffer do_bench clears between executions. The
 # injection library records both (NVTX_INJECTION64_PATH) and the reconstruction reads them. Nothing else changes:
 # the autotuner's results, timings and choices are Triton's own. Another sitecustomize shadowed by this one is
-# still run.
+# still run. `tunecost record --helion` sets TC_RECORD_HELION=1 and the same is done for Helion's autotuner by
+# _tc_helion.py beside this file.
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -36,15 +37,17 @@ def _run_shadowed_sitecustomize():
 
 
 def _nvtx():
-    """push, pop and mark functions: torch's NVTX bindings, else the nvtx package; None without either."""
+    """push, pop, mark, start and end functions (start/end: a range that need not nest, by id): torch's NVTX
+    bindings, else the nvtx package; None without either."""
     try:
         import torch.cuda.nvtx as tn
-        return tn.range_push, tn.range_pop, tn.mark
+        return tn.range_push, tn.range_pop, tn.mark, tn.range_start, tn.range_end
     except Exception:
         pass
     try:
         import nvtx
-        return (lambda m: nvtx.push_range(m)), (lambda: nvtx.pop_range()), (lambda m: nvtx.mark(m))
+        return ((lambda m: nvtx.push_range(m)), (lambda: nvtx.pop_range()), (lambda m: nvtx.mark(m)),
+                (lambda m: nvtx.start_range(m)), (lambda r: nvtx.end_range(r)))
     except Exception:
         return None
 
@@ -78,7 +81,7 @@ def _wrap(autotuner_module):
             print("tunecost record --triton: no NVTX binding (torch or nvtx); candidates are not labelled",
                   file=sys.stderr)
         return
-    push, pop, mark = fns
+    push, pop, mark = fns[:3]
     orig = Autotuner._bench
     flush_marked = []
 
@@ -151,6 +154,13 @@ class _AutotunerFinder(importlib.abc.MetaPathFinder):
         return spec
 
 
+if os.environ.get("TC_RECORD_HELION") == "1":
+    try:
+        import _tc_helion  # record/python/_tc_helion.py: Helion's autotuner labelled the same way
+
+        _tc_helion.install()
+    except Exception as e:  # never stop the user's program for it
+        print("tunecost record --helion: cannot label Helion's autotuner: %r" % (e,), file=sys.stderr)
 if os.environ.get("TC_RECORD_TRITON") == "1":
     if "triton.runtime.autotuner" in sys.modules:
         _wrap(sys.modules["triton.runtime.autotuner"])

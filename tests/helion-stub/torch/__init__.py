@@ -1,0 +1,1 @@
+# stub (tests/helion-stub/README.md)
