@@ -104,9 +104,9 @@ static int helion_csv_record(struct csv *c, char **f, int max_f)
             f[n++][len] = '\0';
             len = 0;
             after_quote = 0;
-            if (ch == '\r')
-                continue; /* the '\n' follows and ends the record */
-            if (ch == '\n') {
+            if (ch == '\r' && c->p < c->end)
+                c->p++; /* the '\n' after it */
+            if (ch == '\n' || ch == '\r') {
                 c->next_line++;
                 return n;
             }
@@ -432,7 +432,7 @@ static int helion_status_of(const char *s)
 
 struct hfile {
     struct csv c;
-    int col[H_NCOL];
+    int col[H_NCOL], max_col;
     char *f[H_NCOL + 8];
     char last_run[256];
     double last_ts;
@@ -448,6 +448,8 @@ static int helion_header(struct hfile *hf, int n)
         for (int j = 0; j < n; j++)
             if (strcmp(hf->f[j], h_cols[k]) == 0)
                 hf->col[k] = j;
+        if (hf->col[k] > hf->max_col)
+            hf->max_col = hf->col[k];
         if (hf->col[k] < 0)
             return tc_seterr("%s:%ld: no column '%s' in the header (expected Helion's autotune log: %s, %s, %s, %s, %s, "
                              "%s, %s, %s)", hf->c.path, hf->c.line, h_cols[k], h_cols[0], h_cols[1], h_cols[2],
@@ -477,8 +479,8 @@ static int helion_data_row(struct himp *h, struct hfile *hf, int n)
     const char *path = hf->c.path;
     long line = hf->c.line;
     double ts = NAN, gen, perf = NAN, comp = NAN;
-    if (n != H_NCOL && n < hf->col[C_CONFIG] + 1)
-        return tc_seterr("%s:%ld: %d fields, the header has %d", path, line, n, H_NCOL);
+    if (n <= hf->max_col)
+        return tc_seterr("%s:%ld: %d fields, the header has %d", path, line, n, hf->max_col + 1);
     int st = helion_status_of(v[hf->col[C_STATUS]]);
     if (st < 0)
         return tc_seterr("%s:%ld: status '%s' (expected ok, error, timeout, peer_compilation_fail, filtered or "

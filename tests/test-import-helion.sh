@@ -102,6 +102,7 @@ bad status "3: status 'crashed'" "$H\r\nr,0.1,a,0,ok,0.1,1.0,$G\r\nr,0.2,b,0,cra
 bad perf "2: perf_ms 'fast'" "$H\r\nr,0.1,a,0,ok,fast,1.0,$G\r\n"
 bad okperf "2: status ok without perf_ms" "$H\r\nr,0.1,a,0,ok,,1.0,$G\r\n"
 bad gen "2: generation '-1'" "$H\r\nr,0.1,a,-1,ok,0.1,1.0,$G\r\n"
+bad fields "2: 7 fields, the header has 8" "$H\r\nr,0.1,a,0,ok,0.1,1.0\r\n"
 bad column "1: no column 'perf_ms'" "run_id,timestamp_s,config_id,generation,status,compile_time_s,config\r\n"
 bad quote "2: a quoted field is not closed" "$H\r\nr,0.1,a,0,ok,0.1,1.0,\"Config(num_warps=4)\r\n"
 bad config "2: config 'num_warps=4'" "$H\r\nr,0.1,a,0,ok,0.1,1.0,num_warps=4\r\n"
