@@ -58,11 +58,13 @@ START_TEST(test_record_split_two_processes_adds_up)
     add(REC_RANGE, 10, 3 * MS, 10 * MS, "tc:phase precompile kernel=matmul");
     add(REC_RANGE, 10, 4 * MS, 12 * MS, "tc:phase precompile kernel=matmul");
     add(REC_RANGE, 10, 12 * MS, 20 * MS, "tc:phase benchmark kernel=matmul");
-    add(REC_RANGE, 10, 12 * MS, 20 * MS, "tc:bench kernel=matmul key=M=64 config=block_sizes_0=16,num_warps=4");
+    add(REC_RANGE, 10, 12 * MS, 20 * MS, "tc:bench kernel=matmul key=arg0_d0=64,arg0.dtype=torch.float16 "
+                                          "config=block_sizes_0=16,num_warps=4 search=PatternSearch generation=0");
     add(REC_LOAD, 10, 12 * MS + MS / 2, 13 * MS, "module");
     for (int i = 0; i < 6; i++)
         add(REC_KERNEL, 10, 13 * MS + (uint64_t)i * MS, 13 * MS + (uint64_t)i * MS + MS / 2, "_matmul_kernel");
-    add(REC_RANGE, 11, 15 * MS, 25 * MS, "tc:bench kernel=matmul key=M=64 config=block_sizes_0=32,num_warps=4");
+    add(REC_RANGE, 11, 15 * MS, 25 * MS, "tc:bench kernel=matmul key=arg0_d0=64,arg0.dtype=torch.float16 "
+                                          "config=block_sizes_0=32,num_warps=4 search=PatternSearch generation=1");
     add(REC_LOAD, 11, 15 * MS, 16 * MS, "module");
     for (int i = 0; i < 8; i++)
         add(REC_KERNEL, 11, 16 * MS + (uint64_t)i * MS, 16 * MS + (uint64_t)i * MS + MS / 2, "_matmul_kernel");
@@ -71,6 +73,17 @@ START_TEST(test_record_split_two_processes_adds_up)
     ck_assert_msg(s != NULL, "%s", tc_errmsg());
     const struct rec_summary *m = &s->sum;
     ck_assert_uint_eq(s->n_runs, 2);
+    /* the --helion hook's labels: one input (arg0_d0 = 64; the dtype tells decisions apart), two configurations of
+     * two named parameters; search= and generation= are not the configuration's */
+    ck_assert_int_eq(s->n_inputs, 1);
+    ck_assert_int_eq(s->n_dims, 1);
+    ck_assert_str_eq(s->dim_names[0], "arg0_d0");
+    ck_assert_int_eq(s->dims[0], 64);
+    ck_assert_int_eq(s->n_configs, 2);
+    ck_assert_int_eq(s->n_params, 2);
+    ck_assert_str_eq(s->param_names[0], "block_sizes_0");
+    ck_assert_str_eq(s->param_names[1], "num_warps");
+    ck_assert_int_eq(s->params[2], 32);
     ck_assert_double_eq_tol(m->process_wall_ms, 30, 1e-9);
     ck_assert_double_eq_tol(m->wall.compile_ms, 0.5, 1e-9);
     ck_assert_double_eq_tol(m->wall.load_ms, 0.5, 1e-9);
