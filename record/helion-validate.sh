@@ -27,9 +27,11 @@ run() { # run NAME KERNEL SEARCH EFFORT [TIMEOUT]: one recorded session, compare
     local -a env=(HELION_AUTOTUNE_EFFORT="$effort" HELION_AUTOTUNE_LOG="$base" HELION_SKIP_CACHE=1
                   HELION_AUTOTUNE_RANDOM_SEED=0)
     [ "$search" = default ] || env+=(HELION_AUTOTUNER="$search")
+    local -a flops=()
+    [ "$kernel" = matmul ] && flops=(--flops '2*arg0_d0*arg0_d1*arg1_d1') # x is M x K, y is K x N
     rm -rf "$base".*
     echo "== $name: $kernel, search $search, effort $effort ($(date -u +%H:%M:%S))"
-    env "${env[@]}" timeout "$limit" "$TC" record --helion --spool "$base.spool" --tsv "$base.tsv" -o "$base.h5" -f \
+    env "${env[@]}" timeout "$limit" "$TC" record --helion "${flops[@]}" --spool "$base.spool" --tsv "$base.tsv" -o "$base.h5" -f \
         -- "$PY" "$SRC/record/helion-autotune.py" --kernel "$kernel" --json "$base.json" >"$base.log" 2>&1
     echo "   record exit $? ($(grep -c . "$base.csv" 2>/dev/null) CSV lines)"; grep '^time:\|^  process' "$base.log"
     if "$PY" "$SRC/record/helion-compare.py" "$base.tsv" "$base.csv" >"$base.compare" 2>&1; then

@@ -99,7 +99,7 @@ int rec_session_write_tsv(const struct rec_session *r, const char *path)
         size_t n = (size_t)run->n_estimate + (size_t)run->n_warmup + (size_t)run->n_timed;
         size_t first_timed = n - (size_t)run->n_timed;
         double min_ns = NAN, event_min_ns = NAN;
-        char il[512], cl[512];
+        char il[4096], cl[8192]; /* as long as the labels reconstruct_table.c builds */
         for (size_t j = 0; j < n; j++)
             if (event[j] > 0 && (j >= first_timed || j < (size_t)run->n_estimate)) {
                 min_ns = isnan(min_ns) || (double)exec[j] < min_ns ? (double)exec[j] : min_ns;
