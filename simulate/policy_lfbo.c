@@ -1,20 +1,21 @@
-/* policy_lfbo.c — Helion's LFBOPatternSearch (helion/autotuner/surrogate_pattern_search.py, Helion 1.4.0: the
- * likelihood-free Bayesian optimisation of Song et al. 2022 over pattern search) as a policy, on the frame of
- * policy_pattern.c. After the initial population a random forest classifier learns which configurations are
- * "good" (performance at or below the 10% quantile of the finite ones, weighted by how far below; failures and the
- * rest "bad", weight 1); each generation, every active copy draws 300 random neighbours of its configuration (one
- * block size moved up to 2 steps, num_warps up to 2 steps, and 0 to 2 other parameters one step or, for a choice,
- * to another value), keeps the unvisited ones, and benchmarks only 10% of them (with its own configuration counted
- * in), picked greedily by the forest's probability of "good" less the mean leaf co-occurrence with those already
- * picked (similarity penalty 1); the forest is refitted on everything measured after each generation but the
- * last. A copy stops as in pattern search after one generation of patience. Without both classes the picks are
- * random.
+/* policy_lfbo.c — Helion's default search, LFBOTreeSearch (helion/autotuner/surrogate_pattern_search.py, Helion
+ * 1.4.0: the likelihood-free Bayesian optimisation of Song et al. 2022 over pattern search, with LFBOPatternSearch's
+ * selection) as a policy, on the frame of policy_pattern.c. After the initial population a random forest
+ * classifier learns which configurations are "good" (performance at or below the 10% quantile of the finite ones,
+ * weighted by how far below; failures and the rest "bad", weight 1). Each generation every active copy draws 200
+ * neighbours of its configuration — in generations 1 and 2 at random (one block size moved up to 2 steps, num_warps
+ * up to 2 steps, 0 to 2 other parameters one step or, for a choice, to another value), from generation 3 by a greedy
+ * walk of one random tree of the forest (the parameters on its decision path, a block size and num_warps, each set
+ * to the value within 2 steps that tree scores best) — keeps the unvisited ones, and benchmarks only 10% of them
+ * (with its own configuration counted in), picked greedily by the forest's probability of "good" less the mean leaf
+ * co-occurrence with those already picked (similarity penalty 1); the forest is refitted on everything measured after
+ * each generation but the last. A copy stops as in pattern search after one generation of patience. Without both
+ * classes the picks are random.
  * The forest is sklearn's RandomForestClassifier as Helion configures it (log-loss splits, bootstrap samples,
- * sqrt(features) tried per split, grown until pure), written here in C; its random numbers come from the
- * policy's stream, so its trees are not sklearn's. Simplifications (docs/simulation.md): features are each
+ * sqrt(features) tried per split, grown until pure, 100 trees), written here in C; its random numbers come from the
+ * policy's stream, so its trees are not sklearn's. Simplification (docs/simulation.md): features are each
  * parameter's value index (a choice parameter of more than two values one-hot), which orders a power-of-two
- * parameter as its log2 does; Helion's default LFBOTreeSearch, which from the second generation on draws neighbours
- * by walking single trees of the forest, is replayed as this LFBOPatternSearch. */
+ * parameter as its log2 does. */
 #include "policy_pattern.h"
 
 #include <math.h>
@@ -22,7 +23,7 @@
 #include <string.h>
 
 #define LF_TREES 100
-#define LF_NEIGHBOURS 300
+#define LF_NEIGHBOURS 200 /* LFBOTreeSearch's num_neighbors (LFBOPatternSearch's is 300) */
 #define LF_RADIUS 2
 #define LF_FRAC 0.10
 #define LF_QUANTILE 0.1
@@ -50,6 +51,14 @@ struct lfbo {
     double *cx, *proba, *sim;     /* candidates' features, probabilities, similarity sums */
     int *leaf, *pick;             /* candidates' leaves (n x LF_TREES); selection */
 };
+
+/* Parameter p's features in row for value index x. */
+static void lf_encode_param(const struct lfbo *lf, int p, int x, double *row)
+{
+    for (int f = 0; f < lf->n_feat; f++)
+        if (lf->fparam[f] == p)
+            row[f] = lf->fval[f] < 0 ? x : (x == lf->fval[f]);
+}
 
 static void lf_encode(const struct lfbo *lf, const struct pol_view *v, int k, double *row)
 {
@@ -337,7 +346,68 @@ static void lf_neighbour(const struct pol_view *v, const int *base, int *nv, int
     }
 }
 
-/* _pruned_pattern_search_from: LF_NEIGHBOURS random neighbours, the unvisited kept, LF_FRAC of them (with the copy's
+/* One neighbour by LFBOTreeSearch's greedy walk: a random tree; the parameters its decision path for base tests,
+ * then a random block size and num_warps; each in turn set to the value (its own or one within LF_RADIUS) that this
+ * tree scores best, ties at random. nb: scratch of max values + 1; path: n_params + 2; enc: n_feat. */
+static void lf_tree_neighbour(struct lfbo *lf, const struct pol_view *v, const int *base, int *nv, int *nb,
+                              int *path, double *enc)
+{
+    int np = v->n_params, n_path = 0, t = (int)gsl_rng_uniform_int(v->rng, LF_TREES), n_block = 0, warps = -1;
+    memcpy(nv, base, (size_t)np * sizeof *nv);
+    for (int p = 0; p < np; p++)
+        lf_encode_param(lf, p, base[p], enc);
+    for (int k = lf->root[t]; lf->node[k].feat >= 0;) {
+        int p = lf->fparam[lf->node[k].feat], seen = 0;
+        for (int i = 0; i < n_path && !seen; i++)
+            seen = path[i] == p;
+        if (!seen)
+            path[n_path++] = p;
+        k = enc[lf->node[k].feat] <= lf->node[k].thr ? lf->node[k].left : lf->node[k].right;
+    }
+    for (int p = 0; p < np; p++) {
+        n_block += v->param_kind != NULL && (v->param_kind[p] & POL_PARAM_BLOCK);
+        if (v->param_kind != NULL && (v->param_kind[p] & POL_PARAM_WARPS))
+            warps = p;
+    }
+    int extra[2] = {-1, warps};
+    if (n_block > 0) {
+        int pick = (int)gsl_rng_uniform_int(v->rng, (unsigned long)n_block);
+        for (int p = 0; p < np && extra[0] < 0; p++)
+            if ((v->param_kind[p] & POL_PARAM_BLOCK) && pick-- == 0)
+                extra[0] = p;
+    }
+    for (int e = 0; e < 2; e++) {
+        int seen = extra[e] < 0;
+        for (int i = 0; i < n_path && !seen; i++)
+            seen = path[i] == extra[e];
+        if (!seen)
+            path[n_path++] = extra[e];
+    }
+    for (int i = 0; i < n_path; i++) {
+        int p = path[i], n = pat_param_neighbours(v, p, nv[p], LF_RADIUS, nb + 1), n_top = 0;
+        double best = -1;
+        if (n == 0)
+            continue;
+        nb[0] = nv[p];
+        for (int j = 0; j <= n; j++) { /* this tree's probability of each value; the best gathered at nb's front */
+            lf_encode_param(lf, p, nb[j], enc);
+            double pr = lf->node[lf_leaf_of(lf, t, enc)].p1;
+            if (pr > best) {
+                best = pr;
+                n_top = 0;
+            }
+            if (pr == best) {
+                int x = nb[j];
+                nb[j] = nb[n_top];
+                nb[n_top++] = x;
+            }
+        }
+        nv[p] = nb[gsl_rng_uniform_int(v->rng, (unsigned long)n_top)];
+        lf_encode_param(lf, p, nv[p], enc);
+    }
+}
+
+/* _pruned_pattern_search_from: LF_NEIGHBOURS neighbours (random, or by tree walks), the unvisited kept, LF_FRAC of them (with the copy's
  * own configuration) selected. */
 static void lf_neighbours(struct pat_search *ps, const struct pol_view *v, struct pat_copy *c)
 {
@@ -347,8 +417,13 @@ static void lf_neighbours(struct pat_search *ps, const struct pol_view *v, struc
     c->cand[c->n_cand++] = c->cur;
     for (int p = 0; p < np; p++)
         base[p] = pol_vidx(v, c->cur, p);
+    int tree = lf->have_forest && ps->gen >= 3; /* LFBOTreeSearch walks trees once Helion's generation count,
+                                                  * one behind the generation being drawn, is past 1 */
     for (int t = 0; t < LF_NEIGHBOURS; t++) {
-        lf_neighbour(v, base, nv, nb, rem);
+        if (tree)
+            lf_tree_neighbour(lf, v, base, nv, nb, rem, lf->cx);
+        else
+            lf_neighbour(v, base, nv, nb, rem);
         if (memcmp(nv, base, (size_t)np * sizeof *nv) != 0)
             pat_offer(ps, v, c, nv);
     }
@@ -440,7 +515,7 @@ static int lfbo_next(void *st, const struct pol_view *v)
 }
 
 const struct policy_ops policy_lfbo = {
-    "lfbo", "Helion's LFBO pattern search: pattern search whose neighbours a random forest filters to 10%",
-    "Helion 1.4.0 helion/autotuner/surrogate_pattern_search.py (LFBOPatternSearch; Song et al., ICML 2022)",
+    "lfbo", "Helion's default LFBOTreeSearch: pattern search whose neighbours a random forest draws and filters to 10%",
+    "Helion 1.4.0 helion/autotuner/surrogate_pattern_search.py (LFBOTreeSearch; Song et al., ICML 2022)",
     lfbo_start, lfbo_next, pol_rep_once, NULL, lfbo_stop, 0,
 };

@@ -183,11 +183,12 @@ END_TEST
 
 START_TEST(test_lfbo_selects_a_tenth_of_its_random_neighbours)
 {
-    /* LFBOPatternSearch: the same 100 random configurations first; then per copy 300 random neighbours are drawn,
+    /* LFBOTreeSearch: the same 100 random configurations first; then per copy 200 neighbours are drawn,
      * of which those unvisited are candidates, and int(0.1 x (candidates + 1)) of them (the copy's own
      * configuration counted in) are benchmarked. Each of a copy's neighbours moves one block size up to 2 steps,
-     * NUM_WARPS up to 2 steps and at most 2 further parameters one step: so every configuration of generation 1
-     * lies within 2 steps of a starting point in each parameter, and every later one within 2 steps of a
+     * NUM_WARPS up to 2 steps and at most 2 further parameters one step (generations 1 and 2), or each parameter on
+     * a tree's path up to 2 steps (later): so every configuration of generation 1 lies within 2 steps of a starting
+     * point in each parameter, and every later one within 2 steps of a
      * configuration asked before (the copies stand on benchmarked configurations). Which neighbours the forest
      * picks depends on the random stream; these bounds, and that nothing is asked twice (play checks), do not. */
     struct hv h;
