@@ -367,7 +367,7 @@ static int import_topic(int i, const char **name, const char **summary)
 
 const struct tc_cmd import_cmd = {
     .name = "import",
-    .summary = "import Kernel Tuner cache files or T4 results as a trace",
+    .summary = "import Kernel Tuner cache files, T4 results or Helion's autotune log as a trace",
     .synopsis = "FORMAT IN... -o OUT.h5 [options]",
     .description =
         "Import another autotuner's recorded search space as a tunecost trace, so that info, simulate and\n"

@@ -76,6 +76,21 @@ if T info h.h5 >info.txt 2>&1 && T simulate h.h5 --all-inputs -s 20 -r 5 -o sim 
 then ok "info, simulate and policies (random, pattern, lfbo) run on the imported trace"
 else fail "replay of the imported trace"; cat info.txt pol.txt 2>/dev/null | tail -5; fi
 
+# pattern and lfbo on the shipped full space (when the source tree has it): both run past the initial population of
+# 100 (more than 16 x 100 steps over the 16 inputs) and stop on their own within a 600 s budget (budget_stops 0)
+FULL="$FIX/../../data/gemm-h100-full.h5"
+if [ -f "$FULL" ]; then
+    if T policies "$FULL" --policies pattern,lfbo -r 1 -b 600 -o full -q --no-figures >/dev/null 2>&1 &&
+        "$PY" -c '
+import csv, sys
+rows = {r["policy"]: r for r in csv.DictReader(open(sys.argv[1]), delimiter="\t")}
+for p in ("pattern", "lfbo"):
+    assert int(rows[p]["steps"]) > 1600 and int(rows[p]["budget_stops"]) == 0, (p, rows[p]["steps"])
+' full/scores.tsv
+    then ok "pattern and lfbo on the shipped full space: past the population, done before the budget"
+    else fail "pattern and lfbo on the shipped full space"; fi
+fi
+
 # a config written as JSON gives the same parameters and values; no run_id, no timestamp
 if T import helion "$FIX/helion-json.csv" -o j.h5 -q >log.txt 2>&1 &&
     check_trace j.h5 '
