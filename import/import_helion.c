@@ -451,9 +451,9 @@ static int helion_header(struct hfile *hf, int n)
         if (hf->col[k] > hf->max_col)
             hf->max_col = hf->col[k];
         if (hf->col[k] < 0)
-            return tc_seterr("%s:%ld: no column '%s' in the header (expected Helion's autotune log: %s, %s, %s, %s, %s, "
-                             "%s, %s, %s)", hf->c.path, hf->c.line, h_cols[k], h_cols[0], h_cols[1], h_cols[2],
-                             h_cols[3], h_cols[4], h_cols[5], h_cols[6], h_cols[7]);
+            return tc_seterr("%s:%ld: no column '%s' in the header (expected Helion's autotune log: %s, %s, %s, %s, "
+                             "%s, %s, %s, %s)", hf->c.path, hf->c.line, h_cols[k], h_cols[0], h_cols[1],
+                             h_cols[2], h_cols[3], h_cols[4], h_cols[5], h_cols[6], h_cols[7]);
     }
     return 0;
 }

@@ -181,8 +181,9 @@ static unsigned char *pol_param_kinds(const struct trace *t)
     for (int p = 0; k != NULL && p < np; p++) {
         const char *n = trace_param_name(t, p);
         const char *const *vals;
-        k[p] = (unsigned char)((strncmp(n, "block_sizes", 11) == 0 || strncmp(n, "BLOCK_", 6) == 0 ? POL_PARAM_BLOCK : 0) |
-                               (strcmp(n, "num_warps") == 0 || strcmp(n, "NUM_WARPS") == 0 ? POL_PARAM_WARPS : 0) |
+        int block = strncmp(n, "block_sizes", 11) == 0 || strncmp(n, "BLOCK_", 6) == 0;
+        int warps = strcmp(n, "num_warps") == 0 || strcmp(n, "NUM_WARPS") == 0;
+        k[p] = (unsigned char)((block ? POL_PARAM_BLOCK : 0) | (warps ? POL_PARAM_WARPS : 0) |
                                (trace_param_values(t, p, &vals) > 0 ? POL_PARAM_CHOICE : 0));
     }
     return k;

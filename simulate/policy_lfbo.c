@@ -407,8 +407,8 @@ static void lf_tree_neighbour(struct lfbo *lf, const struct pol_view *v, const i
     }
 }
 
-/* _pruned_pattern_search_from: LF_NEIGHBOURS neighbours (random, or by tree walks), the unvisited kept, LF_FRAC of them (with the copy's
- * own configuration) selected. */
+/* _pruned_pattern_search_from: LF_NEIGHBOURS neighbours (random, or by tree walks), the unvisited kept, LF_FRAC of
+ * them (with the copy's own configuration) selected. */
 static void lf_neighbours(struct pat_search *ps, const struct pol_view *v, struct pat_copy *c)
 {
     struct lfbo *lf = ps->ext;

@@ -157,7 +157,8 @@ START_TEST(test_pattern_population_then_neighbour_batches)
     for (int i = 100 + n_want; i < n; i++) {
         int near = 0, c = order[i];
         for (int j = 0; j < i && !near; j++) {
-            int dm = abs(c / 25 - order[j] / 25), dn = abs(c / 5 % 5 - order[j] / 5 % 5), dw = abs(c % 5 - order[j] % 5);
+            int dm = abs(c / 25 - order[j] / 25), dn = abs(c / 5 % 5 - order[j] / 5 % 5);
+            int dw = abs(c % 5 - order[j] % 5);
             near = dm + dn + dw == 1 || (dm == 1 && dn == 1 && dw == 0);
         }
         ck_assert_msg(near, "configuration %d (ask %d) is no pattern neighbour of an earlier one", c, i);

@@ -3,13 +3,20 @@
  * (compile, two precompile waits that overlap each other, benchmark) and a labelled candidate, and a benchmarking
  * subprocess whose candidate runs while the main one's does. Every instant counts once: the categories, the
  * overlap of the two processes and the rest add up to the session's wall time, and each process keeps its own
- * time. Expected values are worked out by hand on the timeline in the comment of each test. */
+ * time. Expected values are worked out by hand on the timeline in the comment of each test. With the tunecost
+ * executable as argument it writes that timeline as two spool files and checks what `tunecost record --from-spool`
+ * prints (integration suite).
+ * usage: test-record-split [TUNECOST] */
 #include "record.h"
+#include "spool.h"
 #include "tc_err.h"
 #include "test-common.h"
 
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MS 1000000ull /* ns */
 
@@ -143,10 +150,114 @@ START_TEST(test_record_split_never_negative)
 }
 END_TEST
 
-int main(void)
+/* ---- the printed split, through `tunecost record --from-spool` (integration, with the executable's path) ---- */
+
+static const char *g_tunecost;
+
+/* One spool record: header, payload, text, padded to 8 bytes (record/spool.h). */
+static void spool_put(FILE *fp, uint16_t type, const void *p, size_t n, const char *text)
+{
+    size_t tn = text ? strlen(text) + 1 : 0, size = (sizeof(struct spool_rec) + n + tn + 7) / 8 * 8;
+    struct spool_rec h = {.type = type, .size_bytes = (uint32_t)size};
+    unsigned char pad[8] = {0};
+    fwrite(&h, sizeof h, 1, fp);
+    fwrite(p, 1, n, fp);
+    if (tn)
+        fwrite(text, 1, tn, fp);
+    fwrite(pad, 1, size - sizeof h - n - tn, fp);
+}
+
+static void spool_range(FILE *fp, uint32_t id, uint64_t t0, uint64_t t1, const char *msg)
+{
+    struct spool_mark a = {.t_ns = t0, .id = id, .flag = SPOOL_MARK_START}, b = {.t_ns = t1, .id = id,
+                                                                                .flag = SPOOL_MARK_END};
+    spool_put(fp, SPOOL_MARK, &a, sizeof a, msg);
+    spool_put(fp, SPOOL_MARK, &b, sizeof b, "");
+}
+
+/* The first test's timeline at 100 times its scale (1 unit = 100 ms), as two processes' spool files. */
+static void write_session(const char *dir)
+{
+    const uint64_t U = 100 * MS;
+    char path[2048];
+    for (uint32_t pid = 10; pid <= 11; pid++) {
+        snprintf(path, sizeof path, "%s/%u.spool", dir, pid);
+        FILE *fp = fopen(path, "wb");
+        ck_assert_ptr_nonnull(fp);
+        struct spool_file_header h = {.version = SPOOL_VERSION, .pid = pid, .ppid = pid == 10 ? 1 : 10,
+                                      .start_ns = pid == 10 ? 0 : 14 * U};
+        memcpy(h.magic, SPOOL_MAGIC, 8);
+        fwrite(&h, sizeof h, 1, fp);
+        struct spool_name n = {.id = 1};
+        spool_put(fp, SPOOL_NAME, &n, sizeof n, "_matmul_kernel");
+        uint64_t r0 = pid == 10 ? 12 * U : 15 * U, r1 = pid == 10 ? 20 * U : 25 * U;
+        uint64_t k0 = pid == 10 ? 13 * U : 16 * U;
+        if (pid == 10) {
+            spool_range(fp, 1, 1 * U, 3 * U, "tc:phase compile");
+            spool_range(fp, 2, 3 * U, 10 * U, "tc:phase precompile");
+            spool_range(fp, 3, 4 * U, 12 * U, "tc:phase precompile");
+            spool_range(fp, 4, 12 * U, 20 * U, "tc:phase benchmark");
+        }
+        spool_range(fp, 5, r0, r1, pid == 10 ? "tc:bench kernel=mm key=arg0_d0=64 config=block_sizes_0=16"
+                                              : "tc:bench kernel=mm key=arg0_d0=64 config=block_sizes_0=32");
+        struct spool_load l = {.start_ns = pid == 10 ? 12 * U + U / 2 : 15 * U,
+                               .end_ns = pid == 10 ? 13 * U : 16 * U};
+        spool_put(fp, SPOOL_LOAD, &l, sizeof l, NULL);
+        for (uint64_t t = k0; t + U / 2 <= r1; t += U) {
+            struct spool_kernel k = {.start_ns = t, .end_ns = t + U / 2, .grid = {8, 1, 1}, .block = {128, 1, 1},
+                                     .registers = 64, .name_id = 1};
+            spool_put(fp, SPOOL_KERNEL, &k, sizeof k, NULL);
+        }
+        struct spool_end e = {.end_ns = pid == 10 ? 30 * U : 26 * U};
+        spool_put(fp, SPOOL_END, &e, sizeof e, NULL);
+        fclose(fp);
+    }
+}
+
+/* What `record` prints is the first test's split, in seconds: its parts add up to the session's 3 s. */
+START_TEST(test_record_split_printed_adds_up)
+{
+    char cmd[4096], line[1024], spool[1024];
+    int found = 0;
+    tt_tmpdir_make("test-record-split");
+    snprintf(spool, sizeof spool, "%s/sp", tt_tmpdir());
+    ck_assert_int_eq(mkdir(spool, 0755), 0);
+    write_session(spool);
+    snprintf(cmd, sizeof cmd, "%s record --from-spool %s -o %s >%s 2>&1", g_tunecost, spool, tt_path("t.h5"),
+             tt_path("out.txt"));
+    ck_assert_int_eq(system(cmd), 0);
+    FILE *fp = fopen(tt_path("out.txt"), "r");
+    ck_assert_ptr_nonnull(fp);
+    static const char *const want[3] = {
+        "time: session (CUPTI, first to last activity) 3.000 s = compile 0.050 s + module load 0.050 s + "
+        "benchmarking 0.700 s (flushes 0.000 s GPU) + phase compile 0.200 s + phase precompile 0.900 s + phase "
+        "benchmark 0.000 s + overlap 0.500 s (two or more processes at once) + other 0.600 s\n",
+        "  process 10 (parent 1): compile 0.050 s, module load 0.050 s, benchmarking 0.700 s, phase compile 0.200 s, "
+        "phase precompile 0.900 s, phase benchmark 0.000 s\n",
+        "  process 11 (parent 10): compile 0.000 s, module load 0.100 s, benchmarking 0.900 s, phase compile 0.000 s, "
+        "phase precompile 0.000 s, phase benchmark 0.000 s\n"};
+    while (fgets(line, sizeof line, fp) != NULL)
+        if (strncmp(line, "time:", 5) == 0 || strncmp(line, "  process", 9) == 0) {
+            ck_assert_int_lt(found, 3);
+            ck_assert_str_eq(line, want[found]);
+            found++;
+        }
+    fclose(fp);
+    ck_assert_int_eq(found, 3);
+    tt_tmpdir_remove();
+}
+END_TEST
+
+int main(int argc, char **argv)
 {
     Suite *s = suite_create("record-split");
     TCase *tc = tcase_create("core");
+    if (argc > 1) { /* integration: the tunecost executable */
+        g_tunecost = argv[1];
+        tcase_add_test(tc, test_record_split_printed_adds_up);
+        suite_add_tcase(s, tc);
+        return tt_run(s);
+    }
     tcase_add_test(tc, test_record_split_two_processes_adds_up);
     tcase_add_test(tc, test_record_split_never_negative);
     suite_add_tcase(s, tc);
