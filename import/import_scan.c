@@ -45,8 +45,11 @@ struct json_object *imp_parse_at(struct json_tokener *tok, const struct src *s, 
             *pos = s->len;
             return v;
         }
-        tc_seterr("%s: %s: malformed JSON at byte %zu (%s)", s->path, what, *pos + json_tokener_get_parse_end(tok),
-                  json_tokener_error_desc(e));
+        if (e == json_tokener_success) /* json-c gives up without an error of its own when malloc fails */
+            tc_seterr_env("%s: %s: out of memory parsing the entry at byte %zu", s->path, what, *pos);
+        else
+            tc_seterr("%s: %s: malformed JSON at byte %zu (%s)", s->path, what,
+                      *pos + json_tokener_get_parse_end(tok), json_tokener_error_desc(e));
         return NULL;
     }
     *pos += json_tokener_get_parse_end(tok);

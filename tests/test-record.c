@@ -505,7 +505,7 @@ START_TEST(test_record_write_reads_back)
     struct rec_session *s = rec_reconstruct(&g_s, NULL);
     ck_assert_msg(s != NULL, "%s", tc_errmsg());
     struct trace_meta m = tt_meta("test-record", NAN);
-    ck_assert_msg(rec_session_write(s, &m, tt_path("r.h5")) == 0, "%s", tc_errmsg());
+    ck_assert_msg(rec_session_write(s, &m, tt_path("r.h5"), 0) == 0, "%s", tc_errmsg());
     struct trace *tr = trace_open(tt_path("r.h5"));
     ck_assert_msg(tr != NULL, "%s", tc_errmsg());
     ck_assert_uint_eq(trace_n_runs(tr), 2);
@@ -531,7 +531,7 @@ START_TEST(test_record_tsv_event_columns)
     r->end_ns = do_bench(10 * US, "mm", 100 * US, 2, 4, 4) + 1;
     struct rec_session *s = rec_reconstruct(&g_s, NULL);
     ck_assert_msg(s != NULL, "%s", tc_errmsg());
-    ck_assert_msg(rec_session_write_tsv(s, tt_path("r.tsv")) == 0, "%s", tc_errmsg());
+    ck_assert_msg(rec_session_write_tsv(s, tt_path("r.tsv"), 0) == 0, "%s", tc_errmsg());
     FILE *fp = fopen(tt_path("r.tsv"), "r");
     char head[1024], row[1024];
     ck_assert_ptr_nonnull(fgets(head, sizeof head, fp));
