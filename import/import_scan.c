@@ -52,7 +52,16 @@ struct json_object *imp_parse_at(struct json_tokener *tok, const struct src *s, 
                       *pos + json_tokener_get_parse_end(tok), json_tokener_error_desc(e));
         return NULL;
     }
-    *pos += json_tokener_get_parse_end(tok);
+    size_t end = *pos + json_tokener_get_parse_end(tok), lexical = *pos;
+    /* json-c that runs out of memory inside an object or array gives back what it built so far, cut short, as if
+     * it had succeeded: a container that ends before its closing bracket is memory, not the file */
+    char open = s->buf[*pos];
+    if ((open == '{' || open == '[') && (end <= *pos || s->buf[end - 1] != (open == '{' ? '}' : ']') ||
+                                         (imp_skip_value(s, &lexical) == 0 && end < lexical))) {
+        json_object_put(v);
+        return tc_seterr_env("%s: %s: out of memory parsing the entry at byte %zu", s->path, what, *pos), NULL;
+    }
+    *pos = end;
     return v;
 }
 
