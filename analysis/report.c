@@ -197,9 +197,13 @@ int report_write(struct report_options *o)
         tc_seterr("report: needs a trace and an output directory");
         return REPORT_EBADINPUT;
     }
+    if (dir_is_replaceable(o->out_dir) != 1) { /* before any work: nothing printed, nothing read */
+        rc = REPORT_EBADINPUT;
+        goto out;
+    }
     if ((rc = open_inputs(&c)) != 0)
         goto out;
-    if (dir_is_replaceable(o->out_dir) != 1 || make_tmp(&c) != 0) {
+    if (make_tmp(&c) != 0) {
         rc = REPORT_EBADINPUT;
         goto out;
     }
