@@ -452,11 +452,11 @@ static int t4_param_names(struct imp *im, struct json_tokener *tok)
     if (pos < s0->len && s0->buf[pos] != ']') {
         struct json_object *o = imp_parse_at(tok, s0, &pos, "key 'results'", &eof);
         if (o == NULL)
-            return 2;
+            return tc_err_exit_code(); /* the file (2) or memory (1) */
         int r = imp_t4_entry(im, s0, 0, o, &e);
         json_object_put(o);
         if (r != 0)
-            return 2;
+            return tc_err_exit_code();
     }
     im->n_params = s0->n_params;
     for (int j = 1; j < im->n_src; j++) {
