@@ -56,8 +56,12 @@ struct json_object *imp_parse_at(struct json_tokener *tok, const struct src *s, 
     /* json-c that runs out of memory inside an object or array gives back what it built so far, cut short, as if
      * it had succeeded: a container that ends before its closing bracket is memory, not the file */
     char open = s->buf[*pos];
-    if ((open == '{' || open == '[') && (end <= *pos || s->buf[end - 1] != (open == '{' ? '}' : ']') ||
-                                         (imp_skip_value(s, &lexical) == 0 && end < lexical))) {
+    size_t last = end; /* json-c may have eaten whitespace after the value */
+    while (last > *pos + 1 && (s->buf[last - 1] == ' ' || s->buf[last - 1] == '\n' || s->buf[last - 1] == '\t' ||
+                               s->buf[last - 1] == '\r'))
+        last--;
+    if ((open == '{' || open == '[') && (last <= *pos + 1 || s->buf[last - 1] != (open == '{' ? '}' : ']') ||
+                                         (imp_skip_value(s, &lexical) == 0 && last < lexical))) {
         json_object_put(v);
         return tc_seterr_env("%s: %s: out of memory parsing the entry at byte %zu", s->path, what, *pos), NULL;
     }

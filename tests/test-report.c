@@ -303,7 +303,7 @@ START_TEST(test_report_bad_inputs_leave_output_alone)
     fclose(fp);
     options(&o, out);
     ck_assert_int_eq(report_write(&o), REPORT_EBADINPUT);
-    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "not a tunecost report"));
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "holds 'notes.txt', which tunecost report did not write"));
     k = slurp(out, "notes.txt", NULL);
     ck_assert_str_eq(k, "mine\n");
     free(k);
