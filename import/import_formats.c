@@ -43,7 +43,7 @@ static int set_dims_from(struct src *s, struct json_object *ps)
     return 0;
 }
 
-int imp_read_kt_header(struct json_tokener *tok, struct src *s)
+static int read_kt_header(struct json_tokener *tok, struct src *s)
 {
     size_t pos = 0;
     char key[256];
@@ -160,7 +160,7 @@ static double unit_to_ms(const char *u)
     return 0;
 }
 
-int imp_read_t4_header(struct json_tokener *tok, struct src *s)
+static int read_t4_header(struct json_tokener *tok, struct src *s)
 {
     size_t pos = 0;
     char key[256];
@@ -697,7 +697,7 @@ static struct json_object *kt_parse_entry(struct imp *im, struct json_tokener *t
     return NULL;
 }
 
-int imp_walk(struct imp *im, struct json_tokener *tok, int si, entry_fn fn, void *ctx)
+static int walk_entries(struct imp *im, struct json_tokener *tok, int si, entry_fn fn, void *ctx)
 {
     struct src *s = &im->src[si];
     size_t pos = s->body + 1, idx = 0;
@@ -748,4 +748,41 @@ int imp_walk(struct imp *im, struct json_tokener *tok, int si, entry_fn fn, void
             return -1;
         imp_release_behind(s, pos, &released);
     }
+}
+
+/* The file's own text (a key, a value) quoted in a message may hold a newline or other control character (json-c
+ * accepts them raw in strings): the message stays one line, each such byte shown as '?'. */
+static int one_line(int rc)
+{
+    char msg[1024];
+    int changed = 0, env = tc_err_is_env();
+    if (rc == 0)
+        return 0;
+    snprintf(msg, sizeof msg, "%s", tc_errmsg());
+    for (char *p = msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+            *p = '?';
+            changed = 1;
+        }
+    if (changed) {
+        tc_seterr("%s", msg);
+        if (env)
+            tc_err_mark_env();
+    }
+    return rc;
+}
+
+int imp_read_kt_header(struct json_tokener *tok, struct src *s)
+{
+    return one_line(read_kt_header(tok, s));
+}
+
+int imp_read_t4_header(struct json_tokener *tok, struct src *s)
+{
+    return one_line(read_t4_header(tok, s));
+}
+
+int imp_walk(struct imp *im, struct json_tokener *tok, int si, entry_fn fn, void *ctx)
+{
+    return one_line(walk_entries(im, tok, si, fn, ctx));
 }
