@@ -5,6 +5,7 @@
 #include "tc_paths.h"
 #include "tc_version.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -100,6 +101,10 @@ static int generated_doc(const char *what, const char *arg)
 
 int main(int argc, char **argv)
 {
+    /* A file size limit (ulimit -f) makes write() fail with EFBIG instead of killing the process with SIGXFSZ:
+     * every writer then reports "File too large" and exits 1, leaving no partial output (docs/reliability.md).
+     * Commands that run a user's program (record) give it the default back. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -233,10 +233,14 @@ static int table_emit(const struct table_opts *o, const struct tables_def *def, 
             fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
             return 1;
         }
-        if (table_write_tsv(tab, fp) != 0 || tc_atomic_commit(&a) != 0) {
+        if (table_write_tsv(tab, fp) != 0) {
             fprintf(stderr, "tunecost table: %s: %s\n", o->out, tc_errmsg());
             tc_atomic_abort(&a);
             return 1;
+        }
+        if (tc_atomic_commit_force(&a, o->force) != 0) { /* without -f: never over a file made meanwhile */
+            fprintf(stderr, "tunecost table: %s\n", tc_errmsg());
+            return tc_err_exit_code();
         }
         if (!o->quiet)
             printf("\nwrote %s (%d rows)\n", o->out, table_n_rows(tab));

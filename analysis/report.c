@@ -35,19 +35,18 @@ void report_options_default(struct report_options *o)
 
 /* ---- putting it in place ------------------------------------------------------------------------------------ */
 
-static int dir_is_replaceable(const char *dir, int force)
+/* The rule every output directory follows (util/tc_outdir, -f or not): DIR is replaced only when it is absent,
+ * empty or an earlier report holding nothing else: its marker lists what the report wrote (reports written
+ * before the marker had a list: the report's kinds of files). */
+static int dir_is_replaceable(const char *dir)
 {
-    char probe[PATH_MAX];
+    static const char *const kinds[] = {"*.tsv", "*.png", "*.svg", "*.md", "*.html", "sim", "plots"};
     struct stat st;
     if (stat(dir, &st) != 0)
         return errno == ENOENT ? 1 : tc_seterr("%s: %s", dir, strerror(errno));
     if (!S_ISDIR(st.st_mode))
         return tc_seterr("%s: exists and is not a directory", dir);
-    snprintf(probe, sizeof probe, "%s/%s", dir, REPORT_MARKER);
-    if (force || access(probe, F_OK) == 0 || rmdir(dir) == 0)
-        return 1;
-    return tc_seterr("%s: exists and is not a tunecost report (no %s in it); choose another -o or add -f (--force)",
-                     dir, REPORT_MARKER);
+    return tc_outdir_replaceable(dir, "tunecost report", REPORT_MARKER, kinds, 7) == 0 ? 1 : -1;
 }
 
 static int make_tmp(struct report_ctx *c)
@@ -189,8 +188,6 @@ int report_write(struct report_options *o)
 {
     struct report_ctx c;
     int rc = -1;
-    char path[PATH_MAX];
-    FILE *fp;
 
     memset(&c, 0, sizeof c);
     c.o = o;
@@ -200,9 +197,13 @@ int report_write(struct report_options *o)
         tc_seterr("report: needs a trace and an output directory");
         return REPORT_EBADINPUT;
     }
+    if (dir_is_replaceable(o->out_dir) != 1) { /* before any work: nothing printed, nothing read */
+        rc = REPORT_EBADINPUT;
+        goto out;
+    }
     if ((rc = open_inputs(&c)) != 0)
         goto out;
-    if (dir_is_replaceable(o->out_dir, o->force) != 1 || make_tmp(&c) != 0) {
+    if (make_tmp(&c) != 0) {
         rc = REPORT_EBADINPUT;
         goto out;
     }
@@ -254,10 +255,9 @@ int report_write(struct report_options *o)
     report_say(&c, "[6/6] summary.md and index.html");
     if (report_write_summary(&c) != 0 || report_write_index(&c) != 0)
         goto out;
-    if ((fp = report_open(&c, REPORT_MARKER, path, sizeof path)) == NULL)
-        goto out;
-    fprintf(fp, "tunecost report directory: `tunecost report` replaces it as a whole\n");
-    if (report_close(fp, path) != 0 || report_check_interrupt(&c) != 0)
+    if (tc_outdir_write_marker(c.od.tmp, REPORT_MARKER, "tunecost report directory: `tunecost report` replaces it "
+                               "as a whole when it holds only the entries listed below") != 0 ||
+        report_check_interrupt(&c) != 0)
         goto out;
     if (tc_outdir_commit(&c.od) != 0)
         goto out;

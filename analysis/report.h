@@ -29,7 +29,8 @@ struct report_options {
     int samples, runs;            /* simulation size (500, 30: the paper's) */
     int compile_factor;           /* workers of the parallel / pipelined scenarios (16) */
     int threads;                  /* simulation threads, 0 = all cores; never changes the output */
-    int force;                    /* replace out_dir even when it is not a tunecost report */
+    int force;                    /* -f: no effect on the rule (util/tc_outdir): a directory holding files the
+                                   * report did not write is refused all the same */
     int no_figures;               /* 1: draw no figure (no gnuplot needed); else a figure whose data is there
                                    * and that is not drawn fails the report */
     /* progress: one line per step; progress_tty adds a live sample counter during simulations */

@@ -73,7 +73,8 @@ static int pick_input(const struct trace *t, const char *arg)
     return i;
 }
 
-static int write_file(const struct trace *t, int input, int is_t4, const char *out, struct exp_summary *sum)
+static int write_file(const struct trace *t, int input, int is_t4, const char *out, int force,
+                      struct exp_summary *sum)
 {
     struct tc_atomic a;
     FILE *fp = tc_atomic_open(&a, out);
@@ -83,7 +84,7 @@ static int write_file(const struct trace *t, int input, int is_t4, const char *o
         tc_atomic_abort(&a);
         return tc_seterr("%s: write error", out);
     }
-    return tc_atomic_commit(&a);
+    return tc_atomic_commit_force(&a, force); /* without -f: never over a file made meanwhile */
 }
 
 int cmd_export(int argc, char **argv)
@@ -115,9 +116,9 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "tunecost export: %s\n", tc_errmsg());
         goto out;
     }
-    if (write_file(t, input, fmt == 1, o.out, &sum) != 0) {
+    if (write_file(t, input, fmt == 1, o.out, o.force, &sum) != 0) {
         fprintf(stderr, "tunecost export: %s\n", tc_errmsg());
-        rc = 1;
+        rc = tc_err_exit_code(); /* 2: another run took the name */
         goto out;
     }
     if (!o.quiet) {

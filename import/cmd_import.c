@@ -20,6 +20,8 @@
 #include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -459,11 +461,11 @@ static int t4_param_names(struct imp *im, struct json_tokener *tok)
     if (pos < s0->len && s0->buf[pos] != ']') {
         struct json_object *o = imp_parse_at(tok, s0, &pos, "key 'results'", &eof);
         if (o == NULL)
-            return 2;
+            return tc_err_exit_code(); /* the file (2) or memory (1) */
         int r = imp_t4_entry(im, s0, 0, o, &e);
         json_object_put(o);
         if (r != 0)
-            return 2;
+            return tc_err_exit_code();
     }
     im->n_params = s0->n_params;
     for (int j = 1; j < im->n_src; j++) {
@@ -489,10 +491,10 @@ static int read_sources(struct imp *im, struct json_tokener *tok, const struct o
             return tc_err_exit_code();
         if (im->fmt == FMT_KT) {
             if (imp_read_kt_header(tok, s) != 0)
-                return 2;
+                return tc_err_exit_code(); /* the file (2) or memory (1) */
         } else {
             if (imp_read_t4_header(tok, s) != 0)
-                return 2;
+                return tc_err_exit_code();
             snprintf(s->device, sizeof s->device, "%s", im->opt_device ? im->opt_device : "unknown");
             snprintf(s->kernel, sizeof s->kernel, "%s", im->opt_kernel ? im->opt_kernel : "unknown");
             s->n_dims = 0;
@@ -691,6 +693,60 @@ static void print_warnings(const struct imp *im)
                         "'times'\n", im->n_time_disagree);
 }
 
+/* The files are mapped: one that another process truncates while it is read faults with SIGBUS on the pages past
+ * its new end. The handler turns such a fault (and only one inside a mapped input) into a jump back to
+ * cmd_import, which reports it in one line and removes its temporary; nothing of the half-done run is used
+ * after the jump but the message and the temporary's name. Any other SIGBUS keeps its default action. */
+static sigjmp_buf bus_jmp;
+static struct imp *volatile bus_im;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    struct imp *im = bus_im;
+    for (int i = 0; im != NULL && i < im->n_src; i++) {
+        const char *b = im->src[i].buf, *a = si->si_addr;
+        if (b != NULL && a >= b && a < b + im->src[i].len + (size_t)sysconf(_SC_PAGESIZE))
+            siglongjmp(bus_jmp, i + 1);
+    }
+    signal(sig, SIG_DFL); /* not ours: returning repeats the fault, now with the default action */
+}
+
+static void catch_sigbus(struct imp *im, int on)
+{
+    struct sigaction sa = {.sa_flags = SA_SIGINFO};
+    sigemptyset(&sa.sa_mask);
+    if (on)
+        sa.sa_sigaction = on_sigbus;
+    else
+        sa.sa_handler = SIG_DFL;
+    bus_im = on ? im : NULL;
+    sigaction(SIGBUS, &sa, NULL);
+}
+
+/* Read the sources and write the trace into tmp, a SIGBUS in a mapped input turned into a one-line error (exit
+ * 1). Nothing but the arguments is used after the jump. */
+static int import_guarded(struct imp *im, const struct opts *o, struct tables *tt, struct json_tokener *tok,
+                          char *tmp, size_t tmp_len, size_t *n_runs, size_t *n_exec)
+{
+    int bus = sigsetjmp(bus_jmp, 1);
+    if (bus != 0) { /* an input shrank under the mapping (on_sigbus) */
+        catch_sigbus(im, 0);
+        return tc_seterr_env("%s: the file shrank while it was being imported (another process truncated or "
+                             "rewrote it); nothing written", im->src[bus - 1].path), 1;
+    }
+    catch_sigbus(im, 1);
+    int rc = read_sources(im, tok, o);
+    if (rc == 0)
+        rc = build_tables(im, tt);
+    if (rc == 0 && tc_atomic_tmpname(o->out, tmp, tmp_len) != 0)
+        rc = 1;
+    if (rc == 0)
+        rc = write_trace(im, tok, tt, o->format, tmp, n_runs, n_exec);
+    catch_sigbus(im, 0);
+    return rc;
+}
+
 int cmd_import(int argc, char **argv)
 {
     struct imp im;
@@ -716,13 +772,7 @@ int cmd_import(int argc, char **argv)
         rc = 1;
         goto out;
     }
-    if ((rc = read_sources(&im, tok, &o)) != 0 || (rc = build_tables(&im, &tt)) != 0)
-        goto out;
-    if (tc_atomic_tmpname(o.out, tmp, sizeof tmp) != 0) {
-        rc = 1;
-        goto out;
-    }
-    if ((rc = write_trace(&im, tok, &tt, o.format, tmp, &n_runs, &n_exec)) != 0)
+    if ((rc = import_guarded(&im, &o, &tt, tok, tmp, sizeof tmp, &n_runs, &n_exec)) != 0)
         goto out;
     /* removes tmp either way; without --force never over a file another run made since the check at the start */
     rc = (o.force ? tc_atomic_rename(tmp, o.out) : tc_atomic_rename_noreplace(tmp, o.out)) != 0;

@@ -74,6 +74,10 @@ struct imp {
     size_t hash_cap;
     double *times; /* scratch for one entry's times */
     size_t times_cap;
+    /* Kernel Tuner: the entry's "times" read straight into `times` by imp_walk (a plain array of JSON numbers:
+     * no json-c object per number, the bulk of an entry's memory); pre_times: valid, pre_n values */
+    int pre_times;
+    size_t pre_n;
     int n_params; /* of every source (checked equal) */
     const char *opt_device, *opt_kernel, *opt_dims;
     size_t n_entries, n_wall_fallback, n_single_time, n_revisits, n_no_compile, n_nan_time;

@@ -43,7 +43,7 @@ static int set_dims_from(struct src *s, struct json_object *ps)
     return 0;
 }
 
-int imp_read_kt_header(struct json_tokener *tok, struct src *s)
+static int read_kt_header(struct json_tokener *tok, struct src *s)
 {
     size_t pos = 0;
     char key[256];
@@ -92,6 +92,11 @@ int imp_read_kt_header(struct json_tokener *tok, struct src *s)
                 json_object_put(v);
                 return tc_seterr("%s: key 'tune_params_keys': expected 1 to %d parameter names", s->path, MAX_PARAMS);
             }
+            for (int i = 0; i < MAX_PARAMS; i++) { /* the key written twice: the last counts, as in Python */
+                free(s->params[i]);
+                s->params[i] = NULL;
+            }
+            s->n_params = 0;
             for (size_t i = 0; i < n; i++) {
                 struct json_object *e = json_object_array_get_idx(v, i);
                 if (!json_object_is_type(e, json_type_string) || json_object_get_string(e)[0] == '\0') {
@@ -103,8 +108,10 @@ int imp_read_kt_header(struct json_tokener *tok, struct src *s)
                         json_object_put(v);
                         return tc_seterr("%s: key 'tune_params_keys': '%s' is listed twice", s->path, s->params[j]);
                     }
-                free(s->params[i]); /* the key written twice: the last counts, as in Python */
-                s->params[i] = strdup(json_object_get_string(e));
+                if ((s->params[i] = strdup(json_object_get_string(e))) == NULL) {
+                    json_object_put(v);
+                    return tc_seterr("%s: out of memory", s->path);
+                }
                 s->n_params = (int)i + 1;
             }
             s->n_params = (int)n;
@@ -115,6 +122,7 @@ int imp_read_kt_header(struct json_tokener *tok, struct src *s)
         } else if (strcmp(key, "objective_higher_is_better") == 0 && json_object_is_type(v, json_type_boolean)) {
             s->higher_is_better = json_object_get_boolean(v);
         } else if (strcmp(key, "tune_params") == 0 && json_object_is_type(v, json_type_object)) {
+            json_object_put(s->tune_params); /* the key written twice: the last counts */
             s->tune_params = json_object_get(v);
         }
         json_object_put(v);
@@ -152,7 +160,7 @@ static double unit_to_ms(const char *u)
     return 0;
 }
 
-int imp_read_t4_header(struct json_tokener *tok, struct src *s)
+static int read_t4_header(struct json_tokener *tok, struct src *s)
 {
     size_t pos = 0;
     char key[256];
@@ -304,7 +312,18 @@ static int kt_failure(struct json_object *o)
 static int kt_times(struct imp *im, const struct src *s, const char *where, struct json_object *times,
                     double time_ms, struct entry *e)
 {
-    if (times != NULL) {
+    if (times == NULL && im->pre_times && im->pre_n > 0) { /* read by imp_walk: checked as json-c's would be */
+        for (size_t i = 0; i < im->pre_n; i++) {
+            double v = im->times[i];
+            if (!isfinite(v) || v <= 0)
+                return tc_seterr("%s: %s: key 'times': value %zu is not a positive number of milliseconds", s->path,
+                                 where, i);
+            if (v >= MAX_EXEC_MS)
+                return tc_seterr("%s: %s: key 'times': value %zu is %g ms, longer than a trace holds (2^63 ns, 292 "
+                                 "years)", s->path, where, i, v);
+        }
+        e->n_times = im->pre_n;
+    } else if (times != NULL) {
         size_t n = json_object_array_length(times);
         if (reserve_times(im, n + 1) != 0)
             return -1;
@@ -384,6 +403,10 @@ int imp_kt_entry(struct imp *im, const struct src *s, const char *cache_key, str
     int has_time = json_object_object_get_ex(o, "time", &t) && !json_object_is_type(t, json_type_null);
     int has_times = json_object_object_get_ex(o, "times", &times) && json_object_is_type(times, json_type_array) &&
                     json_object_array_length(times) > 0;
+    if (!has_times && im->pre_times && im->pre_n > 0) { /* "times" read by imp_walk */
+        has_times = 1;
+        times = NULL;
+    }
     if (!has_time && !has_times)
         return tc_seterr("%s: %s: missing key 'time' (and no 'times' or failure marker)", s->path, where);
     double time_ms = NAN;
@@ -546,7 +569,135 @@ int imp_t4_entry(struct imp *im, struct src *s, size_t idx, struct json_object *
     return 0;
 }
 
-int imp_walk(struct imp *im, struct json_tokener *tok, int si, entry_fn fn, void *ctx)
+/* Is text[0..n) one JSON number (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?)? */
+static int json_number(const char *t, size_t n)
+{
+    size_t i = 0;
+    if (i < n && t[i] == '-')
+        i++;
+    if (i < n && t[i] == '0')
+        i++;
+    else if (i < n && t[i] >= '1' && t[i] <= '9')
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            i++;
+    else
+        return 0;
+    if (i < n && t[i] == '.') {
+        size_t d = ++i;
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            i++;
+        if (i == d)
+            return 0;
+    }
+    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+        i++;
+        if (i < n && (t[i] == '+' || t[i] == '-'))
+            i++;
+        size_t d = i;
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            i++;
+        if (i == d)
+            return 0;
+    }
+    return i == n;
+}
+
+/* The array at *pos when it holds only JSON numbers (at least one): into im->times (im->pre_n), *pos past its
+ * ']', 1. Anything else (a string, null, NaN, an empty or cut array): 0, *pos unchanged, for json-c to parse
+ * and the entry's checks to name. -1: out of memory. */
+static int read_number_array(struct imp *im, const struct src *s, size_t *pos)
+{
+    size_t p = *pos + 1, n = 0;
+    char num[64];
+    for (;;) {
+        imp_skip_ws(s, &p);
+        if (p >= s->len)
+            return 0;
+        if (s->buf[p] == ']' && n > 0)
+            break;
+        if (n > 0) {
+            if (s->buf[p] != ',')
+                return 0;
+            p++;
+            imp_skip_ws(s, &p);
+        }
+        size_t len = 0;
+        while (p + len < s->len && len < sizeof num - 1 && strchr("+-.0123456789eE", s->buf[p + len]) != NULL &&
+               s->buf[p + len] != '\0')
+            len++;
+        if (len == 0 || p + len >= s->len || !json_number(s->buf + p, len))
+            return 0;
+        memcpy(num, s->buf + p, len); /* the mapping has no NUL after it */
+        num[len] = '\0';
+        if (reserve_times(im, n + 2) != 0)
+            return tc_err_mark_env(), -1;
+        im->times[n++] = strtod(num, NULL);
+        p += len;
+    }
+    im->pre_n = n;
+    *pos = p + 1;
+    return 1;
+}
+
+/* A Kernel Tuner cache entry at *pos: an object built member by member with json-c, but its "times" read
+ * straight into im->times when they are plain numbers (read_number_array): a json-c number takes about 20 times
+ * its text. Members repeated: the last counts, as in json-c's own parse. Not an object: json-c's parse (whose
+ * type the entry's check names). NULL with the message set (*eof when the file ends inside it). */
+static struct json_object *kt_parse_entry(struct imp *im, struct json_tokener *tok, const struct src *s,
+                                          size_t *pos, int *eof)
+{
+    static const char *const what = "key 'cache'";
+    char k[1024];
+    size_t p = *pos + 1;
+    int first = 1, r;
+    struct json_object *o, *v;
+    im->pre_times = 0;
+    im->pre_n = 0;
+    *eof = 0;
+    if (*pos >= s->len || s->buf[*pos] != '{')
+        return imp_parse_at(tok, s, pos, what, eof);
+    if ((o = json_object_new_object()) == NULL)
+        return tc_seterr_env("%s: %s: out of memory", s->path, what), NULL;
+    while ((r = imp_next_key(tok, s, &p, first, k, sizeof k, what)) == 1) {
+        first = 0;
+        if (strcmp(k, "times") == 0 && s->buf[p] == '[') {
+            int got = read_number_array(im, s, &p);
+            if (got < 0)
+                break;
+            if (got == 1) {
+                im->pre_times = 1;
+                json_object_object_del(o, "times");
+                continue;
+            }
+        }
+        if ((v = imp_parse_at(tok, s, &p, what, eof)) == NULL) {
+            r = -1;
+            break;
+        }
+        if (json_object_object_add(o, k, v) != 0) {
+            json_object_put(v);
+            tc_seterr_env("%s: %s: out of memory", s->path, what);
+            r = -1;
+            break;
+        }
+        if (strcmp(k, "times") == 0)
+            im->pre_times = 0; /* a later "times" of json-c's counts */
+    }
+    if (r == 0) {
+        *pos = p;
+        return o;
+    }
+    json_object_put(o);
+    if (r == -2 || *eof) {
+        *eof = 1;
+        tc_seterr("%s: %s: the file ends inside it (truncated JSON)", s->path, what);
+    } else if (r == 1) { /* read_number_array: memory */
+        tc_seterr_env("%s: %s: out of memory reading 'times'", s->path, what);
+    }
+    return NULL;
+}
+
+static int walk_entries(struct imp *im, struct json_tokener *tok, int si, entry_fn fn, void *ctx)
 {
     struct src *s = &im->src[si];
     size_t pos = s->body + 1, idx = 0;
@@ -558,7 +709,7 @@ int imp_walk(struct imp *im, struct json_tokener *tok, int si, entry_fn fn, void
         int r;
         while ((r = imp_next_key(tok, s, &pos, first, key, sizeof key, "key 'cache'")) == 1) {
             first = 0;
-            struct json_object *o = imp_parse_at(tok, s, &pos, "key 'cache'", &eof);
+            struct json_object *o = kt_parse_entry(im, tok, s, &pos, &eof);
             if (o == NULL) {
                 if (eof && s->truncated)
                     return tc_seterr("%s: the file ends inside cache entry '%s' (truncated JSON)", s->path, key);
@@ -597,4 +748,41 @@ int imp_walk(struct imp *im, struct json_tokener *tok, int si, entry_fn fn, void
             return -1;
         imp_release_behind(s, pos, &released);
     }
+}
+
+/* The file's own text (a key, a value) quoted in a message may hold a newline or other control character (json-c
+ * accepts them raw in strings): the message stays one line, each such byte shown as '?'. */
+static int one_line(int rc)
+{
+    char msg[1024];
+    int changed = 0, env = tc_err_is_env();
+    if (rc == 0)
+        return 0;
+    snprintf(msg, sizeof msg, "%s", tc_errmsg());
+    for (char *p = msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+            *p = '?';
+            changed = 1;
+        }
+    if (changed) {
+        tc_seterr("%s", msg);
+        if (env)
+            tc_err_mark_env();
+    }
+    return rc;
+}
+
+int imp_read_kt_header(struct json_tokener *tok, struct src *s)
+{
+    return one_line(read_kt_header(tok, s));
+}
+
+int imp_read_t4_header(struct json_tokener *tok, struct src *s)
+{
+    return one_line(read_t4_header(tok, s));
+}
+
+int imp_walk(struct imp *im, struct json_tokener *tok, int si, entry_fn fn, void *ctx)
+{
+    return one_line(walk_entries(im, tok, si, fn, ctx));
 }

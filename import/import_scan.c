@@ -45,11 +45,27 @@ struct json_object *imp_parse_at(struct json_tokener *tok, const struct src *s, 
             *pos = s->len;
             return v;
         }
-        tc_seterr("%s: %s: malformed JSON at byte %zu (%s)", s->path, what, *pos + json_tokener_get_parse_end(tok),
-                  json_tokener_error_desc(e));
+        if (e == json_tokener_success) /* json-c gives up without an error of its own when malloc fails */
+            tc_seterr_env("%s: %s: out of memory parsing the entry at byte %zu", s->path, what, *pos);
+        else
+            tc_seterr("%s: %s: malformed JSON at byte %zu (%s)", s->path, what,
+                      *pos + json_tokener_get_parse_end(tok), json_tokener_error_desc(e));
         return NULL;
     }
-    *pos += json_tokener_get_parse_end(tok);
+    size_t end = *pos + json_tokener_get_parse_end(tok), lexical = *pos;
+    /* json-c that runs out of memory inside an object or array gives back what it built so far, cut short, as if
+     * it had succeeded: a container that ends before its closing bracket is memory, not the file */
+    char open = s->buf[*pos];
+    size_t last = end; /* json-c may have eaten whitespace after the value */
+    while (last > *pos + 1 && (s->buf[last - 1] == ' ' || s->buf[last - 1] == '\n' || s->buf[last - 1] == '\t' ||
+                               s->buf[last - 1] == '\r'))
+        last--;
+    if ((open == '{' || open == '[') && (last <= *pos + 1 || s->buf[last - 1] != (open == '{' ? '}' : ']') ||
+                                         (imp_skip_value(s, &lexical) == 0 && last < lexical))) {
+        json_object_put(v);
+        return tc_seterr_env("%s: %s: out of memory parsing the entry at byte %zu", s->path, what, *pos), NULL;
+    }
+    *pos = end;
     return v;
 }
 

@@ -12,7 +12,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <libgen.h>
 #include <limits.h>
+#include <regex.h>
 #include <math.h>
 #include <signal.h>
 #include <stddef.h>
@@ -92,6 +94,99 @@ const struct tc_cmd record_cmd = {
     .stop_at_operand = 1,
 };
 
+/* An output that is one of the spool files (through any name or link), or a new ".spool" name in the spool
+ * folder, is refused: the folder is the input. */
+static int check_not_in_spool(const char *opt, const char *out, const char *spool)
+{
+    char real_spool[PATH_MAX], parent[PATH_MAX], copy[PATH_MAX], path[PATH_MAX * 2];
+    struct stat so, si;
+    struct dirent *e;
+    size_t n = strlen(out);
+    int hit = 0;
+    DIR *d;
+    if (spool == NULL || realpath(spool, real_spool) == NULL)
+        return 0;
+    snprintf(copy, sizeof copy, "%s", out);
+    if (n > 6 && strcmp(out + n - 6, ".spool") == 0 && realpath(dirname(copy), parent) != NULL &&
+        strcmp(parent, real_spool) == 0)
+        hit = 1;
+    if (!hit && stat(out, &so) == 0 && (d = opendir(spool)) != NULL) {
+        while (!hit && (e = readdir(d)) != NULL)
+            hit = snprintf(path, sizeof path, "%s/%s", spool, e->d_name) < (int)sizeof path && stat(path, &si) == 0 &&
+                  S_ISREG(si.st_mode) && si.st_dev == so.st_dev && si.st_ino == so.st_ino;
+        closedir(d);
+    }
+    return hit ? tc_seterr("%s %s: is a spool file of %s, the input; refusing to write over an input (choose "
+                           "another output)", opt, out, spool) : 0;
+}
+
+/* -o and --tsv before any work, as every command checks its outputs: not over an existing file without -f, never
+ * over an input (a spool file of --from-spool, the folder itself), never one over the other, never a device node or
+ * other non-regular file (tc_output_check). */
+static int check_outputs(const struct rec_opts *o)
+{
+    const char *spool = o->from_spool ? o->from_spool : o->spool;
+    struct stat a, b;
+    if (tc_output_check("-o", o->out, 0, NULL, 0) != 0 || tc_output_clobber_check("-o", o->out, o->force) != 0 ||
+        check_not_in_spool("-o", o->out, spool) != 0)
+        return -1;
+    if (o->tsv == NULL)
+        return 0;
+    if (tc_output_check("--tsv", o->tsv, 0, NULL, 0) != 0 || tc_output_clobber_check("--tsv", o->tsv, o->force) != 0 ||
+        check_not_in_spool("--tsv", o->tsv, spool) != 0)
+        return -1;
+    if (strcmp(o->tsv, o->out) == 0 || (stat(o->tsv, &a) == 0 && stat(o->out, &b) == 0 && a.st_dev == b.st_dev &&
+                                        a.st_ino == b.st_ino))
+        return tc_seterr("--tsv %s: is the trace -o writes; give the TSV a name of its own", o->tsv);
+    return 0;
+}
+
+/* --flops EXPR before any work: a product of factors, each a finite positive number or a name (a dimension of
+ * the key, looked up once the spool is read). */
+static int check_flops(const char *expr)
+{
+    const char *p = expr;
+    if (expr[0] == '\0')
+        return tc_seterr("--flops: expected a product such as 2*M*N*K, got an empty string");
+    for (;;) {
+        size_t len = strcspn(p, "*");
+        char factor[64], *end;
+        if (len == 0)
+            return tc_seterr("--flops '%s': an empty factor (expected numbers and dimension names joined by *)",
+                             expr);
+        if (len >= sizeof factor)
+            return tc_seterr("--flops '%s': a factor longer than %zu characters", expr, sizeof factor - 1);
+        snprintf(factor, sizeof factor, "%.*s", (int)len, p);
+        errno = 0;
+        double v = strtod(factor, &end);
+        if (*end == '\0' && !(isfinite(v) && v > 0 && errno == 0))
+            return tc_seterr("--flops '%s': the factor '%s' is not a finite number above 0", expr, factor);
+        if (*end != '\0' && (strchr("+-.0123456789", factor[0]) != NULL || strpbrk(factor, " \t\n") != NULL))
+            return tc_seterr("--flops '%s': '%s' is neither a number nor a dimension name", expr, factor);
+        p += len;
+        if (*p == '\0')
+            return 0;
+        p++; /* the '*' */
+    }
+}
+
+/* --flush-kernels RE before any work: not empty (it would match every kernel), and a valid expression. */
+static int check_flush_re(const char *re)
+{
+    regex_t r;
+    int e;
+    if (re[0] == '\0')
+        return tc_seterr("--flush-kernels: expected a regular expression, got an empty string (it would make every "
+                         "kernel a flush)");
+    if ((e = regcomp(&r, re, REG_EXTENDED | REG_ICASE | REG_NOSUB)) != 0) {
+        char msg[128];
+        regerror(e, &r, msg, sizeof msg);
+        return tc_seterr("--flush-kernels '%s': not a regular expression (%s)", re, msg);
+    }
+    regfree(&r);
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, struct rec_opts *o)
 {
     int first, rc = tc_cli_parse(&record_cmd, argc, argv, o, &first);
@@ -104,11 +199,12 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
         return tc_cli_usage_error("record", "expected a command after the options (tunecost record -o T.h5 -- CMD)");
     if (o->from_spool != NULL && (o->cmd[0] != NULL || o->spool != NULL || o->triton || o->helion))
         return tc_cli_usage_error("record", "--from-spool DIR takes no command, --spool, --triton or --helion");
-    struct stat st;
-    if (!o->force && stat(o->out, &st) == 0)
-        return tc_cli_usage_error("record", "-o %s exists (use --force to replace it)", o->out);
-    if (tc_output_check("-o", o->out, 0, NULL, 0) != 0 || (o->tsv && tc_output_check("--tsv", o->tsv, 0, NULL, 0)))
-        return tc_cli_usage_error("record", "%s", tc_errmsg());
+    /* one line naming the option, before any work (the spool is read only after) */
+    if ((o->flops != NULL && check_flops(o->flops) != 0) ||
+        (o->flush_re != NULL && check_flush_re(o->flush_re) != 0) || check_outputs(o) != 0) {
+        fprintf(stderr, "tunecost record: %s\n", tc_errmsg());
+        return 2;
+    }
     return TC_CLI_RUN;
 }
 
@@ -166,6 +262,7 @@ static int run_command(const struct rec_opts *o, const char *lib, const char *sp
     if (pid < 0)
         return tc_seterr("cannot fork: %s", strerror(errno));
     if (pid == 0) {
+        signal(SIGXFSZ, SIG_DFL); /* tunecost ignores it (tunecost.c); the recorded command gets the default */
         if (child_env(o, lib, spool) != 0) {
             fprintf(stderr, "tunecost record: cannot set up the command's environment (the --triton hook?)\n");
             _exit(127);
@@ -328,8 +425,11 @@ int cmd_record(int argc, char **argv)
         r->sum.other_ms = fmax(0.0, wall_ms - rec_split_total(&r->sum)); /* the split counts each instant once */
     }
     meta_of(s, r, &meta);
-    if (rec_session_write(r, &meta, o.out) != 0 || (o.tsv != NULL && rec_session_write_tsv(r, o.tsv) != 0))
+    if (rec_session_write(r, &meta, o.out, o.force) != 0 ||
+        (o.tsv != NULL && rec_session_write_tsv(r, o.tsv, o.force) != 0)) {
+        rc = tc_err_exit_code() == 2 && cmd_status == 0 ? 2 : 1; /* 2: another run took the name meanwhile */
         goto out;
+    }
     if (!o.quiet)
         print_summary(r, o.out);
     rc = cmd_status != 0;

@@ -115,15 +115,18 @@ static int add_pair(struct rec_builder *b, struct rec_item *it, const char *k, s
     return 0;
 }
 
-/* Split "A=1,B=2" into its pairs (a part without '=' is a value with an empty name). */
+/* Split "A=1,B=2" into its pairs. Every part is NAME=VALUE with a name (the value may hold '='); anything else
+ * (a part without '=', an empty name) is a damaged label: a one-line error quoting it. Empty parts are skipped. */
 static int split_pairs(struct rec_builder *b, const char *text, struct rec_item *it)
 {
     const char *p = text;
     while (*p != '\0') {
-        size_t len = strcspn(p, ","), eq = strcspn(p, "=");
-        if (eq > len)
-            eq = 0;
-        if (add_pair(b, it, p, eq, p + (eq ? eq + 1 : 0), len - (eq ? eq + 1 : 0)) != 0)
+        size_t len = strcspn(p, ",");
+        const char *eq = memchr(p, '=', len);
+        if (len > 0 && (eq == NULL || eq == p))
+            return tc_seterr("tc:bench label '%.200s': the part '%.*s' is not NAME=VALUE (docs/record.md)", text,
+                             (int)(len < 200 ? len : 200), p);
+        if (len > 0 && add_pair(b, it, p, (size_t)(eq - p), eq + 1, len - (size_t)(eq - p) - 1) != 0)
             return -1;
         p += len;
         if (*p == ',')

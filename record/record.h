@@ -166,10 +166,11 @@ int rec_session_set_flops(struct rec_session *r, const char *expr);
  * with CUDA events reports: the median of the timed executions' event intervals (rec_session.exec_event_ns), and
  * the minimum over the flushed executions (estimate and timed) of the kernel duration and of the event interval
  * (Inductor keeps that minimum). NaN where a run has none. */
-int rec_session_write_tsv(const struct rec_session *r, const char *path);
+/* Without force an existing path is never replaced, even one made while this runs (tc_atomic_commit_force). */
+int rec_session_write_tsv(const struct rec_session *r, const char *path, int force);
 
 /* Write r as a trace (complete or absent: a temporary renamed into place); meta's device fields and protocol
  * come from the caller. */
-int rec_session_write(const struct rec_session *r, const struct trace_meta *meta, const char *path);
+int rec_session_write(const struct rec_session *r, const struct trace_meta *meta, const char *path, int force);
 
 #endif

@@ -30,7 +30,7 @@ static int write_tables(const struct rec_session *r, struct trace *t)
     return 0;
 }
 
-int rec_session_write(const struct rec_session *r, const struct trace_meta *meta, const char *path)
+int rec_session_write(const struct rec_session *r, const struct trace_meta *meta, const char *path, int force)
 {
     char tmp[PATH_MAX];
     struct trace *t;
@@ -45,7 +45,7 @@ int rec_session_write(const struct rec_session *r, const struct trace_meta *meta
     if (trace_close(t) != 0)
         rc = -1;
     if (rc == 0)
-        return tc_atomic_rename(tmp, path); /* removes tmp on failure */
+        return force ? tc_atomic_rename(tmp, path) : tc_atomic_rename_noreplace(tmp, path); /* remove tmp on failure */
 out:
     unlink(tmp);
     return -1;
@@ -79,7 +79,7 @@ static void tsv_text(char *out, size_t len, const char *text)
         *p = (*p == '\t' || *p == '\n') ? ' ' : *p;
 }
 
-int rec_session_write_tsv(const struct rec_session *r, const char *path)
+int rec_session_write_tsv(const struct rec_session *r, const char *path, int force)
 {
     struct tc_atomic a;
     uint64_t *tmp = malloc((r->n_exec + 1) * sizeof *tmp);
@@ -114,5 +114,5 @@ int rec_session_write_tsv(const struct rec_session *r, const char *path)
                 event_min_ns);
     }
     free(tmp);
-    return tc_atomic_commit(&a);
+    return tc_atomic_commit_force(&a, force);
 }

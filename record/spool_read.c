@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_REC_BYTES (1u << 20)
 
@@ -18,6 +20,8 @@ struct file_ctx {
     uint32_t pid;
     const char **names;      /* by id */
     size_t n_names;
+    size_t max_names;        /* ids are numbered from 1, one per SPOOL_NAME record: none can exceed the records
+                                the file has room for (a larger one is damage, not a reason to allocate) */
     struct rec_event *open;  /* range starts not yet ended, with the marker id in registers */
     size_t n_open, cap_open;
 };
@@ -55,8 +59,13 @@ static struct rec_event *push_event(struct rec_stream *s, size_t *cap)
 
 static int add_name(struct rec_stream *s, struct file_ctx *f, const struct spool_name *n, const char *text)
 {
-    if (n->id >= f->n_names) {
-        size_t nn = n->id + 64;
+    if ((uint64_t)n->id >= f->max_names)
+        return tc_seterr("%s: damaged name record (id %u; the file has room for %zu names)", f->path, n->id,
+                         f->max_names > 0 ? f->max_names - 1 : 0);
+    if ((size_t)n->id >= f->n_names) {
+        size_t nn = (size_t)n->id + 64; /* in size_t: no wrap; bounded by max_names */
+        if (nn > f->max_names)
+            nn = f->max_names;
         const char **t = realloc(f->names, nn * sizeof *t);
         if (t == NULL)
             return tc_seterr("%s: out of memory", f->path);
@@ -133,7 +142,11 @@ static int add_gpu(struct rec_stream *s, size_t *cap, struct file_ctx *f, int ty
         memcpy(e->grid, k->grid, sizeof e->grid);
         memcpy(e->block, k->block, sizeof e->block);
         e->registers = k->registers;
-        e->smem_bytes = k->static_smem_bytes + k->dynamic_smem_bytes;
+        int64_t smem = (int64_t)k->static_smem_bytes + (int64_t)k->dynamic_smem_bytes; /* no int32 overflow */
+        if (k->static_smem_bytes < 0 || k->dynamic_smem_bytes < 0 || smem > INT32_MAX)
+            return tc_seterr("%s: damaged kernel record (shared memory %d + %d bytes)", f->path,
+                             k->static_smem_bytes, k->dynamic_smem_bytes);
+        e->smem_bytes = (int32_t)smem;
         e->name = k->name_id < f->n_names ? f->names[k->name_id] : "";
     } else if (type == SPOOL_MEMSET) {
         const struct spool_memset *m = p;
@@ -257,6 +270,13 @@ static int read_file(struct rec_stream *s, size_t *cap, const char *path)
     struct rec_process *pr = &s->proc[s->n_proc++];
     *pr = (struct rec_process){.pid = h.pid, .ppid = h.ppid, .start_ns = h.start_ns};
     f.pid = h.pid;
+    struct stat st;
+    if (fstat(fileno(fp), &st) != 0) {
+        tc_seterr("%s: cannot read: %s", path, strerror(errno));
+        goto out;
+    }
+    /* a name record takes at least a header, its id and a NUL (rounded to 8): 24 bytes; ids start at 1 */
+    f.max_names = (size_t)(st.st_size > 0 ? (uint64_t)st.st_size / 16 + 1 : 1);
     rc = read_records(s, cap, &f, pr, fp);
 out:
     free(f.names);
@@ -304,13 +324,15 @@ struct rec_stream *rec_spool_read(const char *dir)
             n_names++;
         }
     }
-    qsort(names, n_names, sizeof *names, cmp_name);
+    if (n_names > 1) /* never qsort(NULL, 0): an empty folder has no array */
+        qsort(names, n_names, sizeof *names, cmp_name);
     for (size_t i = 0; i < n_names; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         if (read_file(s, &cap, path) != 0)
             goto fail;
     }
-    qsort(s->ev, s->n, sizeof *s->ev, cmp_event);
+    if (s->n > 1)
+        qsort(s->ev, s->n, sizeof *s->ev, cmp_event);
     goto done;
 fail:
     rec_stream_free(s);

@@ -77,9 +77,9 @@ static int frontier_write_file(const struct frontier_opts *o, const struct front
             fprintf(stderr, "tunecost frontier: %s: %s\n", o->out, tc_errmsg());
         return w == -2 ? 2 : 1;
     }
-    if (tc_atomic_commit(&a) != 0) {
+    if (tc_atomic_commit_force(&a, o->force) != 0) { /* without -f: never over a file made meanwhile */
         fprintf(stderr, "tunecost frontier: %s\n", tc_errmsg());
-        return 1;
+        return tc_err_exit_code();
     }
     if (!o->quiet)
         fprintf(stderr, "tunecost frontier: %zu of %zu rows on the frontier, written to %s\n",

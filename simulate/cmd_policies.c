@@ -366,8 +366,8 @@ static int policies_begin(struct policies_opts *o, const char *path, const struc
     if ((*n_ops = policy_list(o->list, ops, o->prior != NULL)) < 0)
         return 2;
     if (tc_output_check("-o", o->out, 1, inputs, o->prior != NULL ? 2 : 1) != 0 ||
-        (!o->force && tc_outdir_replaceable(o->out, "policies' curves.tsv, scores.tsv, atm*.tsv and policies.png|svg",
-                                            pol_outputs, 6) != 0) ||
+        tc_outdir_replaceable(o->out, "policies (curves.tsv, scores.tsv, atm*.tsv, policies.png|svg)", NULL,
+                              pol_outputs, 6) != 0 ||
         tc_outdir_begin(od, o->out) != 0) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         return 2;

@@ -408,16 +408,17 @@ static int simulate_check_inputs(const struct sim_data *d, const char *path)
 }
 
 /* Opens the output directory before any work: an existing DIR may hold only what an earlier simulate wrote
- * there (anything, with -f), and the new one is swapped into place whole at the end (absent or complete, even
+ * there (-f or not), and the new one is swapped into place whole at the end (absent or complete, even
  * under SIGKILL). */
 static int simulate_output_begin(const char *out_dir, int force, const char *path, struct tc_outdir *od)
 {
     static const char *const sim_outputs[] = {"points.tsv", "frontier.tsv"}; /* all an earlier -o DIR may hold */
+    (void)force; /* -f never lets a directory holding other files be replaced (tc_outdir_replaceable) */
     const char *inputs[1] = {path};
     if (out_dir == NULL)
         return 0;
     if (tc_output_check("-o", out_dir, 1, inputs, 1) != 0 ||
-        (!force && tc_outdir_replaceable(out_dir, "simulate's points.tsv and frontier.tsv", sim_outputs, 2) != 0) ||
+        tc_outdir_replaceable(out_dir, "simulate (points.tsv, frontier.tsv)", NULL, sim_outputs, 2) != 0 ||
         tc_outdir_begin(od, out_dir) != 0)
         return -1;
     return 0;

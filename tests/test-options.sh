@@ -231,8 +231,9 @@ done
 
 # ---- -f on every command that writes: the shared meaning (util/tc_cli.h, README) -----------------------------
 # A file output that exists is refused without -f (exit 2, the file untouched) and replaced with it. A directory
-# output that holds something other than the command's earlier output is refused without -f (untouched) and
-# replaced whole with it. Each command runs twice: without -f, then with -f.
+# output that holds something other than the command's earlier output is refused with and without -f (exit 2,
+# untouched: -f never deletes a file the command did not write, util/tc_outdir.h). Each command runs twice:
+# without -f, then with -f.
 KT=$(dirname "$MAKE_CORPUS")/../import/kt-gemm-256.json
 force_case() { # kind(file|dir) path command args...  (the path is the output the command writes)
     local kind=$1 path=$2; shift 2
@@ -248,6 +249,14 @@ force_case() { # kind(file|dir) path command args...  (the path is the output th
         n_pass=$((n_pass + 1))
     fi
     run "$@" -f
+    if [ "$kind" = dir ]; then
+        if crashed || [ "$rc" -ne 2 ] || [ ! -f "$path/mine.txt" ]; then
+            fail "$1 -f over a directory holding a user's file: exit $rc, expected 2 and the file kept: $(head -n 1 "$TMP/err")"
+        else
+            n_pass=$((n_pass + 1))
+        fi
+        return
+    fi
     if crashed || [ "$rc" -ne 0 ]; then
         fail "$1 -f over an existing $kind: exit $rc, expected 0: $(head -n 1 "$TMP/err")"
     elif { [ "$kind" = file ] && [ "$(cat "$path")" = "earlier content" ]; } ||

@@ -491,6 +491,106 @@ START_TEST(test_record_spool_read)
 }
 END_TEST
 
+/* A spool file holding one name record with id `id`: 40 bytes of header, 8 of record header, 8 of id, 16 of text. */
+static void write_name_spool(const char *path, uint32_t id)
+{
+    FILE *fp = fopen(path, "wb");
+    ck_assert_ptr_nonnull(fp);
+    struct spool_file_header h = {.version = SPOOL_VERSION, .pid = 3, .ppid = 1, .start_ns = 1000};
+    memcpy(h.magic, SPOOL_MAGIC, 8);
+    fwrite(&h, sizeof h, 1, fp);
+    struct spool_name n = {.id = id};
+    put(fp, SPOOL_NAME, &n, sizeof n, "kkkkkkkkkkkkkkk");
+    fclose(fp);
+}
+
+/* A name id is bounded by what the file can hold (72 bytes: at most 72 / 16 + 1 = 5 ids, 0..4): the ids that
+ * crashed (wrapped to a table of 0 or 63 entries), freed the table twice or asked for 1.6 GB and 16 GiB are one
+ * line naming the file; the largest id that fits reads. */
+START_TEST(test_record_spool_name_id_bounded)
+{
+    static const uint32_t bad[] = {0xFFFFFFFFu, 0xFFFFFFC0u, 200000000u, 0x7FFFFFFFu, 5u};
+    tt_tmpdir_make("test-record");
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        write_name_spool(tt_path("1.spool"), bad[i]);
+        ck_assert_ptr_null(rec_spool_read(tt_tmpdir()));
+        ck_assert_msg(strstr(tc_errmsg(), "1.spool: damaged name record") != NULL, "%s", tc_errmsg());
+    }
+    write_name_spool(tt_path("1.spool"), 4);
+    struct rec_stream *s = rec_spool_read(tt_tmpdir());
+    ck_assert_msg(s != NULL, "%s", tc_errmsg());
+    rec_stream_free(s);
+    tt_tmpdir_remove();
+}
+END_TEST
+
+/* Static + dynamic shared memory past INT32_MAX (2^31 - 1 + 1) is a damaged record, not a signed overflow; the
+ * largest sum that fits, 2^31 - 1, is kept exactly. */
+START_TEST(test_record_spool_smem_sum)
+{
+    tt_tmpdir_make("test-record");
+    for (int big = 0; big < 2; big++) {
+        FILE *fp = fopen(tt_path("1.spool"), "wb");
+        struct spool_file_header h = {.version = SPOOL_VERSION, .pid = 3, .ppid = 1, .start_ns = 1000};
+        memcpy(h.magic, SPOOL_MAGIC, 8);
+        fwrite(&h, sizeof h, 1, fp);
+        struct spool_kernel k = {.start_ns = 3000, .end_ns = 3500, .static_smem_bytes = INT32_MAX - 1,
+                                 .dynamic_smem_bytes = big ? 2 : 1};
+        put(fp, SPOOL_KERNEL, &k, sizeof k, NULL);
+        fclose(fp);
+        struct rec_stream *s = rec_spool_read(tt_tmpdir());
+        if (big) {
+            ck_assert_ptr_null(s);
+            ck_assert_msg(strstr(tc_errmsg(), "damaged kernel record") != NULL, "%s", tc_errmsg());
+        } else {
+            ck_assert_msg(s != NULL, "%s", tc_errmsg());
+            ck_assert_int_eq(s->ev[0].smem_bytes, INT32_MAX);
+            rec_stream_free(s);
+        }
+    }
+    /* an empty folder: an empty stream (no qsort of a NULL array) */
+    unlink(tt_path("1.spool"));
+    struct rec_stream *s = rec_spool_read(tt_tmpdir());
+    ck_assert_msg(s != NULL, "%s", tc_errmsg());
+    ck_assert_uint_eq(s->n, 0);
+    ck_assert_uint_eq(s->n_proc, 0);
+    rec_stream_free(s);
+    tt_tmpdir_remove();
+}
+END_TEST
+
+/* Label parts: each NAME=VALUE, the value everything after the first '=' (so "MODE=a=b" is MODE "a=b"), empty
+ * parts skipped; a part without '=' (or without a name) is one line quoting it, read no further than the string. */
+START_TEST(test_record_label_parts)
+{
+    stream_reset();
+    struct rec_event *r = add(REC_RANGE, 0, 0, "tc:bench kernel=mm key=M=256,,N=2 config=BM=64,MODE=a=b");
+    r->end_ns = do_bench(10 * US, "mm", 30 * US, 1, 3, 4);
+    struct rec_session *s = rec_reconstruct(&g_s, NULL);
+    ck_assert_msg(s != NULL, "%s", tc_errmsg());
+    ck_assert_int_eq(s->n_params, 2);
+    ck_assert_str_eq(s->param_names[0], "BM");
+    ck_assert_int_eq(s->params[0], 64);
+    ck_assert_str_eq(s->param_names[1], "MODE");
+    ck_assert_str_eq(s->param_values[1][s->params[1]], "a=b");
+    ck_assert_int_eq(s->n_dims, 2);
+    ck_assert_int_eq(s->dims[0], 256);
+    ck_assert_int_eq(s->dims[1], 2);
+    rec_session_free(s);
+    static const char *const bad[] = {"tc:bench kernel=mm key=M=256,float16 config=BM=64",
+                                      "tc:bench kernel=mm key=M=256 config=64", "tc:bench kernel=mm key==5 config=A=1"};
+    static const char *const part[] = {"'float16'", "'64'", "'=5'"};
+    for (int i = 0; i < 3; i++) {
+        stream_reset();
+        r = add(REC_RANGE, 0, 0, bad[i]);
+        r->end_ns = do_bench(10 * US, "mm", 30 * US, 1, 3, 4);
+        ck_assert_ptr_null(rec_reconstruct(&g_s, NULL));
+        ck_assert_msg(strstr(tc_errmsg(), part[i]) != NULL && strstr(tc_errmsg(), "is not NAME=VALUE") != NULL &&
+                      strchr(tc_errmsg(), '\n') == NULL, "%s", tc_errmsg());
+    }
+}
+END_TEST
+
 /* A reconstructed session written as a trace reads back with the same runs, and the trace library's median and
  * best configuration are those of the timed executions. */
 START_TEST(test_record_write_reads_back)
@@ -505,7 +605,7 @@ START_TEST(test_record_write_reads_back)
     struct rec_session *s = rec_reconstruct(&g_s, NULL);
     ck_assert_msg(s != NULL, "%s", tc_errmsg());
     struct trace_meta m = tt_meta("test-record", NAN);
-    ck_assert_msg(rec_session_write(s, &m, tt_path("r.h5")) == 0, "%s", tc_errmsg());
+    ck_assert_msg(rec_session_write(s, &m, tt_path("r.h5"), 0) == 0, "%s", tc_errmsg());
     struct trace *tr = trace_open(tt_path("r.h5"));
     ck_assert_msg(tr != NULL, "%s", tc_errmsg());
     ck_assert_uint_eq(trace_n_runs(tr), 2);
@@ -531,7 +631,7 @@ START_TEST(test_record_tsv_event_columns)
     r->end_ns = do_bench(10 * US, "mm", 100 * US, 2, 4, 4) + 1;
     struct rec_session *s = rec_reconstruct(&g_s, NULL);
     ck_assert_msg(s != NULL, "%s", tc_errmsg());
-    ck_assert_msg(rec_session_write_tsv(s, tt_path("r.tsv")) == 0, "%s", tc_errmsg());
+    ck_assert_msg(rec_session_write_tsv(s, tt_path("r.tsv"), 0) == 0, "%s", tc_errmsg());
     FILE *fp = fopen(tt_path("r.tsv"), "r");
     char head[1024], row[1024];
     ck_assert_ptr_nonnull(fgets(head, sizeof head, fp));
@@ -598,6 +698,92 @@ START_TEST(test_record_cli_from_spool)
 }
 END_TEST
 
+/* The first line of the last run_record's output, and how many lines it had. */
+static int out_lines(char *first, size_t len)
+{
+    FILE *fp = fopen(tt_path("out.txt"), "r");
+    char line[4096];
+    int n = 0;
+    first[0] = '\0';
+    while (fp != NULL && fgets(line, sizeof line, fp) != NULL)
+        if (n++ == 0)
+            snprintf(first, len, "%s", line);
+    if (fp != NULL)
+        fclose(fp);
+    return n;
+}
+
+/* -o and --tsv are checked like every output, before any work: an existing --tsv without -f, --tsv naming the
+ * trace, -o or --tsv naming a spool file of the input (with -f too; through a hard link too), a FIFO: exit 2,
+ * one line naming the option, the file untouched. */
+START_TEST(test_record_cli_outputs_checked)
+{
+    char args[4096], spool[1024], first[4096];
+    struct stat st;
+    tt_tmpdir_make("test-record-cli");
+    snprintf(spool, sizeof spool, "%s/sp", tt_tmpdir());
+    ck_assert_int_eq(mkdir(spool, 0755), 0);
+    write_spool(tt_path("sp/11.spool"), 11, 0);
+    ck_assert_int_eq(stat(tt_path("sp/11.spool"), &st), 0);
+    off_t spool_size = st.st_size;
+    FILE *fp = fopen(tt_path("keep.tsv"), "w");
+    fputs("keep\n", fp);
+    fclose(fp);
+    ck_assert_int_eq(link(tt_path("sp/11.spool"), tt_path("hard.h5")), 0);
+    ck_assert_int_eq(mkfifo(tt_path("fifo"), 0644), 0);
+    const struct {
+        const char *o, *tsv, *force, *opt;
+    } cases[] = {
+        {"t.h5", "keep.tsv", "", "--tsv"},     {"t.h5", "t.h5", "-f", "--tsv"},  {"sp/11.spool", NULL, "-f", "-o"},
+        {"hard.h5", NULL, "-f", "-o"},         {"t.h5", "sp/11.spool", "-f", "--tsv"},
+        {"sp/12.spool", NULL, "", "-o"},       {"t.h5", "fifo", "-f", "--tsv"},  {"fifo", NULL, "-f", "-o"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char o[1024], tsv[1100] = "";
+        snprintf(o, sizeof o, "%s", tt_path(cases[i].o));
+        if (cases[i].tsv != NULL)
+            snprintf(tsv, sizeof tsv, "--tsv %s", tt_path(cases[i].tsv));
+        snprintf(args, sizeof args, "--from-spool %s -o %s %s %s", spool, o, tsv, cases[i].force);
+        ck_assert_msg(run_record(args) == 2, "%s", args);
+        ck_assert_msg(out_lines(first, sizeof first) == 1 && strncmp(first, "tunecost record: ", 17) == 0 &&
+                      strstr(first, cases[i].opt) != NULL, "%s: %s", args, first);
+    }
+    ck_assert_int_eq(stat(tt_path("sp/11.spool"), &st), 0);
+    ck_assert_int_eq(st.st_size, spool_size);
+    ck_assert_int_ne(stat(tt_path("sp/12.spool"), &st), 0);
+    ck_assert_int_ne(stat(tt_path("t.h5"), &st), 0);
+    fp = fopen(tt_path("keep.tsv"), "r");
+    char line[64] = "";
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, fp));
+    fclose(fp);
+    ck_assert_str_eq(line, "keep\n");
+    ck_assert_int_eq(stat(tt_path("fifo"), &st), 0);
+    ck_assert(S_ISFIFO(st.st_mode));
+    tt_tmpdir_remove();
+}
+END_TEST
+
+/* --flops and --flush-kernels are checked at option parsing, before the spool is read (the folder here does
+ * not exist, so a late check would complain about it instead): one line naming the option, exit 2. */
+START_TEST(test_record_cli_option_values_checked_first)
+{
+    static const char *const bad[] = {"--flops ''", "--flops 0", "--flops '-5*M'", "--flops '1e309*M'",
+                                      "--flops '2**M'", "--flops '2*M*'", "--flops nan", "--flush-kernels ''",
+                                      "--flush-kernels '('"};
+    char args[4096], first[4096];
+    tt_tmpdir_make("test-record-cli");
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(args, sizeof args, "--from-spool %s -o %s %s", tt_path("no-such-spool"), tt_path("t.h5"), bad[i]);
+        ck_assert_msg(run_record(args) == 2, "%s", args);
+        char opt[32];
+        snprintf(opt, sizeof opt, "%.*s", (int)strcspn(bad[i], " "), bad[i]);
+        ck_assert_msg(out_lines(first, sizeof first) == 1 && strstr(first, opt) != NULL &&
+                      strstr(first, "no-such-spool") == NULL, "%s: %s", args, first);
+    }
+    tt_tmpdir_remove();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     Suite *s = suite_create("record");
@@ -605,6 +791,8 @@ int main(int argc, char **argv)
     if (argc > 1) {
         g_tunecost = argv[1];
         tcase_add_test(tc, test_record_cli_from_spool);
+        tcase_add_test(tc, test_record_cli_outputs_checked);
+        tcase_add_test(tc, test_record_cli_option_values_checked_first);
         suite_add_tcase(s, tc);
         return tt_run(s);
     }
@@ -617,6 +805,9 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_record_two_fills_not_memory_warmup);
     tcase_add_test(tc, test_record_bad_flush_regex);
     tcase_add_test(tc, test_record_spool_read);
+    tcase_add_test(tc, test_record_spool_name_id_bounded);
+    tcase_add_test(tc, test_record_spool_smem_sum);
+    tcase_add_test(tc, test_record_label_parts);
     tcase_add_test(tc, test_record_write_reads_back);
     tcase_add_test(tc, test_record_tsv_event_columns);
     suite_add_tcase(s, tc);

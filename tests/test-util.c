@@ -729,6 +729,81 @@ START_TEST(test_util_outdir_swaps_whole_or_not_at_all)
 }
 END_TEST
 
+/* Without -f a commit never replaces a file that appeared after the open (the user's, or another run's): the
+ * commit fails naming the path, the file keeps its content, and no temporary is left. With -f it replaces it. */
+START_TEST(test_util_atomic_commit_noreplace_keeps_a_file_made_meanwhile)
+{
+    struct tc_atomic a;
+    FILE *fp = tc_atomic_open(&a, tt_path("out.tsv"));
+    ck_assert_ptr_nonnull(fp);
+    fputs("ours\n", fp);
+    write_plain(tt_path("out.tsv"), "theirs\n"); /* made by someone else while we wrote */
+    ck_assert_int_eq(tc_atomic_commit_force(&a, 0), -1);
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "out.tsv exists"));
+    ck_assert_int_eq(tc_err_exit_code(), 2); /* the user's output is taken: not an environment fault */
+    ck_assert_str_eq(content(tt_path("out.tsv")), "theirs\n");
+    ck_assert_str_eq(listing(), "out.tsv");
+    /* a free name is taken; -f replaces */
+    fp = tc_atomic_open(&a, tt_path("new.tsv"));
+    fputs("ours\n", fp);
+    ck_assert_int_eq(tc_atomic_commit_force(&a, 0), 0);
+    ck_assert_str_eq(content(tt_path("new.tsv")), "ours\n");
+    fp = tc_atomic_open(&a, tt_path("out.tsv"));
+    fputs("forced\n", fp);
+    ck_assert_int_eq(tc_atomic_commit_force(&a, 1), 0);
+    ck_assert_str_eq(content(tt_path("out.tsv")), "forced\n");
+    unlink(tt_path("out.tsv"));
+    unlink(tt_path("new.tsv"));
+}
+END_TEST
+
+/* An existing output that is not a regular file (a FIFO here; a device node alike) is refused: the rename would
+ * put a regular file in its place. */
+START_TEST(test_util_output_check_refuses_non_regular_files)
+{
+    ck_assert_int_eq(mkfifo(tt_path("fifo"), 0644), 0);
+    ck_assert_int_eq(tc_output_check("--tsv", tt_path("fifo"), 0, NULL, 0), -1);
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "--tsv"));
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "not a regular file"));
+    unlink(tt_path("fifo"));
+}
+END_TEST
+
+/* The one rule for output directories: absent, empty or holding only the command's outputs (patterns, or the
+ * marker's list) may be replaced; a foreign file is named in a refusal whatever -f says. */
+START_TEST(test_util_outdir_replaceable_one_rule)
+{
+    static const char *const names[] = {"points.tsv", "*.png"};
+    char f[PATH_MAX + 128];
+    ck_assert_int_eq(tc_outdir_replaceable(tt_path("none"), "simulate", NULL, names, 2), 0);
+    ck_assert_int_eq(mkdir(tt_path("d"), 0755), 0);
+    ck_assert_int_eq(tc_outdir_replaceable(tt_path("d"), "simulate", NULL, names, 2), 0);
+    write_plain(tt_path("d/points.tsv"), "x");
+    write_plain(tt_path("d/a.png"), "x");
+    ck_assert_int_eq(tc_outdir_replaceable(tt_path("d"), "simulate", NULL, names, 2), 0);
+    write_plain(tt_path("d/mine.txt"), "keep");
+    ck_assert_int_eq(tc_outdir_replaceable(tt_path("d"), "simulate", NULL, names, 2), -1);
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "'mine.txt'"));
+    unlink(tt_path("d/mine.txt"));
+    /* with a marker: a non-empty directory without it is not ours; with it, only the listed names are */
+    ck_assert_int_eq(tc_outdir_replaceable(tt_path("d"), "report", ".mark", names, 2), -1);
+    ck_assert_int_eq(tc_outdir_write_marker(tt_path("d"), ".mark", "a test marker"), 0);
+    const char *m = content(tt_path("d/.mark")); /* the first line, then the entries in readdir's order */
+    ck_assert_msg(strncmp(m, "a test marker\n", 14) == 0 && strstr(m, "\na.png\n") && strstr(m, "\npoints.tsv\n") &&
+                  strlen(m) == strlen("a test marker\na.png\npoints.tsv\n"), "%s", m);
+    ck_assert_int_eq(tc_outdir_replaceable(tt_path("d"), "report", ".mark", names, 2), 0);
+    write_plain(tt_path("d/b.png"), "x"); /* matches a pattern, but the marker does not list it */
+    ck_assert_int_eq(tc_outdir_replaceable(tt_path("d"), "report", ".mark", names, 2), -1);
+    ck_assert_ptr_nonnull(strstr(tc_errmsg(), "'b.png'"));
+    snprintf(f, sizeof f, "%s", tt_path("d"));
+    unlink(tt_path("d/b.png"));
+    unlink(tt_path("d/a.png"));
+    unlink(tt_path("d/points.tsv"));
+    unlink(tt_path("d/.mark"));
+    rmdir(f);
+}
+END_TEST
+
 /* ---- declared options (tc_optdecl) -------------------------------------------------------------------------- */
 
 struct od_opts {
@@ -1023,6 +1098,9 @@ static Suite *util_suite(void)
     tcase_add_test(atomic, test_util_atomic_sigkill_before_commit);
     tcase_add_test(atomic, test_util_output_check_refuses_inputs_and_bad_paths);
     tcase_add_test(atomic, test_util_outdir_swaps_whole_or_not_at_all);
+    tcase_add_test(atomic, test_util_atomic_commit_noreplace_keeps_a_file_made_meanwhile);
+    tcase_add_test(atomic, test_util_output_check_refuses_non_regular_files);
+    tcase_add_test(atomic, test_util_outdir_replaceable_one_rule);
     tcase_add_test(opt, test_util_json_replaces_invalid_utf8);
     suite_add_tcase(s, atomic);
 

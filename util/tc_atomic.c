@@ -184,7 +184,7 @@ int tc_stream_check(FILE *fp, const char *path)
     return tc_seterr_env("write failed: %s", strerror(e));
 }
 
-int tc_atomic_commit(struct tc_atomic *a)
+static int commit(struct tc_atomic *a, int noreplace)
 {
     int fd, rc = 0;
     char proc[64];
@@ -224,9 +224,19 @@ int tc_atomic_commit(struct tc_atomic *a)
         unlink(a->tmp);
         return rc;
     }
-    rc = tc_atomic_rename(a->tmp, a->path);
+    rc = noreplace ? tc_atomic_rename_noreplace(a->tmp, a->path) : tc_atomic_rename(a->tmp, a->path);
     a->tmp[0] = '\0';
     return rc;
+}
+
+int tc_atomic_commit(struct tc_atomic *a)
+{
+    return commit(a, 0);
+}
+
+int tc_atomic_commit_force(struct tc_atomic *a, int force)
+{
+    return commit(a, !force);
 }
 
 void tc_atomic_abort(struct tc_atomic *a)
@@ -273,6 +283,9 @@ int tc_output_check(const char *opt, const char *out, int is_dir, const char *co
     out_exists = stat(out, &st_out) == 0;
     if (out_exists && !is_dir && S_ISDIR(st_out.st_mode))
         return tc_seterr("%s %s: is a directory, expected a file name to write", opt, out);
+    if (out_exists && !is_dir && !S_ISREG(st_out.st_mode)) /* a device node or pipe would be replaced by a file */
+        return tc_seterr("%s %s: is not a regular file (a device, pipe or socket); expected a file name to write",
+                         opt, out);
     if (out_exists && is_dir && !S_ISDIR(st_out.st_mode))
         return tc_seterr("%s %s: exists and is not a directory", opt, out);
     for (int i = 0; i < n_inputs; i++) {

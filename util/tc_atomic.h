@@ -25,6 +25,11 @@ struct tc_atomic {
 FILE *tc_atomic_open(struct tc_atomic *a, const char *path);
 /* Flush, fsync and rename into place. Returns 0, or -1 (write errors included) after removing the temporary. */
 int tc_atomic_commit(struct tc_atomic *a);
+/* The commit of an output with the shared meaning of -f: force replaces an existing file (tc_atomic_commit);
+ * without it the file is moved into place only if the name is still free at that moment
+ * (tc_atomic_rename_noreplace): of two runs writing one new name, one wins and the other gets -1 with
+ * "PATH exists: another run created it meanwhile ..."; a file the user made meanwhile is never replaced. */
+int tc_atomic_commit_force(struct tc_atomic *a, int force);
 /* Discard everything written; the final path is left as it was. Safe to call twice. */
 void tc_atomic_abort(struct tc_atomic *a);
 

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <ftw.h>
 #include <libgen.h>
 #include <signal.h>
@@ -138,22 +139,107 @@ void tc_outdir_abort(struct tc_outdir *o)
     o->tmp[0] = '\0';
 }
 
-int tc_outdir_replaceable(const char *dir, const char *what, const char *const *names, int n_names)
+/* The names a marker lists (its lines after the first), as one buffer of NUL-separated lines; NULL when the
+ * file cannot be read or lists none. */
+static char *marker_list(const char *dir, const char *marker, size_t *len)
+{
+    char path[PATH_MAX * 2];
+    char *buf = NULL, *nl;
+    FILE *fp;
+    long n;
+    *len = 0;
+    if (snprintf(path, sizeof path, "%s/%s", dir, marker) >= (int)sizeof path || (fp = fopen(path, "r")) == NULL)
+        return NULL;
+    if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) > 0 && n < (1L << 20) && fseek(fp, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n + 1)) != NULL && fread(buf, 1, (size_t)n, fp) == (size_t)n) {
+        buf[n] = '\0';
+        if ((nl = strchr(buf, '\n')) == NULL || nl[1] == '\0') {
+            free(buf);
+            buf = NULL;
+        } else {
+            *len = (size_t)n - (size_t)(nl + 1 - buf);
+            memmove(buf, nl + 1, *len + 1);
+            for (char *p = buf; *p; p++)
+                *p = *p == '\n' ? '\0' : *p;
+        }
+    } else {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(fp);
+    return buf;
+}
+
+static int listed(const char *list, size_t len, const char *name)
+{
+    for (size_t i = 0; i < len; i += strlen(list + i) + 1)
+        if (strcmp(list + i, name) == 0)
+            return 1;
+    return 0;
+}
+
+int tc_outdir_replaceable(const char *dir, const char *what, const char *marker, const char *const *names,
+                          int n_names)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
-    int rc = 0;
+    char *list = NULL, path[PATH_MAX * 2];
+    size_t len = 0;
+    int rc = 0, has_marker = 0, n_entries = 0;
+    struct stat st;
     if (d == NULL)
         return errno == ENOENT ? 0 : tc_seterr("-o %s: cannot read the directory: %s", dir, strerror(errno));
+    if (marker != NULL) {
+        has_marker = snprintf(path, sizeof path, "%s/%s", dir, marker) < (int)sizeof path && lstat(path, &st) == 0 &&
+                     S_ISREG(st.st_mode);
+        list = has_marker ? marker_list(dir, marker, &len) : NULL;
+    }
     while (rc == 0 && (e = readdir(d)) != NULL) {
-        int known = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
-        for (int i = 0; i < n_names && !known; i++)
-            known = strcmp(e->d_name, names[i]) == 0;
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        n_entries++;
+        int known = marker != NULL && strcmp(e->d_name, marker) == 0;
+        if (list != NULL)
+            known = known || listed(list, len, e->d_name);
+        for (int i = 0; i < n_names && !known && list == NULL; i++)
+            known = fnmatch(names[i], e->d_name, FNM_PERIOD) == 0;
         if (!known)
-            rc = tc_seterr("-o %s: the directory holds '%s', not only an earlier %s; it is replaced whole, so "
-                           "choose a new or empty directory (or add -f to replace it anyway)",
-                           dir, e->d_name, what);
+            rc = tc_seterr("-o %s: the directory holds '%s', which %s did not write; it is replaced whole (with -f "
+                           "too), so choose a new or empty directory or move '%s' out first",
+                           dir, e->d_name, what, e->d_name);
     }
     closedir(d);
+    free(list);
+    if (rc == 0 && marker != NULL && n_entries > 0 && !has_marker)
+        rc = tc_seterr("-o %s: the directory is not empty and holds no %s, so %s did not write it; it is replaced "
+                       "whole (with -f too), so choose a new or empty directory", dir, marker, what);
     return rc;
+}
+
+int tc_outdir_write_marker(const char *dir, const char *marker, const char *first)
+{
+    char path[PATH_MAX * 2];
+    struct dirent *e;
+    DIR *d = opendir(dir);
+    FILE *fp;
+    if (d == NULL)
+        return tc_seterr("%s: cannot read the directory: %s", dir, strerror(errno));
+    if (snprintf(path, sizeof path, "%s/%s", dir, marker) >= (int)sizeof path || (fp = fopen(path, "w")) == NULL) {
+        closedir(d);
+        return tc_seterr_env("%s/%s: cannot create: %s", dir, marker, strerror(errno));
+    }
+    fprintf(fp, "%s\n", first);
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && strcmp(e->d_name, marker) != 0 &&
+            strchr(e->d_name, '\n') == NULL)
+            fprintf(fp, "%s\n", e->d_name);
+    closedir(d);
+    if (fflush(fp) != 0 || ferror(fp)) {
+        int err = errno;
+        fclose(fp);
+        return tc_seterr_env("%s: write failed: %s", path, strerror(err));
+    }
+    if (fclose(fp) != 0)
+        return tc_seterr_env("%s: write failed: %s", path, strerror(errno));
+    return 0;
 }

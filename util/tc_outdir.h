@@ -26,11 +26,17 @@ int tc_outdir_begin(struct tc_outdir *o, const char *dir);
 int tc_outdir_commit(struct tc_outdir *o);
 /* Remove the temporary and everything in it; the target is left as it was. Safe to call twice. */
 void tc_outdir_abort(struct tc_outdir *o);
-/* Whether an existing directory `dir` may be replaced whole by a command whose outputs are names[0..n_names):
- * 0 when it is absent or holds nothing else; else -1 and tc_errmsg() "-o DIR: the directory holds 'X', not only
- * an earlier <what>; it is replaced whole, so choose a new or empty directory (or add -f ...)". Call before any
- * work; a command given -f skips it (the shared meaning of -f). */
-int tc_outdir_replaceable(const char *dir, const char *what, const char *const *names, int n_names);
+/* The one rule for replacing an output directory, -f or not: a command replaces only what it wrote itself.
+ * An existing `dir` may be replaced whole when it is absent, empty, or holds only this command's outputs:
+ * entries matching the patterns names[0..n_names) (fnmatch: "*.tsv"), or, where the command writes a marker
+ * file (marker non-NULL), a directory that holds the marker and only the entries it lists (one per line after
+ * its first line; an older marker without a list: the patterns). Else -1 and tc_errmsg() "-o DIR: the
+ * directory holds 'X', which <what> did not write; ..." (the caller exits 2). Call before any work. */
+int tc_outdir_replaceable(const char *dir, const char *what, const char *marker, const char *const *names,
+                          int n_names);
+/* Write the marker `dir`/marker: the line `first`, then the name of every entry of dir (but the marker), so that
+ * tc_outdir_replaceable knows them as this command's own. Call on the temporary before tc_outdir_commit. */
+int tc_outdir_write_marker(const char *dir, const char *marker, const char *first);
 /* Remove a directory tree (no error if it is absent). */
 void tc_rm_tree(const char *path);
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # build.sh — build the libFuzzer harnesses with clang, ASan and UBSan (outside meson: libFuzzer needs clang).
-# Usage: tests/fuzz/build.sh OUTDIR [HARNESS...]     (fuzz_opt fuzz_trace fuzz_tracegen; default all three)
+# Usage: tests/fuzz/build.sh OUTDIR [HARNESS...]     (fuzz_opt fuzz_trace fuzz_tracegen fuzz_spool fuzz_import;
+#        default all; fuzz_import is left out where json-c is missing)
 # Env: CC (default clang). Exit 77 when clang cannot link a libFuzzer binary here (so meson counts a skip).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -8,7 +9,10 @@ root=$(cd "$here/../.." && pwd)
 out=${1:?usage: build.sh OUTDIR [HARNESS...]}
 shift
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_opt fuzz_trace fuzz_tracegen)
+if [ ${#harnesses[@]} -eq 0 ]; then
+    harnesses=(fuzz_opt fuzz_trace fuzz_tracegen fuzz_spool)
+    pkg-config --exists json-c && harnesses+=(fuzz_import)
+fi
 CC=${CC:-clang}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -32,7 +36,16 @@ for h in "${harnesses[@]}"; do
     fuzz_trace|fuzz_tracegen) # shellcheck disable=SC2046
                 "$CC" "${flags[@]}" $(pkg-config --cflags hdf5) "$here/$h.c" "$root"/trace/trace*.c \
                     "${util[@]}" $(pkg-config --libs hdf5) -lm -o "$out/$h" ;;
-    *) echo "build.sh: unknown harness '$h' (known: fuzz_opt fuzz_trace fuzz_tracegen)" >&2; exit 2 ;;
+    fuzz_spool) # shellcheck disable=SC2046
+                "$CC" "${flags[@]}" -I"$root/record" $(pkg-config --cflags hdf5) "$here/fuzz_spool.c" \
+                    "$root"/record/spool_read.c "$root"/record/reconstruct.c "$root"/record/reconstruct_table.c \
+                    "${util[@]}" -lm -o "$out/fuzz_spool" ;;
+    fuzz_import) # shellcheck disable=SC2046
+                "$CC" "${flags[@]}" -I"$root/import" $(pkg-config --cflags json-c hdf5) "$here/fuzz_import.c" \
+                    "$root"/import/import_scan.c "$root"/import/import_formats.c "${util[@]}" \
+                    $(pkg-config --libs json-c) -lm -o "$out/fuzz_import" ;;
+    *) echo "build.sh: unknown harness '$h' (known: fuzz_opt fuzz_trace fuzz_tracegen fuzz_spool fuzz_import)" >&2
+       exit 2 ;;
     esac
     echo "built $out/$h"
 done

@@ -2,7 +2,7 @@
 # run.sh — fuzz one harness for a while, on one core, keeping what it finds.
 # Usage: tests/fuzz/run.sh BUILDDIR HARNESS SECONDS [--keep] [libFuzzer options...]
 #   BUILDDIR   where tests/fuzz/build.sh put the binaries (built here if missing)
-#   HARNESS    fuzz_opt | fuzz_trace | fuzz_tracegen
+#   HARNESS    fuzz_opt | fuzz_trace | fuzz_tracegen | fuzz_spool | fuzz_import
 #   --keep     afterwards, merge new coverage-increasing inputs into tests/fuzz/corpus/HARNESS (minimised)
 # Seeds: tests/fuzz/corpus/HARNESS, plus (fuzz_trace) the malformed-trace corpus of tests/corpus/make_corpus.py.
 # Crashes are written to tests/fuzz/crashers/HARNESS/ (commit them once fixed: smoke.sh replays them as
@@ -12,7 +12,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:?usage: run.sh BUILDDIR HARNESS SECONDS [--keep] [libFuzzer options...]}
-h=${2:?harness: fuzz_opt | fuzz_trace | fuzz_tracegen}
+h=${2:?harness: fuzz_opt | fuzz_trace | fuzz_tracegen | fuzz_spool | fuzz_import}
 secs=${3:?seconds}
 shift 3
 keep=0
@@ -30,7 +30,8 @@ fuzz_trace) /usr/bin/python3 "$here/../corpus/make_corpus.py" "$work/seed" >/dev
             rm -rf "$work/seed/directory.h5" "$work/seed/MANIFEST.tsv" "$work/seed/unreadable.h5"
             seeds+=("$work/seed")
             opts+=(-max_len=65536 -timeout=10 -rss_limit_mb=2048) ;;
-fuzz_tracegen) opts+=(-max_len=4096 -timeout=10) ;;
+fuzz_tracegen|fuzz_spool) opts+=(-max_len=4096 -timeout=10) ;;
+fuzz_import) opts+=(-max_len=8192 -timeout=10) ;;
 esac
 echo "fuzzing $h for $secs s (seeds: ${seeds[*]})"
 rc=0

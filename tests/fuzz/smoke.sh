@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # smoke.sh — the CI fuzz smoke test (≤ 60 s): build the harnesses, replay every kept corpus input and crasher
-# of each as a regression test, then fuzz fuzz_opt and fuzz_tracegen briefly (nothing in the tree changes).
+# of each as a regression test, then fuzz fuzz_opt, fuzz_tracegen, fuzz_spool and fuzz_import briefly (nothing in
+# the tree changes; fuzz_import only where json-c is installed).
 # fuzz_trace (raw bytes) is replayed only: fuzzing it mostly finds bugs inside libhdf5 1.10 itself, which
 # tunecost cannot fix (docs/reliability.md); run it locally with run.sh.
 # Usage: tests/fuzz/smoke.sh BUILDDIR [TOTAL_FUZZ_SECONDS (default 40)]
@@ -22,12 +23,15 @@ trap 'rm -rf "$work"' EXIT
 art=$build/fuzz-artifacts
 mkdir -p "$art"
 fail=0
-for h in fuzz_opt fuzz_tracegen fuzz_trace; do
+for h in fuzz_opt fuzz_tracegen fuzz_trace fuzz_spool fuzz_import; do
+    [ -x "$build/$h" ] || { echo "$h: not built here (json-c missing?)"; continue; }
     opts=(-artifact_prefix="$art/$h-")
     secs=0
     case $h in
-    fuzz_opt)      opts+=(-dict="$here/fuzz_opt.dict" -max_len=256); secs=$((total * 3 / 8)) ;;
-    fuzz_tracegen) opts+=(-max_len=4096 -timeout=10); secs=$((total - total * 3 / 8)) ;;
+    fuzz_opt)      opts+=(-dict="$here/fuzz_opt.dict" -max_len=256); secs=$((total / 4)) ;;
+    fuzz_tracegen) opts+=(-max_len=4096 -timeout=10); secs=$((total - total / 4 - 2 * (total / 8))) ;;
+    fuzz_spool)    opts+=(-max_len=4096 -timeout=10); secs=$((total / 8)) ;;
+    fuzz_import)   opts+=(-max_len=8192 -timeout=10); secs=$((total / 8)) ;;
     fuzz_trace)    opts+=(-max_len=65536 -timeout=10) ;;
     esac
     # 1. regressions: every kept input and crasher, once each
