@@ -142,6 +142,7 @@ const char *sim_compile_model_name(enum sim_compile_model m);
 const char *sim_failed_cost_name(enum sim_failed_cost f);
 const char *sim_exec_dist_name(enum sim_exec_dist e);
 /* The same names as tables indexed by the enums, for the commands' option declarations (TC_ARG_NAME). */
+extern const char *const sim_compile_names[4];
 extern const char *const sim_compile_model_names[2];
 extern const char *const sim_failed_cost_names[2];
 extern const char *const sim_exec_dist_names[2];
