@@ -201,6 +201,13 @@ void sim_data_missing(const struct sim_data *d, long *n_no_isolated, long *n_fai
 /* The best valid configuration's true time under truth statistic `truth` (of all its timed executions), ms;
  * NaN if none valid. */
 double sim_data_optimal_ms(const struct sim_data *d, int input, enum sim_estimator truth);
+/* The exact expected speedup vs optimal (under `truth`) of random search drawing n_config configurations without
+ * replacement from input's pool (its valid ones, and its failed ones under SIM_FAILED_TRITON), when every estimate
+ * is its configuration's true time (no measurement noise: EXEC_TIME beyond every sum, or constant executions):
+ * Σ over valid ranks r of speedup_r · C(pool − r, N − 1) / C(pool, N), N = min(n_config, pool). The Monte Carlo
+ * replay's mean converges to it (tests/test-sim.c); NaN when memory is short. */
+double sim_random_search_expected(const struct sim_data *d, int input, int n_config, enum sim_failed_cost f,
+                                  enum sim_estimator truth);
 double sim_data_flops(const struct sim_data *d, int input);
 /* Bytes the data holds (tables included). */
 size_t sim_data_bytes(const struct sim_data *d);
