@@ -31,6 +31,7 @@ void report_options_default(struct report_options *o)
     o->samples = 500;
     o->runs = 30;
     o->compile_factor = 16;
+    o->failed_cost = o->compile_model = -1;
 }
 
 /* ---- putting it in place ------------------------------------------------------------------------------------ */

@@ -123,8 +123,11 @@ struct report_est {
     double exec_ms;
     double es_thr;
     double sel_time_s, sel_speedup;   /* what the selection set said (means) */
-    double time_s, time_lo, time_hi; /* fresh runs: mean tuning time and its 95% CI; NaN without a sample */
-    double speedup, speedup_lo, speedup_hi;
+    double time_s, time_lo, time_hi; /* fresh runs: mean tuning time and its 95% CI; NaN without a sample, and
+                                      * for a time to target whose fresh mean speedup falls short of the target */
+    double speedup, speedup_lo, speedup_hi; /* fresh runs: mean speedup (the best attained when short) and CI */
+    double fresh_time_s;              /* fresh runs' mean tuning time whether or not the target was reached */
+    int reached;                      /* time to target: 1 when the fresh runs' mean speedup reaches it */
 };
 /* Fresh runs per re-evaluation: 10 x the simulation's runs, at least this many. */
 #define REPORT_REEVAL_MIN_RUNS 300
@@ -145,10 +148,11 @@ int report_ttt(const struct sim_data *d, const struct sim_settings *s, const str
                double target, uint64_t seed, struct report_est *out);
 int report_budget_best(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
                        double budget_s, uint64_t seed, struct report_est *out);
-/* Time to target confirmed on fresh runs: the samples of scenario sc whose CI lower bound reaches target, cheapest
- * first (report_pick_ttt's is the first), each re-evaluated (the first with `seed`, the next with seeds derived from
- * it) until one's fresh runs do not refute the target (their CI's upper bound reaches it); at most `tries` of them,
- * else sample -1 and NaN. The cheapest qualifying sample is the luckiest of them, so its fresh runs often fall short. */
+/* Time to target on held-out runs: the cheapest sample of scenario sc whose CI lower bound reaches target
+ * (report_pick_ttt) is the only one re-evaluated, on fresh runs seeded with `seed` (never those that chose it); its
+ * time is a time to target only when the fresh runs' MEAN speedup reaches the target (reached = 1). Otherwise
+ * time_s and its CI are NaN and speedup / fresh_time_s say the best attained and when. `tries` is ignored (kept
+ * for the callers: trying the next candidates until one's CI does not refute the target favoured luck). */
 int report_ttt_confirmed(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
                          double target, uint64_t seed, int tries, struct report_est *out);
 /* A weighted mean over inputs (scenario 0 of s), input by input: speedup_i x weight_i, averaged over the n_in
@@ -163,6 +167,10 @@ void report_weighted_combine(struct sim_result *const *per_input, const double *
 int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *s, const int *inputs,
                            const double *weight, int n_in, const struct sim_point *p, uint64_t seed,
                            struct report_est *out);
+
+/* The cost settings of every simulation of the report (report_sim.c): simulate's defaults, the paper's choices
+ * with o->paper, then o->failed_cost and o->compile_model where given (the scenarios are the caller's). */
+void report_cost_settings(const struct report_options *o, struct sim_settings *s);
 
 /* ---- report_verdicts.c: verdicts per cost model, checked on three seeds ---- */
 /* Runs the stability simulations and writes verdicts.tsv and stability.tsv (c->verdicts, c->stability). */
