@@ -96,6 +96,8 @@ int report_policies(struct report_ctx *c)
     FILE *fp = NULL;
     report_say(c, "tuning policies: every built-in policy, %d runs per input", c->o->runs);
     pol_settings_default(&s);
+    s.failed_cost = c->s[REPORT_SIM_INPUT].failed_cost; /* the report's cost model (report_cost_settings) */
+    s.compile_model = c->s[REPORT_SIM_INPUT].compile_model;
     s.runs = c->o->runs;
     s.seed = c->o->seed;
     s.n_grid = 60;
