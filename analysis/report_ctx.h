@@ -80,6 +80,8 @@ struct report_ctx {
     struct table *flush, *scaling, *landscape;
     struct table *cmp_split;                 /* the second family's Figure 1 data (compile share) */
     struct table *verdicts, *stability;      /* report_verdicts: per cost model and seed */
+    struct table *es_cond;                   /* report_verdicts: early stopping's paired time ratio over EXEC_TIME x
+                                              * compile model (early-stop-conditions.tsv) */
     struct table *costs;                     /* report_verdicts: what each cost setting changes (costs.tsv), or
                                                 NULL where the trace lacks a compile cost (report_costs_missing) */
     long no_isolated, failed_no_compile;     /* (input, configuration) pairs of the all-inputs data without an
@@ -173,6 +175,13 @@ int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *
 void report_cost_settings(const struct report_options *o, struct sim_settings *s);
 
 /* ---- report_verdicts.c: verdicts per cost model, checked on three seeds ---- */
+/* The verdicts' seeds are 1, 2, 3 whatever the report's --seed (report_seed_k), and their re-evaluations derive
+ * from this base: a verdict is printed only when it is the same under seeds 1, 2 and 3, so it does not move with
+ * the report's seed. */
+#define REPORT_VERDICT_SEED 1u
+/* "; early stopping's saving depends on ...": the clause of the early-stopping finding that states the paired
+ * ratio (same draws) per compile model and its range over EXEC_TIME (early-stop-conditions.tsv). */
+void report_early_stop_conditions(const struct report_ctx *c, char *buf, size_t len);
 /* Runs the stability simulations and writes verdicts.tsv and stability.tsv (c->verdicts, c->stability). */
 int report_verdicts(struct report_ctx *c);
 /* The cost settings costs.tsv compares (when the trace has every compile cost): the report's own (failed

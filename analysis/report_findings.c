@@ -357,26 +357,32 @@ static int finding_early_stop(struct report_ctx *c)
     const struct sim_settings *s = &c->s[REPORT_SIM_ALL];
     int na = ra->n_points / N_SC_ALL;
     double stopped = 0;
-    char part[2048] = "";
+    char part[4096] = "", cond[1024];
     for (int i = 0; i < na; i++)
         stopped += ra->points[(size_t)i * N_SC_ALL + SC_EARLY].stopped / na;
     for (int m = 0; m < REPORT_N_MODELS; m++) {
         struct est_row off, on;
         size_t at = strlen(part);
-        struct stab_row r;
+        struct stab_row r, pt, ps;
         char rs[256];
         if (verdict_time(c->verdicts, report_model_names[m], 0, 0.95, &off) != 0 ||
             verdict_time(c->verdicts, report_model_names[m], 1, 0.95, &on) != 0 ||
-            find_stab(c->stability, "early-stop", report_model_names[m], "time_ratio_0.95", &r) != 0)
+            find_stab(c->stability, "early-stop", report_model_names[m], "time_ratio_0.95", &r) != 0 ||
+            find_stab(c->stability, "early-stop", report_model_names[m], "paired_time_ratio", &pt) != 0 ||
+            find_stab(c->stability, "early-stop", report_model_names[m], "paired_speedup_diff", &ps) != 0)
             return -1;
         fmt_stab(rs, sizeof rs, &r);
-        snprintf(part + at, sizeof part - at, "%s%s compilation: %.2f s without, %.2f s with; without / with: %s",
-                 m ? "; " : "", report_model_names[m], off.time_s, on.time_s, rs);
+        snprintf(part + at, sizeof part - at, "%s%s compilation: %.2f s without, %.2f s with; without / with: %s; "
+                 "on the same draws, time without / with %.3f, %.3f, %.3f on seeds 1-3: %s, speedup with - without "
+                 "%+.4f, %+.4f, %+.4f: %s", m ? "; " : "", report_model_names[m], off.time_s, on.time_s, rs, pt.v[0],
+                 pt.v[1], pt.v[2], pt.category, ps.v[0], ps.v[1], ps.v[2], ps.category);
     }
+    report_early_stop_conditions(c, cond, sizeof cond);
     return report_finding(c, "**Early stopping, per cost model** (EARLY_STOP_NUM %d:%d, threshold %.2f:%.2f; time "
                           "to 0.95 of optimal, all inputs, re-evaluated on fresh runs; a change under 10%% counts as "
-                          "none): %s. It stops %.2f configurations per tuning run on average.",
-                          s->es_num_lo, s->es_num_hi, s->es_thr_lo, s->es_thr_hi, part, stopped);
+                          "none; a verdict only where seeds 1, 2, 3 agree): %s%s. It stops %.2f configurations per "
+                          "tuning run on average.", s->es_num_lo, s->es_num_hi, s->es_thr_lo, s->es_thr_hi, part, cond,
+                          stopped);
 }
 
 /* The single input under the other cost models: time to 0.95 of optimal, re-evaluated. */

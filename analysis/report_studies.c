@@ -629,7 +629,7 @@ static int common_seed(struct report_ctx *c, const struct common_ref *cr, int k,
         for (int q = 0; q < N_BUDGETS + 2; q++) {
             const struct sim_point *p = q < N_BUDGETS ? report_pick_budget(&r, 1, 0, budget[q])
                                                       : report_pick_ttt(&r, 1, 0, targets[q - N_BUDGETS]);
-            uint64_t seed = report_derive_seed(c->o->seed, 7000 + (uint64_t)(m * 256 + k * 64 + f * 16 + q));
+            uint64_t seed = report_derive_seed(REPORT_VERDICT_SEED, 7000 + (uint64_t)(m * 256 + k * 64 + f * 16 + q));
             if (report_weighted_reeval(d, &s[f], cr->in[f], cr->w[f], cr->n, p, seed, &e[f][q]) != 0)
                 goto out;
         }

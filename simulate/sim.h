@@ -146,6 +146,17 @@ extern const char *const sim_compile_names[4];
 extern const char *const sim_compile_model_names[2];
 extern const char *const sim_failed_cost_names[2];
 extern const char *const sim_exec_dist_names[2];
+/* The (input, configuration) pairs of trace t whose compile charges a replay imputes (`info`, `simulate`,
+ * `policies`): *no_isolated of the *pairs lack an isolated (1-worker) compile time (sequential charges their
+ * compile_ms), *failed_no_compile of the *failed_pairs (no valid run) lack any compile time (charged the input's
+ * median valid one). A failing pair is one of the current runs' without a valid run. */
+struct trace;
+void sim_trace_imputed(const struct trace *t, long *pairs, long *no_isolated, long *failed_pairs,
+                       long *failed_no_compile);
+/* The notes on fp, once each, as `tunecost CMD: note: ...`: the isolated times missing (when seq_measured: a
+ * sequential model charges measured isolated times) and the failing pairs' compile times missing (when triton). */
+void sim_note_imputed(FILE *fp, const char *cmd, long no_isolated, long failed_no_compile, int seq_measured,
+                      int triton, int compile_jobs);
 /* --truth: like sim_estimator_parse, but names the option --truth. */
 int sim_truth_parse(const char *s, enum sim_estimator *out);
 const char *sim_overhead_name(enum sim_overhead o);
