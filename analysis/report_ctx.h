@@ -174,6 +174,13 @@ int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *
  * with o->paper, then o->failed_cost and o->compile_model where given (the scenarios are the caller's). */
 void report_cost_settings(const struct report_options *o, struct sim_settings *s);
 
+/* A proportion's CI (an eta squared, a share kept) clipped to [0, 1]: a t interval may pass either end. */
+static inline void report_clip01(double *lo, double *hi)
+{
+    *lo = *lo < 0 ? 0 : *lo > 1 ? 1 : *lo;
+    *hi = *hi > 1 ? 1 : *hi < 0 ? 0 : *hi;
+}
+
 /* ---- report_verdicts.c: verdicts per cost model, checked on three seeds ---- */
 /* The verdicts' seeds are 1, 2, 3 whatever the report's --seed (report_seed_k), and their re-evaluations derive
  * from this base: a verdict is printed only when it is the same under seeds 1, 2 and 3, so it does not move with

@@ -102,6 +102,8 @@ static int keep_row(struct table *tab, const struct trace *from, const struct tr
     }
     mean_ci(keep, n, &m, &lo, &hi);
     mean_ci(keep_all, n, &ma, &la, &ha);
+    report_clip01(&lo, &hi); /* shares: at most 1 */
+    report_clip01(&la, &ha);
     int row = table_add_row(tab);
     double v[8] = {n, n_common, m, lo, hi, n > 0 ? mn : NAN, same, ma};
     static const int digits[8] = {0, 0, 4, 4, 4, 4, 0, 4};

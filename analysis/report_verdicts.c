@@ -109,6 +109,8 @@ static int stability_row(struct table *tab, const struct measure *m)
     if (row < 0)
         return -1;
     report_seeds_ci(m->v, &mean, &lo, &hi);
+    if (strncmp(m->measure, "eta2", 4) == 0)
+        report_clip01(&lo, &hi); /* a share of variance */
     for (int s = 0; s < N_SEEDS; s++)
         agree &= strcmp(m->cat[s], m->cat[0]) == 0 && strcmp(m->cat[s], "n/a") != 0;
     if (!m->by_ci)
