@@ -410,9 +410,15 @@ static int policies_run(const struct policies_opts *o, const struct pol_data *d,
     return n_done;
 }
 
-/* A note when --rep-ms asks for more than the trace recorded per configuration: what is replayed then. */
-static void rep_note(const struct trace *t, const struct pol_settings *s)
+/* The notes on stderr: simulate's on the compile times this trace lacks (imputed), and one when --rep-ms asks for
+ * more than the trace recorded per configuration (what is replayed then). */
+static void policies_notes(const struct trace *t, const struct pol_settings *s)
 {
+    long pairs, no_iso, failed, failed_nc;
+    sim_trace_imputed(t, &pairs, &no_iso, &failed, &failed_nc);
+    sim_note_imputed(stderr, "policies", no_iso, failed_nc,
+                     s->compile == SIM_COMPILE_SEQUENTIAL && s->compile_model == SIM_CM_MEASURED,
+                     s->failed_cost == SIM_FAILED_TRITON, trace_get_meta(t)->compile_jobs);
     double rec = trace_get_meta(t)->rep_ms;
     if (isfinite(rec) && rec > 0 && s->rep_ms > rec)
         fprintf(stderr, "tunecost policies: note: --rep-ms %g is beyond the %g ms of timed executions the trace "
@@ -462,14 +468,8 @@ int cmd_policies(int argc, char **argv)
         rc = tc_err_exit_code();
         goto out;
     }
-    if (!o.quiet) { /* the same notes as simulate's on what this trace lacks */
-        long pairs, no_iso, failed, failed_nc;
-        sim_trace_imputed(t, &pairs, &no_iso, &failed, &failed_nc);
-        sim_note_imputed(stderr, "policies", no_iso, failed_nc,
-                         o.s.compile == SIM_COMPILE_SEQUENTIAL && o.s.compile_model == SIM_CM_MEASURED,
-                         o.s.failed_cost == SIM_FAILED_TRITON, trace_get_meta(t)->compile_jobs);
-        rep_note(t, &o.s);
-    }
+    if (!o.quiet)
+        policies_notes(t, &o.s);
     if (o.prior != NULL && ((other = trace_open(o.prior)) == NULL || pol_data_set_prior(d, t, other) != 0)) {
         fprintf(stderr, "tunecost policies: --transfer-from: %s\n", tc_errmsg());
         goto out;
