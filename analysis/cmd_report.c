@@ -88,11 +88,11 @@ static const struct tc_optdecl report_opts[] = {
              "one compile time as measured, parallel compilation the ideal bound, one input per sample); "
              "--failed-cost and --compile-model still apply; the labels then name the paper's model"},
     {.name = "failed-cost", .arg = TC_ARG_NAME, .field = RO(o.failed_cost), .names = sim_failed_cost_names,
-     .n_names = 2, .metavar = "C", .def = "triton",
+     .n_names = 2, .metavar = "C",
      .def_doc = "triton; none with --paper",
      .help = "as simulate's: triton (failed configurations drawn, charged compile + failed launch) or none"},
     {.name = "compile-model", .arg = TC_ARG_NAME, .field = RO(o.compile_model), .names = sim_compile_model_names,
-     .n_names = 2, .metavar = "M", .def = "measured", .def_doc = "measured; paper with --paper",
+     .n_names = 2, .metavar = "M", .def_doc = "measured; paper with --paper",
      .help = "as simulate's: measured (sequential charges isolated compile times where the trace has them) or "
              "paper (the contended compile_ms everywhere, parallel = the ideal bound)"},
     TC_OPT_THREADS(struct report_cli, o.threads, "0", "simulation threads, 0 = all cores; never changes the output"),

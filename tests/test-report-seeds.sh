@@ -6,7 +6,9 @@
 # three (small: 40 samples x 4 runs, every study off) and compares stability.tsv's category columns and the verdict
 # findings of summary.md with every number masked. It also checks the held-out rule (a time to target only where
 # the fresh runs' mean speedup reaches the target, recomputed from time-to-target-*.tsv) and that the early-stopping
-# finding states its dependence on EXEC_TIME (early-stop-conditions.tsv, four models x three EXEC_TIME ranges).
+# finding states its dependence on EXEC_TIME (early-stop-conditions.tsv, four models x three EXEC_TIME ranges), and
+# that the settings line and the figures' labels name the cost model run (simulate's default; the paper's only with
+# --paper).
 #
 # Usage: test-report-seeds.sh TUNECOST DATA_DIR
 # Exit: 0 pass, 1 fail, 77 skipped (the shipped reference trace missing).
@@ -60,5 +62,16 @@ done
 # compilation saves time on the same draws: 1.2 x, its CI far from 1.1 on every seed)
 grep -q '^early-stop|parallel|paired_time_ratio|saves time|saves time|saves time|saves time|1$' cat1 ||
     { echo "FAIL: early stopping under parallel compilation: no 'saves time' verdict on the same draws"; fail=1; }
+# the labels name the model run: simulate's default above, the paper's only with --paper
+grep -q "cost model: simulate's default; failed configurations triton .*; compile model measured" rep1/summary.md ||
+    { echo "FAIL: the default report's settings line does not name simulate's default cost model"; fail=1; }
+"$TUNECOST" report "$DATA/gemm-h200.h5" -o paper --paper --seed 1 --samples 20 --runs 2 --triton-trace none \
+    --compare-trace none --flush-study none --scaling none --recorded none --no-figures -q >logp 2>&1 ||
+    { echo "FAIL: report --paper"; cat logp; exit 1; }
+grep -q "cost model: the paper's (--paper); failed configurations none .*; compile model paper" paper/summary.md ||
+    { echo "FAIL: report --paper: the settings line does not name the paper's model"; fail=1; }
+grep -q '^report_paper = 1$' paper/plots/titles.gp && grep -q '^report_cm_paper = 1$' paper/plots/titles.gp &&
+    grep -q '^report_paper = 0$' rep1/plots/titles.gp && grep -q '^report_cm_paper = 0$' rep1/plots/titles.gp ||
+    { echo "FAIL: plots/titles.gp does not say which model the figures are labelled with"; fail=1; }
 [ $fail -eq 0 ] && echo "ok: verdicts the same under --seed 1, 2, 3 ($(wc -l <cat1) rows)"
 exit $fail
