@@ -139,7 +139,7 @@ const struct tc_cmd policies_cmd = {
                    "(one line on stderr).",
     .examples = "tunecost policies -o pol                                  # every policy, the full-space trace\n"
                 "tunecost policies --policies random,halving,anneal --budget-s 30 -o pol\n"
-                "tunecost policies --stop statistical --compile-factor 16 -o pol-par\n"
+                "tunecost policies --stop statistical --compile pipelined -c 16 -o pol-par\n"
                 "tunecost policies --runs 30 --seed 7 -j 1 -o pol-seq          # the same bytes as with -j 2\n",
     .min_operands = 0,
     .max_operands = 1,
