@@ -155,6 +155,9 @@ int report_budget_best(const struct sim_data *d, const struct sim_settings *s, c
  * time is a time to target only when the fresh runs' MEAN speedup reaches the target (reached = 1). Otherwise
  * time_s and its CI are NaN and speedup / fresh_time_s say the best attained and when. `tries` is ignored (kept
  * for the callers: trying the next candidates until one's CI does not refute the target favoured luck). */
+/* The held-out rule on a re-evaluated time to target: out keeps its time only when its fresh mean speedup reaches
+ * target (reached = 1); else time_s and its CI become NaN (speedup and fresh_time_s: the best attained, when). */
+void report_held_out(struct report_est *out, double target);
 int report_ttt_confirmed(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
                          double target, uint64_t seed, int tries, struct report_est *out);
 /* A weighted mean over inputs (scenario 0 of s), input by input: speedup_i x weight_i, averaged over the n_in

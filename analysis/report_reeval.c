@@ -87,7 +87,7 @@ int report_reeval(const struct sim_data *d, const struct sim_settings *s, int sc
 
 /* The held-out rule of a time to target: out (re-evaluated) keeps its time only when its fresh mean speedup
  * reaches target. */
-static void held_out(struct report_est *out, double target)
+void report_held_out(struct report_est *out, double target)
 {
     out->reached = out->sample >= 0 && out->speedup >= target;
     if (!out->reached)
@@ -128,7 +128,7 @@ int report_ttt(const struct sim_data *d, const struct sim_settings *s, const str
 {
     if (report_reeval(d, s, sc, report_pick_ttt(r, s->n_scenarios, sc, target), seed, out) != 0)
         return -1;
-    held_out(out, target);
+    report_held_out(out, target);
     return 0;
 }
 
@@ -215,6 +215,7 @@ int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *
     }
     report_weighted_combine(per, weight, n_in, runs, 1, 0, 0, &q);
     est_from_point(out, &q);
+    out->fresh_time_s = out->time_s;
     rc = 0;
 out:
     for (int j = 0; j < k; j++)
