@@ -9,6 +9,7 @@
 #include "tc_opt.h"
 #include "tc_paths.h"
 #include "tc_stats.h"
+#include "sim.h"
 #include "trace.h"
 #include "tunecost.h"
 
@@ -74,6 +75,7 @@ struct summary {
     int n_compiled;
     double compile_min, compile_median, compile_max, compile_total;
     double warmup_mean;
+    long pairs, no_isolated, failed_pairs, failed_no_compile; /* the charges simulate and policies impute */
     struct best *best; /* per input */
 };
 
@@ -88,6 +90,7 @@ static int summarize(const struct trace *t, struct summary *s)
     if (s->best == NULL || compile == NULL)
         goto oom;
 
+    sim_trace_imputed(t, &s->pairs, &s->no_isolated, &s->failed_pairs, &s->failed_no_compile);
     for (int c = 0; c < n_cfg; c++) {
         const struct trace_config *cf = trace_config(t, c);
         s->cfg_by_status[cf->status]++;
@@ -324,6 +327,10 @@ static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
     } else {
         fprintf(fp, "compile         no compile times recorded\n");
     }
+    fprintf(fp, "compile costs   isolated (1-worker) time missing for %ld of %ld (input, configuration) pairs "
+            "(sequential compilation charges their compile_ms); compile time missing for %ld of %ld failing pairs "
+            "(charged the input's median valid one)\n", s->no_isolated, s->pairs, s->failed_no_compile,
+            s->failed_pairs);
     if (trace_n_compile_warmup(t) > 0) {
         fprintf(fp, "compile warm-up %d workers:", trace_n_compile_warmup(t));
         for (int w = 0; w < trace_n_compile_warmup(t); w++)

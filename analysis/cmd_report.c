@@ -83,6 +83,18 @@ static const struct tc_optdecl report_opts[] = {
     TC_OPT_RUNS(struct report_cli, o.runs, "30", "simulated tuning runs per sample and input (the paper's)"),
     TC_OPT_COMPILE_FACTOR(struct report_cli, o.compile_factor, "16",
                           "compile workers of the parallel and pipelined scenarios"),
+    {.name = "paper", .arg = TC_ARG_FLAG, .field = RO(o.paper),
+     .help = "every simulation takes the paper's choices, as `simulate --paper` (failed configurations not drawn, "
+             "one compile time as measured, parallel compilation the ideal bound, one input per sample); "
+             "--failed-cost and --compile-model still apply; the labels then name the paper's model"},
+    {.name = "failed-cost", .arg = TC_ARG_NAME, .field = RO(o.failed_cost), .names = sim_failed_cost_names,
+     .n_names = 2, .metavar = "C",
+     .def_doc = "triton; none with --paper",
+     .help = "as simulate's: triton (failed configurations drawn, charged compile + failed launch) or none"},
+    {.name = "compile-model", .arg = TC_ARG_NAME, .field = RO(o.compile_model), .names = sim_compile_model_names,
+     .n_names = 2, .metavar = "M", .def_doc = "measured; paper with --paper",
+     .help = "as simulate's: measured (sequential charges isolated compile times where the trace has them) or "
+             "paper (the contended compile_ms everywhere, parallel = the ideal bound)"},
     TC_OPT_THREADS(struct report_cli, o.threads, "0", "simulation threads, 0 = all cores; never changes the output"),
     TC_OPT_FORCE(struct report_cli, o.force),
     TC_OPT_QUIET(struct report_cli, quiet),
@@ -99,7 +111,9 @@ const struct tc_cmd report_cmd = {
         "Write every figure and table of the paper for TRACE as a report directory: DIR/index.html (opens\n"
         "offline), DIR/summary.md with a Findings section computed from the data, every table as TSV and every\n"
         "figure as PNG and SVG (drawn by gnuplot; --no-figures: the rest without it). Simulations run in-process\n"
-        "with the paper's model (docs/simulation.md). The report is built beside DIR and moved into place when\n"
+        "with simulate's default cost model (failed configurations charged, isolated compile times for\n"
+        "sequential compilation, parallel compilation list-scheduled), or the paper's with --paper\n"
+        "(docs/simulation.md); the summary names the model used. The report is built beside DIR and moved into place when\n"
         "complete; an existing report in DIR is replaced.\n"
         "\n"
         "Figures need gnuplot (Debian: gnuplot-nox) on PATH; the scripts (plots/ of the source tree, or\n"

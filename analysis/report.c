@@ -31,6 +31,7 @@ void report_options_default(struct report_options *o)
     o->samples = 500;
     o->runs = 30;
     o->compile_factor = 16;
+    o->failed_cost = o->compile_model = -1;
 }
 
 /* ---- putting it in place ------------------------------------------------------------------------------------ */
@@ -82,7 +83,7 @@ static void ctx_free(struct report_ctx *c)
 {
     struct table *loose[] = {c->split, c->best, c->failures, c->estimate, c->t6, c->budget, c->ttt_all,
                              c->ttt_input, c->flush, c->scaling, c->landscape, c->cmp_split, c->verdicts,
-                             c->stability};
+                             c->stability, c->es_cond};
     for (size_t i = 0; i < sizeof loose / sizeof loose[0]; i++)
         free_unkept(c, loose[i]);
     for (int i = 0; i < c->n_tabs; i++)

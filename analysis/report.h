@@ -28,6 +28,9 @@ struct report_options {
     uint64_t seed;                /* seed of every simulation (1) */
     int samples, runs;            /* simulation size (500, 30: the paper's) */
     int compile_factor;           /* workers of the parallel / pipelined scenarios (16) */
+    int paper;                    /* 1: every simulation takes the paper's choices (sim_settings_paper) [0] */
+    int failed_cost;              /* enum sim_failed_cost, or -1: the default (triton; none with paper) */
+    int compile_model;            /* enum sim_compile_model, or -1: the default (measured; paper with paper) */
     int threads;                  /* simulation threads, 0 = all cores; never changes the output */
     int force;                    /* -f: no effect on the rule (util/tc_outdir): a directory holding files the
                                    * report did not write is refused all the same */

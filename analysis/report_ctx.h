@@ -80,6 +80,8 @@ struct report_ctx {
     struct table *flush, *scaling, *landscape;
     struct table *cmp_split;                 /* the second family's Figure 1 data (compile share) */
     struct table *verdicts, *stability;      /* report_verdicts: per cost model and seed */
+    struct table *es_cond;                   /* report_verdicts: early stopping's paired time ratio over EXEC_TIME x
+                                              * compile model (early-stop-conditions.tsv) */
     struct table *costs;                     /* report_verdicts: what each cost setting changes (costs.tsv), or
                                                 NULL where the trace lacks a compile cost (report_costs_missing) */
     long no_isolated, failed_no_compile;     /* (input, configuration) pairs of the all-inputs data without an
@@ -123,8 +125,11 @@ struct report_est {
     double exec_ms;
     double es_thr;
     double sel_time_s, sel_speedup;   /* what the selection set said (means) */
-    double time_s, time_lo, time_hi; /* fresh runs: mean tuning time and its 95% CI; NaN without a sample */
-    double speedup, speedup_lo, speedup_hi;
+    double time_s, time_lo, time_hi; /* fresh runs: mean tuning time and its 95% CI; NaN without a sample, and
+                                      * for a time to target whose fresh mean speedup falls short of the target */
+    double speedup, speedup_lo, speedup_hi; /* fresh runs: mean speedup (the best attained when short) and CI */
+    double fresh_time_s;              /* fresh runs' mean tuning time whether or not the target was reached */
+    int reached;                      /* time to target: 1 when the fresh runs' mean speedup reaches it */
 };
 /* Fresh runs per re-evaluation: 10 x the simulation's runs, at least this many. */
 #define REPORT_REEVAL_MIN_RUNS 300
@@ -145,10 +150,14 @@ int report_ttt(const struct sim_data *d, const struct sim_settings *s, const str
                double target, uint64_t seed, struct report_est *out);
 int report_budget_best(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
                        double budget_s, uint64_t seed, struct report_est *out);
-/* Time to target confirmed on fresh runs: the samples of scenario sc whose CI lower bound reaches target, cheapest
- * first (report_pick_ttt's is the first), each re-evaluated (the first with `seed`, the next with seeds derived from
- * it) until one's fresh runs do not refute the target (their CI's upper bound reaches it); at most `tries` of them,
- * else sample -1 and NaN. The cheapest qualifying sample is the luckiest of them, so its fresh runs often fall short. */
+/* Time to target on held-out runs: the cheapest sample of scenario sc whose CI lower bound reaches target
+ * (report_pick_ttt) is the only one re-evaluated, on fresh runs seeded with `seed` (never those that chose it); its
+ * time is a time to target only when the fresh runs' MEAN speedup reaches the target (reached = 1). Otherwise
+ * time_s and its CI are NaN and speedup / fresh_time_s say the best attained and when. `tries` is ignored (kept
+ * for the callers: trying the next candidates until one's CI does not refute the target favoured luck). */
+/* The held-out rule on a re-evaluated time to target: out keeps its time only when its fresh mean speedup reaches
+ * target (reached = 1); else time_s and its CI become NaN (speedup and fresh_time_s: the best attained, when). */
+void report_held_out(struct report_est *out, double target);
 int report_ttt_confirmed(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
                          double target, uint64_t seed, int tries, struct report_est *out);
 /* A weighted mean over inputs (scenario 0 of s), input by input: speedup_i x weight_i, averaged over the n_in
@@ -164,7 +173,25 @@ int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *
                            const double *weight, int n_in, const struct sim_point *p, uint64_t seed,
                            struct report_est *out);
 
+/* The cost settings of every simulation of the report (report_sim.c): simulate's defaults, the paper's choices
+ * with o->paper, then o->failed_cost and o->compile_model where given (the scenarios are the caller's). */
+void report_cost_settings(const struct report_options *o, struct sim_settings *s);
+
+/* A proportion's CI (an eta squared, a share kept) clipped to [0, 1]: a t interval may pass either end. */
+static inline void report_clip01(double *lo, double *hi)
+{
+    *lo = *lo < 0 ? 0 : *lo > 1 ? 1 : *lo;
+    *hi = *hi > 1 ? 1 : *hi < 0 ? 0 : *hi;
+}
+
 /* ---- report_verdicts.c: verdicts per cost model, checked on three seeds ---- */
+/* The verdicts' seeds are 1, 2, 3 whatever the report's --seed (report_seed_k), and their re-evaluations derive
+ * from this base: a verdict is printed only when it is the same under seeds 1, 2 and 3, so it does not move with
+ * the report's seed. */
+#define REPORT_VERDICT_SEED 1u
+/* "; early stopping's saving depends on ...": the clause of the early-stopping finding that states the paired
+ * ratio (same draws) per compile model and its range over EXEC_TIME (early-stop-conditions.tsv). */
+void report_early_stop_conditions(const struct report_ctx *c, char *buf, size_t len);
 /* Runs the stability simulations and writes verdicts.tsv and stability.tsv (c->verdicts, c->stability). */
 int report_verdicts(struct report_ctx *c);
 /* The cost settings costs.tsv compares (when the trace has every compile cost): the report's own (failed

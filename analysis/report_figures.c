@@ -68,8 +68,9 @@ static int figure_expr(struct report_ctx *c, const struct report_figure *f, cons
     snprintf(device, sizeof device, "%s", trace_get_meta(c->t)->device_name);
     tc_gnuplot_clean(device);
     if (strcmp(f->name, "landscapes") != 0)
-        return report_fmt(expr, len, "fmt='%s'; out='%s.%s'; input='%s'; device='%s'; factor=%d", fmt, f->name, fmt,
-                          c->input_label, device, c->o->compile_factor);
+        return report_fmt(expr, len, "fmt='%s'; out='%s.%s'; input='%s'; device='%s'; factor=%d; paper=%d; "
+                          "cm_paper=%d", fmt, f->name, fmt, c->input_label, device, c->o->compile_factor,
+                          c->o->paper, c->s[REPORT_SIM_INPUT].compile_model == SIM_CM_PAPER);
     report_family_name(c->t, ref, sizeof ref);
     report_family_name(c->cmp, cmp, sizeof cmp);
     tc_gnuplot_clean(ref);
@@ -100,8 +101,9 @@ static int write_titles(struct report_ctx *c)
     snprintf(device, sizeof device, "%s", trace_get_meta(c->t)->device_name);
     tc_gnuplot_clean(device);
     fprintf(fp, "# titles.gp — written by tunecost report: the values its figures were drawn with\n"
-            "report_input = '%s'\nreport_device = '%s'\nreport_factor = %d\n", c->input_label, device,
-            c->o->compile_factor);
+            "report_input = '%s'\nreport_device = '%s'\nreport_factor = %d\nreport_paper = %d\n"
+            "report_cm_paper = %d\n", c->input_label, device, c->o->compile_factor, c->o->paper,
+            c->s[REPORT_SIM_INPUT].compile_model == SIM_CM_PAPER);
     if (c->cmp != NULL) {
         report_family_name(c->t, ref, sizeof ref);
         report_family_name(c->cmp, cmp, sizeof cmp);

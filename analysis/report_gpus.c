@@ -102,6 +102,8 @@ static int keep_row(struct table *tab, const struct trace *from, const struct tr
     }
     mean_ci(keep, n, &m, &lo, &hi);
     mean_ci(keep_all, n, &ma, &la, &ha);
+    report_clip01(&lo, &hi); /* shares: at most 1 */
+    report_clip01(&la, &ha);
     int row = table_add_row(tab);
     double v[8] = {n, n_common, m, lo, hi, n > 0 ? mn : NAN, same, ma};
     static const int digits[8] = {0, 0, 4, 4, 4, 4, 0, 4};
@@ -132,6 +134,8 @@ static int gpu_evaluate(struct report_ctx *c, const struct trace *t, const struc
     }
     *n_in = pol_data_restrict_to_prior(d); /* the inputs both GPUs have */
     pol_settings_default(&s);
+    s.failed_cost = c->s[REPORT_SIM_INPUT].failed_cost; /* the report's cost model (report_cost_settings) */
+    s.compile_model = c->s[REPORT_SIM_INPUT].compile_model;
     s.runs = c->o->runs;
     {
         long nc = c->o->threads > 0 ? c->o->threads : sysconf(_SC_NPROCESSORS_ONLN); /* 0: all cores */

@@ -5,6 +5,7 @@
 #include "tc_atomic.h"
 
 #include <errno.h>
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,31 @@ void report_say(struct report_ctx *c, const char *fmt, ...)
     c->o->progress(buf, c->o->progress_arg);
 }
 
+/* A sentence never prints a missing number as "nan": "nan s" (a time never reached) becomes "not reached", any
+ * other "nan" (or "-nan") word "n/a". Returns a new string (NULL: out of memory); buf is left as it is. */
+static char *report_no_nan(const char *buf)
+{
+    size_t n = strlen(buf);
+    char *out = malloc(3 * n + 1), *w = out; /* a replacement at most triples its word: "nan s" -> 11 */
+    if (out == NULL)
+        return NULL;
+    for (const char *r = buf; *r != '\0';) {
+        int at_word = r == buf || !(isalnum((unsigned char)r[-1]) || r[-1] == '_' || r[-1] == '.');
+        const char *p = r + (*r == '-' ? 1 : 0);
+        if (at_word && strncmp(p, "nan", 3) == 0 && !isalnum((unsigned char)p[3]) && p[3] != '_') {
+            int secs = p == r && strncmp(p + 3, " s", 2) == 0 && !isalnum((unsigned char)p[5]);
+            const char *rep = secs ? "not reached" : "n/a";
+            memcpy(w, rep, strlen(rep));
+            w += strlen(rep);
+            r = p + (secs ? 5 : 3);
+            continue;
+        }
+        *w++ = *r++;
+    }
+    *w = '\0';
+    return out;
+}
+
 int report_finding(struct report_ctx *c, const char *fmt, ...)
 {
     va_list ap;
@@ -48,7 +74,11 @@ int report_finding(struct report_ctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    c->findings[c->n_findings++] = buf;
+    char *clean = report_no_nan(buf);
+    free(buf);
+    if (clean == NULL)
+        return tc_seterr("out of memory");
+    c->findings[c->n_findings++] = clean;
     return 0;
 }
 

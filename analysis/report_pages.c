@@ -38,6 +38,28 @@ static void settings_lines(struct report_ctx *c, char lines[][SETTINGS_LEN], int
              "compile factor %d, estimator %s", (unsigned long long)c->o->seed, c->o->samples, c->o->runs,
              c->s[REPORT_SIM_INPUT].n_config_lo, c->s[REPORT_SIM_INPUT].n_config_hi, c->s[REPORT_SIM_INPUT].exec_ms_lo, c->s[REPORT_SIM_INPUT].exec_ms_hi,
              c->o->compile_factor, sim_estimator_name(c->s[REPORT_SIM_INPUT].estimator));
+    {
+        const struct sim_settings *s = &c->s[REPORT_SIM_INPUT];
+        long no_iso = 0, fail_no = 0, pairs = 0, failed = 0;
+        const struct sim_data *d = c->d[REPORT_SIM_ALL] != NULL ? c->d[REPORT_SIM_ALL] : c->d[REPORT_SIM_INPUT];
+        if (d != NULL) {
+            sim_data_missing(d, &no_iso, &fail_no);
+            for (int i = 0; i < sim_data_n_inputs(d); i++) {
+                failed += sim_data_n_failed(d, i);
+                pairs += sim_data_n_valid(d, i) + sim_data_n_failed(d, i);
+            }
+        }
+        report_fmt(lines[k++], SETTINGS_LEN, "cost model: %s; failed configurations %s (%s); compile model %s (%s); truth "
+                   "%s; isolated compile times measured for %ld of %ld (input, configuration) pairs, imputed (their "
+                   "compile_ms) for %ld; failing configurations' compile times measured for %ld of %ld, imputed (the "
+                   "input's median valid one) for %ld", c->o->paper ? "the paper's (--paper)" : "simulate's default",
+                   sim_failed_cost_name(s->failed_cost),
+                   s->failed_cost == SIM_FAILED_TRITON ? "drawn, charged compile + failed launch" : "not drawn, free",
+                   sim_compile_model_name(s->compile_model),
+                   s->compile_model == SIM_CM_PAPER ? "the contended compile_ms everywhere, parallel = the ideal bound"
+                                                    : "sequential isolated times, the parallel models contended ones",
+                   sim_estimator_name(s->truth), pairs - no_iso, pairs, no_iso, failed - fail_no, failed, fail_no);
+    }
     report_fmt(lines[k++], SETTINGS_LEN, "single input: %s; triton trace: %s", c->input_label,
              c->tt ? trace_path(c->tt) : "none");
     report_fmt(lines[k++], SETTINGS_LEN, "L2 flush study: %s; compile scaling: %s; recorded session: %s",
@@ -83,10 +105,14 @@ int report_write_summary(struct report_ctx *c)
         md_escape(fp, lines[i]);
         fputc('\n', fp);
     }
-    fprintf(fp, "\nRegenerate: `tunecost report %s -o DIR --input %s --seed %llu --samples %d --runs %d "
+    fprintf(fp, "\nRegenerate: `tunecost report %s -o DIR --input %s --seed %llu --samples %d --runs %d%s%s%s "
             "--compile-factor %d --triton-trace %s --compare-trace %s --flush-study %s --scaling %s --recorded %s`\n\n"
             "## Findings\n\n", c->o->trace_path, c->input_label, (unsigned long long)c->o->seed, c->o->samples,
-            c->o->runs, c->o->compile_factor, c->tt ? trace_path(c->tt) : "none", c->cmp ? trace_path(c->cmp) : "none",
+            c->o->runs, c->o->paper ? " --paper" : "",
+            c->o->failed_cost >= 0 ? (c->o->failed_cost ? " --failed-cost none" : " --failed-cost triton") : "",
+            c->o->compile_model >= 0 ? (c->o->compile_model ? " --compile-model paper" : " --compile-model measured")
+                                     : "",
+            c->o->compile_factor, c->tt ? trace_path(c->tt) : "none", c->cmp ? trace_path(c->cmp) : "none",
             c->o->flush_dir ? c->o->flush_dir : "none", c->o->scaling_dir ? c->o->scaling_dir : "none",
             c->o->recorded_dir ? c->o->recorded_dir : "none");
     for (int i = 0; i < c->n_findings; i++)

@@ -56,7 +56,8 @@ static void est_select(struct report_est *out, const struct sim_point *p)
     memset(out, 0, sizeof *out);
     out->sample = p != NULL ? p->sample : -1;
     out->time_s = out->time_lo = out->time_hi = out->speedup = out->speedup_lo = out->speedup_hi = NAN;
-    out->sel_time_s = out->sel_speedup = NAN;
+    out->sel_time_s = out->sel_speedup = out->fresh_time_s = NAN;
+    out->reached = 0;
     if (p == NULL)
         return;
     out->n_config = p->n_config;
@@ -79,8 +80,18 @@ int report_reeval(const struct sim_data *d, const struct sim_settings *s, int sc
     if ((r = sim_run(d, &e, NULL, NULL)) == NULL)
         return -1;
     est_from_point(out, &r->points[0]);
+    out->fresh_time_s = out->time_s;
     sim_result_free(r);
     return 0;
+}
+
+/* The held-out rule of a time to target: out (re-evaluated) keeps its time only when its fresh mean speedup
+ * reaches target. */
+void report_held_out(struct report_est *out, double target)
+{
+    out->reached = out->sample >= 0 && out->speedup >= target;
+    if (!out->reached)
+        out->time_s = out->time_lo = out->time_hi = NAN;
 }
 
 /* Whether a selection-set point counts as reaching the target: its CI's lower bound does (its mean when the CI is
@@ -115,42 +126,17 @@ const struct sim_point *report_pick_budget(const struct sim_result *r, int n_sc,
 int report_ttt(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
                double target, uint64_t seed, struct report_est *out)
 {
-    return report_reeval(d, s, sc, report_pick_ttt(r, s->n_scenarios, sc, target), seed, out);
-}
-
-/* qsort order of sample points: time ascending, then sample index. */
-static int by_time(const void *a, const void *b)
-{
-    const struct sim_point *x = *(const struct sim_point *const *)a, *y = *(const struct sim_point *const *)b;
-    if (x->time_s != y->time_s)
-        return x->time_s < y->time_s ? -1 : 1;
-    return (x->sample > y->sample) - (x->sample < y->sample);
+    if (report_reeval(d, s, sc, report_pick_ttt(r, s->n_scenarios, sc, target), seed, out) != 0)
+        return -1;
+    report_held_out(out, target);
+    return 0;
 }
 
 int report_ttt_confirmed(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
                          double target, uint64_t seed, int tries, struct report_est *out)
 {
-    int n_sc = s->n_scenarios, m = 0;
-    const struct sim_point **q = malloc(((size_t)r->n_points / (size_t)n_sc + 1) * sizeof *q);
-    if (q == NULL)
-        return tc_seterr("out of memory");
-    for (int i = sc; i < r->n_points; i += n_sc)
-        if (reaches(&r->points[i], target))
-            q[m++] = &r->points[i];
-    qsort(q, (size_t)m, sizeof *q, by_time);
-    for (int t = 0; t < m && t < tries; t++) {
-        if (report_reeval(d, s, sc, q[t], t == 0 ? seed : report_derive_seed(seed, (uint64_t)t), out) != 0) {
-            free(q);
-            return -1;
-        }
-        if (isfinite(out->speedup_hi) ? out->speedup_hi >= target : out->speedup >= target) {
-            free(q);
-            return 0;
-        }
-    }
-    free(q);
-    est_select(out, NULL);
-    return 0;
+    (void)tries; /* one candidate only: the next ones' fresh runs would be chosen on too */
+    return report_ttt(d, s, r, sc, target, seed, out);
 }
 
 int report_budget_best(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
@@ -229,6 +215,7 @@ int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *
     }
     report_weighted_combine(per, weight, n_in, runs, 1, 0, 0, &q);
     est_from_point(out, &q);
+    out->fresh_time_s = out->time_s;
     rc = 0;
 out:
     for (int j = 0; j < k; j++)

@@ -41,7 +41,8 @@ void report_model_scenario(struct sim_scenario *sc, int model, int early, int fa
 
 uint64_t report_seed_k(uint64_t seed, int k)
 {
-    return k == 0 ? seed : report_derive_seed(seed, 10 + (uint64_t)k);
+    (void)seed; /* verdicts are the same whatever the report's --seed: they are computed on seeds 1, 2, 3 */
+    return (uint64_t)k + 1;
 }
 
 double report_eta_squared(const double *x, const double *y, int n, double lo, double hi)
@@ -108,6 +109,8 @@ static int stability_row(struct table *tab, const struct measure *m)
     if (row < 0)
         return -1;
     report_seeds_ci(m->v, &mean, &lo, &hi);
+    if (strncmp(m->measure, "eta2", 4) == 0)
+        report_clip01(&lo, &hi); /* a share of variance */
     for (int s = 0; s < N_SEEDS; s++)
         agree &= strcmp(m->cat[s], m->cat[0]) == 0 && strcmp(m->cat[s], "n/a") != 0;
     if (!m->by_ci)
@@ -140,7 +143,140 @@ static struct measure ratio_measure(const char *verdict, const char *model, cons
 
 /* ---- all inputs: early stopping and parallel compilation per model ---- */
 
-static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double t[N_V_SC][2])
+/* A paired comparison on common random numbers: every sample's scenarios a and b replay the same draws (the same
+ * configurations, order and EXEC_TIME), so per sample d = log(time_a / time_b) (or speedup_a - speedup_b) and the
+ * mean of d over the samples with its t interval is the comparison's, free of the noise the draws share. Samples
+ * with EXEC_TIME in [x_lo, x_hi] only. */
+struct paired {
+    double est, lo, hi; /* time: the geometric-mean ratio a / b; speedup: the mean difference a - b */
+    int n;
+};
+static struct paired paired_cmp(const struct sim_result *r, int n_sc, int a, int b, int speedup, double x_lo,
+                                double x_hi)
+{
+    struct paired p = {NAN, NAN, NAN, 0};
+    double sum = 0, ss = 0;
+    int n = r->n_points / n_sc;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            const struct sim_point *pa = &r->points[(size_t)i * n_sc + a], *pb = &r->points[(size_t)i * n_sc + b];
+            if (pa->exec_ms < x_lo || pa->exec_ms > x_hi)
+                continue;
+            double d = speedup ? pa->speedup - pb->speedup
+                       : pa->time_s > 0 && pb->time_s > 0 ? log(pa->time_s / pb->time_s) : NAN;
+            if (!isfinite(d))
+                continue;
+            if (pass == 0) {
+                sum += d;
+                p.n++;
+            } else {
+                ss += (d - sum / p.n) * (d - sum / p.n);
+            }
+        }
+    if (p.n < 2)
+        return p;
+    double m = sum / p.n, half = gsl_cdf_tdist_Pinv(0.975, p.n - 1) * sqrt(ss / (p.n - 1) / p.n);
+    p.est = speedup ? m : exp(m);
+    p.lo = speedup ? m - half : exp(m - half);
+    p.hi = speedup ? m + half : exp(m + half);
+    return p;
+}
+
+/* The category of a paired comparison by its own CI: a time ratio saves (CI above 1.1), costs (below 0.9) or
+ * changes nothing (inside [0.9, 1.1]); a speedup difference loses (below -0.01), gains (above 0.01) or none (inside
+ * +-0.01); "n/a" when the CI straddles a threshold (then no verdict). */
+static const char *paired_cat(struct paired p, int speedup)
+{
+    double t_lo = speedup ? -0.01 : 0.9, t_hi = speedup ? 0.01 : 1.1;
+    if (!isfinite(p.lo) || !isfinite(p.hi))
+        return "n/a";
+    return p.lo > t_hi ? (speedup ? "gains speedup" : "saves time") : p.hi < t_lo ? (speedup ? "loses speedup"
+                                                                                              : "costs time")
+           : p.lo >= t_lo && p.hi <= t_hi ? (speedup ? "same speedup" : "none") : "n/a";
+}
+
+/* EXEC_TIME bins of early-stop-conditions.tsv (ms). */
+#define N_XBINS 3
+static const double xbin[N_XBINS + 1] = {0, 40, 70, 1e9};
+
+/* Seed k's paired rows: early stopping (model m without / with) and parallel compilation (sequential / model m),
+ * time ratio and speedup difference; seed 1's early-stopping ratio per EXEC_TIME bin into c->es_cond. */
+static int paired_seed(struct report_ctx *c, const struct sim_result *r, int k, struct paired pr[][4])
+{
+    for (int m = 0; m < N_MODELS; m++) {
+        pr[m][0] = paired_cmp(r, N_V_SC, 2 * m, 2 * m + 1, 0, -INFINITY, INFINITY);
+        pr[m][1] = paired_cmp(r, N_V_SC, 2 * m + 1, 2 * m, 1, -INFINITY, INFINITY);
+        pr[m][2] = paired_cmp(r, N_V_SC, V_SEQ, 2 * m, 0, -INFINITY, INFINITY);
+        pr[m][3] = paired_cmp(r, N_V_SC, 2 * m, V_SEQ, 1, -INFINITY, INFINITY);
+        for (int b = 0; k == 0 && c->es_cond != NULL && b < N_XBINS; b++) {
+            struct paired q = paired_cmp(r, N_V_SC, 2 * m, 2 * m + 1, 0, xbin[b], xbin[b + 1]);
+            int row = table_add_row(c->es_cond), col = 0;
+            if (row < 0)
+                return -1;
+            table_set_str(c->es_cond, row, col++, report_model_names[m]);
+            table_set_num(c->es_cond, row, col++, xbin[b], 0);
+            table_set_num(c->es_cond, row, col++, b + 1 < N_XBINS ? xbin[b + 1] : INFINITY, 0);
+            table_set_int(c->es_cond, row, col++, q.n);
+            table_set_num(c->es_cond, row, col++, q.est, 4);
+            table_set_num(c->es_cond, row, col++, q.lo, 4);
+            table_set_num(c->es_cond, row, col++, q.hi, 4);
+        }
+    }
+    return 0;
+}
+
+/* The paired rows of stability.tsv: per model, each seed's estimate and category by its own CI; the verdict only
+ * when the three seeds' categories agree (measure by_ci 0). */
+static int paired_rows(struct table *st, struct paired pr[N_SEEDS][N_MODELS][4])
+{
+    static const char *const meas[4] = {"paired_time_ratio", "paired_speedup_diff", "paired_time_ratio",
+                                        "paired_speedup_diff"};
+    for (int q = 0; q < 4; q++)
+        for (int m = q < 2 ? 0 : 1; m < N_MODELS; m++) {
+            struct measure e = {q < 2 ? "early-stop" : "parallel-compile", report_model_names[m], meas[q], {0}, {0},
+                                0, 0, 0, NULL, NULL, NULL};
+            for (int k = 0; k < N_SEEDS; k++) {
+                e.v[k] = pr[k][m][q].est;
+                e.cat[k] = paired_cat(pr[k][m][q], q % 2);
+            }
+            if (stability_row(st, &e) != 0)
+                return -1;
+        }
+    return 0;
+}
+
+void report_early_stop_conditions(const struct report_ctx *c, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    if (c->es_cond == NULL || table_n_rows(c->es_cond) == 0)
+        return;
+    at += (size_t)snprintf(buf, len, "; its saving depends on the compile model and EXEC_TIME (seed 1, without / "
+                           "with on the same draws, early-stop-conditions.tsv):");
+    for (int m = 0; m < N_MODELS && at < len; m++) {
+        at += (size_t)snprintf(buf + at, len - at, "%s %s", m ? ";" : "", report_model_names[m]);
+        for (int b = 0; b < N_XBINS && at < len; b++) {
+            int row = m * N_XBINS + b;
+            if (row >= table_n_rows(c->es_cond))
+                break;
+            double est = table_num(c->es_cond, row, 4), lo = table_num(c->es_cond, row, 5);
+            double hi = table_num(c->es_cond, row, 6), x0 = table_num(c->es_cond, row, 1);
+            double x1 = table_num(c->es_cond, row, 2);
+            char range[48];
+            if (isfinite(x1))
+                snprintf(range, sizeof range, "%s%.0f ms", x0 > 0 ? "" : "under ", x0 > 0 ? x0 : x1);
+            else
+                snprintf(range, sizeof range, "%.0f ms and more", x0);
+            if (x0 > 0 && isfinite(x1))
+                snprintf(range, sizeof range, "%.0f-%.0f ms", x0, x1);
+            at += (size_t)snprintf(buf + at, len - at, "%s %.3f [%.3f, %.3f] at EXEC_TIME %s", b ? "," : "", est, lo,
+                                   hi, range);
+        }
+    }
+}
+
+static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double t[N_V_SC][2],
+                           struct paired pr[N_MODELS][4])
 {
     struct sim_settings s = c->s[REPORT_SIM_ALL];
     struct sim_result *r;
@@ -152,10 +288,14 @@ static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double
                (unsigned long long)s.seed, N_V_SC);
     if ((r = sim_run(c->d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
         return -1;
+    if (paired_seed(c, r, k, pr) != 0) {
+        sim_result_free(r);
+        return -1;
+    }
     for (int sc = 0; sc < N_V_SC; sc++)
         for (int ti = 0; ti < 2; ti++) {
             struct report_est e;
-            uint64_t es = report_derive_seed(c->o->seed, 5000 + (uint64_t)(k * 64 + sc * 2 + ti));
+            uint64_t es = report_derive_seed(REPORT_VERDICT_SEED, 5000 + (uint64_t)(k * 64 + sc * 2 + ti));
             int row;
             if (report_ttt(c->d[REPORT_SIM_ALL], &s, r, sc, targets[ti], es, &e) != 0 ||
                 (row = table_add_row(vt)) < 0) {
@@ -186,9 +326,24 @@ static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double
 static int all_inputs_verdicts(struct report_ctx *c, struct table *vt, struct table *st)
 {
     double t[N_SEEDS][N_V_SC][2];
+    struct paired pr[N_SEEDS][N_MODELS][4];
+    static const char *ccols[] = {"model", "exec_ms_lo", "exec_ms_hi", "samples", "time_ratio", "ratio_lo",
+                                  "ratio_hi"};
+    if ((c->es_cond = table_new("Early stopping: time without / with on the same draws, by EXEC_TIME and compile "
+                                "model (seed 1, all inputs)", 7, ccols)) == NULL)
+        return tc_seterr("out of memory");
     for (int k = 0; k < N_SEEDS; k++)
-        if (all_inputs_seed(c, k, vt, t[k]) != 0)
+        if (all_inputs_seed(c, k, vt, t[k], pr[k]) != 0)
             return -1;
+    if (paired_rows(st, pr) != 0)
+        return -1;
+    table_add_note(c->es_cond, "per sample of seed 1 (its N_CONFIG, EXEC_TIME, EARLY_STOP_NUM and threshold, the "
+                   "same runs with and without early stopping): log(time without / time with), averaged over the "
+                   "samples whose EXEC_TIME lies in [exec_ms_lo, exec_ms_hi); time_ratio = exp(mean), ratio_lo, "
+                   "ratio_hi its 95%% t interval over those samples");
+    if (report_keep_table(c, c->es_cond, "early-stop-conditions.tsv", "Early stopping by EXEC_TIME and compile model",
+                          20) != 0)
+        return -1;
     for (int m = 0; m < N_MODELS; m++)
         for (int ti = 0; ti < 2; ti++) {
             struct measure e = ratio_measure("early-stop", report_model_names[m],
@@ -312,8 +467,8 @@ static int input_verdicts(struct report_ctx *c, struct table *st)
         fr.cat[k] = measure_cat(&fr, fr.v[k]);
         for (int ti = 0; ti < 2; ti++) {
             struct report_est e;
-            uint64_t es = k == 0 ? report_derive_seed(c->o->seed, 1000 + (uint64_t)reach_row[ti] * SIM_MAX_SCENARIOS)
-                                 : report_derive_seed(c->o->seed, 6000 + (uint64_t)(k * 8 + ti));
+            uint64_t es = k == 0 ? report_derive_seed(REPORT_VERDICT_SEED, 1000 + (uint64_t)reach_row[ti] * SIM_MAX_SCENARIOS)
+                                 : report_derive_seed(REPORT_VERDICT_SEED, 6000 + (uint64_t)(k * 8 + ti));
             /* reached: the cheapest sample whose CI lower bound reaches the target and whose fresh runs do not
              * refute it (of the 5 cheapest; report_ttt_confirmed) */
             if (report_ttt_confirmed(c->d[REPORT_SIM_INPUT], &s, r, V_SEQ, reach_target[ti], es, 5, &e) != 0) {
@@ -456,7 +611,7 @@ static int cost_settings(struct report_ctx *c)
                 goto fail;
             for (int m = 0; m < 3; m++) {
                 struct report_est e;
-                uint64_t es = report_derive_seed(c->o->seed, 9000 + (uint64_t)(k * 64 + q * 8 + m));
+                uint64_t es = report_derive_seed(REPORT_VERDICT_SEED, 9000 + (uint64_t)(k * 64 + q * 8 + m));
                 int row, col = 0;
                 char sd[32];
                 if (report_ttt(c->d[REPORT_SIM_ALL], &s, r, m, 0.95, es, &e) != 0 ||
@@ -511,7 +666,10 @@ int report_verdicts(struct report_ctx *c)
                    "whose 95%% CI lower bound of mean speedup vs optimal reaches the target, re-evaluated on %d fresh "
                    "runs; ideal = the paper's parallel model (an optimistic bound), factor %d",
                    report_reeval_runs(c->s[REPORT_SIM_ALL].runs), c->o->compile_factor);
-    table_add_note(c->stability, "time ratios: without / with early stopping, or sequential / the model; above 1.1 "
+    table_add_note(c->stability, "paired_*: on the same draws (common random numbers), per seed the geometric-mean "
+                   "time ratio or the mean speedup difference over the samples with its 95%% t interval, its "
+                   "category by that interval (1.1 / 0.9; +-0.01), the verdict only when seeds 1, 2, 3 agree; "
+                   "time ratios: without / with early stopping, or sequential / the model; above 1.1 "
                    "saves time, below 0.9 costs time; exec-time-frontier: above 0.3 rises, below -0.3 falls; the "
                    "seeds are independent replicates, mean and ci_lo, ci_hi = mean +- t(0.975, 2) sd / sqrt(3); "
                    "category: the verdict when that CI lies clear of the thresholds (for exec-time, eta squared of "

@@ -216,6 +216,39 @@ out:
 
 /* ---- Figure 1: repetition / overhead / compilation ----------------------------------------------------------- */
 
+/* Add to *cmp the compile time of every configuration of input i without a valid run there (seen_i[k] = 0): its
+ * compile_ms, or without one the median of the input's valid configurations' (simulate's imputation). Returns how
+ * many were imputed. */
+static long split_failed_compile(const struct trace *t, int i, const unsigned char *seen_i, double *cmp)
+{
+    int nc = trace_n_configs(t), n = 0;
+    long imputed = 0;
+    double *v = malloc(((size_t)nc + 1) * sizeof *v), med;
+    (void)i;
+    if (v == NULL)
+        return 0;
+    for (int k = 0; k < nc; k++) {
+        double c = trace_config(t, k)->compile_ms;
+        if (seen_i[k] && isfinite(c) && c > 0)
+            v[n++] = c;
+    }
+    qsort(v, (size_t)n, sizeof *v, tc_cmp_double);
+    med = n > 0 ? tc_median_sorted(v, (size_t)n) : 0;
+    for (int k = 0; k < nc; k++) {
+        double c = trace_config(t, k)->compile_ms;
+        if (seen_i[k])
+            continue;
+        if (isfinite(c) && c > 0) {
+            *cmp += c;
+        } else {
+            *cmp += med;
+            imputed++;
+        }
+    }
+    free(v);
+    return imputed;
+}
+
 struct table *tables_split(const struct trace *t)
 {
     int ok = 0; /* set when the table is complete; every path leaves through out: */
@@ -255,6 +288,9 @@ struct table *tables_split(const struct trace *t)
                 cmp[run->input] += c;
         }
     }
+    long n_failed_imputed = 0;
+    for (int i = 0; i < ni; i++) /* failing configurations are compiled too (a tuner pays for them) */
+        n_failed_imputed += split_failed_compile(t, i, seen + (size_t)i * nc, &cmp[i]);
     for (int i = 0; i < ni; i++) {
         int row = table_add_row(tab), col = 0;
         double total = rep[i] + ovh[i] + cmp[i];
@@ -282,8 +318,10 @@ struct table *tables_split(const struct trace *t)
                        "(%.1f%%); valid runs only, overhead = wall - timed (includes warm-up)",
                        sum_rep / 1e3, all > 0 ? 100 * sum_rep / all : NAN, sum_ovh / 1e3,
                        all > 0 ? 100 * sum_ovh / all : NAN, sum_cmp / 1e3, all > 0 ? 100 * sum_cmp / all : NAN);
-        table_add_note(tab, "compile_ms charges every configuration measured on an input once to that input, as "
-                       "a tuner compiling per input would");
+        table_add_note(tab, "compile_ms charges every configuration of an input once to that input, as a tuner "
+                       "compiling per input would, the failing ones included (as simulate charges them; %ld failing "
+                       "(input, configuration) pairs without a compile time are charged their input's median valid "
+                       "one)", n_failed_imputed);
         table_add_note(tab, "%d of %d valid runs took less wall time than the requested warm-up + repetition "
                        "(%.0f + %.0f ms)", short_runs, n_valid, meta->warmup_ms, meta->rep_ms);
     }

@@ -14,6 +14,10 @@ if (!exists("out")) out = "figure." . fmt
 if (!exists("input")) { if (exists("report_input")) { input = report_input } else { input = "" } }
 if (!exists("device")) { if (exists("report_device")) { device = report_device } else { device = "" } }
 if (!exists("factor")) { if (exists("report_factor")) { factor = report_factor } else { factor = 16 } }
+# paper: 1 when the report ran the paper's model (--paper); cm_paper: 1 when its scenario 'parallel' is the paper's
+# ideal bound (compile model paper), else the list schedule. Legends name the model that was run.
+if (!exists("paper")) { if (exists("report_paper")) { paper = report_paper } else { paper = 0 } }
+if (!exists("cm_paper")) { if (exists("report_cm_paper")) { cm_paper = report_cm_paper } else { cm_paper = 0 } }
 # title suffixes ", INPUT" and " (DEVICE)": empty where the value is unknown, never ", ()"
 t_input = (input eq "") ? "" : ", " . input
 t_device = (device eq "") ? "" : " (" . device . ")"

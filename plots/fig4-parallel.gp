@@ -1,5 +1,6 @@
 # fig4-parallel.gp — the paper's Figure 4: all inputs, mean speedup relative to optimal vs mean tuning time, for
-# sequential compilation (Triton's default) and the paper's ideal parallel compilation; frontiers with their 95%
+# sequential compilation (Triton's default) and parallel compilation (list-scheduled; the paper's ideal bound with
+# compile model paper, as under report --paper); frontiers with their 95%
 # confidence bands, samples faint. Reads sim/all-{baseline,parallel}[-frontier].tsv.
 load "plots/common.gp"
 set title "Parallel vs sequential compilation, all inputs" . t_device

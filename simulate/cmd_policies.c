@@ -36,6 +36,7 @@ struct policies_opts {
     const char *out, *list, *prior; /* prior: --transfer-from, or with the default TRACE the other GPU's */
     int threads, stop, no_figures, force, quiet, score_kind, atm_curves; /* score_kind: index in score_names */
     int failed_cost; /* index in sim_failed_cost_names = enum sim_failed_cost */
+    int compile, compile_model; /* indices in sim_compile_names, sim_compile_model_names */
 };
 
 #define PO(f) offsetof(struct policies_opts, f)
@@ -50,7 +51,18 @@ static const struct tc_optdecl policies_opts[] = {
      .metavar = "S", .def = "60", .help = "tuning-time budget per run, seconds, in (0, 1e6]"},
     {.name = "rep-ms", .arg = TC_ARG_DOUBLE, .field = PO(s.rep_ms), .min = 1e-9, .max = 1e5, .metavar = "MS",
      .def = "100", .help = "repetition time per configuration, ms, in (0, 100000]"},
-    TC_OPT_COMPILE_FACTOR(struct policies_opts, s.compile_jobs, "1", "compile workers: each compile time / F"),
+    {.name = "compile", .arg = TC_ARG_NAME, .field = PO(compile), .names = sim_compile_names, .n_names = 4,
+     .metavar = "MODEL", .def = "sequential",
+     .help = "how compile time adds to tuning time, as in simulate (docs/simulation.md): sequential (each compile "
+             "before its benchmark), parallel (F workers, list schedule, then the benchmarks), pipelined (F workers "
+             "compile while the GPU benchmarks) or ideal (the paper's optimistic bound)"},
+    {.name = "compile-model", .arg = TC_ARG_NAME, .field = PO(compile_model), .names = sim_compile_model_names,
+     .n_names = 2, .metavar = "M", .def = "measured",
+     .help = "which recorded compile times are charged, as in simulate: measured (sequential the isolated "
+             "1-worker times where the trace has them, the parallel models the contended ones) or paper (the "
+             "contended times everywhere)"},
+    TC_OPT_COMPILE_FACTOR(struct policies_opts, s.compile_jobs, "16",
+                          "compile workers of --compile parallel, pipelined and ideal"),
     {.name = "compile-jobs", .arg = TC_ARG_INT, .field = PO(s.compile_jobs), .min = 1, .max = 4096, .metavar = "F",
      .help = "the older name of --compile-factor"},
     {.name = "stop", .arg = TC_ARG_NAME, .field = PO(stop), .names = stop_names, .n_names = 3, .metavar = "RULE",
@@ -127,7 +139,7 @@ const struct tc_cmd policies_cmd = {
                    "(one line on stderr).",
     .examples = "tunecost policies -o pol                                  # every policy, the full-space trace\n"
                 "tunecost policies --policies random,halving,anneal --budget-s 30 -o pol\n"
-                "tunecost policies --stop statistical --compile-factor 16 -o pol-par\n"
+                "tunecost policies --stop statistical --compile pipelined -c 16 -o pol-par\n"
                 "tunecost policies --runs 30 --seed 7 -j 1 -o pol-seq          # the same bytes as with -j 2\n",
     .min_operands = 0,
     .max_operands = 1,
@@ -222,12 +234,14 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const stru
         return tc_seterr("%s: path too long", dir);
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
-    fprintf(fp, "# tunecost policies: %s (%s)%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, "
-                "seed %llu, failed cost %s\n",
+    fprintf(fp, "# tunecost policies: %s (%s)%s%s; budget %g s, rep %g ms, compile %s x%d (compile model %s), "
+                "stop rule %s, %d runs, seed %llu, failed cost %s, truth %s\n",
             trace_path(t), trace_get_meta(t)->device_name, prior_path != NULL ? "; transfer from " : "",
-            prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule],
-            s->runs, (unsigned long long)s->seed,
-            s->failed_cost == SIM_FAILED_TRITON ? "triton (failed configurations compile)" : "none");
+            prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, sim_compile_name(s->compile),
+            s->compile == SIM_COMPILE_SEQUENTIAL ? 1 : s->compile_jobs, sim_compile_model_name(s->compile_model),
+            stop_name[s->stop_rule], s->runs, (unsigned long long)s->seed,
+            s->failed_cost == SIM_FAILED_TRITON ? "triton (failed configurations compile)" : "none",
+            sim_estimator_name(s->truth));
     pol_write_curves(fp, c, n);
     if (tc_atomic_commit(&a) != 0 || write_scores(dir, c, n, atm) != 0)
         return -1;
@@ -396,6 +410,23 @@ static int policies_run(const struct policies_opts *o, const struct pol_data *d,
     return n_done;
 }
 
+/* The notes on stderr: simulate's on the compile times this trace lacks (imputed), and one when --rep-ms asks for
+ * more than the trace recorded per configuration (what is replayed then). */
+static void policies_notes(const struct trace *t, const struct pol_settings *s)
+{
+    long pairs, no_iso, failed, failed_nc;
+    sim_trace_imputed(t, &pairs, &no_iso, &failed, &failed_nc);
+    sim_note_imputed(stderr, "policies", no_iso, failed_nc,
+                     s->compile == SIM_COMPILE_SEQUENTIAL && s->compile_model == SIM_CM_MEASURED,
+                     s->failed_cost == SIM_FAILED_TRITON, trace_get_meta(t)->compile_jobs);
+    double rec = trace_get_meta(t)->rep_ms;
+    if (isfinite(rec) && rec > 0 && s->rep_ms > rec)
+        fprintf(stderr, "tunecost policies: note: --rep-ms %g is beyond the %g ms of timed executions the trace "
+                        "recorded per configuration; a configuration is replayed with all its recorded executions "
+                        "(about %g ms), so repetition times above %g ms (halving and hyperband scale theirs) all "
+                        "give the same steps\n", s->rep_ms, rec, rec, rec);
+}
+
 int cmd_policies(int argc, char **argv)
 {
     struct policies_opts o = {0};
@@ -412,10 +443,13 @@ int cmd_policies(int argc, char **argv)
     memset(&od, 0, sizeof od);
     memset(curves, 0, sizeof curves);
     pol_settings_default(&o.s);
+    o.s.compile_jobs = 16; /* as simulate's --compile-factor; sequential (the default) ignores it */
     if ((rc = tc_cli_parse(&policies_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
         return rc;
     /* The default TRACE: the shipped full-space H200 trace with the H100's as the prior, else the reference. */
     o.s.failed_cost = (enum sim_failed_cost)o.failed_cost;
+    o.s.compile_model = (enum sim_compile_model)o.compile_model;
+    o.s.compile = sim_compile_for_model(o.s.compile_model, (enum sim_compile)o.compile);
     if (first < argc) {
         path = argv[first];
     } else if (pol_shipped_default(full_buf, other_buf, sizeof full_buf) == 0) {
@@ -434,6 +468,8 @@ int cmd_policies(int argc, char **argv)
         rc = tc_err_exit_code();
         goto out;
     }
+    if (!o.quiet)
+        policies_notes(t, &o.s);
     if (o.prior != NULL && ((other = trace_open(o.prior)) == NULL || pol_data_set_prior(d, t, other) != 0)) {
         fprintf(stderr, "tunecost policies: --transfer-from: %s\n", tc_errmsg());
         goto out;

@@ -312,14 +312,8 @@ static void note_missing(const struct sim_data *d, const struct sim_settings *s,
     for (int i = 0; i < s->n_scenarios; i++)
         seq |= s->scenarios[i].compile == SIM_COMPILE_SEQUENTIAL;
     sim_data_missing(d, &no_iso, &failed_no_compile);
-    if (no_iso > 0 && seq && s->compile_model == SIM_CM_MEASURED)
-        fprintf(stderr, "tunecost simulate: note: %ld (input, configuration) pairs have no isolated (1-worker) "
-                        "compile time; sequential charges their compile_ms, measured with %d workers\n", no_iso,
-                compile_jobs);
-    if (failed_no_compile > 0 && s->failed_cost == SIM_FAILED_TRITON)
-        fprintf(stderr, "tunecost simulate: note: %ld failed (input, configuration) pairs have no compile time (a "
-                        "trace collected without --compile-invalid); each is charged the median compile time of "
-                        "its input's valid configurations\n", failed_no_compile);
+    sim_note_imputed(stderr, "simulate", no_iso, failed_no_compile, seq && s->compile_model == SIM_CM_MEASURED,
+                     s->failed_cost == SIM_FAILED_TRITON, compile_jobs);
 }
 
 /* The indices of the inputs named by --input (a comma-separated list of shapes); 0, or -1 with tc_errmsg(). */
@@ -363,7 +357,8 @@ static int resolve_inputs(const struct trace *t, const char *path, const char *i
 /* The replay's tables from the trace at path (closed before returning: the data keep no pointer into it).
  * NULL with tc_errmsg() on failure. */
 static struct sim_data *simulate_load(struct simulate_opts *o, const char *path, struct progress_state *ps,
-                                      double *t_load, double *t_build, int *compile_jobs)
+                                      double *t_load, double *t_build, int *compile_jobs,
+                                      double *rec_rep_ms)
 {
     double t0 = tc_now_s();
     struct trace *t;
@@ -379,6 +374,7 @@ static struct sim_data *simulate_load(struct simulate_opts *o, const char *path,
         return NULL;
     *t_load = tc_now_s() - t0;
     *compile_jobs = trace_get_meta(t)->compile_jobs;
+    *rec_rep_ms = trace_get_meta(t)->rep_ms;
     if (o->input != NULL && resolve_inputs(t, path, o->input, idx, (int)(sizeof idx / sizeof idx[0]), &n_idx) != 0)
         goto out;
     if (ps->on)
@@ -435,6 +431,7 @@ int cmd_simulate(int argc, char **argv)
     struct progress_state ps = {0, 0};
     double t_load = 0, t_build = 0;
     int compile_jobs = 0;
+    double rec_rep_ms = NAN;
 
     memset(&od, 0, sizeof od);
     sim_settings_default(&o.s);
@@ -450,7 +447,7 @@ int cmd_simulate(int argc, char **argv)
     }
     rc = 2;
     ps.on = !o.quiet && isatty(STDERR_FILENO);
-    if ((d = simulate_load(&o, path, &ps, &t_load, &t_build, &compile_jobs)) == NULL ||
+    if ((d = simulate_load(&o, path, &ps, &t_load, &t_build, &compile_jobs, &rec_rep_ms)) == NULL ||
         simulate_check_inputs(d, path) != 0) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         if (first >= argc && access(path, F_OK) != 0)
@@ -461,6 +458,11 @@ int cmd_simulate(int argc, char **argv)
     }
     rc = 1;
     note_missing(d, &o.s, compile_jobs);
+    if (isfinite(rec_rep_ms) && rec_rep_ms > 0 && o.s.exec_ms_hi > rec_rep_ms)
+        fprintf(stderr, "tunecost simulate: note: EXEC_TIME up to %g ms is beyond the %g ms of timed executions the "
+                        "trace recorded per configuration; a configuration whose recorded executions sum to no more "
+                        "than EXEC_TIME is replayed with all of them (points.tsv counts it as short)\n",
+                o.s.exec_ms_hi, rec_rep_ms);
     /* Status on stderr (settings, timings, what was written); the summary table on stdout; data in files. */
     if (!o.quiet) {
         fprintf(stderr, "tunecost simulate: %s\n", path);

@@ -93,6 +93,13 @@ void sim_clock_step(struct sim_clock *k, int compiled, struct sim_compile_ms c, 
     }
 }
 
+void sim_clock_bench(struct sim_clock *k, double bench_ms)
+{
+    k->sum_bench_ms += bench_ms;
+    if (k->model == SIM_COMPILE_PIPELINED)
+        k->gpu_ms += bench_ms;
+}
+
 double sim_clock_ms(const struct sim_clock *k)
 {
     return sim_compile_total_ms(k->model, k->factor, k->n, k->sum_seq_ms, k->sum_par_ms, k->sum_bench_ms,

@@ -71,20 +71,25 @@ int pol_config_at(const struct pol_view *v, const int *vidx)
     return -1;
 }
 
+int pol_compile_factor(const struct pol_settings *s)
+{
+    int f = s->sim_costs ? s->compile_factor : s->compile_jobs;
+    return f > 0 ? f : 1;
+}
+
 double pol_visit_compile_ms(const struct pcfg *c, const struct pol_settings *s)
 {
-    if (s->failed_cost == SIM_FAILED_TRITON)
-        return c->charge[SIM_CM_PAPER].par_ms / s->compile_jobs;
-    return c->status == TRACE_OUT_OF_RESOURCES ? 0 : c->compile_ms / s->compile_jobs;
+    const struct sim_compile_ms *ch = &c->charge[s->compile_model];
+    if (!sim_failed_compiles(s->failed_cost, c->status))
+        return 0;
+    /* the analytic baseline's per-visit charge: sequential adds each compile; the parallel models are shared out
+     * over the workers (their list schedule is not additive: this is the baseline's approximation) */
+    return s->compile == SIM_COMPILE_SEQUENTIAL ? ch->seq_ms : ch->par_ms / pol_compile_factor(s);
 }
 
 double pol_visit_fail_ms(const struct pcfg *c, const struct pol_settings *s)
 {
-    if (c->status == TRACE_OK)
-        return 0;
-    if (s->failed_cost == SIM_FAILED_TRITON || c->status == TRACE_LAUNCH_ERROR || c->status == TRACE_WRONG_RESULT)
-        return c->fail_ms;
-    return 0;
+    return sim_failed_launch_ms(s->failed_cost, c->status, c->fail_ms);
 }
 
 void pol_settings_default(struct pol_settings *s)
@@ -107,7 +112,7 @@ void pol_settings_default(struct pol_settings *s)
     s->overhead = SIM_OVERHEAD_PAPER;
     s->compile_model = SIM_CM_MEASURED;
     s->failed_cost = SIM_FAILED_TRITON; /* a real tuner pays for what fails (Triton compiles it first) */
-    s->truth = SIM_ESTIMATOR_MEDIAN;
+    s->truth = SIM_ESTIMATOR_MEAN; /* the statistic the engine's estimate is (the running mean) */
     s->atm_cutoff = 0.95;
     s->atm_points = 100;
     s->atm_boot = 1000;

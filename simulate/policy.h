@@ -133,7 +133,8 @@ struct pol_settings {
     double budget_s;          /* tuning-time budget per run: a step that would pass it is not charged, the run
                                * ends, and the run is counted as stopped by the budget */
     double rep_ms;            /* repetition time per configuration (policies may scale it) [100] */
-    int compile_jobs;         /* parallel compilation: compile time is divided by this (>= 1) [1] */
+    int compile_jobs;         /* compile workers of the parallel compile models (`compile`), without sim_costs
+                               * (>= 1) [1] */
     enum pol_stop_rule stop_rule;
     int es_num;               /* early stopping: executions before the check [5] */
     double es_threshold;      /* early stopping: threshold [1.5] */
@@ -152,10 +153,12 @@ struct pol_settings {
      * the configurations benchmarked before, and more than es_num would run); the budget is checked per step;
      * failed configurations are charged per failed_cost and speedups scored by `truth`. */
     int sim_costs;
-    enum sim_compile compile;     /* [SIM_COMPILE_SEQUENTIAL] */
+    enum sim_compile compile;     /* how compile time adds to tuning time, through simulate's clock (sim_cost.h):
+                                   * sequential charges the isolated times, parallel and pipelined a list schedule
+                                   * of the contended ones on pol_compile_factor workers [SIM_COMPILE_SEQUENTIAL] */
     int compile_factor;           /* [16] */
     enum sim_overhead overhead;   /* [SIM_OVERHEAD_PAPER] */
-    enum sim_compile_model compile_model; /* sim_costs only: which compile times the models charge, as
+    enum sim_compile_model compile_model; /* which compile times the models charge, as
                                    * simulate's --compile-model [SIM_CM_MEASURED] */
     enum sim_failed_cost failed_cost; /* SIM_FAILED_TRITON: a failed configuration costs its compile (every
                                    * status; none recorded: the input's median) plus its failed launch's wall_ms,
@@ -164,8 +167,10 @@ struct pol_settings {
                                    * is known_invalid (a tuner's restrictions exclude it). Both cost models read
                                    * it (simulate draws no failed configuration under NONE) [SIM_FAILED_TRITON:
                                    * a real tuner pays for the configurations that fail, as Triton compiles them] */
-    enum sim_estimator truth;     /* sim_costs only: the truth speedups are scored by (simulate's --truth); the
-                                   * engine's own scoring is the median [SIM_ESTIMATOR_MEDIAN] */
+    enum sim_estimator truth;     /* the truth every speedup is scored by (simulate's --truth): the statistic of
+                                   * all of a configuration's timed executions; the engine ranks by the mean of
+                                   * those it took, so the mean (the default) makes exhaustive search end at 1.0
+                                   * [SIM_ESTIMATOR_MEAN] */
     /* the methodology's score (score_atm.h; its baseline charges the engine's own costs, also with sim_costs): */
     double atm_cutoff;            /* the fraction of the way from the median to the optimum where the range ends [0.95] */
     int atm_points;               /* times in each input's linear range; 0: the score is not computed [100] */

@@ -91,7 +91,7 @@ void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const 
         for (int k = 0; k < nc; k++) {
             cost[k] = pol_visit_cost_ms(&in->c[k], s);
             if (in->c[k].status == TRACE_OK) {
-                sp[nv++] = in->opt_ms / in->c[k].true_ms;
+                sp[nv++] = pol_opt_ms(in, s) / pol_truth_ms(&in->c[k], s);
                 a += cost[k];
             } else {
                 nf++;
@@ -153,7 +153,7 @@ void pol_baseline_cached(const struct pol_data *d, const struct pol_settings *s,
         return;
     }
     pthread_mutex_lock(&bc->mu);
-    if (bc->out == NULL || bc->n != n || bc->rep_ms != s->rep_ms || bc->compile_jobs != s->compile_jobs ||
+    if (bc->out == NULL || bc->n != n || bc->rep_ms != s->rep_ms || bc->compile_jobs != pol_cost_key(s) ||
         bc->failed_cost != (int)s->failed_cost || memcmp(bc->grid_s, grid_s, (size_t)n * sizeof *grid_s) != 0) {
         double *g = malloc((size_t)n * sizeof *g), *o = malloc((size_t)n * sizeof *o);
         if (g == NULL || o == NULL) {
@@ -171,7 +171,7 @@ void pol_baseline_cached(const struct pol_data *d, const struct pol_settings *s,
         bc->out = o;
         bc->n = n;
         bc->rep_ms = s->rep_ms;
-        bc->compile_jobs = s->compile_jobs;
+        bc->compile_jobs = pol_cost_key(s);
         bc->failed_cost = (int)s->failed_cost;
     }
     memcpy(out, bc->out, (size_t)n * sizeof *out);
@@ -205,7 +205,7 @@ int pol_baseline_sampled(const struct pol_data *d, const struct pol_settings *s,
         }
         for (int k = 0; k < nc; k++) {
             cost[k] = pol_visit_cost_ms(&in->c[k], s);
-            sp[k] = in->c[k].status == TRACE_OK ? in->opt_ms / in->c[k].true_ms : -1;
+            sp[k] = in->c[k].status == TRACE_OK ? pol_opt_ms(in, s) / pol_truth_ms(&in->c[k], s) : -1;
             if (sp[k] >= 0)
                 sorted[q++] = sp[k];
         }

@@ -73,43 +73,68 @@ static int incumbent_after(const struct pinput *in, const struct run_state *rs, 
     return prev;
 }
 
+static int bench_execs(const struct pinput *in, const struct pol_settings *s, struct run_state *rs, int k,
+                       double rep, double budget_ms, double *now_ms);
+
+/* The first visit of configuration k (bench_step): its compile through the run's clock, as simulate charges it
+ * (sim_clock_step: sequential the isolated time, parallel and pipelined the list schedule of the contended times;
+ * none for a configuration the failure-cost model does not compile), then a failed one's launch or a valid one's
+ * warm-up as benchmarking. *now: the clock, ms. Returns 1 when the budget ended the run, else 0. */
+static int visit_step(const struct pcfg *c, const struct pol_settings *s, struct run_state *rs, int k, double *now)
+{
+    double budget_ms = s->budget_s * 1e3;
+    struct sim_clock saved = rs->clock;
+    sim_clock_step(&rs->clock, sim_failed_compiles(s->failed_cost, c->status), c->charge[s->compile_model], 0);
+    if (sim_clock_ms(&rs->clock) > budget_ms) {
+        rs->clock = saved; /* the compile that would pass the budget is not charged */
+        return 1;
+    }
+    *now = sim_clock_ms(&rs->clock);
+    rs->visited[k] = 1;
+    rs->n_visited++;
+    double more = c->status != TRACE_OK ? pol_visit_fail_ms(c, s) : c->warm_ms;
+    if (c->status != TRACE_OK)
+        rs->failed[k] = 1;
+    if (more > 0 && *now + more > budget_ms)
+        return 1;
+    *now += more;
+    sim_clock_bench(&rs->clock, more);
+    return 0;
+}
+
 /* Benchmark configuration k for `rep` ms of timed executions (continuing after those already taken). Returns 1
- * when the budget ended the run (nothing of the step that would pass it is charged), else 0. */
+ * when the budget ended the run (nothing of the step that would pass it is charged), else 0. The run's clock
+ * (rs->clock) holds the tuning time: compiles by the compile model, everything else as benchmarking. */
 static int bench_step(const struct pinput *in, const struct pol_settings *s, struct run_state *rs, int k,
                       double rep, double *time_s)
 {
     const struct pcfg *c = &in->c[k];
-    double budget_ms = s->budget_s * 1e3, now = *time_s * 1e3;
-    if (!rs->visited[k]) { /* compile (and, for a known-invalid configuration, nothing else) */
-        double comp = pol_visit_compile_ms(c, s);
-        if (now + comp > budget_ms)
-            return 1;
-        now += comp;
-        rs->visited[k] = 1;
-        rs->n_visited++;
-        if (c->status != TRACE_OK) {
-            double fail = pol_visit_fail_ms(c, s);
-            if (fail > 0) {
-                if (now + fail > budget_ms) {
-                    *time_s = now * 1e-3;
-                    return 1;
-                }
-                now += fail;
-            }
-            rs->failed[k] = 1;
-            *time_s = now * 1e-3;
-            return 0;
+    double budget_ms = s->budget_s * 1e3, now = sim_clock_ms(&rs->clock), start;
+    if (!rs->visited[k]) {
+        int end = visit_step(c, s, rs, k, &now);
+        if (end || c->status != TRACE_OK) {
+            *time_s = now * 1e-3 > *time_s ? now * 1e-3 : *time_s;
+            return end;
         }
-        if (now + c->warm_ms > budget_ms) {
-            *time_s = now * 1e-3;
-            return 1;
-        }
-        now += c->warm_ms;
     }
+    start = now;
     if (rs->failed[k] || rs->dropped[k] || (rep <= 0 && rs->n_exec[k] > 0)) {
-        *time_s = now * 1e-3;
+        *time_s = now * 1e-3 > *time_s ? now * 1e-3 : *time_s;
         return 0;
     }
+    int end = bench_execs(in, s, rs, k, rep, budget_ms, &now);
+    sim_clock_bench(&rs->clock, now - start);
+    *time_s = now * 1e-3 > *time_s ? now * 1e-3 : *time_s; /* the ideal model's clock may step back */
+    return end;
+}
+
+/* The timed executions of bench_step from *now (ms): the paper's rule for `rep`, the stopping rule. Returns 1 when
+ * the budget ended the run, else 0. */
+static int bench_execs(const struct pinput *in, const struct pol_settings *s, struct run_state *rs, int k,
+                       double rep, double budget_ms, double *now_ms)
+{
+    const struct pcfg *c = &in->c[k];
+    double now = *now_ms;
     double used = 0;
     int j = rs->n_exec[k], other = -1;
     if (s->stop_rule == POL_STOP_STATISTICAL) { /* the best of the others is fixed while k is measured */
@@ -145,7 +170,7 @@ static int bench_step(const struct pinput *in, const struct pol_settings *s, str
         }
         double x = (double)c->x[j] * 1e-6;
         if (now + x + c->gap_ms > budget_ms) {
-            *time_s = now * 1e-3;
+            *now_ms = now;
             return 1;
         }
         now += x + c->gap_ms;
@@ -171,7 +196,7 @@ static int bench_step(const struct pinput *in, const struct pol_settings *s, str
             }
         }
     }
-    *time_s = now * 1e-3;
+    *now_ms = now;
     return 0;
 }
 
@@ -190,13 +215,10 @@ static int bench_step_sim(const struct pinput *in, const struct pol_settings *s,
     if (rs->visited[k])
         return 0; /* simulate benchmarks a configuration once */
     if (c->status != TRACE_OK) {
-        /* triton: as simulate charges it (compile + the failed launch); none: simulate draws valid
-         * configurations only, so charged as the engine does */
-        int triton = s->failed_cost == SIM_FAILED_TRITON;
-        double fail = triton || c->status == TRACE_LAUNCH_ERROR || c->status == TRACE_WRONG_RESULT ? c->fail_ms : 0;
-        struct sim_compile_ms cc = {c->compile_ms, c->compile_ms};
-        sim_clock_step(&rs->clock, triton || c->status != TRACE_OUT_OF_RESOURCES,
-                       triton ? c->charge[s->compile_model] : cc, fail);
+        /* as simulate charges it (compile + the failed launch, cost_overhead.c); under none simulate draws valid
+         * configurations only, and the engine charges the same rule */
+        sim_clock_step(&rs->clock, sim_failed_compiles(s->failed_cost, c->status), c->charge[s->compile_model],
+                       pol_visit_fail_ms(c, s));
         if (sim_clock_ms(&rs->clock) > s->budget_s * 1e3) {
             rs->clock = saved;
             return 1;
@@ -247,6 +269,14 @@ static int bench_step_sim(const struct pinput *in, const struct pol_settings *s,
     return 0;
 }
 
+/* The true speedup of incumbent k (-1: none yet, 0) under the one truth that also ranks (pol_settings.truth, the
+ * statistic of all its timed executions; the engine's estimate is the mean of those taken, and truth defaults to
+ * the mean: a run that measures every execution of every configuration ends at exactly 1, as in simulate). */
+static double pol_incumbent_speedup(const struct pinput *in, const struct pol_settings *s, int k)
+{
+    return k < 0 ? 0 : pol_opt_ms(in, s) / pol_truth_ms(&in->c[k], s);
+}
+
 /* One run of policy ops on input in; the step log receives (time, true speedup of the incumbent). */
 static int one_run(const struct pol_data *d, const struct pinput *in, const struct policy_ops *ops,
                    const struct pol_settings *s, gsl_rng *rng, struct step_log *log, long *n_steps,
@@ -268,15 +298,15 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
     rs.visited = calloc((size_t)nc, sizeof *rs.visited);
     rs.dropped = calloc((size_t)nc, sizeof *rs.dropped);
     rs.best_single_ms = rs.best_known_ms = INFINITY;
-    if (s->sim_costs) {
-        int f = s->compile_factor > 0 ? s->compile_factor : 1;
+    { /* the compile model's clock (sim_cost.h), as simulate's: both cost modes charge compiles through it */
+        int f = pol_compile_factor(s);
         rs.wfree_ms = malloc((size_t)f * sizeof *rs.wfree_ms);
         if (rs.wfree_ms != NULL)
             sim_clock_start(&rs.clock, s->compile, f, rs.wfree_ms);
     }
     if (rs.est_ms == NULL || rs.sum_ms == NULL || rs.sumsq_ms == NULL || rs.compile_ms == NULL || rs.n_exec == NULL ||
         rs.failed == NULL ||
-        rs.visited == NULL || rs.dropped == NULL || (s->sim_costs && rs.wfree_ms == NULL)) {
+        rs.visited == NULL || rs.dropped == NULL || rs.wfree_ms == NULL) {
         tc_seterr("policies: out of memory");
         goto out;
     }
@@ -329,9 +359,7 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
         v.best = incumbent_after(in, &rs, v.best, k);
         if (ops->observe != NULL)
             ops->observe(st, &v, k);
-        if (log_add(log, v.time_s, v.best < 0     ? 0
-                                   : s->sim_costs ? in->opt_truth_ms[s->truth] / in->c[v.best].truth_ms[s->truth]
-                                                  : in->opt_ms / in->c[v.best].true_ms) != 0) {
+        if (log_add(log, v.time_s, pol_incumbent_speedup(in, s, v.best)) != 0) {
             tc_seterr("policies: out of memory");
             goto out;
         }
@@ -422,7 +450,7 @@ static int atm_score_run(struct pol_job *jb, int i, int r, const struct pinput *
     const struct atm_frame *f = &jb->curve->atm[i];
     buf->n = 0;
     for (int e = 0; e < log->n; e++)
-        if (log_add(buf, log->t_s[e], log->speedup[e] > 0 ? in->opt_ms / log->speedup[e] : NAN) != 0)
+        if (log_add(buf, log->t_s[e], log->speedup[e] > 0 ? pol_opt_ms(in, jb->s) / log->speedup[e] : NAN) != 0)
             return tc_seterr("policies: out of memory");
     atm_run_ranks(f, buf->t_s, buf->speedup, buf->n,
                   jb->atm_rank + ((size_t)i * jb->s->runs + r) * (size_t)jb->s->atm_points);
@@ -498,7 +526,7 @@ static void *pol_worker(void *arg)
 static int frames_match(const struct pol_bcache *bc, const struct pol_data *d, const struct pol_settings *s)
 {
     return bc->frames != NULL && bc->n_frames == d->n_in && bc->f_rep_ms == s->rep_ms &&
-           bc->f_jobs == s->compile_jobs && bc->f_failed == (int)s->failed_cost && bc->f_points == s->atm_points &&
+           bc->f_jobs == pol_cost_key(s) && bc->f_failed == (int)s->failed_cost && bc->f_points == s->atm_points &&
            bc->f_cutoff == s->atm_cutoff && bc->f_budget_s == s->budget_s && bc->f_seed == s->seed;
 }
 
@@ -538,7 +566,7 @@ static void frames_to_cache(const struct pol_data *d, const struct pol_settings 
         bc->frames = f;
         bc->n_frames = d->n_in;
         bc->f_rep_ms = s->rep_ms;
-        bc->f_jobs = s->compile_jobs;
+        bc->f_jobs = pol_cost_key(s);
         bc->f_failed = (int)s->failed_cost;
         bc->f_points = s->atm_points;
         bc->f_cutoff = s->atm_cutoff;
@@ -573,7 +601,7 @@ static int atm_prepare(const struct pol_data *d, const struct pol_settings *s, s
         } else {
             for (int k = 0; k < in->n_cfg; k++) {
                 valid[k] = in->c[k].status == TRACE_OK;
-                tr[k] = in->c[k].true_ms;
+                tr[k] = pol_truth_ms(&in->c[k], s);
                 cost[k] = pol_visit_cost_ms(&in->c[k], s);
             }
             rc = atm_frame_init(&c->atm[i], in->n_cfg, valid, tr, cost, s->atm_cutoff, s->atm_points, s->budget_s,

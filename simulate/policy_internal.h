@@ -29,12 +29,15 @@ struct pcfg {
 };
 #define BLK 64
 
-/* The engine's own costs of a first visit to configuration c, beyond benchmarking (policy_engine.c and the analytic
- * baseline, policy_baseline.c): its compile time ÷ compile_jobs (an out-of-resources configuration: none, unless
- * failed_cost is SIM_FAILED_TRITON, which compiles it, a missing compile time then charged as the input's median),
- * and for a failed configuration its failed launch (launch errors and wrong results; every failure under triton). */
+/* The engine's costs of a first visit to configuration c, beyond benchmarking, for the analytic baseline and the
+ * methodology's frame (policy_baseline.c): the compile that s->compile charges (sim_compile_charge's seq_ms under
+ * sequential, par_ms ÷ the workers under the parallel models; none for a configuration the failure-cost model
+ * does not compile, sim_failed_compiles), and for a failed configuration its failed launch (sim_failed_launch_ms).
+ * The replay itself charges compiles through the run's clock (sim_clock_step, cost_compile.c), as simulate does. */
 double pol_visit_compile_ms(const struct pcfg *c, const struct pol_settings *s);
 double pol_visit_fail_ms(const struct pcfg *c, const struct pol_settings *s);
+/* The compile workers of s's parallel models: compile_factor with sim_costs, else compile_jobs (at least 1). */
+int pol_compile_factor(const struct pol_settings *s);
 
 struct pinput {
     int n_cfg, n_valid;
@@ -47,6 +50,23 @@ struct pinput {
     double opt_ms;
     double opt_truth_ms[3]; /* the best valid truth_ms, by enum sim_estimator */
 };
+
+/* The one truth of an evaluation (pol_settings.truth): configuration c's true time and the input's best, ms; every
+ * score (the curves, the analytic baseline, the methodology's frames) divides these. */
+static inline double pol_truth_ms(const struct pcfg *c, const struct pol_settings *s)
+{
+    return c->truth_ms[(unsigned)s->truth < 3 ? s->truth : SIM_ESTIMATOR_MEAN];
+}
+static inline double pol_opt_ms(const struct pinput *in, const struct pol_settings *s)
+{
+    return in->opt_truth_ms[(unsigned)s->truth < 3 ? s->truth : SIM_ESTIMATOR_MEAN];
+}
+/* The settings the per-visit costs and truths depend on beyond rep_ms and failed_cost, as one key for the caches
+ * (struct pol_bcache's compile_jobs and f_jobs): the workers, the compile model and its times, the truth. */
+static inline int pol_cost_key(const struct pol_settings *s)
+{
+    return pol_compile_factor(s) + 8192 * ((int)s->compile + 4 * ((int)s->compile_model + 2 * (int)s->truth));
+}
 
 struct pol_data {
     int n_in, n_params;

@@ -142,9 +142,21 @@ const char *sim_compile_model_name(enum sim_compile_model m);
 const char *sim_failed_cost_name(enum sim_failed_cost f);
 const char *sim_exec_dist_name(enum sim_exec_dist e);
 /* The same names as tables indexed by the enums, for the commands' option declarations (TC_ARG_NAME). */
+extern const char *const sim_compile_names[4];
 extern const char *const sim_compile_model_names[2];
 extern const char *const sim_failed_cost_names[2];
 extern const char *const sim_exec_dist_names[2];
+/* The (input, configuration) pairs of trace t whose compile charges a replay imputes (`info`, `simulate`,
+ * `policies`): *no_isolated of the *pairs lack an isolated (1-worker) compile time (sequential charges their
+ * compile_ms), *failed_no_compile of the *failed_pairs (no valid run) lack any compile time (charged the input's
+ * median valid one). A failing pair is one of the current runs' without a valid run. */
+struct trace;
+void sim_trace_imputed(const struct trace *t, long *pairs, long *no_isolated, long *failed_pairs,
+                       long *failed_no_compile);
+/* The notes on fp, once each, as `tunecost CMD: note: ...`: the isolated times missing (when seq_measured: a
+ * sequential model charges measured isolated times) and the failing pairs' compile times missing (when triton). */
+void sim_note_imputed(FILE *fp, const char *cmd, long no_isolated, long failed_no_compile, int seq_measured,
+                      int triton, int compile_jobs);
 /* --truth: like sim_estimator_parse, but names the option --truth. */
 int sim_truth_parse(const char *s, enum sim_estimator *out);
 const char *sim_overhead_name(enum sim_overhead o);
@@ -200,6 +212,13 @@ void sim_data_missing(const struct sim_data *d, long *n_no_isolated, long *n_fai
 /* The best valid configuration's true time under truth statistic `truth` (of all its timed executions), ms;
  * NaN if none valid. */
 double sim_data_optimal_ms(const struct sim_data *d, int input, enum sim_estimator truth);
+/* The exact expected speedup vs optimal (under `truth`) of random search drawing n_config configurations without
+ * replacement from input's pool (its valid ones, and its failed ones under SIM_FAILED_TRITON), when every estimate
+ * is its configuration's true time (no measurement noise: EXEC_TIME beyond every sum, or constant executions):
+ * Σ over valid ranks r of speedup_r · C(pool − r, N − 1) / C(pool, N), N = min(n_config, pool). The Monte Carlo
+ * replay's mean converges to it (tests/test-sim.c); NaN when memory is short. */
+double sim_random_search_expected(const struct sim_data *d, int input, int n_config, enum sim_failed_cost f,
+                                  enum sim_estimator truth);
 double sim_data_flops(const struct sim_data *d, int input);
 /* Bytes the data holds (tables included). */
 size_t sim_data_bytes(const struct sim_data *d);

@@ -15,6 +15,17 @@
  * at least 0 (ovh_ms and gap_ms as in struct sim_base). */
 double sim_overhead_ms(enum sim_overhead o, double ovh_ms, double gap_ms, int n_timed, int m);
 
+/* ---- failed configurations (cost_overhead.c) ---- */
+
+/* 1 when a failed configuration of trace status `status` is compiled (and charged its compile) under failure-cost
+ * model f: every one under SIM_FAILED_TRITON (Triton compiles a configuration before its launch fails); under
+ * SIM_FAILED_NONE all but an out-of-resources one (a tuner's restrictions exclude it before compiling). A valid
+ * configuration is always compiled. */
+int sim_failed_compiles(enum sim_failed_cost f, int status);
+/* What a failed configuration costs beyond its compile: its failed launch's wall_ms (0 when it has no run) under
+ * SIM_FAILED_TRITON, and for a launch error or a wrong result under SIM_FAILED_NONE; 0 for a valid one. */
+double sim_failed_launch_ms(enum sim_failed_cost f, int status, double wall_ms);
+
 /* ---- compile (cost_compile.c) ---- */
 
 /* A configuration's compile time as each model charges it (sim_compile_charge): seq_ms for sequential, par_ms
@@ -64,6 +75,9 @@ struct sim_clock {
 void sim_clock_start(struct sim_clock *k, enum sim_compile model, int factor, double *wfree_ms);
 /* Charge one configuration: its compile times (its first benchmark only: pass compiled = 1) and bench_ms. */
 void sim_clock_step(struct sim_clock *k, int compiled, struct sim_compile_ms c, double bench_ms);
+/* Charge bench_ms more of benchmarking on the GPU (after a step: a configuration benchmarked further, a failed
+ * launch, warm-up): every model adds it to the tuning time. */
+void sim_clock_bench(struct sim_clock *k, double bench_ms);
 /* The tuning time so far, ms (sim_compile_total_ms of the steps so far). */
 double sim_clock_ms(const struct sim_clock *k);
 

@@ -4,6 +4,7 @@
  * and Σx1..x_ESN, min x1..x_ESN for the drawn EARLY_STOP_NUM. The per-configuration records they start from
  * (true time, overheads, compile time) come from sim_table.c, which the policy engine shares. The raw executions
  * are not kept. Failed configurations are kept too, without tables, for --failed-cost triton. */
+#include "sim_cost.h"
 #include "sim_internal.h"
 #include "tc_err.h"
 #include "tc_opt.h"
@@ -305,7 +306,9 @@ static int build_input(struct build_job *bj, int q, struct sim_scratch *bs, stru
         return -1;
     for (int c = 0; c < n_cfg; c++) {
         const struct sim_base *b = &base[c];
-        double fail_ms = isfinite(b->wall_ms) && b->wall_ms > 0 ? b->wall_ms : 0;
+        /* the failed launch as the cost module charges it (failed configurations are drawn under triton only) */
+        double fail_ms = sim_failed_launch_ms(SIM_FAILED_TRITON, b->status,
+                                              isfinite(b->wall_ms) && b->wall_ms > 0 ? b->wall_ms : 0);
         if (b->status == TRACE_OK ? config_add(bj->d, bs, &bj->d->in[q], b, &bj->bytes[q])
                                   : failed_add(&bj->d->in[q], c, b->compile_ms, b->compile_isolated_ms, fail_ms,
                                                &bj->bytes[q]))
@@ -448,6 +451,41 @@ double sim_data_optimal_ms(const struct sim_data *d, int input, enum sim_estimat
 {
     return d->in[input].opt_ms[(unsigned)truth < 3 ? truth : SIM_ESTIMATOR_MEDIAN];
 }
+static int cmp_desc_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+double sim_random_search_expected(const struct sim_data *d, int input, int n_config, enum sim_failed_cost f,
+                                  enum sim_estimator truth)
+{
+    const struct sinput *in = &d->in[input];
+    int nv = 0, pool = 0;
+    double *sp = malloc(((size_t)in->n + 1) * sizeof *sp), e = 0, opt = sim_data_optimal_ms(d, input, truth);
+    if (sp == NULL)
+        return NAN;
+    for (int q = 0; q < in->n; q++) {
+        const struct sconf *c = &in->c[q];
+        if (c->failed && f == SIM_FAILED_NONE)
+            continue;
+        pool++;
+        if (!c->failed)
+            sp[nv++] = opt / (truth == SIM_ESTIMATOR_MEAN ? c->mean_ms : truth == SIM_ESTIMATOR_MIN ? c->min_ms
+                                                                                                  : c->true_ms);
+    }
+    qsort(sp, (size_t)nv, sizeof *sp, cmp_desc_d);
+    int n = n_config < pool ? n_config : pool;
+    /* the valid configuration of rank r (1 = fastest) is the best drawn when it is drawn and the r - 1 faster are
+     * not: C(pool - r, n - 1) / C(pool, n); failed configurations never win (a run of failures only: 0) */
+    double lnc = n >= 1 ? lgamma(pool + 1.0) - lgamma(n + 1.0) - lgamma((double)(pool - n) + 1) : 0;
+    for (int r = 1; n >= 1 && r <= nv && pool - r >= n - 1; r++)
+        e += sp[r - 1] * exp(lgamma((double)(pool - r) + 1) - lgamma((double)n) - lgamma((double)(pool - r - n + 1) + 1) -
+                             lnc);
+    free(sp);
+    return e;
+}
+
 double sim_data_flops(const struct sim_data *d, int input)
 {
     return d->in[input].flops;

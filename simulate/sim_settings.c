@@ -10,7 +10,8 @@
 
 /* The models' names, indexed by their enums (sim.h); tc_parse_name and tc_name_of do the lookups. */
 #define N_OF(a) ((int)(sizeof(a) / sizeof *(a)))
-static const char *const compile_names[] = {"sequential", "parallel", "pipelined", "ideal"};
+const char *const sim_compile_names[4] = {"sequential", "parallel", "pipelined", "ideal"};
+#define compile_names sim_compile_names
 const char *const sim_compile_model_names[2] = {"measured", "paper"};
 const char *const sim_failed_cost_names[2] = {"triton", "none"};
 const char *const sim_exec_dist_names[2] = {"uniform", "log"};

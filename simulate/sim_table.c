@@ -155,3 +155,35 @@ int sim_table_input(const struct trace *t, int input, struct sim_scratch *bs, st
     }
     return 0;
 }
+
+void sim_trace_imputed(const struct trace *t, long *pairs, long *no_isolated, long *failed_pairs,
+                       long *failed_no_compile)
+{
+    int n_cfg = trace_n_configs(t), n_in = trace_n_inputs(t);
+    long *valid = calloc((size_t)(n_cfg > 0 ? n_cfg : 1), sizeof *valid);
+    *pairs = *no_isolated = *failed_pairs = *failed_no_compile = 0;
+    for (size_t r = 0; valid != NULL && r < trace_n_runs(t); r++)
+        if (trace_run_valid(t, r) && trace_run(t, r)->config >= 0 && trace_run(t, r)->config < n_cfg)
+            valid[trace_run(t, r)->config]++;
+    for (int c = 0; c < n_cfg; c++) {
+        double cm = trace_config(t, c)->compile_ms;
+        long ok = valid == NULL ? 0 : valid[c] < n_in ? valid[c] : n_in, failed = n_in - ok;
+        *pairs += n_in;
+        *no_isolated += isnan(trace_compile_isolated_ms(t, c)) ? n_in : 0;
+        *failed_pairs += failed;
+        *failed_no_compile += isfinite(cm) && cm > 0 ? 0 : failed;
+    }
+    free(valid);
+}
+
+void sim_note_imputed(FILE *fp, const char *cmd, long no_isolated, long failed_no_compile, int seq_measured,
+                      int triton, int compile_jobs)
+{
+    if (no_isolated > 0 && seq_measured)
+        fprintf(fp, "tunecost %s: note: %ld (input, configuration) pairs have no isolated (1-worker) compile time; "
+                    "sequential charges their compile_ms, measured with %d workers\n", cmd, no_isolated, compile_jobs);
+    if (failed_no_compile > 0 && triton)
+        fprintf(fp, "tunecost %s: note: %ld failed (input, configuration) pairs have no compile time (a trace "
+                    "collected without --compile-invalid); each is charged the median compile time of its input's "
+                    "valid configurations\n", cmd, failed_no_compile);
+}

@@ -11,7 +11,10 @@ the ideal parallel model, ranked by the mean and scored by the median) and the d
 parallel model (failed configurations drawn and charged their compile time, the median of the input's valid ones
 where none is recorded, plus their run's wall_ms; sequential on isolated compile times where the trace has them;
 ranked and scored by the mean). The list-scheduled parallel model depends on the draw order and is checked by
-tests/test-sim.c instead.
+tests/test-sim.c instead. It also recomputes what `tunecost policies --policies exhaustive` charges under its defaults
+(the same cost module: sequential compiles on isolated times, failed configurations compiled and charged their
+run's wall_ms, warm-up and the executions the paper's rule takes for --rep-ms, each with its overhead) and checks
+that a budget between two inputs' independent times stops exactly the inputs above it.
 
     sim-crosscheck.py TUNECOST TEST_SIM            two random traces (written by test-sim-trace --write-random-trace)
     sim-crosscheck.py TUNECOST TEST_SIM TRACE.h5   a given trace instead (all inputs and its first input)
@@ -67,6 +70,7 @@ def per_input_models(f):
             ovh = float(row["wall_ms"]) - x.sum() / 1e6
             gaps = ovh - allx[:nu].sum() / 1e6
             confs.append({
+                "warm": allx[:nu].sum() / 1e6 + nu * (gaps / (n + nu) if gaps > 0 else 0.0),
                 "cum": np.cumsum(x),
                 "ovh": max(ovh, 0.0),
                 "gap": gaps / (n + nu) if gaps > 0 else 0.0,
@@ -215,6 +219,58 @@ def check_run(tunecost, trace, models, flops, dims, seed, model, mode, out):
     return failures, checked
 
 
+def exhaustive_times(models, rep_ms=100.0):
+    """Per input with a valid configuration: the tuning time (s) of `tunecost policies --policies exhaustive` under
+    its defaults (sequential compilation on isolated compile times where the trace has them, else compile_ms;
+    failed configurations compiled and charged their run's wall_ms; a failed one without a compile time charged the
+    median of what sequential charges the valid ones), each valid configuration charged its warm-up (the untimed
+    executions, each with the per-execution gap) and the executions the paper's rule takes for rep_ms, each with
+    the gap. Every configuration is visited once."""
+    out = []
+    for confs, failed in models:
+        if not confs:
+            continue
+        seq = [c["iso"] if math.isfinite(c["iso"]) else c["compile"] for c in confs]
+        med_seq = median_finite(seq)
+        t = 0.0
+        for c, sc in zip(confs, seq):
+            cum = c["cum"]
+            j = int(np.searchsorted(cum, rep_ms * 1e6, side="right")) + 1  # first prefix above rep_ms
+            j = min(j, c["n"])
+            t += sc + c["warm"] + cum[j - 1] / 1e6 + j * c["gap"]
+        for fl in failed:
+            sc = fl["iso"] if math.isfinite(fl["iso"]) else fl["compile"] if math.isfinite(fl["compile"]) and \
+                fl["compile"] > 0 else med_seq
+            t += sc + fl["fail"]
+        out.append(t / 1e3)
+    return out
+
+
+def check_policies(tunecost, trace, models, tmp):
+    """`tunecost policies --policies exhaustive` charges what exhaustive_times says: with the budget between two
+    inputs' independent times, exactly the inputs above it stop on the budget (scores.tsv budget_stops), and with
+    the budget just above the largest none does, ending at speedup 1. Returns (mismatches, checks)."""
+    times = sorted(exhaustive_times(models))
+    bad = 0
+    cuts = [(times[-1] * (1 + 1e-9), 0)]
+    for k in range(len(times) - 1):
+        if times[k + 1] > times[k] * (1 + 1e-6):
+            cuts.append(((times[k] + times[k + 1]) / 2, len(times) - 1 - k))
+    cuts.append((times[0] * (1 - 1e-6), len(times)))
+    for budget, want in cuts:
+        out = os.path.join(tmp, "pol-%g" % budget)
+        subprocess.run([tunecost, "policies", trace, "--policies", "exhaustive", "--budget-s", "%.17g" % budget,
+                        "-r", "1", "--score", "area", "--no-figures", "-q", "-f", "-o", out], check=True)
+        rows = read_points(os.path.join(out, "scores.tsv"))
+        got = int(float(rows[0]["budget_stops"]))
+        fin = float(rows[0]["final_speedup"])
+        if got != want or (want == 0 and fin != 1.0):
+            print("policies exhaustive, budget %.6f s: %d budget stops (expected %d), final speedup %r" %
+                  (budget, got, want, fin))
+            bad += 1
+    return bad, len(cuts)
+
+
 def main():
     if len(sys.argv) not in (3, 4):
         print(__doc__)
@@ -232,6 +288,9 @@ def main():
                 models = per_input_models(f)
                 flops = f["inputs"]["flops"]
                 dims = f["dims"][:]
+            f1, c1 = check_policies(tunecost, trace, models, tmp)
+            failures += f1
+            checked += c1
             for model in ("paper", "default"):
                 for mode in ("0", "all"):
                     out = os.path.join(tmp, "out-%d-%s-%s" % (seed, model, mode))

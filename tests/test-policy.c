@@ -498,9 +498,11 @@ START_TEST(test_policy_random_agrees_with_analytic_baseline)
     pol_grid(0.05, 60, 40, grid);
     ck_assert_int_eq(pol_evaluate(d, policy_find("random"), &s, grid, &c), 0);
     ck_assert(agrees(&c, c.baseline, grid, 40, 1));
+    s.compile = SIM_COMPILE_PARALLEL; /* compile times shared out over 4 workers */
     s.compile_jobs = 4;
     pol_baseline(d, &s, grid, 40, other);
     ck_assert(!agrees(&c, other, grid, 40, 0));
+    s.compile = SIM_COMPILE_SEQUENTIAL;
     s.compile_jobs = 1;
     s.runs = 30;
     s.threads = 1;
@@ -981,6 +983,55 @@ START_TEST(test_policy_transfer_from_a_trace_with_other_configurations)
 }
 END_TEST
 
+
+START_TEST(test_policy_exhaustive_charges_simulates_compiles_and_ends_at_one)
+{
+    /* data/gemm-h100-compile.h5 records every configuration's isolated (1-worker) and contended (16-worker) compile
+     * time (one input, 100 configurations, 42 of them out of resources). Exhaustive search with no budget that
+     * binds ends at exactly 1.0 (one truth ranks and scores), and under the sequential model its tuning time is
+     * the isolated compiles plus at most every run's recorded wall time: more than the isolated sum, less than the
+     * contended sum the engine charged before. Under pipelined x16 it is less than the sequential time. */
+    const char *dir = getenv("TUNECOST_DATA_DIR");
+    char path[4096];
+    if (dir == NULL)
+        return;
+    snprintf(path, sizeof path, "%s/gemm-h100-compile.h5", dir);
+    if (access(path, R_OK) != 0)
+        return;
+    struct trace *t = trace_open(path);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    double iso = 0, cont = 0, wall = 0, time_s, sp, seq_s;
+    for (int c = 0; c < trace_n_configs(t); c++) {
+        iso += trace_compile_isolated_ms(t, c);
+        cont += trace_config(t, c)->compile_ms;
+    }
+    for (size_t r = 0; r < trace_n_runs(t); r++)
+        wall += trace_run(t, r)->wall_ms;
+    ck_assert(isfinite(iso) && iso < cont);
+    struct pol_data *d = pol_data_from_trace(t);
+    ck_assert_msg(d != NULL, "%s", tc_errmsg());
+    struct pol_settings s;
+    pol_settings_default(&s);
+    s.budget_s = 1e6;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    ck_assert_int_eq(pol_run(d, 0, policy_find("exhaustive"), &s, rng, &seq_s, &sp), 0);
+    ck_assert(sp == 1.0);
+    ck_assert_msg(seq_s * 1e3 > iso && seq_s * 1e3 <= iso + wall && seq_s * 1e3 < cont, "%g s vs isolated %g ms, "
+                  "contended %g ms, wall %g ms", seq_s, iso, cont, wall);
+    s.budget_s = (iso + wall) * 1e-3; /* enough for the sequential model: no budget stop */
+    ck_assert_int_eq(pol_run(d, 0, policy_find("exhaustive"), &s, rng, &time_s, &sp), 0);
+    ck_assert(sp == 1.0 && time_s == seq_s);
+    s.budget_s = 1e6;
+    s.compile = SIM_COMPILE_PIPELINED;
+    s.compile_jobs = 16;
+    ck_assert_int_eq(pol_run(d, 0, policy_find("exhaustive"), &s, rng, &time_s, &sp), 0);
+    ck_assert(sp == 1.0 && time_s < seq_s);
+    gsl_rng_free(rng);
+    pol_data_free(d);
+    trace_close(t);
+}
+END_TEST
+
 static void setup(void)
 {
     tt_tmpdir_make("test-policy");
@@ -1007,6 +1058,7 @@ int main(int argc, char **argv)
     if (argc > 2) { /* the shipped traces' folder: the default full-space trace, when one is shipped */
         char path[4096], prior[4096];
         setenv("TUNECOST_DATA_DIR", argv[2], 1);
+        tcase_add_test(tc, test_policy_exhaustive_charges_simulates_compiles_and_ends_at_one);
         if (pol_shipped_default(path, prior, sizeof path) == 0 && strstr(path, "-full.h5") != NULL)
             tcase_add_test(tc, test_policy_full_space_neighbours_are_real);
         else

@@ -454,6 +454,10 @@ START_TEST(test_sim_monte_carlo_order_statistics)
         r = sim_run(d, &s, NULL, NULL);
         ck_assert_msg(r != NULL, "%s", tc_errmsg());
         p = &r->points[0];
+        /* simulate's own closed form (sim_random_search_expected) is the one above */
+        ck_assert_msg(fabs(sim_random_search_expected(d, 0, n, s.failed_cost, s.truth) - expect) < 1e-12,
+                      "N = %d: sim_random_search_expected %.15f vs %.15f", n, sim_random_search_expected(d, 0, n,
+                      s.failed_cost, s.truth), expect);
         if (n == v) {
             ck_near(p->speedup, 1.0);
         } else {
@@ -466,6 +470,59 @@ START_TEST(test_sim_monte_carlo_order_statistics)
                           p->speedup, half, p->speedup_lo, p->speedup_hi);
             ck_assert_msg(p->speedup_hi - p->speedup_lo < 0.05, "CI too wide to test anything");
         }
+        sim_result_free(r);
+        sim_data_free(d);
+    }
+}
+END_TEST
+
+/* The same with failures drawn (--failed-cost triton): V = 12 valid configurations as above and F = 6 failed ones
+ * (never the winner; a run that draws only failures scores 0). The valid one of rank k is the best drawn with
+ * probability C(V + F - k, N - 1) / C(V + F, N). simulate's closed form (sim_random_search_expected) equals this
+ * sum, and the Monte Carlo replay's mean agrees with it within its 99.9% CI, for N = 1, 3, 7 and 18 (all). */
+START_TEST(test_sim_monte_carlo_order_statistics_with_failures)
+{
+    static const int ns[] = {1, 3, 7, 18};
+    const int v = 12, f = 6;
+    uint64_t x[12][40];
+    for (int k = 0; k < v; k++)
+        for (int i = 0; i < 40; i++)
+            x[k][i] = (uint64_t)((1 + 0.75 * (k + 1)) * (double)MS);
+    for (size_t q = 0; q < sizeof ns / sizeof ns[0]; q++) {
+        int n = ns[q];
+        double expect = 0;
+        struct sim_settings s;
+        struct sim_data *d;
+        struct sim_result *r;
+        for (int k = 1; k <= v; k++)
+            expect += choose(v + f - k, n - 1) / choose(v + f, n) * (1 + 0.75) / (1 + 0.75 * k);
+        sim_settings_default(&s);
+        fixed(&s, n, 20);
+        s.failed_cost = SIM_FAILED_TRITON;
+        s.samples = 1;
+        s.runs = 3000;
+        s.seed = 777;
+        s.n_scenarios = 0;
+        scen(&s, 0, "baseline", 1);
+        d = sim_data_new(&s);
+        ck_assert_int_eq(sim_data_add_input(d, "x", 1e9), 0);
+        for (int c = 0; c < v + f; c++) {
+            if (c % 3 == 2)
+                ck_assert_int_eq(sim_data_add_failed(d, 0, c, 10, 10, 1), 0);
+            else
+                add_const(d, 0, c, 10, 1, x[(c - c / 3) % v], 40);
+        }
+        double closed = sim_random_search_expected(d, 0, n, SIM_FAILED_TRITON, s.truth);
+        ck_assert_msg(fabs(closed - expect) < 1e-12, "N = %d: %.15f vs %.15f", n, closed, expect);
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        const struct sim_point *p = &r->points[0];
+        double half = (p->speedup_hi - p->speedup_lo) / 2 * 3.2905 / 1.9608;
+        if (n == v + f)
+            ck_near(p->speedup, 1.0);
+        else
+            ck_assert_msg(fabs(p->speedup - closed) <= half, "N = %d: closed form %.6f outside mean %.6f +- %.6f",
+                          n, closed, p->speedup, half);
         sim_result_free(r);
         sim_data_free(d);
     }
@@ -1010,6 +1067,7 @@ int main(void)
     tcase_add_test(tc, test_sim_pipelined);
     tcase_add_test(tc, test_sim_overhead_per_exec);
     tcase_add_test(tc, test_sim_monte_carlo_order_statistics);
+    tcase_add_test(tc, test_sim_monte_carlo_order_statistics_with_failures);
     tcase_add_test(tc, test_sim_threads_identical);
     tcase_add_test(tc, test_sim_shared_draws);
     tcase_add_test(tc, test_sim_bad_settings);

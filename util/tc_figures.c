@@ -9,7 +9,8 @@
 const struct tc_figure tc_figures[] = {
     {"fig1-split", "fig1-split.gp", "fig1-split.tsv", "Where tuning time goes, per input (paper Figure 1)",
      "Per input, summed over its valid runs: repetition (timed executions), overhead (wall time minus timed "
-     "executions, warm-up included) and compilation of the configurations measured on it; the lower panel leaves "
+     "executions, warm-up included) and compilation of every configuration of the input, the failing ones "
+     "included (a tuner compiles them too); the lower panel leaves "
      "compilation out, so repetition and overhead can be compared.",
      NULL},
     {"fig2-estimate", "fig2-estimate.gp", "fig2-estimate.tsv",
@@ -41,8 +42,9 @@ const struct tc_figure tc_figures[] = {
      "sim/input-baseline-frontier.tsv, sim/input-per-exec-frontier.tsv, sim/input-pipelined-frontier.tsv, "
      "sim/input-parallel-frontier.tsv",
      "The frontier under other cost models (beyond the paper)",
-     "Frontiers for the single input: the paper's model, overhead charged per execution actually run (per-exec), "
-     "pipelined compilation, and the paper's ideal parallel compilation.",
+     "Frontiers for the single input: sequential compilation (labelled the paper's model only under `--paper`), "
+     "overhead charged per execution actually run (per-exec), pipelined compilation, and parallel compilation "
+     "(list-scheduled; labelled the paper's ideal bound under compile model `paper`).",
      NEEDS_FLOPS},
     {"policies", "policies.gp", "policies-curves.tsv (`tunecost policies`: curves.tsv)",
      "Tuning policies: speedup relative to optimal over tuning time (beyond the paper)",
@@ -53,7 +55,7 @@ const struct tc_figure tc_figures[] = {
      "Two kernel families: what tuning buys (beyond the paper)",
      "Left: per input, the best configuration's TFLOP/s over cuBLAS's for each kernel family (landscapes.tsv). "
      "Right: each family's Pareto frontier of mean speedup relative to its own optimal vs mean tuning time, all "
-     "inputs, the paper's model (sim/all-baseline-frontier.tsv, sim/compare-baseline-frontier.tsv).",
+     "inputs, the `baseline` scenario (sim/all-baseline-frontier.tsv, sim/compare-baseline-frontier.tsv).",
      "needs a second kernel family's trace (--compare-trace); without one the section is left out"},
 };
 const int tc_n_figures = (int)(sizeof tc_figures / sizeof tc_figures[0]);
