@@ -115,6 +115,13 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "tunecost export: %s\n", tc_errmsg());
         goto out;
     }
+    if (exp_count(t, input) == 0) { /* an empty cache or result list: import refuses it, so no file */
+        char shape[128];
+        fprintf(stderr, "tunecost export: %s input %s: no configuration to export (the trace has none with a run or a "
+                "failure on this input)\n", trace_path(t),
+                tc_format_shape(trace_dims(t, input), trace_n_dims(t), shape, sizeof shape));
+        goto out;
+    }
     if (write_file(t, input, fmt == 1, o.out, &sum) != 0) {
         fprintf(stderr, "tunecost export: %s\n", tc_errmsg());
         rc = 1;

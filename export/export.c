@@ -7,6 +7,7 @@
 #include "trace.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void exp_ms_of_ns(FILE *fp, uint64_t ns)
@@ -19,6 +20,7 @@ int exp_entry_get(const struct trace *t, int input, int config, struct exp_entry
     const struct trace_config *cf = trace_config(t, config);
     long r = trace_find_run(t, input, config);
     memset(e, 0, sizeof *e);
+    e->objective = NAN;
     e->compile_ms = isfinite(cf->compile_ms) && cf->compile_ms > 0 ? cf->compile_ms : 0;
     if (r < 0) {
         if (cf->status == TRACE_OK)
@@ -41,7 +43,17 @@ int exp_entry_get(const struct trace *t, int input, int config, struct exp_entry
     e->timed_ns = trace_run_timed(t, (size_t)r);
     e->n_timed = run->n_timed;
     e->true_ms = trace_run_true_ns(t, (size_t)r) * 1e-6; /* an imported run's own time, else the median */
+    e->objective = trace_objective_is_metric(t) ? run->objective : NAN;
     return 1;
+}
+
+int exp_count(const struct trace *t, int input)
+{
+    int n = 0;
+    struct exp_entry e;
+    for (int c = 0; c < trace_n_configs(t); c++)
+        n += exp_entry_get(t, input, c, &e);
+    return n;
 }
 
 /* Kernel Tuner's failure markers (kernel_tuner/util.py), by trace status; Kernel Tuner has none for a wrong
@@ -78,17 +90,91 @@ static void write_times_array(FILE *fp, const struct exp_entry *e)
     fputc(']', fp);
 }
 
+/* Configuration c's value of parameter p as the trace holds it: a value table's JSON text ("a\\"b", 1.5, true),
+ * whatever its length, or an integer parameter's value written into buf. */
+static const char *value_text(const struct trace *t, int c, int p, char *buf, size_t len)
+{
+    const char *const *vals;
+    int n = trace_param_values(t, p, &vals);
+    int32_t v = trace_params(t, c)[p];
+    if (n > 0 && v >= 0 && v < n)
+        return vals[v];
+    snprintf(buf, len, "%d", (int)v);
+    return buf;
+}
+
 /* "NAME": value pairs of configuration c, comma-separated, no braces. */
 static void write_params(FILE *fp, const struct trace *t, int c)
 {
     for (int p = 0; p < trace_n_params(t); p++) {
+        char v[32];
         if (p > 0)
             fputc(',', fp);
-        char v[256];
         tc_json_str(fp, trace_param_name(t, p));
         fputc(':', fp);
-        tc_json_value(fp, trace_param_text(t, c, p, 1, v, sizeof v)); /* a value table's value, not its index */
+        tc_json_value(fp, value_text(t, c, p, v, sizeof v)); /* a value table's value, not its index */
     }
+}
+
+/* Python's repr() of the double a JSON number text denotes: the shortest digits that read back to it, fixed
+ * notation for decimal exponents -4 to 15 (always with a fraction: "1000.0"), else "1e+16", "1.5e-07". */
+static void py_float_repr(FILE *fp, double x)
+{
+    char e[40], dig[24];
+    int prec = 1, exp, nd = 0;
+    for (; prec < 17; prec++) {
+        snprintf(e, sizeof e, "%.*e", prec - 1, x);
+        if (strtod(e, NULL) == x)
+            break;
+    }
+    snprintf(e, sizeof e, "%.*e", prec - 1, x);
+    const char *q = e;
+    if (*q == '-')
+        fputc(*q++, fp);
+    for (; *q != 'e'; q++)
+        if (*q != '.')
+            dig[nd++] = *q;
+    while (nd > 1 && dig[nd - 1] == '0') /* %.*e pads with zeros: not part of the shortest digits */
+        nd--;
+    dig[nd] = '\0';
+    exp = atoi(q + 1);
+    if (exp < -4 || exp >= 16) {
+        fprintf(fp, "%c%s%se%c%02d", dig[0], nd > 1 ? "." : "", dig + 1, exp < 0 ? '-' : '+', abs(exp));
+    } else if (exp < 0) {
+        fprintf(fp, "0.%0*d%s", -exp - 1, 0, dig);
+    } else {
+        for (int i = 0; i <= exp; i++)
+            fputc(i < nd ? dig[i] : '0', fp);
+        fprintf(fp, ".%s", nd > exp + 1 ? dig + exp + 1 : "0");
+    }
+}
+
+/* The body of Kernel Tuner's cache key part for a value: Python's str() of the value json.load gives (a string's
+ * text, True, False, None, a float's repr), escaped for a JSON string. */
+static void write_key_part(FILE *fp, const char *text)
+{
+    size_t l = strlen(text);
+    char *end = NULL;
+    double x;
+    if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0 || strcmp(text, "null") == 0) {
+        fputs(text[0] == 't' ? "True" : text[0] == 'f' ? "False" : "None", fp);
+        return;
+    }
+    if ((text[0] == '-' || (text[0] >= '0' && text[0] <= '9')) && strpbrk(text, ".eE") != NULL &&
+        (x = strtod(text, &end), *end == '\0') && isfinite(x)) {
+        py_float_repr(fp, x); /* a JSON number with a fraction or an exponent: a float in Python */
+        return;
+    }
+    if (l >= 2 && text[0] == '"') {
+        char *inner = malloc(l);
+        long n = inner != NULL ? tc_json_unquote(text, inner) : -1;
+        if (n >= 0)
+            tc_json_str_body(fp, inner, (size_t)n);
+        free(inner);
+        if (n >= 0)
+            return;
+    }
+    tc_json_str_body(fp, text, l);
 }
 
 static void write_problem_size(FILE *fp, const struct trace *t, int input)
@@ -149,20 +235,21 @@ static void kt_entry(FILE *fp, const struct trace *t, int c, const struct exp_en
 {
     fputs(first ? "\n\"" : ",\n\"", fp);
     for (int p = 0; p < trace_n_params(t); p++) { /* Kernel Tuner's key: str() of each value, joined by ',' */
-        char v[256];
-        const char *txt = trace_param_text(t, c, p, 0, v, sizeof v);
+        char v[32];
         if (p > 0)
             fputc(',', fp);
-        for (; *txt != '\0'; txt++) /* inside a JSON string */
-            if (*txt == '"' || *txt == '\\')
-                fprintf(fp, "\\%c", *txt);
-            else if ((unsigned char)*txt >= 0x20)
-                fputc(*txt, fp);
+        write_key_part(fp, value_text(t, c, p, v, sizeof v));
     }
     fputs("\":{", fp);
     write_params(fp, t, c);
     if (e->status == TRACE_OK) {
         fprintf(fp, ",\"time\":%.15g", e->true_ms); /* ns / 1e6: 15 digits keep every ns */
+        if (isfinite(e->objective)) { /* the cache's objective metric, under its name (as Kernel Tuner stores it) */
+            fputc(',', fp);
+            tc_json_str(fp, trace_get_meta(t)->objective);
+            fputc(':', fp);
+            tc_json_num(fp, e->objective);
+        }
         fputs(",\"times\":", fp);
         write_times_array(fp, e);
     } else {
@@ -196,7 +283,14 @@ int exp_write_kerneltuner(const struct trace *t, int input, FILE *fp, struct exp
     }
     fputs("],\n\"tune_params\":", fp);
     write_tune_params(fp, t);
-    fputs(",\n\"objective\":\"time\",\n\"cache\":{", fp);
+    if (trace_objective_is_metric(t)) { /* ranked by that metric: import ranks the round trip the same way */
+        fputs(",\n\"objective\":", fp);
+        tc_json_str(fp, m->objective);
+        fprintf(fp, ",\n\"objective_higher_is_better\":%s", m->objective_higher_is_better ? "true" : "false");
+    } else {
+        fputs(",\n\"objective\":\"time\"", fp);
+    }
+    fputs(",\n\"cache\":{", fp);
     for (int c = 0; c < trace_n_configs(t); c++) {
         struct exp_entry e;
         if (!exp_entry_get(t, input, c, &e)) {

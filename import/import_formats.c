@@ -152,6 +152,20 @@ static double unit_to_ms(const char *u)
     return 0;
 }
 
+/* T4 metadata that `tunecost export t4` writes (and Kernel Tuner's converter, in part): the problem size, the
+ * device and the kernel; the import's --problem-size, --device and --kernel take precedence. */
+static int t4_metadata(struct src *s, struct json_object *md)
+{
+    struct json_object *v;
+    if (json_object_object_get_ex(md, "problem_size", &v) && set_dims_from(s, v) != 0)
+        return -1;
+    if (json_object_object_get_ex(md, "device_name", &v) && json_object_is_type(v, json_type_string))
+        snprintf(s->device, sizeof s->device, "%s", json_object_get_string(v));
+    if (json_object_object_get_ex(md, "kernel_name", &v) && json_object_is_type(v, json_type_string))
+        snprintf(s->kernel, sizeof s->kernel, "%s", json_object_get_string(v));
+    return 0;
+}
+
 int imp_read_t4_header(struct json_tokener *tok, struct src *s)
 {
     size_t pos = 0;
@@ -178,6 +192,10 @@ int imp_read_t4_header(struct json_tokener *tok, struct src *s)
                 (s->t4_timeunit_ms = unit_to_ms(json_object_get_string(u))) == 0) {
                 tc_seterr("%s: key 'metadata': timeunit '%s' is not one of s, ms, us, ns", s->path,
                           json_object_get_string(u));
+                json_object_put(v);
+                return -1;
+            }
+            if (json_object_is_type(v, json_type_object) && t4_metadata(s, v) != 0) {
                 json_object_put(v);
                 return -1;
             }

@@ -115,6 +115,65 @@ assert c["256,256,64,8,5,8"]["__error__"] == "InvalidConfig" and c["128,64,32,8,
 ' && grep -q "2 never measured on this input left out; no valid configuration" e.txt &&
     ok "never-measured configurations left out, and said so" || fail "empty trace: $(cat e.txt)"
 
+# ---- values: escaped once, never cut, Python's str() in keys, a metric objective kept ---------------------------
+# A hand-built Kernel Tuner cache (written here, not a measurement): a string parameter S with a quote, a backslash,
+# a tab, two 256-byte values sharing their first 255 bytes and one with the byte 0xff (not UTF-8); F a float
+# (1.0, 1e-05), B True, N None. Objective GFLOPs, higher is better: entry i (1..12) has time i ms and GFLOPs 100/i,
+# except entry 3 (back\slash, 1.0) with 1000: the best configuration by GFLOPs (entry 1 is the best by time).
+"$PY" - <<'PYEOF'
+import json
+vals = ['a"b', 'back\\slash', 'tab\there', 'x' * 255 + 'A', 'x' * 255 + 'B', 'badQQ']
+cache, i = {}, 0
+for s in vals:
+    for f in (1.0, 1e-05):
+        i += 1
+        cache[",".join(str(x) for x in (s, f, True, None))] = {"S": s, "F": f, "B": True, "N": None, "time": float(i),
+            "times": [float(i)], "GFLOPs": 1000.0 if i == 3 else 100.0 / i, "compile_time": 1, "verification_time": 0,
+            "benchmark_time": 1, "strategy_time": 0, "framework_time": 0}
+d = {"device_name": "GPU", "kernel_name": "k", "problem_size": [7, 8, 9], "tune_params_keys": ["S", "F", "B", "N"],
+     "tune_params": {"S": vals, "F": [1.0, 1e-05], "B": [True], "N": [None]}, "objective": "GFLOPs",
+     "objective_higher_is_better": True, "cache": cache}
+open("vals.json", "wb").write(json.dumps(d).replace("QQ", "\udcff").encode("utf-8", "surrogateescape"))
+PYEOF
+T import kerneltuner vals.json -o vals.h5 -q >/dev/null 2>&1 || fail "import of the hand-built value cache"
+for f in kerneltuner t4; do T export $f vals.h5 -o vals-$f.json -q || fail "export $f of the value trace"; done
+# Python reads both files (strict UTF-8); the key of every entry is ','.join(str(v)) of its values (Kernel Tuner's
+# rule); the strings come back as they went in; 12 distinct entries (the 256-byte values not cut to one)
+if pycheck vals-kerneltuner.json '
+c = d["cache"]
+assert len(c) == 12, len(c)
+for k, v in c.items():
+    assert k == ",".join(str(v[p]) for p in d["tune_params_keys"]), (k, v)
+S = sorted({v["S"] for v in c.values()})
+assert S == sorted([chr(34).join("ab"), "back" + chr(92) + "slash", "tab" + chr(9) + "here", "x" * 255 + "A",
+                    "x" * 255 + "B", "bad" + chr(0xfffd)]), S
+assert "a" + chr(34) + "b,1.0,True,None" in c and "a" + chr(34) + "b,1e-05,True,None" in c, list(c)[:2]
+assert d["objective"] == "GFLOPs" and d["objective_higher_is_better"] is True
+assert c["back" + chr(92) + "slash,1.0,True,None"]["GFLOPs"] == 1000.0
+assert sorted(d["tune_params"]["S"]) == S, d["tune_params"]["S"]
+' && pycheck vals-t4.json '
+r = d["results"]
+assert len(r) == 12 and sorted({x["configuration"]["S"] for x in r})[0] == chr(34).join("ab")
+assert d["metadata"]["problem_size"] == [7, 8, 9]
+'; then ok "values escaped once, not cut, keys as Python str(), objective kept"; else fail "value export"; fi
+# the round trip: the same best configuration (entry 3 by GFLOPs); T4 keeps the problem size
+T import kerneltuner vals-kerneltuner.json -o vals-back.h5 -q >/dev/null 2>&1 || fail "re-import of the value cache"
+b=$(T info --json vals-back.h5 | "$PY" -c "import json,sys; b=json.load(sys.stdin)['best'][0]; print(b['params'], b['dims'])")
+[ "$b" = '['"'"'back\\slash'"'"', 1.0, True, None] [7, 8, 9]' ] && ok "round trip keeps a GFLOP/s objective's best" ||
+    fail "round trip with a GFLOP/s objective: $b"
+T import t4 vals-t4.json -o vals-t4.h5 -q >/dev/null 2>&1 || fail "re-import of the value T4 file"
+b=$(T info --json vals-t4.h5 | "$PY" -c "import json,sys; print(json.load(sys.stdin)['best'][0]['dims'])")
+[ "$b" = "[7, 8, 9]" ] && ok "T4 round trip keeps the problem size" || fail "T4 round trip problem size: $b"
+
+# a trace without configurations (tracegen noconfigs): nothing import could read back, so a one-line refusal, exit 2,
+# no file, in both formats
+"$TRACEGEN" noconfigs nc.h5 || fail "tracegen noconfigs"
+for f in kerneltuner t4; do
+    T export $f nc.h5 -o nc.json 2>err.txt; rc=$?
+    [ $rc = 2 ] && [ ! -e nc.json ] && [ "$(wc -l <err.txt)" = 1 ] && grep -q "no configuration to export" err.txt &&
+        ok "$f: a trace without configurations refused" || fail "$f: no configurations: rc $rc $(cat err.txt)"
+done
+
 # ---- usage errors: exit 2, nothing written -------------------------------------------------------------------
 T export csv small.h5 -o bad.json 2>err.txt; rc=$?
 [ $rc = 2 ] && grep -q "FORMAT" err.txt && [ ! -e bad.json ] && ok "unknown format: exit 2" || fail "unknown format: rc $rc"
