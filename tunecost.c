@@ -1,6 +1,7 @@
 /* tunecost.c — the `tunecost` executable: dispatches to the subcommand named by argv[1].
  * Subcommands live in their stage's folder (see tunecost.h); this file only routes and prints the overview. */
 #include "tunecost.h"
+#include "tc_err.h"
 #include "tc_optdecl.h"
 #include "tc_paths.h"
 #include "tc_version.h"
@@ -91,8 +92,11 @@ static int generated_doc(const char *what, const char *arg)
         rc = tc_cli_complete_zsh(stdout, decls, n);
     }
     if (rc != 0 && !ferror(stdout)) {
+        char name[256];
+        snprintf(name, sizeof name, "%s", arg);
+        tc_err_one_line(name, sizeof name);
         fprintf(stderr, "tunecost %s: unknown %s '%s'\n", what, strcmp(what, "--man") == 0 ? "command" : "shell",
-                arg);
+                name);
         return 2;
     }
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
@@ -124,6 +128,9 @@ int main(int argc, char **argv)
         }
         return commands[i].fn(argc - 1, argv + 1);
     }
-    fprintf(stderr, "tunecost: unknown command '%s' (run `tunecost --help` for the list)\n", argv[1]);
+    char name[256];
+    snprintf(name, sizeof name, "%s", argv[1]);
+    tc_err_one_line(name, sizeof name); /* a newline in the word stays on the one line */
+    fprintf(stderr, "tunecost: unknown command '%s' (run `tunecost --help` for the list)\n", name);
     return 2;
 }
