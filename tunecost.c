@@ -65,7 +65,7 @@ static void usage(FILE *fp)
             "  tunecost simulate --input 4096x256x4096 -o sim\n"
             "\n"
             "  tunecost --version | --help\n"
-            "  tunecost --man COMMAND | --completion bash|zsh   # generated documentation (meson install puts them)\n",
+            "  tunecost --man COMMAND|tunecost | --completion bash|zsh   # generated documentation (meson install puts them)\n",
             tc_paths_default_trace());
 }
 
@@ -83,6 +83,8 @@ static int generated_doc(const char *what, const char *arg)
     }
     if (strcmp(what, "--man") == 0) {
         tc_cli_set_default_trace(tc_paths_installed_trace()); /* the installed path, for an installed page */
+        if (strcmp(arg, "tunecost") == 0)
+            rc = tc_cli_man_index(stdout, decls, n, TC_VERSION);
         for (int i = 0; i < n; i++)
             if (strcmp(decls[i]->name, arg) == 0)
                 rc = tc_cli_man(stdout, decls[i], TC_VERSION);

@@ -38,6 +38,17 @@ got=$("$EXE" simulate --help | tr '\n' ' ' | sed -n 's/.*  TRACE  *trace file (d
 for c in $DOC_CMDS; do
     [ -s "$ROOT/$MANDIR/man1/tunecost-$c.1" ] || fail "not installed: $MANDIR/man1/tunecost-$c.1"
 done
+[ -s "$ROOT/$MANDIR/man1/tunecost.1" ] || fail "not installed: $MANDIR/man1/tunecost.1 (man tunecost)"
+grep -q '^\.SH COMMANDS' "$ROOT/$MANDIR/man1/tunecost.1" && grep -q "130 interrupted" "$ROOT/$MANDIR/man1/tunecost.1" ||
+    fail "man tunecost lists no commands or no exit status 130"
+# The man pages cite the documents where they are installed (<datadir>/doc/tunecost), never the source tree's docs/
+for f in architecture import simulation record report reliability trace-format; do
+    [ -s "$ROOT/$DATADIR/doc/tunecost/$f.md" ] || fail "not installed: $DATADIR/doc/tunecost/$f.md"
+done
+grep -l 'docs/' "$ROOT/$MANDIR"/man1/tunecost*.1 && fail "a man page cites docs/ (not installed there)"
+for cited in $(grep -ho "$PREFIX/$DATADIR/doc/tunecost/[a-z-]*\.md" "$ROOT/$MANDIR"/man1/tunecost*.1 | sort -u); do
+    [ -s "$TMP/dest$cited" ] || fail "a man page cites $cited, which is not installed"
+done
 [ -s "$ROOT/$DATADIR/bash-completion/completions/tunecost" ] || fail "no bash completion installed"
 [ -s "$ROOT/$DATADIR/zsh/site-functions/_tunecost" ] || fail "no zsh completion installed"
 # And it reads it: same summary as the checkout's trace.
