@@ -331,9 +331,9 @@ int tc_cli_man_index(FILE *fp, const struct tc_cmd *const *cmds, int n, const ch
     fputs(".SH EXIT STATUS\n", fp);
     man_paragraphs(fp, "0 done; 1 the machine failed the command (a full disk, a file size limit, out of memory, an\n"
                        "I/O error: the last line on stderr gives the operating system's reason); 2 the command line\n"
-                       "or an input is at fault; 130 interrupted (Ctrl-C, SIGINT): nothing half-written is left, and\n"
-                       "collect keeps what finished (continue with --resume). An output is complete or absent in\n"
-                       "every case.\n");
+                       "or an input is at fault; 130 interrupted (Ctrl-C): report leaves its directory as it was,\n"
+                       "collect keeps the runs done (continue with --resume); the other commands end by the signal,\n"
+                       "which the shell reports as 130 too. An output is complete or absent in every case.\n");
     fputs(".SH FILES\n", fp);
     man_paragraphs(fp, "The shipped traces and gnuplot scripts are in the installation's share/tunecost\n"
                        "($TUNECOST_DATA_DIR and $TUNECOST_PLOTS_DIR override them); the documentation (trace format,\n"
