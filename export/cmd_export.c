@@ -68,8 +68,13 @@ static int pick_input(const struct trace *t, const char *arg)
         return tc_seterr("%s: the trace has no usable input dimensions", trace_path(t));
     if (tc_parse_shape("--input", arg, nd, INT64_MAX / 2, dims) != 0)
         return -1;
-    if ((i = trace_find_input(t, dims)) < 0)
-        return tc_seterr("--input: %s is not an input of %s", arg, trace_path(t));
+    if ((i = trace_find_input(t, dims)) < 0) { /* the message simulate and report give */
+        char eg[128];
+        return tc_seterr("--input %s: not among the %d inputs of %s (e.g. %s; `tunecost info %s` lists them)", arg,
+                         trace_n_inputs(t), trace_path(t),
+                         trace_n_inputs(t) > 0 ? tc_format_shape(trace_dims(t, 0), nd, eg, sizeof eg) : "none",
+                         trace_path(t));
+    }
     return i;
 }
 
@@ -81,7 +86,7 @@ static int write_file(const struct trace *t, int input, int is_t4, const char *o
         return -1;
     if ((is_t4 ? exp_write_t4(t, input, fp, sum) : exp_write_kerneltuner(t, input, fp, sum)) != 0) {
         tc_atomic_abort(&a);
-        return tc_seterr("%s: write error", out);
+        return tc_preferr("%s", out); /* "OUT: write failed: No space left on device" */
     }
     return tc_atomic_commit(&a);
 }

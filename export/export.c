@@ -6,6 +6,7 @@
 #include "tc_json.h"
 #include "trace.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,13 @@ int exp_count(const struct trace *t, int input)
     for (int c = 0; c < trace_n_configs(t); c++)
         n += exp_entry_get(t, input, c, &e);
     return n;
+}
+
+/* A write to the output failed: the OS's reason (errno of the failed write: ENOSPC, EFBIG, EIO), a machine fault. */
+static int write_failed(void)
+{
+    int e = errno != 0 ? errno : EIO;
+    return tc_seterr_env("write failed: %s", strerror(e));
 }
 
 /* Kernel Tuner's failure markers (kernel_tuner/util.py), by trace status; Kernel Tuner has none for a wrong
@@ -304,7 +312,7 @@ int exp_write_kerneltuner(const struct trace *t, int input, FILE *fp, struct exp
     }
     /* Kernel Tuner's reader (correct_open_cache) wants the file to end in "}\n}" once stripped */
     fputs("\n}\n}\n", fp);
-    return ferror(fp) ? tc_seterr("write error") : 0;
+    return ferror(fp) ? write_failed() : 0;
 }
 
 /* One T4 result. times: "compilation_time" (the schema's name) and "compilation" (the name Kernel Tuner's writer
@@ -362,5 +370,5 @@ int exp_write_t4(const struct trace *t, int input, FILE *fp, struct exp_summary 
         sum->n_valid += e.status == TRACE_OK;
     }
     fputs("\n]\n}\n", fp);
-    return ferror(fp) ? tc_seterr("write error") : 0;
+    return ferror(fp) ? write_failed() : 0;
 }
