@@ -174,6 +174,19 @@ for f in kerneltuner t4; do
         ok "$f: a trace without configurations refused" || fail "$f: no configurations: rc $rc $(cat err.txt)"
 done
 
+# a full disk (a 16 KiB tmpfs, where this runs as root and may mount one): exit 1, one line with the OS's reason, no
+# file left
+mkdir -p full
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=16k tmpfs full 2>/dev/null; then
+    T export kerneltuner "$REF" -i 4096x4096x4096 -o full/x.json 2>err.txt; rc=$?
+    left=$(ls -A full)
+    umount full
+    [ $rc = 1 ] && [ "$(wc -l <err.txt)" = 1 ] && grep -q "No space left on device" err.txt && [ -z "$left" ] &&
+        ok "a full disk: exit 1 with the OS's reason, nothing left" || fail "full disk: rc $rc, $(cat err.txt), left '$left'"
+else
+    echo "note: the full-disk check needs root and tmpfs (not run here)"
+fi
+
 # ---- usage errors: exit 2, nothing written -------------------------------------------------------------------
 T export csv small.h5 -o bad.json 2>err.txt; rc=$?
 [ $rc = 2 ] && grep -q "FORMAT" err.txt && [ ! -e bad.json ] && ok "unknown format: exit 2" || fail "unknown format: rc $rc"
