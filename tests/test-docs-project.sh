@@ -15,4 +15,17 @@ if [ -n "$hits" ]; then
     echo "$hits"
     exit 1
 fi
-echo "docs: no issue numbers or lending history in README.md and docs/*.md"
+# Every section a help text, a source comment or a document cites as docs/NAME.md ("Section") exists there as a
+# heading (export --help once cited an "Exporting" section that did not exist).
+missing=0
+while IFS= read -r ref; do
+    f=$(sed -E 's/^(docs\/[a-z-]+\.md).*/\1/' <<<"$ref")
+    sec=$(sed -E 's/^docs\/[a-z-]+\.md,? \(?\\?"([^"\\]+)\\?".*/\1/' <<<"$ref")
+    # a heading holding the words ("## 4. Fuzzing — ..."), or a paragraph that opens with them (in bold, or "Words:")
+    [ -f "$f" ] && { grep -E '^#+ ' "$f" | grep -qiF -- "$sec" || grep -qiF -- "**$sec" "$f" || grep -qi -- "^$sec:" "$f"; } && continue
+    echo "FAIL: $ref: no section '$sec' in $f"
+    missing=$((missing + 1))
+done < <(grep -rhoE 'docs/[a-z-]+\.md,? \(?\\?"[A-Z][^"\\]+\\?"' --include=*.c --include=*.h --include=*.md --include=*.sh \
+    --exclude-dir=build --exclude-dir=.git . | sort -u)
+[ $missing = 0 ] || exit 1
+echo "docs: no issue numbers or lending history in README.md and docs/*.md; every cited section exists"
