@@ -37,9 +37,11 @@ static int compile_all(const struct collect_opts *o, int jobs, int arch, const i
                        double *wall_ms, double *warm_mean_ms, struct compile_result *keep, int quiet)
 {
     int n_cfg = 0;
-    struct compile_pool *pool = compile_pool_start(jobs, arch, tc_src_gemm_f16, variant);
+    struct compile_pool *pool;
     int done = 0, done_tenths = 0, rc = -1, *order = NULL;
     double t0, last;
+    compile_pool_set_nice(0); /* nothing is benchmarked here: the workers need not yield to anything */
+    pool = compile_pool_start(jobs, arch, tc_src_gemm_f16, variant);
     if (pool == NULL)
         return -1;
     if (!quiet && !isatty(2)) /* a log: say at once what runs (the warm-up of slow, busy workers takes a while) */
