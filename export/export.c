@@ -324,7 +324,9 @@ static void t4_result(FILE *fp, const struct trace *t, int c, const struct exp_e
     double comp = e->status == TRACE_OUT_OF_RESOURCES ? 0 : e->compile_ms;
     fputs(first ? "\n{\"configuration\":{" : ",\n{\"configuration\":{", fp);
     write_params(fp, t, c);
-    fputs("},\"objectives\":[\"time\"],\"times\":{\"compilation_time\":", fp);
+    fputs("},\"objectives\":[", fp);
+    tc_json_str(fp, trace_objective_is_metric(t) ? trace_get_meta(t)->objective : "time");
+    fputs("],\"times\":{\"compilation_time\":", fp);
     tc_json_num(fp, comp);
     fputs(",\"compilation\":", fp);
     tc_json_num(fp, comp);
@@ -341,7 +343,15 @@ static void t4_result(FILE *fp, const struct trace *t, int c, const struct exp_e
         fprintf(fp, "%.15g", e->true_ms);
     else
         fprintf(fp, "\"%s\"", exp_kt_marker(e->status));
-    fputs(",\"unit\":\"ms\"}]}", fp);
+    fputs(",\"unit\":\"ms\"}", fp);
+    if (isfinite(e->objective)) { /* the metric the trace is ranked by, named as in metadata.objective */
+        fputs(",{\"name\":", fp);
+        tc_json_str(fp, trace_get_meta(t)->objective);
+        fputs(",\"value\":", fp);
+        tc_json_num(fp, e->objective);
+        fputs(",\"unit\":\"\"}", fp);
+    }
+    fputs("]}", fp);
 }
 
 int exp_write_t4(const struct trace *t, int input, FILE *fp, struct exp_summary *sum)
@@ -357,6 +367,11 @@ int exp_write_t4(const struct trace *t, int input, FILE *fp, struct exp_summary 
     write_problem_size(fp, t, input);
     fputs(",\"generator\":", fp);
     tc_json_str(fp, m->generator);
+    if (trace_objective_is_metric(t)) { /* T4 has no direction: written here, read back by import t4 */
+        fputs(",\"objective\":", fp);
+        tc_json_str(fp, m->objective);
+        fprintf(fp, ",\"objective_higher_is_better\":%s", m->objective_higher_is_better ? "true" : "false");
+    }
     fputs("},\n\"results\":[", fp);
     for (int c = 0; c < trace_n_configs(t); c++) {
         struct exp_entry e;

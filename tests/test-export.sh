@@ -155,6 +155,9 @@ assert sorted(d["tune_params"]["S"]) == S, d["tune_params"]["S"]
 r = d["results"]
 assert len(r) == 12 and sorted({x["configuration"]["S"] for x in r})[0] == chr(34).join("ab")
 assert d["metadata"]["problem_size"] == [7, 8, 9]
+assert d["metadata"]["objective"] == "GFLOPs" and d["metadata"]["objective_higher_is_better"] is True
+g = [m["value"] for x in r for m in x["measurements"] if m["name"] == "GFLOPs"]
+assert len(g) == 12 and max(g) == 1000.0 and all(x["objectives"] == ["GFLOPs"] for x in r), g
 '; then ok "values escaped once, not cut, keys as Python str(), objective kept"; else fail "value export"; fi
 # the round trip: the same best configuration (entry 3 by GFLOPs); T4 keeps the problem size
 T import kerneltuner vals-kerneltuner.json -o vals-back.h5 -q >/dev/null 2>&1 || fail "re-import of the value cache"
@@ -162,8 +165,9 @@ b=$(T info --json vals-back.h5 | "$PY" -c "import json,sys; b=json.load(sys.stdi
 [ "$b" = '['"'"'back\\slash'"'"', 1.0, True, None] [7, 8, 9]' ] && ok "round trip keeps a GFLOP/s objective's best" ||
     fail "round trip with a GFLOP/s objective: $b"
 T import t4 vals-t4.json -o vals-t4.h5 -q >/dev/null 2>&1 || fail "re-import of the value T4 file"
-b=$(T info --json vals-t4.h5 | "$PY" -c "import json,sys; print(json.load(sys.stdin)['best'][0]['dims'])")
-[ "$b" = "[7, 8, 9]" ] && ok "T4 round trip keeps the problem size" || fail "T4 round trip problem size: $b"
+b=$(T info --json vals-t4.h5 | "$PY" -c "import json,sys; b=json.load(sys.stdin)['best'][0]; print(b['params'], b['dims'])")
+[ "$b" = '['"'"'back\\slash'"'"', 1.0, True, None] [7, 8, 9]' ] &&
+    ok "T4 round trip keeps the problem size and the GFLOP/s objective's best" || fail "T4 round trip: $b"
 
 # a trace without configurations (tracegen noconfigs): nothing import could read back, so a one-line refusal, exit 2,
 # no file, in both formats
