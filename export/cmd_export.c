@@ -143,6 +143,10 @@ int cmd_export(int argc, char **argv)
             fprintf(stderr, "; best configuration %d\n", sum.best_config);
         else
             fprintf(stderr, "; no valid configuration\n");
+        if (fmt == 0 && exp_grid_size(t) > sum.n_written) /* Kernel Tuner would ask for grid points not there */
+            fprintf(stderr, "tunecost export: note: tune_params span %.0f configurations, the cache holds %d: run "
+                    "Kernel Tuner's simulation mode with the restriction to the cache's keys (docs/import.md, "
+                    "\"Exporting\"; docs/kt-simulate.py)\n", exp_grid_size(t), sum.n_written);
     }
     rc = 0;
 out:

@@ -48,6 +48,30 @@ int exp_entry_get(const struct trace *t, int input, int config, struct exp_entry
     return 1;
 }
 
+/* The values tune_params lists for parameter p: a value table's size, or an integer parameter's distinct values. */
+static int n_listed_values(const struct trace *t, int p)
+{
+    const char *const *vals;
+    int nv = trace_param_values(t, p, &vals), nc = trace_n_configs(t);
+    if (nv > 0)
+        return nv;
+    for (int c = 0; c < nc; c++) {
+        int seen = 0;
+        for (int k = 0; k < c && !seen; k++)
+            seen = trace_params(t, k)[p] == trace_params(t, c)[p];
+        nv += !seen;
+    }
+    return nv;
+}
+
+double exp_grid_size(const struct trace *t)
+{
+    double grid = 1.0;
+    for (int p = 0; p < trace_n_params(t); p++)
+        grid *= n_listed_values(t, p);
+    return grid;
+}
+
 int exp_count(const struct trace *t, int input)
 {
     int n = 0;

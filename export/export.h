@@ -34,6 +34,9 @@ struct exp_summary {
  * compiled (never measured for this input: nothing to export). */
 int exp_entry_get(const struct trace *t, int input, int config, struct exp_entry *e);
 
+/* The points of the grid a Kernel Tuner cache's tune_params span (the product of each parameter's listed values). */
+double exp_grid_size(const struct trace *t);
+
 /* How many configurations the writers write for input `input` (0: nothing that import could read back). */
 int exp_count(const struct trace *t, int input);
 

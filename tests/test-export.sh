@@ -107,12 +107,15 @@ for b in json.load(sys.stdin)["best"]:
 fi
 
 # tracegen empty: the same configurations, no runs: configs 0 and 1 compiled but were never measured (nothing to
-# replay: left out, and said so), 2 out of resources and 3 a compile error are written with their markers
+# replay: left out, and said so), 2 out of resources and 3 a compile error are written with their markers; the
+# tune_params grid (BLOCK_M 3 x BLOCK_N 3 x BLOCK_K 2 x GROUP_M 1 x NUM_STAGES 3 x NUM_WARPS 2 = 108 points) is larger
+# than the cache, so the note says Kernel Tuner needs the restriction (docs/kt-simulate.py)
 "$TRACEGEN" empty empty.h5 && T export kerneltuner empty.h5 -o e.json 2>e.txt && pycheck e.json '
 c = d["cache"]
 assert list(c) == ["256,256,64,8,5,8", "128,64,32,8,3,4"], list(c)
 assert c["256,256,64,8,5,8"]["__error__"] == "InvalidConfig" and c["128,64,32,8,3,4"]["__error__"] == "CompilationFailedConfig"
 ' && grep -q "2 never measured on this input left out; no valid configuration" e.txt &&
+    grep -q "note: tune_params span 108 configurations, the cache holds 2: run Kernel Tuner's simulation mode with the restriction" e.txt &&
     ok "never-measured configurations left out, and said so" || fail "empty trace: $(cat e.txt)"
 
 # ---- values: escaped once, never cut, Python's str() in keys, a metric objective kept ---------------------------
