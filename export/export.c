@@ -172,8 +172,11 @@ static void py_float_repr(FILE *fp, double x)
     exp = atoi(q + 1);
     if (exp < -4 || exp >= 16) {
         fprintf(fp, "%c%s%se%c%02d", dig[0], nd > 1 ? "." : "", dig + 1, exp < 0 ? '-' : '+', abs(exp));
-    } else if (exp < 0) {
-        fprintf(fp, "0.%0*d%s", -exp - 1, 0, dig);
+    } else if (exp < 0) { /* 0.000ddd: -exp - 1 zeros after the point */
+        fputs("0.", fp);
+        for (int i = 0; i < -exp - 1; i++)
+            fputc('0', fp);
+        fputs(dig, fp);
     } else {
         for (int i = 0; i <= exp; i++)
             fputc(i < nd ? dig[i] : '0', fp);

@@ -172,6 +172,22 @@ b=$(T info --json vals-t4.h5 | "$PY" -c "import json,sys; b=json.load(sys.stdin)
 [ "$b" = '['"'"'back\\slash'"'"', 1.0, True, None] [7, 8, 9]' ] &&
     ok "T4 round trip keeps the problem size and the GFLOP/s objective's best" || fail "T4 round trip: $b"
 
+# float values in keys: Python's str() of each (shortest digits; fixed notation for exponents -4 to 15, else
+# scientific): a hand-built cache of ten floats, each entry's key str(F); exported, every key must again be str(F)
+"$PY" - <<'PYEOF'
+import json
+fl = [1e16, 0.1, 1234.5, 1.5e-7, 123456789012345.6, 1e-4, 2.5e+20, 0.30000000000000004, 100.0, -0.0001]
+cache = {str(f): {"F": f, "time": 1.0 + i, "times": [1.0 + i], "compile_time": 1, "verification_time": 0,
+                  "benchmark_time": 1} for i, f in enumerate(fl)}
+json.dump({"device_name": "G", "kernel_name": "k", "problem_size": [1], "tune_params_keys": ["F"],
+           "tune_params": {"F": fl}, "objective": "time", "cache": cache}, open("floats.json", "w"))
+PYEOF
+if T import kerneltuner floats.json -o floats.h5 -q >/dev/null 2>&1 && T export kerneltuner floats.h5 -o floats-out.json -q &&
+    pycheck floats-out.json '
+c = d["cache"]
+assert len(c) == 10 and all(k == str(v["F"]) for k, v in c.items()), [(k, v["F"]) for k, v in c.items()]
+'; then ok "float keys as Python's str()"; else fail "float keys"; fi
+
 # a trace without configurations (tracegen noconfigs): nothing import could read back, so a one-line refusal, exit 2,
 # no file, in both formats
 "$TRACEGEN" noconfigs nc.h5 || fail "tracegen noconfigs"
