@@ -1,6 +1,7 @@
 /* tunecost.c — the `tunecost` executable: dispatches to the subcommand named by argv[1].
  * Subcommands live in their stage's folder (see tunecost.h); this file only routes and prints the overview. */
 #include "tunecost.h"
+#include "tc_err.h"
 #include "tc_optdecl.h"
 #include "tc_paths.h"
 #include "tc_version.h"
@@ -65,7 +66,7 @@ static void usage(FILE *fp)
             "  tunecost simulate --input 4096x256x4096 -o sim\n"
             "\n"
             "  tunecost --version | --help\n"
-            "  tunecost --man COMMAND | --completion bash|zsh   # generated documentation (meson install puts them)\n",
+            "  tunecost --man COMMAND|tunecost | --completion bash|zsh   # generated documentation (meson install puts them)\n",
             tc_paths_default_trace());
 }
 
@@ -83,6 +84,8 @@ static int generated_doc(const char *what, const char *arg)
     }
     if (strcmp(what, "--man") == 0) {
         tc_cli_set_default_trace(tc_paths_installed_trace()); /* the installed path, for an installed page */
+        if (strcmp(arg, "tunecost") == 0)
+            rc = tc_cli_man_index(stdout, decls, n, TC_VERSION);
         for (int i = 0; i < n; i++)
             if (strcmp(decls[i]->name, arg) == 0)
                 rc = tc_cli_man(stdout, decls[i], TC_VERSION);
@@ -92,8 +95,11 @@ static int generated_doc(const char *what, const char *arg)
         rc = tc_cli_complete_zsh(stdout, decls, n);
     }
     if (rc != 0 && !ferror(stdout)) {
+        char name[256];
+        snprintf(name, sizeof name, "%s", arg);
+        tc_err_one_line(name, sizeof name);
         fprintf(stderr, "tunecost %s: unknown %s '%s'\n", what, strcmp(what, "--man") == 0 ? "command" : "shell",
-                arg);
+                name);
         return 2;
     }
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
@@ -129,6 +135,9 @@ int main(int argc, char **argv)
         }
         return commands[i].fn(argc - 1, argv + 1);
     }
-    fprintf(stderr, "tunecost: unknown command '%s' (run `tunecost --help` for the list)\n", argv[1]);
+    char name[256];
+    snprintf(name, sizeof name, "%s", argv[1]);
+    tc_err_one_line(name, sizeof name); /* a newline in the word stays on the one line */
+    fprintf(stderr, "tunecost: unknown command '%s' (run `tunecost --help` for the list)\n", name);
     return 2;
 }

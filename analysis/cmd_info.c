@@ -498,6 +498,19 @@ static void print_json(FILE *fp, const struct trace *t, const struct summary *s)
     fprintf(fp, "]}\n");
 }
 
+/* 1 when the file's first non-blank byte opens a JSON object or array: another autotuner's file, not a trace. */
+static int looks_like_json(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    int c = EOF;
+    if (fp == NULL)
+        return 0;
+    while ((c = fgetc(fp)) == ' ' || c == '\n' || c == '\r' || c == '\t')
+        ;
+    fclose(fp);
+    return c == '{' || c == '[';
+}
+
 int cmd_info(int argc, char **argv)
 {
     struct info_opts o = {0};
@@ -511,8 +524,11 @@ int cmd_info(int argc, char **argv)
     rc = 1;
     path = first < argc ? argv[first] : tc_paths_default_trace();
     if ((t = trace_open(path)) == NULL) {
-        fprintf(stderr, "tunecost info: %s%s\n", tc_errmsg(),
-                first < argc ? "" : " (the default trace; give a TRACE to read another)");
+        fprintf(stderr, "tunecost info: %s%s%s\n", tc_errmsg(),
+                first < argc ? "" : " (the default trace; give a TRACE to read another)",
+                looks_like_json(path) ? " (a JSON file: a Kernel Tuner cache or T4 results become a trace with "
+                                        "`tunecost import kerneltuner FILE -o T.h5` or `tunecost import t4 ...`)"
+                                      : "");
         return tc_err_exit_code(); /* 2: the trace is at fault; 1: the machine (memory, I/O) */
     }
     if (summarize(t, &s) < 0) {

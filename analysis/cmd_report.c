@@ -149,6 +149,26 @@ static void progress(const char *msg, void *arg)
         fprintf(stderr, "report: %s\n", msg);
 }
 
+/* -i names an input of the trace: else the message simulate and export give, and -1. A trace that cannot be read
+ * is left to the report (its message names the file). */
+static int check_input(const struct report_options *o)
+{
+    struct trace *t = trace_open(o->trace_path);
+    int nd, n, found;
+    char eg[128];
+    if (t == NULL)
+        return 0;
+    nd = trace_n_dims(t);
+    n = trace_n_inputs(t);
+    found = nd == 3 && trace_find_input(t, o->input_dims) >= 0;
+    if (!found)
+        fprintf(stderr, "tunecost report: --input %s: not among the %d inputs of %s (e.g. %s; `tunecost info %s` "
+                "lists them)\n", o->input_label, n, o->trace_path,
+                n > 0 && nd > 0 ? tc_format_shape(trace_dims(t, 0), nd, eg, sizeof eg) : "none", o->trace_path);
+    trace_close(t);
+    return found ? 0 : -1;
+}
+
 /* The studies' inputs: given, "none", or the default beside the trace; 2 after a usage error, else 0. */
 static int report_resolve_inputs(struct report_cli *c, int trace_given, char bufs[5][PATH_MAX])
 {
@@ -209,6 +229,8 @@ int cmd_report(int argc, char **argv)
     if ((rc = tc_cli_parse(&report_cmd, argc, argv, &c, &first)) != TC_CLI_RUN)
         return rc;
     o->trace_path = first < argc ? argv[first] : tc_paths_default_trace();
+    if (o->input_given && check_input(o) != 0) /* before any note or progress line */
+        return 2;
     if (report_resolve_inputs(&c, first < argc, bufs) != 0)
         return 2;
     o->plots_dir = tc_paths_dir(TC_PATHS_PLOTS);
@@ -233,10 +255,10 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "tunecost report: interrupted; %s left as it was\n", o->out_dir);
         return 130;
     }
-    if (rc == 0) /* the result's address, on stdout: printed with -q too (it silences stderr's progress) */
+    if (rc == 0 && !c.quiet) /* the result's address, on stdout; -q prints only errors and warnings */
         printf("report: %s/index.html\n", o->out_dir);
-    if (rc == 0 && o->n_missing > 0)
-        printf("report: %d figure(s) not drawn (%s); see %s/summary.md\n", o->n_missing, o->missing_why,
-               o->out_dir);
+    if (rc == 0 && o->n_missing > 0 && !(c.quiet && o->no_figures)) /* -q --no-figures: as asked, nothing to say */
+        fprintf(c.quiet ? stderr : stdout, "%sreport: %d figure(s) not drawn (%s); see %s/summary.md\n",
+                c.quiet ? "tunecost " : "", o->n_missing, o->missing_why, o->out_dir);
     return rc == 0 ? 0 : (rc == REPORT_EBADINPUT && !tc_err_is_env() ? 2 : 1);
 }

@@ -117,8 +117,13 @@ static int open_inputs(struct report_ctx *c)
     c->input = trace_n_dims(c->t) == 3 ? trace_find_input(c->t, o->input_dims) : -1;
     if (c->input < 0) {
         if (o->input_given) {
-            tc_seterr("--input %s: %s has no such input (see `tunecost table tuning %s` for its inputs)",
-                      o->input_label, o->trace_path, o->trace_path);
+            char eg[128];
+            int nd = trace_n_dims(c->t);
+            tc_seterr("--input %s: not among the %d inputs of %s (e.g. %s; `tunecost info %s` lists them)",
+                      o->input_label, trace_n_inputs(c->t), o->trace_path,
+                      trace_n_inputs(c->t) > 0 && nd > 0 ? tc_format_shape(trace_dims(c->t, 0), nd, eg, sizeof eg)
+                                                         : "none",
+                      o->trace_path);
             return REPORT_EBADINPUT;
         }
         if (trace_n_inputs(c->t) == 0) {

@@ -37,11 +37,15 @@ static int compile_all(const struct collect_opts *o, int jobs, int arch, const i
                        double *wall_ms, double *warm_mean_ms, struct compile_result *keep, int quiet)
 {
     int n_cfg = 0;
-    struct compile_pool *pool = compile_pool_start(jobs, arch, tc_src_gemm_f16, variant);
+    struct compile_pool *pool;
     int done = 0, done_tenths = 0, rc = -1, *order = NULL;
-    double t0, last = 0.0;
+    double t0, last;
+    compile_pool_set_nice(0); /* nothing is benchmarked here: the workers need not yield to anything */
+    pool = compile_pool_start(jobs, arch, tc_src_gemm_f16, variant);
     if (pool == NULL)
         return -1;
+    if (!quiet && !isatty(2)) /* a log: say at once what runs (the warm-up of slow, busy workers takes a while) */
+        fprintf(stderr, "  jobs %d: %d NVRTC workers warming up\n", jobs, jobs);
     if (compile_pool_wait_warmup(pool) != 0)
         goto out;
     *warm_mean_ms = 0.0;
@@ -55,7 +59,7 @@ static int compile_all(const struct collect_opts *o, int jobs, int arch, const i
         if (mine == NULL || mine[c])
             order[n_cfg++] = c;
     plan_sort_compiles(order, n_cfg, params, 1);
-    t0 = tc_now_ms();
+    last = t0 = tc_now_ms();
     for (int c = 0; c < n_cfg; c++)
         if (compile_pool_submit(pool, order[c], params + order[c] * SP_N_PARAMS, arch,
                                 copt_path(o, arch, params + order[c] * SP_N_PARAMS)) != 0)
@@ -87,10 +91,14 @@ static int compile_all(const struct collect_opts *o, int jobs, int arch, const i
         if (!quiet && isatty(2) && tc_now_ms() - last > 200.0) {
             last = tc_now_ms();
             fprintf(stderr, "\r  jobs %-3d compiled %d/%d, %.1f s   ", jobs, done, n_cfg, (last - t0) / 1e3);
-        } else if (!quiet && !isatty(2) && done * 10 / n_cfg > done_tenths) {
-            /* a log or a test runner: one line per tenth, so a long pass is never silent */
+        } else if (!quiet && !isatty(2) && (done * 10 / n_cfg > done_tenths || tc_now_ms() - last > 30000.0)) {
+            /* a log or a test runner: a line per tenth and at least every 30 s (the longest compiles come first, so
+             * the first tenth can take minutes on a loaded machine), with the time left at the rate so far */
+            char eta[32];
+            double el_s = ((last = tc_now_ms()) - t0) / 1e3;
             done_tenths = done * 10 / n_cfg;
-            fprintf(stderr, "  jobs %d: compiled %d/%d, %.1f s\n", jobs, done, n_cfg, (tc_now_ms() - t0) / 1e3);
+            progress_fmt_dur(done > 0 ? el_s / done * (n_cfg - done) : -1.0, eta, sizeof eta);
+            fprintf(stderr, "  jobs %d: compiled %d/%d, %.1f s, eta %s\n", jobs, done, n_cfg, el_s, eta);
         }
     }
     *wall_ms = tc_now_ms() - t0;

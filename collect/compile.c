@@ -179,12 +179,19 @@ out:
     return rc;
 }
 
+static int worker_nice = 5; /* compile_pool_set_nice */
+
+void compile_pool_set_nice(int inc)
+{
+    worker_nice = inc;
+}
+
 static void compile_worker_main(int in_fd, int out_fd, int arch, const char *src, int variant)
 {
     double warm = 0.0;
     signal(SIGINT, SIG_IGN); /* Ctrl-C is the coordinator's to handle */
     /* Below the benchmarking process: its launches and syncs must not wait for a CPU behind 16 compilers. */
-    if (nice(5) == -1 && errno != 0)
+    if (worker_nice != 0 && nice(worker_nice) == -1 && errno != 0)
         errno = 0;
     /* NVRTC 12.9+ reuses results from the driver's compute cache when a driver is present: a repeated
      * configuration then "compiles" in ~15 ms. compile_ms must be the real cost, so the cache is off here unless

@@ -39,6 +39,9 @@ struct compile_pool; /* opaque */
 /* Fork `jobs` workers. Each compiles a tiny kernel for sm_<arch> first and reports the time as its warm-up.
  * Call before any CUDA or thread start. NULL on failure. */
 struct compile_pool *compile_pool_start(int jobs, int arch, const char *src, int variant);
+/* The niceness increment of the workers a later compile_pool_start forks: 5 (below the benchmarking process) by
+ * default; 0 where nothing is benchmarked (--compile-only), so a loaded machine does not starve them. */
+void compile_pool_set_nice(int inc);
 /* Queue a configuration for sm_<arch> on `path` (enum space_path); it is sent to the next idle worker. */
 int compile_pool_submit(struct compile_pool *p, int32_t config, const int32_t *params, int arch, int path);
 /* Number of requests queued or in flight. */

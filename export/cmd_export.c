@@ -68,8 +68,13 @@ static int pick_input(const struct trace *t, const char *arg)
         return tc_seterr("%s: the trace has no usable input dimensions", trace_path(t));
     if (tc_parse_shape("--input", arg, nd, INT64_MAX / 2, dims) != 0)
         return -1;
-    if ((i = trace_find_input(t, dims)) < 0)
-        return tc_seterr("--input: %s is not an input of %s", arg, trace_path(t));
+    if ((i = trace_find_input(t, dims)) < 0) { /* the message simulate and report give */
+        char eg[128];
+        return tc_seterr("--input %s: not among the %d inputs of %s (e.g. %s; `tunecost info %s` lists them)", arg,
+                         trace_n_inputs(t), trace_path(t),
+                         trace_n_inputs(t) > 0 ? tc_format_shape(trace_dims(t, 0), nd, eg, sizeof eg) : "none",
+                         trace_path(t));
+    }
     return i;
 }
 
@@ -82,7 +87,7 @@ static int write_file(const struct trace *t, int input, int is_t4, const char *o
         return -1;
     if ((is_t4 ? exp_write_t4(t, input, fp, sum) : exp_write_kerneltuner(t, input, fp, sum)) != 0) {
         tc_atomic_abort(&a);
-        return tc_seterr("%s: write error", out);
+        return tc_preferr("%s", out); /* "OUT: write failed: No space left on device" */
     }
     return tc_atomic_commit_force(&a, force); /* without -f: never over a file made meanwhile */
 }
@@ -116,6 +121,13 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "tunecost export: %s\n", tc_errmsg());
         goto out;
     }
+    if (exp_count(t, input) == 0) { /* an empty cache or result list: import refuses it, so no file */
+        char shape[128];
+        fprintf(stderr, "tunecost export: %s input %s: no configuration to export (the trace has none with a run or a "
+                "failure on this input)\n", trace_path(t),
+                tc_format_shape(trace_dims(t, input), trace_n_dims(t), shape, sizeof shape));
+        goto out;
+    }
     if (write_file(t, input, fmt == 1, o.out, o.force, &sum) != 0) {
         fprintf(stderr, "tunecost export: %s\n", tc_errmsg());
         rc = tc_err_exit_code(); /* 2: another run took the name */
@@ -132,6 +144,10 @@ int cmd_export(int argc, char **argv)
             fprintf(stderr, "; best configuration %d\n", sum.best_config);
         else
             fprintf(stderr, "; no valid configuration\n");
+        if (fmt == 0 && exp_grid_size(t) > sum.n_written) /* Kernel Tuner would ask for grid points not there */
+            fprintf(stderr, "tunecost export: note: tune_params span %.0f configurations, the cache holds %d: run "
+                    "Kernel Tuner's simulation mode with the restriction to the cache's keys (docs/import.md, "
+                    "\"Exporting\"; docs/kt-simulate.py)\n", exp_grid_size(t), sum.n_written);
     }
     rc = 0;
 out:

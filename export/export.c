@@ -6,7 +6,9 @@
 #include "tc_json.h"
 #include "trace.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void exp_ms_of_ns(FILE *fp, uint64_t ns)
@@ -19,6 +21,7 @@ int exp_entry_get(const struct trace *t, int input, int config, struct exp_entry
     const struct trace_config *cf = trace_config(t, config);
     long r = trace_find_run(t, input, config);
     memset(e, 0, sizeof *e);
+    e->objective = NAN;
     e->compile_ms = isfinite(cf->compile_ms) && cf->compile_ms > 0 ? cf->compile_ms : 0;
     if (r < 0) {
         if (cf->status == TRACE_OK)
@@ -41,7 +44,48 @@ int exp_entry_get(const struct trace *t, int input, int config, struct exp_entry
     e->timed_ns = trace_run_timed(t, (size_t)r);
     e->n_timed = run->n_timed;
     e->true_ms = trace_run_true_ns(t, (size_t)r) * 1e-6; /* an imported run's own time, else the median */
+    e->objective = trace_objective_is_metric(t) ? run->objective : NAN;
     return 1;
+}
+
+/* The values tune_params lists for parameter p: a value table's size, or an integer parameter's distinct values. */
+static int n_listed_values(const struct trace *t, int p)
+{
+    const char *const *vals;
+    int nv = trace_param_values(t, p, &vals), nc = trace_n_configs(t);
+    if (nv > 0)
+        return nv;
+    for (int c = 0; c < nc; c++) {
+        int seen = 0;
+        for (int k = 0; k < c && !seen; k++)
+            seen = trace_params(t, k)[p] == trace_params(t, c)[p];
+        nv += !seen;
+    }
+    return nv;
+}
+
+double exp_grid_size(const struct trace *t)
+{
+    double grid = 1.0;
+    for (int p = 0; p < trace_n_params(t); p++)
+        grid *= n_listed_values(t, p);
+    return grid;
+}
+
+int exp_count(const struct trace *t, int input)
+{
+    int n = 0;
+    struct exp_entry e;
+    for (int c = 0; c < trace_n_configs(t); c++)
+        n += exp_entry_get(t, input, c, &e);
+    return n;
+}
+
+/* A write to the output failed: the OS's reason (errno of the failed write: ENOSPC, EFBIG, EIO), a machine fault. */
+static int write_failed(void)
+{
+    int e = errno != 0 ? errno : EIO;
+    return tc_seterr_env("write failed: %s", strerror(e));
 }
 
 /* Kernel Tuner's failure markers (kernel_tuner/util.py), by trace status; Kernel Tuner has none for a wrong
@@ -78,17 +122,94 @@ static void write_times_array(FILE *fp, const struct exp_entry *e)
     fputc(']', fp);
 }
 
+/* Configuration c's value of parameter p as the trace holds it: a value table's JSON text ("a\\"b", 1.5, true),
+ * whatever its length, or an integer parameter's value written into buf. */
+static const char *value_text(const struct trace *t, int c, int p, char *buf, size_t len)
+{
+    const char *const *vals;
+    int n = trace_param_values(t, p, &vals);
+    int32_t v = trace_params(t, c)[p];
+    if (n > 0 && v >= 0 && v < n)
+        return vals[v];
+    snprintf(buf, len, "%d", (int)v);
+    return buf;
+}
+
 /* "NAME": value pairs of configuration c, comma-separated, no braces. */
 static void write_params(FILE *fp, const struct trace *t, int c)
 {
     for (int p = 0; p < trace_n_params(t); p++) {
+        char v[32];
         if (p > 0)
             fputc(',', fp);
-        char v[256];
         tc_json_str(fp, trace_param_name(t, p));
         fputc(':', fp);
-        tc_json_value(fp, trace_param_text(t, c, p, 1, v, sizeof v)); /* a value table's value, not its index */
+        tc_json_value(fp, value_text(t, c, p, v, sizeof v)); /* a value table's value, not its index */
     }
+}
+
+/* Python's repr() of the double a JSON number text denotes: the shortest digits that read back to it, fixed
+ * notation for decimal exponents -4 to 15 (always with a fraction: "1000.0"), else "1e+16", "1.5e-07". */
+static void py_float_repr(FILE *fp, double x)
+{
+    char e[40], dig[24];
+    int prec = 1, exp, nd = 0;
+    for (; prec < 17; prec++) {
+        snprintf(e, sizeof e, "%.*e", prec - 1, x);
+        if (strtod(e, NULL) == x)
+            break;
+    }
+    snprintf(e, sizeof e, "%.*e", prec - 1, x);
+    const char *q = e;
+    if (*q == '-')
+        fputc(*q++, fp);
+    for (; *q != 'e'; q++)
+        if (*q != '.')
+            dig[nd++] = *q;
+    while (nd > 1 && dig[nd - 1] == '0') /* %.*e pads with zeros: not part of the shortest digits */
+        nd--;
+    dig[nd] = '\0';
+    exp = atoi(q + 1);
+    if (exp < -4 || exp >= 16) {
+        fprintf(fp, "%c%s%se%c%02d", dig[0], nd > 1 ? "." : "", dig + 1, exp < 0 ? '-' : '+', abs(exp));
+    } else if (exp < 0) { /* 0.000ddd: -exp - 1 zeros after the point */
+        fputs("0.", fp);
+        for (int i = 0; i < -exp - 1; i++)
+            fputc('0', fp);
+        fputs(dig, fp);
+    } else {
+        for (int i = 0; i <= exp; i++)
+            fputc(i < nd ? dig[i] : '0', fp);
+        fprintf(fp, ".%s", nd > exp + 1 ? dig + exp + 1 : "0");
+    }
+}
+
+/* The body of Kernel Tuner's cache key part for a value: Python's str() of the value json.load gives (a string's
+ * text, True, False, None, a float's repr), escaped for a JSON string. */
+static void write_key_part(FILE *fp, const char *text)
+{
+    size_t l = strlen(text);
+    char *end = NULL;
+    double x;
+    if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0 || strcmp(text, "null") == 0) {
+        fputs(text[0] == 't' ? "True" : text[0] == 'f' ? "False" : "None", fp);
+        return;
+    }
+    if ((text[0] == '-' || (text[0] >= '0' && text[0] <= '9')) && strpbrk(text, ".eE") != NULL &&
+        (x = strtod(text, &end), *end == '\0') && isfinite(x)) {
+        py_float_repr(fp, x); /* a JSON number with a fraction or an exponent: a float in Python */
+        return;
+    }
+    if (l >= 2 && text[0] == '"') {
+        char *inner = malloc(l);
+        long n = inner != NULL ? tc_json_unquote(text, inner) : -1;
+        if (n >= 0)
+            tc_json_str_body(fp, inner, (size_t)n);
+        free(inner);
+        if (n >= 0)
+            return;
+    }
+    tc_json_str_body(fp, text, l);
 }
 
 static void write_problem_size(FILE *fp, const struct trace *t, int input)
@@ -149,20 +270,21 @@ static void kt_entry(FILE *fp, const struct trace *t, int c, const struct exp_en
 {
     fputs(first ? "\n\"" : ",\n\"", fp);
     for (int p = 0; p < trace_n_params(t); p++) { /* Kernel Tuner's key: str() of each value, joined by ',' */
-        char v[256];
-        const char *txt = trace_param_text(t, c, p, 0, v, sizeof v);
+        char v[32];
         if (p > 0)
             fputc(',', fp);
-        for (; *txt != '\0'; txt++) /* inside a JSON string */
-            if (*txt == '"' || *txt == '\\')
-                fprintf(fp, "\\%c", *txt);
-            else if ((unsigned char)*txt >= 0x20)
-                fputc(*txt, fp);
+        write_key_part(fp, value_text(t, c, p, v, sizeof v));
     }
     fputs("\":{", fp);
     write_params(fp, t, c);
     if (e->status == TRACE_OK) {
         fprintf(fp, ",\"time\":%.15g", e->true_ms); /* ns / 1e6: 15 digits keep every ns */
+        if (isfinite(e->objective)) { /* the cache's objective metric, under its name (as Kernel Tuner stores it) */
+            fputc(',', fp);
+            tc_json_str(fp, trace_get_meta(t)->objective);
+            fputc(':', fp);
+            tc_json_num(fp, e->objective);
+        }
         fputs(",\"times\":", fp);
         write_times_array(fp, e);
     } else {
@@ -196,7 +318,14 @@ int exp_write_kerneltuner(const struct trace *t, int input, FILE *fp, struct exp
     }
     fputs("],\n\"tune_params\":", fp);
     write_tune_params(fp, t);
-    fputs(",\n\"objective\":\"time\",\n\"cache\":{", fp);
+    if (trace_objective_is_metric(t)) { /* ranked by that metric: import ranks the round trip the same way */
+        fputs(",\n\"objective\":", fp);
+        tc_json_str(fp, m->objective);
+        fprintf(fp, ",\n\"objective_higher_is_better\":%s", m->objective_higher_is_better ? "true" : "false");
+    } else {
+        fputs(",\n\"objective\":\"time\"", fp);
+    }
+    fputs(",\n\"cache\":{", fp);
     for (int c = 0; c < trace_n_configs(t); c++) {
         struct exp_entry e;
         if (!exp_entry_get(t, input, c, &e)) {
@@ -210,7 +339,7 @@ int exp_write_kerneltuner(const struct trace *t, int input, FILE *fp, struct exp
     }
     /* Kernel Tuner's reader (correct_open_cache) wants the file to end in "}\n}" once stripped */
     fputs("\n}\n}\n", fp);
-    return ferror(fp) ? tc_seterr("write error") : 0;
+    return ferror(fp) ? write_failed() : 0;
 }
 
 /* One T4 result. times: "compilation_time" (the schema's name) and "compilation" (the name Kernel Tuner's writer
@@ -222,7 +351,9 @@ static void t4_result(FILE *fp, const struct trace *t, int c, const struct exp_e
     double comp = e->status == TRACE_OUT_OF_RESOURCES ? 0 : e->compile_ms;
     fputs(first ? "\n{\"configuration\":{" : ",\n{\"configuration\":{", fp);
     write_params(fp, t, c);
-    fputs("},\"objectives\":[\"time\"],\"times\":{\"compilation_time\":", fp);
+    fputs("},\"objectives\":[", fp);
+    tc_json_str(fp, trace_objective_is_metric(t) ? trace_get_meta(t)->objective : "time");
+    fputs("],\"times\":{\"compilation_time\":", fp);
     tc_json_num(fp, comp);
     fputs(",\"compilation\":", fp);
     tc_json_num(fp, comp);
@@ -239,7 +370,15 @@ static void t4_result(FILE *fp, const struct trace *t, int c, const struct exp_e
         fprintf(fp, "%.15g", e->true_ms);
     else
         fprintf(fp, "\"%s\"", exp_kt_marker(e->status));
-    fputs(",\"unit\":\"ms\"}]}", fp);
+    fputs(",\"unit\":\"ms\"}", fp);
+    if (isfinite(e->objective)) { /* the metric the trace is ranked by, named as in metadata.objective */
+        fputs(",{\"name\":", fp);
+        tc_json_str(fp, trace_get_meta(t)->objective);
+        fputs(",\"value\":", fp);
+        tc_json_num(fp, e->objective);
+        fputs(",\"unit\":\"\"}", fp);
+    }
+    fputs("]}", fp);
 }
 
 int exp_write_t4(const struct trace *t, int input, FILE *fp, struct exp_summary *sum)
@@ -255,6 +394,11 @@ int exp_write_t4(const struct trace *t, int input, FILE *fp, struct exp_summary 
     write_problem_size(fp, t, input);
     fputs(",\"generator\":", fp);
     tc_json_str(fp, m->generator);
+    if (trace_objective_is_metric(t)) { /* T4 has no direction: written here, read back by import t4 */
+        fputs(",\"objective\":", fp);
+        tc_json_str(fp, m->objective);
+        fprintf(fp, ",\"objective_higher_is_better\":%s", m->objective_higher_is_better ? "true" : "false");
+    }
     fputs("},\n\"results\":[", fp);
     for (int c = 0; c < trace_n_configs(t); c++) {
         struct exp_entry e;
@@ -268,5 +412,5 @@ int exp_write_t4(const struct trace *t, int input, FILE *fp, struct exp_summary 
         sum->n_valid += e.status == TRACE_OK;
     }
     fputs("\n]\n}\n", fp);
-    return ferror(fp) ? tc_seterr("write error") : 0;
+    return ferror(fp) ? write_failed() : 0;
 }

@@ -17,6 +17,7 @@ struct exp_entry {
     double verify_ms;         /* 0 without a run */
     double wall_ms;           /* the run's benchmarking wall time (warm-up and overhead included); 0 without a run */
     double true_ms;           /* valid runs: median of the timed executions (the trace's true time) */
+    double objective;         /* valid runs of a trace ranked by another metric: its value; else NaN */
     const uint64_t *timed_ns; /* valid runs: the timed executions, in launch order */
     int n_timed;
 };
@@ -32,6 +33,12 @@ struct exp_summary {
 /* The pair (input, config). Returns 1 with *e filled, 0 when the pair has no run although the configuration
  * compiled (never measured for this input: nothing to export). */
 int exp_entry_get(const struct trace *t, int input, int config, struct exp_entry *e);
+
+/* The points of the grid a Kernel Tuner cache's tune_params span (the product of each parameter's listed values). */
+double exp_grid_size(const struct trace *t);
+
+/* How many configurations the writers write for input `input` (0: nothing that import could read back). */
+int exp_count(const struct trace *t, int input);
 
 /* Write input `input` of t to fp. Return 0, or -1 (tc_errmsg) on a write error. */
 int exp_write_kerneltuner(const struct trace *t, int input, FILE *fp, struct exp_summary *sum);

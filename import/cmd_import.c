@@ -495,10 +495,11 @@ static int read_sources(struct imp *im, struct json_tokener *tok, const struct o
         } else {
             if (imp_read_t4_header(tok, s) != 0)
                 return tc_err_exit_code();
-            snprintf(s->device, sizeof s->device, "%s", im->opt_device ? im->opt_device : "unknown");
-            snprintf(s->kernel, sizeof s->kernel, "%s", im->opt_kernel ? im->opt_kernel : "unknown");
-            s->n_dims = 0;
-            if (o->n_dims > 0) {
+            if (im->opt_device != NULL || s->device[0] == '\0') /* else metadata.device_name */
+                snprintf(s->device, sizeof s->device, "%s", im->opt_device ? im->opt_device : "unknown");
+            if (im->opt_kernel != NULL || s->kernel[0] == '\0')
+                snprintf(s->kernel, sizeof s->kernel, "%s", im->opt_kernel ? im->opt_kernel : "unknown");
+            if (o->n_dims > 0) { /* else metadata.problem_size, or numbered inputs */
                 s->n_dims = o->n_dims;
                 memcpy(s->dims, o->ps, sizeof o->ps);
             }
@@ -513,7 +514,7 @@ static int read_sources(struct imp *im, struct json_tokener *tok, const struct o
             return tc_err_exit_code(); /* the file (2) or memory (1) */
         fold_file(im, i);
         if (!o->quiet && im->src[i].truncated)
-            fprintf(stderr, "import: note: %s ends inside its cache (an interrupted tuning run?): read up to its "
+            fprintf(stderr, "tunecost import: note: %s ends inside its cache (an interrupted tuning run?): read up to its "
                             "last complete entry\n", im->src[i].path);
     }
     if (im->fmt == FMT_T4 && check_sources(im) != 0)
@@ -688,7 +689,7 @@ static void import_print_summary(const struct imp *im, const struct opts *o, siz
 static void print_warnings(const struct imp *im)
 {
     if (im->n_time_disagree > 0)
-        fprintf(stderr, "import: warning: %zu entries have a 'time' that is not the mean of their 'times' (off by more "
+        fprintf(stderr, "tunecost import: warning: %zu entries have a 'time' that is not the mean of their 'times' (off by more "
                         "than 1%%): their true time is 'time', as Kernel Tuner ranks them; the simulator replays "
                         "'times'\n", im->n_time_disagree);
 }

@@ -160,6 +160,27 @@ static double unit_to_ms(const char *u)
     return 0;
 }
 
+/* T4 metadata that `tunecost export t4` writes (and Kernel Tuner's converter, in part): the problem size, the
+ * device and the kernel (the import's --problem-size, --device and --kernel take precedence), and a metric
+ * objective with its direction (T4 itself gives none). */
+static int t4_metadata(struct src *s, struct json_object *md)
+{
+    struct json_object *v;
+    if (json_object_object_get_ex(md, "problem_size", &v) && set_dims_from(s, v) != 0)
+        return -1;
+    if (json_object_object_get_ex(md, "device_name", &v) && json_object_is_type(v, json_type_string))
+        snprintf(s->device, sizeof s->device, "%s", json_object_get_string(v));
+    if (json_object_object_get_ex(md, "kernel_name", &v) && json_object_is_type(v, json_type_string))
+        snprintf(s->kernel, sizeof s->kernel, "%s", json_object_get_string(v));
+    if (json_object_object_get_ex(md, "objective", &v) && json_object_is_type(v, json_type_string)) {
+        snprintf(s->objective, sizeof s->objective, "%s", json_object_get_string(v));
+        s->objective_is_metric = strcmp(s->objective, "time") != 0 && s->objective[0] != '\0';
+    }
+    if (json_object_object_get_ex(md, "objective_higher_is_better", &v) && json_object_is_type(v, json_type_boolean))
+        s->higher_is_better = json_object_get_boolean(v);
+    return 0;
+}
+
 static int read_t4_header(struct json_tokener *tok, struct src *s)
 {
     size_t pos = 0;
@@ -186,6 +207,10 @@ static int read_t4_header(struct json_tokener *tok, struct src *s)
                 (s->t4_timeunit_ms = unit_to_ms(json_object_get_string(u))) == 0) {
                 tc_seterr("%s: key 'metadata': timeunit '%s' is not one of s, ms, us, ns", s->path,
                           json_object_get_string(u));
+                json_object_put(v);
+                return -1;
+            }
+            if (json_object_is_type(v, json_type_object) && t4_metadata(s, v) != 0) {
                 json_object_put(v);
                 return -1;
             }
@@ -486,6 +511,28 @@ static int t4_objective_is_metric(struct json_object *o)
     return json_object_is_type(first, json_type_string) && strcmp(json_object_get_string(first), "time") != 0;
 }
 
+/* T4: the value of the metadata's objective metric among result o's measurements (NaN where absent). */
+static int t4_metric(const struct src *s, const char *where, struct json_object *o, struct entry *e)
+{
+    struct json_object *ms, *m, *nm, *val;
+    e->objective = NAN;
+    if (!json_object_object_get_ex(o, "measurements", &ms) || !json_object_is_type(ms, json_type_array))
+        return 0;
+    for (size_t i = 0; i < json_object_array_length(ms); i++) {
+        m = json_object_array_get_idx(ms, i);
+        if (!json_object_object_get_ex(m, "name", &nm) || !json_object_is_type(nm, json_type_string) ||
+            strcmp(json_object_get_string(nm), s->objective) != 0 || !json_object_object_get_ex(m, "value", &val))
+            continue;
+        if (!json_object_is_type(val, json_type_double) && !json_object_is_type(val, json_type_int))
+            return tc_seterr("%s: %s: measurement '%s' (the objective) is not a number", s->path, where,
+                             s->objective);
+        e->objective = json_object_get_double(val);
+        if (!isfinite(e->objective))
+            return tc_seterr("%s: %s: measurement '%s' (the objective) is not finite", s->path, where, s->objective);
+    }
+    return 0;
+}
+
 /* T4: one result. */
 int imp_t4_entry(struct imp *im, struct src *s, size_t idx, struct json_object *o, struct entry *e)
 {
@@ -564,6 +611,8 @@ int imp_t4_entry(struct imp *im, struct src *s, size_t idx, struct json_object *
     }
     e->n_times = n;
     e->times_ms = im->times;
+    if (s->objective_is_metric) /* metadata named the metric and its direction (tunecost export t4 writes them) */
+        return t4_metric(s, where, o, e);
     if (t4_objective_is_metric(o))
         im->n_t4_objective++;
     return 0;

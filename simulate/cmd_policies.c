@@ -13,6 +13,7 @@
 #include "trace.h"
 #include "tunecost.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <limits.h>
@@ -425,6 +426,21 @@ static void policies_notes(const struct trace *t, const struct pol_settings *s)
                         "recorded per configuration; a configuration is replayed with all its recorded executions "
                         "(about %g ms), so repetition times above %g ms (halving and hyperband scale theirs) all "
                         "give the same steps\n", s->rep_ms, rec, rec, rec);
+/* "wrote N files in DIR: a, b, ..." from the committed directory itself (it holds this command's output alone), so
+ * the count is what is there: the TSVs, and the figures when they were drawn. */
+static void print_written(const char *dir, double secs)
+{
+    struct dirent **names = NULL;
+    int n = scandir(dir, &names, NULL, alphasort), shown = 0;
+    char list[1024] = "";
+    size_t len = 0;
+    for (int i = 0; i < n; i++) {
+        if (names[i]->d_name[0] != '.' && len < sizeof list)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", shown++ ? ", " : "", names[i]->d_name);
+        free(names[i]);
+    }
+    free(names);
+    fprintf(stderr, "tunecost policies: wrote %d files in %s: %s (%.2f s)\n", shown, dir, list, secs);
 }
 
 int cmd_policies(int argc, char **argv)
@@ -512,8 +528,7 @@ int cmd_policies(int argc, char **argv)
     }
     if (!o.quiet) {
         print_scores(curves, n_done, o.score_kind == 0, t);
-        fprintf(stderr, "tunecost policies: wrote %s/curves.tsv, %s/scores.tsv (%.2f s)\n", o.out, o.out,
-                tc_now_s() - t0);
+        print_written(o.out, tc_now_s() - t0);
     }
     rc = 0;
 out:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # suites.sh — which test suites this machine can run, which the build directory holds, and which are skipped
-# and why. `make test` prints it after the tests; with --strict (make check, .ci/run) it fails when a suite this
+# and why (each test the last `meson test` skipped, with the reason it printed). `make test` prints it right after
+# meson's summary of the quick suites; with --strict (make check, .ci/run) it fails when a suite this
 # machine can run is missing from the build directory (configured before its dependency was installed).
 #
 # Usage: tests/suites.sh BUILD_DIR [--strict]
@@ -21,6 +22,24 @@ skipped() { echo "suites: skipped here: $1"; }
 for s in unit integration gpu slow fuzz; do
     printf 'suites: %-12s %3d tests\n' "$s" "$(grep -Ec "^tunecost:([a-z]+\+)*$s(\+[a-z]+)* / " <<<"$list")"
 done
+
+# The tests meson just counted as skipped, each with its reason (the SKIP line it printed), from the last run's log:
+# right after meson's summary, not after the slow suite.
+TESTLOG=${SUITES_TESTLOG:-$BUILD/meson-logs/testlog.json} # the variable: for tests/test-suites.sh
+if [ -f "$TESTLOG" ]; then
+    python3 - "$TESTLOG" <<'PYEOF' 2>/dev/null
+import json, sys
+for line in open(sys.argv[1]):
+    try:
+        t = json.loads(line)
+    except ValueError:
+        continue
+    if t.get("result") == "SKIP":
+        out = [l for l in (t.get("stdout") or "").splitlines() if l.strip()]
+        why = next((l for l in out if "SKIP" in l.upper()), out[-1] if out else "exit 77, no reason printed")
+        print("suites: skipped %s: %s" % (t.get("name", "?").split(" / ")[-1], why.strip()[:200]))
+PYEOF
+fi
 
 have_check=0; pkg-config --exists check 2>/dev/null && have_check=1
 have_cuda=0; [ -e "$cudadir/lib64/libnvrtc.so" ] && have_cuda=1

@@ -131,6 +131,39 @@ START_TEST(test_collect_compile_isolated_times)
 }
 END_TEST
 
+/* --compile-only into a log (stderr not a terminal): the workers' warm-up is announced before anything compiles,
+ * and every progress line gives an ETA, so a slow pass on a loaded machine says at once what it does and for how
+ * long (four configurations: a line per tenth gives one line for each). */
+START_TEST(test_collect_compile_progress_in_a_log)
+{
+    char cmd[1024], line[512], scal[] = "/tmp/test-collect-prog.XXXXXX";
+    int warm_at = -1, first_done = -1, n = 0, with_eta = 0, n_done = 0;
+    FILE *p;
+    close(mkstemp(scal));
+    snprintf(cmd, sizeof cmd, "'%s' collect --compile-only --space full --param BLOCK_M=32 --param BLOCK_N=32,64 "
+             "--param BLOCK_K=32,256 --param NUM_STAGES=5 --param NUM_WARPS=8 --arch 90 --jobs 2 -f -o '%s' "
+             "2>&1 >/dev/null", g_tunecost, scal);
+    ck_assert_ptr_nonnull(p = popen(cmd, "r"));
+    while (fgets(line, sizeof line, p) != NULL) {
+        if (strstr(line, "NVRTC workers warming up") != NULL && warm_at < 0)
+            warm_at = n;
+        if (strstr(line, "jobs 2: compiled ") != NULL) {
+            if (first_done < 0)
+                first_done = n;
+            n_done++;
+            with_eta += strstr(line, ", eta ") != NULL;
+        }
+        n++;
+    }
+    ck_assert_int_eq(pclose(p), 0);
+    ck_assert_int_ge(warm_at, 0);
+    ck_assert_int_lt(warm_at, first_done);
+    ck_assert_int_eq(n_done, 4);
+    ck_assert_int_eq(with_eta, 4);
+    unlink(scal);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     Suite *s = suite_create("collect-compile");
@@ -142,6 +175,7 @@ int main(int argc, char **argv)
     } else if (argc >= 3 && strcmp(argv[1], "isolated") == 0) {
         g_tunecost = argv[2];
         tcase_add_test(tc, test_collect_compile_isolated_times);
+        tcase_add_test(tc, test_collect_compile_progress_in_a_log);
         tcase_set_timeout(tc, 600);
     } else {
         tcase_add_test(tc, test_collect_ptxas_report_parsed);

@@ -2,7 +2,7 @@
 # test-doc-options.sh — every command's --help, man page and completions come from one declaration.
 # For each command given: the options of `tunecost CMD --help` (long name, letter, value name and help text with
 # its default, re-joined from the wrapped lines) must equal those of the man page tunecost-CMD.1 (the .TP entries
-# of OPTIONS, troff escapes undone), in the same order; the bash completion must offer exactly those long
+# of OPTIONS, troff escapes undone, the installed documents' folder written back as docs/), in the same order; the bash completion must offer exactly those long
 # options after "--", and the zsh completion must name each of them. A hand-edited help or page fails here.
 #
 # Usage: test-doc-options.sh TUNECOST MAN_DIR BASH_COMPLETION ZSH_COMPLETION CMD...
@@ -44,7 +44,7 @@ man_options() {
         /^\.TP/ { state = 1; next }
         state == 1 { label = $0; state = 2; next }
         state == 2 { print label "\t" $0; state = 0 }
-    ' | sed -E 's/\\f[BIR]//g; s/\\-/-/g; s/\\e/\\/g; s/\\&//g'
+    ' | sed -E 's/\\f[BIR]//g; s/\\-/-/g; s/\\e/\\/g; s/\\&//g; s#/[^ ()]*/doc/tunecost/#docs/#g'
 }
 
 for cmd in "$@"; do

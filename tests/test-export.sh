@@ -107,13 +107,108 @@ for b in json.load(sys.stdin)["best"]:
 fi
 
 # tracegen empty: the same configurations, no runs: configs 0 and 1 compiled but were never measured (nothing to
-# replay: left out, and said so), 2 out of resources and 3 a compile error are written with their markers
+# replay: left out, and said so), 2 out of resources and 3 a compile error are written with their markers; the
+# tune_params grid (BLOCK_M 3 x BLOCK_N 3 x BLOCK_K 2 x GROUP_M 1 x NUM_STAGES 3 x NUM_WARPS 2 = 108 points) is larger
+# than the cache, so the note says Kernel Tuner needs the restriction (docs/kt-simulate.py)
 "$TRACEGEN" empty empty.h5 && T export kerneltuner empty.h5 -o e.json 2>e.txt && pycheck e.json '
 c = d["cache"]
 assert list(c) == ["256,256,64,8,5,8", "128,64,32,8,3,4"], list(c)
 assert c["256,256,64,8,5,8"]["__error__"] == "InvalidConfig" and c["128,64,32,8,3,4"]["__error__"] == "CompilationFailedConfig"
 ' && grep -q "2 never measured on this input left out; no valid configuration" e.txt &&
+    grep -q "note: tune_params span 108 configurations, the cache holds 2: run Kernel Tuner's simulation mode with the restriction" e.txt &&
     ok "never-measured configurations left out, and said so" || fail "empty trace: $(cat e.txt)"
+
+# ---- values: escaped once, never cut, Python's str() in keys, a metric objective kept ---------------------------
+# A hand-built Kernel Tuner cache (written here, not a measurement): a string parameter S with a quote, a backslash,
+# a tab, two 256-byte values sharing their first 255 bytes and one with the byte 0xff (not UTF-8); F a float
+# (1.0, 1e-05), B True, N None. Objective GFLOPs, higher is better: entry i (1..12) has time i ms and GFLOPs 100/i,
+# except entry 3 (back\slash, 1.0) with 1000: the best configuration by GFLOPs (entry 1 is the best by time).
+"$PY" - <<'PYEOF'
+import json
+vals = ['a"b', 'back\\slash', 'tab\there', 'x' * 255 + 'A', 'x' * 255 + 'B', 'badQQ']
+cache, i = {}, 0
+for s in vals:
+    for f in (1.0, 1e-05):
+        i += 1
+        cache[",".join(str(x) for x in (s, f, True, None))] = {"S": s, "F": f, "B": True, "N": None, "time": float(i),
+            "times": [float(i)], "GFLOPs": 1000.0 if i == 3 else 100.0 / i, "compile_time": 1, "verification_time": 0,
+            "benchmark_time": 1, "strategy_time": 0, "framework_time": 0}
+d = {"device_name": "GPU", "kernel_name": "k", "problem_size": [7, 8, 9], "tune_params_keys": ["S", "F", "B", "N"],
+     "tune_params": {"S": vals, "F": [1.0, 1e-05], "B": [True], "N": [None]}, "objective": "GFLOPs",
+     "objective_higher_is_better": True, "cache": cache}
+open("vals.json", "wb").write(json.dumps(d).replace("QQ", "\udcff").encode("utf-8", "surrogateescape"))
+PYEOF
+T import kerneltuner vals.json -o vals.h5 -q >/dev/null 2>&1 || fail "import of the hand-built value cache"
+for f in kerneltuner t4; do T export $f vals.h5 -o vals-$f.json -q || fail "export $f of the value trace"; done
+# Python reads both files (strict UTF-8); the key of every entry is ','.join(str(v)) of its values (Kernel Tuner's
+# rule); the strings come back as they went in; 12 distinct entries (the 256-byte values not cut to one)
+if pycheck vals-kerneltuner.json '
+c = d["cache"]
+assert len(c) == 12, len(c)
+for k, v in c.items():
+    assert k == ",".join(str(v[p]) for p in d["tune_params_keys"]), (k, v)
+S = sorted({v["S"] for v in c.values()})
+assert S == sorted([chr(34).join("ab"), "back" + chr(92) + "slash", "tab" + chr(9) + "here", "x" * 255 + "A",
+                    "x" * 255 + "B", "bad" + chr(0xfffd)]), S
+assert "a" + chr(34) + "b,1.0,True,None" in c and "a" + chr(34) + "b,1e-05,True,None" in c, list(c)[:2]
+assert d["objective"] == "GFLOPs" and d["objective_higher_is_better"] is True
+assert c["back" + chr(92) + "slash,1.0,True,None"]["GFLOPs"] == 1000.0
+assert sorted(d["tune_params"]["S"]) == S, d["tune_params"]["S"]
+' && pycheck vals-t4.json '
+r = d["results"]
+assert len(r) == 12 and sorted({x["configuration"]["S"] for x in r})[0] == chr(34).join("ab")
+assert d["metadata"]["problem_size"] == [7, 8, 9]
+assert d["metadata"]["objective"] == "GFLOPs" and d["metadata"]["objective_higher_is_better"] is True
+g = [m["value"] for x in r for m in x["measurements"] if m["name"] == "GFLOPs"]
+assert len(g) == 12 and max(g) == 1000.0 and all(x["objectives"] == ["GFLOPs"] for x in r), g
+'; then ok "values escaped once, not cut, keys as Python str(), objective kept"; else fail "value export"; fi
+# the round trip: the same best configuration (entry 3 by GFLOPs); T4 keeps the problem size
+T import kerneltuner vals-kerneltuner.json -o vals-back.h5 -q >/dev/null 2>&1 || fail "re-import of the value cache"
+b=$(T info --json vals-back.h5 | "$PY" -c "import json,sys; b=json.load(sys.stdin)['best'][0]; print(b['params'], b['dims'])")
+[ "$b" = '['"'"'back\\slash'"'"', 1.0, True, None] [7, 8, 9]' ] && ok "round trip keeps a GFLOP/s objective's best" ||
+    fail "round trip with a GFLOP/s objective: $b"
+T import t4 vals-t4.json -o vals-t4.h5 -q >/dev/null 2>&1 || fail "re-import of the value T4 file"
+b=$(T info --json vals-t4.h5 | "$PY" -c "import json,sys; b=json.load(sys.stdin)['best'][0]; print(b['params'], b['dims'])")
+[ "$b" = '['"'"'back\\slash'"'"', 1.0, True, None] [7, 8, 9]' ] &&
+    ok "T4 round trip keeps the problem size and the GFLOP/s objective's best" || fail "T4 round trip: $b"
+
+# float values in keys: Python's str() of each (shortest digits; fixed notation for exponents -4 to 15, else
+# scientific): a hand-built cache of ten floats, each entry's key str(F); exported, every key must again be str(F)
+"$PY" - <<'PYEOF'
+import json
+fl = [1e16, 0.1, 1234.5, 1.5e-7, 123456789012345.6, 1e-4, 2.5e+20, 0.30000000000000004, 100.0, -0.0001]
+cache = {str(f): {"F": f, "time": 1.0 + i, "times": [1.0 + i], "compile_time": 1, "verification_time": 0,
+                  "benchmark_time": 1} for i, f in enumerate(fl)}
+json.dump({"device_name": "G", "kernel_name": "k", "problem_size": [1], "tune_params_keys": ["F"],
+           "tune_params": {"F": fl}, "objective": "time", "cache": cache}, open("floats.json", "w"))
+PYEOF
+if T import kerneltuner floats.json -o floats.h5 -q >/dev/null 2>&1 && T export kerneltuner floats.h5 -o floats-out.json -q &&
+    pycheck floats-out.json '
+c = d["cache"]
+assert len(c) == 10 and all(k == str(v["F"]) for k, v in c.items()), [(k, v["F"]) for k, v in c.items()]
+'; then ok "float keys as Python's str()"; else fail "float keys"; fi
+
+# a trace without configurations (tracegen noconfigs): nothing import could read back, so a one-line refusal, exit 2,
+# no file, in both formats
+"$TRACEGEN" noconfigs nc.h5 || fail "tracegen noconfigs"
+for f in kerneltuner t4; do
+    T export $f nc.h5 -o nc.json 2>err.txt; rc=$?
+    [ $rc = 2 ] && [ ! -e nc.json ] && [ "$(wc -l <err.txt)" = 1 ] && grep -q "no configuration to export" err.txt &&
+        ok "$f: a trace without configurations refused" || fail "$f: no configurations: rc $rc $(cat err.txt)"
+done
+
+# a full disk (a 16 KiB tmpfs, where this runs as root and may mount one): exit 1, one line with the OS's reason, no
+# file left
+mkdir -p full
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=16k tmpfs full 2>/dev/null; then
+    T export kerneltuner "$REF" -i 4096x4096x4096 -o full/x.json 2>err.txt; rc=$?
+    left=$(ls -A full)
+    umount full
+    [ $rc = 1 ] && [ "$(wc -l <err.txt)" = 1 ] && grep -q "No space left on device" err.txt && [ -z "$left" ] &&
+        ok "a full disk: exit 1 with the OS's reason, nothing left" || fail "full disk: rc $rc, $(cat err.txt), left '$left'"
+else
+    echo "note: the full-disk check needs root and tmpfs (not run here)"
+fi
 
 # ---- usage errors: exit 2, nothing written -------------------------------------------------------------------
 T export csv small.h5 -o bad.json 2>err.txt; rc=$?

@@ -304,6 +304,56 @@ for c in "simulate $T -o $W/q -s 2 -r 2 -j 1" "frontier $PTS -o $W/q.tsv" "merge
     [ "$rc" -eq 0 ] && [ -z "$rest" ] && n_pass=$((n_pass + 1)) || fail "${A[0]} -q: exit $rc, stderr '$(echo "$rest" | head -n 2 | tr '\n' '|')'"
 done
 
+# ---- one rule for option names and values (README, "Options") -------------------------------------------------
+# usage2 DESC PATTERN ARGS...: exit 2, a one-line message matching PATTERN (then at most "see 'tunecost CMD
+# --help'"), nothing left in the work dir
+usage2() {
+    local what=$1 pat=$2; shift 2
+    run "$@"
+    if crashed || [ $rc -ne 2 ] || [ "$(sed 1d "$TMP/err" | grep -cv "^see 'tunecost ")" -ne 0 ] ||
+        ! head -n 1 "$TMP/err" | grep -qE -- "$pat" || [ -n "$left" ]; then
+        fail "$what: exit $rc, stderr '$(head -n 3 "$TMP/err" | tr '\n' '|')' ${left:+left: $left}"
+    else
+        n_pass=$((n_pass + 1))
+    fi
+}
+# 1. long options in full only: a unique prefix (getopt_long's default) is an unknown option in every command
+for c in "report $T -o $W/r --sample 2" "simulate $T -o $W/s --run 2" "export kerneltuner $T --o $W/e.json" \
+         "table best $T --outp $W/t.tsv" "policies $T -o $W/p --polic random" "import kerneltuner x.json --outpu $W/i.h5" \
+         "info $T --jso" "frontier $PTS --colu time_s"; do
+    read -r -a A <<<"$c"
+    built "${A[0]}" || continue
+    usage2 "${A[0]}: an abbreviated long option" "unknown option '--[a-z]+' \(long options are not abbreviated" "${A[@]}"
+done
+# 2. a short option's value attached with '=' is refused: no file named '=x.json' (or anything else) appears
+built export && usage2 "export -o=x.json" "'-o' got the value '=x.json'" export kerneltuner "$T" -o=x.json
+built table && usage2 "table -o=t.tsv" "'-o' got the value '=t.tsv'" table best "$T" -o=t.tsv
+built simulate && usage2 "simulate -qo=d" "'-o' got the value '=d'" simulate "$T" -qo=d
+# 3. hexadecimal numbers are refused by the double options as by the integer ones
+built policies && usage2 "policies --budget-s 0x1p3" "--budget-s" policies "$T" -o "$W/p" --budget-s 0x1p3
+built policies && usage2 "policies --cutoff 0x0.8p0" "--cutoff" policies "$T" -o "$W/p" --cutoff 0x0.8p0
+built simulate && usage2 "simulate --exec-ms 0x10:0x20" "--exec-ms" simulate "$T" -o "$W/s" --exec-ms 0x10:0x20
+built simulate && usage2 "simulate --samples 0x10" "--samples" simulate "$T" -o "$W/s" --samples 0x10
+built collect && usage2 "collect --rep-ms 0x1p3" "--rep-ms" collect -o "$W/c.h5" --rep-ms 0x1p3
+# 4. a list with an empty element (a trailing, leading or doubled comma) is refused by every list option
+built simulate && usage2 "simulate --scenarios a trailing comma" "empty element" simulate "$T" -o "$W/s" \
+    --scenarios baseline,
+built simulate && usage2 "simulate --input a trailing comma" "empty element" simulate "$T" -o "$W/s" \
+    --input 256x256x256,
+built policies && usage2 "policies --policies a trailing comma" "empty element" policies "$T" -o "$W/p" --policies random,
+built policies && usage2 "policies --policies a leading comma" "empty element" policies "$T" -o "$W/p" --policies ,random
+built frontier && usage2 "frontier --columns a trailing comma" "empty element" frontier "$PTS" --columns time_s,
+built collect && usage2 "collect --param a trailing comma" "empty element" collect -o "$W/c.h5" --param BLOCK_M=64,
+# 5. a value with a newline stays on the message's one line (escaped as \n)
+built export && usage2 "export FORMAT with a newline" "FORMAT: .*'a\\\\nb'" export $'a\nb' "$T" -o "$W/e.json"
+built export && usage2 "export --input with a newline" "--input: .*'5\\\\n5'" export kerneltuner "$T" -o "$W/e.json" \
+    -i $'5\n5'
+built simulate && usage2 "simulate --scenarios with a newline" "--scenarios" simulate "$T" -o "$W/s" \
+    --scenarios $'base\nline'
+run $'no\nsuch'
+[ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -qF "unknown command 'no\nsuch'" "$TMP/err" &&
+    n_pass=$((n_pass + 1)) || fail "an unknown command with a newline: exit $rc, '$(tr '\n' '|' <"$TMP/err")'"
+
 echo "options: $n_pass pass, $n_fail fail"
 for f in "${FAILS[@]}"; do echo "FAIL $f"; done
 [ $n_fail -eq 0 ]

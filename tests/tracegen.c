@@ -3,6 +3,7 @@
  *   tracegen small OUT.h5     the 4-configuration, 2-input trace whose every number is listed below, so that
  *                             tests can check `tunecost info` (and others) against values worked out by hand
  *   tracegen empty OUT.h5     the same configurations and inputs, no runs
+ *   tracegen noconfigs OUT.h5 the same inputs, no configurations and no runs
  *   tracegen future OUT.h5    the small trace claiming format_version 2 (which this tunecost must refuse)
  *
  * Other engineers: build target `tracegen` (tests/meson.build); in a meson test use
@@ -83,12 +84,13 @@ static int write_small(const char *path, int with_runs)
     struct trace *t = trace_create(path, &meta, pnames, 6, dnames, 3);
     if (t == NULL)
         goto fail;
-    if (trace_write_configs(t, 4, &params[0][0], configs) < 0 || trace_write_inputs(t, 2, &dims[0][0], inputs) < 0)
+    if (trace_write_configs(t, with_runs == 2 ? 0 : 4, &params[0][0], configs) < 0 ||
+        trace_write_inputs(t, 2, &dims[0][0], inputs) < 0)
         goto fail;
-    if (trace_set_compile_log(t, 3, "error: too many resources requested") < 0 ||
+    if ((with_runs != 2 && trace_set_compile_log(t, 3, "error: too many resources requested") < 0) ||
         trace_write_compile_warmup(t, warmup, 2) < 0)
         goto fail;
-    for (size_t i = 0; with_runs && i < sizeof runs / sizeof runs[0]; i++)
+    for (size_t i = 0; with_runs == 1 && i < sizeof runs / sizeof runs[0]; i++)
         if (trace_append_run(t, &runs[i].run, runs[i].x, runs[i].n) < 0)
             goto fail;
     if (trace_close(t) < 0) {
@@ -133,6 +135,8 @@ int main(int argc, char **argv)
         return write_small(argv[2], 1);
     if (argc == 3 && strcmp(argv[1], "empty") == 0)
         return write_small(argv[2], 0);
-    fprintf(stderr, "usage: tracegen small|empty|future OUT.h5\n");
+    if (argc == 3 && strcmp(argv[1], "noconfigs") == 0)
+        return write_small(argv[2], 2);
+    fprintf(stderr, "usage: tracegen small|empty|noconfigs|future OUT.h5\n");
     return 2;
 }

@@ -5,12 +5,41 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tc_err.h"
 #include "tc_opt.h"
+
+/* The rule for option names and values (README, "Options"): a long option is written in full (getopt_long's
+ * unique-prefix abbreviations are refused, so a mistyped name never selects another option), and a short option's
+ * attached value does not start with '=' ("-o=x.json" is refused rather than naming a file "=x.json"). Called after
+ * getopt_long returned an option: argv[optind - 1] is its word, or its separate value (then the word is before). */
+static int check_as_typed(const char *cmd, char **argv, const struct option *longopts, int idx)
+{
+    int separate = optarg != NULL && optarg == argv[optind - 1];
+    const char *word = argv[optind - 1 - separate];
+    if (idx >= 0 && strncmp(word, "--", 2) == 0) {
+        size_t n = strcspn(word + 2, "=");
+        if (n != strlen(longopts[idx].name) || strncmp(word + 2, longopts[idx].name, n) != 0) {
+            tc_cli_usage_error(cmd, "unknown option '--%.*s' (long options are not abbreviated: did you mean '--%s'?)",
+                               (int)n, word + 2, longopts[idx].name);
+            return -1;
+        }
+    } else if (idx < 0 && optarg != NULL && !separate && optarg[0] == '=') {
+        int letter = optarg[-1]; /* the letter the value is attached to ("-o=x", "-qo=x") */
+        const char *name = "";
+        for (int i = 0; longopts[i].name != NULL; i++)
+            if (longopts[i].val == letter)
+                name = longopts[i].name;
+        tc_cli_usage_error(cmd, "option '-%c' got the value '%s': write '-%c %s' or '--%s=%s'", letter, optarg,
+                           letter, optarg + 1, name, optarg + 1);
+        return -1;
+    }
+    return 0;
+}
 
 int tc_cli_next(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts)
 {
     char spec[128];
-    int opt;
+    int opt, idx = -1;
 
     /* A leading ':' makes getopt_long tell a missing value (':') from an unknown option ('?'); it goes after a
      * leading '+' (stop at the first operand), where glibc looks for it. */
@@ -19,7 +48,9 @@ int tc_cli_next(const char *cmd, int argc, char **argv, const char *shortopts, c
     else
         snprintf(spec, sizeof spec, ":%s", shortopts);
     opterr = 0;
-    opt = getopt_long(argc, argv, spec, longopts, NULL);
+    opt = getopt_long(argc, argv, spec, longopts, &idx);
+    if (opt != -1 && opt != ':' && opt != '?' && check_as_typed(cmd, argv, longopts, idx) != 0)
+        return TC_CLI_ERROR;
     if (opt == ':') {
         tc_cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
         return TC_CLI_ERROR;
@@ -44,12 +75,13 @@ int tc_cli_next(const char *cmd, int argc, char **argv, const char *shortopts, c
 
 int tc_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+    char msg[1024];
     va_list ap;
 
-    fprintf(stderr, "tunecost %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nsee 'tunecost %s --help'\n", cmd);
+    tc_err_one_line(msg, sizeof msg); /* an option's value with a newline stays on the one line */
+    fprintf(stderr, "tunecost %s: %s\nsee 'tunecost %s --help'\n", cmd, msg, cmd);
     return 2;
 }

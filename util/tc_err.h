@@ -5,6 +5,8 @@
 #ifndef TC_ERR_H
 #define TC_ERR_H
 
+#include <stddef.h>
+
 #if defined(__GNUC__)
 #define TC_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
@@ -26,6 +28,9 @@ int tc_err_exit_code(void);
 int tc_preferr(const char *fmt, ...) TC_PRINTF(1, 2);
 /* This thread's last message ("" if none). */
 const char *tc_errmsg(void);
+/* Rewrites the message in buf (len bytes) as one line: newlines and other control characters (a value's) escaped
+ * as \n, \r, \xHH. tc_seterr and its siblings apply it to every message. */
+void tc_err_one_line(char *buf, size_t len);
 void tc_clearerr(void);
 
 #endif

@@ -57,8 +57,8 @@ int tc_parse_double(const char *opt, const char *s, double min, double max, doub
 {
     char *end;
     double v;
-    if (!starts_clean(s))
-        return tc_seterr("%s: expected a number in [%g, %g], got '%s'", opt, min, max, s ? s : "");
+    if (!starts_clean(s) || strpbrk(s, "xX") != NULL) /* no hexadecimal floats: integers are decimal too */
+        return tc_seterr("%s: expected a decimal number in [%g, %g], got '%s'", opt, min, max, s ? s : "");
     errno = 0;
     v = strtod(s, &end);
     if (errno != 0 || *end != '\0' || !isfinite(v) || v < min || v > max)

@@ -14,6 +14,19 @@
 
 #define MAX_OPTS 64 /* options (not counting group headings) a command may declare */
 
+/* A list option (its metavar is LIST, or shows a comma or "..."): no empty element, so a leading, trailing or
+ * doubled comma is refused by every command alike. */
+static int check_list(const struct tc_optdecl *d, const char *opt, const char *text)
+{
+    const char *m = d->metavar;
+    size_t n = strlen(text);
+    if (m == NULL || (strcmp(m, "LIST") != 0 && strchr(m, ',') == NULL && strstr(m, "...") == NULL))
+        return 0;
+    if (n > 0 && (text[0] == ',' || text[n - 1] == ',' || strstr(text, ",,") != NULL))
+        return tc_seterr("%s: empty element in '%s' (expected values separated by single commas)", opt, text);
+    return 0;
+}
+
 /* Parses text into the option's field(s); -1 with tc_errmsg() naming "--NAME" on failure. */
 static int store_value(const struct tc_optdecl *d, const char *text, void *settings)
 {
@@ -22,6 +35,8 @@ static int store_value(const struct tc_optdecl *d, const char *text, void *setti
     long lo, hi;
 
     snprintf(opt, sizeof opt, "--%s", d->name);
+    if (text != NULL && check_list(d, opt, text) != 0)
+        return -1;
     switch (d->arg) {
     case TC_ARG_FLAG: *(int *)f = 1; return 0;
     case TC_ARG_INT: return tc_parse_int(opt, text, (int)d->min, (int)d->max, f);

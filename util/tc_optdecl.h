@@ -89,6 +89,8 @@ void tc_cli_set_default_trace(const char *path);
 int tc_cli_help(FILE *fp, const struct tc_cmd *cmd);
 /* A troff man page, section 1, named tunecost-NAME. */
 int tc_cli_man(FILE *fp, const struct tc_cmd *cmd, const char *version);
+/* The page tunecost(1): every command of cmds, the option rule, the shared exit status, the installed files. */
+int tc_cli_man_index(FILE *fp, const struct tc_cmd *const *cmds, int n, const char *version);
 /* Completion scripts for every command in cmds (n of them); others lists commands without a declaration. */
 int tc_cli_complete_bash(FILE *fp, const struct tc_cmd *const *cmds, int n);
 int tc_cli_complete_zsh(FILE *fp, const struct tc_cmd *const *cmds, int n);

@@ -85,7 +85,10 @@ static void search(enum tc_paths_kind kind, char *out, size_t len)
     if (installed_datadir(inst, sizeof inst) == 0 &&
         snprintf(out, len, "%s%s", inst, kinds[kind].sub) < (int)len && holds(out, kinds[kind].probe))
         return;
-    snprintf(out, len, "%s/%s", TC_SOURCE_ROOT, kinds[kind].src);
+    /* the source tree it was built from; $TUNECOST_SOURCE_ROOT stands for it (tests/test-install.sh points it at
+     * an empty folder, so that only the installation can provide the files, without touching the checkout) */
+    const char *root = getenv("TUNECOST_SOURCE_ROOT");
+    snprintf(out, len, "%s/%s", root != NULL && root[0] != '\0' ? root : TC_SOURCE_ROOT, kinds[kind].src);
 }
 
 const char *tc_paths_dir(enum tc_paths_kind kind)
