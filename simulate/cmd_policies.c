@@ -426,6 +426,8 @@ static void policies_notes(const struct trace *t, const struct pol_settings *s)
                         "recorded per configuration; a configuration is replayed with all its recorded executions "
                         "(about %g ms), so repetition times above %g ms (halving and hyperband scale theirs) all "
                         "give the same steps\n", s->rep_ms, rec, rec, rec);
+}
+
 /* "wrote N files in DIR: a, b, ..." from the committed directory itself (it holds this command's output alone), so
  * the count is what is there: the TSVs, and the figures when they were drawn. */
 static void print_written(const char *dir, double secs)
