@@ -1031,6 +1031,64 @@ static void check_policies(const char *out, const char *md)
     tsv_free(&t);
 }
 
+/* The summary's opening, "What tuning costs and what it buys", recomputed from opening.tsv (key, value, lo, hi):
+ * every number of its five sentences, and the section placed before the findings. */
+static double op_get(const struct tsv *t, const char *key, const char *col)
+{
+    for (int i = 0; i < t->n_rows; i++)
+        if (strcmp(tsv_cell(t, i, "key"), key) == 0)
+            return tsv_num(t, i, col);
+    ck_abort_msg("opening.tsv: no row %s", key);
+    return NAN;
+}
+
+static void check_opening(const char *out, const char *md)
+{
+    struct tsv t;
+    char want[1024], input[64];
+    const char *at = strstr(md, "## What tuning costs and what it buys\n"), *p;
+    ck_assert_msg(at != NULL && at < strstr(md, "## Findings\n"), "the opening does not precede the findings");
+    p = strstr(at, "**Cost of one input**: tuning ");
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(sscanf(p, "**Cost of one input**: tuning %63s", input), 1);
+    tsv_read(out, "opening.tsv", &t);
+#define OP(k) op_get(&t, k, "value")
+#define OPL(k) op_get(&t, k, "lo")
+#define OPH(k) op_get(&t, k, "hi")
+    snprintf(want, sizeof want, "**Cost of one input**: tuning %s over all %.0f configurations (%.0f fail) costs %.1f s "
+             "(95%% CI %.1f-%.1f) compiled one after another, %.1f s (%.1f-%.1f) with %.0f pipelined compile workers.",
+             input, OP("configs"), OP("failed"), OP("input_total_s"), OPL("input_total_s"), OPH("input_total_s"),
+             OP("input_pipelined_s"), OPL("input_pipelined_s"), OPH("input_pipelined_s"), OP("workers"));
+    ck_has(md, want);
+    if (isfinite(OP("cublas_tflops"))) {
+        snprintf(want, sizeof want, "**What it buys**: the best configuration runs at a median %.1f TFLOP/s (95%% CI "
+                 "%.1f-%.1f), %.0f%% of cuBLAS and %.2fx a configuration picked at random.", OP("best_tflops"),
+                 OPL("best_tflops"), OPH("best_tflops"), 100 * OP("best_tflops") / OP("cublas_tflops"),
+                 OP("best_tflops") / OP("random_config_tflops"));
+        ck_has(md, want);
+    }
+    snprintf(want, sizeof want, "**In 10 s per input** (all inputs, chosen on the simulation, measured on fresh runs): "
+             "%.3f of the optimum (95%% CI %.3f-%.3f) with sequential compilation, %.3f (%.3f-%.3f) with %.0f parallel "
+             "workers", OP("frac_10s_sequential"), OPL("frac_10s_sequential"), OPH("frac_10s_sequential"),
+             OP("frac_10s_parallel"), OPL("frac_10s_parallel"), OPH("frac_10s_parallel"), OP("workers"));
+    ck_has(md, want);
+    snprintf(want, sizeof want, "**Early stopping** saves only repetition, %.0f%% of the time (95%% CI %.0f-%.0f%%), "
+             "since compilation is %.0f%% (%.0f-%.0f%%)", 100 * OP("repetition_share"), 100 * OPL("repetition_share"),
+             100 * OPH("repetition_share"), 100 * OP("compile_share"), 100 * OPL("compile_share"),
+             100 * OPH("compile_share"));
+    ck_has(md, want);
+    ck_assert(OP("compile_share") + OP("repetition_share") <= 1 + 1e-12);
+    snprintf(want, sizeof want, "**Parallel compilation** pays while compilation dominates: %.0f workers cut %s from "
+             "%.1f s to %.1f s (list-scheduled, 95%% CI %.1f-%.1f), %.2fx", OP("workers"), input, OP("input_total_s"),
+             OP("input_parallel_s"), OPL("input_parallel_s"), OPH("input_parallel_s"),
+             OP("input_total_s") / OP("input_parallel_s"));
+    ck_has(md, want);
+#undef OP
+#undef OPL
+#undef OPH
+    tsv_free(&t);
+}
+
 /* The compile costs the trace does not record, counted here from the trace: the report fixture has no isolated
  * compile time for any (input, configuration) pair (every configuration is drawn: the valid ones and the one that
  * fails to compile, which has a compile time), so no costs.tsv. */
@@ -1075,6 +1133,7 @@ START_TEST(test_report_simulation_findings_match_files)
     check_verdicts(out, md, &st, &vt);
     check_costs_missing(out, md);
     check_policies(out, md);
+    check_opening(out, md);
     check_exec_floor(out, md, &st);
     tsv_free(&st);
     tsv_free(&vt);
