@@ -111,7 +111,7 @@ static const struct sim_point *pick_budget(const struct sim_result *r, int n_sc,
     return best;
 }
 
-static int by_time(const void *a, const void *b)
+static int budget_by_time(const void *a, const void *b)
 {
     const struct sim_point *x = *(const struct sim_point *const *)a, *y = *(const struct sim_point *const *)b;
     if (x->time_s != y->time_s)
@@ -131,7 +131,7 @@ static int budget_target(const struct sim_data *d, const struct sim_settings *s,
     for (int i = sc; i < r->n_points; i += n_sc)
         if (lo_or_mean(r->points[i].speedup_lo, r->points[i].speedup) >= target)
             q[m++] = &r->points[i];
-    qsort(q, (size_t)m, sizeof *q, by_time);
+    qsort(q, (size_t)m, sizeof *q, budget_by_time);
     for (int t = 0; t < m && t < SIM_BUDGET_TRIES; t++) {
         if ((rc = budget_reeval(d, s, sc, q[t], budget_seed(seed, (uint64_t)t), row)) != 0)
             break;
