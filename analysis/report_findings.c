@@ -124,9 +124,25 @@ static int knob_part(const struct table *st, const char *model, const char *labe
     return 0;
 }
 
+/* The lowest N_CONFIG and highest EXEC_TIME eta squared over three seeds of one (model, measures) pair, folded into
+ * *lo_nc and *hi_ex. */
+static int knob_range(const struct table *st, const char *model, const char *m1, const char *m2, double *lo_nc,
+                      double *hi_ex)
+{
+    struct stab_row a, b;
+    if (find_stab(st, "exec-time", model, m1, &a) != 0 || find_stab(st, "exec-time", model, m2, &b) != 0)
+        return -1;
+    for (int k = 0; k < 3; k++) {
+        *lo_nc = a.v[k] < *lo_nc ? a.v[k] : *lo_nc;
+        *hi_ex = b.v[k] > *hi_ex ? b.v[k] : *hi_ex;
+    }
+    return 0;
+}
+
 /* N_CONFIG vs EXEC_TIME: which of the two explains the tuned kernel's performance (the same under every cost
  * model: they change time, not the choice) and, per cost model, the tuning time (single input, three seeds,
- * stability.tsv). */
+ * stability.tsv). Where N_CONFIG decides everywhere, one sentence with the range over models and seeds (the
+ * details are the exec-time rows of stability.tsv); else every model's verdict. */
 static int finding_knobs(struct report_ctx *c)
 {
     const struct sim_settings *s = &c->s[REPORT_SIM_INPUT];
@@ -142,6 +158,20 @@ static int finding_knobs(struct report_ctx *c)
         if (knob_part(c->stability, report_model_names[m], label, "eta2_time_n_config", "eta2_time_exec_time", tm + at,
                       sizeof tm - at, &time_nc) != 0)
             return -1;
+    }
+    if (perf_nc && time_nc) {
+        double lo_nc = INFINITY, hi_ex = -INFINITY;
+        if (knob_range(c->stability, report_model_names[0], "eta2_n_config", "eta2_exec_time", &lo_nc, &hi_ex) != 0)
+            return -1;
+        for (int m = 0; m < REPORT_N_MODELS; m++)
+            if (knob_range(c->stability, report_model_names[m], "eta2_time_n_config", "eta2_time_exec_time", &lo_nc,
+                           &hi_ex) != 0)
+                return -1;
+        return report_finding(c, "**N_CONFIG decides and EXEC_TIME hardly matters under every cost model** (%s, "
+                              "EXEC_TIME %g-%g ms, three seeds): N_CONFIG explains at least %.2f of the variance of "
+                              "the tuned kernel's %s and of tuning time, EXEC_TIME at most %.2f (eta squared; per "
+                              "model and seed in stability.tsv).", c->input_label, s->exec_ms_lo, s->exec_ms_hi, lo_nc,
+                              isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)) ? "speedup" : "TFLOP/s", hi_ex);
     }
     return report_finding(c, "**%s** (%s, %d samples, EXEC_TIME sampled in %g-%g ms only): the tuned kernel's %s, "
                           "the same under every cost model, %s; tuning time, %s. (eta squared: share of the "
