@@ -1069,6 +1069,25 @@ static void check_policies(const char *out, const char *md)
     tsv_free(&t);
 }
 
+/* The early-stopping finding's "why": repetition's and compilation's shares of tuning time, summed here over the
+ * inputs of fig1-split.tsv. */
+static void check_early_stop_why(const char *out, const char *md)
+{
+    struct tsv t;
+    char want[256];
+    double rep = 0, ovh = 0, cmp = 0;
+    tsv_read(out, "fig1-split.tsv", &t);
+    for (int i = 0; i < t.n_rows; i++) {
+        rep += tsv_num(&t, i, "repetition_ms");
+        ovh += tsv_num(&t, i, "overhead_ms");
+        cmp += tsv_num(&t, i, "compile_ms");
+    }
+    snprintf(want, sizeof want, "Why: it cuts only repetition, %.0f%% of tuning time here, while compilation is %.0f%% "
+             "(fig1-split.tsv).", 100 * rep / (rep + ovh + cmp), 100 * cmp / (rep + ovh + cmp));
+    ck_has(md, want);
+    tsv_free(&t);
+}
+
 /* The summary's opening, "What tuning costs and what it buys", recomputed from opening.tsv (key, value, lo, hi):
  * every number of its five sentences, and the section placed before the findings. */
 static double op_get(const struct tsv *t, const char *key, const char *col)
@@ -1172,6 +1191,7 @@ START_TEST(test_report_simulation_findings_match_files)
     check_costs_missing(out, md);
     check_policies(out, md);
     check_opening(out, md);
+    check_early_stop_why(out, md);
     check_exec_floor(out, md, &st);
     tsv_free(&st);
     tsv_free(&vt);
