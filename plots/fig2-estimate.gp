@@ -15,6 +15,9 @@ set logscale xy
 set xlabel "Warmed execution time, median (ms)"
 set ylabel "Estimated time per execution (ms)"
 set yrange [y_lo:y_hi]
+# labels at 1, 2 and 5 of every decade: the estimates may span less than one decade
+set ytics add ("0.002" 0.002, "0.005" 0.005, "0.02" 0.02, "0.05" 0.05, "0.2" 0.2, "0.5" 0.5, "2" 2, "5" 5, \
+    "20" 20, "50" 50)
 # keys below the panels, where they cover no run
 set key bmargin center horizontal font f_key samplen 3
 set bmargin 7
@@ -22,6 +25,7 @@ plot "fig2-estimate.tsv" using "warm_median_ms":"estimate_ms" with points pt 7 p
          title "one run (input, config.)", \
      x with lines dt 2 lw 2 lc rgb "#333333" title "estimate = warmed"
 unset logscale y
+set ytics autofreq
 set ylabel "Timed executions, total (ms)"
 set yrange [0:rep * 1.15]
 plot "fig2-estimate.tsv" using "warm_median_ms":"timed_total_ms" with points pt 7 ps 1.0 lc rgb c_pip \
