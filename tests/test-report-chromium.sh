@@ -43,6 +43,11 @@ for gp in "$tmp"/report/plots/*.gp; do
         fail "$(basename "$gp") puts its key inside the plot area: $bad"
 done
 echo "styles: $n_pol policies, $n_styles palette styles, no two alike; every key outside the plot area"
+# Wide tables scroll instead of being cut: every table sits in a <div class="scroll"> (overflow-x: auto).
+n_tab=$(grep -c '<table>' "$tmp/report/index.html")
+n_scroll=$(grep -B1 '<table>' "$tmp/report/index.html" | grep -c '<div class="scroll">')
+[ "$n_tab" -ge 1 ] && [ "$n_scroll" -eq "$n_tab" ] || fail "$n_scroll of $n_tab tables can scroll sideways"
+grep -q '\.scroll{overflow-x:auto}' "$tmp/report/index.html" || fail "the page's style lacks .scroll{overflow-x:auto}"
 
 n_img=$(grep -o '<img ' "$tmp/report/index.html" | wc -l)
 [ "$n_img" -eq "$n_fig" ] || fail "index.html has $n_img <img> elements, expected $n_fig (every figure drawn)"
