@@ -14,12 +14,12 @@
 
 enum {
     OP_TOTAL_S, OP_PARALLEL_S, OP_PIPELINED_S, OP_BEST_TFLOPS, OP_REF_TFLOPS, OP_RANDOM_TFLOPS, OP_COMPILE_SHARE,
-    OP_REP_SHARE, OP_FRAC_SEQ, OP_FRAC_PAR, OP_CONFIGS, OP_FAILED, OP_WORKERS, OP_N
+    OP_REP_SHARE, OP_FRAC_SEQ, OP_FRAC_PAR, OP_CONFIGS, OP_FAILED, OP_WORKERS, OP_IMPUTED, OP_N
 };
 static const char *const op_keys[OP_N] = {"input_total_s", "input_parallel_s", "input_pipelined_s", "best_tflops",
                                           "cublas_tflops", "random_config_tflops", "compile_share",
                                           "repetition_share", "frac_10s_sequential", "frac_10s_parallel", "configs",
-                                          "failed", "workers"};
+                                          "failed", "workers", "compiles_imputed"};
 
 struct op_row {
     double v, lo, hi;
@@ -69,6 +69,7 @@ static int opening_numbers(struct report_ctx *c, struct op_row *row, struct cost
     row[OP_CONFIGS] = (struct op_row){r->n_configs, NAN, NAN};
     row[OP_FAILED] = (struct op_row){r->n_failed, NAN, NAN};
     row[OP_WORKERS] = (struct op_row){r->workers, NAN, NAN};
+    row[OP_IMPUTED] = (struct op_row){(r->n_valid - r->n_isolated) + (r->n_failed - r->n_failed_compiled), NAN, NAN};
     return 0;
 }
 
@@ -80,10 +81,14 @@ int report_opening(struct report_ctx *c)
     report_say(c, "what tuning costs and what it buys: %s, every configuration", c->input_label);
     if (opening_numbers(c, w, &r) != 0 || opening_tsv(c, w) != 0)
         return -1;
+    char imputed[128] = "";
+    if (w[OP_IMPUTED].v > 0)
+        snprintf(imputed, sizeof imputed, " (%.0f of the %d compile times imputed: the trace lacks them)",
+                 w[OP_IMPUTED].v, r.n_configs);
     report_finding(c, "**Cost of one input**: tuning %s over all %d configurations (%d fail) costs %.1f s (95%% CI "
-                   "%.1f-%.1f) compiled one after another, %.1f s (%.1f-%.1f) with %d pipelined compile workers.",
+                   "%.1f-%.1f) compiled one after another, %.1f s (%.1f-%.1f) with %d pipelined compile workers%s.",
                    r.input, r.n_configs, r.n_failed, w[OP_TOTAL_S].v, w[OP_TOTAL_S].lo, w[OP_TOTAL_S].hi,
-                   w[OP_PIPELINED_S].v, w[OP_PIPELINED_S].lo, w[OP_PIPELINED_S].hi, r.workers);
+                   w[OP_PIPELINED_S].v, w[OP_PIPELINED_S].lo, w[OP_PIPELINED_S].hi, r.workers, imputed);
     if (isfinite(w[OP_REF_TFLOPS].v) && isfinite(w[OP_BEST_TFLOPS].v))
         report_finding(c, "**What it buys**: the best configuration runs at a median %.1f TFLOP/s (95%% CI %.1f-%.1f), %.0f%% "
                        "of cuBLAS and %.2fx a configuration picked at random.", w[OP_BEST_TFLOPS].v,

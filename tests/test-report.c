@@ -1112,11 +1112,16 @@ static void check_opening(const char *out, const char *md)
 #define OP(k) op_get(&t, k, "value")
 #define OPL(k) op_get(&t, k, "lo")
 #define OPH(k) op_get(&t, k, "hi")
+    char imputed[128] = "";
+    if (OP("compiles_imputed") > 0)
+        snprintf(imputed, sizeof imputed, " (%.0f of the %.0f compile times imputed: the trace lacks them)",
+                 OP("compiles_imputed"), OP("configs"));
     snprintf(want, sizeof want, "**Cost of one input**: tuning %s over all %.0f configurations (%.0f fail) costs %.1f s "
-             "(95%% CI %.1f-%.1f) compiled one after another, %.1f s (%.1f-%.1f) with %.0f pipelined compile workers.",
+             "(95%% CI %.1f-%.1f) compiled one after another, %.1f s (%.1f-%.1f) with %.0f pipelined compile workers%s.",
              input, OP("configs"), OP("failed"), OP("input_total_s"), OPL("input_total_s"), OPH("input_total_s"),
-             OP("input_pipelined_s"), OPL("input_pipelined_s"), OPH("input_pipelined_s"), OP("workers"));
+             OP("input_pipelined_s"), OPL("input_pipelined_s"), OPH("input_pipelined_s"), OP("workers"), imputed);
     ck_has(md, want);
+    ck_assert(OP("compiles_imputed") >= 0 && OP("compiles_imputed") <= OP("configs"));
     if (isfinite(OP("cublas_tflops"))) {
         snprintf(want, sizeof want, "**What it buys**: the best configuration runs at a median %.1f TFLOP/s (95%% CI "
                  "%.1f-%.1f), %.0f%% of cuBLAS and %.2fx a configuration picked at random.", OP("best_tflops"),
