@@ -307,12 +307,6 @@ static int verdict_time_k(const struct table *v, int k, const char *model, int e
     return tc_seterr("verdicts.tsv: no row for seed %d, %s, early stop %d, target %.2f", k, model, early, target);
 }
 
-/* Seed 1's (the report's own seed). */
-static int verdict_time(const struct table *v, const char *model, int early, double target, struct est_row *out)
-{
-    return verdict_time_k(v, 1, model, early, target, out);
-}
-
 /* "29.41, 29.57, 28.89 s on three seeds (mean 29.29 s, 95% CI 28.43-30.15)": a model's time to target on the three
  * seeds of verdicts.tsv (early stopping off) with the CI over the seeds, which covers the choice of sample as well
  * as the fresh runs; "never" for a seed without a sample. */
@@ -423,26 +417,22 @@ static int finding_early_stop(struct report_ctx *c)
     for (int i = 0; i < na; i++)
         stopped += ra->points[(size_t)i * N_SC_ALL + SC_EARLY].stopped / na;
     for (int m = 0; m < REPORT_N_MODELS; m++) {
-        struct est_row off, on;
         size_t at = strlen(part);
         struct stab_row r;
-        char rs[256];
-        if (verdict_time(c->verdicts, report_model_names[m], 0, 0.95, &off) != 0 ||
-            verdict_time(c->verdicts, report_model_names[m], 1, 0.95, &on) != 0 ||
-            find_stab(c->stability, "early-stop", report_model_names[m], "time_ratio_0.95", &r) != 0)
+        if (find_stab(c->stability, "early-stop", report_model_names[m], "time_ratio_0.95", &r) != 0)
             return -1;
-        fmt_stab(rs, sizeof rs, &r);
-        snprintf(part + at, sizeof part - at, "%s%s compilation: %.2f s without, %.2f s with; without / with: %s",
-                 m ? "; " : "", report_model_names[m], off.time_s, on.time_s, rs);
+        snprintf(part + at, sizeof part - at, "%s%s %.2f (95%% CI %.2f-%.2f, %s)", m ? "; " : "",
+                 report_model_names[m], r.mean, r.lo, r.hi, r.category);
     }
     /* why: early stopping cuts only repetition; what share of the time that is (Figure 1 data) */
     struct report_split sp;
     if (report_split_shares(c->split, &sp) != 0)
         return -1;
     double all = sp.repetition_ms + sp.overhead_ms + sp.compile_ms;
-    return report_finding(c, "**Early stopping, per cost model** (EARLY_STOP_NUM %d:%d, threshold %.2f:%.2f; time "
-                          "to 0.95 of optimal, all inputs, re-evaluated on fresh runs; a change under 10%% counts as "
-                          "none): %s. It stops %.2f configurations per tuning run on average. Why: it cuts only "
+    return report_finding(c, "**Early stopping, per cost model** (EARLY_STOP_NUM %d:%d, threshold %.2f:%.2f; all "
+                          "inputs, time to 0.95 of optimal on fresh runs, mean of three seeds; a change under 10%% "
+                          "counts as none), time without / with: %s; per seed in verdicts.tsv and stability.tsv. It "
+                          "stops %.2f configurations per tuning run on average. Why: it cuts only "
                           "repetition, %.0f%% of tuning time here, while compilation is %.0f%% (fig1-split.tsv).",
                           s->es_num_lo, s->es_num_hi, s->es_thr_lo, s->es_thr_hi, part, stopped,
                           100 * sp.repetition_ms / all, 100 * sp.compile_ms / all);

@@ -888,10 +888,13 @@ static void check_verdicts(const char *out, const char *md, const struct tsv *st
     for (int m = 0; m < N_MODELS3; m++) {
         int r = stab_find(st, "early-stop", models3[m], "time_ratio_0.95");
         ck_assert_double_eq_tol(tsv_num(st, r, "seed_1"), t95[m][0] / t95[m][1], 1e-9);
-        stab_text(st, r, a, sizeof a);
-        snprintf(want, sizeof want, "%s compilation: %.2f s without, %.2f s with; without / with: %s", models3[m],
-                 t95[m][0], t95[m][1], a);
-        ck_has(md, want);
+        {
+            double v3[3] = {tsv_num(st, r, "seed_1"), tsv_num(st, r, "seed_2"), tsv_num(st, r, "seed_3")}, rm, rlo, rhi;
+            ci3(v3, &rm, &rlo, &rhi);
+            snprintf(want, sizeof want, "%s%s %.2f (95%% CI %.2f-%.2f, %s)", m ? "; " : "time without / with: ",
+                     models3[m], rm, rlo, rhi, tsv_cell(st, r, "category"));
+            ck_has(md, want);
+        }
         { /* the model's time to 0.95 on the three seeds, with the CI over them */
             double t3[3] = {NAN, NAN, NAN}, mm, lo, hi;
             for (int i = 0; i < vt->n_rows; i++)
