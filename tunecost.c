@@ -29,6 +29,7 @@ static const struct command commands[] = {
     {"record", cmd_record, NULL, &record_cmd, NULL},
     {"info", cmd_info, NULL, &info_cmd, NULL},
     {"table", cmd_table, NULL, &table_cmd, NULL},
+    {"cost", cmd_cost, NULL, &cost_cmd, NULL},
     {"simulate", cmd_simulate, NULL, &simulate_cmd, NULL},
     {"frontier", cmd_frontier, NULL, &frontier_cmd, NULL},
     {"policies", cmd_policies, NULL, &policies_cmd, NULL},

@@ -9,6 +9,8 @@ struct tc_cmd;
 extern const struct tc_cmd info_cmd, simulate_cmd, frontier_cmd, table_cmd, report_cmd, policies_cmd, merge_cmd, record_cmd;
 
 int cmd_info(int argc, char **argv);      /* analysis/cmd_info.c */
+int cmd_cost(int argc, char **argv);      /* analysis/cmd_cost.c: what tuning one input costs and buys */
+extern const struct tc_cmd cost_cmd;
 int cmd_table(int argc, char **argv);     /* analysis/cmd_table.c: the paper's tables from traces */
 int cmd_report(int argc, char **argv);    /* analysis/cmd_report.c */
 int cmd_simulate(int argc, char **argv);  /* simulate/cmd_simulate.c */

@@ -234,7 +234,8 @@ int report_write(struct report_options *o)
     rc = -1;
     if (report_write_sim_files(&c, REPORT_SIM_INPUT) != 0 || report_write_sim_files(&c, REPORT_SIM_ALL) != 0 ||
         report_keep_table(&c, c.t6, "table6-frontier.tsv", "Pareto frontier points (Table 6)", 100) != 0 ||
-        report_budget_tables(&c) != 0 || report_verdicts(&c) != 0 || report_findings(&c) != 0)
+        report_budget_tables(&c) != 0 || report_opening(&c) != 0 || report_verdicts(&c) != 0 ||
+        report_findings(&c) != 0)
         goto out;
     if (report_keep_table(&c, c.budget, "budget.tsv", "Best speedup within a budget, all inputs", 20) != 0 ||
         report_keep_table(&c, c.ttt_all, "time-to-target-all.tsv", "Tuning time to reach a speedup, all inputs",

@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #define REPORT_MARKER ".tunecost-report"
-#define REPORT_MAX_FINDINGS 32
+#define REPORT_MAX_FINDINGS 40
 #define REPORT_MAX_TABLES 32
 #define REPORT_MAX_FIGURES 12
 
@@ -91,6 +91,7 @@ struct report_ctx {
     struct sim_result *r[N_REPORT_SIM];
     char *findings[REPORT_MAX_FINDINGS];
     int n_findings;
+    int opening_at, n_opening;               /* findings[opening_at ..] open the summary (report_opening.c) */
     struct report_figure figs[REPORT_MAX_FIGURES];
     int n_figs;
 };
@@ -229,6 +230,8 @@ struct report_vs_cublas {
 int report_vs_cublas(const struct table *best, struct report_vs_cublas *out);
 /* The findings on the trace and its simulations, in the order summary.md lists them. */
 int report_findings(struct report_ctx *c);
+/* ---- report_opening.c: "What tuning costs and what it buys", five findings and opening.tsv ---- */
+int report_opening(struct report_ctx *c);
 
 /* ---- report_studies.c ---- */
 int report_policies(struct report_ctx *c);

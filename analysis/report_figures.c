@@ -123,8 +123,9 @@ int report_draw_figures(struct report_ctx *c)
         return -1;
     if (mkdir(to, 0755) != 0)
         return tc_seterr("%s: cannot create: %s", to, strerror(errno));
-    for (int i = -1; i < tc_n_figures; i++) { /* common.gp, then every figure's script */
-        const char *script = i < 0 ? tc_figure_common_script : tc_figures[i].script;
+    for (int i = -2; i < tc_n_figures; i++) { /* palette.gp, common.gp, then every figure's script */
+        const char *script = i == -2 ? tc_figure_palette_script : i < 0 ? tc_figure_common_script
+                                                                         : tc_figures[i].script;
         if (report_fmt(from, sizeof from, "%s/%s", c->o->plots_dir, script) != 0 ||
             report_fmt(to, sizeof to, "%s/plots/%s", c->od.tmp, script) != 0)
             return -1;

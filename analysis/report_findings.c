@@ -131,9 +131,25 @@ static int knob_part(const struct table *st, const char *model, const char *labe
     return 0;
 }
 
+/* The lowest N_CONFIG and highest EXEC_TIME eta squared over three seeds of one (model, measures) pair, folded into
+ * *lo_nc and *hi_ex. */
+static int knob_range(const struct table *st, const char *model, const char *m1, const char *m2, double *lo_nc,
+                      double *hi_ex)
+{
+    struct stab_row a, b;
+    if (find_stab(st, "exec-time", model, m1, &a) != 0 || find_stab(st, "exec-time", model, m2, &b) != 0)
+        return -1;
+    for (int k = 0; k < 3; k++) {
+        *lo_nc = a.v[k] < *lo_nc ? a.v[k] : *lo_nc;
+        *hi_ex = b.v[k] > *hi_ex ? b.v[k] : *hi_ex;
+    }
+    return 0;
+}
+
 /* N_CONFIG vs EXEC_TIME: which of the two explains the tuned kernel's performance (the same under every cost
  * model: they change time, not the choice) and, per cost model, the tuning time (single input, three seeds,
- * stability.tsv). */
+ * stability.tsv). Where N_CONFIG decides everywhere, one sentence with the range over models and seeds (the
+ * details are the exec-time rows of stability.tsv); else every model's verdict. */
 static int finding_knobs(struct report_ctx *c)
 {
     const struct sim_settings *s = &c->s[REPORT_SIM_INPUT];
@@ -149,6 +165,20 @@ static int finding_knobs(struct report_ctx *c)
         if (knob_part(c->stability, report_model_names[m], label, "eta2_time_n_config", "eta2_time_exec_time", tm + at,
                       sizeof tm - at, &time_nc) != 0)
             return -1;
+    }
+    if (perf_nc && time_nc) {
+        double lo_nc = INFINITY, hi_ex = -INFINITY;
+        if (knob_range(c->stability, report_model_names[0], "eta2_n_config", "eta2_exec_time", &lo_nc, &hi_ex) != 0)
+            return -1;
+        for (int m = 0; m < REPORT_N_MODELS; m++)
+            if (knob_range(c->stability, report_model_names[m], "eta2_time_n_config", "eta2_time_exec_time", &lo_nc,
+                           &hi_ex) != 0)
+                return -1;
+        return report_finding(c, "**N_CONFIG decides and EXEC_TIME hardly matters under every cost model** (%s, "
+                              "EXEC_TIME %g-%g ms, three seeds): N_CONFIG explains at least %.2f of the variance of "
+                              "the tuned kernel's %s and of tuning time, EXEC_TIME at most %.2f (eta squared; per "
+                              "model and seed in stability.tsv).", c->input_label, s->exec_ms_lo, s->exec_ms_hi, lo_nc,
+                              isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)) ? "speedup" : "TFLOP/s", hi_ex);
     }
     return report_finding(c, "**%s** (%s, %d samples, EXEC_TIME sampled in %g-%g ms only): the tuned kernel's %s, "
                           "the same under every cost model, %s; tuning time, %s. (eta squared: share of the "
@@ -293,12 +323,6 @@ static int verdict_time_k(const struct table *v, int k, const char *model, int e
     return tc_seterr("verdicts.tsv: no row for seed %d, %s, early stop %d, target %.2f", k, model, early, target);
 }
 
-/* Seed 1's (the report's own seed). */
-static int verdict_time(const struct table *v, const char *model, int early, double target, struct est_row *out)
-{
-    return verdict_time_k(v, 1, model, early, target, out);
-}
-
 /* "29.41, 29.57, 28.89 s on three seeds (mean 29.29 s, 95% CI 28.43-30.15)": a model's time to target on the three
  * seeds of verdicts.tsv (early stopping off) with the CI over the seeds, which covers the choice of sample as well
  * as the fresh runs; "never" for a seed without a sample. */
@@ -324,10 +348,58 @@ static int fmt_time3(char *buf, size_t len, const struct table *v, const char *m
     return 0;
 }
 
+/* A model's mean time to target over the three seeds of verdicts.tsv (early stopping off) and its 95% CI over the
+ * seeds; 1 when every seed reaches the target, 0 when one does not, -1 on a missing row. */
+static int time3_mean(const struct table *v, const char *model, double target, double *mean, double *lo, double *hi)
+{
+    struct est_row e;
+    double t[3];
+    for (int k = 0; k < 3; k++) {
+        if (verdict_time_k(v, k + 1, model, 0, target, &e) != 0)
+            return -1;
+        t[k] = e.time_s;
+    }
+    if (!(isfinite(t[0]) && isfinite(t[1]) && isfinite(t[2])))
+        return 0;
+    report_seeds_ci(t, mean, lo, hi);
+    return 1;
+}
+
+/* Where parallel compilation saves time under every model: one sentence, each model's mean time over the seeds and
+ * the speed-up with its CI (per seed in verdicts.tsv and stability.tsv). 1 when written, 0 when the verdicts differ
+ * (the caller writes every model's). */
+static int parallel_short(struct report_ctx *c, int ni)
+{
+    char txt[1024] = "";
+    double m0, lo0, hi0, m, lo, hi;
+    int rc = time3_mean(c->verdicts, report_model_names[0], 0.95, &m0, &lo0, &hi0);
+    if (rc <= 0)
+        return rc;
+    for (int k = 1; k < REPORT_N_MODELS; k++) {
+        struct stab_row r;
+        size_t at = strlen(txt);
+        if (find_stab(c->stability, "parallel-compile", report_model_names[k], "time_ratio_0.95", &r) != 0 ||
+            (rc = time3_mean(c->verdicts, report_model_names[k], 0.95, &m, &lo, &hi)) < 0)
+            return -1;
+        if (rc == 0 || !r.stable || strcmp(r.category, "saves time") != 0)
+            return 0;
+        snprintf(txt + at, sizeof txt - at, "%s%s %.2f s, %.2fx (95%% CI %.2f-%.2f)", k > 1 ? "; " : "",
+                 report_model_names[k], m, r.mean, r.lo, r.hi);
+    }
+    report_finding(c, "**Parallel compilation (%d workers) saves time under every compile model** (%s %d input%s, "
+                   "time to 0.95 of optimal on fresh runs, mean of three seeds): sequential %.2f s (95%% CI "
+                   "%.2f-%.2f); %s; per seed in verdicts.tsv and stability.tsv.", c->o->compile_factor,
+                   ni > 1 ? "all" : "its", ni, ni > 1 ? "s" : "", m0, lo0, hi0, txt);
+    return 1;
+}
+
 /* Parallel compilation per model (all inputs): time to 0.95 of optimal, re-evaluated, and whether it saves time
  * on three seeds. */
 static int finding_parallel(struct report_ctx *c)
 {
+    int sh = parallel_short(c, c->r[REPORT_SIM_ALL]->n_inputs_used);
+    if (sh != 0)
+        return sh < 0 ? -1 : 0;
     char txt[3072] = "", ts[160], rs[256];
     for (int m = 0; m < REPORT_N_MODELS; m++) {
         struct stab_row r;
@@ -361,28 +433,27 @@ static int finding_early_stop(struct report_ctx *c)
     for (int i = 0; i < na; i++)
         stopped += ra->points[(size_t)i * N_SC_ALL + SC_EARLY].stopped / na;
     for (int m = 0; m < REPORT_N_MODELS; m++) {
-        struct est_row off, on;
         size_t at = strlen(part);
-        struct stab_row r, pt, ps;
-        char rs[256];
-        if (verdict_time(c->verdicts, report_model_names[m], 0, 0.95, &off) != 0 ||
-            verdict_time(c->verdicts, report_model_names[m], 1, 0.95, &on) != 0 ||
-            find_stab(c->stability, "early-stop", report_model_names[m], "time_ratio_0.95", &r) != 0 ||
-            find_stab(c->stability, "early-stop", report_model_names[m], "paired_time_ratio", &pt) != 0 ||
-            find_stab(c->stability, "early-stop", report_model_names[m], "paired_speedup_diff", &ps) != 0)
+        struct stab_row r;
+        if (find_stab(c->stability, "early-stop", report_model_names[m], "time_ratio_0.95", &r) != 0)
             return -1;
-        fmt_stab(rs, sizeof rs, &r);
-        snprintf(part + at, sizeof part - at, "%s%s compilation: %.2f s without, %.2f s with; without / with: %s; "
-                 "on the same draws, time without / with %.3f, %.3f, %.3f on seeds 1-3: %s, speedup with - without "
-                 "%+.4f, %+.4f, %+.4f: %s", m ? "; " : "", report_model_names[m], off.time_s, on.time_s, rs, pt.v[0],
-                 pt.v[1], pt.v[2], pt.category, ps.v[0], ps.v[1], ps.v[2], ps.category);
+        snprintf(part + at, sizeof part - at, "%s%s %.2f (95%% CI %.2f-%.2f, %s)", m ? "; " : "",
+                 report_model_names[m], r.mean, r.lo, r.hi, r.category);
     }
+    /* why: early stopping cuts only repetition; what share of the time that is (Figure 1 data) */
+    struct report_split sp;
+    if (report_split_shares(c->split, &sp) != 0)
+        return -1;
+    double all = sp.repetition_ms + sp.overhead_ms + sp.compile_ms;
     report_early_stop_conditions(c, cond, sizeof cond);
-    return report_finding(c, "**Early stopping, per cost model** (EARLY_STOP_NUM %d:%d, threshold %.2f:%.2f; time "
-                          "to 0.95 of optimal, all inputs, re-evaluated on fresh runs; a change under 10%% counts as "
-                          "none; a verdict only where seeds 1, 2, 3 agree): %s%s. It stops %.2f configurations per "
-                          "tuning run on average.", s->es_num_lo, s->es_num_hi, s->es_thr_lo, s->es_thr_hi, part, cond,
-                          stopped);
+    return report_finding(c, "**Early stopping, per cost model** (EARLY_STOP_NUM %d:%d, threshold %.2f:%.2f; all "
+                          "inputs, time to 0.95 of optimal on fresh runs, mean of seeds 1-3 on the same draws; a "
+                          "change under 10%% counts as none), time without / with: %s; per seed in verdicts.tsv and "
+                          "stability.tsv%s (early-stop-conditions.tsv). It stops %.2f configurations per tuning run on "
+                          "average. Why: it cuts only repetition, %.0f%% of tuning time here, while compilation is "
+                          "%.0f%% (fig1-split.tsv).",
+                          s->es_num_lo, s->es_num_hi, s->es_thr_lo, s->es_thr_hi, part, cond, stopped,
+                          100 * sp.repetition_ms / all, 100 * sp.compile_ms / all);
 }
 
 /* The single input under the other cost models: time to 0.95 of optimal, re-evaluated. */

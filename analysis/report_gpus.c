@@ -214,13 +214,15 @@ static int gpu_findings(struct report_ctx *c, int g, struct pol_curve cv[GPU_SEE
         separated = separated && lo0 > hi;
     }
     if (separated)
-        report_finding(c, "**Policies on the %s** (its %d configurations, %d inputs both GPUs have x %d runs): %s "
+        report_finding(c, "**Policies on the %s** (its %d configurations, %d inputs both GPUs have x %d runs; transfer "
+                       "warm-started from the other GPU, the others from scratch): %s "
                        "ranks first, %.3f [%.3f, %.3f], its 95%% CI above every other policy's. Over seeds %llu to "
                        "%llu the largest change of a policy's rank is %d.", gpu_name[g], n_cfg, n_in, c->o->runs,
                        cv[0][order[0]].policy, m0, lo0, hi0,
                        (unsigned long long)c->o->seed, (unsigned long long)c->o->seed + GPU_SEEDS - 1, max_change);
     else
-        report_finding(c, "**Policies on the %s** (its %d configurations, %d inputs both GPUs have x %d runs): no "
+        report_finding(c, "**Policies on the %s** (its %d configurations, %d inputs both GPUs have x %d runs; transfer "
+                       "warm-started from the other GPU, the others from scratch): no "
                        "policy's 95%% CI lies above all others'; the highest scores are %s %.3f [%.3f, %.3f] and %s "
                        "%.3f [%.3f, %.3f]. Over seeds %llu to %llu the largest change of a policy's rank is %d (table "
                        "\"Policies per GPU\").",

@@ -106,8 +106,8 @@ int report_write_summary(struct report_ctx *c)
         fputc('\n', fp);
     }
     fprintf(fp, "\nRegenerate: `tunecost report %s -o DIR --input %s --seed %llu --samples %d --runs %d%s%s%s "
-            "--compile-factor %d --triton-trace %s --compare-trace %s --flush-study %s --scaling %s --recorded %s`\n\n"
-            "## Findings\n\n", c->o->trace_path, c->input_label, (unsigned long long)c->o->seed, c->o->samples,
+            "--compile-factor %d --triton-trace %s --compare-trace %s --flush-study %s --scaling %s --recorded %s`\n\n",
+            c->o->trace_path, c->input_label, (unsigned long long)c->o->seed, c->o->samples,
             c->o->runs, c->o->paper ? " --paper" : "",
             c->o->failed_cost >= 0 ? (c->o->failed_cost ? " --failed-cost none" : " --failed-cost triton") : "",
             c->o->compile_model >= 0 ? (c->o->compile_model ? " --compile-model paper" : " --compile-model measured")
@@ -115,8 +115,16 @@ int report_write_summary(struct report_ctx *c)
             c->o->compile_factor, c->tt ? trace_path(c->tt) : "none", c->cmp ? trace_path(c->cmp) : "none",
             c->o->flush_dir ? c->o->flush_dir : "none", c->o->scaling_dir ? c->o->scaling_dir : "none",
             c->o->recorded_dir ? c->o->recorded_dir : "none");
+    if (c->n_opening > 0) {
+        fprintf(fp, "## What tuning costs and what it buys\n\n");
+        for (int i = c->opening_at; i < c->opening_at + c->n_opening; i++)
+            fprintf(fp, "- %s\n", c->findings[i]);
+        fputc('\n', fp);
+    }
+    fprintf(fp, "## Findings\n\n");
     for (int i = 0; i < c->n_findings; i++)
-        fprintf(fp, "- %s\n", c->findings[i]);
+        if (i < c->opening_at || i >= c->opening_at + c->n_opening)
+            fprintf(fp, "- %s\n", c->findings[i]);
     fprintf(fp, "\n## Figures\n\n");
     for (int i = 0; i < c->n_figs; i++) {
         const struct report_figure *f = &c->figs[i];
@@ -170,9 +178,20 @@ int report_write_index(struct report_ctx *c)
         fputs("</li>\n", fp);
     }
     fputs("</ul>\n<nav><a href=\"#findings\">Findings</a><a href=\"#figures\">Figures</a>"
-          "<a href=\"#tables\">Tables</a><a href=\"summary.md\">summary.md</a></nav>\n"
-          "<h2 id=\"findings\">Findings</h2>\n<ul>\n", fp);
+          "<a href=\"#tables\">Tables</a><a href=\"summary.md\">summary.md</a></nav>\n", fp);
+    if (c->n_opening > 0) {
+        fputs("<h2 id=\"costs\">What tuning costs and what it buys</h2>\n<ul>\n", fp);
+        for (int i = c->opening_at; i < c->opening_at + c->n_opening; i++) {
+            fputs("<li>", fp);
+            html_finding(fp, c->findings[i]);
+            fputs("</li>\n", fp);
+        }
+        fputs("</ul>\n", fp);
+    }
+    fputs("<h2 id=\"findings\">Findings</h2>\n<ul>\n", fp);
     for (int i = 0; i < c->n_findings; i++) {
+        if (i >= c->opening_at && i < c->opening_at + c->n_opening)
+            continue;
         fputs("<li>", fp);
         html_finding(fp, c->findings[i]);
         fputs("</li>\n", fp);

@@ -47,5 +47,5 @@ f_key = (fmt eq "svg") ? ",14" : ",19"
 # a log-scale x axis labelled at 1, 2 and 5 of every decade (`eval xtics_125` after `set logscale x`)
 xtics_125 = 'set xtics add ("0.002" 0.002, "0.005" 0.005, "0.02" 0.02, "0.05" 0.05, "0.2" 0.2, "0.5" 0.5, ' . \
     '"2" 2, "5" 5, "20" 20, "50" 50, "200" 200, "500" 500, "2000" 2000, "5000" 5000)'
-# colours (Okabe-Ito): baseline blue, parallel orange, early stop green, per-exec purple, pipelined vermilion
-c_base = "#0072b2"; c_par = "#e69f00"; c_es = "#009e73"; c_pex = "#cc79a7"; c_pip = "#d55e00"
+# colours, dash patterns and the policies' styles: one palette for every figure
+load plotsdir . "/palette.gp"

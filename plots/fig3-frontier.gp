@@ -12,7 +12,9 @@ set xlabel "Tuning time (s)"
 set ylabel "Performance of the tuned kernel (TFLOP/s)"
 set cblabel "N_CONFIG (configurations explored)"
 set palette defined (0 "#c6dbef", 1 "#6baed6", 2 "#2171b5", 3 "#08306b")
-set key bottom right
+# the key below the plot, where it covers no sample
+set key bmargin center horizontal font f_key
+set bmargin 6
 set xrange [0:*]
 # a first pass fixes the ranges, so the labels can be spaced in plot fractions
 set output "/dev/null"

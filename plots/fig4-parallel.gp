@@ -14,21 +14,23 @@ lo = STATS_min; hi = STATS_max
 stats "sim/all-parallel.tsv" using "time_s" nooutput
 lo = (STATS_min < lo) ? STATS_min : lo; hi = (STATS_max > hi) ? STATS_max : hi
 set xrange [lo / 1.15 : hi * 1.15]
-# the key above the plot, one column per scenario, so it covers no sample or frontier
-set key tmargin center horizontal maxrows 3 samplen 2 width -4 font f_key
+# the key below the plot (under the x label), one column per scenario, so it covers no sample or frontier and
+# stays below the title
+set key bmargin center horizontal maxrows 3 samplen 2 width -4 font f_key
+set bmargin 7.5
 set yrange [*:1.02]
 # drawn samples first, bands, then frontiers; the key (keyentry) lists one scenario per column
 plot "sim/all-baseline.tsv" using "time_s":"speedup" with points pt 7 ps psz lc rgb "#b3cde3" notitle, \
      "sim/all-parallel.tsv" using "time_s":"speedup" with points pt 7 ps psz lc rgb "#fdd9a5" notitle, \
      "sim/all-baseline-frontier.tsv" using "time_s":"speedup_lo":"speedup_hi" with filledcurves \
-         fs transparent solid 0.25 noborder lc rgb c_base notitle, \
+         fs transparent solid band_alpha noborder lc rgb c_base notitle, \
      "sim/all-parallel-frontier.tsv" using "time_s":"speedup_lo":"speedup_hi" with filledcurves \
-         fs transparent solid 0.25 noborder lc rgb c_par notitle, \
+         fs transparent solid band_alpha noborder lc rgb c_par notitle, \
      "sim/all-baseline-frontier.tsv" using "time_s":"speedup" with linespoints lw 3 pt 7 ps psz lc rgb c_base notitle, \
      "sim/all-parallel-frontier.tsv" using "time_s":"speedup" with linespoints lw 3 pt 7 ps psz lc rgb c_par notitle, \
-     keyentry with points pt 7 ps psz lc rgb "#b3cde3" title "sequential: samples", \
-     keyentry with filledcurves fs transparent solid 0.25 noborder lc rgb c_base title "sequential: 95% CI", \
+     keyentry with points pt 7 ps psz lc rgb "#b3cde3" title "sequential (Triton's default): samples", \
+     keyentry with filledcurves fs transparent solid band_alpha noborder lc rgb c_base title "sequential (Triton's default): 95% CI", \
      keyentry with linespoints lw 3 pt 7 ps psz lc rgb c_base title "sequential (Triton's default): frontier", \
-     keyentry with points pt 7 ps psz lc rgb "#fdd9a5" title sprintf("parallel x%d: samples", factor), \
-     keyentry with filledcurves fs transparent solid 0.25 noborder lc rgb c_par title "parallel: 95% CI", \
+     keyentry with points pt 7 ps psz lc rgb "#fdd9a5" title sprintf("parallel compilation x%d: samples", factor), \
+     keyentry with filledcurves fs transparent solid band_alpha noborder lc rgb c_par title sprintf("parallel compilation x%d: 95%% CI", factor), \
      keyentry with linespoints lw 3 pt 7 ps psz lc rgb c_par title sprintf("parallel compilation x%d: frontier", factor)

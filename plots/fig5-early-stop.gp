@@ -2,7 +2,7 @@
 # and without early stopping; frontiers with their 95% confidence bands, samples faint.
 # Reads sim/all-{baseline,early-stop}[-frontier].tsv.
 load "plots/common.gp"
-set title "Early stopping vs baseline, all inputs" . t_device
+set title "Early stopping vs sequential compilation, all inputs" . t_device
 set xlabel "Mean tuning time per input (s, log scale)"
 set ylabel "Mean speedup relative to optimal"
 set logscale x
@@ -13,23 +13,25 @@ lo = STATS_min; hi = STATS_max
 stats "sim/all-early-stop.tsv" using "time_s" nooutput
 lo = (STATS_min < lo) ? STATS_min : lo; hi = (STATS_max > hi) ? STATS_max : hi
 set xrange [lo / 1.15 : hi * 1.15]
-# the key above the plot, one column per scenario, so it covers no sample or frontier
-set key tmargin center horizontal maxrows 3 samplen 2 width -4 font f_key
+# the key below the plot (under the x label), one column per scenario, so it covers no sample or frontier and
+# stays below the title
+set key bmargin center horizontal maxrows 3 samplen 2 width -4 font f_key
+set bmargin 7.5
 set yrange [*:1.02]
 # drawn samples first, bands, then frontiers (the baseline wide and pale, early stopping thin on top: they often
 # coincide); the key (keyentry) lists one scenario per column
 plot "sim/all-baseline.tsv" using "time_s":"speedup" with points pt 7 ps psz lc rgb "#b3cde3" notitle, \
      "sim/all-early-stop.tsv" using "time_s":"speedup" with points pt 7 ps psz lc rgb "#b2dfce" notitle, \
      "sim/all-baseline-frontier.tsv" using "time_s":"speedup_lo":"speedup_hi" with filledcurves \
-         fs transparent solid 0.25 noborder lc rgb c_base notitle, \
+         fs transparent solid band_alpha noborder lc rgb c_base notitle, \
      "sim/all-early-stop-frontier.tsv" using "time_s":"speedup_lo":"speedup_hi" with filledcurves \
-         fs transparent solid 0.25 noborder lc rgb c_es notitle, \
+         fs transparent solid band_alpha noborder lc rgb c_es notitle, \
      "sim/all-baseline-frontier.tsv" using "time_s":"speedup" with linespoints lw 8 pt 7 ps (psz * 1.2) lc rgb "#8fbfe0" \
          notitle, \
      "sim/all-early-stop-frontier.tsv" using "time_s":"speedup" with linespoints lw 2.5 pt 9 ps psz lc rgb c_es notitle, \
-     keyentry with points pt 7 ps psz lc rgb "#b3cde3" title "baseline: samples", \
-     keyentry with filledcurves fs transparent solid 0.25 noborder lc rgb c_base title "baseline: 95% CI", \
-     keyentry with linespoints lw 8 pt 7 ps (psz * 1.2) lc rgb "#8fbfe0" title "baseline (Triton's default): frontier", \
-     keyentry with points pt 7 ps psz lc rgb "#b2dfce" title "early stop: samples", \
-     keyentry with filledcurves fs transparent solid 0.25 noborder lc rgb c_es title "early stop: 95% CI", \
+     keyentry with points pt 7 ps psz lc rgb "#b3cde3" title "sequential (Triton's default): samples", \
+     keyentry with filledcurves fs transparent solid band_alpha noborder lc rgb c_base title "sequential (Triton's default): 95% CI", \
+     keyentry with linespoints lw 8 pt 7 ps (psz * 1.2) lc rgb "#8fbfe0" title "sequential (Triton's default): frontier", \
+     keyentry with points pt 7 ps psz lc rgb "#b2dfce" title "early stopping: samples", \
+     keyentry with filledcurves fs transparent solid band_alpha noborder lc rgb c_es title "early stopping: 95% CI", \
      keyentry with linespoints lw 2.5 pt 9 ps psz lc rgb c_es title "early stopping: frontier"

@@ -18,7 +18,9 @@ do for [m in "baseline per-exec pipelined parallel"] {
     hi = (STATS_max > hi) ? STATS_max : hi
 }
 set xrange [lo / 1.15 : hi * 1.15]
-set key tmargin center horizontal maxcols 2 samplen 3 width -4 font f_key
+# the key below the plot (under the x label): it covers no frontier and stays below the title
+set key bmargin center horizontal maxcols 2 samplen 3 width -4 font f_key
+set bmargin 6.5
 # drawn pale and wide first, the paper's line last and on top; the key lists them in the paper's order
 plot "sim/input-per-exec-frontier.tsv" using "time_s":"tflops" with linespoints lw 9 pt 5 ps (psz * 1.6) \
          lc rgb "#e6b8d3" notitle, \

@@ -2,6 +2,7 @@
  * frontier.tsv, and print a one-screen summary. Usage and examples: usage() below; formats: docs/simulation.md. */
 #include "frontier.h"
 #include "sim.h"
+#include "sim_budget.h"
 #include "tc_atomic.h"
 #include "tc_cli.h"
 #include "tc_err.h"
@@ -34,6 +35,9 @@ struct simulate_opts {
     int n_config_lo, n_config_hi;
     double exec_lo_ms, exec_hi_ms;
     int exec_dist, estimator, truth, failed_cost, compile_model, inputs;
+    const char *budget, *target;           /* --budget S[,S...], --target F[,F...] */
+    double budgets[SIM_BUDGET_MAX], targets[SIM_BUDGET_MAX];
+    int n_budgets, n_targets;
 };
 
 static int parse_compile(const char *arg, void *field)
@@ -128,6 +132,12 @@ static const struct tc_optdecl simulate_opts[] = {
     {.name = "paper", .arg = TC_ARG_FLAG, .field = SO(paper),
      .help = "the paper's choices: --failed-cost none --compile-model paper --inputs one --n-config 1:80 "
              "--exec-ms 10:100 --exec-dist uniform --estimator mean; options given explicitly still apply"},
+    {.name = "budget", .arg = TC_ARG_STRING, .field = SO(budget), .metavar = "S[,S...]", .def_doc = "none",
+     .help = "per budget (seconds) and scenario, the best fraction of optimum within it: chosen on the runs, "
+             "reported on fresh runs with its 95% CI (printed; DIR/budget.tsv with -o)"},
+    {.name = "target", .arg = TC_ARG_STRING, .field = SO(target), .metavar = "F[,F...]", .def_doc = "none",
+     .help = "per fraction of optimum and scenario, the budget it needs, reported where the fresh runs' mean "
+             "reaches it (with --budget's table and file)"},
     TC_OPT_SEED(struct simulate_opts, s.seed, "1", "random seed; same seed, same bytes for any --threads"),
     TC_OPT_THREADS(struct simulate_opts, s.threads, "0", "worker threads; 0 = all online cores"),
     TC_OPT_FORCE(struct simulate_opts, force),
@@ -158,7 +168,8 @@ const struct tc_cmd simulate_cmd = {
                 "tunecost simulate --n-config 80 --exec-ms 100 -s 1 -r 1000 --input 4096x4096x4096\n"
                 "tunecost simulate --paper -o sim-paper                    # the paper's model throughout\n"
                 "tunecost simulate --exec-ms 0.05:100 --exec-dist log -o sim-short   # down to the noise floor\n"
-                "tunecost frontier sim-all/points.tsv --by tflops          # recompute a frontier\n",
+                "tunecost frontier sim-all/points.tsv --by tflops          # recompute a frontier\n"
+                "tunecost simulate --budget 1,10,60 --target 0.9,0.95 -o sim-budget   # what 10 s buys\n",
     .min_operands = 0,
     .max_operands = 1,
     .operand_name = "TRACE",
@@ -300,6 +311,9 @@ static int simulate_check(struct simulate_opts *o)
         s->one_input = o->inputs;
     if (parse_scenarios(o->scenarios, o->compile, o->compile_factor, o->overhead, s) != 0)
         return -1;
+    if ((o->budget != NULL && sim_budget_parse_list("--budget", o->budget, 0, o->budgets, &o->n_budgets) != 0) ||
+        (o->target != NULL && sim_budget_parse_list("--target", o->target, 1, o->targets, &o->n_targets) != 0))
+        return -1;
     sim_scenarios_for_model(s);
     return sim_settings_check(s);
 }
@@ -408,16 +422,50 @@ static int simulate_check_inputs(const struct sim_data *d, const char *path)
  * under SIGKILL). */
 static int simulate_output_begin(const char *out_dir, int force, const char *path, struct tc_outdir *od)
 {
-    static const char *const sim_outputs[] = {"points.tsv", "frontier.tsv"}; /* all an earlier -o DIR may hold */
+    static const char *const sim_outputs[] = {"points.tsv", "frontier.tsv", "budget.tsv"}; /* all an earlier -o DIR
+                                                                                            may hold */
     (void)force; /* -f never lets a directory holding other files be replaced (tc_outdir_replaceable) */
     const char *inputs[1] = {path};
     if (out_dir == NULL)
         return 0;
     if (tc_output_check("-o", out_dir, 1, inputs, 1) != 0 ||
-        tc_outdir_replaceable(out_dir, "simulate (points.tsv, frontier.tsv)", NULL, sim_outputs, 2) != 0 ||
+        tc_outdir_replaceable(out_dir, "simulate (points.tsv, frontier.tsv, budget.tsv)", NULL, sim_outputs, 3) != 0 ||
         tc_outdir_begin(od, out_dir) != 0)
         return -1;
     return 0;
+}
+
+/* --budget / --target: the tables on stdout and, with -o, DIR/budget.tsv (in the directory not yet swapped in). */
+static int simulate_budgets(const struct simulate_opts *o, const struct sim_data *d, const struct sim_result *res,
+                            const char *tmp_dir)
+{
+    struct sim_budget_row *rows = NULL;
+    int n = 0, rc = -1;
+    char path[4096];
+    FILE *fp = NULL;
+    if (o->n_budgets + o->n_targets == 0)
+        return 0;
+    if (sim_budget_eval(d, &o->s, res, o->budgets, o->n_budgets, o->targets, o->n_targets, &rows, &n) != 0)
+        return -1;
+    sim_budget_print(stdout, &o->s, rows, n);
+    if (tmp_dir != NULL) {
+        if (snprintf(path, sizeof path, "%s/budget.tsv", tmp_dir) >= (int)sizeof path) {
+            tc_seterr("-o %s: path too long", o->out_dir);
+            goto out;
+        }
+        if ((fp = fopen(path, "w")) == NULL) {
+            tc_seterr_env("%s: cannot write", path);
+            goto out;
+        }
+        if (sim_budget_write_tsv(fp, &o->s, rows, n) != 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    if (fp != NULL && fclose(fp) != 0 && rc == 0)
+        rc = tc_seterr_env("%s: write failed", path);
+    free(rows);
+    return rc;
 }
 
 int cmd_simulate(int argc, char **argv)
@@ -482,12 +530,16 @@ int cmd_simulate(int argc, char **argv)
                 res->n_points, o.s.samples, o.s.n_scenarios, res->points[0].results, res->elapsed_s, t_load, t_build,
                 (double)sim_data_bytes(d) / 1048576.0);
     if (simulate_print_summary(d, &o.s, res, o.s.input >= 0) != 0 ||
-        (o.out_dir != NULL && (sim_write_outputs(od.tmp, d, &o.s, res, path) != 0 || tc_outdir_commit(&od) != 0))) {
+        (o.out_dir != NULL && sim_write_outputs(od.tmp, d, &o.s, res, path) != 0) ||
+        simulate_budgets(&o, d, res, o.out_dir != NULL ? od.tmp : NULL) != 0 ||
+        (o.out_dir != NULL && tc_outdir_commit(&od) != 0)) {
         fprintf(stderr, "tunecost simulate: %s\n", tc_errmsg());
         goto out;
     }
     if (!o.quiet && o.out_dir != NULL)
-        fprintf(stderr, "wrote %s/points.tsv and %s/frontier.tsv\n", o.out_dir, o.out_dir);
+        fprintf(stderr, "wrote %s/points.tsv and %s/frontier.tsv%s%s%s\n", o.out_dir, o.out_dir,
+                o.n_budgets + o.n_targets > 0 ? " and " : "", o.n_budgets + o.n_targets > 0 ? o.out_dir : "",
+                o.n_budgets + o.n_targets > 0 ? "/budget.tsv" : "");
     else if (!o.quiet)
         fprintf(stderr, "(no --output DIR: nothing written)\n");
     rc = 0;

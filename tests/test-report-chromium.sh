@@ -22,6 +22,33 @@ n_fig=8
 "$fixture" triton "$tmp/tr.h5" || fail "cannot write the triton fixture trace"
 "$tunecost" report "$tmp/fx.h5" --triton-trace "$tmp/tr.h5" -o "$tmp/report" --samples 60 --runs 5 -q \
     || fail "tunecost report failed"
+# Figures that can be told apart. The palette (plots/palette.gp, loaded by every script) holds at least 14 styles
+# of which no two share both colour and dash; the styles policies.gp drew the report's policies with (its
+# styles_out file) are all different; and every figure's key lies outside the plot area (a margin, outside, or at
+# screen coordinates beyond the plot), where it cannot cover data.
+(cd "$tmp/report" && gnuplot -e "out='/dev/null'; styles_out='styles.tsv'" plots/policies.gp) 2>/dev/null \
+    || fail "plots/policies.gp did not run in the report directory"
+n_pol=$(awk -F'\t' 'NR > 1' "$tmp/report/styles.tsv" | wc -l)
+n_pol_tsv=$(awk -F'\t' '$1 !~ /^#/ && $1 != "policy" && !seen[$1]++' "$tmp/report/policies-curves.tsv" | wc -l)
+[ "$n_pol" -ge 2 ] && [ "$n_pol" -eq "$n_pol_tsv" ] \
+    || fail "policies.gp styled $n_pol policies, policies-curves.tsv holds $n_pol_tsv"
+dup=$(awk -F'\t' 'NR > 1 {print $2, $3}' "$tmp/report/styles.tsv" | sort | uniq -d)
+[ -z "$dup" ] || fail "two policy curves share a style (colour, dash): $dup"
+n_styles=$(cd "$tmp/report" && gnuplot -e 'load "plots/palette.gp"; do for [i=1:pal_n] { print pal_colour(i), pal_dash(i) }' \
+    2>&1 | sort -u | wc -l)
+[ "$n_styles" -ge 14 ] || fail "plots/palette.gp has $n_styles distinct styles, expected 14 or more"
+for gp in "$tmp"/report/plots/*.gp; do
+    case $gp in */common.gp|*/palette.gp|*/titles.gp) continue ;; esac
+    bad=$(grep -E '^[[:space:]]*set key' "$gp" | grep -vE 'outside|[tblr]margin|at screen|set key off') && \
+        fail "$(basename "$gp") puts its key inside the plot area: $bad"
+done
+echo "styles: $n_pol policies, $n_styles palette styles, no two alike; every key outside the plot area"
+# Wide tables scroll instead of being cut: every table sits in a <div class="scroll"> (overflow-x: auto).
+n_tab=$(grep -c '<table>' "$tmp/report/index.html")
+n_scroll=$(grep -B1 '<table>' "$tmp/report/index.html" | grep -c '<div class="scroll">')
+[ "$n_tab" -ge 1 ] && [ "$n_scroll" -eq "$n_tab" ] || fail "$n_scroll of $n_tab tables can scroll sideways"
+grep -q '\.scroll{overflow-x:auto}' "$tmp/report/index.html" || fail "the page's style lacks .scroll{overflow-x:auto}"
+
 n_img=$(grep -o '<img ' "$tmp/report/index.html" | wc -l)
 [ "$n_img" -eq "$n_fig" ] || fail "index.html has $n_img <img> elements, expected $n_fig (every figure drawn)"
 

@@ -102,7 +102,7 @@ for g in names:
     separated = all(first["lo_f"] > r["hi_f"] for r in b[1:])
     max_change = max(abs(int(r[c]) - int(r["rank"])) for r in b for c in ("rank_seed2", "rank_seed3"))
     head = (f"- **Policies on the {g}** (its {cfg.pop()} configurations, {inp.pop()} inputs both GPUs have x {runs} "
-            f"runs): ")
+            f"runs; transfer warm-started from the other GPU, the others from scratch): ")
     tail = f"Over seeds {seed} to {seed + 2} the largest change of a policy's rank is {max_change}"
     if separated:
         want = (head + f"{first['policy']} ranks first, {f3(first['score'])} [{f3(first['score_lo'])}, "

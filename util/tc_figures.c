@@ -48,18 +48,21 @@ const struct tc_figure tc_figures[] = {
      NEEDS_FLOPS},
     {"policies", "policies.gp", "policies-curves.tsv (`tunecost policies`: curves.tsv)",
      "Tuning policies: speedup relative to optimal over tuning time (beyond the paper)",
-     "Every built-in policy replayed on every input (tunecost policies, every cost charged), mean and 95% CI over "
-     "inputs and runs; dashed: the analytic random-search baseline. Scores in policies.tsv.",
+     "Every built-in policy replayed on every input (tunecost policies, every cost charged, no prior), mean and 95% "
+     "CI over inputs and runs; each policy its own colour and dash pattern (plots/palette.gp); dotted grey: the "
+     "analytic random-search baseline. Scores in policies.tsv.",
      NULL},
-    {"landscapes", "landscapes.gp", "landscapes.tsv, sim/all-baseline-frontier.tsv, sim/compare-baseline-frontier.tsv",
+    {"landscapes", "landscapes.gp", "landscapes.tsv, landscapes-common.tsv",
      "Two kernel families: what tuning buys (beyond the paper)",
-     "Left: per input, the best configuration's TFLOP/s over cuBLAS's for each kernel family (landscapes.tsv). "
-     "Right: each family's Pareto frontier of mean speedup relative to its own optimal vs mean tuning time, all "
-     "inputs, the `baseline` scenario (sim/all-baseline-frontier.tsv, sim/compare-baseline-frontier.tsv).",
+     "Left: per input, labelled by its shape, the best configuration's TFLOP/s over cuBLAS's for each kernel family "
+     "(landscapes.tsv). Right: per budget, the best mean speedup each family reaches within it against a common "
+     "reference (per input the faster family's optimal), re-evaluated on fresh runs with its 95% CI "
+     "(landscapes-common.tsv: seed 1, sequential compilation).",
      "needs a second kernel family's trace (--compare-trace); without one the section is left out"},
 };
 const int tc_n_figures = (int)(sizeof tc_figures / sizeof tc_figures[0]);
 const char *const tc_figure_common_script = "common.gp";
+const char *const tc_figure_palette_script = "palette.gp";
 
 const struct tc_figure *tc_figure_find(const char *name)
 {

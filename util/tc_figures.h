@@ -20,6 +20,8 @@ extern const struct tc_figure tc_figures[];
 extern const int tc_n_figures;
 /* The scripts every figure's script loads (common.gp); they travel with the figure scripts. */
 extern const char *const tc_figure_common_script;
+/* The palette common.gp loads (colours, dash patterns, the policies' styles). */
+extern const char *const tc_figure_palette_script;
 /* The figure called name, or NULL. */
 const struct tc_figure *tc_figure_find(const char *name);
 
