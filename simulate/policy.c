@@ -1,6 +1,6 @@
-/* policy.c — tuning policies (policy.h): the registry, the helpers policies share, the settings, and the tables
+/* policy.c — tuning policies (policy.h): the helpers policies share, the settings, and the tables
  * the engine replays, built from the per-(input, configuration) records `simulate` uses too (sim_table.h). The
- * engine is in policy_engine.c, the analytic baseline in policy_baseline.c. */
+ * engine is in policy_engine.c, the analytic baseline in policy_baseline.c, the registry in policy_registry.c. */
 #include "policy_internal.h"
 #include "sim_table.h"
 #include "tc_err.h"
@@ -10,23 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-extern const struct policy_ops policy_random, policy_exhaustive, policy_halving, policy_anneal, policy_costaware;
-extern const struct policy_ops policy_hyperband, policy_genetic, policy_bo;
-extern const struct policy_ops policy_pso, policy_diff_evo, policy_greedy_ils, policy_basinhopping, policy_mls;
-extern const struct policy_ops policy_transfer;
-const struct policy_ops *const policy_registry[] = {
-    &policy_random, &policy_exhaustive, &policy_halving,      &policy_anneal, &policy_costaware,
-    &policy_hyperband, &policy_genetic, &policy_bo,           &policy_pso,    &policy_diff_evo,
-    &policy_greedy_ils, &policy_basinhopping, &policy_mls, &policy_transfer, NULL};
-
-const struct policy_ops *policy_find(const char *name)
-{
-    for (int i = 0; policy_registry[i] != NULL; i++)
-        if (strcmp(policy_registry[i]->name, name) == 0)
-            return policy_registry[i];
-    return NULL;
-}
 
 int pol_pick_unmarked(const struct pol_view *v, const int *marked, int n_unmarked)
 {

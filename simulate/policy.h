@@ -8,7 +8,7 @@
  * configuration the policy would choose at that moment: the one with the lowest estimate so far.
  *
  * A new policy is one file: a `struct policy_ops` with its hyperparameters and a reference, registered in
- * policy_registry (policy.c). docs/simulation.md ("Tuning policies") has a worked example. */
+ * policy_registry (policy_registry.c). docs/simulation.md ("Tuning policies") has a worked example. */
 #ifndef POLICY_H
 #define POLICY_H
 
