@@ -105,7 +105,7 @@ const struct tc_cmd report_cmd = {
         "Figures need gnuplot (Debian: gnuplot-nox) on PATH; the scripts (plots/ of the source tree, or\n"
         "share/tunecost/plots when installed; $TUNECOST_PLOTS_DIR overrides) are copied into DIR/plots, so\n"
         "`cd DIR && gnuplot -e \"fmt='svg'; out='fig3.svg'\" plots/fig3-frontier.gp` redraws one.\n",
-    .operands = "TRACE\tthe trace to report on (default: the shipped reference trace, @TRACE@)\n",
+    .operands = "TRACE\tthe trace to report on (default: the shipped reference trace, @TRACE:reference@)\n",
     .opts = report_opts,
     .exit_status = "0 ok; 1 a failure while working (disk, memory, a figure asked for and not drawn); 2 usage "
                    "error or an input the report cannot use; 130 interrupted (DIR left as it was).",
@@ -145,10 +145,11 @@ static int report_resolve_inputs(struct report_cli *c, int trace_given, char buf
     if (o->triton_path != NULL && strcmp(o->triton_path, "none") == 0)
         o->triton_path = NULL;
     else if (o->triton_path == NULL && !trace_given &&
-             (o->triton_path = tc_paths_shipped("gemm-h200-triton.h5", 0, bufs[0], PATH_MAX)) != NULL && !c->quiet)
+             (o->triton_path = tc_paths_role("triton-protocol", bufs[0], PATH_MAX)) != NULL && !c->quiet)
         fprintf(stderr, "report: with the triton-protocol trace shipped beside it, %s (--triton-trace none: "
                         "without)\n", o->triton_path);
-    o->compare_path = study(c->compare, o->trace_path, "gemm-h200-mmasync.h5", 0, bufs[1], PATH_MAX);
+    o->compare_path = study(c->compare, o->trace_path, tc_paths_role_file("second-family"), 0, bufs[1],
+                             PATH_MAX);
     o->flush_dir = study(c->flush, o->trace_path, "flush-study", 1, bufs[2], PATH_MAX);
     o->scaling_dir = study(c->scaling, o->trace_path, "compile-scaling", 1, bufs[3], PATH_MAX);
     o->recorded_dir = study(c->recorded, o->trace_path, "recorded", 1, bufs[4], PATH_MAX);

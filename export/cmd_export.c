@@ -45,7 +45,7 @@ const struct tc_cmd export_cmd = {
         "(the median of the timed executions, or the time an imported file recorded); string, boolean and float\n"
         "parameters are written as their values. docs/import.md (\"Exporting\") gives the mapping.\n",
     .operands = "FORMAT\tkerneltuner (a Kernel Tuner 1.5 cache, simulation mode) or t4 (T4 results 1.0.0)\n"
-                "TRACE\ttrace file (default: @TRACE@)\n",
+                "TRACE\ttrace file (default: @TRACE:reference@)\n",
     .opts = export_opts,
     .exit_status = "0 ok; 1 the output could not be written; 2 usage error, or a missing, unreadable or invalid "
                    "trace.",

@@ -114,14 +114,14 @@ const struct tc_cmd policies_cmd = {
         "atm): per input, the mean over a linear time range of (f_rand - f) / (f_rand - f_opt) in run time against\n"
         "the exact random-search baseline, then the mean over inputs with a bootstrap 95% CI over runs and\n"
         "inputs; each input's range ends at the budget where random search reaches the cutoff later.\n"
-        "TRACE defaults to the shipped full-space trace (the H200's, gemm-h200-full.h5, when shipped, else the\n"
-        "H100's, gemm-h100-full.h5), with the other GPU's trace as the prior of 'transfer'; the first lines\n"
-        "name the trace and its GPU.\n",
+        "TRACE defaults to the shipped full-space trace, @TRACE:full-space@, with the reference trace,\n"
+        "@TRACE:reference@, as the prior of 'transfer' (data/manifest.tsv lists them); the first lines name the\n"
+        "trace and its GPU.\n",
     .topics_title = "Policies (for --policies)",
     .topics_option = "policies",
     .topic = policies_topic,
-    .operands = "TRACE\tthe trace to replay (default: the shipped full-space trace, gemm-h200-full.h5 else "
-                "gemm-h100-full.h5; without one the reference trace, @TRACE@)\n",
+    .operands = "TRACE\tthe trace to replay (default: the shipped full-space trace, @TRACE:full-space@; without one "
+                "the reference trace, @TRACE:reference@)\n",
     .opts = policies_opts,
     .exit_status = "0 ok; 1 a failure while working (disk, memory); 2 usage error or a trace without a valid run "
                    "(one line on stderr).",
@@ -414,7 +414,7 @@ int cmd_policies(int argc, char **argv)
     pol_settings_default(&o.s);
     if ((rc = tc_cli_parse(&policies_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
         return rc;
-    /* The default TRACE: the shipped full-space H200 trace with the H100's as the prior, else the reference. */
+    /* The default TRACE: the shipped full-space trace with the reference as the prior, else the reference. */
     o.s.failed_cost = (enum sim_failed_cost)o.failed_cost;
     if (first < argc) {
         path = argv[first];
