@@ -6,6 +6,7 @@
 #include "tc_cli.h"
 #include "tc_optdecl.h"
 #include "tc_err.h"
+#include "tc_paths.h"
 #include "tc_time.h"
 #include "tunecost.h"
 
@@ -106,21 +107,11 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
     return TC_CLI_RUN;
 }
 
-/* The first of the candidates that exists (NULL entries skipped), or NULL. */
-static const char *first_existing(const char *const *paths, int n)
-{
-    struct stat st;
-    for (int i = 0; i < n; i++)
-        if (paths[i] != NULL && paths[i][0] != '\0' && stat(paths[i], &st) == 0)
-            return paths[i];
-    return NULL;
-}
-
 static const char *injection_lib(void)
 {
 #ifdef TC_HAVE_RECORDER
     const char *c[3] = {getenv("TC_RECORD_LIB"), TC_RECORD_LIB_LOCAL, TC_RECORD_LIB};
-    return first_existing(c, 3);
+    return tc_paths_first(c, 3);
 #else
     return NULL;
 #endif
@@ -135,7 +126,7 @@ static int child_env(const struct rec_opts *o, const char *lib, const char *spoo
         return -1;
     if (o->triton) {
         const char *c[2] = {TC_RECORD_PY_LOCAL "/sitecustomize.py", TC_RECORD_PY "/sitecustomize.py"};
-        const char *hook = first_existing(c, 2), *old = getenv("PYTHONPATH");
+        const char *hook = tc_paths_first(c, 2), *old = getenv("PYTHONPATH");
         char path[8192];
         if (hook == NULL)
             return -1;

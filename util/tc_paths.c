@@ -188,6 +188,15 @@ const char *tc_paths_shipped(const char *name, int want_dir, char *buf, size_t l
     return buf;
 }
 
+const char *tc_paths_first(const char *const *paths, int n)
+{
+    struct stat st;
+    for (int i = 0; i < n; i++)
+        if (paths[i] != NULL && paths[i][0] != '\0' && stat(paths[i], &st) == 0)
+            return paths[i];
+    return NULL;
+}
+
 const char *tc_paths_beside(const char *file, const char *name, int want_dir, char *buf, size_t len)
 {
     const char *slash = strrchr(file, '/');

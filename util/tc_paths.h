@@ -45,6 +45,10 @@ const char *tc_paths_role_file(const char *role);
 const struct tc_manifest_row *tc_paths_row_of(const char *path);
 /* <data>/name in buf when it exists (a file, or with want_dir a directory); NULL when it does not or does not fit. */
 const char *tc_paths_shipped(const char *name, int want_dir, char *buf, size_t len);
+/* The first of n candidate paths that exists (NULL and "" entries skipped), or NULL: the one search for files
+ * found by a fixed list rather than the order above (record's injection library and Python hook: the environment's
+ * choice, then the build tree, then the installation). */
+const char *tc_paths_first(const char *const *paths, int n);
 /* name in the folder of file (a file, or with want_dir a directory) in buf; NULL when it is not there, does not fit
  * or is file itself. The studies a report takes by default lie beside its trace. */
 const char *tc_paths_beside(const char *file, const char *name, int want_dir, char *buf, size_t len);
