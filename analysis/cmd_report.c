@@ -53,7 +53,7 @@ static int parse_input(const char *arg, void *field)
 
 #define RO(f) offsetof(struct report_cli, f)
 static const struct tc_optdecl report_opts[] = {
-    TC_OPT_OUTPUT(struct report_cli, o.out_dir, "DIR", "where to write the report", "required"),
+    TC_OPT_OUTPUT_REQUIRED(struct report_cli, o.out_dir, "DIR", "where to write the report"),
     {.name = "input", .letter = 'i', .arg = TC_ARG_CALL, .field = RO(o), .call = parse_input, .metavar = "MxNxK",
      .def_doc = "4096x256x4096; the first input if the trace lacks it",
      .help = "input of the single-input figures (Figure 3, Table 6, models)"},
@@ -140,8 +140,6 @@ static int report_resolve_inputs(struct report_cli *c, int trace_given, char buf
 {
     struct report_options *o = &c->o;
     struct stat st;
-    if (o->out_dir == NULL)
-        return tc_cli_usage_error("report", "missing -o DIR (where to write the report)");
     if (o->triton_path != NULL && strcmp(o->triton_path, "none") == 0)
         o->triton_path = NULL;
     else if (o->triton_path == NULL && !trace_given &&

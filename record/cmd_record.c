@@ -31,7 +31,7 @@ struct rec_opts {
 };
 
 static const struct tc_optdecl record_opts[] = {
-    TC_OPT_OUTPUT(struct rec_opts, out, "T.h5", "the trace to write (required)", NULL),
+    TC_OPT_OUTPUT_REQUIRED(struct rec_opts, out, "T.h5", "the trace to write"),
     {.name = "triton", .arg = TC_ARG_FLAG, .field = offsetof(struct rec_opts, triton),
      .help = "label Triton's autotuner: each candidate's benchmark becomes an NVTX range with its configuration "
              "and key, through a Python start-up hook shipped with tunecost put first on PYTHONPATH (the script "
@@ -93,8 +93,6 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
     if (rc != TC_CLI_RUN)
         return rc;
     o->cmd = argv + first;
-    if (o->out == NULL)
-        return tc_cli_usage_error("record", "-o T.h5 is required");
     if (o->from_spool == NULL && o->cmd[0] == NULL)
         return tc_cli_usage_error("record", "expected a command after the options (tunecost record -o T.h5 -- CMD)");
     if (o->from_spool != NULL && (o->cmd[0] != NULL || o->spool != NULL || o->triton))
