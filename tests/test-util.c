@@ -6,6 +6,7 @@
 #include "tc_atomic.h"
 #include "tc_cli.h"
 #include "tc_err.h"
+#include "tc_grow.h"
 #include "tc_gnuplot.h"
 #include "tc_json.h"
 #include "tc_opt.h"
@@ -802,6 +803,34 @@ START_TEST(test_util_optdecl_rejects_out_of_range_and_missing_operand)
 }
 END_TEST
 
+/* tc_grow: p itself while it has room; else doubled (at least need, at least 16), the old elements kept; an
+ * impossible size is "out of memory", the environment's fault (exit 1), and leaves the array as it was. */
+START_TEST(test_util_grow_doubles_and_keeps)
+{
+    size_t cap = 0;
+    int *a = tc_grow(NULL, &cap, 1, sizeof *a), *b;
+    ck_assert_ptr_nonnull(a);
+    ck_assert_uint_eq(cap, 16);
+    for (int i = 0; i < 16; i++)
+        a[i] = i;
+    ck_assert_ptr_eq(tc_grow(a, &cap, 16, sizeof *a), a); /* room: unchanged */
+    ck_assert_uint_eq(cap, 16);
+    b = tc_grow(a, &cap, 17, sizeof *a);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_uint_eq(cap, 32);
+    ck_assert_int_eq(b[15], 15);
+    b = tc_grow(a = b, &cap, 100, sizeof *a); /* more than double: exactly what is needed */
+    ck_assert_uint_eq(cap, 100);
+    a = b;
+    ck_assert_ptr_null(tc_grow(a, &cap, SIZE_MAX / 2, sizeof *a));
+    ck_assert_str_eq(tc_errmsg(), "out of memory");
+    ck_assert_int_eq(tc_err_exit_code(), 1);
+    ck_assert_uint_eq(cap, 100);
+    ck_assert_int_eq(a[15], 15);
+    free(a);
+}
+END_TEST
+
 /* A required option (.required) that argv does not name: exit 2 and one message naming it; named: parsed. */
 START_TEST(test_util_optdecl_required_option)
 {
@@ -1043,6 +1072,7 @@ static Suite *util_suite(void)
     tcase_add_test(opt, test_util_optdecl_defaults_then_argv);
     tcase_add_test(opt, test_util_optdecl_rejects_out_of_range_and_missing_operand);
     tcase_add_test(opt, test_util_optdecl_required_option);
+    tcase_add_test(opt, test_util_grow_doubles_and_keeps);
     tcase_add_test(opt, test_util_optdecl_documents_every_option);
     suite_add_tcase(s, opt);
 

@@ -2,6 +2,7 @@
  * role or by file (contract in tc_manifest.h). */
 #include "tc_manifest.h"
 #include "tc_err.h"
+#include "tc_grow.h"
 #include "tc_tsv.h"
 
 #include <stdio.h>
@@ -13,7 +14,8 @@ static const char *const manifest_cols[MF_N] = {"file",        "role",    "gpu",
                                                 "created_utc", "missing", "collect"};
 
 struct tc_manifest {
-    int n, cap;
+    int n;
+    size_t cap;
     struct tc_manifest_row *rows;
 };
 
@@ -36,14 +38,10 @@ void tc_manifest_free(struct tc_manifest *m)
 static int manifest_add(struct tc_manifest *m, struct tc_tsv *r, const int *col, const char *path)
 {
     char *f[MF_N] = {NULL};
-    if (m->n == m->cap) {
-        int cap = m->cap ? 2 * m->cap : 8;
-        struct tc_manifest_row *rows = realloc(m->rows, (size_t)cap * sizeof *rows);
-        if (rows == NULL)
-            return tc_seterr_env("%s: out of memory", path);
-        m->rows = rows;
-        m->cap = cap;
-    }
+    struct tc_manifest_row *rows = tc_grow(m->rows, &m->cap, (size_t)m->n + 1, sizeof *rows);
+    if (rows == NULL)
+        return tc_preferr("%s", path);
+    m->rows = rows;
     for (int c = 0; c < MF_N; c++) {
         const char *v = tc_tsv_field(r, col[c]);
         if (v[0] == '\0') {
