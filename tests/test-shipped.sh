@@ -56,7 +56,7 @@ for c in $cmds; do
     check_names "tunecost $c --help" "$tmp/help-$c" >>"$tmp/fails"
 done
 while IFS= read -r l; do fail "${l#FAIL: }"; done <"$tmp/fails"
-grep -q "Default trace: $DATA/$(awk -F'\t' '$2 == "reference" { print $1 }' "$MF")\$" "$tmp/help" ||
+grep -q "Default trace: $DATA/$(awk -F'\t' '$2 == "reference" { print $1 " (" $3 }' "$MF")" "$tmp/help" ||
     fail "tunecost --help does not name the manifest's reference as the default trace"
 grep -q "gemm-h200-full.h5" "$tmp"/help-* && fail "a --help names gemm-h200-full.h5 (not shipped)"
 
