@@ -2,6 +2,7 @@
  * Subcommands live in their stage's folder (see tunecost.h); this file only routes and prints the overview. */
 #include "tunecost.h"
 #include "tc_err.h"
+#include "tc_manifest.h"
 #include "tc_optdecl.h"
 #include "tc_paths.h"
 #include "tc_version.h"
@@ -46,6 +47,8 @@ static const struct command commands[] = {
 
 static void usage(FILE *fp)
 {
+    const struct tc_manifest *m = tc_paths_manifest();
+    const struct tc_manifest_row *ref = m != NULL ? tc_manifest_role(m, "reference") : NULL;
     fprintf(fp,
             "usage: tunecost COMMAND [OPTIONS] [ARGS]\n"
             "\n"
@@ -59,7 +62,7 @@ static void usage(FILE *fp)
     fprintf(fp,
             "\n"
             "Run `tunecost COMMAND --help` for a command's options and examples.\n"
-            "Default trace: %s\n"
+            "Default trace: %s (%s; data/manifest.tsv lists the shipped traces)\n"
             "\n"
             "Examples:\n"
             "  tunecost info                       # what the shipped reference trace holds\n"
@@ -68,7 +71,7 @@ static void usage(FILE *fp)
             "\n"
             "  tunecost --version | --help\n"
             "  tunecost --man COMMAND|tunecost | --completion bash|zsh   # generated documentation (meson install puts them)\n",
-            tc_paths_default_trace());
+            tc_paths_default_trace(), ref != NULL ? ref->gpu : "no manifest");
 }
 
 /* `tunecost --man CMD` and `tunecost --completion SHELL`: documentation generated from the declarations. */

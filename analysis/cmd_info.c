@@ -43,7 +43,7 @@ const struct tc_cmd info_cmd = {
         "configuration (lowest true time of its valid run: the median of its timed executions, or the time\n"
         "an imported file recorded; or the best value of an imported file's objective) with its TFLOP/s and its\n"
         "speed relative to the reference library (ref_ms / best time; above 1 = faster than the reference).\n",
-    .operands = "TRACE\ttrace file (default: @TRACE@)\n",
+    .operands = "TRACE\ttrace file (default: @TRACE:reference@)\n",
     .opts = info_opts,
     .exit_status = "0 ok; 1 the machine failed it (memory, I/O); 2 usage error or a missing, unreadable or invalid "
                    "trace (one line on stderr).",
@@ -267,6 +267,10 @@ static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
     fprintf(fp, "format          %s v%d, written by %s at %s\n", TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION,
             m->generator, m->created_utc);
     fprintf(fp, "kernel          %s\n", m->kernel);
+    fprintf(fp, "kernel family   %s%s\n", trace_kernel_family(t),
+            m->kernel_family[0] != '\0'                      ? ""
+            : strcmp(trace_kernel_family(t), "unknown") != 0 ? " (not recorded in this trace: data/manifest.tsv)"
+                                                             : " (not recorded in this trace)");
     human_bytes(a, sizeof a, m->device_l2_bytes);
     cuda_ver(b, sizeof b, m->driver_version);
     cuda_ver(c, sizeof c, m->cuda_version);
@@ -439,6 +443,9 @@ static void print_json(FILE *fp, const struct trace *t, const struct summary *s)
     fputc(',', fp);
     json_key(fp, "kernel");
     tc_json_str(fp, m->kernel);
+    fputc(',', fp);
+    json_key(fp, "kernel_family");
+    tc_json_str(fp, trace_kernel_family(t));
     json_device(fp, m);
     json_settings(fp, t, m);
 

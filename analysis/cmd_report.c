@@ -53,7 +53,7 @@ static int parse_input(const char *arg, void *field)
 
 #define RO(f) offsetof(struct report_cli, f)
 static const struct tc_optdecl report_opts[] = {
-    TC_OPT_OUTPUT(struct report_cli, o.out_dir, "DIR", "where to write the report", "required"),
+    TC_OPT_OUTPUT_REQUIRED(struct report_cli, o.out_dir, "DIR", "where to write the report"),
     {.name = "input", .letter = 'i', .arg = TC_ARG_CALL, .field = RO(o), .call = parse_input, .metavar = "MxNxK",
      .def_doc = "4096x256x4096; the first input if the trace lacks it",
      .help = "input of the single-input figures (Figure 3, Table 6, models)"},
@@ -119,7 +119,7 @@ const struct tc_cmd report_cmd = {
         "Figures need gnuplot (Debian: gnuplot-nox) on PATH; the scripts (plots/ of the source tree, or\n"
         "share/tunecost/plots when installed; $TUNECOST_PLOTS_DIR overrides) are copied into DIR/plots, so\n"
         "`cd DIR && gnuplot -e \"fmt='svg'; out='fig3.svg'\" plots/fig3-frontier.gp` redraws one.\n",
-    .operands = "TRACE\tthe trace to report on (default: the shipped reference trace, @TRACE@)\n",
+    .operands = "TRACE\tthe trace to report on (default: the shipped reference trace, @TRACE:reference@)\n",
     .opts = report_opts,
     .exit_status = "0 ok; 1 a failure while working (disk, memory, a figure asked for and not drawn); 2 usage "
                    "error or an input the report cannot use; 130 interrupted (DIR left as it was).",
@@ -174,15 +174,14 @@ static int report_resolve_inputs(struct report_cli *c, int trace_given, char buf
 {
     struct report_options *o = &c->o;
     struct stat st;
-    if (o->out_dir == NULL)
-        return tc_cli_usage_error("report", "missing -o DIR (where to write the report)");
     if (o->triton_path != NULL && strcmp(o->triton_path, "none") == 0)
         o->triton_path = NULL;
     else if (o->triton_path == NULL && !trace_given &&
-             (o->triton_path = tc_paths_shipped("gemm-h200-triton.h5", 0, bufs[0], PATH_MAX)) != NULL && !c->quiet)
+             (o->triton_path = tc_paths_role("triton-protocol", bufs[0], PATH_MAX)) != NULL && !c->quiet)
         fprintf(stderr, "report: with the triton-protocol trace shipped beside it, %s (--triton-trace none: "
                         "without)\n", o->triton_path);
-    o->compare_path = study(c->compare, o->trace_path, "gemm-h200-mmasync.h5", 0, bufs[1], PATH_MAX);
+    o->compare_path = study(c->compare, o->trace_path, tc_paths_role_file("second-family"), 0, bufs[1],
+                             PATH_MAX);
     o->flush_dir = study(c->flush, o->trace_path, "flush-study", 1, bufs[2], PATH_MAX);
     o->scaling_dir = study(c->scaling, o->trace_path, "compile-scaling", 1, bufs[3], PATH_MAX);
     o->recorded_dir = study(c->recorded, o->trace_path, "recorded", 1, bufs[4], PATH_MAX);

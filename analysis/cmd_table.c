@@ -58,8 +58,8 @@ const struct tc_cmd table_cmd = {
     .topics_title = "Tables (NAME)",
     .topic = table_topic,
     .operands =
-        "TRACE\tdefault: the shipped reference trace (@TRACE@). With several traces, every table but flush gets "
-        "a leading `trace` column and the rows of each trace in turn; flush compares the traces (a directory "
+        "TRACE\tdefault: the shipped reference trace, @TRACE:reference@. With several traces, every table but flush "
+        "gets a leading `trace` column and the rows of each trace in turn; flush compares the traces (a directory "
         "stands for the .h5 files in it)\n"
         "FILES\tscaling reads the compile-scaling TSV files that `tunecost collect --compile-only --jobs 1,16 -o "
         "scaling-X.tsv` writes (a directory stands for its scaling-*.tsv files; default: the compile-scaling/ "

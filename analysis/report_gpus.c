@@ -1,5 +1,5 @@
 /* report_gpus.c — the report's cross-GPU study on the shipped traces of one kernel on two GPUs (pol_shipped_pair:
- * each GPU's full-space trace when shipped, else its reference; today the H200's 100-configuration reference and the
+ * data/manifest.tsv's reference and full-space traces, of two GPUs; today the H200's 100-configuration reference and the
  * H100's full 576-point space), paired by parameter values and input dimensions (trace_match_configs,
  * trace_match_inputs): how much of one GPU's optimum the other GPU's best configuration keeps, on the
  * configurations both measured; every policy ranked per GPU, on that GPU's own space over the inputs both have, with
@@ -335,9 +335,9 @@ int report_cross_gpu(struct report_ctx *c)
     int rc = -1;
     double km[2][8]; /* per direction the row of cross-gpu.tsv: inputs, configs, mean, lo, hi, min, same, all */
     if (pol_shipped_pair(buf[0], buf[1], sizeof buf[0]) != 0)
-        return report_finding(c, "The cross-GPU study needs a shipped trace of the kernel on the H200 and one on the "
-                              "H100 (gemm-h200-full.h5 or gemm-h200.h5, gemm-h100-full.h5 or gemm-h100.h5); they are "
-                              "not both there, so the study is not in this report.");
+        return report_finding(c, "The cross-GPU study needs the shipped reference trace and the full-space trace of "
+                              "another GPU (data/manifest.tsv); they are not both there, so the study is not in "
+                              "this report.");
     {
         char *a = realpath(trace_path(c->t), NULL), *b = realpath(buf[0], NULL);
         int same = a != NULL && b != NULL && strcmp(a, b) == 0;

@@ -95,111 +95,34 @@ int report_simulate(struct report_ctx *c, enum report_sim which)
     return 0;
 }
 
-/* The columns of Table 6's source, named as in the simulation points' schema (util/tc_tsv: tc_tsv_points). */
-static const char *pt_cols[] = {"sample", "n_config", "exec_ms", "es_num", "es_threshold", "results", "time_s",
-                                "time_s_lo", "time_s_hi", "tflops", "tflops_lo", "tflops_hi", "speedup",
-                                "speedup_lo", "speedup_hi", "short", "stopped"};
-#define N_PT_COLS ((int)(sizeof pt_cols / sizeof pt_cols[0]))
-
-static int cmp_time(const void *a, const void *b)
-{
-    const struct sim_point *x = *(const struct sim_point *const *)a, *y = *(const struct sim_point *const *)b;
-    if (x->time_s != y->time_s)
-        return x->time_s < y->time_s ? -1 : 1;
-    if (x->tflops != y->tflops)
-        return x->tflops > y->tflops ? -1 : 1;
-    return (x->sample > y->sample) - (x->sample < y->sample);
-}
-
-/* The points of one scenario (frontier only: sorted by time) as a table. perf_speedup: the frontier is over
- * (time, speedup) — all inputs, where TFLOP/s of different inputs do not compare — else over (time, TFLOP/s). */
-static struct table *scenario_table(const struct sim_result *r, int n_sc, int sc, int frontier_only,
-                                    int perf_speedup, const char *title)
-{
-    int n = r->n_points / n_sc;
-    const struct sim_point **p = malloc(((size_t)n + 1) * sizeof *p);
-    double *tm = malloc(((size_t)n + 1) * sizeof *tm), *pf = malloc(((size_t)n + 1) * sizeof *pf);
-    unsigned char *on = malloc((size_t)n + 1);
-    struct table *tab = table_new(title, N_PT_COLS, pt_cols);
-    int m = 0;
-    if (p == NULL || tm == NULL || pf == NULL || on == NULL || tab == NULL) {
-        tc_seterr("out of memory");
-        goto fail;
-    }
-    for (int i = 0; i < n; i++) {
-        const struct sim_point *q = &r->points[(size_t)i * n_sc + sc];
-        tm[i] = q->time_s;
-        pf[i] = perf_speedup ? q->speedup : q->tflops;
-    }
-    if (frontier_mark((size_t)n, tm, pf, on) != 0) {
-        tc_seterr("out of memory");
-        goto fail;
-    }
-    for (int i = 0; i < n; i++)
-        if (!frontier_only || on[i])
-            p[m++] = &r->points[(size_t)i * n_sc + sc];
-    if (frontier_only)
-        qsort(p, (size_t)m, sizeof *p, cmp_time);
-    for (int i = 0; i < m; i++) {
-        const struct sim_point *q = p[i];
-        int row = table_add_row(tab), k = 0;
-        if (row < 0)
-            goto fail;
-        table_set_int(tab, row, k++, q->sample);
-        table_set_int(tab, row, k++, q->n_config);
-        table_set_int(tab, row, k++, q->exec_ms);
-        table_set_int(tab, row, k++, q->es_num);
-        table_set_num(tab, row, k++, q->es_thr, 4);
-        table_set_int(tab, row, k++, q->results);
-        table_set_num(tab, row, k++, q->time_s, 4);
-        table_set_num(tab, row, k++, q->time_s_lo, 4);
-        table_set_num(tab, row, k++, q->time_s_hi, 4);
-        table_set_num(tab, row, k++, q->tflops, 3);
-        table_set_num(tab, row, k++, q->tflops_lo, 3);
-        table_set_num(tab, row, k++, q->tflops_hi, 3);
-        table_set_num(tab, row, k++, q->speedup, 5);
-        table_set_num(tab, row, k++, q->speedup_lo, 5);
-        table_set_num(tab, row, k++, q->speedup_hi, 5);
-        table_set_int(tab, row, k++, q->n_short);
-        if (table_set_num(tab, row, k++, q->stopped, 3) != 0)
-            goto fail;
-    }
-    free(p);
-    free(tm);
-    free(pf);
-    free(on);
-    return tab;
-fail:
-    free(p);
-    free(tm);
-    free(pf);
-    free(on);
-    table_free(tab);
-    return NULL;
-}
-
-/* Table 6 from the single input's baseline frontier: its columns looked up by name (a renamed one is an error). */
-static struct table *table6(const struct table *frontier)
+/* Table 6 from the single input's baseline frontier (sim_scenario_frontier, as sim/input-baseline-frontier.tsv
+ * has it): time, TFLOP/s, the drawn N_CONFIG and EXEC_TIME, and the CIs. NULL with a message. */
+static struct table *table6(const struct sim_result *r, int n_sc, int by_speedup)
 {
     static const char *cols[] = {"time_s", "tflops", "n_config", "exec_ms", "time_s_lo", "time_s_hi", "tflops_lo",
                                  "tflops_hi"};
-    struct table *t6 = table_new("Pareto frontier points (paper Table 6)", 8, cols);
-    int src[8];
-    for (int k = 0; t6 != NULL && k < 8; k++)
-        if ((src[k] = table_col_need(frontier, cols[k])) < 0) {
-            table_free(t6);
-            return NULL;
-        }
-    for (int i = 0; t6 != NULL && i < table_n_rows(frontier); i++) {
+    const struct sim_point **p;
+    int m = sim_scenario_frontier(r, n_sc, SC_BASELINE, 1, by_speedup, 0, &p);
+    struct table *t6 = m < 0 ? NULL : table_new("Pareto frontier points (paper Table 6)", 8, cols);
+    for (int i = 0; t6 != NULL && i < m; i++) {
+        const struct sim_point *q = p[i];
         int row = table_add_row(t6);
-        for (int k = 0; k < 8; k++) {
-            double v = table_num(frontier, i, src[k]);
-            if (k == 2 || k == 3)
-                table_set_int(t6, row, k, (long long)v);
-            else
-                table_set_num(t6, row, k, v, 2);
+        if (row < 0) {
+            table_free(t6);
+            t6 = NULL;
+            break;
         }
+        table_set_num(t6, row, 0, q->time_s, 2);
+        table_set_num(t6, row, 1, q->tflops, 2);
+        table_set_int(t6, row, 2, q->n_config);
+        table_set_int(t6, row, 3, (long long)q->exec_ms);
+        table_set_num(t6, row, 4, q->time_s_lo, 2);
+        table_set_num(t6, row, 5, q->time_s_hi, 2);
+        table_set_num(t6, row, 6, q->tflops_lo, 2);
+        table_set_num(t6, row, 7, q->tflops_hi, 2);
     }
+    if (m >= 0)
+        free(p);
     return t6;
 }
 
@@ -236,14 +159,8 @@ int report_write_sim_files(struct report_ctx *c, enum report_sim which)
             if (report_close(fp, path) != 0)
                 return -1;
         }
-    if (which == REPORT_SIM_INPUT) { /* Table 6: the single input's frontier under the paper's model */
-        struct table *tab = scenario_table(r, n_sc, SC_BASELINE, 1, by_speedup, "frontier");
-        if (tab == NULL || (c->t6 = table6(tab)) == NULL) {
-            table_free(tab);
-            return -1;
-        }
-        table_free(tab);
-    }
+    if (which == REPORT_SIM_INPUT && (c->t6 = table6(r, n_sc, by_speedup)) == NULL)
+        return -1; /* Table 6: the single input's frontier under the paper's model */
     return 0;
 }
 

@@ -5,7 +5,7 @@
 #ifndef TABLES_H
 #define TABLES_H
 
-#include "table.h"
+#include "tc_table.h"
 
 #include <stdint.h>
 #include <stdio.h>

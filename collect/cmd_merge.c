@@ -65,6 +65,8 @@ static int check_same(const struct trace *a, const char *fa, const struct trace 
         return tc_seterr("%s: %s is " fmt ", but %s has " fmt ": only traces of one collection can be merged",  \
                          fb, what, (cast)y->field, fa, (cast)x->field);
     SAME_STR(kernel, "kernel")
+    if (x->kernel_family[0] != '\0' && y->kernel_family[0] != '\0') /* a shard written before it has none */
+        SAME_STR(kernel_family, "kernel_family")
     SAME_STR(device_name, "device_name")
     SAME_NUM(device_cc, "device_cc", "%d", int)
     SAME_STR(timer, "timer")
@@ -291,6 +293,8 @@ static int write_merged(struct merge *mg, const char *out_path, int quiet, int f
     {
         struct trace_meta m = *trace_get_meta(mg->in[0]);
         m.created_utc[0] = '\0'; /* trace_create fills in the time of the merge */
+        for (int i = 1; m.kernel_family[0] == '\0' && i < mg->n_in; i++) /* a shard written before it has none */
+            snprintf(m.kernel_family, sizeof m.kernel_family, "%s", trace_get_meta(mg->in[i])->kernel_family);
         snprintf(m.generator, sizeof m.generator, "tunecost %s (merge of %d)", TC_VERSION, mg->n_in);
         out = trace_create(tmp, &m, mg->pnames, mg->n_par, mg->dnames, mg->n_dim);
     }

@@ -80,6 +80,7 @@ static int trace_new(struct coll *c)
     }
     memset(&m, 0, sizeof m); /* generator and created_utc left empty: trace_create fills them */
     snprintf(m.kernel, sizeof m.kernel, "gemm_f16_f32acc");
+    snprintf(m.kernel_family, sizeof m.kernel_family, "%s", space_family_name(c->arch, o->family));
     snprintf(m.device_name, sizeof m.device_name, "%s", c->dev.name);
     m.device_cc = c->dev.cc;
     m.device_sms = c->dev.sms;

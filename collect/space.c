@@ -147,6 +147,11 @@ const char *space_path_name(int path)
     return path == SPACE_PATH_WGMMA ? "wgmma" : "mma.sync";
 }
 
+const char *space_family_name(int arch, int family)
+{
+    return family == SPACE_FAMILY_NATIVE && arch == 90 ? "wgmma-tma" : "mma-sync";
+}
+
 int64_t space_smem_bytes_on(const int32_t *p, int path)
 {
     return space_smem_bytes(p) + (path == SPACE_PATH_WGMMA ? 16 * (int64_t)p[SP_NUM_STAGES] : 0);

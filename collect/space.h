@@ -42,6 +42,9 @@ enum space_path { SPACE_PATH_MMA_SYNC = 0, SPACE_PATH_WGMMA = 1 };
  * is a multiple of 4 and BLOCK_M a multiple of 64 (a warpgroup MMA is 64 rows tall); else mma.sync. */
 int space_path(const int32_t *params, int arch, int family);
 const char *space_path_name(int path); /* "mma.sync", "wgmma" */
+/* The family a collection on sm_<arch> measures, as the trace's kernel_family attribute names it: "wgmma-tma" for
+ * the native family on sm_90 (wgmma + TMA where a configuration fits, mma.sync otherwise), else "mma-sync". */
+const char *space_family_name(int arch, int family);
 /* Dynamic shared memory of a configuration on `path`, bytes, exactly what the kernel is launched with: for wgmma
  * the pipeline's NUM_STAGES * (BLOCK_M + BLOCK_N) * BLOCK_K * 2 plus two 8-byte mbarriers per stage. */
 int64_t space_smem_bytes_on(const int32_t *params, int path);

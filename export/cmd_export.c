@@ -26,7 +26,7 @@ struct export_opts {
 };
 
 static const struct tc_optdecl export_opts[] = {
-    TC_OPT_OUTPUT(struct export_opts, out, "FILE", "the file to write (complete or absent)", "required"),
+    TC_OPT_OUTPUT_REQUIRED(struct export_opts, out, "FILE", "the file to write (complete or absent)"),
     TC_OPT_INPUT(struct export_opts, input, "MxNxK", "the input (problem size) to export [the trace's first]"),
     TC_OPT_FORCE(struct export_opts, force),
     TC_OPT_QUIET(struct export_opts, quiet),
@@ -45,7 +45,7 @@ const struct tc_cmd export_cmd = {
         "(the median of the timed executions, or the time an imported file recorded); string, boolean and float\n"
         "parameters are written as their values. docs/import.md (\"Exporting\") gives the mapping.\n",
     .operands = "FORMAT\tkerneltuner (a Kernel Tuner 1.5 cache, simulation mode) or t4 (T4 results 1.0.0)\n"
-                "TRACE\ttrace file (default: @TRACE@)\n",
+                "TRACE\ttrace file (default: @TRACE:reference@)\n",
     .opts = export_opts,
     .exit_status = "0 ok; 1 the output could not be written; 2 usage error, or a missing, unreadable or invalid "
                    "trace.",
@@ -106,8 +106,6 @@ int cmd_export(int argc, char **argv)
     rc = 2;
     if (tc_parse_name("FORMAT", argv[first], formats, 2, &fmt) != 0)
         return tc_cli_usage_error("export", "%s", tc_errmsg());
-    if (o.out == NULL)
-        return tc_cli_usage_error("export", "missing -o FILE");
     path = first + 1 < argc ? argv[first + 1] : tc_paths_default_trace();
     if (tc_output_check("-o", o.out, 0, &path, 1) != 0) {
         fprintf(stderr, "tunecost export: %s\n", tc_errmsg());

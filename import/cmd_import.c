@@ -337,7 +337,7 @@ struct opts {
 
 #define IO(f) offsetof(struct opts, f)
 static const struct tc_optdecl import_opts[] = {
-    TC_OPT_OUTPUT(struct opts, out, "OUT.h5", "the trace to write (complete or absent)", "required"),
+    TC_OPT_OUTPUT_REQUIRED(struct opts, out, "OUT.h5", "the trace to write (complete or absent)"),
     TC_OPT_FORCE(struct opts, force),
     {.name = "device", .arg = TC_ARG_STRING, .field = IO(device), .metavar = "NAME", .def_doc = "unknown",
      .help = "t4, helion: the device name (T4 results and Helion's CSV do not name it)"},
@@ -411,8 +411,6 @@ static int parse_args(int argc, char **argv, struct imp *im, struct opts *o)
         im->fmt = FMT_HELION;
     else
         return tc_cli_usage_error("import", "unknown FORMAT '%s' (expected kerneltuner, t4 or helion)", o->format);
-    if (o->out == NULL)
-        return tc_cli_usage_error("import", "missing -o OUT.h5 (the trace to write)");
     im->n_src = argc - first - 1;
     o->in = argv + first + 1;
     if (im->fmt == FMT_KT && (im->opt_device || im->opt_kernel || im->opt_dims)) {

@@ -6,6 +6,7 @@
 #include "tc_cli.h"
 #include "tc_optdecl.h"
 #include "tc_err.h"
+#include "tc_paths.h"
 #include "tc_time.h"
 #include "tunecost.h"
 
@@ -32,7 +33,7 @@ struct rec_opts {
 };
 
 static const struct tc_optdecl record_opts[] = {
-    TC_OPT_OUTPUT(struct rec_opts, out, "T.h5", "the trace to write (required)", NULL),
+    TC_OPT_OUTPUT_REQUIRED(struct rec_opts, out, "T.h5", "the trace to write"),
     {.name = "triton", .arg = TC_ARG_FLAG, .field = offsetof(struct rec_opts, triton),
      .help = "label Triton's autotuner: each candidate's benchmark becomes an NVTX range with its configuration "
              "and key, through a Python start-up hook shipped with tunecost put first on PYTHONPATH (the script "
@@ -193,8 +194,6 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
     if (rc != TC_CLI_RUN)
         return rc;
     o->cmd = argv + first;
-    if (o->out == NULL)
-        return tc_cli_usage_error("record", "-o T.h5 is required");
     if (o->from_spool == NULL && o->cmd[0] == NULL)
         return tc_cli_usage_error("record", "expected a command after the options (tunecost record -o T.h5 -- CMD)");
     if (o->from_spool != NULL && (o->cmd[0] != NULL || o->spool != NULL || o->triton || o->helion))
@@ -208,21 +207,11 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
     return TC_CLI_RUN;
 }
 
-/* The first of the candidates that exists (NULL entries skipped), or NULL. */
-static const char *first_existing(const char *const *paths, int n)
-{
-    struct stat st;
-    for (int i = 0; i < n; i++)
-        if (paths[i] != NULL && paths[i][0] != '\0' && stat(paths[i], &st) == 0)
-            return paths[i];
-    return NULL;
-}
-
 static const char *injection_lib(void)
 {
 #ifdef TC_HAVE_RECORDER
     const char *c[3] = {getenv("TC_RECORD_LIB"), TC_RECORD_LIB_LOCAL, TC_RECORD_LIB};
-    return first_existing(c, 3);
+    return tc_paths_first(c, 3);
 #else
     return NULL;
 #endif
@@ -237,7 +226,7 @@ static int child_env(const struct rec_opts *o, const char *lib, const char *spoo
         return -1;
     if (o->triton || o->helion) {
         const char *c[2] = {TC_RECORD_PY_LOCAL "/sitecustomize.py", TC_RECORD_PY "/sitecustomize.py"};
-        const char *hook = first_existing(c, 2), *old = getenv("PYTHONPATH");
+        const char *hook = tc_paths_first(c, 2), *old = getenv("PYTHONPATH");
         char path[8192];
         if (hook == NULL)
             return -1;

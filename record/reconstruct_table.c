@@ -4,6 +4,7 @@
  * not (docs/record.md). Pure: no I/O. */
 #include "reconstruct_int.h"
 #include "tc_err.h"
+#include "tc_grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -48,30 +49,18 @@ void rec_builder_free(struct rec_builder *b)
     free_list(&b->inputs);
 }
 
-/* Grow *p (of *cap elements of size sz) to hold n + 1. */
-static int recon_grow(void **p, size_t *cap, size_t n, size_t sz)
-{
-    if (n < *cap)
-        return 0;
-    size_t nc = *cap ? 2 * *cap : 64;
-    void *q = realloc(*p, nc * sz);
-    if (q == NULL)
-        return tc_seterr("record: out of memory");
-    *p = q;
-    *cap = nc;
-    return 0;
-}
-
 int rec_push_exec(struct rec_builder *b, uint64_t exec_ns, uint64_t event_ns)
 {
-    if (b->n_exec == b->cap_exec) {
-        size_t cap = b->cap_exec;
-        uint64_t *ev = realloc(b->exec_event, (cap ? 2 * cap : 64) * sizeof *ev);
+    if (b->n_exec == b->cap_exec) { /* the two arrays grow together, to one capacity */
+        size_t cap = b->cap_exec, cap2 = b->cap_exec;
+        uint64_t *ev = tc_grow(b->exec_event, &cap2, b->n_exec + 1, sizeof *ev), *ex;
         if (ev == NULL)
-            return tc_seterr("record: out of memory");
+            return tc_preferr("record");
         b->exec_event = ev;
-        if (recon_grow((void **)&b->exec, &b->cap_exec, b->n_exec, sizeof *b->exec) != 0)
-            return -1;
+        if ((ex = tc_grow(b->exec, &cap, b->n_exec + 1, sizeof *ex)) == NULL)
+            return tc_preferr("record");
+        b->exec = ex;
+        b->cap_exec = cap;
     }
     b->exec_event[b->n_exec] = event_ns;
     b->exec[b->n_exec++] = exec_ns;
@@ -143,8 +132,10 @@ static int find_or_add(struct rec_builder *b, struct rec_list *l, const char *la
         if (strcmp(l->it[i].label, label) == 0)
             return i;
     size_t cap = (size_t)l->cap;
-    if (recon_grow((void **)&l->it, &cap, (size_t)l->n, sizeof *l->it) != 0)
-        return -1;
+    struct rec_item *grown = tc_grow(l->it, &cap, (size_t)l->n + 1, sizeof *grown);
+    if (grown == NULL)
+        return tc_preferr("record");
+    l->it = grown;
     l->cap = (int)cap;
     struct rec_item *it = &l->it[l->n];
     memset(it, 0, sizeof *it);
@@ -189,8 +180,10 @@ static int unlabelled_ids(struct rec_builder *b, const struct rec_unit *u, char 
             break;
         }
     }
-    if (recon_grow((void **)&b->seen, &b->cap_seen, b->n_seen, sizeof *b->seen) != 0)
-        return -1;
+    void *seen = tc_grow(b->seen, &b->cap_seen, b->n_seen + 1, sizeof *b->seen);
+    if (seen == NULL)
+        return tc_preferr("record");
+    b->seen = seen;
     b->seen[b->n_seen++] = k;
     snprintf(in_label, len, "decision=%d", b->decision);
     snprintf(cfg, len, "GRID_X=%d,GRID_Y=%d,GRID_Z=%d,BLOCK_X=%d,BLOCK_Y=%d,BLOCK_Z=%d,REGISTERS=%d,SMEM_BYTES=%d",
@@ -245,8 +238,10 @@ int rec_add_unit(struct rec_builder *b, const struct rec_unit *u)
         for (size_t i = 0; i < u->n_exec; i++)
             if (b->exec[u->exec_first + i] == 0)
                 status = TRACE_LAUNCH_ERROR; /* a zero duration: not a valid run */
-    if (recon_grow((void **)&b->runs, &b->cap_runs, b->n_runs, sizeof *b->runs) != 0)
-        return -1;
+    struct trace_run *runs = tc_grow(b->runs, &b->cap_runs, b->n_runs + 1, sizeof *runs);
+    if (runs == NULL)
+        return tc_preferr("record");
+    b->runs = runs;
     b->runs[b->n_runs++] = (struct trace_run){
         .input = input, .config = config, .status = status, .n_estimate = (int32_t)u->n_estimate,
         .n_warmup = (int32_t)u->n_warmup, .n_timed = (int32_t)u->n_timed, .exec_offset = (int64_t)u->exec_first,

@@ -42,10 +42,9 @@ struct policies_opts {
 
 #define PO(f) offsetof(struct policies_opts, f)
 static const struct tc_optdecl policies_opts[] = {
-    TC_OPT_OUTPUT(struct policies_opts, out, "DIR",
-                  "write DIR/curves.tsv, DIR/scores.tsv, DIR/atm.tsv, DIR/policies.png|svg; DIR is replaced only "
-                  "when all of them are written (a figure not drawn: exit 1)",
-                  "required"),
+    TC_OPT_OUTPUT_REQUIRED(struct policies_opts, out, "DIR",
+                           "write DIR/curves.tsv, DIR/scores.tsv, DIR/atm.tsv, DIR/policies.png|svg; DIR is replaced "
+                           "only when all of them are written (a figure not drawn: exit 1)"),
     {.name = "policies", .letter = 'p', .arg = TC_ARG_STRING, .field = PO(list), .metavar = "LIST", .def = "all",
      .help = "comma-separated policies (listed above), or 'all'"},
     {.name = "budget-s", .letter = 'b', .arg = TC_ARG_DOUBLE, .field = PO(s.budget_s), .min = 1e-9, .max = 1e6,
@@ -127,14 +126,14 @@ const struct tc_cmd policies_cmd = {
         "atm): per input, the mean over a linear time range of (f_rand - f) / (f_rand - f_opt) in run time against\n"
         "the exact random-search baseline, then the mean over inputs with a bootstrap 95% CI over runs and\n"
         "inputs; each input's range ends at the budget where random search reaches the cutoff later.\n"
-        "TRACE defaults to the shipped full-space trace (the H200's, gemm-h200-full.h5, when shipped, else the\n"
-        "H100's, gemm-h100-full.h5), with the other GPU's trace as the prior of 'transfer'; the first lines\n"
-        "name the trace and its GPU.\n",
+        "TRACE defaults to the shipped full-space trace, @TRACE:full-space@, with the reference trace,\n"
+        "@TRACE:reference@, as the prior of 'transfer' (data/manifest.tsv lists them); the first lines name the\n"
+        "trace and its GPU.\n",
     .topics_title = "Policies (for --policies)",
     .topics_option = "policies",
     .topic = policies_topic,
-    .operands = "TRACE\tthe trace to replay (default: the shipped full-space trace, gemm-h200-full.h5 else "
-                "gemm-h100-full.h5; without one the reference trace, @TRACE@)\n",
+    .operands = "TRACE\tthe trace to replay (default: the shipped full-space trace, @TRACE:full-space@; without one "
+                "the reference trace, @TRACE:reference@)\n",
     .opts = policies_opts,
     .exit_status = "0 ok; 1 a failure while working (disk, memory); 2 usage error or a trace without a valid run "
                    "(one line on stderr).",
@@ -484,7 +483,7 @@ int cmd_policies(int argc, char **argv)
     o.s.compile_jobs = 16; /* as simulate's --compile-factor; sequential (the default) ignores it */
     if ((rc = tc_cli_parse(&policies_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
         return rc;
-    /* The default TRACE: the shipped full-space H200 trace with the H100's as the prior, else the reference. */
+    /* The default TRACE: the shipped full-space trace with the reference as the prior, else the reference. */
     o.s.failed_cost = (enum sim_failed_cost)o.failed_cost;
     o.s.compile_model = (enum sim_compile_model)o.compile_model;
     o.s.compile = sim_compile_for_model(o.s.compile_model, (enum sim_compile)o.compile);
@@ -496,8 +495,6 @@ int cmd_policies(int argc, char **argv)
     } else {
         path = tc_paths_default_trace();
     }
-    if (o.out == NULL)
-        return tc_cli_usage_error("policies", "missing -o DIR");
     if ((rc = policies_begin(&o, path, ops, &n_ops, &od)) != 0)
         return rc;
     rc = 2;

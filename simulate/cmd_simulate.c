@@ -158,7 +158,7 @@ const struct tc_cmd simulate_cmd = {
         "keeps the lowest estimate. Every scenario replays the same draws. A point = one (sample, scenario):\n"
         "mean and 95% CI over its runs. --paper restores every choice of the paper (docs/simulation.md,\n"
         "\"Deviations from the paper\").\n",
-    .operands = "TRACE\ttrace file (default: @TRACE@)\n",
+    .operands = "TRACE\ttrace file (default: @TRACE:reference@)\n",
     .opts = simulate_opts,
     .exit_status = "0 ok; 1 a failure while working (memory, disk); 2 usage error or a bad trace (one line on "
                    "stderr).",

@@ -2,6 +2,7 @@
  * scenario (see frontier.h). O(n log n): sort by time, then sweep keeping the best performance seen. */
 #include "frontier.h"
 #include "tc_err.h"
+#include "tc_grow.h"
 #include "tc_tsv.h"
 
 #include <errno.h>
@@ -97,14 +98,10 @@ void frontier_table_free(struct frontier_table *t)
 
 static int push_str(char ***arr, size_t *n, size_t *cap, char *s)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? 2 * *cap : 64;
-        char **p = realloc(*arr, c * sizeof *p);
-        if (p == NULL)
-            return -1;
-        *arr = p;
-        *cap = c;
-    }
+    char **p = tc_grow(*arr, cap, *n + 1, sizeof *p);
+    if (p == NULL)
+        return -1;
+    *arr = p;
     (*arr)[(*n)++] = s;
     return 0;
 }

@@ -1,33 +1,16 @@
-/* policy.c — tuning policies (policy.h): the registry, the helpers policies share, the settings, and the tables
+/* policy.c — tuning policies (policy.h): the helpers policies share, the settings, and the tables
  * the engine replays, built from the per-(input, configuration) records `simulate` uses too (sim_table.h). The
- * engine is in policy_engine.c, the analytic baseline in policy_baseline.c. */
+ * engine is in policy_engine.c, the analytic baseline in policy_baseline.c, the registry in policy_registry.c. */
 #include "policy_internal.h"
 #include "sim_table.h"
 #include "tc_err.h"
+#include "tc_manifest.h"
 #include "tc_paths.h"
 #include "trace.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-extern const struct policy_ops policy_random, policy_exhaustive, policy_halving, policy_anneal, policy_costaware;
-extern const struct policy_ops policy_hyperband, policy_genetic, policy_bo;
-extern const struct policy_ops policy_pso, policy_diff_evo, policy_greedy_ils, policy_basinhopping, policy_mls;
-extern const struct policy_ops policy_transfer, policy_pattern, policy_lfbo;
-const struct policy_ops *const policy_registry[] = {
-    &policy_random, &policy_exhaustive, &policy_halving,      &policy_anneal, &policy_costaware,
-    &policy_hyperband, &policy_genetic, &policy_bo,           &policy_pso,    &policy_diff_evo,
-    &policy_greedy_ils, &policy_basinhopping, &policy_mls, &policy_transfer,
-    &policy_pattern, &policy_lfbo, NULL};
-
-const struct policy_ops *policy_find(const char *name)
-{
-    for (int i = 0; policy_registry[i] != NULL; i++)
-        if (strcmp(policy_registry[i]->name, name) == 0)
-            return policy_registry[i];
-    return NULL;
-}
 
 int pol_pick_unmarked(const struct pol_view *v, const int *marked, int n_unmarked)
 {
@@ -498,46 +481,33 @@ int pol_data_restrict_to_prior(struct pol_data *d)
     return kept;
 }
 
-/* The shipped traces of GPU g (0: H200, 1: H100), full space first: buf holds it, *full says which. Returns 0, or
- * -1 when neither is shipped. */
-static int shipped_gpu(int g, char *buf, size_t len, int *full)
+/* The row of role when its trace is shipped (its path in buf), else NULL and buf "". */
+static const struct tc_manifest_row *shipped_role(const char *role, char *buf, size_t len)
 {
-    static const char *const names[2][2] = {{"gemm-h200-full.h5", "gemm-h200.h5"},
-                                            {"gemm-h100-full.h5", "gemm-h100.h5"}};
-    for (int k = 0; k < 2; k++)
-        if (tc_paths_shipped(names[g][k], 0, buf, len) != NULL) {
-            *full = k == 0;
-            return 0;
-        }
+    const struct tc_manifest *m = tc_paths_manifest();
+    const struct tc_manifest_row *r = m != NULL ? tc_manifest_role(m, role) : NULL;
+    if (r != NULL && tc_paths_role(role, buf, len) != NULL)
+        return r;
     if (len > 0)
         buf[0] = '\0';
-    return -1;
+    return NULL;
 }
 
-int pol_shipped_pair(char *h200, char *h100, size_t len)
+int pol_shipped_pair(char *ref, char *full, size_t len)
 {
-    int full[2];
-    int a = shipped_gpu(0, h200, len, &full[0]), b = shipped_gpu(1, h100, len, &full[1]);
-    return a == 0 && b == 0 ? 0 : -1;
+    const struct tc_manifest_row *a = shipped_role("reference", ref, len), *b = shipped_role("full-space", full, len);
+    return a != NULL && b != NULL && strcmp(a->gpu, b->gpu) != 0 ? 0 : -1;
 }
 
 int pol_shipped_default(char *trace, char *prior, size_t len)
 {
-    char *buf[2] = {trace, prior};
-    int full[2] = {0, 0}, have[2];
-    for (int g = 0; g < 2; g++)
-        have[g] = shipped_gpu(g, buf[g], len, &full[g]) == 0;
-    if (!(have[0] && full[0]) && have[1] && full[1]) { /* the H100's full space: the H200's trace is the prior */
-        char tmp[4096];
-        if (len > sizeof tmp)
-            return tc_seterr("policies: path buffer too long");
-        memcpy(tmp, prior, len);
-        memcpy(prior, trace, len);
-        memcpy(trace, tmp, len);
-        return 0;
+    const struct tc_manifest_row *f = shipped_role("full-space", trace, len), *r;
+    if (f == NULL) { /* the reference, with no prior */
+        if (len > 0)
+            prior[0] = '\0';
+        return tc_paths_role("reference", trace, len) != NULL ? 0 : -1;
     }
-    if (!have[0])
-        return tc_seterr("policies: no shipped trace (gemm-h200-full.h5, gemm-h100-full.h5 or gemm-h200.h5) under "
-                         "%s; give TRACE", tc_paths_dir(TC_PATHS_DATA));
+    if ((r = shipped_role("reference", prior, len)) != NULL && strcmp(r->gpu, f->gpu) == 0)
+        prior[0] = '\0'; /* a prior is another GPU's */
     return 0;
 }

@@ -8,7 +8,7 @@
  * configuration the policy would choose at that moment: the one with the lowest estimate so far.
  *
  * A new policy is one file: a `struct policy_ops` with its hyperparameters and a reference, registered in
- * policy_registry (policy.c). docs/simulation.md ("Tuning policies") has a worked example. */
+ * policy_registry (policy_registry.c). docs/simulation.md ("Tuning policies") has a worked example. */
 #ifndef POLICY_H
 #define POLICY_H
 
@@ -197,15 +197,15 @@ int pol_data_has_prior(const struct pol_data *d);
 /* Drop from d the inputs whose prior is not the other trace's same input (a study of the inputs both GPUs have):
  * the inputs left keep their order and are numbered from 0. Returns how many are left. */
 int pol_data_restrict_to_prior(struct pol_data *d);
-/* The shipped traces of one kernel on two GPUs (util/tc_paths), each GPU's full-space trace when shipped, else its
- * reference trace: H200 gemm-h200-full.h5 else gemm-h200.h5, H100 gemm-h100-full.h5 else gemm-h100.h5 (the
- * report's cross-GPU study pairs them by parameter values and dimensions, trace_match_configs). Returns 0 with both
- * paths, or -1 when a GPU has neither (its buffer then holds ""). */
-int pol_shipped_pair(char *h200, char *h100, size_t len);
-/* The default TRACE of `policies` and its prior (the transfer policy's, --transfer-from): a shipped full-space trace
- * (the H200's, else the H100's), its prior the other GPU's shipped trace (full space first); with none, the H200
- * reference gemm-h200.h5 and the H100's trace. prior is "" when the other GPU has none. Both buffers len bytes.
- * Returns 0, or -1 (tc_errmsg) when not even the reference is shipped. */
+/* The shipped traces of one kernel on two GPUs, as data/manifest.tsv names them (util/tc_paths): the reference
+ * trace in ref and the full-space trace in full (the report's cross-GPU study pairs them by parameter values and
+ * dimensions, trace_match_configs). Returns 0 with both paths, or -1 when one is not shipped (its buffer then holds
+ * "") or both are of one GPU. */
+int pol_shipped_pair(char *ref, char *full, size_t len);
+/* The default TRACE of `policies` and its prior (the transfer policy's, --transfer-from), as data/manifest.tsv
+ * names them: the shipped full-space trace, its prior the shipped reference when that is of another GPU; with no
+ * full-space trace the reference and no prior. prior is "" when there is none. Both buffers len bytes. Returns 0,
+ * or -1 (tc_errmsg: the trace that is missing and how to collect it) when not even the reference is shipped. */
 int pol_shipped_default(char *trace, char *prior, size_t len);
 void pol_data_free(struct pol_data *d);
 int pol_data_n_inputs(const struct pol_data *d);

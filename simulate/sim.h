@@ -287,10 +287,17 @@ void sim_write_settings(FILE *fp, const struct sim_data *d, const struct sim_set
 /* points.tsv: settings comments, one header line, one row per point. Returns -1 on a write error. */
 int sim_write_points(FILE *fp, const struct sim_data *d, const struct sim_settings *s,
                      const struct sim_result *r, const char *source);
-/* One scenario's rows of points.tsv (index sc of s->scenarios), in the same columns (util/tc_tsv: tc_tsv_points)
- * and formats, after the header and without the settings comments: every point of the scenario, or with
- * frontier only those on its Pareto frontier over (time_s, speedup with by_speedup, else tflops), sorted by time
- * ascending, performance descending, then sample. Returns -1 on a write error or out of memory. */
+/* The points of scenario sc (of n_sc) of r: every one, in sample order, or with frontier only those on its
+ * Pareto frontier over (time_s, speedup with by_speedup, else tflops), sorted by time ascending, performance
+ * descending, then sample. With written, time and performance are compared as a points file shows them (%.9g), so
+ * that the frontier is the one `tunecost frontier` finds in that file. *out: a malloc'd array of pointers into r
+ * (the caller frees it). Returns how many, or -1 out of memory. The one frontier of simulate's frontier.tsv, the
+ * report's sim/ files and Table 6. */
+int sim_scenario_frontier(const struct sim_result *r, int n_sc, int sc, int frontier, int by_speedup, int written,
+                          const struct sim_point ***out);
+/* One scenario's rows of points.tsv (index sc of s->scenarios), in the same columns (sim_columns.h) and formats,
+ * after the header and without the settings comments: sim_scenario_frontier's points. Returns -1 on a write error
+ * or out of memory. */
 int sim_write_scenario_points(FILE *fp, const struct sim_data *d, const struct sim_settings *s,
                               const struct sim_result *r, int sc, int frontier, int by_speedup);
 /* DIR/points.tsv and DIR/frontier.tsv (creating DIR), each complete or absent. */

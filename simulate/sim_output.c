@@ -1,10 +1,11 @@
 /* sim_output.c — what `tunecost simulate` writes (formats in docs/simulation.md): the settings as comment lines,
- * points.tsv, and frontier.tsv computed from points.tsv's text by the same code as `tunecost frontier`. */
+ * points.tsv, and frontier.tsv, each row through the points' column table (sim_columns.c), and the one frontier
+ * of a scenario's points (sim_scenario_frontier) that simulate, the report and Table 6 share. */
 #include "frontier.h"
+#include "sim_columns.h"
 #include "sim_internal.h"
 #include "tc_atomic.h"
 #include "tc_err.h"
-#include "tc_tsv.h"
 #include "tc_version.h"
 
 #include <errno.h>
@@ -81,169 +82,160 @@ void sim_write_settings(FILE *fp, const struct sim_data *d, const struct sim_set
     }
 }
 
-static void put_num(FILE *fp, double v)
+/* The input a point names: its own (one_input), else the settings' (one input, or the label of all). */
+static const char *point_input_of(const struct sim_data *d, const struct sim_settings *s, const struct sim_point *p)
 {
-    if (isnan(v))
-        fputs("\tnan", fp); /* the missing-value token of every tunecost TSV */
-    else
-        fprintf(fp, "\t%.9g", v);
-}
-
-/* One row of points.tsv. */
-static void put_point(FILE *fp, const struct sim_scenario *sc, const char *input, const struct sim_point *p)
-{
-    fprintf(fp, "%d\t%s\t%s\t%d\t%.9g", p->sample, sc->name, input, p->n_config, p->exec_ms);
-    if (sc->early_stop)
-        fprintf(fp, "\t%d\t%.6f", p->es_num, p->es_thr);
-    else
-        fputs("\tnan\tnan", fp); /* not drawn for this scenario: the one NA token */
-    fprintf(fp, "\t%ld", p->results);
-    put_num(fp, p->time_s);
-    put_num(fp, p->time_s_lo);
-    put_num(fp, p->time_s_hi);
-    put_num(fp, p->tflops);
-    put_num(fp, p->tflops_lo);
-    put_num(fp, p->tflops_hi);
-    put_num(fp, p->speedup);
-    put_num(fp, p->speedup_lo);
-    put_num(fp, p->speedup_hi);
-    fprintf(fp, "\t%ld\t%.6g\t%.6g\n", p->n_short, p->stopped, p->explored);
+    return p->input >= 0 ? d->in[p->input].name : point_input(d, s);
 }
 
 int sim_write_points(FILE *fp, const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r,
                      const char *source)
 {
-    const char *input = point_input(d, s);
     sim_write_settings(fp, d, s, source);
-    tc_tsv_write_header(fp, &tc_tsv_points);
+    sim_columns_header(fp, &sim_points_columns);
     for (int i = 0; i < r->n_points; i++)
-        put_point(fp, &s->scenarios[r->points[i].scenario],
-                  r->points[i].input >= 0 ? d->in[r->points[i].input].name : input, &r->points[i]);
+        sim_columns_row(fp, &sim_points_columns, &s->scenarios[r->points[i].scenario],
+                        point_input_of(d, s, &r->points[i]), &r->points[i]);
     if (ferror(fp))
         return tc_seterr("writing points: %s", strerror(errno));
     return 0;
 }
 
-/* qsort_r of point pointers, the order of a scenario's frontier rows: time ascending, performance (speedup when
- * *arg, else TFLOP/s) descending, then sample. */
-static int cmp_frontier_row(const void *a, const void *b, void *arg)
+/* A point of a scenario's frontier: its time and performance as the frontier compares them, and the point. */
+struct frontier_pt {
+    double time, perf;
+    const struct sim_point *p;
+};
+
+/* The one order of frontier rows: time ascending, performance descending, then sample. */
+static int cmp_frontier_pt(const void *a, const void *b)
 {
-    const struct sim_point *x = *(const struct sim_point *const *)a, *y = *(const struct sim_point *const *)b;
-    int by_speedup = *(const int *)arg;
-    double px = by_speedup ? x->speedup : x->tflops, py = by_speedup ? y->speedup : y->tflops;
-    if (x->time_s != y->time_s)
-        return x->time_s < y->time_s ? -1 : 1;
-    if (px != py)
-        return px > py ? -1 : 1;
-    return (x->sample > y->sample) - (x->sample < y->sample);
+    const struct frontier_pt *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    if (x->perf != y->perf)
+        return x->perf > y->perf ? -1 : 1;
+    return (x->p->sample > y->p->sample) - (x->p->sample < y->p->sample);
+}
+
+/* v as a points file shows it (%.9g, the NUM columns' format), read back as a number. */
+static double as_written(double v)
+{
+    char buf[32];
+    if (isnan(v))
+        return v;
+    snprintf(buf, sizeof buf, "%.9g", v);
+    return strtod(buf, NULL);
+}
+
+int sim_scenario_frontier(const struct sim_result *r, int n_sc, int sc, int frontier, int by_speedup,
+                          int written, const struct sim_point ***out)
+{
+    int n = r->n_points / n_sc, m = 0;
+    struct frontier_pt *f = malloc(((size_t)n + 1) * sizeof *f);
+    const struct sim_point **p = malloc(((size_t)n + 1) * sizeof *p);
+    double *tm = calloc((size_t)n + 1, sizeof *tm), *pf = calloc((size_t)n + 1, sizeof *pf);
+    unsigned char *on = malloc((size_t)n + 1);
+    *out = NULL;
+    if (f == NULL || p == NULL || tm == NULL || pf == NULL || on == NULL) {
+        tc_seterr_env("simulate: out of memory");
+        m = -1;
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        const struct sim_point *q = &r->points[(size_t)i * n_sc + sc];
+        tm[i] = written ? as_written(q->time_s) : q->time_s;
+        pf[i] = by_speedup ? q->speedup : q->tflops;
+        pf[i] = written ? as_written(pf[i]) : pf[i];
+    }
+    if (frontier && frontier_mark((size_t)n, tm, pf, on) != 0) {
+        m = -1;
+        goto out;
+    }
+    for (int i = 0; i < n; i++)
+        if (!frontier || on[i])
+            f[m++] = (struct frontier_pt){tm[i], pf[i], &r->points[(size_t)i * n_sc + sc]};
+    if (frontier)
+        qsort(f, (size_t)m, sizeof *f, cmp_frontier_pt);
+    for (int i = 0; i < m; i++)
+        p[i] = f[i].p;
+    *out = p;
+    p = NULL;
+out:
+    free(f);
+    free(p);
+    free(tm);
+    free(pf);
+    free(on);
+    return m;
 }
 
 int sim_write_scenario_points(FILE *fp, const struct sim_data *d, const struct sim_settings *s,
                               const struct sim_result *r, int sc, int frontier, int by_speedup)
 {
-    int n_sc = s->n_scenarios, n = r->n_points / n_sc, m = 0, rc = -1;
-    const struct sim_point **p = malloc(((size_t)n + 1) * sizeof *p);
-    double *tm = calloc((size_t)n + 1, sizeof *tm), *pf = calloc((size_t)n + 1, sizeof *pf);
-    unsigned char *on = malloc((size_t)n + 1);
-    if (p == NULL || tm == NULL || pf == NULL || on == NULL) {
-        tc_seterr("out of memory");
-        goto out;
-    }
-    for (int i = 0; i < n; i++) {
-        const struct sim_point *q = &r->points[(size_t)i * n_sc + sc];
-        tm[i] = q->time_s;
-        pf[i] = by_speedup ? q->speedup : q->tflops;
-    }
-    if (frontier_mark((size_t)n, tm, pf, on) != 0) {
-        tc_seterr("out of memory");
-        goto out;
-    }
-    for (int i = 0; i < n; i++)
-        if (!frontier || on[i])
-            p[m++] = &r->points[(size_t)i * n_sc + sc];
-    if (frontier)
-        qsort_r(p, (size_t)m, sizeof *p, cmp_frontier_row, &by_speedup);
-    tc_tsv_write_header(fp, &tc_tsv_points);
+    const struct sim_point **p;
+    int m = sim_scenario_frontier(r, s->n_scenarios, sc, frontier, by_speedup, 0, &p);
+    if (m < 0)
+        return -1;
+    sim_columns_header(fp, &sim_points_columns);
     for (int i = 0; i < m; i++)
-        put_point(fp, &s->scenarios[sc], point_input(d, s), p[i]);
-    rc = ferror(fp) ? tc_seterr("writing points: %s", strerror(errno)) : 0;
-out:
+        sim_columns_row(fp, &sim_points_columns, &s->scenarios[sc], point_input(d, s), p[i]);
     free(p);
-    free(tm);
-    free(pf);
-    free(on);
-    return rc;
+    return ferror(fp) ? tc_seterr("writing points: %s", strerror(errno)) : 0;
+}
+
+/* frontier.tsv: points.tsv's comments, a note, the header, and per scenario the points on its frontier over
+ * (time_s, speedup) as points.tsv shows them, by time; the rows as points.tsv has them: what `tunecost frontier`
+ * selects from points.tsv (tests/sim-golden.sh compares the two). */
+static int write_frontier(FILE *fp, const struct sim_data *d, const struct sim_settings *s,
+                          const struct sim_result *r, const char *source)
+{
+    sim_write_settings(fp, d, s, source);
+    fprintf(fp, "# frontier: the points not dominated in (time_s, speedup), per scenario, by time\n");
+    sim_columns_header(fp, &sim_points_columns);
+    for (int sc = 0; sc < s->n_scenarios; sc++) {
+        const struct sim_point **p;
+        int m = sim_scenario_frontier(r, s->n_scenarios, sc, 1, 1, 1, &p);
+        if (m < 0)
+            return -1;
+        for (int i = 0; i < m; i++)
+            sim_columns_row(fp, &sim_points_columns, &s->scenarios[sc], point_input_of(d, s, p[i]), p[i]);
+        free(p);
+    }
+    return ferror(fp) ? tc_seterr("writing the frontier: %s", strerror(errno)) : 0;
 }
 
 int sim_write_outputs(const char *dir, const struct sim_data *d, const struct sim_settings *s,
                       const struct sim_result *r, const char *source)
 {
-    char *buf = NULL, path[4096];
-    size_t len = 0;
-    FILE *mem = NULL, *in = NULL, *fp;
-    struct frontier_table *ft = NULL;
+    char path[4096];
+    FILE *fp;
     struct tc_atomic a, af;
-    int rc = -1;
 
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return tc_seterr("-o %s: cannot create the directory: %s", dir, strerror(errno));
-    /* points.tsv is formatted once in memory; frontier.tsv is computed from that text by the same code as
-     * `tunecost frontier`, so the two commands always agree. */
-    mem = open_memstream(&buf, &len);
-    if (mem == NULL) {
-        tc_seterr("simulate: out of memory");
-        goto out;
-    }
-    if (sim_write_points(mem, d, s, r, source) != 0 || fclose(mem) != 0) {
-        mem = NULL;
-        tc_seterr("simulate: out of memory formatting points");
-        goto out;
-    }
-    mem = NULL;
-    in = fmemopen(buf, len, "r");
-    if (in == NULL) {
-        tc_seterr("simulate: out of memory");
-        goto out;
-    }
-    ft = frontier_table_read(in, "points.tsv", "time_s", "speedup");
-    if (ft == NULL)
-        goto out;
-
     /* Both files are written in full before either is renamed into place, so a write error (a full disk)
      * leaves the previous pair untouched. */
     snprintf(path, sizeof path, "%s/points.tsv", dir);
-    fp = tc_atomic_open(&a, path);
-    if (fp == NULL)
-        goto out;
-    if (fwrite(buf, 1, len, fp) != len || fflush(fp) != 0) {
+    if ((fp = tc_atomic_open(&a, path)) == NULL)
+        return -1;
+    if (sim_write_points(fp, d, s, r, source) != 0 || fflush(fp) != 0) {
         tc_atomic_abort(&a);
-        tc_seterr_env("%s: write failed: %s", path, strerror(errno));
-        goto out;
+        return tc_seterr_env("%s: write failed: %s", path, strerror(errno));
     }
     snprintf(path, sizeof path, "%s/frontier.tsv", dir);
-    fp = tc_atomic_open(&af, path);
-    if (fp == NULL) {
+    if ((fp = tc_atomic_open(&af, path)) == NULL) {
         tc_atomic_abort(&a);
-        goto out;
+        return -1;
     }
-    if (frontier_table_write(ft, fp, "frontier: the points not dominated in (time_s, speedup), per "
-                                     "scenario, by time") != 0 || fflush(fp) != 0) {
+    if (write_frontier(fp, d, s, r, source) != 0 || fflush(fp) != 0) {
         tc_atomic_abort(&af);
         tc_atomic_abort(&a);
-        tc_seterr_env("%s: write failed: %s", path, strerror(errno));
-        goto out;
+        return tc_seterr_env("%s: write failed: %s", path, strerror(errno));
     }
     if (tc_atomic_commit(&a) != 0) {
         tc_atomic_abort(&af);
-        goto out;
+        return -1;
     }
-    if (tc_atomic_commit(&af) != 0)
-        goto out;
-    rc = 0;
-out:
-    if (in != NULL)
-        fclose(in);
-    frontier_table_free(ft);
-    free(buf);
-    return rc;
+    return tc_atomic_commit(&af);
 }

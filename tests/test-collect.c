@@ -140,6 +140,10 @@ START_TEST(test_collect_path_and_smem)
     ck_assert_int_eq(space_path(a, 80, SPACE_FAMILY_NATIVE), SPACE_PATH_MMA_SYNC); /* wgmma is sm_90a only */
     ck_assert_int_eq(space_path(b, 90, SPACE_FAMILY_NATIVE), SPACE_PATH_MMA_SYNC);
     ck_assert_int_eq(space_path(c, 90, SPACE_FAMILY_NATIVE), SPACE_PATH_MMA_SYNC);
+    /* the trace's kernel_family: what the family runs as on the device (wgmma needs sm_90a) */
+    ck_assert_str_eq(space_family_name(90, SPACE_FAMILY_NATIVE), "wgmma-tma");
+    ck_assert_str_eq(space_family_name(80, SPACE_FAMILY_NATIVE), "mma-sync");
+    ck_assert_str_eq(space_family_name(90, SPACE_FAMILY_MMA_SYNC), "mma-sync");
     ck_assert_int_eq(space_path(d, 90, SPACE_FAMILY_NATIVE), SPACE_PATH_WGMMA);
     ck_assert_str_eq(space_path_name(SPACE_PATH_WGMMA), "wgmma");
     /* wgmma: the tiles plus two 8-byte mbarriers per stage: 3 * 384 * 64 * 2 + 3 * 16 = 147456 + 48 */

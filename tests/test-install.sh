@@ -26,12 +26,12 @@ DATA=$ROOT/$DATADIR/tunecost/gemm-h200.h5
 [ -x "$EXE" ] || fail "no installed binary at $EXE"
 [ -f "$DATA" ] || fail "no installed trace at $DATA"
 cmp -s "$DATA" "$SRC/data/gemm-h200.h5" || fail "$DATA differs from data/gemm-h200.h5"
-for f in gemm-h200-triton.h5 gemm-h100-full.h5 gemm-h100-compile.h5 flush-study/gemm-h200-flush-0.h5 compile-scaling; do
+for f in manifest.tsv gemm-h200-triton.h5 gemm-h100-full.h5 gemm-h100-compile.h5 flush-study/gemm-h200-flush-0.h5 compile-scaling; do
     [ -e "$ROOT/$DATADIR/tunecost/$f" ] || fail "not installed: $DATADIR/tunecost/$f"
 done
 # The default named in --help is the installed copy (resolved through the binary's folder).
 want=$(realpath "$DATA")
-got=$("$EXE" simulate --help | tr '\n' ' ' | sed -n 's/.*  TRACE  *trace file (default: *\([^)]*\)).*/\1/p')
+got=$("$EXE" simulate --help | tr '\n' ' ' | sed -n 's/.*  TRACE  *trace file (default: *\([^ )]*\).*/\1/p')
 [ -n "$got" ] || fail "simulate --help names no default TRACE"
 [ "$(realpath "$got")" = "$want" ] || fail "installed binary's default is '$got', expected $want"
 # A man page per declared command, and the completions, generated from the declarations.

@@ -27,9 +27,12 @@ static void setup(void)
 
 /* A shard with the given inputs (n x 3 dims); every (input, config) pair gets a run of 3 executions (1 warm-up,
  * 2 timed) whose durations encode (shape M, config, index): M * 1000 + config * 10 + j + 1 ns. */
+static const char *shard_family = ""; /* the kernel_family the next make_shard writes ("": none) */
+
 static void make_shard(const char *file, double rep_ms, const int64_t *dims, int n, const int32_t *prm)
 {
     struct trace_meta m = tt_meta("test-merge", rep_ms);
+    snprintf(m.kernel_family, sizeof m.kernel_family, "%s", shard_family);
     struct trace *t = tt_trace_create(file, &m, 2, prm, n, dims);
     for (int i = 0; i < n; i++)
         for (int k = 0; k < 2; k++) {
@@ -139,6 +142,31 @@ START_TEST(test_merge_refuses_other_settings)
 }
 END_TEST
 
+/* Shards of two kernel families (collect --family) are two collections: refused, nothing written; one family's
+ * shards merge and the merged trace keeps it, also when the first shard was written before the attribute. */
+START_TEST(test_merge_refuses_other_kernel_family)
+{
+    const int64_t d1[3] = {256, 256, 256}, d2[3] = {512, 512, 512};
+    shard_family = "wgmma-tma";
+    make_shard(tt_path("a.h5"), 100, d1, 1, &params[0][0]);
+    shard_family = "mma-sync";
+    make_shard(tt_path("b.h5"), 100, d2, 1, &params[0][0]);
+    ck_assert_int_eq(run_merge(tt_path("m.h5"), tt_path("a.h5"), tt_path("b.h5"), ""), 2);
+    ck_assert(!exists(tt_path("m.h5")));
+    make_shard(tt_path("c.h5"), 100, d1, 1, &params[0][0]);
+    shard_family = "";
+    make_shard(tt_path("d.h5"), 100, d1, 1, &params[0][0]);
+    static const char *const firsts[2] = {"c.h5", "d.h5"};
+    for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(run_merge(tt_path("m.h5"), tt_path(firsts[k]), tt_path("b.h5"), "-f"), 0);
+        struct trace *t = trace_open(tt_path("m.h5"));
+        ck_assert_msg(t != NULL, "%s", tc_errmsg());
+        ck_assert_str_eq(trace_get_meta(t)->kernel_family, "mma-sync");
+        trace_close(t);
+    }
+}
+END_TEST
+
 START_TEST(test_merge_refuses_other_configurations)
 {
     const int64_t d1[3] = {256, 256, 256}, d2[3] = {512, 512, 512};
@@ -194,6 +222,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_merge_joins_shards);
     tcase_add_test(tc, test_merge_orders_inputs_by_shape);
     tcase_add_test(tc, test_merge_refuses_other_settings);
+    tcase_add_test(tc, test_merge_refuses_other_kernel_family);
     tcase_add_test(tc, test_merge_refuses_other_configurations);
     tcase_add_test(tc, test_merge_refuses_pair_twice);
     tcase_add_test(tc, test_merge_keeps_existing_output_without_force);

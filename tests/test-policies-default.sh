@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# test-policies-default.sh — which trace `tunecost policies` replays when none is given (pol_shipped_default), and
-# that it says so: a data folder ($TUNECOST_DATA_DIR) holding (a) the H100 full space and the H200 reference, as
-# shipped today -> the H100 full space, the H200 reference as transfer's prior; (b) also an H200 full-space trace
-# -> that one, the H100 full space as its prior; (c) the H200 reference alone -> it, and no transfer. The folders
-# hold links to the shipped traces under those names (an H200 full-space trace is not shipped: a link to the H100's
-# stands in for it, so its GPU reads H100; the test checks the file chosen, and that the GPU named is the file's).
+# test-policies-default.sh — which trace `tunecost policies` replays when none is given (pol_shipped_default, from
+# data/manifest.tsv), and that it says so: a data folder ($TUNECOST_DATA_DIR) holding the shipped manifest and
+# (a) the full-space and the reference traces, as shipped today -> the full space (H100), the reference (H200) as
+# transfer's prior; (b) a manifest whose reference row names the full space's GPU -> no prior (a prior is another
+# GPU's); (c) the reference alone -> it, and no transfer; (d) neither -> exit 2, one line that says how to collect
+# the missing trace. The folders hold links to the shipped traces.
 #
 # Usage: test-policies-default.sh TUNECOST DATA_DIR
 # Exit: 0 pass, 1 fail, 77 skipped (a shipped trace missing).
@@ -46,14 +46,24 @@ check() {
     grep -q "policies: $TMP/$dir/$want ($gpu" "err-$dir" || fail "$dir: stderr names no trace/GPU: $(head -1 "err-$dir")"
 }
 
-mkdir today both ref
+full=$(awk -F'\t' '$2 == "full-space" { print $1; exit }' "$DATA/manifest.tsv")
+ref=$(awk -F'\t' '$2 == "reference" { print $1; exit }' "$DATA/manifest.tsv")
+[ "$full" = gemm-h100-full.h5 ] && [ "$ref" = gemm-h200.h5 ] || fail "manifest: full-space '$full', reference '$ref'"
+mkdir today samegpu ref none
+for d in today samegpu ref none; do cp "$DATA/manifest.tsv" "$d/manifest.tsv"; done
 ln -s "$DATA/gemm-h100-full.h5" today/gemm-h100-full.h5
 ln -s "$DATA/gemm-h200.h5" today/gemm-h200.h5
-ln -s "$DATA/gemm-h100-full.h5" both/gemm-h100-full.h5
-ln -s "$DATA/gemm-h100-full.h5" both/gemm-h200-full.h5
-ln -s "$DATA/gemm-h200.h5" both/gemm-h200.h5
+ln -s "$DATA/gemm-h100-full.h5" samegpu/gemm-h100-full.h5
+ln -s "$DATA/gemm-h200.h5" samegpu/gemm-h200.h5
+awk -F'\t' -v OFS='\t' '$2 == "reference" { $3 = "NVIDIA H100 80GB HBM3" } { print }' "$DATA/manifest.tsv" \
+    >samegpu/manifest.tsv
 ln -s "$DATA/gemm-h200.h5" ref/gemm-h200.h5
 check today gemm-h100-full.h5 gemm-h200.h5 "NVIDIA H100"
-check both gemm-h200-full.h5 gemm-h100-full.h5 "NVIDIA H100"
+check samegpu gemm-h100-full.h5 - "NVIDIA H100"
 check ref gemm-h200.h5 - "NVIDIA H200"
+TUNECOST_DATA_DIR=$TMP/none "$TUNECOST" policies -p random -r 1 -b 1 --no-figures -o pol-none >out-none 2>err-none
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <err-none)" -eq 1 ] && grep -q "gemm-h200.h5.*collect it: bash data/collect-reference.sh" err-none
+then ok "none: exit 2, one line naming the missing reference and how to collect it"
+else fail "none: exit $rc, stderr: $(cat err-none)"; fi
 [ $n_fail -eq 0 ] || exit 1

@@ -4,6 +4,7 @@
  * The simulator through a trace file and on the command line: test-sim-trace.c. */
 #include "frontier.h"
 #include "sim.h"
+#include "sim_columns.h"
 #include "sim_cost.h"
 #include "tc_err.h"
 #include "test-common.h"
@@ -74,6 +75,69 @@ static struct sim_data *data_abc(struct sim_settings *s)
     add_const(d, 0, 12, 30, 5, c, 2);
     return d;
 }
+
+/* The points' column table drives header, rows and reader alike: a test-only table with one more column (a dummy
+ * over sim_point.failed, which points.tsv does not show) writes it in the header and in every row, and reads it
+ * back; the early-stop columns read nan where the scenario does not stop early. The values are exact in %.9g. */
+START_TEST(test_sim_columns_dummy_column)
+{
+    struct sim_column cols[32];
+    int n = sim_points_columns.n, map[32];
+    memcpy(cols, sim_points_columns.cols, (size_t)n * sizeof cols[0]);
+    cols[n] = (struct sim_column){"dummy", SIM_COL_NUM, offsetof(struct sim_point, failed), SIM_COL_ALWAYS};
+    struct sim_columns t = {"test points", n + 1, cols};
+    struct sim_scenario es = {.name = "es", .early_stop = 1}, plain = {.name = "base"};
+    struct sim_point p[2] = {{.sample = 3, .n_config = 7, .exec_ms = 12.5, .es_num = 4, .es_thr = 1.25,
+                              .results = 40, .time_s = 2.5, .time_s_lo = 2.25, .time_s_hi = 2.75, .tflops = 100.5,
+                              .tflops_lo = 99, .tflops_hi = 102, .speedup = 0.75, .speedup_lo = 0.5,
+                              .speedup_hi = 1, .n_short = 2, .stopped = 1.5, .explored = 6, .failed = 0.375},
+                             {.sample = 4, .n_config = 1, .exec_ms = 10, .es_num = 9, .es_thr = 2, .results = 1,
+                              .time_s = NAN, .speedup = 0, .failed = 2}};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(fp);
+    sim_columns_header(fp, &t);
+    sim_columns_row(fp, &t, &es, "256x256x256", &p[0]);
+    sim_columns_row(fp, &t, &plain, "all", &p[1]);
+    ck_assert_int_eq(fclose(fp), 0);
+    /* the header is the documented columns (docs/simulation.md, "Output") and the dummy, last */
+    ck_assert_ptr_nonnull(strchr(buf, '\n'));
+    ck_assert_str_eq(strndupa(buf, (size_t)(strchr(buf, '\n') - buf)),
+                     "sample\tscenario\tinput\tn_config\texec_ms\tes_num\tes_threshold\tresults\ttime_s\ttime_s_lo\t"
+                     "time_s_hi\ttflops\ttflops_lo\ttflops_hi\tspeedup\tspeedup_lo\tspeedup_hi\tshort\tstopped\t"
+                     "explored\tdummy");
+    ck_assert_ptr_nonnull(strstr(buf, "\n3\tes\t256x256x256\t7\t12.5\t4\t1.250000\t40\t2.5\t2.25\t2.75\t100.5\t99\t102\t"
+                                      "0.75\t0.5\t1\t2\t1.5\t6\t0.375\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "\n4\tbase\tall\t1\t10\tnan\tnan\t1\tnan\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t2\n"));
+    fp = fmemopen(buf, len, "r");
+    struct tc_tsv *r = tc_tsv_open(fp, "points");
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(sim_columns_map(r, &t, map), 0);
+    ck_assert_int_eq(map[n], n); /* the dummy is the last column */
+    for (int i = 0; i < 2; i++) {
+        struct sim_point q;
+        const char *sc = NULL, *in = NULL;
+        memset(&q, 0, sizeof q);
+        ck_assert_int_eq(tc_tsv_next(r), 1);
+        ck_assert_msg(sim_columns_read(r, &t, map, &q, &sc, &in) == 0, "%s", tc_errmsg());
+        ck_assert_str_eq(sc, i ? "base" : "es");
+        ck_assert_str_eq(in, i ? "all" : "256x256x256");
+        ck_assert_double_eq(q.failed, p[i].failed);
+        ck_assert_int_eq(q.sample, p[i].sample);
+        ck_assert_int_eq(q.results, p[i].results);
+        ck_assert_int_eq(q.es_num, i ? 0 : 4); /* nan: not drawn for a scenario without early stopping */
+        ck_assert(i ? isnan(q.es_thr) : q.es_thr == 1.25);
+        ck_assert(i ? isnan(q.time_s) : q.time_s == 2.5);
+        ck_assert_double_eq(q.tflops_hi, p[i].tflops_hi);
+        ck_assert_double_eq(q.explored, p[i].explored);
+    }
+    ck_assert_int_eq(tc_tsv_next(r), 0);
+    tc_tsv_close(r);
+    fclose(fp);
+    free(buf);
+}
+END_TEST
 
 START_TEST(test_sim_exact_baseline_and_parallel)
 {
@@ -1059,6 +1123,7 @@ int main(void)
 {
     Suite *su = suite_create("sim");
     TCase *tc = tcase_create("model");
+    tcase_add_test(tc, test_sim_columns_dummy_column);
     tcase_add_test(tc, test_sim_exact_baseline_and_parallel);
     tcase_add_test(tc, test_sim_estimators);
     tcase_add_test(tc, test_sim_j_boundaries);

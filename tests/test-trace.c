@@ -75,6 +75,35 @@ START_TEST(test_trace_empty_tables_round_trip)
 }
 END_TEST
 
+/* kernel_family: written when the writer names it and read back as written; a trace without it (the base trace,
+ * as traces before format_minor 3) outside the data folder is of an "unknown" family. */
+START_TEST(test_trace_kernel_family_round_trip)
+{
+    tt_tmpdir_make("test-trace");
+    const char *p = tt_path("family.h5");
+    struct trace_meta m = base_meta();
+    snprintf(m.kernel_family, sizeof m.kernel_family, "mma-sync");
+    struct trace *t = trace_create(p, &m, pnames, 6, dnames, 3);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    ck_assert_msg(trace_write_configs(t, 0, NULL, NULL) == 0, "%s", tc_errmsg());
+    ck_assert_msg(trace_write_inputs(t, 0, NULL, NULL) == 0, "%s", tc_errmsg());
+    ck_assert_int_eq(trace_close(t), 0);
+    t = trace_open(p);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    ck_assert_str_eq(trace_get_meta(t)->kernel_family, "mma-sync");
+    ck_assert_str_eq(trace_kernel_family(t), "mma-sync");
+    ck_assert_int_eq(trace_get_meta(t)->format_minor, 3);
+    ck_assert_int_eq(trace_close(t), 0);
+    write_base(tt_path("base.h5"));
+    t = trace_open(tt_path("base.h5"));
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    ck_assert_str_eq(trace_get_meta(t)->kernel_family, "");
+    ck_assert_str_eq(trace_kernel_family(t), "unknown");
+    ck_assert_int_eq(trace_close(t), 0);
+    tt_tmpdir_remove();
+}
+END_TEST
+
 START_TEST(test_trace_writer_sees_what_it_wrote)
 {
     tt_tmpdir_make("test-trace");
@@ -288,6 +317,7 @@ int main(int argc, char **argv)
         tcase_add_test(tc, test_trace_roundtrip_every_field);
         tcase_add_test(tc, test_trace_writer_sees_what_it_wrote);
         tcase_add_test(tc, test_trace_empty_tables_round_trip);
+        tcase_add_test(tc, test_trace_kernel_family_round_trip);
         tcase_add_test(tc, test_trace_append_rejects_bad_runs);
         tcase_add_test(tc, test_trace_resume_appends_after_existing_runs);
         tcase_add_test(tc, test_trace_compressed_on_close_only);

@@ -6,6 +6,7 @@
 #include "tc_atomic.h"
 #include "tc_cli.h"
 #include "tc_err.h"
+#include "tc_grow.h"
 #include "tc_gnuplot.h"
 #include "tc_json.h"
 #include "tc_opt.h"
@@ -877,6 +878,65 @@ START_TEST(test_util_optdecl_rejects_out_of_range_and_missing_operand)
 }
 END_TEST
 
+/* tc_grow: p itself while it has room; else doubled (at least need, at least 16), the old elements kept; an
+ * impossible size is "out of memory", the environment's fault (exit 1), and leaves the array as it was. */
+START_TEST(test_util_grow_doubles_and_keeps)
+{
+    size_t cap = 0;
+    int *a = tc_grow(NULL, &cap, 1, sizeof *a), *b;
+    ck_assert_ptr_nonnull(a);
+    ck_assert_uint_eq(cap, 16);
+    for (int i = 0; i < 16; i++)
+        a[i] = i;
+    ck_assert_ptr_eq(tc_grow(a, &cap, 16, sizeof *a), a); /* room: unchanged */
+    ck_assert_uint_eq(cap, 16);
+    b = tc_grow(a, &cap, 17, sizeof *a);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_uint_eq(cap, 32);
+    ck_assert_int_eq(b[15], 15);
+    b = tc_grow(a = b, &cap, 100, sizeof *a); /* more than double: exactly what is needed */
+    ck_assert_uint_eq(cap, 100);
+    a = b;
+    ck_assert_ptr_null(tc_grow(a, &cap, SIZE_MAX / 2, sizeof *a));
+    ck_assert_str_eq(tc_errmsg(), "out of memory");
+    ck_assert_int_eq(tc_err_exit_code(), 1);
+    ck_assert_uint_eq(cap, 100);
+    ck_assert_int_eq(a[15], 15);
+    free(a);
+}
+END_TEST
+
+/* A required option (.required) that argv does not name: exit 2 and one message naming it; named: parsed. */
+START_TEST(test_util_optdecl_required_option)
+{
+    static const struct tc_optdecl decl[] = {
+        {.name = "num", .letter = 'n', .arg = TC_ARG_INT, .field = offsetof(struct od_opts, num), .min = 1,
+         .max = 10, .metavar = "N", .def = "5", .help = "a number"},
+        TC_OPT_OUTPUT_REQUIRED(struct od_opts, out, "FILE", "where to write"),
+        TC_OPT_END,
+    };
+    static const struct tc_cmd cmd = {.name = "req", .summary = "s", .synopsis = "-o FILE", .description = "d\n",
+                                      .opts = decl, .max_operands = 0};
+    char *without[] = {"req", "-n", "3", NULL}, *with[] = {"req", "-o", "f.txt", NULL};
+    struct od_opts o;
+    char *err = NULL;
+    size_t len = 0;
+    FILE *saved = stderr;
+    int first, rc;
+    memset(&o, 0, sizeof o);
+    stderr = open_memstream(&err, &len);
+    rc = tc_cli_parse(&cmd, 3, without, &o, &first);
+    fclose(stderr);
+    stderr = saved;
+    ck_assert_int_eq(rc, 2);
+    ck_assert_str_eq(err, "tunecost req: missing -o FILE (required)\nsee 'tunecost req --help'\n");
+    free(err);
+    memset(&o, 0, sizeof o);
+    ck_assert_int_eq(tc_cli_parse(&cmd, 3, with, &o, &first), TC_CLI_RUN);
+    ck_assert_str_eq(o.out, "f.txt");
+}
+END_TEST
+
 /* The help, the man page and the completions all carry every declared option, with its default. */
 START_TEST(test_util_optdecl_documents_every_option)
 {
@@ -1042,7 +1102,10 @@ START_TEST(test_util_paths_environment_first)
     snprintf(want, sizeof want, "%s/myplots", tt_tmpdir());
     ck_assert_str_eq(tc_paths_dir(TC_PATHS_PLOTS), want);
     ck_assert_str_eq(tc_paths_dir(TC_PATHS_DATA), "/nonexistent/tc-data");
-    ck_assert_str_eq(tc_paths_default_trace(), "/nonexistent/tc-data/gemm-h200.h5");
+    /* a data folder without data/manifest.tsv names no reference: the default is the manifest it lacks, so that
+     * opening it fails naming that file (test-shipped.sh: a folder with the manifest and no trace) */
+    ck_assert_str_eq(tc_paths_default_trace(), "/nonexistent/tc-data/manifest.tsv");
+    ck_assert_ptr_null(tc_paths_manifest());
     ck_assert_ptr_null(tc_paths_shipped("compile-scaling", 1, buf, sizeof buf));
     write_plain(tt_path("t.h5"), "x");
     write_plain(tt_path("other.h5"), "y");
@@ -1083,6 +1146,8 @@ static Suite *util_suite(void)
     tcase_add_test(opt, test_util_parse_name_both_ways);
     tcase_add_test(opt, test_util_optdecl_defaults_then_argv);
     tcase_add_test(opt, test_util_optdecl_rejects_out_of_range_and_missing_operand);
+    tcase_add_test(opt, test_util_optdecl_required_option);
+    tcase_add_test(opt, test_util_grow_doubles_and_keeps);
     tcase_add_test(opt, test_util_optdecl_documents_every_option);
     suite_add_tcase(s, opt);
 

@@ -3,6 +3,8 @@
  * replays every execution); a writer keeps the same copy up to date (trace_write.c), so the accessors work alike
  * on a trace being read, written or resumed. The format: docs/trace-format.md. */
 #include "trace_int.h"
+#include "tc_manifest.h"
+#include "tc_paths.h"
 #include "tc_opt.h"
 #include "tc_stats.h"
 
@@ -122,6 +124,17 @@ unsigned char tr_run_is_valid(const struct trace_run *run, const uint64_t *exec)
 const char *trace_path(const struct trace *t)
 {
     return t->path;
+}
+
+const char *trace_kernel_family(const struct trace *t)
+{
+    const struct tc_manifest *m;
+    const struct tc_manifest_row *r;
+    if (t->meta.kernel_family[0] != '\0')
+        return t->meta.kernel_family;
+    m = tc_paths_manifest();
+    r = m != NULL ? tc_manifest_trace(m, t->meta.device_name, t->meta.created_utc) : NULL;
+    return r != NULL ? r->kernel_family : "unknown";
 }
 
 const struct trace_meta *trace_get_meta(const struct trace *t)

@@ -12,7 +12,7 @@
 #define TRACE_FORMAT_VERSION 1
 /* Documented additions a reader may use; a trace without them still reads (docs/trace-format.md, "Versioning").
  * 1: /configs member compile_isolated_ms. Writers write this value; a file without the attribute reads as 0. */
-#define TRACE_FORMAT_MINOR 2
+#define TRACE_FORMAT_MINOR 3
 
 /* /configs.status and /runs.status */
 enum trace_status {
@@ -49,6 +49,10 @@ struct trace_meta {
      * Kernel Tuner cache tuned for GFLOP/s, energy, ...). */
     char objective[64];
     int32_t objective_higher_is_better;
+    /* The kernels measured (root attribute kernel_family, optional, format_minor 3): "wgmma-tma" (the Hopper-native
+     * family: wgmma + TMA where a configuration fits warpgroup MMA, mma.sync otherwise), "mma-sync"; "" when the file
+     * has none (trace_kernel_family then asks the manifest of shipped traces). */
+    char kernel_family[32];
     int32_t format_minor;    /* as read (0 when the file has no attribute); writers always write TRACE_FORMAT_MINOR */
 };
 
@@ -144,6 +148,10 @@ struct trace *trace_open(const char *path);
 int trace_close(struct trace *t);
 
 const char *trace_path(const struct trace *t);
+/* The kernel family the trace measured: its kernel_family attribute; for a file without one (written before it)
+ * that is a shipped trace (data/manifest.tsv lists its device_name and created_utc; a copy anywhere counts), the
+ * family the manifest gives it; else "unknown". */
+const char *trace_kernel_family(const struct trace *t);
 const struct trace_meta *trace_get_meta(const struct trace *t);
 
 int trace_n_params(const struct trace *t);

@@ -2,6 +2,8 @@
  * whole into memory and checked (trace_check.c), the file closed again. A reader may open a trace a collector is
  * appending to. */
 #include "trace_int.h"
+#include "tc_manifest.h"
+#include "tc_paths.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -60,6 +62,20 @@ static int read_objective(struct trace *t)
     if (m->objective_higher_is_better != 0 && m->objective_higher_is_better != 1)
         return tc_seterr("%s: root attribute objective_higher_is_better is %d (expected 0 or 1)", t->path,
                          (int)m->objective_higher_is_better);
+    return 0;
+}
+
+/* The optional root attribute kernel_family (absent in traces written before format_minor 3: left ""). */
+static int read_kernel_family(struct trace *t)
+{
+    htri_t e = H5Aexists(t->file, "kernel_family");
+    if (e < 0) {
+        tr_h5fail(t->path, "H5Aexists()", "cannot look up attribute 'kernel_family' of the root group");
+        return -1;
+    }
+    if (e > 0 && tr_attr_read_str(t, t->file, "the root group", "kernel_family", t->meta.kernel_family,
+                                  sizeof t->meta.kernel_family) < 0)
+        return -1;
     return 0;
 }
 
@@ -133,7 +149,7 @@ static int read_meta(struct trace *t)
         return -1;
     if (m->format_minor < 0)
         return tc_seterr("%s: format_minor %d is not valid (expected 0 or more)", t->path, (int)m->format_minor);
-    return read_objective(t);
+    return read_objective(t) != 0 ? -1 : read_kernel_family(t);
 }
 
 /* Optional float members the file's type `ft` lacks read as NaN ("not measured"); integer ones stay 0. */
@@ -413,8 +429,14 @@ static int tr_open_readonly(struct trace *t, int writable)
     hid_t fapl = H5I_INVALID_HID;
     int rc = -1;
     const char *path = t->path;
-    if (stat(path, &st) != 0)
-        FAIL("%s", strerror(errno));
+    if (stat(path, &st) != 0) {
+        int e = errno;
+        const struct tc_manifest_row *r = e == ENOENT ? tc_paths_row_of(path) : NULL;
+        if (r != NULL) /* a shipped trace that is not there: how to collect it */
+            FAIL("%s: the shipped %s trace (%s) is not there; collect it: %s", strerror(e), r->role, r->gpu,
+                 r->collect);
+        FAIL("%s", strerror(e));
+    }
     if (S_ISDIR(st.st_mode))
         FAIL("is a directory, not a trace file");
     {

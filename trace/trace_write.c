@@ -47,6 +47,8 @@ static int write_meta(struct trace *t, const struct trace_meta *m)
          tr_attr_write_num(t, root, "objective_higher_is_better", H5T_STD_I32LE, H5T_NATIVE_INT32,
                            &m->objective_higher_is_better) < 0))
         return -1;
+    if (m->kernel_family[0] != '\0' && tr_attr_write_str(t, root, "kernel_family", m->kernel_family) < 0)
+        return -1; /* optional: written when the writer knows it */
     return 0;
 }
 

@@ -47,6 +47,10 @@ enum {
 #define TC_OPT_OUTPUT(type, fld, meta, text, shown)                                                             \
     {.name = "output", .letter = 'o', .arg = TC_ARG_STRING, .field = offsetof(type, fld), .metavar = meta,       \
      .help = text, .def_doc = shown}
+/* -o that the command cannot run without: "[required]" in the help, one usage error from tc_cli_parse. */
+#define TC_OPT_OUTPUT_REQUIRED(type, fld, meta, text)                                                           \
+    {.name = "output", .letter = 'o', .arg = TC_ARG_STRING, .field = offsetof(type, fld), .metavar = meta,       \
+     .help = text, .def_doc = "required", .required = 1}
 #define TC_OPT_INPUT(type, fld, meta, text)                                                                     \
     {.name = "input", .letter = 'i', .arg = TC_ARG_STRING, .field = offsetof(type, fld), .metavar = meta,        \
      .help = text}

@@ -101,6 +101,20 @@ static const struct tc_optdecl *find_decl(const struct tc_cmd *cmd, int id)
     return NULL;
 }
 
+/* The first required option argv did not name (seen[i]: option i was given): a usage error. 0 when none. */
+static int check_required(const struct tc_cmd *cmd, const unsigned char *seen)
+{
+    for (int i = 0; cmd->opts[i].name != NULL && i < MAX_OPTS; i++) {
+        const struct tc_optdecl *d = &cmd->opts[i];
+        if (!d->required || seen[i])
+            continue;
+        if (d->letter != 0)
+            return tc_cli_usage_error(cmd->name, "missing -%c %s (required)", d->letter, d->metavar ? d->metavar : "");
+        return tc_cli_usage_error(cmd->name, "missing --%s %s (required)", d->name, d->metavar ? d->metavar : "");
+    }
+    return 0;
+}
+
 static int check_operands(const struct tc_cmd *cmd, int n)
 {
     const char *what = cmd->operand_name != NULL ? cmd->operand_name : "argument";
@@ -120,6 +134,7 @@ int tc_cli_parse(const struct tc_cmd *cmd, int argc, char **argv, void *settings
 {
     struct option longopts[MAX_OPTS];
     char shortopts[2 * MAX_OPTS + 1];
+    unsigned char seen[MAX_OPTS] = {0};
     int id;
 
     for (int i = 0; cmd->opts[i].name != NULL; i++)
@@ -142,8 +157,9 @@ int tc_cli_parse(const struct tc_cmd *cmd, int argc, char **argv, void *settings
             return tc_cli_usage_error(cmd->name, "%s", tc_errmsg());
         if (d->given != 0)
             *(unsigned *)(void *)((char *)settings + cmd->given_field) |= d->given;
+        seen[d - cmd->opts] = 1;
     }
-    if (check_operands(cmd, argc - optind) != 0)
+    if (check_required(cmd, seen) != 0 || check_operands(cmd, argc - optind) != 0)
         return 2;
     *first = optind;
     return TC_CLI_RUN;

@@ -50,6 +50,7 @@ struct tc_optdecl {
     const char *help;                /* one sentence, no trailing period; wrapped by the help writer */
     const char *words;               /* completion candidates, space-separated (NULL: derived from the kind) */
     unsigned given;                  /* bits ORed into the command's given word when the option is on argv */
+    int required;                    /* 1: argv must name it; tc_cli_parse says "missing -o DIR (required)" */
 };
 
 /* One command: its declaration is all that --help, the man page and the completions read. */

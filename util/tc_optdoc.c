@@ -1,7 +1,10 @@
 /* tc_optdoc.c — documentation generated from a command's declaration (tc_optdecl.h): the --help text, a troff
  * man page, and bash and zsh completion scripts. Nothing here is written by hand per command. */
 #include "tc_optdecl.h"
+#include "tc_manifest.h"
+#include "tc_paths.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define HELP_WIDTH 118  /* columns of the --help text */
@@ -19,15 +22,47 @@ const char *tc_cli_trace_text(void)
     return default_trace;
 }
 
-/* s with "@TRACE@" replaced by the default trace, into buf (truncated to len). */
+/* The text of a token at s (which starts with '@'), into out; its length in *n. "@TRACE@": the default trace;
+ * "@TRACE:ROLE@": the shipped trace of ROLE (data/manifest.tsv) beside it, with its GPU. 0 when s is no token. */
+static int token(const char *s, char *out, size_t len, size_t *n)
+{
+    const char *t = tc_cli_trace_text(), *slash = strrchr(t, '/'), *end;
+    const struct tc_manifest *m;
+    const struct tc_manifest_row *r;
+    char role[64];
+    if (strncmp(s, "@TRACE@", 7) == 0) {
+        *n = 7;
+        snprintf(out, len, "%s", t);
+        return 1;
+    }
+    if (strncmp(s, "@TRACE:", 7) != 0 || (end = strchr(s + 7, '@')) == NULL || end - s - 7 >= (int)sizeof role)
+        return 0;
+    *n = (size_t)(end - s) + 1;
+    snprintf(role, sizeof role, "%.*s", (int)(end - s - 7), s + 7);
+    if ((m = tc_paths_manifest()) == NULL || (r = tc_manifest_role(m, role)) == NULL)
+        snprintf(out, len, "(no %s trace in data/manifest.tsv)", role);
+    else
+        snprintf(out, len, "%.*s%s (%s)", slash != NULL ? (int)(slash - t + 1) : 0, t, r->file, r->gpu);
+    return 1;
+}
+
+/* s with its tokens ("@TRACE@", "@TRACE:ROLE@") replaced, into buf (truncated to len). */
 static const char *expand(const char *s, char *buf, size_t len)
 {
-    const char *at;
-    size_t off = 0;
+    char text[4096];
+    size_t off = 0, n;
     buf[0] = '\0';
-    while (s != NULL && (at = strstr(s, "@TRACE@")) != NULL && off < len) {
-        off += (size_t)snprintf(buf + off, len - off, "%.*s%s", (int)(at - s), s, tc_cli_trace_text());
-        s = at + 7;
+    while (s != NULL && *s != '\0' && off + 1 < len) {
+        const char *at = strchr(s, '@');
+        if (at == NULL)
+            break;
+        if (!token(at, text, sizeof text, &n)) {
+            off += (size_t)snprintf(buf + off, len - off, "%.*s", (int)(at - s) + 1, s);
+            s = at + 1;
+            continue;
+        }
+        off += (size_t)snprintf(buf + off, len - off, "%.*s%s", (int)(at - s), s, text);
+        s = at + n;
     }
     if (s != NULL && off < len)
         snprintf(buf + off, len - off, "%s", s);

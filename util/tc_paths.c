@@ -2,6 +2,8 @@
  * source tree, the configured install folders and the way from bindir to datadir (util/meson.build); the result
  * of each search is kept for the life of the process. */
 #include "tc_paths.h"
+#include "tc_err.h"
+#include "tc_manifest.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -23,7 +25,7 @@
 #define TC_BIN_TO_DATADIR ""
 #endif
 
-#define DEFAULT_TRACE "gemm-h200.h5"
+#define MANIFEST "manifest.tsv" /* the list of shipped traces (tc_manifest.h): the data folder's probe */
 
 static const struct {
     const char *env;     /* environment variable */
@@ -31,7 +33,7 @@ static const struct {
     const char *src;     /* below the source tree */
     const char *probe;   /* a file the folder must hold */
 } kinds[] = {
-    [TC_PATHS_DATA] = {"TUNECOST_DATA_DIR", "", "data", DEFAULT_TRACE},
+    [TC_PATHS_DATA] = {"TUNECOST_DATA_DIR", "", "data", MANIFEST},
     [TC_PATHS_PLOTS] = {"TUNECOST_PLOTS_DIR", "/plots", "plots", "common.gp"},
 };
 
@@ -102,17 +104,77 @@ const char *tc_paths_dir(enum tc_paths_kind kind)
     return dirs[kind];
 }
 
+const struct tc_manifest *tc_paths_manifest(void)
+{
+    static struct tc_manifest *m;
+    static char err[512];
+    char path[PATH_MAX + sizeof MANIFEST + 1];
+    if (m == NULL && err[0] == '\0') {
+        snprintf(path, sizeof path, "%s/%s", tc_paths_dir(TC_PATHS_DATA), MANIFEST);
+        if ((m = tc_manifest_read(path)) == NULL)
+            snprintf(err, sizeof err, "%s", tc_errmsg());
+    }
+    if (m == NULL)
+        tc_seterr("%s", err);
+    return m;
+}
+
+const char *tc_paths_role_file(const char *role)
+{
+    const struct tc_manifest *m = tc_paths_manifest();
+    const struct tc_manifest_row *r = m != NULL ? tc_manifest_role(m, role) : NULL;
+    return r != NULL ? r->file : "";
+}
+
 const char *tc_paths_default_trace(void)
 {
-    static char buf[PATH_MAX + sizeof DEFAULT_TRACE + 1];
-    if (buf[0] == '\0')
-        snprintf(buf, sizeof buf, "%s/%s", tc_paths_dir(TC_PATHS_DATA), DEFAULT_TRACE);
+    static char buf[2 * PATH_MAX];
+    if (buf[0] == '\0') {
+        const char *f = tc_paths_role_file("reference");
+        snprintf(buf, sizeof buf, "%s/%s", tc_paths_dir(TC_PATHS_DATA), f[0] != '\0' ? f : MANIFEST);
+    }
     return buf;
 }
 
 const char *tc_paths_installed_trace(void)
 {
-    return TC_INSTALL_DATADIR "/" DEFAULT_TRACE;
+    static char buf[sizeof TC_INSTALL_DATADIR + PATH_MAX];
+    if (buf[0] == '\0')
+        snprintf(buf, sizeof buf, "%s/%s", TC_INSTALL_DATADIR, tc_paths_role_file("reference"));
+    return buf;
+}
+
+const char *tc_paths_role(const char *role, char *buf, size_t len)
+{
+    const struct tc_manifest *m = tc_paths_manifest();
+    const struct tc_manifest_row *r = m != NULL ? tc_manifest_role(m, role) : NULL;
+    if (m == NULL)
+        return NULL;
+    if (r == NULL) {
+        tc_seterr("%s/%s lists no %s trace", tc_paths_dir(TC_PATHS_DATA), MANIFEST, role);
+        return NULL;
+    }
+    if (tc_paths_shipped(r->file, 0, buf, len) == NULL) {
+        tc_seterr("%s/%s: the %s trace is not there (collect it: %s)", tc_paths_dir(TC_PATHS_DATA), r->file, role,
+                  r->collect);
+        return NULL;
+    }
+    return buf;
+}
+
+const struct tc_manifest_row *tc_paths_row_of(const char *path)
+{
+    const struct tc_manifest *m = tc_paths_manifest();
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX], data[PATH_MAX], a[PATH_MAX];
+    const struct tc_manifest_row *r;
+    if (m == NULL || (r = tc_manifest_file(m, slash != NULL ? slash + 1 : path)) == NULL)
+        return NULL;
+    if (snprintf(dir, sizeof dir, "%.*s", slash != NULL ? (int)(slash - path) : 1, slash != NULL ? path : ".") >=
+            (int)sizeof dir ||
+        realpath(dir[0] != '\0' ? dir : "/", a) == NULL || realpath(tc_paths_dir(TC_PATHS_DATA), data) == NULL)
+        return NULL;
+    return strcmp(a, data) == 0 ? r : NULL;
 }
 
 /* 1 when path exists and is a directory (want_dir) or a regular file. */
@@ -127,6 +189,15 @@ const char *tc_paths_shipped(const char *name, int want_dir, char *buf, size_t l
     if (snprintf(buf, len, "%s/%s", tc_paths_dir(TC_PATHS_DATA), name) >= (int)len || !is_kind(buf, want_dir))
         return NULL;
     return buf;
+}
+
+const char *tc_paths_first(const char *const *paths, int n)
+{
+    struct stat st;
+    for (int i = 0; i < n; i++)
+        if (paths[i] != NULL && paths[i][0] != '\0' && stat(paths[i], &st) == 0)
+            return paths[i];
+    return NULL;
 }
 
 const char *tc_paths_beside(const char *file, const char *name, int want_dir, char *buf, size_t len)

@@ -10,12 +10,6 @@
 
 #define N_OF(a) ((int)(sizeof a / sizeof a[0]))
 
-static const char *const points_cols[] = {
-    "sample",   "scenario",   "input",      "n_config",   "exec_ms", "es_num",     "es_threshold",
-    "results",  "time_s",     "time_s_lo",  "time_s_hi",  "tflops",  "tflops_lo",  "tflops_hi",
-    "speedup",  "speedup_lo", "speedup_hi", "short",      "stopped", "explored"};
-const struct tc_tsv_schema tc_tsv_points = {"simulation points", N_OF(points_cols), points_cols};
-
 static const char *const curves_cols[] = {"policy", "time_s", "speedup", "speedup_lo", "speedup_hi", "baseline"};
 const struct tc_tsv_schema tc_tsv_curves = {"tuning-policy curves", N_OF(curves_cols), curves_cols};
 

@@ -15,15 +15,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* ---- schemas: the columns of each kind, in file order; writers print their header from here ---- */
+/* ---- schemas: the columns of each kind, in file order; writers print their header from here (the simulation
+ * points have their own column table: simulate/sim_columns.h) ---- */
 struct tc_tsv_schema {
     const char *kind;        /* for messages: "simulation points" */
     int n_cols;
     const char *const *cols;
 };
-/* Simulation points: `simulate`'s points.tsv and frontier.tsv, the report's sim/points-*.tsv and sim/SET-SC.tsv
- * (docs/simulation.md, "Output"). */
-extern const struct tc_tsv_schema tc_tsv_points;
 /* Tuning-policy curves: `policies`' curves.tsv, the report's policies-curves.tsv. */
 extern const struct tc_tsv_schema tc_tsv_curves;
 /* Compile scaling: `collect --compile-only -o FILE.tsv` (read by `table scaling` and the report's Table 7). */

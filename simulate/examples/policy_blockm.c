@@ -1,7 +1,7 @@
 /* policy_blockm.c — the worked example of docs/simulation.md ("Adding a policy"): configurations in ascending
  * order of their first parameter, each measured once for --rep-ms. Hyperparameters: none. Reference: none (a
  * demonstration). Compiled into tests/test-policies, which checks its order; to make it a built-in policy, move
- * it to simulate/, list it in simulate/meson.build and add &policy_blockm to policy_registry (policy.c). */
+ * it to simulate/, list it in simulate/meson.build and add &policy_blockm to policy_registry (policy_registry.c). */
 #include "policy.h"
 
 #include <stdlib.h>

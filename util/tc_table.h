@@ -1,8 +1,9 @@
-/* table.h — the small generic table behind every characterisation table and the report: a title, named
+/* tc_table.h — the small generic table behind every characterisation table and the report: a title, named
  * columns, rows of cells (text plus a numeric value) and notes, printed aligned, as TSV, Markdown or HTML.
- * Nothing here knows about traces. */
-#ifndef TABLE_H
-#define TABLE_H
+ * Nothing here knows about traces; it sits in util/ so that every floor (collect, simulate, record as well as
+ * analysis) can write its tables with it. Its functions keep the table_ prefix they had in analysis/. */
+#ifndef TC_TABLE_H
+#define TC_TABLE_H
 
 #include <stdio.h>
 

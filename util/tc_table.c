@@ -1,6 +1,6 @@
-/* table.c — the generic table behind every characterisation table: cells kept as text plus a numeric value,
+/* tc_table.c — the generic table behind every characterisation table: cells kept as text plus a numeric value,
  * written aligned (stdout), as TSV (data files, gnuplot), Markdown (summary.md) or HTML (index.html). */
-#include "table.h"
+#include "tc_table.h"
 #include "tc_atomic.h"
 #include "tc_err.h"
 
