@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_POLICIES 16
+#define MAX_POLICIES 40
 
 /* ---- the command line ------------------------------------------------------------------------------------ */
 
@@ -30,12 +30,15 @@
 static const char *const stop_names[] = {"none", "early", "statistical"};
 /* --score's names: 0 the methodology's score (atm), 1 the earlier area ratio. */
 static const char *const score_names[] = {"atm", "area"};
+/* --costs' names: 0 auto (source on an imported trace, else replay), 1 replay, 2 source. */
+static const char *const costs_names[] = {"auto", "replay", "source"};
 
 struct policies_opts {
     struct pol_settings s;
     const char *out, *list, *prior; /* prior: --transfer-from, or with the default TRACE the other GPU's */
     int threads, stop, no_figures, force, quiet, score_kind, atm_curves; /* score_kind: index in score_names */
     int failed_cost; /* index in sim_failed_cost_names = enum sim_failed_cost */
+    int costs;       /* index in costs_names */
 };
 
 #define PO(f) offsetof(struct policies_opts, f)
@@ -61,6 +64,15 @@ static const struct tc_optdecl policies_opts[] = {
              "every configuration it is given; no compile time recorded: the input's median), nothing is known "
              "invalid beforehand; none: an out-of-resources configuration is known invalid from its parameters "
              "(restrictions) and costs nothing, a failed launch its wall time"},
+    {.name = "costs", .arg = TC_ARG_NAME, .field = PO(costs), .names = costs_names, .n_names = 3, .metavar = "M",
+     .def = "auto",
+     .help = "replay: tunecost's replay (compile, warm-up, each execution up to --rep-ms, overhead); source: what an "
+             "imported trace's source recorded, as Kernel Tuner's simulation mode charges it (a first visit its "
+             "compile + verification + benchmark time, a revisit nothing; --rep-ms, --compile-factor and "
+             "--failed-cost then change nothing); auto: source on an imported trace (kerneltuner, t4), else replay"},
+    {.name = "max-fevals", .arg = TC_ARG_INT, .field = PO(s.max_configs), .min = 0, .max = INT_MAX, .metavar = "N",
+     .def = "0", .help = "a run ends once N distinct configurations are evaluated (Kernel Tuner's max_fevals); 0: no "
+                         "limit but the budget"},
     TC_OPT_RUNS(struct policies_opts, s.runs, "30", "tuning runs per input and policy"),
     TC_OPT_SEED(struct policies_opts, s.seed, "0", "random seed; the same seed gives the same bytes for any --threads"),
     TC_OPT_THREADS(struct policies_opts, threads, "0",
@@ -223,11 +235,12 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const stru
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
     fprintf(fp, "# tunecost policies: %s (%s)%s%s; budget %g s, rep %g ms, compile jobs %d, stop rule %s, %d runs, "
-                "seed %llu, failed cost %s\n",
+                "seed %llu, failed cost %s%s\n",
             trace_path(t), trace_get_meta(t)->device_name, prior_path != NULL ? "; transfer from " : "",
             prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, s->compile_jobs, stop_name[s->stop_rule],
             s->runs, (unsigned long long)s->seed,
-            s->failed_cost == SIM_FAILED_TRITON ? "triton (failed configurations compile)" : "none");
+            s->failed_cost == SIM_FAILED_TRITON ? "triton (failed configurations compile)" : "none",
+            s->source_costs ? ", costs source (as recorded)" : "");
     pol_write_curves(fp, c, n);
     if (tc_atomic_commit(&a) != 0 || write_scores(dir, c, n, atm) != 0)
         return -1;
@@ -396,6 +409,28 @@ static int policies_run(const struct policies_opts *o, const struct pol_data *d,
     return n_done;
 }
 
+/* The lines on stderr that say what is replayed and how it is charged. */
+static void print_banner(const struct policies_opts *o, const char *path, const struct trace *t,
+                         const struct pol_data *d, const struct trace *other, int n_ops)
+{
+    fprintf(stderr, "tunecost policies: %s (%s: %d inputs x %d configurations), %d policies x %d runs, budget %g "
+            "s, rep %g ms, failed cost %s\n", path, trace_get_meta(t)->device_name, pol_data_n_inputs(d),
+            trace_n_configs(t), n_ops, o->s.runs, o->s.budget_s, o->s.rep_ms,
+            o->s.failed_cost == SIM_FAILED_TRITON ? "triton" : "none");
+    if (o->s.source_costs)
+        fprintf(stderr, "tunecost policies: costs as the source recorded them (Kernel Tuner's simulation mode): "
+                        "a first visit is charged its compile + verification + benchmark time, a revisit "
+                        "nothing; the %s ranks and scores%s\n",
+                pol_trace_imported(t) ? "source's objective" : "median of the timed executions",
+                o->costs == 0 ? " (--costs replay: tunecost's replay)" : "");
+    else if (pol_trace_imported(t))
+        fprintf(stderr, "tunecost policies: costs replayed from the recorded executions (--costs replay); the "
+                        "source's objective ranks and scores\n");
+    if (other != NULL)
+        fprintf(stderr, "tunecost policies: transfer's prior: %s (%s: %d inputs x %d configurations)\n", o->prior,
+                trace_get_meta(other)->device_name, trace_n_inputs(other), trace_n_configs(other));
+}
+
 int cmd_policies(int argc, char **argv)
 {
     struct policies_opts o = {0};
@@ -434,6 +469,9 @@ int cmd_policies(int argc, char **argv)
         rc = tc_err_exit_code();
         goto out;
     }
+    o.s.source_costs = o.costs == 2 || (o.costs == 0 && pol_trace_imported(t));
+    if (o.s.source_costs)
+        o.s.failed_cost = SIM_FAILED_TRITON; /* nothing known invalid: a cache's failures are visited and paid */
     if (o.prior != NULL && ((other = trace_open(o.prior)) == NULL || pol_data_set_prior(d, t, other) != 0)) {
         fprintf(stderr, "tunecost policies: --transfer-from: %s\n", tc_errmsg());
         goto out;
@@ -444,15 +482,8 @@ int cmd_policies(int argc, char **argv)
         goto out;
     }
     pol_grid(o.s.budget_s * 1e-4 > 1e-3 ? o.s.budget_s * 1e-4 : 1e-3, o.s.budget_s, o.s.n_grid, grid);
-    if (!o.quiet) {
-        fprintf(stderr, "tunecost policies: %s (%s: %d inputs x %d configurations), %d policies x %d runs, budget %g "
-                "s, rep %g ms, failed cost %s\n", path, trace_get_meta(t)->device_name, pol_data_n_inputs(d),
-                trace_n_configs(t), n_ops, o.s.runs, o.s.budget_s, o.s.rep_ms,
-                o.s.failed_cost == SIM_FAILED_TRITON ? "triton" : "none");
-        if (other != NULL)
-            fprintf(stderr, "tunecost policies: transfer's prior: %s (%s: %d inputs x %d configurations)\n", o.prior,
-                    trace_get_meta(other)->device_name, trace_n_inputs(other), trace_n_configs(other));
-    }
+    if (!o.quiet)
+        print_banner(&o, path, t, d, other, n_ops);
     t0 = tc_now_s();
     if ((n_done = policies_run(&o, d, ops, n_ops, grid, curves, &rc)) < 0) {
         n_done = -1 - n_done;

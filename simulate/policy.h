@@ -137,7 +137,11 @@ struct pol_settings {
     int n_grid;               /* points of the common time grid [60] */
     int threads;              /* worker threads over inputs, 1..64; the result does not depend on it [1] */
     int max_configs;          /* a run ends when the policy asks for a configuration beyond this many distinct
-                               * ones (simulate's N_CONFIG); 0: no limit [0] */
+                               * ones (simulate's N_CONFIG; Kernel Tuner's max_fevals); 0: no limit [0] */
+    int source_costs;         /* 1: charge what an imported trace's source recorded, as Kernel Tuner's simulation
+                               * mode does: a first visit costs its compile + verification + benchmark time, a
+                               * revisit nothing, and the measurement the policy sees is the source's objective
+                               * (policy_source.c; rep_ms, compile_jobs and failed_cost then charge nothing) [0] */
     /* simulate's costs (sim_cost.h) in place of the engine's own, so that the random policy reproduces
      * `tunecost simulate` exactly (tests/test-policy.c shows it) [0: off]. With sim_costs = 1 a configuration is
      * benchmarked once, at its first step: the executions the paper's rule takes for rep_ms (integer ms, as
@@ -168,6 +172,9 @@ struct pol_settings {
 };
 
 void pol_settings_default(struct pol_settings *s);
+/* 1 when t was imported from another tuner's records (protocol kerneltuner or t4): its own objective is the truth
+ * and the costs it recorded can be charged (pol_settings.source_costs). */
+int pol_trace_imported(const struct trace *t);
 
 /* The tables the engine replays: one per input, built from a trace (current runs only). */
 struct pol_data;
