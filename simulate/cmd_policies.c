@@ -39,6 +39,8 @@ struct policies_opts {
     int threads, stop, no_figures, force, quiet, score_kind, atm_curves; /* score_kind: index in score_names */
     int failed_cost; /* index in sim_failed_cost_names = enum sim_failed_cost */
     int costs;       /* index in costs_names */
+    const char *strategy_options; /* --strategy-options as given */
+    char opt_buf[1200];           /* what the policies read: it, and max_fevals=N from --max-fevals */
 };
 
 #define PO(f) offsetof(struct policies_opts, f)
@@ -73,6 +75,11 @@ static const struct tc_optdecl policies_opts[] = {
     {.name = "max-fevals", .arg = TC_ARG_INT, .field = PO(s.max_configs), .min = 0, .max = INT_MAX, .metavar = "N",
      .def = "0", .help = "a run ends once N distinct configurations are evaluated (Kernel Tuner's max_fevals); 0: no "
                          "limit but the budget"},
+    {.name = "strategy-options", .arg = TC_ARG_STRING, .field = PO(strategy_options), .metavar = "LIST",
+     .def_doc = "each policy's own defaults",
+     .help = "NAME=VALUE,... for Kernel Tuner's strategies, with Kernel Tuner's names: random_sample fraction; "
+             "genetic_algorithm popsize, maxiter, mutation_chance; simulated_annealing T, T_min, alpha, maxiter; "
+             "max_fevals for all (as --max-fevals); a name no chosen policy reads is refused"},
     TC_OPT_RUNS(struct policies_opts, s.runs, "30", "tuning runs per input and policy"),
     TC_OPT_SEED(struct policies_opts, s.seed, "0", "random seed; the same seed gives the same bytes for any --threads"),
     TC_OPT_THREADS(struct policies_opts, threads, "0",
@@ -363,6 +370,31 @@ static void note_late_ranges(const struct pol_curve *c, double budget_s)
                 usable, budget_s);
 }
 
+/* --strategy-options checked against the chosen policies, and joined with --max-fevals (either sets both):
+ * o->s.strategy_options and o->s.max_configs. 0, or -1 after a message. */
+static int policies_strategy_options(struct policies_opts *o, const struct policy_ops **ops, int n_ops)
+{
+    const char *given = o->strategy_options != NULL ? o->strategy_options : "";
+    if (pol_options_check(given, ops, n_ops) != 0) {
+        fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+        return -1;
+    }
+    if (strlen(given) > 1000) {
+        fprintf(stderr, "tunecost policies: --strategy-options: at most 1000 characters\n");
+        return -1;
+    }
+    struct pol_view probe = {.options = given};
+    double mf = pol_option(&probe, "max_fevals", 0);
+    if (o->s.max_configs == 0 && mf >= 1 && mf <= INT_MAX)
+        o->s.max_configs = (int)mf;
+    if (o->s.max_configs > 0)
+        snprintf(o->opt_buf, sizeof o->opt_buf, "%s%smax_fevals=%d", given, given[0] ? "," : "", o->s.max_configs);
+    else
+        snprintf(o->opt_buf, sizeof o->opt_buf, "%s", given);
+    o->s.strategy_options = o->opt_buf;
+    return 0;
+}
+
 /* Checks the options together and opens the output directory: 0, or 2 after a message. */
 static int policies_begin(struct policies_opts *o, const char *path, const struct policy_ops **ops, int *n_ops,
                           struct tc_outdir *od)
@@ -377,6 +409,8 @@ static int policies_begin(struct policies_opts *o, const char *path, const struc
     if (o->score_kind == 1)
         o->s.atm_points = 0; /* --score area: the methodology's score is not computed */
     if ((*n_ops = policy_list(o->list, ops, o->prior != NULL)) < 0)
+        return 2;
+    if (policies_strategy_options(o, ops, *n_ops) != 0)
         return 2;
     if (tc_output_check("-o", o->out, 1, inputs, o->prior != NULL ? 2 : 1) != 0 ||
         (!o->force && tc_outdir_replaceable(o->out, "policies' curves.tsv, scores.tsv, atm*.tsv and policies.png|svg",

@@ -58,6 +58,7 @@ struct pol_view {
     double time_s;                  /* tuning time spent so far */
     double rep_ms;                  /* the repetition time per configuration the user set (--rep-ms) */
     gsl_rng *rng;                   /* the only source of randomness a policy may use */
+    const char *options;            /* --strategy-options "name=value,...", or NULL (pol_option) */
 };
 
 /* A policy: a struct of function pointers. Every slot gets the policy's own state (made by `start`). */
@@ -78,6 +79,14 @@ struct policy_ops {
     void (*stop)(void *st);
     int needs_prior;        /* 1: runs only with a prior (pol_view.prior_ms), see pol_data_set_prior */
 };
+
+/* Option `name` of v->options ("name=value,..."; the last one given counts) as a number, or def when it is not
+ * given. pol_options_check: 0 when every name in `options` is read by some policy of ops[0 .. n) (max_fevals by
+ * all) and every value is a number; else -1 (tc_errmsg names the option and what was expected).
+ * pol_policy_options: the option names policy `name` reads, comma-separated, or NULL (policy_kt_common.c). */
+double pol_option(const struct pol_view *v, const char *name, double def);
+int pol_options_check(const char *options, const struct policy_ops *const *ops, int n);
+const char *pol_policy_options(const char *name);
 
 /* Helpers for policies. pol_pick_unmarked: the configuration at a uniformly random position among those with
  * marked[k] == 0 (n_unmarked of them), one draw from v->rng; -1 (and no draw) when n_unmarked is 0.
@@ -138,6 +147,7 @@ struct pol_settings {
     int threads;              /* worker threads over inputs, 1..64; the result does not depend on it [1] */
     int max_configs;          /* a run ends when the policy asks for a configuration beyond this many distinct
                                * ones (simulate's N_CONFIG; Kernel Tuner's max_fevals); 0: no limit [0] */
+    const char *strategy_options; /* --strategy-options, handed to the policies (pol_view.options) [NULL] */
     int source_costs;         /* 1: charge what an imported trace's source recorded, as Kernel Tuner's simulation
                                * mode does: a first visit costs its compile + verification + benchmark time, a
                                * revisit nothing, and the measurement the policy sees is the source's objective

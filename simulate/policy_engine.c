@@ -333,6 +333,7 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
     v.best = -1;
     v.rep_ms = s->rep_ms;
     v.rng = rng;
+    v.options = s->strategy_options;
     *budget_stop = 0;
     if ((st = ops->start(&v)) == NULL) {
         tc_seterr("policies: %s: out of memory", ops->name);

@@ -157,6 +157,67 @@ START_TEST(test_policy_kt_max_fevals_ends_the_run)
 }
 END_TEST
 
+/* Kernel Tuner's random_sample evaluates ceil(fraction x 4) configurations: 1 at the default 0.1, 2 at 0.5; with
+ * max_fevals 3 the sample is 3 whatever the fraction (Kernel Tuner's override). Steps counted over 5 runs. */
+START_TEST(test_policy_kt_random_sample_size)
+{
+    struct trace *t;
+    struct pol_data *d = kt_data(0, &t);
+    struct pol_settings s;
+    struct pol_curve c;
+    double grid[] = {0.01, 1.0};
+    const char *opts[] = {NULL, "fraction=0.5", "fraction=0.5,max_fevals=3"};
+    const long steps[] = {5, 10, 15};
+    kt_settings(&s);
+    s.runs = 5;
+    s.n_grid = 2;
+    for (int i = 0; i < 3; i++) {
+        s.strategy_options = opts[i];
+        ck_assert_int_eq(pol_evaluate(d, policy_find("random_sample"), &s, grid, &c), 0);
+        ck_assert_int_eq(c.n_steps, steps[i]);
+        pol_curve_free(&c);
+    }
+    pol_data_free(d);
+    trace_close(t);
+}
+END_TEST
+
+/* brute_force and simulated_annealing visit every configuration of the 4-configuration space: brute_force in
+ * sorted order, simulated_annealing because its schedule spans min(size, 3680) = 4 unique evaluations (T reaches
+ * 0.1 x 0.9975^3680 < T_min only at the fourth); both end at the 78 ms of recorded costs at the optimum. */
+START_TEST(test_policy_kt_brute_force_and_annealing_cover_the_space)
+{
+    struct trace *t;
+    struct pol_data *d = kt_data(0, &t);
+    struct pol_settings s;
+    double time_s, sp;
+    kt_settings(&s);
+    const char *names[] = {"brute_force", "simulated_annealing"};
+    for (int i = 0; i < 2; i++) {
+        run_one(d, names[i], &s, &time_s, &sp);
+        ck_assert_msg(fabs(time_s - 0.078) < 1e-12, "%s ended at %g s", names[i], time_s);
+        ck_assert_double_eq(sp, 1.0);
+    }
+    pol_data_free(d);
+    trace_close(t);
+}
+END_TEST
+
+/* --strategy-options: a name none of the chosen policies reads, or a value that is not a number, is refused. */
+START_TEST(test_policy_kt_strategy_options_checked)
+{
+    const struct policy_ops *ops[] = {policy_find("random_sample"), policy_find("random")};
+    ck_assert_int_eq(pol_options_check("fraction=0.2", ops, 2), 0);
+    ck_assert_int_eq(pol_options_check("max_fevals=5", ops + 1, 1), 0);
+    ck_assert_int_eq(pol_options_check("T=0.2", ops, 2), -1);
+    ck_assert_int_eq(pol_options_check("fraction=abc", ops, 1), -1);
+    ck_assert_int_eq(pol_options_check("fraction", ops, 1), -1);
+    struct pol_view v = {.options = "fraction=0.2,fraction=0.3"};
+    ck_assert_double_eq(pol_option(&v, "fraction", 0.1), 0.3); /* the last one given counts */
+    ck_assert_double_eq(pol_option(&v, "popsize", 26), 26);
+}
+END_TEST
+
 static void setup(void)
 {
     tt_tmpdir_make("tc-policy-kt");
@@ -170,6 +231,9 @@ static Suite *policy_kt_suite(void)
     tcase_add_test(tc, test_policy_kt_source_time_is_the_truth);
     tcase_add_test(tc, test_policy_kt_source_metric_higher_is_better);
     tcase_add_test(tc, test_policy_kt_max_fevals_ends_the_run);
+    tcase_add_test(tc, test_policy_kt_random_sample_size);
+    tcase_add_test(tc, test_policy_kt_brute_force_and_annealing_cover_the_space);
+    tcase_add_test(tc, test_policy_kt_strategy_options_checked);
     suite_add_tcase(su, tc);
     return su;
 }
