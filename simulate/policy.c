@@ -16,13 +16,13 @@ extern const struct policy_ops policy_hyperband, policy_genetic, policy_bo;
 extern const struct policy_ops policy_pso, policy_diff_evo, policy_greedy_ils, policy_basinhopping, policy_mls;
 extern const struct policy_ops policy_transfer;
 extern const struct policy_ops policy_kt_random_sample, policy_kt_brute_force, policy_kt_genetic_algorithm;
-extern const struct policy_ops policy_kt_simulated_annealing; /* Kernel Tuner's, under its names: policy_kt_*.c */
+extern const struct policy_ops policy_kt_simulated_annealing, policy_kt_mls, policy_kt_greedy_ils; /* policy_kt_*.c */
 const struct policy_ops *const policy_registry[] = {
     &policy_random, &policy_exhaustive, &policy_halving,      &policy_anneal, &policy_costaware,
     &policy_hyperband, &policy_genetic, &policy_bo,           &policy_pso,    &policy_diff_evo,
     &policy_greedy_ils, &policy_basinhopping, &policy_mls, &policy_transfer,
     &policy_kt_random_sample, &policy_kt_brute_force, &policy_kt_genetic_algorithm, &policy_kt_simulated_annealing,
-    NULL};
+    &policy_kt_mls, &policy_kt_greedy_ils, NULL};
 
 const struct policy_ops *policy_find(const char *name)
 {
