@@ -109,13 +109,27 @@ static const struct tc_optdecl policies_opts[] = {
 };
 #undef PO
 
+/* The i-th policy of both registries (policy_registry, then policy_kt_registry), or NULL past the end. */
+static const struct policy_ops *policy_nth(int i)
+{
+    int n = 0;
+    while (policy_registry[n] != NULL)
+        n++;
+    if (i < n)
+        return policy_registry[i];
+    for (int k = 0; k <= i - n; k++)
+        if (policy_kt_registry[k] == NULL)
+            return NULL;
+    return policy_kt_registry[i - n];
+}
+
 static int policies_topic(int i, const char **name, const char **summary)
 {
-    for (int k = 0; k <= i; k++)
-        if (policy_registry[k] == NULL)
-            return 0;
-    *name = policy_registry[i]->name;
-    *summary = policy_registry[i]->summary;
+    const struct policy_ops *p = policy_nth(i);
+    if (p == NULL)
+        return 0;
+    *name = p->name;
+    *summary = p->summary;
     return 1;
 }
 
@@ -291,9 +305,9 @@ static int policy_list(const char *list, const struct policy_ops **ops, int have
     char buf[1024], *save = NULL;
     int n_ops = 0;
     if (strcmp(list, "all") == 0) {
-        for (int i = 0; policy_registry[i] != NULL && n_ops < MAX_POLICIES; i++)
-            if (have_prior || !policy_registry[i]->needs_prior)
-                ops[n_ops++] = policy_registry[i];
+        for (int i = 0; policy_nth(i) != NULL && n_ops < MAX_POLICIES; i++)
+            if (have_prior || !policy_nth(i)->needs_prior)
+                ops[n_ops++] = policy_nth(i);
         return n_ops;
     }
     snprintf(buf, sizeof buf, "%s", list);
@@ -301,8 +315,8 @@ static int policy_list(const char *list, const struct policy_ops **ops, int have
         const struct policy_ops *p = policy_find(tok);
         if (p == NULL) {
             fprintf(stderr, "tunecost policies: --policies: unknown policy '%s'; one of:", tok);
-            for (int i = 0; policy_registry[i] != NULL; i++)
-                fprintf(stderr, " %s", policy_registry[i]->name);
+            for (int i = 0; policy_nth(i) != NULL; i++)
+                fprintf(stderr, " %s", policy_nth(i)->name);
             fprintf(stderr, "\n");
             return -1;
         }

@@ -15,20 +15,19 @@ extern const struct policy_ops policy_random, policy_exhaustive, policy_halving,
 extern const struct policy_ops policy_hyperband, policy_genetic, policy_bo;
 extern const struct policy_ops policy_pso, policy_diff_evo, policy_greedy_ils, policy_basinhopping, policy_mls;
 extern const struct policy_ops policy_transfer;
-extern const struct policy_ops policy_kt_random_sample, policy_kt_brute_force, policy_kt_genetic_algorithm;
-extern const struct policy_ops policy_kt_simulated_annealing, policy_kt_mls, policy_kt_greedy_ils; /* policy_kt_*.c */
 const struct policy_ops *const policy_registry[] = {
     &policy_random, &policy_exhaustive, &policy_halving,      &policy_anneal, &policy_costaware,
     &policy_hyperband, &policy_genetic, &policy_bo,           &policy_pso,    &policy_diff_evo,
-    &policy_greedy_ils, &policy_basinhopping, &policy_mls, &policy_transfer,
-    &policy_kt_random_sample, &policy_kt_brute_force, &policy_kt_genetic_algorithm, &policy_kt_simulated_annealing,
-    &policy_kt_mls, &policy_kt_greedy_ils, NULL};
+    &policy_greedy_ils, &policy_basinhopping, &policy_mls, &policy_transfer, NULL};
 
 const struct policy_ops *policy_find(const char *name)
 {
     for (int i = 0; policy_registry[i] != NULL; i++)
         if (strcmp(policy_registry[i]->name, name) == 0)
             return policy_registry[i];
+    for (int i = 0; policy_kt_registry[i] != NULL; i++)
+        if (strcmp(policy_kt_registry[i]->name, name) == 0)
+            return policy_kt_registry[i];
     return NULL;
 }
 

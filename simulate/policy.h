@@ -120,8 +120,11 @@ int pol_closest(const struct pol_view *v, const int *vidx);
 int pol_cost(const struct pol_view *v, int c, double *cost);
 double pol_rep_once(void *st, const struct pol_view *v, int c);
 
-/* The registry: every built-in policy, NULL-terminated. */
+/* The registry: every built-in policy, NULL-terminated. policy_kt_registry: Kernel Tuner 1.5's strategies under
+ * its names (policy_kt_*.c), NULL-terminated; `policies` offers both, the report's studies the first. policy_find
+ * searches both. */
 extern const struct policy_ops *const policy_registry[];
+extern const struct policy_ops *const policy_kt_registry[];
 const struct policy_ops *policy_find(const char *name);
 
 /* Stopping rules that combine with any policy (engine side). */

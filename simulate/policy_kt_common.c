@@ -52,6 +52,12 @@ const char *pol_policy_options(const char *name)
     return NULL;
 }
 
+extern const struct policy_ops policy_kt_random_sample, policy_kt_brute_force, policy_kt_genetic_algorithm;
+extern const struct policy_ops policy_kt_simulated_annealing, policy_kt_mls, policy_kt_greedy_ils;
+const struct policy_ops *const policy_kt_registry[] = {
+    &policy_kt_random_sample, &policy_kt_brute_force, &policy_kt_genetic_algorithm, &policy_kt_simulated_annealing,
+    &policy_kt_greedy_ils, &policy_kt_mls, NULL};
+
 /* 1 when `name` (nl bytes) is in the comma-separated list. */
 static int listed(const char *list, const char *name, size_t nl)
 {
