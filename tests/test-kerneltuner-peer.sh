@@ -68,10 +68,10 @@ have=$(T policies --help | awk '/^Policies/ { on = 1; next } on && /^$/ { exit }
     tr '\n' ' ')
 case " $have " in *" random "*) ;; *) fail "policies --help lists no policies: '$have'" ;; esac
 list=random
-for p in genetic anneal mls diff_evo; do case " $have " in *" $p "*) list="$list,$p" ;; esac; done
+for p in genetic anneal mls-hamming diff_evo; do case " $have " in *" $p "*) list="$list,$p" ;; esac; done
 T policies cache.h5 -p "$list" --rep-ms 100000 --failed-cost none -r 100 --seed 1 -o pol -q || fail "tunecost policies $list"
 "$PY" "$HERE/kt-peer.py" cache.json pol/curves.tsv "${KT_PEER_RUNS:-40}" peer.tsv random_sample=random \
-    genetic_algorithm=genetic simulated_annealing=anneal mls=mls diff_evo=diff_evo >peer.txt 2>&1
+    genetic_algorithm=genetic simulated_annealing=anneal mls=mls-hamming diff_evo=diff_evo >peer.txt 2>&1
 peer_rc=$?
 grep -v -i warn peer.txt
 [ "$peer_rc" = 0 ] && ok "random search: Kernel Tuner and tunecost agree within the CIs" ||
