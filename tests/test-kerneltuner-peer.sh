@@ -64,7 +64,7 @@ PYEOF
 # tunecost's policies on the imported cache, every timed execution taken (Kernel Tuner charges benchmark_time whole),
 # a configuration refused before compiling charged nothing, as Kernel Tuner charges it (--failed-cost none)
 T import kerneltuner cache.json -o cache.h5 -q >/dev/null || fail "import of the exported cache"
-have=$(T policies --help | awk '/^Policies/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z_]+ / { print $1 }' |
+have=$(T policies --help | awk '/^Policies/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z_-]+ / { print $1 }' |
     tr '\n' ' ')
 case " $have " in *" random "*) ;; *) fail "policies --help lists no policies: '$have'" ;; esac
 list=random
