@@ -79,6 +79,7 @@ static const struct tc_optdecl policies_opts[] = {
      .def_doc = "each policy's own defaults",
      .help = "NAME=VALUE,... for Kernel Tuner's strategies, with Kernel Tuner's names: random_sample fraction; "
              "genetic_algorithm popsize, maxiter, mutation_chance; simulated_annealing T, T_min, alpha, maxiter; "
+             "greedy_ils random_walk, no_improvement; firefly_algorithm popsize, maxiter, B0, gamma, alpha; "
              "max_fevals for all (as --max-fevals); a name no chosen policy reads is refused"},
     TC_OPT_RUNS(struct policies_opts, s.runs, "30", "tuning runs per input and policy"),
     TC_OPT_SEED(struct policies_opts, s.seed, "0", "random seed; the same seed gives the same bytes for any --threads"),

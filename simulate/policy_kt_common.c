@@ -45,6 +45,8 @@ const char *pol_policy_options(const char *name)
         {"random_sample", "fraction"},
         {"genetic_algorithm", "popsize,maxiter,mutation_chance"},
         {"simulated_annealing", "T,T_min,alpha,maxiter"},
+        {"greedy_ils", "random_walk,no_improvement"},
+        {"firefly_algorithm", "popsize,maxiter,B0,gamma,alpha"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcmp(table[i][0], name) == 0)
@@ -54,9 +56,10 @@ const char *pol_policy_options(const char *name)
 
 extern const struct policy_ops policy_kt_random_sample, policy_kt_brute_force, policy_kt_genetic_algorithm;
 extern const struct policy_ops policy_kt_simulated_annealing, policy_kt_mls, policy_kt_greedy_ils;
+extern const struct policy_ops policy_kt_firefly_algorithm;
 const struct policy_ops *const policy_kt_registry[] = {
     &policy_kt_random_sample, &policy_kt_brute_force, &policy_kt_genetic_algorithm, &policy_kt_simulated_annealing,
-    &policy_kt_greedy_ils, &policy_kt_mls, NULL};
+    &policy_kt_greedy_ils, &policy_kt_mls, &policy_kt_firefly_algorithm, NULL};
 
 /* 1 when `name` (nl bytes) is in the comma-separated list. */
 static int listed(const char *list, const char *name, size_t nl)

@@ -185,7 +185,8 @@ END_TEST
 /* brute_force, simulated_annealing, mls and greedy_ils visit every configuration of the 4-configuration space:
  * brute_force in sorted order, simulated_annealing because its schedule spans min(size, 3680) = 4 unique
  * evaluations (T reaches 0.1 x 0.9975^3680 < T_min only at the fourth), mls and greedy_ils because they run until
- * min(size, 100) = 4 unique evaluations; all end at the 78 ms of recorded costs, at the optimum. */
+ * min(size, 100) = 4 unique evaluations, firefly_algorithm because its min(20, 4) = 4 fireflies start at distinct
+ * configurations; all end at the 78 ms of recorded costs, at the optimum. */
 START_TEST(test_policy_kt_brute_force_and_annealing_cover_the_space)
 {
     struct trace *t;
@@ -193,8 +194,8 @@ START_TEST(test_policy_kt_brute_force_and_annealing_cover_the_space)
     struct pol_settings s;
     double time_s, sp;
     kt_settings(&s);
-    const char *names[] = {"brute_force", "simulated_annealing", "mls", "greedy_ils"};
-    for (int i = 0; i < 4; i++) {
+    const char *names[] = {"brute_force", "simulated_annealing", "mls", "greedy_ils", "firefly_algorithm"};
+    for (int i = 0; i < 5; i++) {
         run_one(d, names[i], &s, &time_s, &sp);
         ck_assert_msg(fabs(time_s - 0.078) < 1e-12, "%s ended at %g s", names[i], time_s);
         ck_assert_double_eq(sp, 1.0);
