@@ -108,7 +108,9 @@ double kt_cost(const struct pol_view *v, int c)
 int kt_random_neighbour(const struct pol_view *v, int c, enum pol_nbr method, int *buf)
 {
     int vidx[64], n;
-    for (int p = 0; p < v->n_params && p < 64; p++)
+    if (v->n_params > 64)
+        return -1; /* more parameters than any trace holds (docs/import.md: at most 64) */
+    for (int p = 0; p < v->n_params; p++)
         vidx[p] = pol_vidx(v, c, p);
     n = pol_neighbours(v, vidx, method, buf);
     return n > 0 ? buf[gsl_rng_uniform_int(v->rng, (unsigned long)n)] : -1;

@@ -11,7 +11,8 @@
  * chance 1 in mutation_chance; a child joins when it is valid and not yet in the new population. Breeding stops
  * once the population is full or the configurations evaluated so far (counted per generation, revisits included:
  * Kernel Tuner's num_evaluated) plus the new population reach the space size. The run ends after maxiter
- * generations or an empty population. Kernel Tuner's "strictly-adjacent" and "adjacent" are the same on these
+ * generations or an empty population (or one of a single member, from which Kernel Tuner would draw two distinct
+ * parents forever). Kernel Tuner's "strictly-adjacent" and "adjacent" are the same on these
  * spaces (policy.h), so the repair tries one of them. */
 #include "policy.h"
 #include "policy_kt.h"
@@ -125,6 +126,8 @@ static int ga_breed(struct st_kt_ga *st, const struct pol_view *v)
     int n = 0, np = v->n_params, w = st->n_pop;
     ga_sort(st, v);
     st->num_evaluated += st->n_pop;
+    if (w < 2)
+        return 0; /* two distinct parents cannot be drawn (Kernel Tuner would draw forever) */
     while (n < st->pop_size && st->size > st->num_evaluated + n) {
         int i1 = (int)(gsl_ran_beta(v->rng, 1, 2.5) * w), i2 = (int)(gsl_ran_beta(v->rng, 1, 2.5) * w);
         while (i2 == i1)
