@@ -230,6 +230,7 @@ static Suite *policy_kt_suite(void)
     Suite *su = suite_create("policy-kt");
     TCase *tc = tcase_create("core");
     tcase_add_checked_fixture(tc, setup, tt_tmpdir_remove);
+    tcase_set_timeout(tc, 120); /* the methodology's bootstrap, under valgrind */
     tcase_add_test(tc, test_policy_kt_source_time_is_the_truth);
     tcase_add_test(tc, test_policy_kt_source_metric_higher_is_better);
     tcase_add_test(tc, test_policy_kt_max_fevals_ends_the_run);
