@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_POLICIES 16
+#define MAX_POLICIES 40
 
 /* ---- the command line ------------------------------------------------------------------------------------ */
 
@@ -31,6 +31,8 @@
 static const char *const stop_names[] = {"none", "early", "statistical"};
 /* --score's names: 0 the methodology's score (atm), 1 the earlier area ratio. */
 static const char *const score_names[] = {"atm", "area"};
+/* --costs' names: 0 auto (source on an imported trace, else replay), 1 replay, 2 source. */
+static const char *const costs_names[] = {"auto", "replay", "source"};
 
 struct policies_opts {
     struct pol_settings s;
@@ -38,6 +40,9 @@ struct policies_opts {
     int threads, stop, no_figures, force, quiet, score_kind, atm_curves; /* score_kind: index in score_names */
     int failed_cost; /* index in sim_failed_cost_names = enum sim_failed_cost */
     int compile, compile_model; /* indices in sim_compile_names, sim_compile_model_names */
+    int costs;       /* index in costs_names */
+    const char *strategy_options; /* --strategy-options as given */
+    char opt_buf[1200];           /* what the policies read: it, and max_fevals=N from --max-fevals */
 };
 
 #define PO(f) offsetof(struct policies_opts, f)
@@ -73,6 +78,21 @@ static const struct tc_optdecl policies_opts[] = {
              "every configuration it is given; no compile time recorded: the input's median), nothing is known "
              "invalid beforehand; none: an out-of-resources configuration is known invalid from its parameters "
              "(restrictions) and costs nothing, a failed launch its wall time"},
+    {.name = "costs", .arg = TC_ARG_NAME, .field = PO(costs), .names = costs_names, .n_names = 3, .metavar = "M",
+     .def = "auto",
+     .help = "replay: tunecost's replay (compile, warm-up, each execution up to --rep-ms, overhead); source: what an "
+             "imported trace's source recorded, as Kernel Tuner's simulation mode charges it (a first visit its "
+             "compile + verification + benchmark time, a revisit nothing; --rep-ms, --compile-factor and "
+             "--failed-cost then change nothing); auto: source on an imported trace (kerneltuner, t4), else replay"},
+    {.name = "max-fevals", .arg = TC_ARG_INT, .field = PO(s.max_configs), .min = 0, .max = INT_MAX, .metavar = "N",
+     .def = "0", .help = "a run ends once N distinct configurations are evaluated (Kernel Tuner's max_fevals); 0: no "
+                         "limit but the budget"},
+    {.name = "strategy-options", .arg = TC_ARG_STRING, .field = PO(strategy_options), .metavar = "LIST",
+     .def_doc = "each policy's own defaults",
+     .help = "NAME=VALUE,... for Kernel Tuner's strategies, with Kernel Tuner's names: random_sample fraction; "
+             "genetic_algorithm popsize, maxiter, mutation_chance; simulated_annealing T, T_min, alpha, maxiter; "
+             "greedy_ils random_walk, no_improvement; firefly_algorithm popsize, maxiter, B0, gamma, alpha; "
+             "max_fevals for all (as --max-fevals); a name no chosen policy reads is refused"},
     TC_OPT_RUNS(struct policies_opts, s.runs, "30", "tuning runs per input and policy"),
     TC_OPT_SEED(struct policies_opts, s.seed, "0", "random seed; the same seed gives the same bytes for any --threads"),
     TC_OPT_THREADS(struct policies_opts, threads, "0",
@@ -102,13 +122,27 @@ static const struct tc_optdecl policies_opts[] = {
 };
 #undef PO
 
+/* The i-th policy of both registries (policy_registry, then policy_kt_registry), or NULL past the end. */
+static const struct policy_ops *policy_nth(int i)
+{
+    int n = 0;
+    while (policy_registry[n] != NULL)
+        n++;
+    if (i < n)
+        return policy_registry[i];
+    for (int k = 0; k <= i - n; k++)
+        if (policy_kt_registry[k] == NULL)
+            return NULL;
+    return policy_kt_registry[i - n];
+}
+
 static int policies_topic(int i, const char **name, const char **summary)
 {
-    for (int k = 0; k <= i; k++)
-        if (policy_registry[k] == NULL)
-            return 0;
-    *name = policy_registry[i]->name;
-    *summary = policy_registry[i]->summary;
+    const struct policy_ops *p = policy_nth(i);
+    if (p == NULL)
+        return 0;
+    *name = p->name;
+    *summary = p->summary;
     return 1;
 }
 
@@ -235,13 +269,14 @@ static int write_outputs(const char *dir, struct pol_curve *c, int n, const stru
     if ((fp = tc_atomic_open(&a, path)) == NULL)
         return -1;
     fprintf(fp, "# tunecost policies: %s (%s)%s%s; budget %g s, rep %g ms, compile %s x%d (compile model %s), "
-                "stop rule %s, %d runs, seed %llu, failed cost %s, truth %s\n",
+                "stop rule %s, %d runs, seed %llu, failed cost %s, truth %s%s\n",
             trace_path(t), trace_get_meta(t)->device_name, prior_path != NULL ? "; transfer from " : "",
             prior_path != NULL ? prior_path : "", s->budget_s, s->rep_ms, sim_compile_name(s->compile),
             s->compile == SIM_COMPILE_SEQUENTIAL ? 1 : s->compile_jobs, sim_compile_model_name(s->compile_model),
             stop_name[s->stop_rule], s->runs, (unsigned long long)s->seed,
             s->failed_cost == SIM_FAILED_TRITON ? "triton (failed configurations compile)" : "none",
-            sim_estimator_name(s->truth));
+            s->source_costs ? "the source's objective" : sim_estimator_name(s->truth),
+            s->source_costs ? ", costs source (as recorded)" : "");
     pol_write_curves(fp, c, n);
     if (tc_atomic_commit(&a) != 0 || write_scores(dir, c, n, atm) != 0)
         return -1;
@@ -285,9 +320,9 @@ static int policy_list(const char *list, const struct policy_ops **ops, int have
     char buf[1024], *save = NULL;
     int n_ops = 0;
     if (strcmp(list, "all") == 0) {
-        for (int i = 0; policy_registry[i] != NULL && n_ops < MAX_POLICIES; i++)
-            if (have_prior || !policy_registry[i]->needs_prior)
-                ops[n_ops++] = policy_registry[i];
+        for (int i = 0; policy_nth(i) != NULL && n_ops < MAX_POLICIES; i++)
+            if (have_prior || !policy_nth(i)->needs_prior)
+                ops[n_ops++] = policy_nth(i);
         return n_ops;
     }
     snprintf(buf, sizeof buf, "%s", list);
@@ -295,8 +330,8 @@ static int policy_list(const char *list, const struct policy_ops **ops, int have
         const struct policy_ops *p = policy_find(tok);
         if (p == NULL) {
             fprintf(stderr, "tunecost policies: --policies: unknown policy '%s'; one of:", tok);
-            for (int i = 0; policy_registry[i] != NULL; i++)
-                fprintf(stderr, " %s", policy_registry[i]->name);
+            for (int i = 0; policy_nth(i) != NULL; i++)
+                fprintf(stderr, " %s", policy_nth(i)->name);
             fprintf(stderr, "\n");
             return -1;
         }
@@ -384,6 +419,31 @@ static void policies_warn(int n_inputs, int runs, const struct policy_ops *const
     }
 }
 
+/* --strategy-options checked against the chosen policies, and joined with --max-fevals (either sets both):
+ * o->s.strategy_options and o->s.max_configs. 0, or -1 after a message. */
+static int policies_strategy_options(struct policies_opts *o, const struct policy_ops **ops, int n_ops)
+{
+    const char *given = o->strategy_options != NULL ? o->strategy_options : "";
+    if (pol_options_check(given, ops, n_ops) != 0) {
+        fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
+        return -1;
+    }
+    if (strlen(given) > 1000) {
+        fprintf(stderr, "tunecost policies: --strategy-options: at most 1000 characters\n");
+        return -1;
+    }
+    struct pol_view probe = {.options = given};
+    double mf = pol_option(&probe, "max_fevals", 0);
+    if (o->s.max_configs == 0 && mf >= 1 && mf <= INT_MAX)
+        o->s.max_configs = (int)mf;
+    if (o->s.max_configs > 0)
+        snprintf(o->opt_buf, sizeof o->opt_buf, "%s%smax_fevals=%d", given, given[0] ? "," : "", o->s.max_configs);
+    else
+        snprintf(o->opt_buf, sizeof o->opt_buf, "%s", given);
+    o->s.strategy_options = o->opt_buf;
+    return 0;
+}
+
 /* Checks the options together and opens the output directory: 0, or 2 after a message. */
 static int policies_begin(struct policies_opts *o, const char *path, const struct policy_ops **ops, int *n_ops,
                           struct tc_outdir *od)
@@ -398,6 +458,8 @@ static int policies_begin(struct policies_opts *o, const char *path, const struc
     if (o->score_kind == 1)
         o->s.atm_points = 0; /* --score area: the methodology's score is not computed */
     if ((*n_ops = policy_list(o->list, ops, o->prior != NULL)) < 0)
+        return 2;
+    if (policies_strategy_options(o, ops, *n_ops) != 0)
         return 2;
     if (tc_output_check("-o", o->out, 1, inputs, o->prior != NULL ? 2 : 1) != 0 ||
         tc_outdir_replaceable(o->out, "policies (curves.tsv, scores.tsv, atm*.tsv, policies.png|svg)", NULL,
@@ -464,6 +526,28 @@ static void print_written(const char *dir, double secs)
     fprintf(stderr, "tunecost policies: wrote %d files in %s: %s (%.2f s)\n", shown, dir, list, secs);
 }
 
+/* The lines on stderr that say what is replayed and how it is charged. */
+static void print_banner(const struct policies_opts *o, const char *path, const struct trace *t,
+                         const struct pol_data *d, const struct trace *other, int n_ops)
+{
+    fprintf(stderr, "tunecost policies: %s (%s: %d inputs x %d configurations), %d policies x %d runs, budget %g "
+            "s, rep %g ms, failed cost %s\n", path, trace_get_meta(t)->device_name, pol_data_n_inputs(d),
+            trace_n_configs(t), n_ops, o->s.runs, o->s.budget_s, o->s.rep_ms,
+            o->s.failed_cost == SIM_FAILED_TRITON ? "triton" : "none");
+    if (o->s.source_costs)
+        fprintf(stderr, "tunecost policies: costs as the source recorded them (Kernel Tuner's simulation mode): "
+                        "a first visit is charged its compile + verification + benchmark time, a revisit "
+                        "nothing; the %s ranks and scores%s\n",
+                pol_trace_imported(t) ? "source's objective" : "median of the timed executions",
+                o->costs == 0 ? " (--costs replay: tunecost's replay)" : "");
+    else if (pol_trace_imported(t))
+        fprintf(stderr, "tunecost policies: costs replayed from the recorded executions (--costs replay); the "
+                        "source's objective ranks and scores\n");
+    if (other != NULL)
+        fprintf(stderr, "tunecost policies: transfer's prior: %s (%s: %d inputs x %d configurations)\n", o->prior,
+                trace_get_meta(other)->device_name, trace_n_inputs(other), trace_n_configs(other));
+}
+
 int cmd_policies(int argc, char **argv)
 {
     struct policies_opts o = {0};
@@ -503,7 +587,10 @@ int cmd_policies(int argc, char **argv)
         rc = tc_err_exit_code();
         goto out;
     }
-    if (!o.quiet)
+    o.s.source_costs = o.costs == 2 || (o.costs == 0 && pol_trace_imported(t));
+    if (o.s.source_costs)
+        o.s.failed_cost = SIM_FAILED_TRITON; /* nothing known invalid: a cache's failures are visited and paid */
+    if (!o.quiet && !o.s.source_costs) /* imputation notes concern tunecost's replay, not recorded costs */
         policies_notes(t, &o.s);
     if (o.prior != NULL && ((other = trace_open(o.prior)) == NULL || pol_data_set_prior(d, t, other) != 0)) {
         fprintf(stderr, "tunecost policies: --transfer-from: %s\n", tc_errmsg());
@@ -515,15 +602,8 @@ int cmd_policies(int argc, char **argv)
         goto out;
     }
     pol_grid(o.s.budget_s * 1e-4 > 1e-3 ? o.s.budget_s * 1e-4 : 1e-3, o.s.budget_s, o.s.n_grid, grid);
-    if (!o.quiet) {
-        fprintf(stderr, "tunecost policies: %s (%s: %d inputs x %d configurations), %d policies x %d runs, budget %g "
-                "s, rep %g ms, failed cost %s\n", path, trace_get_meta(t)->device_name, pol_data_n_inputs(d),
-                trace_n_configs(t), n_ops, o.s.runs, o.s.budget_s, o.s.rep_ms,
-                o.s.failed_cost == SIM_FAILED_TRITON ? "triton" : "none");
-        if (other != NULL)
-            fprintf(stderr, "tunecost policies: transfer's prior: %s (%s: %d inputs x %d configurations)\n", o.prior,
-                    trace_get_meta(other)->device_name, trace_n_inputs(other), trace_n_configs(other));
-    }
+    if (!o.quiet)
+        print_banner(&o, path, t, d, other, n_ops);
     t0 = tc_now_s();
     if ((n_done = policies_run(&o, d, ops, n_ops, grid, curves, &rc)) < 0) {
         n_done = -1 - n_done;

@@ -326,6 +326,7 @@ static int data_input(struct pol_data *d, const struct trace *t, int i, struct s
     }
     if (charges(in, base, nc) != 0)
         return tc_seterr("policies: out of memory");
+    d->source = pol_source_input(in, t, i, d->sel, nc);
     return 0;
 }
 

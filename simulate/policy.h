@@ -60,6 +60,7 @@ struct pol_view {
     double time_s;                  /* tuning time spent so far */
     double rep_ms;                  /* the repetition time per configuration the user set (--rep-ms) */
     gsl_rng *rng;                   /* the only source of randomness a policy may use */
+    const char *options;            /* --strategy-options "name=value,...", or NULL (pol_option) */
 };
 
 /* What a parameter is, as far as its name and values tell (pol_view.param_kind): a block (tile) size (BLOCK_M,
@@ -83,6 +84,14 @@ struct policy_ops {
     void (*stop)(void *st);
     int needs_prior;        /* 1: runs only with a prior (pol_view.prior_ms), see pol_data_set_prior */
 };
+
+/* Option `name` of v->options ("name=value,..."; the last one given counts) as a number, or def when it is not
+ * given. pol_options_check: 0 when every name in `options` is read by some policy of ops[0 .. n) (max_fevals by
+ * all) and every value is a number; else -1 (tc_errmsg names the option and what was expected).
+ * pol_policy_options: the option names policy `name` reads, comma-separated, or NULL (policy_kt_common.c). */
+double pol_option(const struct pol_view *v, const char *name, double def);
+int pol_options_check(const char *options, const struct policy_ops *const *ops, int n);
+const char *pol_policy_options(const char *name);
 
 /* Helpers for policies. pol_pick_unmarked: the configuration at a uniformly random position among those with
  * marked[k] == 0 (n_unmarked of them), one draw from v->rng; -1 (and no draw) when n_unmarked is 0.
@@ -116,8 +125,11 @@ int pol_closest(const struct pol_view *v, const int *vidx);
 int pol_cost(const struct pol_view *v, int c, double *cost);
 double pol_rep_once(void *st, const struct pol_view *v, int c);
 
-/* The registry: every built-in policy, NULL-terminated. */
+/* The registry: every built-in policy, NULL-terminated. policy_kt_registry: Kernel Tuner 1.5's strategies under
+ * its names (policy_kt_*.c), NULL-terminated; `policies` offers both, the report's studies the first. policy_find
+ * searches both. */
 extern const struct policy_ops *const policy_registry[];
+extern const struct policy_ops *const policy_kt_registry[];
 const struct policy_ops *policy_find(const char *name);
 
 /* Stopping rules that combine with any policy (engine side). */
@@ -143,7 +155,12 @@ struct pol_settings {
     int n_grid;               /* points of the common time grid [60] */
     int threads;              /* worker threads over inputs, 1..64; the result does not depend on it [1] */
     int max_configs;          /* a run ends when the policy asks for a configuration beyond this many distinct
-                               * ones (simulate's N_CONFIG); 0: no limit [0] */
+                               * ones (simulate's N_CONFIG; Kernel Tuner's max_fevals); 0: no limit [0] */
+    const char *strategy_options; /* --strategy-options, handed to the policies (pol_view.options) [NULL] */
+    int source_costs;         /* 1: charge what an imported trace's source recorded, as Kernel Tuner's simulation
+                               * mode does: a first visit costs its compile + verification + benchmark time, a
+                               * revisit nothing, and the measurement the policy sees is the source's objective
+                               * (policy_source.c; rep_ms, compile_jobs and failed_cost then charge nothing) [0] */
     /* simulate's costs (sim_cost.h) in place of the engine's own, so that the random policy reproduces
      * `tunecost simulate` exactly (tests/test-policy.c shows it) [0: off]. With sim_costs = 1 a configuration is
      * benchmarked once, at its first step: the executions the paper's rule takes for rep_ms (integer ms, as
@@ -178,6 +195,9 @@ struct pol_settings {
 };
 
 void pol_settings_default(struct pol_settings *s);
+/* 1 when t was imported from another tuner's records (protocol kerneltuner or t4): its own objective is the truth
+ * and the costs it recorded can be charged (pol_settings.source_costs). */
+int pol_trace_imported(const struct trace *t);
 
 /* The tables the engine replays: one per input, built from a trace (current runs only). */
 struct pol_data;

@@ -28,6 +28,8 @@
  * docs/simulation.md; tests compare it with the random policy's replay. */
 double pol_visit_cost_ms(const struct pcfg *c, const struct pol_settings *s)
 {
+    if (s->source_costs)
+        return c->src_cost_ms; /* what an imported trace's source recorded (policy_source.c) */
     double cost = pol_visit_compile_ms(c, s);
     if (c->status != TRACE_OK)
         return cost + pol_visit_fail_ms(c, s);
@@ -154,7 +156,8 @@ void pol_baseline_cached(const struct pol_data *d, const struct pol_settings *s,
     }
     pthread_mutex_lock(&bc->mu);
     if (bc->out == NULL || bc->n != n || bc->rep_ms != s->rep_ms || bc->compile_jobs != pol_cost_key(s) ||
-        bc->failed_cost != (int)s->failed_cost || memcmp(bc->grid_s, grid_s, (size_t)n * sizeof *grid_s) != 0) {
+        bc->failed_cost != (int)s->failed_cost + 2 * s->source_costs ||
+        memcmp(bc->grid_s, grid_s, (size_t)n * sizeof *grid_s) != 0) {
         double *g = malloc((size_t)n * sizeof *g), *o = malloc((size_t)n * sizeof *o);
         if (g == NULL || o == NULL) {
             free(g);
@@ -172,7 +175,7 @@ void pol_baseline_cached(const struct pol_data *d, const struct pol_settings *s,
         bc->n = n;
         bc->rep_ms = s->rep_ms;
         bc->compile_jobs = pol_cost_key(s);
-        bc->failed_cost = (int)s->failed_cost;
+        bc->failed_cost = (int)s->failed_cost + 2 * s->source_costs; /* the cost model the baseline charged */
     }
     memcpy(out, bc->out, (size_t)n * sizeof *out);
     pthread_mutex_unlock(&bc->mu);

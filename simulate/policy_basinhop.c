@@ -102,6 +102,6 @@ static int bh_next(void *p, const struct pol_view *v)
 }
 
 const struct policy_ops policy_basinhopping = {
-    "basinhopping", "Kernel Tuner's basin hopping: one-step descents, random hops, T = 1 ms, 100 hops",
+    "basinhopping-grid", "basin hopping with one-step grid descents (not SciPy's L-BFGS-B), T = 1 ms, 100 hops",
     "Wales & Doye 1997; Kernel Tuner 1.5 basinhopping", bh_start, bh_next, pol_rep_once, NULL, bh_stop, 0,
 };

@@ -292,6 +292,7 @@ static void bo_stop(void *p)
 }
 
 const struct policy_ops policy_bo = {
-    "bo", "Bayesian optimisation: Gaussian process on log time, expected improvement, <= 16 points, <= 64 candidates",
+    "bo-ei",
+    "Bayesian optimisation: Gaussian process on log time, expected improvement, <= 16 points, <= 64 candidates",
     "Jones, Schonlau & Welch, J. Global Optim. 1998", bo_start, bo_next, bo_rep, NULL, bo_stop, 0,
 };

@@ -10,7 +10,13 @@
  * Selection: a trial at most as costly as its target replaces it unless it is in the population already; the best
  * is updated on a strictly lower cost. Done after as many generations as configurations. Each configuration is
  * benchmarked once, for --rep-ms. Hyperparameters (Kernel Tuner's defaults): popsize 16 per parameter, F 0.7,
- * CR 0.6, best1bin. (Kernel Tuner draws its first population by Latin hypercube sampling; here uniformly.)
+ * CR 0.6, best1bin. Populations (the first and the regenerated ones) are Kernel Tuner's Latin hypercube sample
+ * (Searchspace.get_LHS_sample, SciPy's scrambled LatinHypercube over the value indices): per parameter a random
+ * permutation of n strata, value index floor((stratum + U) / n x values); a point that is no configuration becomes
+ * the first configuration (trace order) at the least sum of index differences; duplicates are dropped and the
+ * sample filled up with random configurations; the members in ascending configuration order (Python's set order
+ * of small integers; for larger indices Kernel Tuner's order differs). A population of at least the space's size
+ * is drawn uniformly (Kernel Tuner would halve it, or fail on np.shuffle).
  * Reference: Storn & Price, J. Global Optim. 11 (1997); Kernel Tuner 1.5 diff_evo. */
 #include "policy_climb.h"
 
@@ -31,6 +37,7 @@ struct st_de {
     int best;               /* configuration */
     double best_cost;
     int *vbuf, *donor, *take, *mark;
+    int *lhs;               /* n x np: the Latin hypercube's value indices */
 };
 
 static void de_stop(void *p)
@@ -44,6 +51,7 @@ static void de_stop(void *p)
     free(st->donor);
     free(st->take);
     free(st->mark);
+    free(st->lhs);
     free(st);
 }
 
@@ -59,6 +67,75 @@ static void random_population(struct st_de *st, const struct pol_view *v, int *o
     }
     for (int j = 0; j < st->n; j++)
         st->mark[out[j]] = 0;
+}
+
+/* The first configuration (trace order) at the least sum of |value index differences| from vidx. */
+static int closest_first(const struct pol_view *v, const int *vidx)
+{
+    long best_d = -1;
+    int best = -1;
+    for (int k = 0; k < v->n_configs; k++) {
+        long d = 0;
+        if (v->cfg[k].known_invalid)
+            continue;
+        for (int p = 0; p < v->n_params; p++) {
+            int x = pol_vidx(v, k, p) - vidx[p];
+            d += x < 0 ? -x : x;
+        }
+        if (best < 0 || d < best_d) {
+            best_d = d;
+            best = k;
+        }
+    }
+    return best;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Kernel Tuner's Latin hypercube population of st->n (the file's comment) into out; uniform when st->n is at least
+ * the space. */
+static void lhs_population(struct st_de *st, const struct pol_view *v, int *out)
+{
+    int n = st->n, m = 0;
+    if (n >= v->n_configs) {
+        random_population(st, v, out);
+        return;
+    }
+    for (int p = 0; p < st->np; p++) { /* strata per parameter: out[] holds one permutation at a time */
+        for (int j = 0; j < n; j++)
+            out[j] = j;
+        for (int j = n - 1; j > 0; j--) {
+            int q = (int)gsl_rng_uniform_int(v->rng, (unsigned long)j + 1), x = out[j];
+            out[j] = out[q];
+            out[q] = x;
+        }
+        for (int j = 0; j < n; j++) {
+            double u = (out[j] + gsl_rng_uniform(v->rng)) / n;
+            int x = (int)(u * v->n_values[p]);
+            st->lhs[(size_t)j * (size_t)st->np + (size_t)p] = x < v->n_values[p] ? x : v->n_values[p] - 1;
+        }
+    }
+    for (int j = 0; j < n; j++) {
+        const int *pt = &st->lhs[(size_t)j * (size_t)st->np];
+        int c = pol_config_at(v, pt);
+        c = c >= 0 ? c : closest_first(v, pt);
+        if (c >= 0 && !st->mark[c]) {
+            st->mark[c] = 1;
+            out[m++] = c;
+        }
+    }
+    for (int left = v->n_configs - m; m < n && left > 0; left--) { /* fill up with random configurations */
+        int c = pol_pick_unmarked(v, st->mark, left);
+        st->mark[c] = 1;
+        out[m++] = c;
+    }
+    for (int j = 0; j < m; j++)
+        st->mark[out[j]] = 0;
+    qsort(out, (size_t)m, sizeof *out, cmp_int);
 }
 
 static void *de_start(const struct pol_view *v)
@@ -77,13 +154,14 @@ static void *de_start(const struct pol_view *v)
     st->donor = malloc(((size_t)st->np + 1) * sizeof *st->donor);
     st->take = malloc(((size_t)st->np + 1) * sizeof *st->take);
     st->mark = calloc((size_t)v->n_configs + 1, sizeof *st->mark);
-    if (st->pop == NULL || st->trial == NULL || st->pop_cost == NULL || st->vbuf == NULL || st->donor == NULL ||
+    st->lhs = malloc(((size_t)st->n * (size_t)st->np + 1) * sizeof *st->lhs);
+    if (st->lhs == NULL || st->pop == NULL || st->trial == NULL || st->pop_cost == NULL || st->vbuf == NULL || st->donor == NULL ||
         st->take == NULL || st->mark == NULL ||
         pol_asked_init(&st->a, v) != 0) {
         de_stop(st);
         return NULL;
     }
-    random_population(st, v, st->pop);
+    lhs_population(st, v, st->pop);
     st->pop[0] = (int)gsl_rng_uniform_int(v->rng, (unsigned long)v->n_configs);
     st->best = -1;
     return st;
@@ -129,7 +207,7 @@ static int make_trial(struct st_de *st, const struct pol_view *v, int i)
 static void new_trials(struct st_de *st, const struct pol_view *v)
 {
     if (st->stabilized > 2) {
-        random_population(st, v, st->trial);
+        lhs_population(st, v, st->trial);
         return;
     }
     for (int i = 0, n = 0, stuck = 0; n < st->n;) {

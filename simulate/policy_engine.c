@@ -275,6 +275,39 @@ static int bench_step_sim(const struct pinput *in, const struct pol_settings *s,
 static double pol_incumbent_speedup(const struct pinput *in, const struct pol_settings *s, int k)
 {
     return k < 0 ? 0 : pol_opt_ms(in, s) / pol_truth_ms(&in->c[k], s);
+/* A step under pol_settings.source_costs (Kernel Tuner's simulation mode on an imported trace): the first visit of k
+ * costs what the source recorded for it (compile + verification + benchmark, src_cost_ms) and measures the source's
+ * objective (true_ms); a revisit is served from the cache and costs nothing. Returns 1 when the budget ended the run
+ * (the visit that would pass it is not charged), else 0. */
+static int bench_step_source(const struct pinput *in, const struct pol_settings *s, struct run_state *rs, int k,
+                             double *time_s)
+{
+    const struct pcfg *c = &in->c[k];
+    double now = *time_s * 1e3 + c->src_cost_ms;
+    if (rs->visited[k])
+        return 0;
+    if (now > s->budget_s * 1e3)
+        return 1;
+    rs->visited[k] = 1;
+    rs->n_visited++;
+    if (c->status != TRACE_OK) {
+        rs->failed[k] = 1;
+    } else {
+        rs->n_exec[k] = 1;
+        rs->sum_ms[k] = rs->est_ms[k] = c->true_ms;
+        rs->best_single_ms = c->true_ms < rs->best_single_ms ? c->true_ms : rs->best_single_ms;
+    }
+    *time_s = now * 1e-3;
+    return 0;
+}
+
+/* One step of k under the settings' cost model: 1 when the budget ended the run, else 0. */
+static int step_cost(const struct pinput *in, const struct pol_settings *s, struct run_state *rs, int k, double rep,
+                     double *time_s)
+{
+    if (s->source_costs)
+        return bench_step_source(in, s, rs, k, time_s);
+    return s->sim_costs ? bench_step_sim(in, s, rs, k, rep, time_s) : bench_step(in, s, rs, k, rep, time_s);
 }
 
 /* One run of policy ops on input in; the step log receives (time, true speedup of the incumbent). */
@@ -329,6 +362,7 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
     v.best = -1;
     v.rep_ms = s->rep_ms;
     v.rng = rng;
+    v.options = s->strategy_options;
     *budget_stop = 0;
     if ((st = ops->start(&v)) == NULL) {
         tc_seterr("policies: %s: out of memory", ops->name);
@@ -348,7 +382,7 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
         double rep = ops->rep_ms(st, &v, k);
         int was_visited = rs.visited[k];
         rep = isfinite(rep) && rep > 0 ? rep : 0;
-        if (s->sim_costs ? bench_step_sim(in, s, &rs, k, rep, &v.time_s) : bench_step(in, s, &rs, k, rep, &v.time_s)) {
+        if (step_cost(in, s, &rs, k, rep, &v.time_s)) {
             *budget_stop = 1;
             break;
         }
@@ -526,7 +560,8 @@ static void *pol_worker(void *arg)
 static int frames_match(const struct pol_bcache *bc, const struct pol_data *d, const struct pol_settings *s)
 {
     return bc->frames != NULL && bc->n_frames == d->n_in && bc->f_rep_ms == s->rep_ms &&
-           bc->f_jobs == pol_cost_key(s) && bc->f_failed == (int)s->failed_cost && bc->f_points == s->atm_points &&
+           bc->f_jobs == pol_cost_key(s) && bc->f_failed == (int)s->failed_cost + 2 * s->source_costs &&
+           bc->f_points == s->atm_points &&
            bc->f_cutoff == s->atm_cutoff && bc->f_budget_s == s->budget_s && bc->f_seed == s->seed;
 }
 
@@ -567,7 +602,7 @@ static void frames_to_cache(const struct pol_data *d, const struct pol_settings 
         bc->n_frames = d->n_in;
         bc->f_rep_ms = s->rep_ms;
         bc->f_jobs = pol_cost_key(s);
-        bc->f_failed = (int)s->failed_cost;
+        bc->f_failed = (int)s->failed_cost + 2 * s->source_costs;
         bc->f_points = s->atm_points;
         bc->f_cutoff = s->atm_cutoff;
         bc->f_budget_s = s->budget_s;

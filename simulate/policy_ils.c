@@ -92,7 +92,7 @@ static int ils_next(void *p, const struct pol_view *v)
 }
 
 const struct policy_ops policy_greedy_ils = {
-    "greedy_ils", "Kernel Tuner's greedy iterated local search: greedy climbs, random-walk kicks",
+    "ils-restart", "tunecost's greedy iterated local search after Kernel Tuner's greedy_ils: greedy climbs, kicks",
     "Kernel Tuner 1.5 greedy_ils (Schoonhoven et al., IEEE TEVC 2022)", ils_start, ils_next, pol_rep_once, NULL,
     ils_stop, 0,
 };

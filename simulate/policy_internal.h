@@ -18,6 +18,8 @@ struct pcfg {
     double gap_ms;       /* per-execution overhead: (wall_ms - all executions) / executions, >= 0 */
     double ovh_ms;       /* wall_ms - timed executions, >= 0 (the paper's whole overhead) */
     double fail_ms;      /* what a failed launch or a wrong result costs beyond compiling: its wall_ms */
+    double src_cost_ms;  /* imported traces: what the source recorded for one visit, charged under source_costs:
+                          * compile + verification + benchmark time (policy_source.c); 0 for collected traces */
     const uint64_t *x;   /* timed executions (ns), in the trace's memory */
     int n;
     double true_ms;      /* median of the timed executions */
@@ -38,6 +40,13 @@ double pol_visit_compile_ms(const struct pcfg *c, const struct pol_settings *s);
 double pol_visit_fail_ms(const struct pcfg *c, const struct pol_settings *s);
 /* The compile workers of s's parallel models: compile_factor with sim_costs, else compile_jobs (at least 1). */
 int pol_compile_factor(const struct pol_settings *s);
+
+/* Imported traces (Kernel Tuner caches, T4 files): input `input`'s configurations in[0 .. nc) (trace indices sel[k],
+ * or k when sel is NULL) take the source's objective as their true time (the cache's `time`; for another objective
+ * its value, or 1000 / value when higher is better, so that opt / true is the speedup either way) and the costs it
+ * recorded (src_cost_ms); opt_ms follows. Returns 1 when t is imported (and in was filled), else 0. */
+struct pinput;
+int pol_source_input(struct pinput *in, const struct trace *t, int input, const int *sel, int nc);
 
 struct pinput {
     int n_cfg, n_valid;
@@ -81,6 +90,7 @@ struct pol_data {
                           * indices, parameter 0 fastest), -1 where the space has none; NULL when the grid is too
                           * large to tabulate (pol_config_at then searches) */
     struct pol_bcache *bcache; /* the last baseline computed (pol_baseline_cached), shared by every policy */
+    int source;          /* 1: an imported trace, whose own objective is each configuration's true_ms (policy_source.c) */
 };
 
 /* The analytic baseline of the last (rep_ms, compile_jobs, failed_cost, grid) asked for: every policy of an

@@ -59,6 +59,6 @@ static int mls_next(void *p, const struct pol_view *v)
 }
 
 const struct policy_ops policy_mls = {
-    "mls", "Kernel Tuner's multi-start local search: Hamming steepest descent, random restarts",
+    "mls-hamming", "tunecost's repair of Kernel Tuner's mls: steepest descent on true Hamming neighbours, restarts",
     "Kernel Tuner 1.5 mls (Schoonhoven et al., IEEE TEVC 2022)", mls_start, mls_next, pol_rep_once, NULL, mls_stop, 0,
 };

@@ -20,5 +20,8 @@ const struct policy_ops *policy_find(const char *name)
     for (int i = 0; policy_registry[i] != NULL; i++)
         if (strcmp(policy_registry[i]->name, name) == 0)
             return policy_registry[i];
+    for (int i = 0; policy_kt_registry[i] != NULL; i++)
+        if (strcmp(policy_kt_registry[i]->name, name) == 0)
+            return policy_kt_registry[i];
     return NULL;
 }

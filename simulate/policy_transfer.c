@@ -78,7 +78,7 @@ static int transfer_next(void *p, const struct pol_view *v)
 }
 
 const struct policy_ops policy_transfer = {
-    "transfer", "another GPU's ranking as the starts of mls's local search (--transfer-from)",
+    "transfer", "another GPU's ranking as the starts of mls-hamming's local search (--transfer-from)",
     "warm start from another GPU; Kernel Tuner 1.5 mls", transfer_start, transfer_next, pol_rep_once, NULL,
     transfer_stop, 1,
 };

@@ -51,14 +51,14 @@ got=$("$PY" "$HERE/../docs/kt-simulate.py" cache.json brute_force)
 # tunecost's policies on the imported cache, every timed execution taken (Kernel Tuner charges benchmark_time whole),
 # a configuration refused before compiling charged nothing, as Kernel Tuner charges it (--failed-cost none)
 T import kerneltuner cache.json -o cache.h5 -q >/dev/null || fail "import of the exported cache"
-have=$(T policies --help | awk '/^Policies/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z_]+ / { print $1 }' |
+have=$(T policies --help | awk '/^Policies/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z_-]+ / { print $1 }' |
     tr '\n' ' ')
 case " $have " in *" random "*) ;; *) fail "policies --help lists no policies: '$have'" ;; esac
 list=random
-for p in genetic anneal mls diff_evo; do case " $have " in *" $p "*) list="$list,$p" ;; esac; done
+for p in genetic anneal mls-hamming diff_evo; do case " $have " in *" $p "*) list="$list,$p" ;; esac; done
 T policies cache.h5 -p "$list" --rep-ms 100000 --failed-cost none -r 100 --seed 1 -o pol -q || fail "tunecost policies $list"
 "$PY" "$HERE/kt-peer.py" cache.json pol/curves.tsv "${KT_PEER_RUNS:-40}" peer.tsv random_sample=random \
-    genetic_algorithm=genetic simulated_annealing=anneal mls=mls diff_evo=diff_evo >peer.txt 2>&1
+    genetic_algorithm=genetic simulated_annealing=anneal mls=mls-hamming diff_evo=diff_evo >peer.txt 2>&1
 peer_rc=$?
 grep -v -i warn peer.txt
 [ "$peer_rc" = 0 ] && ok "random search: Kernel Tuner and tunecost agree within the CIs" ||
