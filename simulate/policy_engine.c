@@ -275,6 +275,8 @@ static int bench_step_sim(const struct pinput *in, const struct pol_settings *s,
 static double pol_incumbent_speedup(const struct pinput *in, const struct pol_settings *s, int k)
 {
     return k < 0 ? 0 : pol_opt_ms(in, s) / pol_truth_ms(&in->c[k], s);
+}
+
 /* A step under pol_settings.source_costs (Kernel Tuner's simulation mode on an imported trace): the first visit of k
  * costs what the source recorded for it (compile + verification + benchmark, src_cost_ms) and measures the source's
  * objective (true_ms); a revisit is served from the cache and costs nothing. Returns 1 when the budget ended the run
