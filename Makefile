@@ -55,7 +55,7 @@ build: configure
 # of the whole kernel space (suite `slow`, only where the CUDA toolkit is) runs last and streams its progress (a
 # line per tenth of the configurations and at least every 30 s, with an ETA), so the longest test is never silent.
 test: build
-	@rc=0; meson test -C $(BUILD) --print-errorlogs --no-suite slow || rc=$$?; \
+	@rc=0; meson test -C $(BUILD) --print-errorlogs --no-suite slow --no-suite peer || rc=$$?; \
 	  tests/suites.sh $(BUILD) --strict || rc=1; \
 	  if [ $$rc = 0 ] && meson test -C $(BUILD) --list 2>/dev/null | grep -q compile-all; then \
 	    meson test -C $(BUILD) --print-errorlogs --suite slow --verbose || rc=$$?; fi; \
