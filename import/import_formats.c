@@ -801,7 +801,7 @@ static int walk_entries(struct imp *im, struct json_tokener *tok, int si, entry_
 
 /* The file's own text (a key, a value) quoted in a message may hold a newline or other control character (json-c
  * accepts them raw in strings): the message stays one line, each such byte shown as '?'. */
-static int one_line(int rc)
+static int imp_one_line(int rc)
 {
     char msg[1024];
     int changed = 0, env = tc_err_is_env();
@@ -823,15 +823,15 @@ static int one_line(int rc)
 
 int imp_read_kt_header(struct json_tokener *tok, struct src *s)
 {
-    return one_line(read_kt_header(tok, s));
+    return imp_one_line(read_kt_header(tok, s));
 }
 
 int imp_read_t4_header(struct json_tokener *tok, struct src *s)
 {
-    return one_line(read_t4_header(tok, s));
+    return imp_one_line(read_t4_header(tok, s));
 }
 
 int imp_walk(struct imp *im, struct json_tokener *tok, int si, entry_fn fn, void *ctx)
 {
-    return one_line(walk_entries(im, tok, si, fn, ctx));
+    return imp_one_line(walk_entries(im, tok, si, fn, ctx));
 }

@@ -54,15 +54,8 @@ const char *pol_policy_options(const char *name)
     return NULL;
 }
 
-extern const struct policy_ops policy_kt_random_sample, policy_kt_brute_force, policy_kt_genetic_algorithm;
-extern const struct policy_ops policy_kt_simulated_annealing, policy_kt_mls, policy_kt_greedy_ils;
-extern const struct policy_ops policy_kt_firefly_algorithm;
-const struct policy_ops *const policy_kt_registry[] = {
-    &policy_kt_random_sample, &policy_kt_brute_force, &policy_kt_genetic_algorithm, &policy_kt_simulated_annealing,
-    &policy_kt_greedy_ils, &policy_kt_mls, &policy_kt_firefly_algorithm, NULL};
-
 /* 1 when `name` (nl bytes) is in the comma-separated list. */
-static int listed(const char *list, const char *name, size_t nl)
+static int kt_listed(const char *list, const char *name, size_t nl)
 {
     for (const char *p = list; p != NULL && *p != '\0';) {
         const char *end = strchr(p, ',');
@@ -87,7 +80,7 @@ int pol_options_check(const char *options, const struct policy_ops *const *ops, 
         int ok = strcmp(name, "max_fevals") == 0; /* every Kernel Tuner strategy accepts it (--max-fevals) */
         for (int i = 0; i < n && !ok; i++)
             ok = pol_policy_options(ops[i]->name) != NULL &&
-                 listed(pol_policy_options(ops[i]->name), name, strlen(name));
+                 kt_listed(pol_policy_options(ops[i]->name), name, strlen(name));
         if (!ok)
             return tc_seterr("--strategy-options: no policy asked for reads '%s' (see --help: each policy's options)",
                              name);
