@@ -342,7 +342,7 @@ int cost_print(FILE *fp, const struct cost_result *r)
     for (int m = 0; m < COST_N_MODELS; m++)
         fprintf(fp, "%-12s %10.3f [%8.3f, %8.3f] %10.3f %7.2fx%s\n", model_names[m], r->model_s[m], r->model_lo_s[m],
                 r->model_hi_s[m], r->model_s[m] - r->bench_ms / 1e3, r->model_s[0] / r->model_s[m],
-                m == COST_IDEAL ? "  (the paper's; an optimistic bound)" : "");
+                m == COST_IDEAL ? "  (the paper's; a bound on parallel, not on pipelined)" : "");
     fprintf(fp, "\nWhat it buys\n");
     if (isnan(r->best_tflops)) {
         fprintf(fp, "no configuration's performance is known (no FLOP count)\n");

@@ -93,6 +93,8 @@ int imp_map_file(struct src *s);
 void imp_skip_ws(const struct src *s, size_t *pos);
 /* Parse the one JSON value at *pos (advancing past it). Returns the value (the caller puts it), or NULL with
  * tc_errmsg set; *eof is set when the file ends inside the value. */
+/* 1 when the JSON value at pos is the literal null (json-c parses it to NULL). */
+int imp_is_null(const struct src *s, size_t pos);
 struct json_object *imp_parse_at(struct json_tokener *tok, const struct src *s, size_t *pos, const char *what,
                                  int *eof);
 /* Skip one JSON value without building it. Returns 0, or -1 when the file ends first. */

@@ -719,7 +719,10 @@ static struct json_object *kt_parse_entry(struct imp *im, struct json_tokener *t
                 continue;
             }
         }
-        if ((v = imp_parse_at(tok, s, &p, what, eof)) == NULL) {
+        if (imp_is_null(s, p)) { /* json-c parses JSON null to NULL, which imp_parse_at cannot return */
+            p += 4;
+            v = NULL;
+        } else if ((v = imp_parse_at(tok, s, &p, what, eof)) == NULL) {
             r = -1;
             break;
         }

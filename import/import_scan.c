@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,12 @@ void imp_skip_ws(const struct src *s, size_t *pos)
     while (*pos < s->len && (s->buf[*pos] == ' ' || s->buf[*pos] == '\t' || s->buf[*pos] == '\n' ||
                              s->buf[*pos] == '\r'))
         (*pos)++;
+}
+
+int imp_is_null(const struct src *s, size_t pos)
+{
+    return s->len - pos >= 4 && memcmp(s->buf + pos, "null", 4) == 0 &&
+           (s->len - pos == 4 || !isalnum((unsigned char)s->buf[pos + 4]));
 }
 
 /* Parse the one JSON value at *pos (advancing past it). Returns the value (the caller puts it), or NULL with
@@ -45,7 +52,9 @@ struct json_object *imp_parse_at(struct json_tokener *tok, const struct src *s, 
             *pos = s->len;
             return v;
         }
-        if (e == json_tokener_success) /* json-c gives up without an error of its own when malloc fails */
+        if (e == json_tokener_success && imp_is_null(s, *pos))
+            tc_seterr("%s: %s: null at byte %zu, where a value was expected", s->path, what, *pos);
+        else if (e == json_tokener_success) /* json-c gives up without an error of its own when malloc fails */
             tc_seterr_env("%s: %s: out of memory parsing the entry at byte %zu", s->path, what, *pos);
         else
             tc_seterr("%s: %s: malformed JSON at byte %zu (%s)", s->path, what,

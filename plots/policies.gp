@@ -14,10 +14,14 @@ set key outside right top vertical font f_key samplen 3 spacing 1.1 noopaque
 set logscale x
 eval xtics_125
 # x from where the first curve leaves zero (the curves' time grid up to there holds nothing) to the budget
-stats data using (column(3) > 0 ? column(2) : 1/0) nooutput
-x_lo = STATS_min
+# (every curve at zero, as on a tiny trace: from the grid's start)
 stats data using 2 nooutput
-set xrange [x_lo / 1.15 : STATS_max * 1.1]
+x_lo = STATS_min
+x_hi = STATS_max
+undefine STATS_*
+stats data using (column(3) > 0 ? column(2) : 1/0) nooutput
+if (exists("STATS_min")) { x_lo = STATS_min }
+set xrange [x_lo / 1.15 : x_hi * 1.1]
 set xlabel "Tuning time (s, log scale)"
 set ylabel "Speedup relative to optimal (mean)"
 set yrange [0:1.02]

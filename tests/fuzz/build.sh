@@ -29,7 +29,7 @@ rm -f "$probe" "$out/.probe"
 echo '#define TC_VERSION "fuzz"' >"$out/tc_version.h"
 
 util=("$root"/util/tc_err.c "$root"/util/tc_opt.c "$root"/util/tc_atomic.c "$root"/util/tc_json.c "$root"/util/tc_stats.c
-      "$root"/util/tc_threads.c)
+      "$root"/util/tc_threads.c "$root"/util/tc_paths.c "$root"/util/tc_manifest.c "$root"/util/tc_grow.c "$root"/util/tc_tsv.c)
 for h in "${harnesses[@]}"; do
     case $h in
     fuzz_opt)   "$CC" "${flags[@]}" "$here/fuzz_opt.c" "${util[@]}" -lm -o "$out/fuzz_opt" ;;
@@ -39,6 +39,7 @@ for h in "${harnesses[@]}"; do
     fuzz_spool) # shellcheck disable=SC2046
                 "$CC" "${flags[@]}" -I"$root/record" $(pkg-config --cflags hdf5) "$here/fuzz_spool.c" \
                     "$root"/record/spool_read.c "$root"/record/reconstruct.c "$root"/record/reconstruct_table.c \
+                    "$root"/record/reconstruct_split.c \
                     "${util[@]}" -lm -o "$out/fuzz_spool" ;;
     fuzz_import) # shellcheck disable=SC2046
                 "$CC" "${flags[@]}" -I"$root/import" $(pkg-config --cflags json-c hdf5) "$here/fuzz_import.c" \
