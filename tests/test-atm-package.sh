@@ -28,6 +28,6 @@ for i in 256x256x256 1024x1024x1024 4096x4096x4096; do
     t4s+=("t4-$i.json")
 done
 T import kerneltuner "${caches[@]}" -o three.h5 -q >/dev/null || { echo "FAIL import"; exit 1; }
-T policies three.h5 -p random,bo-ei,genetic -r 30 --seed 2 --rep-ms 100000 --failed-cost none --atm-curves -o pol -q ||
+T policies three.h5 -p random,bo-ei,genetic -r 30 --seed 2 --rep-ms 100000 --failed-cost none --costs replay --atm-curves -o pol -q ||
     { echo "FAIL policies"; exit 1; }
 "$PY" "$HERE/atm-package.py" pol "${t4s[@]}" 2> >(grep -v -i warn >&2)
