@@ -400,16 +400,18 @@ static void note_late_ranges(const struct pol_curve *c, double budget_s)
 }
 
 /* One warning line when the ranking rests on fewer than POL_FEW_INPUTS inputs or POL_FEW_RUNS runs (its CIs and
- * shares of first place then say little), and a note naming each policy left out for want of a prior. */
+ * shares of first place then say little), and, when no prior was given or found, a note naming each policy left out
+ * for want of one. */
 #define POL_FEW_INPUTS 8
 #define POL_FEW_RUNS 10
-static void policies_warn(int n_inputs, int runs, const struct policy_ops *const *ops, int n_ops, int quiet)
+static void policies_warn(int n_inputs, int runs, const struct policy_ops *const *ops, int n_ops, int quiet,
+                          int have_prior)
 {
     if (n_inputs < POL_FEW_INPUTS || runs < POL_FEW_RUNS)
         fprintf(stderr, "tunecost policies: warning: the ranking rests on %d input(s) x %d run(s) (fewer than %d "
                         "inputs or %d runs): its CIs and 'first' shares say little\n", n_inputs, runs,
                 POL_FEW_INPUTS, POL_FEW_RUNS);
-    for (int i = 0; !quiet && policy_registry[i] != NULL; i++) {
+    for (int i = 0; !quiet && !have_prior && policy_registry[i] != NULL; i++) {
         int in = 0;
         for (int k = 0; k < n_ops; k++)
             in |= ops[k] == policy_registry[i];
@@ -625,7 +627,7 @@ int cmd_policies(int argc, char **argv)
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         goto out;
     }
-    policies_warn(pol_data_n_inputs(d), o.s.runs, ops, n_ops, o.quiet);
+    policies_warn(pol_data_n_inputs(d), o.s.runs, ops, n_ops, o.quiet, other != NULL);
     if (!o.quiet) {
         print_scores(curves, n_done, o.score_kind == 0, t);
         print_written(o.out, tc_now_s() - t0);
