@@ -15,40 +15,46 @@ import sys
 import time
 
 
-def kernels(helion, hl, torch):
-    @helion.kernel()
-    def matmul(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        m, k = x.size()
-        _k, n = y.size()
-        out = torch.empty([m, n], dtype=x.dtype, device=x.device)
-        for tm, tn in hl.tile([m, n]):
-            acc = hl.zeros([tm, tn], dtype=torch.float32)
-            for tk in hl.tile(k):
-                acc = torch.addmm(acc, x[tm, tk], y[tk, tn])
-            out[tm, tn] = acc.to(x.dtype)
-        return out
+# Helion rejects closures (helion.exc.ClosuresNotSupported): the kernels are module-level functions that
+# name torch and hl as globals, so the imports are at module level too.
+import torch  # noqa: E402
+import helion  # noqa: E402
+import helion.language as hl  # noqa: E402
 
-    @helion.kernel()
-    def softmax(x: torch.Tensor) -> torch.Tensor:
-        n, _m = x.size()
-        out = torch.empty_like(x)
-        for tn in hl.tile(n):
-            out[tn, :] = torch.nn.functional.softmax(x[tn, :], dim=1)
-        return out
 
-    @helion.kernel()
-    def layer_norm(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-        m, n = x.size()
-        out = torch.empty_like(x)
-        for tm in hl.tile(m):
-            row = x[tm, :].to(torch.float32)
-            mean = torch.mean(row, dim=-1, keepdim=True)
-            var = torch.mean((row - mean) * (row - mean), dim=-1, keepdim=True)
-            y = (row - mean) * torch.rsqrt(var + 1e-5)
-            out[tm, :] = (y * w[:].to(torch.float32) + b[:].to(torch.float32)).to(x.dtype)
-        return out
+@helion.kernel()
+def matmul(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    m, k = x.size()
+    _k, n = y.size()
+    out = torch.empty([m, n], dtype=x.dtype, device=x.device)
+    for tm, tn in hl.tile([m, n]):
+        acc = hl.zeros([tm, tn], dtype=torch.float32)
+        for tk in hl.tile(k):
+            acc = torch.addmm(acc, x[tm, tk], y[tk, tn])
+        out[tm, tn] = acc.to(x.dtype)
+    return out
 
-    return {"matmul": matmul, "softmax": softmax, "layer_norm": layer_norm}
+@helion.kernel()
+def softmax(x: torch.Tensor) -> torch.Tensor:
+    n, _m = x.size()
+    out = torch.empty_like(x)
+    for tn in hl.tile(n):
+        out[tn, :] = torch.nn.functional.softmax(x[tn, :], dim=1)
+    return out
+
+@helion.kernel()
+def layer_norm(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tm in hl.tile(m):
+        row = x[tm, :].to(torch.float32)
+        mean = torch.mean(row, dim=-1, keepdim=True)
+        var = torch.mean((row - mean) * (row - mean), dim=-1, keepdim=True)
+        y = (row - mean) * torch.rsqrt(var + 1e-5)
+        out[tm, :] = (y * w[:].to(torch.float32) + b[:].to(torch.float32)).to(x.dtype)
+    return out
+
+KERNELS = {"matmul": matmul, "softmax": softmax, "layer_norm": layer_norm}
 
 
 def main():
@@ -57,13 +63,10 @@ def main():
     ap.add_argument("--shape", default=None, help="matmul MxNxK (default 1024x1024x1024); others MxN (4096x2048)")
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
-    import torch
-    import helion
-    import helion.language as hl
     from triton.testing import do_bench
 
     torch.manual_seed(0)
-    fn = kernels(helion, hl, torch)[a.kernel]
+    fn = KERNELS[a.kernel]
     dims = [int(v) for v in (a.shape or ("1024x1024x1024" if a.kernel == "matmul" else "4096x2048")).split("x")]
     dev, dt = "cuda", torch.float16
     if a.kernel == "matmul":

@@ -8,6 +8,8 @@
 # matmul session run plain and recorded in this one call (A/B, Helion's own autotuning wall time).
 #
 # usage: bash record/helion-validate.sh OUTDIR [TUNECOST]     (from the source tree, after meson setup/ninja)
+#        HELION_VALIDATE_ONLY="matmul-lfbo-quick softmax-pattern-quick ab" bash record/helion-validate.sh ...
+#        runs only the named sessions (names as above; "ab" the recorder's-cost pair), for a short GPU lease
 # exit: 0 every comparison passed; 1 one failed (OUTDIR/*.compare say which); 77 no GPU, torch, Triton, Helion
 # 1.4.0 or injection library.
 set -u
@@ -22,8 +24,11 @@ assert m.version("helion") == "1.4.0", m.version("helion")' 2>/dev/null ||
 "$TC" record --help >/dev/null 2>&1 || { echo "SKIP: $TC has no record command"; exit 77; }
 mkdir -p "$OUT" && OUT=$(realpath "$OUT")
 fails=0
+ONLY=${HELION_VALIDATE_ONLY:-}
+wanted() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
 run() { # run NAME KERNEL SEARCH EFFORT [TIMEOUT]: one recorded session, compared and replayed
     local name=$1 kernel=$2 search=$3 effort=$4 limit=${5:-540} base="$OUT/$1"
+    wanted "$name" || return 0
     local -a env=(HELION_AUTOTUNE_EFFORT="$effort" HELION_AUTOTUNE_LOG="$base" HELION_SKIP_CACHE=1
                   HELION_AUTOTUNE_RANDOM_SEED=0)
     [ "$search" = default ] || env+=(HELION_AUTOTUNER="$search")
@@ -50,7 +55,7 @@ for k in matmul softmax layer_norm; do
 done
 run matmul-lfbo-full matmul default full 540
 # the recorder's cost: the same quick session plain, then recorded (Helion's own autotuning wall time)
-for mode in plain recorded; do
+wanted ab && for mode in plain recorded; do
     base="$OUT/ab-$mode"
     if [ "$mode" = plain ]; then
         HELION_AUTOTUNE_EFFORT=quick HELION_SKIP_CACHE=1 HELION_AUTOTUNE_RANDOM_SEED=0 \
@@ -61,7 +66,7 @@ for mode in plain recorded; do
             --json "$base.json" >"$base.log" 2>&1
     fi
 done
-"$PY" - "$OUT/ab-plain.json" "$OUT/ab-recorded.json" <<'PYEOF'
+wanted ab && "$PY" - "$OUT/ab-plain.json" "$OUT/ab-recorded.json" <<'PYEOF'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 print("A/B: autotuning wall plain %.2f s, recorded %.2f s: %+.1f%%" % (

@@ -58,10 +58,14 @@ for seed in 2 3; do
     cmp -s words1 words$seed || { echo "FAIL: verdict findings differ between --seed 1 and $seed:";
                                    diff words1 words$seed; fail=1; }
 done
-# the comparison has something to compare: verdicts stated, not only "no verdict" (early stopping under parallel
-# compilation saves time on the same draws: 1.2 x, its CI far from 1.1 on every seed)
-grep -q '^early-stop|parallel|paired_time_ratio|saves time|saves time|saves time|saves time|1$' cat1 ||
-    { echo "FAIL: early stopping under parallel compilation: no 'saves time' verdict on the same draws"; fail=1; }
+# the comparison has something to compare: verdicts stated, not only "no verdict". On the shipped trace (every
+# compile cost measured) 16 parallel compile workers cut the time to 0.95 of optimal 4.6x against sequential
+# compilation, far from the 10% line on every seed; and early stopping under parallel compilation changes it by
+# less than 10% on the same draws (1.04), a stated "none", not "no verdict"
+grep -q '^parallel-compile|parallel|paired_time_ratio|saves time|saves time|saves time|saves time|1$' cat1 ||
+    { echo "FAIL: parallel compilation: no 'saves time' verdict on the same draws"; fail=1; }
+grep -q '^early-stop|parallel|paired_time_ratio|none|none|none|none|1$' cat1 ||
+    { echo "FAIL: early stopping under parallel compilation: no stated verdict on the same draws"; fail=1; }
 # the labels name the model run: simulate's default above, the paper's only with --paper
 grep -q "cost model: simulate's default; failed configurations triton .*; compile model measured" rep1/summary.md ||
     { echo "FAIL: the default report's settings line does not name simulate's default cost model"; fail=1; }
