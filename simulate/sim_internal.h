@@ -63,6 +63,8 @@ struct sim_data {
     char *label;             /* points.tsv's input column in all-inputs mode: NULL ("all") or "A,B,C" for a
                                 chosen subset of a trace's inputs */
     struct sim_scratch bs;   /* for sim_data_add_config */
+    int n_warmup;            /* compile workers whose first-compile warm-up the trace recorded (0: none) */
+    double warmup_mean_ms;   /* their mean warm-up, ms (NaN without any); reported, not charged */
 };
 
 #endif

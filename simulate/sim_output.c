@@ -75,6 +75,11 @@ void sim_write_settings(FILE *fp, const struct sim_data *d, const struct sim_set
             s->n_config_lo, s->n_config_hi, s->exec_ms_lo, s->exec_ms_hi, s->es_num_lo, s->es_num_hi,
             s->es_thr_lo, s->es_thr_hi);
     write_models(fp, s);
+    {
+        char note[200];
+        sim_data_warmup_note(d, note, sizeof note);
+        fprintf(fp, "# not charged: %s\n", note);
+    }
     for (int i = 0; i < s->n_scenarios; i++) {
         char buf[160];
         scenario_describe(&s->scenarios[i], buf, sizeof buf);
