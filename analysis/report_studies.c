@@ -709,6 +709,20 @@ out:
     return table_finish(tab, ok);
 }
 
+/* What a family's trace lacks, as a clause: "every compile cost measured", or the pairs whose isolated and failing
+ * compile times simulate imputes. */
+static void family_costs(const struct trace *t, const char *name, char *buf, size_t len)
+{
+    long pairs, no_iso, failed, failed_nc;
+    sim_trace_imputed(t, &pairs, &no_iso, &failed, &failed_nc);
+    if (no_iso == 0 && failed_nc == 0)
+        snprintf(buf, len, "%s has every compile cost measured", name);
+    else
+        snprintf(buf, len, "%s lacks the isolated compile time of %ld of %ld pairs and the compile time of %ld of %ld "
+                 "failing ones (imputed: their contended compile_ms, the input's median valid one), so its compile "
+                 "share and tuning times are understated", name, no_iso, pairs, failed_nc, failed);
+}
+
 static int landscape_finding(struct report_ctx *c, const struct family *a, const struct family *b,
                              const struct family_summary *sa, const struct family_summary *sb, const int *match,
                              struct lead lead[REPORT_N_MODELS][3])
@@ -753,6 +767,9 @@ static int landscape_finding(struct report_ctx *c, const struct family *a, const
                  l[0].first, l[1].first, l[2].first, l[0].second, l[1].second, l[2].second, l[0].both, l[1].both,
                  l[2].both);
     }
+    char ca[512], cb[512];
+    family_costs(a->t, tables_base_name(trace_path(a->t)), ca, sizeof ca);
+    family_costs(b->t, tables_base_name(trace_path(b->t)), cb, sizeof cb);
     if (n == 0)
         return report_finding(c, "**Two kernel families**: %s and %s have no input in common with a valid run, so "
                               "they cannot be compared.", na, nb);
@@ -764,10 +781,10 @@ static int landscape_finding(struct report_ctx *c, const struct family *a, const
                           "inputs, re-evaluated on fresh runs) the paper's tuner reaches 0.95 of it after %s vs %s; of "
                           "%d budgets (the cheaper family's cheapest sample to the dearer median; a family is ahead "
                           "at a budget when its speedup lies above the other's 95%% CI), %s "
-                          "(landscapes-common.tsv). Compilation is %.0f%% vs %.0f%% of tuning time.",
+                          "(landscapes-common.tsv). Compilation is %.0f%% vs %.0f%% of tuning time; %s, %s.",
                           na, nb, n, sa->med_vs, sa->lo_vs, sb->med_vs, sb->lo_vs, faster, n, med, sa->med_typical,
                           sb->med_typical, 1 / sa->med_typical, 1 / sb->med_typical, ta, tb, N_BUDGETS, ls,
-                          sa->compile_pct, sb->compile_pct);
+                          sa->compile_pct, sb->compile_pct, ca, cb);
 }
 
 /* Seed 1's re-evaluated times to 0.90 and 0.95 of the common reference of family 1 or 2 under sequential
