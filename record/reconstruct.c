@@ -197,24 +197,73 @@ static int parse_bench_label(struct rec_builder *b, const char *label, struct re
     return 0;
 }
 
-/* One labelled candidate: the events of range r's process inside [start, end]. */
+/* Is process pid a child of process parent (in the stream's process table)? */
+static int is_child_of(const struct rec_stream *s, uint32_t pid, uint32_t parent)
+{
+    for (size_t i = 0; i < s->n_proc; i++)
+        if (s->proc[i].pid == pid)
+            return s->proc[i].ppid == parent;
+    return 0;
+}
+
+/* The "tc:job bench" ranges of r's child processes that lie inside r: a benchmark the tuner ran in a worker
+ * process while r was open. Returns how many (pointers into s in *out, which the caller frees), -1 when out of
+ * memory. */
+static long job_windows(const struct rec_stream *s, const struct rec_event *r, const struct rec_event ***out)
+{
+    const struct rec_event **w = NULL;
+    size_t n = 0;
+    for (size_t i = lower_bound(s, r->start_ns); i < s->n && s->ev[i].start_ns <= r->end_ns; i++) {
+        const struct rec_event *e = &s->ev[i];
+        if (e->kind != REC_RANGE || e->pid == r->pid || e->end_ns == REC_OPEN || e->end_ns > r->end_ns ||
+            strncmp(e->name, REC_LABEL_JOB_BENCH, strlen(REC_LABEL_JOB_BENCH)) != 0 || !is_child_of(s, e->pid, r->pid))
+            continue;
+        const struct rec_event **nw = realloc(w, (n + 1) * sizeof *nw);
+        if (nw == NULL) {
+            free(w);
+            return -1;
+        }
+        w = nw;
+        w[n++] = e;
+    }
+    *out = w;
+    return (long)n;
+}
+
+/* Is e one of the candidate's own events: of r's process, or of a worker inside one of its job windows? */
+static int in_unit(const struct rec_event *e, const struct rec_event *r, const struct rec_event **w, long n_w)
+{
+    if (e->pid == r->pid)
+        return 1;
+    for (long j = 0; j < n_w; j++)
+        if (e->pid == w[j]->pid && e->start_ns >= w[j]->start_ns && e->start_ns <= w[j]->end_ns)
+            return 1;
+    return 0;
+}
+
+/* One labelled candidate: the events of range r's process inside [start, end], and those of its child processes
+ * inside the tc:job bench ranges that r holds (Helion benchmarks in a spawned worker; docs/record.md rule 1). */
 static int labelled_unit(struct rec_builder *b, const struct rec_stream *s, const struct rec_event *r)
 {
     struct rec_unit u = {.pid = r->pid, .start_ns = r->start_ns, .end_ns = r->end_ns};
     size_t n = 0, *idx = NULL;
+    const struct rec_event **w = NULL;
     int rc = -1;
     if (parse_bench_label(b, r->name, &u) != 0)
         return -1;
+    long n_w = job_windows(s, r, &w);
+    if (n_w < 0)
+        return tc_seterr("out of memory reading the tc:job bench ranges of %s", r->name);
     for (size_t i = lower_bound(s, r->start_ns); i < s->n && s->ev[i].start_ns <= r->end_ns; i++) {
         const struct rec_event *e = &s->ev[i];
-        if (e->pid != r->pid)
+        if (!in_unit(e, r, w, n_w))
             continue;
         if (e->kind == REC_LOAD) {
             if (u.n_loads++ == 0)
                 u.first_load_ns = e->start_ns;
             u.load_end_ns = e->end_ns;
             u.load_ms += span_ms(e->start_ns, e->end_ns);
-            if (rec_span_add(&b->spans, e->pid, REC_SPAN_LOAD, e->start_ns, e->end_ns) != 0)
+            if (rec_span_add(&b->spans, u.pid, REC_SPAN_LOAD, e->start_ns, e->end_ns) != 0) /* the candidate's time */
                 goto out;
         } else if (e->kind == REC_MARK && strncmp(e->name, REC_LABEL_FAILED, strlen(REC_LABEL_FAILED)) == 0) {
             u.failure = e->name;
@@ -242,6 +291,7 @@ static int labelled_unit(struct rec_builder *b, const struct rec_stream *s, cons
     rc = rec_add_unit(b, &u);
 out:
     free(idx);
+    free(w);
     return rc;
 }
 
@@ -283,7 +333,7 @@ static int close_unlabelled(struct rec_builder *b, const struct rec_stream *s, s
             if (u.n_loads++ == 0)
                 u.first_load_ns = e->start_ns;
             u.load_ms += span_ms(e->start_ns, e->end_ns);
-            if (rec_span_add(&b->spans, e->pid, REC_SPAN_LOAD, e->start_ns, e->end_ns) != 0)
+            if (rec_span_add(&b->spans, u.pid, REC_SPAN_LOAD, e->start_ns, e->end_ns) != 0) /* the candidate's time */
                 return -1;
         }
     }

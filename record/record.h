@@ -71,6 +71,10 @@ void rec_stream_free(struct rec_stream *s);
 /* "tc:phase NAME ..." around a phase of a tuner's work (the --helion hook: precompile, compile, accuracy, benchmark,
  * rebenchmark, ...): its time is counted per process and in the wall split under NAME */
 #define REC_LABEL_PHASE "tc:phase "
+/* "tc:job bench" around one benchmark job that a tuner runs in a worker process of its own (the --helion hook:
+ * Helion 1.4.0's BenchmarkJob in its spawned BenchmarkWorker): the worker's events inside it belong to the
+ * parent's tc:bench range that holds the job */
+#define REC_LABEL_JOB_BENCH "tc:job bench"
 #define REC_MAX_PHASES 8
 
 /* Time by category: the reconstruction's compile gaps, module loads and benchmark windows, and the hook's phases. */

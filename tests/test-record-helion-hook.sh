@@ -94,11 +94,71 @@ push|tc:phase precompile-worker
 pop
 EOF
 cd "$TMP" || exit 1
-if ! PYTHONPATH="$ROOT/record/python:$ROOT/tests/helion-stub" TC_RECORD_HELION=1 "$PY" script.py >got.txt 2>err.txt; then
+if ! PYTHONPATH="$ROOT/record/python:$ROOT/tests/helion-stub" TC_RECORD_HELION=1 HELION_AUTOTUNE_BENCHMARK_SUBPROCESS=0 \
+    "$PY" script.py >got.txt 2>err.txt; then
     echo "FAIL: the script failed under the hook"; cat err.txt; exit 1
 fi
 if ! diff want.txt got.txt; then echo "FAIL: NVTX calls differ (< expected, > got)"; exit 1; fi
 echo "ok   labels, failures and phases as expected; results unchanged"
+# Helion 1.4.0's default: each configuration's do_bench and accuracy check run as jobs in a spawned benchmark
+# worker (a child process with its own spool): the tc:bench range stays in the main process, and the hook in the
+# worker puts each job in "tc:job bench" / "tc:job accuracy" (what the reconstruction joins to the range)
+cat >"$TMP/worker.py" <<'EOF'
+import os
+from torch.cuda import nvtx
+from helion.runtime.kernel import Kernel, BoundKernel
+from helion.autotuner.benchmark_provider import LocalBenchmarkProvider
+
+
+class Config:
+    def __init__(self, **kw):
+        self.config = kw
+
+
+def softmax(x):
+    return x
+
+
+if __name__ == "__main__":  # the spawned worker imports this file again
+    bound = BoundKernel(Kernel(softmax), ())
+    prov = LocalBenchmarkProvider(bound, ())
+    ok, bad = Config(block_sizes=[8], num_warps=4), Config(block_sizes=[2], num_warps=16)
+    assert prov._benchmark_function(ok, bound.compile_config(ok)) == 4.0
+    assert prov._benchmark_function(bad, bound.compile_config(bad)) == float("inf")
+    assert prov._benchmark_worker._process.pid != os.getpid()
+    prov.cleanup()
+    for entry in nvtx.LOG:
+        print("|".join(str(x) for x in entry))
+EOF
+cat >"$TMP/want-worker.txt" <<EOF
+push|tc:phase compile
+pop
+push|tc:bench kernel=softmax key= config=block_sizes_0=8,num_warps=4 search=unknown generation=0
+pop
+push|tc:phase compile
+pop
+push|tc:bench kernel=softmax key= config=block_sizes_0=2,num_warps=16 search=unknown generation=0
+mark|tc:failed inf
+pop
+worker:
+push|tc:job bench
+pop
+push|tc:job accuracy
+pop
+push|tc:job bench
+pop
+push|tc:job accuracy
+pop
+EOF
+if ! PYTHONPATH="$ROOT/record/python:$ROOT/tests/helion-stub" TC_RECORD_HELION=1 TC_STUB_NVTX_LOG="$TMP/worker.log" \
+    "$PY" worker.py >got-worker.txt 2>err.txt; then
+    echo "FAIL: the worker script failed under the hook"; cat err.txt; exit 1
+fi
+{ echo "worker:"; cat "$TMP/worker.log" 2>/dev/null; } >>got-worker.txt
+if ! diff want-worker.txt got-worker.txt; then
+    echo "FAIL: the benchmark worker's jobs are not labelled as expected (< expected, > got)"; exit 1
+fi
+echo "ok   the benchmark worker's jobs in tc:job ranges (Helion 1.4.0 benchmarks in a spawned worker)"
 # without TC_RECORD_HELION nothing is wrapped
 if ! PYTHONPATH="$ROOT/record/python:$ROOT/tests/helion-stub" "$PY" -c '
 import sys

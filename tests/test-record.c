@@ -24,7 +24,7 @@
 
 /* A stream under construction (events appended in time order by the tests). */
 static struct rec_event g_ev[4096];
-static struct rec_process g_proc[2];
+static struct rec_process g_proc[3];
 static struct rec_stream g_s;
 
 static void stream_reset(void)
@@ -180,6 +180,53 @@ START_TEST(test_record_labelled_inputs_configs_failures)
         bench_ms += s->runs[i].wall_ms;
     ck_assert_double_eq_tol(s->sum.bench_ms, bench_ms, 1e-9);
     ck_assert_int_eq(s->flush_bytes, -1); /* no tc:flush_bytes marker */
+    rec_session_free(s);
+}
+END_TEST
+
+/* Helion 1.4.0 benchmarks each configuration in a spawned worker (BenchmarkWorker running a BenchmarkJob, then an
+ * AccuracyCheckJob): the tc:bench range is in the main process (pid 7) and the kernels in its child (pid 8), inside
+ * the hook's "tc:job bench" range. The worker's do_bench inside that job is the candidate's; its accuracy job, its
+ * kernels outside the job and another process's kernels (pid 9, not a child of 7) are not. Before the fix the
+ * candidate had no execution ("launch error", 0 runs timed). */
+START_TEST(test_record_labelled_benchmark_in_worker)
+{
+    stream_reset();
+    g_s.n_proc = 3;
+    g_proc[1] = (struct rec_process){.pid = 8, .ppid = 7, .start_ns = 500 * US};
+    g_proc[2] = (struct rec_process){.pid = 9, .ppid = 1, .start_ns = 0};
+    struct rec_event *r = add(REC_RANGE, 1000 * US, 0, "tc:bench kernel=matmul key=arg0_d0=1024,arg0_d1=1024 "
+                                                      "config=block_sizes_0=64,num_warps=4 search=PatternSearch "
+                                                      "generation=0");
+    add(REC_KERNEL, 1500 * US, 1510 * US, "warm_up_of_the_worker")->pid = 8; /* before the job: not its */
+    add(REC_KERNEL, 1600 * US, 1700 * US, "other_program")->pid = 9;
+    struct rec_event *job = add(REC_RANGE, 2000 * US, 0, "tc:job bench");
+    job->pid = 8;
+    add(REC_LOAD, 3000 * US, 3500 * US, "module")->pid = 8;
+    size_t first = g_s.n;
+    uint64_t t = do_bench(3500 * US, "_helion_matmul", 20 * US, 3, 5, 16);
+    for (size_t i = first; i < g_s.n; i++)
+        g_ev[i].pid = 8;
+    job->end_ns = t + 5 * US;
+    struct rec_event *acc = add(REC_RANGE, t + 100 * US, t + 300 * US, "tc:job accuracy");
+    acc->pid = 8;
+    add(REC_KERNEL, t + 150 * US, t + 170 * US, "_helion_matmul")->pid = 8;
+    r->end_ns = t + 400 * US;
+    struct rec_session *s = rec_reconstruct(&g_s, NULL);
+    ck_assert_msg(s != NULL, "%s", tc_errmsg());
+    ck_assert_uint_eq(s->n_runs, 1);
+    const struct trace_run *run = &s->runs[0];
+    ck_assert_int_eq(run->status, TRACE_OK);
+    ck_assert_int_eq(run->n_estimate, 6);
+    ck_assert_int_eq(run->n_warmup, 3);
+    ck_assert_int_eq(run->n_timed, 5);
+    for (int i = 0; i < 14; i++) /* the job's calls only: 20 us + i ns each */
+        ck_assert_uint_eq(s->exec_ns[run->exec_offset + i], 20 * US + (uint64_t)i);
+    ck_assert_double_eq_tol(run->flush_ms, 10 * 0.050, 1e-12); /* 5 estimate + 5 timed */
+    /* compile: from the range's start (main process) to the worker's load, 2 ms; the load 0.5 ms */
+    ck_assert_double_eq_tol(s->configs[0].compile_ms, 2.0, 1e-9);
+    ck_assert_double_eq_tol(s->configs[0].load_ms, 0.5, 1e-9);
+    ck_assert_double_eq_tol(run->wall_ms, (double)(r->end_ns - 3500 * US) * 1e-6, 1e-9);
     rec_session_free(s);
 }
 END_TEST
@@ -798,6 +845,7 @@ int main(int argc, char **argv)
     }
     tcase_add_test(tc, test_record_labelled_do_bench);
     tcase_add_test(tc, test_record_labelled_inputs_configs_failures);
+    tcase_add_test(tc, test_record_labelled_benchmark_in_worker);
     tcase_add_test(tc, test_record_unclassified_and_unfinished);
     tcase_add_test(tc, test_record_unlabelled);
     tcase_add_test(tc, test_record_unlabelled_inductor_processes);

@@ -12,7 +12,15 @@
 #   _run_kernel_in_subprocess_spawn                        "tc:phase precompile-worker" in the spawned worker itself;
 #   PopulationBasedSearch.rebenchmark                      "tc:phase rebenchmark";
 #   BaseSearch.autotune                                    a marker "tc:helion autotune search=NAME" (the search
-#                                                          algorithm, also in every tc:bench label).
+#                                                          algorithm, also in every tc:bench label);
+#   BenchmarkJob.__call__, AccuracyCheckJob.__call__       "tc:job bench", "tc:job accuracy" in Helion's benchmark
+#                                                          worker: Helion 1.4.0 runs each configuration's do_bench
+#                                                          and accuracy check in a spawned BenchmarkWorker
+#                                                          (HELION_AUTOTUNE_BENCHMARK_SUBPROCESS, on by default), so
+#                                                          the kernels of a tc:bench range are in that child process;
+#                                                          the reconstruction takes the child's events inside the
+#                                                          "tc:job bench" ranges a tc:bench range holds (and once, a
+#                                                          marker "tc:flush_bytes N" from the worker).
 # The key is the shape and dtype of every tensor argument (each dimension its own integer, so that the trace's
 # inputs have dimensions); the configuration is helion.Config's named parameters, lists flattened (block_sizes=[64,
 # 32] -> block_sizes_0=64,block_sizes_1=32; an element that is itself a list joined by '-'). Helion's results,
@@ -190,10 +198,53 @@ def _wrap_kernel(mod, fns):
         bound.compile_config = _phase("compile", fns)(bound.compile_config)
 
 
+def _mark_flush_bytes(mark):
+    """Mark once per process the size of the buffer Helion's do_bench clears between executions (Triton's)."""
+    if _state_flush["marked"]:
+        return
+    _state_flush["marked"] = True
+    try:
+        from triton.runtime import driver
+
+        c = driver.active.get_empty_cache_for_benchmark()
+        mark("tc:flush_bytes %d" % (c.numel() * c.element_size()))
+    except Exception:
+        pass
+
+
+_state_flush = {"marked": False}
+
+
+def _wrap_jobs(mod, fns):
+    """Helion's benchmark worker runs these jobs: each inside 'tc:job bench' or 'tc:job accuracy'."""
+    push, pop, mark = fns[0], fns[1], fns[2]
+    for cls_name, label in (("BenchmarkJob", "tc:job bench"), ("AccuracyCheckJob", "tc:job accuracy")):
+        cls = getattr(mod, cls_name, None)
+        if cls is None or getattr(cls.__call__, "_tc_wrapped", False):
+            continue
+
+        def make(orig, label):
+            @functools.wraps(orig)
+            def __call__(self, *args, **kwargs):
+                if label == "tc:job bench":
+                    _mark_flush_bytes(mark)
+                push(label)
+                try:
+                    return orig(self, *args, **kwargs)
+                finally:
+                    pop()
+
+            __call__._tc_wrapped = True
+            return __call__
+
+        cls.__call__ = make(cls.__call__, label)
+
+
 _WRAPPERS = {
     "helion.autotuner.benchmark_provider": _wrap_provider,
     "helion.autotuner.base_search": _wrap_search,
     "helion.autotuner.precompile_future": _wrap_precompile,
+    "helion.autotuner.benchmark_job": _wrap_jobs,
     "helion.runtime.kernel": _wrap_kernel,
 }
 
