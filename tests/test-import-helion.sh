@@ -156,7 +156,8 @@ assert len(cfg) == 47 and len(runs) == 47 and all(r['status'] == 0 for r in runs
     "$PY" "$(dirname "$FIX")/../record/helion-compare.py" "$R.tsv" "$R.csv" >cmp.txt 2>&1
     [ $? -le 1 ] || rec_ok=0
     grep -q "ok in both 47, only Helion's 0, only recorded 0" cmp.txt && grep -q "a tie within 1%" cmp.txt || rec_ok=0
-    if [ "$rec_ok" = 1 ]; then ok "shipped recording: 47 runs ok, replayed; the same 47 configurations and best as Helion's CSV"
+    if [ "$rec_ok" = 1 ]; then
+        ok "shipped recording: 47 runs ok, replayed; the same 47 configurations and best as Helion's CSV"
     else fail "shipped recording"; cat pol.txt sim.txt cmp.txt 2>/dev/null; fi
 fi
 
