@@ -5,11 +5,14 @@
 # benchmark times, the best configuration per run, a JSON config; then bad input is refused with exit 2 and one
 # line naming the file and line, with nothing written. Expected values are worked out by hand in the comments.
 #
-# Usage: test-import-helion.sh TUNECOST FIXTURE_DIR
+# Then the shipped logs of SHIPPED_DIR (data/recorded/helion-h200) import and replay in policies.
+#
+# Usage: test-import-helion.sh TUNECOST FIXTURE_DIR [SHIPPED_DIR]
 # Exit: 0 pass, 1 fail, 77 skipped (import not built, or no python3 with h5py).
 set -u
 TUNECOST=$(realpath "${1:?usage: test-import-helion.sh TUNECOST FIXTURE_DIR}")
 FIX=$(realpath "${2:?usage: test-import-helion.sh TUNECOST FIXTURE_DIR}")
+SHIPPED=${3:+$(realpath "$3")}
 PY=/usr/bin/python3
 "$TUNECOST" import --help >/dev/null 2>&1 || { echo "SKIP: tunecost import is not built (json-c missing)"; exit 77; }
 "$PY" -c 'import h5py, numpy' 2>/dev/null || { echo "SKIP: $PY with h5py and numpy is needed"; exit 77; }
@@ -123,6 +126,40 @@ bad quote "2: a quoted field is not closed" "$H\r\nr,0.1,a,0,ok,0.1,1.0,\"Config
 bad config "2: config 'num_warps=4'" "$H\r\nr,0.1,a,0,ok,0.1,1.0,num_warps=4\r\n"
 bad twice "2: parameter 'num_warps' set twice" "$H\r\nr,0.1,a,0,ok,0.1,1.0,\"Config(num_warps=4, num_warps=8)\"\r\n"
 bad empty "no result rows" "$H\r\nr,0.1,a,0,started,,1.0,$G\r\n"
+
+# the shipped Helion 1.4.0 autotune logs (data/recorded/helion-h200/, an NVIDIA H200, 2026-11-29): each imports
+# and replays. Expected values counted in the CSVs themselves (result rows, ok rows, the smallest perf_ms and the
+# position of its Config among the distinct Configs in order of appearance): matmul-lfbo-quick 72 results, 71 ok,
+# best 0.015776 ms (configuration 54); matmul-pattern-quick 160, 160, 0.011936 ms (139); softmax-pattern-quick 47,
+# 47, 0.012608 ms (19).
+if [ -n "$SHIPPED" ]; then
+    for want in "matmul-lfbo-quick 72 71 15776 54" "matmul-pattern-quick 160 160 11936 139" \
+                "softmax-pattern-quick 47 47 12608 19"; do
+        read -r name n_cfg n_ok best_ns best_cfg <<<"$want"
+        if T import helion "$SHIPPED/$name.csv" --device "NVIDIA H200" --kernel "${name%%-*}" -o "$name.h5" \
+                >log.txt 2>&1 &&
+            check_trace "$name.h5" "
+assert len(cfg) == $n_cfg and len(runs) == $n_cfg and sum(1 for r in runs if r['status'] == 0) == $n_ok
+assert best(0) == ($best_ns, $best_cfg), best(0)
+" && T policies "$name.h5" --policies random,pattern,lfbo -r 3 -o "$name-pol" --no-figures >pol.txt 2>&1
+        then ok "shipped $name: $n_cfg configurations, $n_ok ok, best $best_ns ns; pattern and lfbo replay it"
+        else fail "shipped $name"; cat log.txt pol.txt 2>/dev/null; fi
+    done
+    # the session recorded with --helion after the worker fix: its trace has all 47 runs ok and replays in
+    # policies and simulate; helion-compare.py finds the same 47 configurations in Helion's CSV and the same best
+    R="$SHIPPED/softmax-pattern-quick-recorded" rec_ok=1
+    check_trace "$R.h5" "
+assert len(cfg) == 47 and len(runs) == 47 and all(r['status'] == 0 for r in runs)
+" && T policies "$R.h5" --policies random,pattern,lfbo -r 3 -o rec-pol --no-figures >pol.txt 2>&1 &&
+        T simulate "$R.h5" -o rec-sim >sim.txt 2>&1 || rec_ok=0
+    # exit 1 is expected: 2 of the 47 times differ by more than 2% (by 0.3 and 0.55 us; docs/record.md)
+    "$PY" "$(dirname "$FIX")/../record/helion-compare.py" "$R.tsv" "$R.csv" >cmp.txt 2>&1
+    [ $? -le 1 ] || rec_ok=0
+    grep -q "ok in both 47, only Helion's 0, only recorded 0" cmp.txt && grep -q "a tie within 1%" cmp.txt || rec_ok=0
+    if [ "$rec_ok" = 1 ]; then
+        ok "shipped recording: 47 runs ok, replayed; the same 47 configurations and best as Helion's CSV"
+    else fail "shipped recording"; cat pol.txt sim.txt cmp.txt 2>/dev/null; fi
+fi
 
 [ "$n_fail" = 0 ] && echo "all passed" && exit 0
 echo "$n_fail failed"; exit 1

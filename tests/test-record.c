@@ -745,6 +745,73 @@ START_TEST(test_record_cli_from_spool)
 }
 END_TEST
 
+/* Helion 1.4.0's layout as spool files: the main process (pid 20) holds the tc:bench range and waits; its spawned
+ * benchmark worker (pid 21, parent 20) runs do_bench inside a tc:job bench range: a first call, 5 calls after a
+ * 1 MiB memset (a flush), 1 warm-up call, 3 flushed timed calls, 10 us kernels. */
+static void write_worker_spools(const char *dir)
+{
+    char path[1100];
+    for (uint32_t pid = 20; pid <= 21; pid++) {
+        snprintf(path, sizeof path, "%.1000s/%u.spool", dir, pid);
+        FILE *fp = fopen(path, "wb");
+        ck_assert_ptr_nonnull(fp);
+        struct spool_file_header h = {.version = SPOOL_VERSION, .pid = pid, .ppid = pid == 20 ? 1 : 20,
+                                      .start_ns = 1000};
+        memcpy(h.magic, SPOOL_MAGIC, 8);
+        fwrite(&h, sizeof h, 1, fp);
+        if (pid == 20) {
+            struct spool_mark m = {.t_ns = 2000, .id = 1, .flag = SPOOL_MARK_START};
+            put(fp, SPOOL_MARK, &m, sizeof m, "tc:bench kernel=softmax key=arg0_d0=4096 config=block_sizes_0=2");
+            struct spool_mark me = {.t_ns = 900000, .id = 1, .flag = SPOOL_MARK_END};
+            put(fp, SPOOL_MARK, &me, sizeof me, "");
+        } else {
+            struct spool_name n = {.id = 1};
+            put(fp, SPOOL_NAME, &n, sizeof n, "_helion_softmax");
+            struct spool_mark m = {.t_ns = 10000, .id = 7, .flag = SPOOL_MARK_START};
+            put(fp, SPOOL_MARK, &m, sizeof m, "tc:job bench");
+            uint64_t t = 20000;
+            for (int call = 0; call < 10; call++) {
+                if (call >= 1 && call != 6) { /* calls 1-5 (estimate) and 7-9 (timed) are flushed */
+                    struct spool_memset ms = {.start_ns = t, .end_ns = t + 5000, .bytes = 1 << 20};
+                    put(fp, SPOOL_MEMSET, &ms, sizeof ms, NULL);
+                    t += 6000;
+                }
+                struct spool_kernel k = {.start_ns = t, .end_ns = t + 10000, .grid = {2048, 1, 1},
+                                         .block = {256, 1, 1}, .registers = 32, .name_id = 1};
+                put(fp, SPOOL_KERNEL, &k, sizeof k, NULL);
+                t += 11000;
+            }
+            struct spool_mark me = {.t_ns = t + 1000, .id = 7, .flag = SPOOL_MARK_END};
+            put(fp, SPOOL_MARK, &me, sizeof me, "");
+        }
+        fclose(fp);
+    }
+}
+
+/* `record --from-spool` on Helion's two processes: the worker's launches are the candidate's, timed and ok. */
+START_TEST(test_record_cli_benchmark_in_worker)
+{
+    char args[4096], spool[1024], out[1024];
+    tt_tmpdir_make("test-record-worker");
+    snprintf(spool, sizeof spool, "%s/sp", tt_tmpdir());
+    ck_assert_int_eq(mkdir(spool, 0755), 0);
+    write_worker_spools(spool);
+    snprintf(out, sizeof out, "%s", tt_path("w.h5"));
+    snprintf(args, sizeof args, "--from-spool %s -o %s", spool, out);
+    ck_assert_int_eq(run_record(args), 0);
+    struct trace *t = trace_open(out);
+    ck_assert_msg(t != NULL, "%s", tc_errmsg());
+    ck_assert_uint_eq(trace_n_runs(t), 1);
+    const struct trace_run *run = trace_run(t, 0);
+    ck_assert_int_eq(run->status, TRACE_OK);
+    ck_assert_int_eq(run->n_estimate, 6);
+    ck_assert_int_eq(run->n_warmup, 1);
+    ck_assert_int_eq(run->n_timed, 3);
+    trace_close(t);
+    tt_tmpdir_remove();
+}
+END_TEST
+
 /* The first line of the last run_record's output, and how many lines it had. */
 static int out_lines(char *first, size_t len)
 {
@@ -839,6 +906,7 @@ int main(int argc, char **argv)
         g_tunecost = argv[1];
         tcase_add_test(tc, test_record_cli_from_spool);
         tcase_add_test(tc, test_record_cli_outputs_checked);
+        tcase_add_test(tc, test_record_cli_benchmark_in_worker);
         tcase_add_test(tc, test_record_cli_option_values_checked_first);
         suite_add_tcase(s, tc);
         return tt_run(s);
