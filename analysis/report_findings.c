@@ -103,9 +103,31 @@ static int find_stab(const struct table *t, const char *verdict, const char *mod
 /* "none (1.04, 1.03, 1.02 on three seeds; mean 1.03, 95% CI 1.01 to 1.06)" or, where the CI over the seeds reaches
  * past a threshold, "no verdict (1.10, 1.11, 1.06 on three seeds; mean 1.09, 95% CI 1.02 to 1.16 reaches past the
  * 10% threshold)". */
+/* How many of three values are not finite (a time to target not reached on that seed), and the three as text
+ * ("n/a, 4.41, 4.32"). */
+static int fmt_three(char *buf, size_t len, const double v[3])
+{
+    char t[3][32];
+    int missing = 0;
+    for (int k = 0; k < 3; k++) {
+        missing += !isfinite(v[k]);
+        if (isfinite(v[k]))
+            snprintf(t[k], sizeof t[k], "%.2f", v[k]);
+        else
+            snprintf(t[k], sizeof t[k], "n/a");
+    }
+    snprintf(buf, len, "%s, %s, %s", t[0], t[1], t[2]);
+    return missing;
+}
+
 static void fmt_stab(char *buf, size_t len, const struct stab_row *r)
 {
-    if (r->stable)
+    char three[112];
+    int missing = fmt_three(three, sizeof three, r->v);
+    if (missing > 0)
+        snprintf(buf, len, "no verdict (%s on three seeds: the time to target is not reached on %d of the seeds, so "
+                 "there is no ratio there)", three, missing);
+    else if (r->stable)
         snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f)", r->category,
                  r->v[0], r->v[1], r->v[2], r->mean, r->lo, r->hi);
     else
@@ -437,8 +459,15 @@ static int finding_early_stop(struct report_ctx *c)
         struct stab_row r;
         if (find_stab(c->stability, "early-stop", report_model_names[m], "time_ratio_0.95", &r) != 0)
             return -1;
-        snprintf(part + at, sizeof part - at, "%s%s %.2f (95%% CI %.2f-%.2f, %s)", m ? "; " : "",
-                 report_model_names[m], r.mean, r.lo, r.hi, r.category);
+        char three[112];
+        int missing = fmt_three(three, sizeof three, r.v);
+        if (missing > 0)
+            snprintf(part + at, sizeof part - at, "%s%s no verdict (%s on three seeds: the time to 0.95 without or "
+                     "with it is not reached on %d of the seeds)", m ? "; " : "", report_model_names[m], three,
+                     missing);
+        else
+            snprintf(part + at, sizeof part - at, "%s%s %.2f (95%% CI %.2f-%.2f, %s)", m ? "; " : "",
+                     report_model_names[m], r.mean, r.lo, r.hi, r.category);
     }
     /* why: early stopping cuts only repetition; what share of the time that is (Figure 1 data) */
     struct report_split sp;
@@ -508,6 +537,13 @@ static int cost_time(const struct table *t, int k, const char *setting, const ch
 static void fmt_ratio3(char *buf, size_t len, const double r[3], const char *more, const char *less)
 {
     double mean, lo, hi;
+    char three[112];
+    int missing = fmt_three(three, sizeof three, r);
+    if (missing > 0) {
+        snprintf(buf, len, "no verdict (%s on three seeds: the time to target is not reached on %d of the seeds, so "
+                 "there is no ratio there)", three, missing);
+        return;
+    }
     report_seeds_ci(r, &mean, &lo, &hi);
     const char *cat = !isfinite(lo) || !isfinite(hi) ? NULL : lo > 1.1 ? more : hi < 0.9 ? less
                       : lo >= 0.9 && hi <= 1.1 ? "no change" : NULL;
