@@ -321,7 +321,8 @@ static int finding_best_speed(struct report_ctx *c)
     return report_finding(c, "For %s the best configuration %s; the paper's tuner (sequential compilation) reaches %s, "
                           "and %s (per seed the cheapest sample whose 95%% CI lower bound of speedup reaches the "
                           "target, counted only when the mean of %d fresh runs, not those that chose it, reaches the "
-                          "target too).", c->input_label,
+                          "target too; where the sample for 90%% falls short, the one confirmed for 98%% gives the "
+                          "time, as it reaches 90%% too).", c->input_label,
                           best, part[0], part[1], report_reeval_runs(c->s[REPORT_SIM_INPUT].runs));
 }
 

@@ -478,6 +478,13 @@ static int input_verdicts(struct report_ctx *c, struct table *st)
             reach[ti].v[k] = e.time_s;
             reach[ti].cat[k] = isfinite(e.time_s) ? "reached" : "not reached";
         }
+        /* The sample confirmed for 0.98 has a fresh mean of at least 0.98, so it confirms 0.90 as well: where the
+         * sample chosen for 0.90 falls short on its fresh runs, or is dearer, 0.90 is reached by that time at the
+         * latest. */
+        if (isfinite(reach[1].v[k]) && !(reach[0].v[k] <= reach[1].v[k])) {
+            reach[0].v[k] = reach[1].v[k];
+            reach[0].cat[k] = "reached";
+        }
         free(x1), free(x2), free(y);
         sim_result_free(r);
     }
