@@ -119,6 +119,7 @@ print(f'cold/warm: mean of the 5 estimate executions / warm median: median {st.m
 EOF"
 
 # ---- best configuration vs cuBLAS, failures -----------------------------------------------------------------
+rm -f "$OUT/best.tsv"   # section 01 wrote it; table refuses an existing output without -f
 sec 50-best-vs-cublas   '$T table best '$REF' -o '$OUT'/best.tsv | grep -E "^(best tuned|times)" && cut -f2,7,9,10,12,13 '$OUT'/best.tsv | column -t'
 sec 51-best-triton      '$T table best '$TRI' -o '$OUT'/best-triton.tsv -q && cut -f2,7,9,10,12,13 '$OUT'/best-triton.tsv | column -t'
 sec 52-failures         '$T table failures '$REF
