@@ -461,7 +461,13 @@ START_TEST(test_report_findings_small_traces)
                "median 1.33 of cuBLAS (lowest 1.33) vs 2.00 (2.00) and is faster on 0 of 2 inputs (median 0.83x); a "
                "configuration picked at random reaches a median 0.94 of its input's best vs 0.92, so tuning buys "
                "1.07x vs 1.09x (each against its own best).");
-    ck_has(md, "Compilation is 95% vs 98% of tuning time.");
+    ck_has(md, "Compilation is 95% vs 98% of tuning time; ");
+    /* and what each trace lacks: in both hand-built traces no configuration has an isolated compile time (3
+     * configurations x 2 inputs = 6 pairs); 3 pairs fail (the out-of-resources configuration on both inputs, the
+     * launch error of configuration 1 on input 1), and each has its configuration's compile time (50, 200 ms) */
+    ck_has(md, "small.h5 lacks the isolated compile time of 6 of 6 pairs and the compile time of 0 of 3 failing ones");
+    ck_has(md, "small-v1.h5 lacks the isolated compile time of 6 of 6 pairs and the compile time of 0 of 3 failing "
+               "ones");
     check_common(out, md);
     ck_assert(exists(out, "landscapes.tsv"));
     ck_assert(exists(out, "landscapes-summary.tsv"));
@@ -871,9 +877,15 @@ static void check_input_times(const char *md, const struct tsv *ti, const struct
         double t1 = tsv_num(ti, r, "time_s");
         int reached = isfinite(v[0]) + isfinite(v[1]) + isfinite(v[2]);
         char t1s[160], tv[3][24];
-        /* seed 1 is the table's row: its time only when the fresh mean reaches the target */
+        /* seed 1 is the table's row: its time only when the fresh mean reaches the target; for 0.90, where that
+         * row falls short (or is dearer), the time of the sample confirmed for 0.98 (its fresh mean reaches 0.90
+         * too) */
         ck_assert(isfinite(t1) == (tsv_num(ti, r, "speedup") >= target[k]));
-        ck_assert(isfinite(t1) ? fabs(v[0] - t1) < 1e-6 : isnan(v[0]));
+        {
+            double t98 = tsv_num(ti, est_find(ti, "target_speedup", 0.98, "baseline"), "time_s");
+            double want1 = k == 0 && isfinite(t98) && !(t1 <= t98) ? t98 : t1;
+            ck_assert(isfinite(want1) ? fabs(v[0] - want1) < 1e-6 : isnan(v[0]));
+        }
         time_text(ti, r, t1s, sizeof t1s);
         for (int q2 = 0; q2 < 3; q2++)
             isfinite(v[q2]) ? snprintf(tv[q2], sizeof tv[q2], "%.2f s", v[q2])
@@ -891,7 +903,8 @@ static void check_input_times(const char *md, const struct tsv *ti, const struct
     }
     snprintf(want, sizeof want, "the paper's tuner (sequential compilation) reaches %s, and %s (per seed the cheapest "
              "sample whose 95%% CI lower bound of speedup reaches the target, counted only when the mean of 300 fresh "
-             "runs, not those that chose it, reaches the target too).", part[0], part[1]);
+             "runs, not those that chose it, reaches the target too; where the sample for 90%% falls short, the one "
+             "confirmed for 98%% gives the time, as it reaches 90%% too).", part[0], part[1]);
     ck_has(md, want);
     for (int k = 0; k < 4; k++)
         time_text(ti, est_find(ti, "target_speedup", 0.95, sc[k]), t4[k], sizeof t4[k]);
