@@ -76,7 +76,6 @@ struct summary {
     double exec_ms, timed_ms, flush_ms, wall_ms;
     int n_compiled;
     double compile_min, compile_median, compile_max, compile_total;
-    double warmup_mean;
     long pairs, no_isolated, failed_pairs, failed_no_compile; /* the charges simulate and policies impute */
     struct best *best; /* per input */
 };
@@ -106,11 +105,6 @@ static int summarize(const struct trace *t, struct summary *s)
         s->compile_median = tc_median_sorted(compile, (size_t)s->n_compiled);
         for (int i = 0; i < s->n_compiled; i++)
             s->compile_total += compile[i];
-    }
-    if (trace_n_compile_warmup(t) > 0) {
-        for (int w = 0; w < trace_n_compile_warmup(t); w++)
-            s->warmup_mean += trace_compile_warmup(t)[w];
-        s->warmup_mean /= trace_n_compile_warmup(t);
     }
 
     /* long double: exact integers up to 2^64, and no wrap-around beyond (each value may be up to 2^63) */
@@ -346,7 +340,8 @@ static void print_text(FILE *fp, const struct trace *t, const struct summary *s)
         fprintf(fp, "compile warm-up %d workers:", trace_n_compile_warmup(t));
         for (int w = 0; w < trace_n_compile_warmup(t); w++)
             fprintf(fp, " %g", trace_compile_warmup(t)[w]);
-        fprintf(fp, " ms (mean %g ms; first compile of each worker, not in the times above)\n", s->warmup_mean);
+        fprintf(fp, " ms (mean %g ms; first compile of each worker, not in the times above)\n",
+                trace_compile_warmup_mean(t));
     }
 
     print_best_text(fp, t, s);

@@ -100,9 +100,6 @@ static int find_stab(const struct table *t, const char *verdict, const char *mod
     return tc_seterr("%s: no row %s / %s / %s", table_title(t), verdict, model, measure);
 }
 
-/* "none (1.04, 1.03, 1.02 on three seeds; mean 1.03, 95% CI 1.01 to 1.06)" or, where the CI over the seeds reaches
- * past a threshold, "no verdict (1.10, 1.11, 1.06 on three seeds; mean 1.09, 95% CI 1.02 to 1.16 reaches past the
- * 10% threshold)". */
 /* How many of three values are not finite (a time to target not reached on that seed), and the three as text
  * ("n/a, 4.41, 4.32"). */
 static int fmt_three(char *buf, size_t len, const double v[3])
@@ -120,14 +117,26 @@ static int fmt_three(char *buf, size_t len, const double v[3])
     return missing;
 }
 
-static void fmt_stab(char *buf, size_t len, const struct stab_row *r)
+/* A ratio of times on three seeds of which some are not reached: "no verdict (n/a, 4.41, 4.32 on three seeds: ...)"
+ * into buf, returning 1; 0 (buf untouched) when all three are finite. */
+static int fmt_no_ratio(char *buf, size_t len, const double v[3])
 {
     char three[112];
-    int missing = fmt_three(three, sizeof three, r->v);
+    int missing = fmt_three(three, sizeof three, v);
     if (missing > 0)
         snprintf(buf, len, "no verdict (%s on three seeds: the time to target is not reached on %d of the seeds, so "
                  "there is no ratio there)", three, missing);
-    else if (r->stable)
+    return missing > 0;
+}
+
+/* "none (1.04, 1.03, 1.02 on three seeds; mean 1.03, 95% CI 1.01 to 1.06)" or, where the CI over the seeds reaches
+ * past a threshold, "no verdict (1.10, 1.11, 1.06 on three seeds; mean 1.09, 95% CI 1.02 to 1.16 reaches past the
+ * 10% threshold)"; where a seed has no ratio, fmt_no_ratio's sentence. */
+static void fmt_stab(char *buf, size_t len, const struct stab_row *r)
+{
+    if (fmt_no_ratio(buf, len, r->v))
+        return;
+    if (r->stable)
         snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f)", r->category,
                  r->v[0], r->v[1], r->v[2], r->mean, r->lo, r->hi);
     else
@@ -546,13 +555,8 @@ static int cost_time(const struct table *t, int k, const char *setting, const ch
 static void fmt_ratio3(char *buf, size_t len, const double r[3], const char *more, const char *less)
 {
     double mean, lo, hi;
-    char three[112];
-    int missing = fmt_three(three, sizeof three, r);
-    if (missing > 0) {
-        snprintf(buf, len, "no verdict (%s on three seeds: the time to target is not reached on %d of the seeds, so "
-                 "there is no ratio there)", three, missing);
+    if (fmt_no_ratio(buf, len, r))
         return;
-    }
     report_seeds_ci(r, &mean, &lo, &hi);
     const char *cat = !isfinite(lo) || !isfinite(hi) ? NULL : lo > 1.1 ? more : hi < 0.9 ? less
                       : lo >= 0.9 && hi <= 1.1 ? "no change" : NULL;

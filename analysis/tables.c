@@ -155,14 +155,9 @@ struct table *tables_compile(const struct trace *t)
     if (trace_n_configs(t) > 0)
         table_add_note(tab, "mean compile time per configuration: %.1f ms; compiles ran with %d worker(s)",
                        total / trace_n_configs(t), trace_get_meta(t)->compile_jobs);
-    if (trace_n_compile_warmup(t) > 0) {
-        const double *w = trace_compile_warmup(t);
-        double s = 0;
-        for (int i = 0; i < trace_n_compile_warmup(t); i++)
-            s += w[i];
+    if (trace_n_compile_warmup(t) > 0)
         table_add_note(tab, "first-compile warm-up of the %d compile worker(s), not in compile_ms: mean %.1f ms",
-                       trace_n_compile_warmup(t), s / trace_n_compile_warmup(t));
-    }
+                       trace_n_compile_warmup(t), trace_compile_warmup_mean(t));
     ok = 1;
 out:
     return table_finish(tab, ok);

@@ -4,6 +4,7 @@
  * are in docs/record.md; reconstruct_table.c turns the candidates into the trace's tables. */
 #include "reconstruct_int.h"
 #include "tc_err.h"
+#include "tc_grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -212,13 +213,13 @@ static int is_child_of(const struct rec_stream *s, uint32_t pid, uint32_t parent
 static long job_windows(const struct rec_stream *s, const struct rec_event *r, const struct rec_event ***out)
 {
     const struct rec_event **w = NULL;
-    size_t n = 0;
+    size_t n = 0, cap = 0;
     for (size_t i = lower_bound(s, r->start_ns); i < s->n && s->ev[i].start_ns <= r->end_ns; i++) {
         const struct rec_event *e = &s->ev[i];
         if (e->kind != REC_RANGE || e->pid == r->pid || e->end_ns == REC_OPEN || e->end_ns > r->end_ns ||
             strncmp(e->name, REC_LABEL_JOB_BENCH, strlen(REC_LABEL_JOB_BENCH)) != 0 || !is_child_of(s, e->pid, r->pid))
             continue;
-        const struct rec_event **nw = realloc(w, (n + 1) * sizeof *nw);
+        const struct rec_event **nw = tc_grow(w, &cap, n + 1, sizeof *nw);
         if (nw == NULL) {
             free(w);
             return -1;

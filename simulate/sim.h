@@ -209,10 +209,8 @@ int sim_data_n_failed(const struct sim_data *d, int input);
 /* Over every input: configuration records without an isolated compile time (sequential charges their
  * compile_ms), and failed configurations without any compile time (charged the median of the valid ones). */
 void sim_data_missing(const struct sim_data *d, long *n_no_isolated, long *n_failed_no_compile);
-/* The compile workers' first-compile warm-up the trace recorded (n_workers 0 and mean NaN without any). No cost
- * model charges it: every model's workers start warm. */
-void sim_data_compile_warmup(const struct sim_data *d, int *n_workers, double *mean_ms);
-/* That uncharged cost as a phrase ("compile-worker warm-up (...)") into buf; snprintf's return. */
+/* The compile workers' first-compile warm-up the trace recorded, which no cost model charges (every model's
+ * workers start warm), as a phrase ("compile-worker warm-up (...)") into buf; snprintf's return. */
 int sim_data_warmup_note(const struct sim_data *d, char *buf, size_t len);
 /* The best valid configuration's true time under truth statistic `truth` (of all its timed executions), ms;
  * NaN if none valid. */

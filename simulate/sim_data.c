@@ -373,13 +373,7 @@ struct sim_data *sim_data_from_trace(const struct trace *t, const int *inputs, i
         sel[q] = input;
     }
     d->n_warmup = trace_n_compile_warmup(t);
-    d->warmup_mean_ms = NAN;
-    if (d->n_warmup > 0) {
-        double sum = 0;
-        for (int w = 0; w < d->n_warmup; w++)
-            sum += trace_compile_warmup(t)[w];
-        d->warmup_mean_ms = sum / d->n_warmup;
-    }
+    d->warmup_mean_ms = trace_compile_warmup_mean(t);
     bj.t = t;
     bj.d = d;
     bj.trace_inputs = sel;
@@ -456,12 +450,6 @@ void sim_data_missing(const struct sim_data *d, long *n_no_isolated, long *n_fai
             *n_failed_no_compile += c->failed && isnan(c->compile_ms);
         }
 }
-void sim_data_compile_warmup(const struct sim_data *d, int *n_workers, double *mean_ms)
-{
-    *n_workers = d->n_warmup;
-    *mean_ms = d->n_warmup > 0 ? d->warmup_mean_ms : NAN;
-}
-
 int sim_data_warmup_note(const struct sim_data *d, char *buf, size_t len)
 {
     if (d->n_warmup > 0)

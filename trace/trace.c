@@ -189,6 +189,16 @@ const double *trace_compile_warmup(const struct trace *t)
     return t->warmup_ms;
 }
 
+double trace_compile_warmup_mean(const struct trace *t)
+{
+    double sum = 0;
+    if (t->n_warmup <= 0)
+        return NAN;
+    for (int w = 0; w < t->n_warmup; w++)
+        sum += t->warmup_ms[w];
+    return sum / t->n_warmup;
+}
+
 int trace_n_dims(const struct trace *t)
 {
     return t->n_dims;

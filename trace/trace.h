@@ -172,6 +172,8 @@ const char *trace_compile_log(const struct trace *t, int config); /* "" if none 
 double trace_compile_isolated_ms(const struct trace *t, int config);
 int trace_n_compile_warmup(const struct trace *t);
 const double *trace_compile_warmup(const struct trace *t);
+/* The mean of those first-compile warm-ups, ms; NaN when the trace recorded none. */
+double trace_compile_warmup_mean(const struct trace *t);
 
 int trace_n_dims(const struct trace *t);
 const char *trace_dim_name(const struct trace *t, int d);
