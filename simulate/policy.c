@@ -494,21 +494,35 @@ static const struct tc_manifest_row *shipped_role(const char *role, char *buf, s
     return NULL;
 }
 
+/* The first of roles (NULL-terminated) whose trace is shipped and whose GPU is not gpu (its path in buf), or NULL. */
+static const struct tc_manifest_row *shipped_other_gpu(const char *const *roles, const char *gpu, char *buf, size_t len)
+{
+    for (const char *const *r = roles; *r != NULL; r++) {
+        const struct tc_manifest_row *row = shipped_role(*r, buf, len);
+        if (row != NULL && strcmp(row->gpu, gpu) != 0)
+            return row;
+    }
+    if (len > 0)
+        buf[0] = '\0';
+    return NULL;
+}
+
 int pol_shipped_pair(char *ref, char *full, size_t len)
 {
-    const struct tc_manifest_row *a = shipped_role("reference", ref, len), *b = shipped_role("full-space", full, len);
-    return a != NULL && b != NULL && strcmp(a->gpu, b->gpu) != 0 ? 0 : -1;
+    static const char *const other[] = {"cross-gpu", "full-space", NULL};
+    const struct tc_manifest_row *a = shipped_role("reference", ref, len);
+    return a != NULL && shipped_other_gpu(other, a->gpu, full, len) != NULL ? 0 : -1;
 }
 
 int pol_shipped_default(char *trace, char *prior, size_t len)
 {
-    const struct tc_manifest_row *f = shipped_role("full-space", trace, len), *r;
+    static const char *const other[] = {"cross-gpu", "reference", NULL};
+    const struct tc_manifest_row *f = shipped_role("full-space", trace, len);
     if (f == NULL) { /* the reference, with no prior */
         if (len > 0)
             prior[0] = '\0';
         return tc_paths_role("reference", trace, len) != NULL ? 0 : -1;
     }
-    if ((r = shipped_role("reference", prior, len)) != NULL && strcmp(r->gpu, f->gpu) == 0)
-        prior[0] = '\0'; /* a prior is another GPU's */
+    shipped_other_gpu(other, f->gpu, prior, len); /* a prior is another GPU's; "" where none ships */
     return 0;
 }

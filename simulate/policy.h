@@ -218,13 +218,13 @@ int pol_data_has_prior(const struct pol_data *d);
  * the inputs left keep their order and are numbered from 0. Returns how many are left. */
 int pol_data_restrict_to_prior(struct pol_data *d);
 /* The shipped traces of one kernel on two GPUs, as data/manifest.tsv names them (util/tc_paths): the reference
- * trace in ref and the full-space trace in full (the report's cross-GPU study pairs them by parameter values and
- * dimensions, trace_match_configs). Returns 0 with both paths, or -1 when one is not shipped (its buffer then holds
- * "") or both are of one GPU. */
+ * trace in ref and, in full, another GPU's full space (the cross-gpu row, else the full-space row when its GPU is
+ * not the reference's; the report's cross-GPU study pairs them by parameter values and dimensions,
+ * trace_match_configs). Returns 0 with both paths, or -1 when no such pair is shipped (full then holds ""). */
 int pol_shipped_pair(char *ref, char *full, size_t len);
 /* The default TRACE of `policies` and its prior (the transfer policy's, --transfer-from), as data/manifest.tsv
- * names them: the shipped full-space trace, its prior the shipped reference when that is of another GPU; with no
- * full-space trace the reference and no prior. prior is "" when there is none. Both buffers len bytes. Returns 0,
+ * names them: the shipped full-space trace, its prior the first shipped trace of another GPU among the cross-gpu and
+ * reference rows; with no full-space trace the reference and no prior. prior is "" when there is none. Both buffers len bytes. Returns 0,
  * or -1 (tc_errmsg: the trace that is missing and how to collect it) when not even the reference is shipped. */
 int pol_shipped_default(char *trace, char *prior, size_t len);
 void pol_data_free(struct pol_data *d);

@@ -26,7 +26,7 @@ DATA=$ROOT/$DATADIR/tunecost/gemm-h200.h5
 [ -x "$EXE" ] || fail "no installed binary at $EXE"
 [ -f "$DATA" ] || fail "no installed trace at $DATA"
 cmp -s "$DATA" "$SRC/data/gemm-h200.h5" || fail "$DATA differs from data/gemm-h200.h5"
-for f in manifest.tsv gemm-h200-triton.h5 gemm-h100-full.h5 gemm-h100-compile.h5 flush-study/gemm-h200-flush-0.h5 compile-scaling; do
+for f in manifest.tsv gemm-h200-triton.h5 gemm-h200-full.h5 gemm-h100-full.h5 gemm-h100-compile.h5 flush-study/gemm-h200-flush-0.h5 compile-scaling; do
     [ -e "$ROOT/$DATADIR/tunecost/$f" ] || fail "not installed: $DATADIR/tunecost/$f"
 done
 # The default named in --help is the installed copy (resolved through the binary's folder).
@@ -69,7 +69,7 @@ TUNECOST_SOURCE_ROOT=$TMP/no-source "$BUILD/tunecost" policies -p random -r 2 -b
     fail "the build tree's policies drew figures with TUNECOST_SOURCE_ROOT pointing at an empty folder"
 cd "$TMP" || exit 1
 "$EXE" policies -p random -r 2 -b 5 -q -o pol >/dev/null 2>err || fail "installed policies: $(head -c 300 err)"
-head -n 1 pol/curves.tsv | grep -q "tunecost/gemm-h100-full.h5 (" ||
+head -n 1 pol/curves.tsv | grep -q "tunecost/gemm-h200-full.h5 (" ||
     fail "installed policies did not default to the installed full-space trace: $(head -n 1 pol/curves.tsv)"
 for f in policies.png policies.svg; do [ -s "pol/$f" ] || fail "installed policies drew no $f"; done
 "$EXE" report -q --samples 5 --runs 2 -o rep >/dev/null 2>err || fail "installed report: $(head -c 300 err)"

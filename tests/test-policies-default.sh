@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # test-policies-default.sh — which trace `tunecost policies` replays when none is given (pol_shipped_default, from
 # data/manifest.tsv), and that it says so: a data folder ($TUNECOST_DATA_DIR) holding the shipped manifest and
-# (a) the full-space and the reference traces, as shipped today -> the full space (H100), the reference (H200) as
-# transfer's prior; (b) a manifest whose reference row names the full space's GPU -> no prior (a prior is another
-# GPU's); (c) the reference alone -> it, and no transfer; (d) neither -> exit 2, one line that says how to collect
-# the missing trace. The folders hold links to the shipped traces.
+# (a) the full-space, cross-gpu and reference traces, as shipped today -> the full space (H200), the cross-gpu
+# trace (H100) as transfer's prior; (b) the full space and the reference of one GPU, no cross-gpu trace -> no prior
+# (a prior is another GPU's); (c) a manifest whose cross-gpu row names the full space's GPU -> the next other-GPU
+# row, none here -> no prior; (d) the reference alone -> it, and no transfer; (e) neither -> exit 2, one line that
+# says how to collect the missing trace. The folders hold links to the shipped traces.
 #
 # Usage: test-policies-default.sh TUNECOST DATA_DIR
 # Exit: 0 pass, 1 fail, 77 skipped (a shipped trace missing).
 set -u
 TUNECOST=$(realpath "${1:?usage: test-policies-default.sh TUNECOST DATA_DIR}")
 DATA=$(realpath "${2:?usage}")
-for f in gemm-h100-full.h5 gemm-h200.h5; do
+for f in gemm-h200-full.h5 gemm-h100-full.h5 gemm-h200.h5; do
     [ -f "$DATA/$f" ] || { echo "SKIP: $DATA/$f is missing"; exit 77; }
 done
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tc-poldef.XXXXXX")
@@ -47,19 +48,21 @@ check() {
 }
 
 full=$(awk -F'\t' '$2 == "full-space" { print $1; exit }' "$DATA/manifest.tsv")
+cross=$(awk -F'\t' '$2 == "cross-gpu" { print $1; exit }' "$DATA/manifest.tsv")
 ref=$(awk -F'\t' '$2 == "reference" { print $1; exit }' "$DATA/manifest.tsv")
-[ "$full" = gemm-h100-full.h5 ] && [ "$ref" = gemm-h200.h5 ] || fail "manifest: full-space '$full', reference '$ref'"
-mkdir today samegpu ref none
-for d in today samegpu ref none; do cp "$DATA/manifest.tsv" "$d/manifest.tsv"; done
-ln -s "$DATA/gemm-h100-full.h5" today/gemm-h100-full.h5
-ln -s "$DATA/gemm-h200.h5" today/gemm-h200.h5
-ln -s "$DATA/gemm-h100-full.h5" samegpu/gemm-h100-full.h5
+[ "$full" = gemm-h200-full.h5 ] && [ "$cross" = gemm-h100-full.h5 ] && [ "$ref" = gemm-h200.h5 ] ||
+    fail "manifest: full-space '$full', cross-gpu '$cross', reference '$ref'"
+mkdir today samegpu samecross ref none
+for d in today samegpu samecross ref none; do cp "$DATA/manifest.tsv" "$d/manifest.tsv"; done
+for f in gemm-h200-full.h5 gemm-h100-full.h5 gemm-h200.h5; do ln -s "$DATA/$f" today/$f; ln -s "$DATA/$f" samecross/$f; done
+ln -s "$DATA/gemm-h200-full.h5" samegpu/gemm-h200-full.h5
 ln -s "$DATA/gemm-h200.h5" samegpu/gemm-h200.h5
-awk -F'\t' -v OFS='\t' '$2 == "reference" { $3 = "NVIDIA H100 80GB HBM3" } { print }' "$DATA/manifest.tsv" \
-    >samegpu/manifest.tsv
+awk -F'\t' -v OFS='\t' '$2 == "cross-gpu" { $3 = "NVIDIA H200" } { print }' "$DATA/manifest.tsv" \
+    >samecross/manifest.tsv
 ln -s "$DATA/gemm-h200.h5" ref/gemm-h200.h5
-check today gemm-h100-full.h5 gemm-h200.h5 "NVIDIA H100"
-check samegpu gemm-h100-full.h5 - "NVIDIA H100"
+check today gemm-h200-full.h5 gemm-h100-full.h5 "NVIDIA H200"
+check samegpu gemm-h200-full.h5 - "NVIDIA H200"
+check samecross gemm-h200-full.h5 - "NVIDIA H200"
 check ref gemm-h200.h5 - "NVIDIA H200"
 TUNECOST_DATA_DIR=$TMP/none "$TUNECOST" policies -p random -r 1 -b 1 --no-figures -o pol-none >out-none 2>err-none
 rc=$?
