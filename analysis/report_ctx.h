@@ -142,18 +142,18 @@ int report_reeval_runs(int runs);
  * stability check draws from its own stream, never from the selection set's. */
 uint64_t report_derive_seed(uint64_t seed, uint64_t k);
 /* The cheapest point of scenario sc whose 95% CI lower bound of speedup reaches target (its mean when runs < 2);
- * the point with the highest such lower bound whose time (its CI's upper bound) fits budget_s. NULL when none. */
+ * NULL when none. (The best point within a budget is simulate's: sim_budget_pick, sim_budget_eval.) */
 const struct sim_point *report_pick_ttt(const struct sim_result *r, int n_sc, int sc, double target);
-const struct sim_point *report_pick_budget(const struct sim_result *r, int n_sc, int sc, double budget_s);
 /* Replay point p's hyperparameters (scenario sc of s) on report_reeval_runs(s->runs) fresh runs seeded with seed;
  * p NULL gives sample -1 and NaN numbers. */
 int report_reeval(const struct sim_data *d, const struct sim_settings *s, int sc, const struct sim_point *p,
                   uint64_t seed, struct report_est *out);
-/* Time to target / best within a budget: picked on r, re-evaluated (report_reeval). */
+/* Time to target: picked on r, re-evaluated (report_reeval). */
 int report_ttt(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
                double target, uint64_t seed, struct report_est *out);
-int report_budget_best(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
-                       double budget_s, uint64_t seed, struct report_est *out);
+/* A row of simulate's budget table (sim_budget_eval: the report's budget.tsv and its opening's 10 s) as an estimate. */
+struct sim_budget_row;
+void report_est_from_budget(const struct sim_budget_row *w, struct report_est *e);
 /* The held-out rule on a re-evaluated time to target: out keeps its time only when its fresh mean speedup reaches
  * target (reached = 1); else time_s and its CI become NaN (speedup and fresh_time_s: the best attained, when). */
 void report_held_out(struct report_est *out, double target);

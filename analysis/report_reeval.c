@@ -3,6 +3,7 @@
  * seed, with its 95% confidence interval, so the cheapest-of-500 selection does not flatter it (issue 23). Also the
  * same for a weighted mean over inputs (two kernel families against a common reference). */
 #include "report_ctx.h"
+#include "sim_budget.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -111,19 +112,6 @@ const struct sim_point *report_pick_ttt(const struct sim_result *r, int n_sc, in
     return best;
 }
 
-const struct sim_point *report_pick_budget(const struct sim_result *r, int n_sc, int sc, double budget_s)
-{
-    const struct sim_point *best = NULL;
-    for (int i = sc; i < r->n_points; i += n_sc) {
-        const struct sim_point *q = &r->points[i];
-        double v = isnan(q->speedup_lo) ? q->speedup : q->speedup_lo; /* again the lower bound decides */
-        double b = best == NULL ? -INFINITY : isnan(best->speedup_lo) ? best->speedup : best->speedup_lo;
-        if ((isnan(q->time_s_hi) ? q->time_s : q->time_s_hi) <= budget_s && v > b)
-            best = q;
-    }
-    return best;
-}
-
 int report_ttt(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
                double target, uint64_t seed, struct report_est *out)
 {
@@ -210,10 +198,22 @@ int report_ttt_set(const struct sim_data *d, const struct sim_settings *s, const
     return 0;
 }
 
-int report_budget_best(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
-                       double budget_s, uint64_t seed, struct report_est *out)
+void report_est_from_budget(const struct sim_budget_row *w, struct report_est *e)
 {
-    return report_reeval(d, s, sc, report_pick_budget(r, s->n_scenarios, sc, budget_s), seed, out);
+    est_select(e, NULL);
+    e->sample = w->sample;
+    if (w->sample < 0)
+        return;
+    e->n_config = w->n_config;
+    e->exec_ms = w->exec_ms;
+    e->sel_time_s = w->sel_time_s;
+    e->sel_speedup = w->sel_speedup;
+    e->time_s = e->fresh_time_s = w->time_s;
+    e->time_lo = w->time_lo;
+    e->time_hi = w->time_hi;
+    e->speedup = w->speedup;
+    e->speedup_lo = w->speedup_lo;
+    e->speedup_hi = w->speedup_hi;
 }
 
 /* ---- a weighted mean over inputs, replayed input by input ------------------------------------------------- */

@@ -3,6 +3,7 @@
  * and time-to-target tables. */
 #include "frontier.h"
 #include "report_ctx.h"
+#include "sim_budget.h"
 #include "tc_atomic.h"
 #include "tc_stats.h"
 #include "trace.h"
@@ -269,25 +270,34 @@ int report_budget_tables(struct report_ctx *c)
     lo = times[0];
     hi = times[(na - 1) / 2];
     free(times);
+    double budgets[6];
+    struct sim_budget_row *w = NULL;
+    int nw = 0;
+    for (int k = 0; k < 6; k++) {
+        budgets[k] = round_sig2(lo > 0 && hi > lo ? lo * pow(hi / lo, k / 5.0) : hi);
+        if (k == 0 && budgets[k] < lo) /* rounding must not put the first budget below the cheapest sample */
+            budgets[k] = round_sig2_up(lo);
+    }
+    /* simulate --budget's function: the same choice, fresh runs and seeds as `tunecost simulate --budget` */
+    if (sim_budget_eval(c->d[REPORT_SIM_ALL], s, ra, budgets, 6, NULL, 0, &w, &nw) != 0)
+        return -1;
     c->budget = est_table("Best mean speedup vs optimal within a tuning budget, all inputs", "budget_s");
-    for (int k = 0; c->budget != NULL && k < 6; k++) {
-        double b = round_sig2(lo > 0 && hi > lo ? lo * pow(hi / lo, k / 5.0) : hi);
-        if (k == 0 && b < lo) /* rounding must not put the first budget below the cheapest sample */
-            b = round_sig2_up(lo);
-        for (int sc = 0; sc < N_SC_ALL; sc++) {
-            struct report_est e;
-            uint64_t seed = report_derive_seed(c->o->seed, 3000 + (uint64_t)k * SIM_MAX_SCENARIOS + (uint64_t)sc);
-            if (report_budget_best(c->d[REPORT_SIM_ALL], s, ra, sc, b, seed, &e) != 0 ||
-                est_row(c->budget, b, -1, s->scenarios[sc].name, &e) != 0)
-                return -1;
+    for (int i = 0; c->budget != NULL && i < nw; i++) {
+        struct report_est e;
+        report_est_from_budget(&w[i], &e);
+        if (est_row(c->budget, w[i].budget_s, -1, s->scenarios[w[i].scenario].name, &e) != 0) {
+            free(w);
+            return -1;
         }
     }
+    free(w);
     if (c->budget == NULL)
         return -1;
     table_add_note(c->budget, "budgets: from the cheapest to the median tuning time of the baseline's samples, "
                    "log-spaced and rounded; per budget the sample with the highest 95%% CI lower bound of speedup "
                    "whose time (95%% CI upper bound) fits it in the simulation, re-evaluated on %d fresh runs (its "
-                   "fresh time may still exceed the budget); nan = no sample that cheap", report_reeval_runs(s->runs));
+                   "fresh time may still exceed the budget), as `tunecost simulate --budget` chooses and reports it "
+                   "(sim_budget_eval, the same seed); nan = no sample that cheap", sim_budget_fresh_runs(s->runs));
     c->ttt_all = ttt_table(c, REPORT_SIM_ALL, 2000, "Tuning time to reach a mean speedup vs optimal, all inputs (s)");
     c->ttt_input = ttt_table(c, REPORT_SIM_INPUT, 1000,
                              "Tuning time to reach a mean speedup vs optimal, single input (s)");

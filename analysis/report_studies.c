@@ -5,6 +5,7 @@
  * is absent is left out with a finding that says so. */
 #include "policy.h"
 #include "report_ctx.h"
+#include "sim_budget.h"
 #include "tc_stats.h"
 #include "trace.h"
 
@@ -17,23 +18,23 @@ static void policies_finding(struct report_ctx *c, const struct pol_curve *cv, c
                              int runs)
 {
     /* what the ranking is of, and how much it can say */
-    const char *few = n_in < 8 || runs < 10 ? " Under 8 inputs or 10 runs: it says little." : "";
+    const char *few = n_in < 8 || runs < 10 ? " (too few to rank on)" : "";
     int a = order[0], b = n > 1 ? order[1] : order[0], separated = n > 1;
     for (int k = 1; k < n; k++)
         separated = separated && cv[a].atm_lo > cv[order[k]].atm_hi;
     if (n == 0 || isnan(cv[a].atm_score))
         return;
     if (separated)
-        report_finding(c, "**Tuning policies** (from scratch, %d inputs x %d runs, every cost charged): %s ranks "
+        report_finding(c, "**Tuning policies** (from scratch, %d inputs x %d runs%s, every cost charged): %s ranks "
                        "first, %.3f [%.3f, %.3f], its 95%% CI above every other's, reaching 95%% of optimal after "
-                       "%.3g s; transfer not run (needs another GPU's trace).%s", n_in, runs, cv[a].policy,
-                       cv[a].atm_score, cv[a].atm_lo, cv[a].atm_hi, cv[a].t95_s, few);
+                       "%.3g s; transfer not run (needs another GPU's trace).", n_in, runs, few, cv[a].policy,
+                       cv[a].atm_score, cv[a].atm_lo, cv[a].atm_hi, cv[a].t95_s);
     else
-        report_finding(c, "**Tuning policies** (from scratch, %d inputs x %d runs, every cost charged): no 95%% CI "
+        report_finding(c, "**Tuning policies** (from scratch, %d inputs x %d runs%s, every cost charged): no 95%% CI "
                        "separates one policy; highest %s %.3f [%.3f, %.3f], then %s %.3f [%.3f, %.3f] "
-                       "(policies.tsv); transfer not run (needs another GPU's trace).%s", n_in, runs, cv[a].policy,
+                       "(policies.tsv); transfer not run (needs another GPU's trace).", n_in, runs, few, cv[a].policy,
                        cv[a].atm_score, cv[a].atm_lo, cv[a].atm_hi, cv[b].policy, cv[b].atm_score, cv[b].atm_lo,
-                       cv[b].atm_hi, few);
+                       cv[b].atm_hi);
 }
 
 /* The ranking table: policies by the methodology's score, with its CI and the earlier area score. */
@@ -608,7 +609,7 @@ static int common_seed(struct report_ctx *c, const struct common_ref *cr, int k,
         struct sim_result r = {s[f].samples, pts[f], cr->n, 0.0};
         const struct sim_data *d = c->d[f ? REPORT_SIM_CMP : REPORT_SIM_ALL];
         for (int q = 0; q < N_BUDGETS + 2; q++) {
-            const struct sim_point *p = q < N_BUDGETS ? report_pick_budget(&r, 1, 0, budget[q])
+            const struct sim_point *p = q < N_BUDGETS ? sim_budget_pick(&r, 1, 0, budget[q])
                                                       : report_pick_ttt(&r, 1, 0, targets[q - N_BUDGETS]);
             uint64_t seed = report_derive_seed(REPORT_VERDICT_SEED, 7000 + (uint64_t)(m * 256 + k * 64 + f * 16 + q));
             if (report_weighted_reeval(d, &s[f], cr->in[f], cr->w[f], cr->n, p, seed, &e[f][q]) != 0)

@@ -9,7 +9,7 @@
 # the fresh runs' mean speedup reaches the target, recomputed from time-to-target-*.tsv) and that the early-stopping
 # finding states its dependence on EXEC_TIME (early-stop-conditions.tsv, four models x three EXEC_TIME ranges), and
 # that the settings line and the figures' labels name the cost model run (simulate's default; the paper's only with
-# --paper).
+# --paper), and that budget.tsv is what `simulate --budget` gives for the same settings.
 #
 # Usage: test-report-seeds.sh TUNECOST DATA_DIR
 # Exit: 0 pass, 1 fail, 77 skipped (the shipped reference trace missing).
@@ -60,6 +60,25 @@ for seed in 1 2 3; do
         echo "FAIL: seed $seed: a finding prints nan"; grep -wi nan findings$seed; fail=1
     fi
 done
+# budget.tsv is `simulate --budget`'s (sim_budget_eval): the same settings, seed and budgets through the command give
+# the same chosen sample and fresh-run numbers, to the report's rounding, for every budget and scenario
+budgets=$(awk -F'\t' '/^#/ {next} !h {h = 1; next} !seen[$1]++ {printf "%s%s", n++ ? "," : "", $1}' rep1/budget.tsv)
+"$TUNECOST" simulate "$DATA/gemm-h200.h5" --seed 1 --samples 40 --runs 4 --budget "$budgets" -o simb -q \
+    >logb 2>&1 || { echo "FAIL: simulate --budget $budgets"; cat logb; exit 1; }
+awk -F'\t' '
+    FNR == 1 {f++} /^#/ {next}
+    f == 1 && !h1 {for (i = 1; i <= NF; i++) a[$i] = i; h1 = 1; next}
+    f == 2 && !h2 {for (i = 1; i <= NF; i++) b[$i] = i; h2 = 1; next}
+    f == 1 {k = ($a["budget_s"] + 0) "|" $a["scenario"]; rs[k] = $a["sample"]; rv[k] = $a["speedup"];
+            rt[k] = $a["time_s"]; n1++}
+    f == 2 && $b["kind"] == "budget" {k = ($b["budget_s"] + 0) "|" $b["scenario"]; n2++
+        if (!(k in rs)) {print "FAIL: budget.tsv lacks " k; bad = 1; next}
+        if (rs[k] != $b["sample"] || (rv[k] != "nan" && (rv[k] - $b["speedup"] > 6e-5 || $b["speedup"] - rv[k] > 6e-5)) ||
+            (rt[k] != "nan" && (rt[k] - $b["time_s"] > 6e-4 || $b["time_s"] - rt[k] > 6e-4))) {
+            print "FAIL: budget " k ": report sample " rs[k] " speedup " rv[k] " time " rt[k] ", simulate " \
+                  $b["sample"] " " $b["speedup"] " " $b["time_s"]; bad = 1}}
+    END {if (n1 != n2 || n1 == 0) {print "FAIL: " n1 " report rows, " n2 " simulate rows"; bad = 1}; exit bad}' \
+    rep1/budget.tsv simb/budget.tsv || fail=1
 for seed in 2 3; do
     cmp -s cat1 cat$seed || { echo "FAIL: stability.tsv verdicts differ between --seed 1 and $seed:";
                                diff cat1 cat$seed; fail=1; }
