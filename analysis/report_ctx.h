@@ -171,9 +171,10 @@ extern const double report_ttt_targets[REPORT_N_TTT];
  * 3. a sample whose fresh mean reaches a higher target reaches this one: where this target's falls short or is
  *    dearer, the higher target's gives the time (times to target never fall as the target rises).
  * chosen_by says which ("own", "parallel's sample", "sample for 0.98"). only_sc >= 0: that scenario (and the one
- * bounding it) only, the others "not computed". */
+ * bounding it) only; targets below from_target are not asked for: those and the other scenarios are "not
+ * computed" (sample -1); the targets asked for get the same answer as when every target is. */
 int report_ttt_set(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, uint64_t seed,
-                   uint64_t stream, int only_sc, struct report_est *out);
+                   uint64_t stream, int only_sc, double from_target, struct report_est *out);
 /* A weighted mean over inputs (scenario 0 of s), input by input: speedup_i x weight_i, averaged over the n_in
  * inputs with equal weight, as sim_run averages all inputs. report_weighted_run replays each input (per_input[k],
  * s->samples x s->n_scenarios points, every scenario on the same draws); report_weighted_combine gives scenario

@@ -141,7 +141,7 @@ static int bounding_scenario(const struct sim_settings *s, int sc)
 }
 
 int report_ttt_set(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, uint64_t seed,
-                   uint64_t stream, int only_sc, struct report_est *out)
+                   uint64_t stream, int only_sc, double from_target, struct report_est *out)
 {
     int n_sc = s->n_scenarios;
     unsigned char want[SIM_MAX_SCENARIOS] = {0};
@@ -156,7 +156,7 @@ int report_ttt_set(const struct sim_data *d, const struct sim_settings *s, const
     for (int i = 0; i < REPORT_N_TTT; i++)
         for (int sc = 0; sc < n_sc; sc++) {
             struct report_est *e = &out[i * n_sc + sc];
-            if (!want[sc]) {
+            if (!want[sc] || report_ttt_targets[i] < from_target - 1e-9) {
                 est_select(e, NULL);
                 snprintf(e->chosen_by, sizeof e->chosen_by, "not computed");
                 continue;
@@ -172,7 +172,7 @@ int report_ttt_set(const struct sim_data *d, const struct sim_settings *s, const
         int p = bounding_scenario(s, sc);
         for (int i = 0; p >= 0 && want[sc] && i < REPORT_N_TTT; i++) {
             struct report_est *e = &out[i * n_sc + sc], *q = &out[i * n_sc + p], b;
-            if (e->reached || !q->reached)
+            if (e->reached || !q->reached || report_ttt_targets[i] < from_target - 1e-9)
                 continue;
             if (report_reeval(d, s, sc, &r->points[(size_t)q->sample * (size_t)n_sc + (size_t)sc],
                               report_derive_seed(seed, stream + (uint64_t)(i * SIM_MAX_SCENARIOS + p)), &b) != 0)
@@ -189,7 +189,8 @@ int report_ttt_set(const struct sim_data *d, const struct sim_settings *s, const
     for (int i = REPORT_N_TTT - 2; i >= 0; i--)
         for (int sc = 0; sc < n_sc; sc++) {
             struct report_est *e = &out[i * n_sc + sc], *h = &out[(i + 1) * n_sc + sc];
-            if (want[sc] && h->reached && (!e->reached || e->time_s > h->time_s)) {
+            if (want[sc] && report_ttt_targets[i] >= from_target - 1e-9 && h->reached &&
+                (!e->reached || e->time_s > h->time_s)) {
                 *e = *h;
                 if (strcmp(h->chosen_by, "own") == 0)
                     snprintf(e->chosen_by, sizeof e->chosen_by, "sample for %.2f", report_ttt_targets[i + 1]);

@@ -229,7 +229,7 @@ static struct table *ttt_table(struct report_ctx *c, enum report_sim which, uint
     const struct sim_settings *s = &c->s[which];
     struct table *tab = est_table(title, "target_speedup");
     struct report_est *e = calloc((size_t)REPORT_N_TTT * (size_t)s->n_scenarios, sizeof *e);
-    if (tab == NULL || e == NULL || report_ttt_set(c->d[which], s, c->r[which], c->o->seed, stream, -1, e) != 0) {
+    if (tab == NULL || e == NULL || report_ttt_set(c->d[which], s, c->r[which], c->o->seed, stream, -1, 0, e) != 0) {
         if (e == NULL)
             tc_seterr("out of memory");
         free(e);

@@ -291,7 +291,7 @@ static int paired_rows(struct table *st, struct report_paired pr[N_SEEDS][N_MODE
 }
 
 static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double t[N_V_SC][2],
-                           struct report_paired pr[N_MODELS][4])
+                           struct report_paired pr[N_MODELS][4], struct report_est at95[N_MODELS])
 {
     struct sim_settings s = c->s[REPORT_SIM_ALL];
     struct sim_result *r;
@@ -308,10 +308,12 @@ static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double
         return -1;
     }
     struct report_est set[REPORT_N_TTT * N_V_SC];
-    if (report_ttt_set(c->d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED, 5000 + (uint64_t)k * 64, -1, set) != 0) {
+    if (report_ttt_set(c->d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED, 5000 + (uint64_t)k * 64, -1, targets[0], set) != 0) {
         sim_result_free(r);
         return -1;
     }
+    for (int m = 0; m < N_MODELS; m++) /* each model's time to 0.95 without early stopping, for costs.tsv */
+        at95[m] = set[ttt_index(0.95) * N_V_SC + 2 * m];
     for (int sc = 0; sc < N_V_SC; sc++)
         for (int ti = 0; ti < 2; ti++) {
             struct report_est e = set[ttt_index(targets[ti]) * N_V_SC + sc];
@@ -341,7 +343,8 @@ static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double
     return 0;
 }
 
-static int all_inputs_verdicts(struct report_ctx *c, struct table *vt, struct table *st)
+static int all_inputs_verdicts(struct report_ctx *c, struct table *vt, struct table *st,
+                               struct report_est at95[N_SEEDS][N_MODELS])
 {
     double t[N_SEEDS][N_V_SC][2];
     struct report_paired pr[N_SEEDS][N_MODELS][4];
@@ -351,7 +354,7 @@ static int all_inputs_verdicts(struct report_ctx *c, struct table *vt, struct ta
                                 "model (seed 1, all inputs)", 7, ccols)) == NULL)
         return tc_seterr("out of memory");
     for (int k = 0; k < N_SEEDS; k++)
-        if (all_inputs_seed(c, k, vt, t[k], pr[k]) != 0)
+        if (all_inputs_seed(c, k, vt, t[k], pr[k], at95[k]) != 0)
             return -1;
     if (paired_rows(st, pr) != 0)
         return -1;
@@ -486,7 +489,7 @@ static int input_verdicts(struct report_ctx *c, struct table *st)
          * time-to-target-input.tsv's baseline rows (same sample, same fresh-run seeds) */
         struct report_est set[REPORT_N_TTT * N_MODELS];
         if (report_ttt_set(c->d[REPORT_SIM_INPUT], &s, r, REPORT_VERDICT_SEED,
-                           k == 0 ? 1000 : 6000 + (uint64_t)k * 64, V_SEQ, set) != 0) {
+                           k == 0 ? 1000 : 6000 + (uint64_t)k * 64, V_SEQ, reach_target[0], set) != 0) {
             free(x1), free(x2), free(y), sim_result_free(r);
             return -1;
         }
@@ -682,7 +685,7 @@ static const int cost_models[3] = {0, 2, 3}; /* sequential, pipelined, ideal (re
  * simulation and re-evaluated on fresh runs. Only for a trace with every compile cost: an isolated time for every
  * (input, configuration) pair and a compile time for every failed one; otherwise the finding says which costs are
  * estimated and nothing is replayed. */
-static int cost_settings(struct report_ctx *c)
+static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N_MODELS])
 {
     static const char *cols[] = {"seed_index", "seed", "failed_cost", "compile_model", "model", "target_speedup",
                                  "time_s", "time_s_lo", "time_s_hi", "speedup", "speedup_lo", "speedup_hi", "sample"};
@@ -696,18 +699,24 @@ static int cost_settings(struct report_ctx *c)
     for (int k = 0; k < N_SEEDS; k++)
         for (int q = 0; q < REPORT_N_COSTS; q++) {
             struct sim_settings s = c->s[REPORT_SIM_ALL];
-            struct sim_result *r;
+            struct sim_result *r = NULL;
+            struct report_est set[REPORT_N_TTT * 3];
+            /* the report's own cost setting is the verdicts' simulation of this seed (the same settings, seed and
+             * draws): its times to 0.95, the same selected samples as verdicts.tsv's, instead of a replay */
+            int own = s.failed_cost == cost_failed[q] && s.compile_model == cost_model[q];
             s.seed = report_seed_k(c->o->seed, k);
             s.failed_cost = cost_failed[q];
             s.compile_model = cost_model[q];
             s.n_scenarios = 3;
             for (int m = 0; m < 3; m++)
                 report_model_scenario(&s.scenarios[m], cost_models[m], 0, c->o->compile_factor);
-            if ((r = sim_run(c->d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
+            if (own)
+                for (int m = 0; m < 3; m++)
+                    set[ttt_index(0.95) * 3 + m] = at95[k][cost_models[m]];
+            else if ((r = sim_run(c->d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
                 goto fail;
-            struct report_est set[REPORT_N_TTT * 3];
-            if (report_ttt_set(c->d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED,
-                               9000 + (uint64_t)(k * REPORT_N_COSTS + q) * 64, -1, set) != 0) {
+            else if (report_ttt_set(c->d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED,
+                                    9000 + (uint64_t)(k * REPORT_N_COSTS + q) * 64, -1, 0.95, set) != 0) {
                 sim_result_free(r);
                 goto fail;
             }
@@ -740,7 +749,8 @@ static int cost_settings(struct report_ctx *c)
                    "failed launch; none: only valid ones drawn (the paper's); compile_model measured: sequential "
                    "charges isolated (1-worker) compile times, paper: the contended ones (the trace's compile_jobs "
                    "workers); pipelined and ideal charge the contended ones either way; factor %d; re-evaluated on %d "
-                   "fresh runs", c->o->compile_factor, report_reeval_runs(c->s[REPORT_SIM_ALL].runs));
+                   "fresh runs; the report's own setting's rows are verdicts.tsv's (the same simulation and samples)",
+                   c->o->compile_factor, report_reeval_runs(c->s[REPORT_SIM_ALL].runs));
     return report_keep_table(c, c->costs, "costs.tsv", "Time to 0.95 of optimal per cost setting, three seeds", 40);
 fail:
     table_free(c->costs);
@@ -757,7 +767,8 @@ int report_verdicts(struct report_ctx *c)
     c->stability = report_stability_new("Verdicts on three seeds");
     if (c->verdicts == NULL || c->stability == NULL)
         return tc_seterr("out of memory");
-    if (all_inputs_verdicts(c, c->verdicts, c->stability) != 0 || input_verdicts(c, c->stability) != 0 ||
+    struct report_est at95[N_SEEDS][N_MODELS];
+    if (all_inputs_verdicts(c, c->verdicts, c->stability, at95) != 0 || input_verdicts(c, c->stability) != 0 ||
         exec_floor_verdicts(c, c->stability) != 0)
         return -1;
     table_add_note(c->verdicts, "per seed (seed 1 is the report's), model and early stopping: the cheapest sample "
@@ -776,5 +787,5 @@ int report_verdicts(struct report_ctx *c)
     if (report_keep_table(c, c->verdicts, "verdicts.tsv", "Time to target per cost model, three seeds", 40) != 0 ||
         report_keep_table(c, c->stability, "stability.tsv", "Verdicts on three seeds", 40) != 0)
         return -1;
-    return cost_settings(c);
+    return cost_settings(c, at95);
 }

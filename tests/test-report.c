@@ -1314,6 +1314,24 @@ START_TEST(test_report_costs_finding_matches_costs_tsv)
     for (int i = 0; i < ct.n_rows; i++)
         ck_assert(tsv_num(&ct, i, "time_s_lo") <= tsv_num(&ct, i, "time_s") &&
                   tsv_num(&ct, i, "time_s") <= tsv_num(&ct, i, "time_s_hi"));
+    { /* the report's own setting (triton + measured) is the verdicts' simulation: verdicts.tsv's rows */
+        struct tsv vt;
+        tsv_read(out, "verdicts.tsv", &vt);
+        for (int k = 1; k <= 3; k++)
+            for (int m = 0; m < 3; m++) {
+                int r = cost_find(&ct, k, "triton", "measured", models[m]), found = 0;
+                for (int i = 0; i < vt.n_rows; i++)
+                    if ((int)tsv_num(&vt, i, "seed_index") == k && strcmp(tsv_cell(&vt, i, "model"), models[m]) == 0 &&
+                        tsv_num(&vt, i, "early_stop") == 0 && fabs(tsv_num(&vt, i, "target_speedup") - 0.95) < 1e-9) {
+                        found = 1;
+                        ck_assert_int_eq((int)tsv_num(&vt, i, "sample"), (int)tsv_num(&ct, r, "sample"));
+                        ck_assert(isnan(tsv_num(&ct, r, "time_s")) ? isnan(tsv_num(&vt, i, "time_s"))
+                                  : fabs(tsv_num(&vt, i, "time_s") - tsv_num(&ct, r, "time_s")) < 1e-9);
+                    }
+                ck_assert(found);
+            }
+        tsv_free(&vt);
+    }
     char r3m[3][96];
     for (int m = 0; m < 3; m++) {
         double r[3];
