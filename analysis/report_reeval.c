@@ -192,7 +192,7 @@ int report_ttt_set(const struct sim_data *d, const struct sim_settings *s, const
             if (want[sc] && report_ttt_targets[i] >= from_target - 1e-9 && h->reached &&
                 (!e->reached || e->time_s > h->time_s)) {
                 *e = *h;
-                if (strcmp(h->chosen_by, "own") == 0)
+                if (strncmp(h->chosen_by, "sample for ", 11) != 0) /* a chain names the highest target */
                     snprintf(e->chosen_by, sizeof e->chosen_by, "sample for %.2f", report_ttt_targets[i + 1]);
             }
         }
