@@ -79,6 +79,8 @@ struct report_ctx {
     struct table *split, *best, *failures, *estimate, *t6, *budget, *ttt_all, *ttt_input;
     struct table *flush, *scaling, *landscape;
     struct table *cmp_split;                 /* the second family's Figure 1 data (compile share) */
+    struct table *fam_paired;                /* report_studies: the two families on shared draws (stability.tsv's
+                                              * columns, landscapes-paired.tsv) */
     struct table *verdicts, *stability;      /* report_verdicts: per cost model and seed */
     struct table *es_cond;                   /* report_verdicts: early stopping's paired time ratio over EXEC_TIME x
                                               * compile model (early-stop-conditions.tsv) */
@@ -131,6 +133,7 @@ struct report_est {
     double speedup, speedup_lo, speedup_hi; /* fresh runs: mean speedup (the best attained when short) and CI */
     double fresh_time_s;              /* fresh runs' mean tuning time whether or not the target was reached */
     int reached;                      /* time to target: 1 when the fresh runs' mean speedup reaches it */
+    char chosen_by[32];               /* report_ttt_set: which rule chose the sample ("own", ...) */
 };
 /* Fresh runs per re-evaluation: 10 x the simulation's runs, at least this many. */
 #define REPORT_REEVAL_MIN_RUNS 300
@@ -139,28 +142,39 @@ int report_reeval_runs(int runs);
  * stability check draws from its own stream, never from the selection set's. */
 uint64_t report_derive_seed(uint64_t seed, uint64_t k);
 /* The cheapest point of scenario sc whose 95% CI lower bound of speedup reaches target (its mean when runs < 2);
- * the point with the highest such lower bound whose time (its CI's upper bound) fits budget_s. NULL when none. */
+ * NULL when none. (The best point within a budget is simulate's: sim_budget_pick, sim_budget_eval.) */
 const struct sim_point *report_pick_ttt(const struct sim_result *r, int n_sc, int sc, double target);
-const struct sim_point *report_pick_budget(const struct sim_result *r, int n_sc, int sc, double budget_s);
 /* Replay point p's hyperparameters (scenario sc of s) on report_reeval_runs(s->runs) fresh runs seeded with seed;
  * p NULL gives sample -1 and NaN numbers. */
 int report_reeval(const struct sim_data *d, const struct sim_settings *s, int sc, const struct sim_point *p,
                   uint64_t seed, struct report_est *out);
-/* Time to target / best within a budget: picked on r, re-evaluated (report_reeval). */
+/* Time to target: picked on r, re-evaluated (report_reeval). */
 int report_ttt(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
                double target, uint64_t seed, struct report_est *out);
-int report_budget_best(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
-                       double budget_s, uint64_t seed, struct report_est *out);
-/* Time to target on held-out runs: the cheapest sample of scenario sc whose CI lower bound reaches target
- * (report_pick_ttt) is the only one re-evaluated, on fresh runs seeded with `seed` (never those that chose it); its
- * time is a time to target only when the fresh runs' MEAN speedup reaches the target (reached = 1). Otherwise
- * time_s and its CI are NaN and speedup / fresh_time_s say the best attained and when. `tries` is ignored (kept
- * for the callers: trying the next candidates until one's CI does not refute the target favoured luck). */
+/* A row of simulate's budget table (sim_budget_eval: the report's budget.tsv and its opening's 10 s) as an estimate. */
+struct sim_budget_row;
+void report_est_from_budget(const struct sim_budget_row *w, struct report_est *e);
 /* The held-out rule on a re-evaluated time to target: out keeps its time only when its fresh mean speedup reaches
  * target (reached = 1); else time_s and its CI become NaN (speedup and fresh_time_s: the best attained, when). */
 void report_held_out(struct report_est *out, double target);
-int report_ttt_confirmed(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
-                         double target, uint64_t seed, int tries, struct report_est *out);
+/* The targets every time to target of the report is selected for, ascending. */
+#define REPORT_N_TTT 4
+extern const double report_ttt_targets[REPORT_N_TTT];
+/* The report's one selection of times to target (time-to-target-*.tsv, verdicts.tsv, stability.tsv, costs.tsv and
+ * every finding on them), out[i * s->n_scenarios + sc] for report_ttt_targets[i] and scenario sc, re-evaluated on
+ * fresh runs seeded report_derive_seed(seed, stream + i * SIM_MAX_SCENARIOS + sc):
+ * 1. each target's own sample (report_ttt: the cheapest whose CI lower bound reaches it, kept when the fresh runs'
+ *    mean reaches it);
+ * 2. a pipelined scenario short of a target that the parallel scenario of the same workers reaches: parallel's
+ *    sample replayed under pipelined compilation on parallel's fresh runs (the same draws; pipelining never takes
+ *    longer), kept when its fresh mean reaches the target;
+ * 3. a sample whose fresh mean reaches a higher target reaches this one: where this target's falls short or is
+ *    dearer, the higher target's gives the time (times to target never fall as the target rises).
+ * chosen_by says which ("own", "parallel's sample", "sample for 0.98"). only_sc >= 0: that scenario (and the one
+ * bounding it) only; targets below from_target are not asked for: those and the other scenarios are "not
+ * computed" (sample -1); the targets asked for get the same answer as when every target is. */
+int report_ttt_set(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, uint64_t seed,
+                   uint64_t stream, int only_sc, double from_target, struct report_est *out);
 /* A weighted mean over inputs (scenario 0 of s), input by input: speedup_i x weight_i, averaged over the n_in
  * inputs with equal weight, as sim_run averages all inputs. report_weighted_run replays each input (per_input[k],
  * s->samples x s->n_scenarios points, every scenario on the same draws); report_weighted_combine gives scenario
@@ -190,9 +204,6 @@ static inline void report_clip01(double *lo, double *hi)
  * from this base: a verdict is printed only when it is the same under seeds 1, 2 and 3, so it does not move with
  * the report's seed. */
 #define REPORT_VERDICT_SEED 1u
-/* "; early stopping's saving depends on ...": the clause of the early-stopping finding that states the paired
- * ratio (same draws) per compile model and its range over EXEC_TIME (early-stop-conditions.tsv). */
-void report_early_stop_conditions(const struct report_ctx *c, char *buf, size_t len);
 /* Runs the stability simulations and writes verdicts.tsv and stability.tsv (c->verdicts, c->stability). */
 int report_verdicts(struct report_ctx *c);
 /* The cost settings costs.tsv compares (when the trace has every compile cost): the report's own (failed
@@ -207,6 +218,28 @@ extern const char *const report_model_names[REPORT_N_MODELS];
 /* How a finding describes model m: "the paper's ideal model (an optimistic bound: ...)". */
 extern const char *const report_model_labels[REPORT_N_MODELS];
 void report_model_scenario(struct sim_scenario *sc, int model, int early, int factor);
+/* A paired comparison on common random numbers: sample i of arm a (a[i * stride]) and of arm b replay the same
+ * draws (the same gsl_rng stream per sample: N_CONFIG, EXEC_TIME and every run's configurations), so per sample
+ * d_i = log(time_a / time_b) (speedup 0) or speedup_a - speedup_b (speedup 1), and the mean of d over the samples
+ * with EXEC_TIME in [x_lo, x_hi], with its 95% t interval, is the comparison's, free of the noise the draws share.
+ * est, lo, hi: the geometric-mean time ratio a / b, or the mean speedup difference a - b; n: the samples. */
+struct report_paired {
+    double est, lo, hi;
+    int n;
+};
+struct report_paired report_paired_points(const struct sim_point *a, const struct sim_point *b, int n, size_t stride,
+                                          int speedup, double x_lo, double x_hi);
+/* Its category by its own CI: `above` when the CI lies above t_hi, `below` under t_lo, `within` inside
+ * [t_lo, t_hi]; "n/a" when it straddles a threshold. */
+const char *report_paired_cat(struct report_paired p, double t_lo, double t_hi, const char *below,
+                              const char *within, const char *above);
+/* A table of stability.tsv's columns (verdict, model, measure, each seed's estimate and category, the mean and CI
+ * over the seeds, the verdict, stable, each seed's own CI), and one paired row in it: each seed's category by its
+ * own CI, the verdict only when the three agree. */
+struct table *report_stability_new(const char *title);
+int report_paired_row(struct table *st, const char *verdict, const char *model, const char *measure,
+                      const struct report_paired p[3], double t_lo, double t_hi, const char *below,
+                      const char *within, const char *above);
 /* Three seeds as independent replicates of a measure: their mean and its 95% CI, mean ± t(0.975, 2)·sd/√3. */
 void report_seeds_ci(const double v[3], double *mean, double *lo, double *hi);
 /* The selection seed of stability seed k (0: the report's own seed). */

@@ -41,16 +41,15 @@ static int find_est(const struct table *t, const char *first, double v, const ch
 }
 
 /* "12.02 s (95% CI 11.80-12.25)"; a target the chosen sample's fresh runs do not reach on average: "not reached
- * (best attained 0.9481 of optimal, 95% CI 0.9462-0.9500, after 32.74 s)"; no sample: "never in these samples". */
+ * (0.9481, 32.74 s)": the best attained and when; no sample: "never". */
 static void fmt_time(char *buf, size_t len, const struct est_row *e)
 {
     if (isfinite(e->time_s))
         snprintf(buf, len, "%.2f s (95%% CI %.2f-%.2f)", e->time_s, e->time_lo, e->time_hi);
     else if (isfinite(e->speedup) && isfinite(e->fresh_s))
-        snprintf(buf, len, "not reached (best attained %.4f of optimal, 95%% CI %.4f-%.4f, after %.2f s)", e->speedup,
-                 e->speedup_lo, e->speedup_hi, e->fresh_s);
+        snprintf(buf, len, "not reached (%.4f, %.2f s)", e->speedup, e->fresh_s);
     else
-        snprintf(buf, len, "never in these samples");
+        snprintf(buf, len, "never");
 }
 
 /* One row of stability.tsv: the measure on each seed, each seed's category and whether they agree. */
@@ -60,6 +59,7 @@ struct stab_row {
     double mean, lo, hi;   /* over the three seeds: mean and 95% CI */
     char category[48];     /* the verdict, or "no verdict" */
     int stable;
+    double slo[3], shi[3]; /* each seed's own 95% CI (paired rows; NaN elsewhere) */
 };
 
 static int find_stab(const struct table *t, const char *verdict, const char *model, const char *measure,
@@ -83,6 +83,14 @@ static int find_stab(const struct table *t, const char *verdict, const char *mod
                 return -1;
             out->v[k] = table_num(t, i, a);
             snprintf(out->cat[k], sizeof out->cat[k], "%s", table_cell(t, i, b));
+            snprintf(col, sizeof col, "seed_%d_lo", k + 1);
+            a = table_col_need(t, col);
+            snprintf(col, sizeof col, "seed_%d_hi", k + 1);
+            b = table_col_need(t, col);
+            if (a < 0 || b < 0)
+                return -1;
+            out->slo[k] = table_num(t, i, a);
+            out->shi[k] = table_num(t, i, b);
         }
         {
             int cmean = table_col_need(t, "mean"), clo = table_col_need(t, "ci_lo"), chi = table_col_need(t, "ci_hi");
@@ -100,154 +108,59 @@ static int find_stab(const struct table *t, const char *verdict, const char *mod
     return tc_seterr("%s: no row %s / %s / %s", table_title(t), verdict, model, measure);
 }
 
-/* How many of three values are not finite (a time to target not reached on that seed), and the three as text
- * ("n/a, 4.41, 4.32"). */
-static int fmt_three(char *buf, size_t len, const double v[3])
-{
-    char t[3][32];
-    int missing = 0;
-    for (int k = 0; k < 3; k++) {
-        missing += !isfinite(v[k]);
-        if (isfinite(v[k]))
-            snprintf(t[k], sizeof t[k], "%.2f", v[k]);
-        else
-            snprintf(t[k], sizeof t[k], "n/a");
-    }
-    snprintf(buf, len, "%s, %s, %s", t[0], t[1], t[2]);
-    return missing;
-}
+/* The findings below are one sentence each: claim, condition, the number with its CI, and the TSV that holds the
+ * details (per seed, per model, per budget). tests/test-report.c recomputes every number from that TSV and counts
+ * the words (at most 45). */
 
-/* A ratio of times on three seeds of which some are not reached: "no verdict (n/a, 4.41, 4.32 on three seeds: ...)"
- * into buf, returning 1; 0 (buf untouched) when all three are finite. */
-static int fmt_no_ratio(char *buf, size_t len, const double v[3])
-{
-    char three[112];
-    int missing = fmt_three(three, sizeof three, v);
-    if (missing > 0)
-        snprintf(buf, len, "no verdict (%s on three seeds: the time to target is not reached on %d of the seeds, so "
-                 "there is no ratio there)", three, missing);
-    return missing > 0;
-}
-
-/* "none (1.04, 1.03, 1.02 on three seeds; mean 1.03, 95% CI 1.01 to 1.06)" or, where the CI over the seeds reaches
- * past a threshold, "no verdict (1.10, 1.11, 1.06 on three seeds; mean 1.09, 95% CI 1.02 to 1.16 reaches past the
- * 10% threshold)"; where a seed has no ratio, fmt_no_ratio's sentence. */
-static void fmt_stab(char *buf, size_t len, const struct stab_row *r)
-{
-    if (fmt_no_ratio(buf, len, r->v))
-        return;
-    if (r->stable)
-        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f)", r->category,
-                 r->v[0], r->v[1], r->v[2], r->mean, r->lo, r->hi);
-    else
-        snprintf(buf, len, "no verdict (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f reaches past "
-                 "the 10%% threshold)", r->v[0], r->v[1], r->v[2], r->mean, r->lo, r->hi);
-}
-
-
-/* "sequential: N_CONFIG decides on all three seeds (N_CONFIG 0.91, 0.90, 0.89; EXEC_TIME 0.01, 0.01, 0.03)". */
-static int knob_part(const struct table *st, const char *model, const char *label, const char *m1, const char *m2,
-                     char *buf, size_t len, int *n_config_decides)
-{
-    struct stab_row a, b;
-    if (find_stab(st, "exec-time", model, m1, &a) != 0 || find_stab(st, "exec-time", model, m2, &b) != 0)
-        return -1;
-    *n_config_decides &= a.stable && strcmp(a.cat[0], "N_CONFIG decides") == 0;
-    if (a.stable)
-        snprintf(buf, len, "%s%s on all three seeds (eta squared N_CONFIG %.2f, %.2f, %.2f; EXEC_TIME %.2f, "
-                 "%.2f, %.2f)", label, a.cat[0], a.v[0], a.v[1], a.v[2], b.v[0], b.v[1], b.v[2]);
-    else
-        snprintf(buf, len, "%snot settled (%s / %s / %s on three seeds), no verdict", label, a.cat[0], a.cat[1],
-                 a.cat[2]);
-    return 0;
-}
-
-/* The lowest N_CONFIG and highest EXEC_TIME eta squared over three seeds of one (model, measures) pair, folded into
- * *lo_nc and *hi_ex. */
-static int knob_range(const struct table *st, const char *model, const char *m1, const char *m2, double *lo_nc,
-                      double *hi_ex)
-{
-    struct stab_row a, b;
-    if (find_stab(st, "exec-time", model, m1, &a) != 0 || find_stab(st, "exec-time", model, m2, &b) != 0)
-        return -1;
-    for (int k = 0; k < 3; k++) {
-        *lo_nc = a.v[k] < *lo_nc ? a.v[k] : *lo_nc;
-        *hi_ex = b.v[k] > *hi_ex ? b.v[k] : *hi_ex;
-    }
-    return 0;
-}
-
-/* N_CONFIG vs EXEC_TIME: which of the two explains the tuned kernel's performance (the same under every cost
- * model: they change time, not the choice) and, per cost model, the tuning time (single input, three seeds,
- * stability.tsv). Where N_CONFIG decides everywhere, one sentence with the range over models and seeds (the
- * details are the exec-time rows of stability.tsv); else every model's verdict. */
+/* N_CONFIG vs EXEC_TIME (single input, every cost model, three seeds, stability.tsv's exec-time rows): the lowest
+ * N_CONFIG and highest EXEC_TIME eta squared over the models and seeds where N_CONFIG decides everywhere, else the
+ * verdict for the tuned kernel's performance and that tuning time's differs between models. */
 static int finding_knobs(struct report_ctx *c)
 {
+    static const char *const m1[2] = {"eta2_n_config", "eta2_time_n_config"};
+    static const char *const m2[2] = {"eta2_exec_time", "eta2_time_exec_time"};
     const struct sim_settings *s = &c->s[REPORT_SIM_INPUT];
-    char perf[256], tm[1024] = "";
-    int perf_nc = 1, time_nc = 1;
-    if (knob_part(c->stability, report_model_names[0], "", "eta2_n_config", "eta2_exec_time", perf, sizeof perf,
-                  &perf_nc) != 0)
-        return -1;
-    for (int m = 0; m < REPORT_N_MODELS; m++) {
-        char label[48];
-        size_t at = strlen(tm);
-        snprintf(label, sizeof label, "%s%s: ", m ? "; " : "", report_model_names[m]);
-        if (knob_part(c->stability, report_model_names[m], label, "eta2_time_n_config", "eta2_time_exec_time", tm + at,
-                      sizeof tm - at, &time_nc) != 0)
-            return -1;
-    }
-    if (perf_nc && time_nc) {
-        double lo_nc = INFINITY, hi_ex = -INFINITY;
-        if (knob_range(c->stability, report_model_names[0], "eta2_n_config", "eta2_exec_time", &lo_nc, &hi_ex) != 0)
-            return -1;
-        for (int m = 0; m < REPORT_N_MODELS; m++)
-            if (knob_range(c->stability, report_model_names[m], "eta2_time_n_config", "eta2_time_exec_time", &lo_nc,
-                           &hi_ex) != 0)
+    const char *perf = isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)) ? "speedup" : "TFLOP/s";
+    double lo_nc = INFINITY, hi_ex = -INFINITY;
+    int all_nc = 1;
+    struct stab_row a, b, p0;
+    for (int m = 0; m < REPORT_N_MODELS; m++)
+        for (int w = m > 0; w < 2; w++) { /* the tuned kernel's performance: the same under every model */
+            if (find_stab(c->stability, "exec-time", report_model_names[m], m1[w], &a) != 0 ||
+                find_stab(c->stability, "exec-time", report_model_names[m], m2[w], &b) != 0)
                 return -1;
-        return report_finding(c, "**N_CONFIG decides and EXEC_TIME hardly matters under every cost model** (%s, "
-                              "EXEC_TIME %g-%g ms, three seeds): N_CONFIG explains at least %.2f of the variance of "
-                              "the tuned kernel's %s and of tuning time, EXEC_TIME at most %.2f (eta squared; per "
-                              "model and seed in stability.tsv).", c->input_label, s->exec_ms_lo, s->exec_ms_hi, lo_nc,
-                              isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)) ? "speedup" : "TFLOP/s", hi_ex);
-    }
-    return report_finding(c, "**%s** (%s, %d samples, EXEC_TIME sampled in %g-%g ms only): the tuned kernel's %s, "
-                          "the same under every cost model, %s; tuning time, %s. (eta squared: share of the "
-                          "variance between 10 equal-width bins of each knob; a knob decides when it explains at least "
-                          "twice the other and twice chance.)",
-                          perf_nc && time_nc ? "N_CONFIG decides and EXEC_TIME hardly matters under every cost model"
-                                             : "What N_CONFIG and EXEC_TIME decide depends on the cost model",
-                          c->input_label, s->samples, s->exec_ms_lo, s->exec_ms_hi,
-                          isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)) ? "speedup" : "TFLOP/s", perf, tm);
+            all_nc &= a.stable && strcmp(a.category, "N_CONFIG decides") == 0;
+            for (int k = 0; k < 3; k++) {
+                lo_nc = fmin(lo_nc, a.v[k]);
+                hi_ex = fmax(hi_ex, b.v[k]);
+            }
+        }
+    if (all_nc)
+        return report_finding(c, "**N_CONFIG decides, EXEC_TIME hardly matters** (%s, EXEC_TIME %g-%g ms, every cost "
+                              "model, seeds 1-3): N_CONFIG explains at least %.2f of the variance of the tuned "
+                              "kernel's %s and tuning time, EXEC_TIME at most %.2f (eta squared, stability.tsv).",
+                              c->input_label, s->exec_ms_lo, s->exec_ms_hi, lo_nc, perf, hi_ex);
+    if (find_stab(c->stability, "exec-time", report_model_names[0], m1[0], &p0) != 0)
+        return -1;
+    return report_finding(c, "**N_CONFIG does not decide everywhere** (%s, EXEC_TIME %g-%g ms, seeds 1-3): for the "
+                          "tuned kernel's %s, %s; tuning time's verdict per cost model is in stability.tsv (eta "
+                          "squared).", c->input_label, s->exec_ms_lo, s->exec_ms_hi, perf,
+                          p0.stable ? p0.category : "no verdict");
 }
 
-/* EXEC_TIME down to the noise floor (report_verdicts.c, exec_floor_verdicts): what decides the tuned kernel's
- * performance when EXEC_TIME reaches 0.05 ms, and what short repetitions cost in speedup, on three seeds. */
+/* EXEC_TIME down to the noise floor, paired on shared draws (report_verdicts.c, exec_floor_verdicts): the shortest
+ * EXEC_TIME against the longest, each seed's speedup difference and seed 1's CI; every EXEC_TIME in
+ * exec-floor-paired.tsv. */
 static int finding_exec_floor(struct report_ctx *c)
 {
-    struct stab_row en, ex, ra;
-    char knob[512], ratio[512];
-    if (find_stab(c->stability, "exec-time-floor", "sequential", "eta2_n_config", &en) != 0 ||
-        find_stab(c->stability, "exec-time-floor", "sequential", "eta2_log_exec_time", &ex) != 0 ||
-        find_stab(c->stability, "exec-time-floor", "sequential", "speedup_ratio_short_long", &ra) != 0)
+    struct stab_row ra;
+    if (find_stab(c->stability, "exec-time-floor", "sequential", "paired_speedup_diff_0.05ms", &ra) != 0)
         return -1;
-    if (en.stable)
-        snprintf(knob, sizeof knob, "%s on all three seeds (eta squared N_CONFIG %.2f, %.2f, %.2f; log EXEC_TIME %.2f, "
-                 "%.2f, %.2f)", en.category, en.v[0], en.v[1], en.v[2], ex.v[0], ex.v[1], ex.v[2]);
-    else
-        snprintf(knob, sizeof knob, "not settled (%s / %s / %s on three seeds), no verdict", en.cat[0], en.cat[1],
-                 en.cat[2]);
-    if (ra.stable)
-        snprintf(ratio, sizeof ratio, "%s (%.3f, %.3f, %.3f on three seeds; mean %.3f, 95%% CI %.3f to %.3f)",
-                 ra.category, ra.v[0], ra.v[1], ra.v[2], ra.mean, ra.lo, ra.hi);
-    else
-        snprintf(ratio, sizeof ratio, "no verdict (%.3f, %.3f, %.3f on three seeds; mean %.3f, 95%% CI %.3f to %.3f "
-                 "reaches past the 2%% threshold)", ra.v[0], ra.v[1], ra.v[2], ra.mean, ra.lo, ra.hi);
-    return report_finding(c, "**EXEC_TIME down to the noise floor** (%s, EXEC_TIME log-uniform over 0.05-100 ms, "
-                          "sequential compilation, %d samples, sim/input-exec-log.tsv): for the tuned kernel's %s, %s; "
-                          "mean speedup of the samples with EXEC_TIME under 1 ms over those with 10 ms or more: %s.",
-                          c->input_label, c->s[REPORT_SIM_INPUT].samples,
-                          isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)) ? "speedup" : "TFLOP/s", knob, ratio);
+    return report_finding(c, "**EXEC_TIME down to 0.05 ms: %s** (%s, against 100 ms on shared draws, sequential "
+                          "compilation): speedup difference %+.4f, %+.4f, %+.4f on seeds 1-3 (seed 1's 95%% CI %+.4f "
+                          "to %+.4f); every EXEC_TIME in exec-floor-paired.tsv.", ra.stable ? ra.category
+                          : "no verdict, the seeds disagree", c->input_label, ra.v[0], ra.v[1], ra.v[2], ra.slo[0],
+                          ra.shi[0]);
 }
 
 /* Along Table 6's frontier: does N_CONFIG rise with tuning time (Spearman, seed 1), and is EXEC_TIME's trend the
@@ -272,16 +185,10 @@ static int finding_frontier(struct report_ctx *c)
         a[m + i] = table_num(c->t6, i, T6_N_CONFIG);
     }
     double rn = gsl_stats_spearman(a, 1, a + m, 1, (size_t)m, work);
-    if (x.stable)
-        rc = report_finding(c, "Along the frontier of %s (%d points, Table 6) N_CONFIG rises with tuning time "
-                            "(Spearman rho %.2f) while EXEC_TIME %s (rho %.2f, %.2f, %.2f on three seeds; mean %.2f, "
-                            "95%% CI %.2f to %.2f).", c->input_label, m, rn, x.category, x.v[0], x.v[1], x.v[2],
-                            x.mean, x.lo, x.hi);
-    else
-        rc = report_finding(c, "Along the frontier of %s (%d points, Table 6) N_CONFIG rises with tuning time "
-                            "(Spearman rho %.2f); EXEC_TIME's trend along it is not settled (rho %.2f, %.2f, %.2f on "
-                            "three seeds; mean %.2f, 95%% CI %.2f to %.2f reaches past |rho| = 0.3): no statement on "
-                            "it.", c->input_label, m, rn, x.v[0], x.v[1], x.v[2], x.mean, x.lo, x.hi);
+    rc = report_finding(c, "Along the frontier of %s (%d points, Table 6) N_CONFIG rises with tuning time (Spearman "
+                        "rho %.2f); EXEC_TIME %s (rho mean %.2f, 95%% CI %.2f to %.2f over seeds 1-3, "
+                        "stability.tsv).", c->input_label, m, rn, x.stable ? x.category : "has no settled trend",
+                        x.mean, x.lo, x.hi);
 out:
     free(a);
     free(work);
@@ -289,237 +196,129 @@ out:
 }
 
 /* The single input's best configuration and how long the paper's tuner takes to get near it, on three seeds
- * (stability.tsv, time-to-target): per seed the cheapest sample whose fresh runs confirm the target
- * (report_ttt_confirmed); a target reached on some seeds and not on others gets no verdict. */
+ * (stability.tsv, time-to-target): per seed the report's one selection (report_ttt_set, seed 1 = the rows of
+ * time-to-target-input.tsv); a target reached on some seeds and not on others gets no verdict. */
 static int finding_best_speed(struct report_ctx *c)
 {
     const struct sim_data *d = c->d[REPORT_SIM_INPUT];
     double opt_ms = sim_data_optimal_ms(d, 0, c->s[REPORT_SIM_INPUT].truth);
-    double best_tf = sim_data_flops(d, 0) / opt_ms / 1e9;
     static const char *const meas[2] = {"time_s_0.90", "time_s_0.98"};
     static const int pct[2] = {90, 98};
-    char part[2][512], best[128];
+    char part[2][160], best[64];
     for (int k = 0; k < 2; k++) {
         struct stab_row st;
+        struct est_row e1;
         int reached = 0;
-        if (find_stab(c->stability, "time-to-target", "sequential", meas[k], &st) != 0)
+        if (find_stab(c->stability, "time-to-target", "sequential", meas[k], &st) != 0 ||
+            find_est(c->ttt_input, "target_speedup", pct[k] / 100.0, report_scenarios[SC_BASELINE].name, &e1) != 0)
             return -1;
         for (int q = 0; q < 3; q++)
-            reached += strcmp(st.cat[q], "reached") == 0;
-        struct est_row e1; /* seed 1's chosen sample (time-to-target-input.tsv): the best attained when short */
-        char t1[160], tv[3][24];
-        if (find_est(c->ttt_input, "target_speedup", pct[k] / 100.0, report_scenarios[SC_BASELINE].name, &e1) != 0)
-            return -1;
-        fmt_time(t1, sizeof t1, &e1);
-        for (int q = 0; q < 3; q++)
-            isfinite(st.v[q]) ? snprintf(tv[q], sizeof tv[q], "%.2f s", st.v[q])
-                              : snprintf(tv[q], sizeof tv[q], "not reached");
+            reached += isfinite(st.v[q]);
         if (reached == 3)
-            snprintf(part[k], sizeof part[k], "%d%% of it after %.2f, %.2f, %.2f s on three seeds (mean %.2f s, 95%% "
-                     "CI %.2f-%.2f)", pct[k], st.v[0], st.v[1], st.v[2], st.mean, st.lo, st.hi);
-        else if (reached == 0)
-            snprintf(part[k], sizeof part[k], "%d%% of it on none of three seeds (seed 1: %s)", pct[k], t1);
+            snprintf(part[k], sizeof part[k], "%d%% after %.2f s (mean of seeds 1-3, 95%% CI %.2f-%.2f)", pct[k],
+                     st.mean, st.lo, st.hi);
+        else if (reached == 0) {
+            char t1[96];
+            fmt_time(t1, sizeof t1, &e1);
+            snprintf(part[k], sizeof part[k], "%d%% on no seed (seed 1: %s)", pct[k], t1);
+        }
         else
-            snprintf(part[k], sizeof part[k], "%d%% of it on %d of three seeds only (%s, %s, %s), no verdict",
-                     pct[k], reached, tv[0], tv[1], tv[2]);
+            snprintf(part[k], sizeof part[k], "%d%% on %d of seeds 1-3 only, no verdict", pct[k], reached);
     }
     if (!isnan(sim_data_flops(d, 0)))
-        snprintf(best, sizeof best, "runs at %.1f TFLOP/s", best_tf);
+        snprintf(best, sizeof best, "%.1f TFLOP/s", sim_data_flops(d, 0) / opt_ms / 1e9);
     else
-        snprintf(best, sizeof best, "takes %.4g ms (flops unknown)", opt_ms);
-    return report_finding(c, "For %s the best configuration %s; the paper's tuner (sequential compilation) reaches %s, "
-                          "and %s (per seed the cheapest sample whose 95%% CI lower bound of speedup reaches the "
-                          "target, counted only when the mean of %d fresh runs, not those that chose it, reaches the "
-                          "target too; where the sample for 90%% falls short, the one confirmed for 98%% gives the "
-                          "time, as it reaches 90%% too).", c->input_label,
-                          best, part[0], part[1], report_reeval_runs(c->s[REPORT_SIM_INPUT].runs));
+        snprintf(best, sizeof best, "%.4g ms", opt_ms);
+    return report_finding(c, "For %s (best %s) the paper's tuner (sequential compilation) reaches %s and %s "
+                          "(time-to-target-input.tsv, stability.tsv).", c->input_label, best,
+                          part[0], part[1]);
 }
 
-/* verdicts.tsv: seed k's (1-3) re-evaluated time to target of a model (early stopping on or off). */
-static int verdict_time_k(const struct table *v, int k, const char *model, int early, double target,
-                          struct est_row *out)
+/* One paired verdict row of stability.tsv as "4.41x (95% CI 4.30-4.52)" (seed 1's estimate and CI). */
+static void fmt_paired(char *buf, size_t len, const struct stab_row *r)
 {
-    int cs = table_col_need(v, "seed_index"), cm = table_col_need(v, "model"), ce = table_col_need(v, "early_stop");
-    int ct = table_col_need(v, "target_speedup"), c0 = table_col_need(v, "time_s");
-    int c1 = table_col_need(v, "time_s_lo"), c2 = table_col_need(v, "time_s_hi");
-    if (cs < 0 || cm < 0 || ce < 0 || ct < 0 || c0 < 0 || c1 < 0 || c2 < 0)
-        return -1;
-    for (int i = 0; i < table_n_rows(v); i++)
-        if (table_num(v, i, cs) == k && strcmp(table_cell(v, i, cm), model) == 0 && table_num(v, i, ce) == early &&
-            fabs(table_num(v, i, ct) - target) < 1e-9) {
-            out->time_s = table_num(v, i, c0);
-            out->time_lo = table_num(v, i, c1);
-            out->time_hi = table_num(v, i, c2);
-            return 0;
-        }
-    return tc_seterr("verdicts.tsv: no row for seed %d, %s, early stop %d, target %.2f", k, model, early, target);
+    snprintf(buf, len, "%.2fx (95%% CI %.2f-%.2f)", r->v[0], r->slo[0], r->shi[0]);
 }
 
-/* "29.41, 29.57, 28.89 s on three seeds (mean 29.29 s, 95% CI 28.43-30.15)": a model's time to target on the three
- * seeds of verdicts.tsv (early stopping off) with the CI over the seeds, which covers the choice of sample as well
- * as the fresh runs; "never" for a seed without a sample. */
-static int fmt_time3(char *buf, size_t len, const struct table *v, const char *model, double target)
-{
-    struct est_row e;
-    double t[3], mean, lo, hi;
-    for (int k = 0; k < 3; k++) {
-        if (verdict_time_k(v, k + 1, model, 0, target, &e) != 0)
-            return -1;
-        t[k] = e.time_s;
-    }
-    if (isfinite(t[0]) && isfinite(t[1]) && isfinite(t[2])) {
-        report_seeds_ci(t, &mean, &lo, &hi);
-        snprintf(buf, len, "%.2f, %.2f, %.2f s on three seeds (mean %.2f s, 95%% CI %.2f-%.2f)", t[0], t[1], t[2],
-                 mean, lo, hi);
-    } else {
-        char p[3][16];
-        for (int k = 0; k < 3; k++)
-            snprintf(p[k], sizeof p[k], isfinite(t[k]) ? "%.2f s" : "never", t[k]);
-        snprintf(buf, len, "%s, %s, %s on three seeds", p[0], p[1], p[2]);
-    }
-    return 0;
-}
-
-/* A model's mean time to target over the three seeds of verdicts.tsv (early stopping off) and its 95% CI over the
- * seeds; 1 when every seed reaches the target, 0 when one does not, -1 on a missing row. */
-static int time3_mean(const struct table *v, const char *model, double target, double *mean, double *lo, double *hi)
-{
-    struct est_row e;
-    double t[3];
-    for (int k = 0; k < 3; k++) {
-        if (verdict_time_k(v, k + 1, model, 0, target, &e) != 0)
-            return -1;
-        t[k] = e.time_s;
-    }
-    if (!(isfinite(t[0]) && isfinite(t[1]) && isfinite(t[2])))
-        return 0;
-    report_seeds_ci(t, mean, lo, hi);
-    return 1;
-}
-
-/* Where parallel compilation saves time under every model: one sentence, each model's mean time over the seeds and
- * the speed-up with its CI (per seed in verdicts.tsv and stability.tsv). 1 when written, 0 when the verdicts differ
- * (the caller writes every model's). */
-static int parallel_short(struct report_ctx *c, int ni)
-{
-    char txt[1024] = "";
-    double m0, lo0, hi0, m, lo, hi;
-    int rc = time3_mean(c->verdicts, report_model_names[0], 0.95, &m0, &lo0, &hi0);
-    if (rc <= 0)
-        return rc;
-    for (int k = 1; k < REPORT_N_MODELS; k++) {
-        struct stab_row r;
-        size_t at = strlen(txt);
-        if (find_stab(c->stability, "parallel-compile", report_model_names[k], "time_ratio_0.95", &r) != 0 ||
-            (rc = time3_mean(c->verdicts, report_model_names[k], 0.95, &m, &lo, &hi)) < 0)
-            return -1;
-        if (rc == 0 || !r.stable || strcmp(r.category, "saves time") != 0)
-            return 0;
-        snprintf(txt + at, sizeof txt - at, "%s%s %.2f s, %.2fx (95%% CI %.2f-%.2f)", k > 1 ? "; " : "",
-                 report_model_names[k], m, r.mean, r.lo, r.hi);
-    }
-    report_finding(c, "**Parallel compilation (%d workers) saves time under every compile model** (%s %d input%s, "
-                   "time to 0.95 of optimal on fresh runs, mean of three seeds): sequential %.2f s (95%% CI "
-                   "%.2f-%.2f); %s; per seed in verdicts.tsv and stability.tsv.", c->o->compile_factor,
-                   ni > 1 ? "all" : "its", ni, ni > 1 ? "s" : "", m0, lo0, hi0, txt);
-    return 1;
-}
-
-/* Parallel compilation per model (all inputs): time to 0.95 of optimal, re-evaluated, and whether it saves time
- * on three seeds. */
+/* Parallel compilation (all inputs): the paired time ratio sequential / list-scheduled parallel on shared draws
+ * (stability.tsv, every model there), and why: compilation's share of tuning time (fig1-split.tsv). */
 static int finding_parallel(struct report_ctx *c)
 {
-    int sh = parallel_short(c, c->r[REPORT_SIM_ALL]->n_inputs_used);
-    if (sh != 0)
-        return sh < 0 ? -1 : 0;
-    char txt[3072] = "", ts[160], rs[256];
-    for (int m = 0; m < REPORT_N_MODELS; m++) {
-        struct stab_row r;
-        size_t at = strlen(txt);
-        if (fmt_time3(ts, sizeof ts, c->verdicts, report_model_names[m], 0.95) != 0)
-            return -1;
-        if (m == 0) {
-            snprintf(txt, sizeof txt, "%s %s", report_model_labels[m], ts);
-            continue;
-        }
-        if (find_stab(c->stability, "parallel-compile", report_model_names[m], "time_ratio_0.95", &r) != 0)
-            return -1;
-        fmt_stab(rs, sizeof rs, &r);
-        snprintf(txt + at, sizeof txt - at, "; %s %s, sequential / %s %s", report_model_labels[m], ts,
-                 report_model_names[m], rs);
-    }
-    int ni = c->r[REPORT_SIM_ALL]->n_inputs_used;
-    return report_finding(c, "**Parallel compilation (%d workers), per cost model** (%s %d input%s, time to 0.95 of "
-                          "optimal, re-evaluated on fresh runs): %s.", c->o->compile_factor, ni > 1 ? "all" : "its",
-                          ni, ni > 1 ? "s" : "", txt);
+    struct stab_row r;
+    struct report_split sp;
+    char rs[96];
+    if (find_stab(c->stability, "parallel-compile", "parallel", "paired_time_ratio", &r) != 0 ||
+        report_split_shares(c->split, &sp) != 0)
+        return -1;
+    double all = sp.repetition_ms + sp.overhead_ms + sp.compile_ms, cs = 100 * sp.compile_ms / all;
+    fmt_paired(rs, sizeof rs, &r);
+    if (r.stable && strcmp(r.category, "saves time") == 0)
+        return report_finding(c, "**Parallel compilation pays** (%d list-scheduled workers, all inputs, shared "
+                              "draws, seeds 1-3): compilation is %.0f%% of tuning time, so the workers cut it %s on "
+                              "seed 1; every model in stability.tsv.", c->o->compile_factor, cs, rs);
+    return report_finding(c, "**Parallel compilation (%d workers): %s** (all inputs, shared draws, seeds 1-3): "
+                          "sequential / parallel %s on seed 1, as compilation is only %.0f%% of tuning time; it pays "
+                          "once compilation outweighs benchmarking (stability.tsv).", c->o->compile_factor,
+                          r.stable ? r.category : "no verdict", rs, cs);
 }
 
-/* Early stopping per model (all inputs): time to 0.95 of optimal without / with it, on three seeds. */
+/* Early stopping (all inputs): whether it pays under any compile model (paired on shared draws, stability.tsv),
+ * why (it cuts only repetition: its share against compilation's, fig1-split.tsv) and where it pays most
+ * (early-stop-conditions.tsv: the largest ratio over EXEC_TIME x compile model). */
 static int finding_early_stop(struct report_ctx *c)
 {
-    const struct sim_result *ra = c->r[REPORT_SIM_ALL];
-    const struct sim_settings *s = &c->s[REPORT_SIM_ALL];
-    int na = ra->n_points / N_SC_ALL;
-    double stopped = 0;
-    char part[4096] = "", cond[1024];
-    for (int i = 0; i < na; i++)
-        stopped += ra->points[(size_t)i * N_SC_ALL + SC_EARLY].stopped / na;
-    for (int m = 0; m < REPORT_N_MODELS; m++) {
-        size_t at = strlen(part);
-        struct stab_row r;
-        if (find_stab(c->stability, "early-stop", report_model_names[m], "time_ratio_0.95", &r) != 0)
-            return -1;
-        char three[112];
-        int missing = fmt_three(three, sizeof three, r.v);
-        if (missing > 0)
-            snprintf(part + at, sizeof part - at, "%s%s no verdict (%s on three seeds: the time to 0.95 without or "
-                     "with it is not reached on %d of the seeds)", m ? "; " : "", report_model_names[m], three,
-                     missing);
-        else
-            snprintf(part + at, sizeof part - at, "%s%s %.2f (95%% CI %.2f-%.2f, %s)", m ? "; " : "",
-                     report_model_names[m], r.mean, r.lo, r.hi, r.category);
-    }
-    /* why: early stopping cuts only repetition; what share of the time that is (Figure 1 data) */
     struct report_split sp;
-    if (report_split_shares(c->split, &sp) != 0)
+    char pays[128] = "";
+    const struct table *t = c->es_cond;
+    int cm = table_col_need(t, "model"), cx = table_col_need(t, "exec_ms_lo"), cr = table_col_need(t, "time_ratio");
+    int clo = table_col_need(t, "ratio_lo"), chi = table_col_need(t, "ratio_hi"), top = -1, n_pay = 0;
+    if (cm < 0 || cx < 0 || cr < 0 || clo < 0 || chi < 0 || report_split_shares(c->split, &sp) != 0)
         return -1;
+    for (int m = 0; m < REPORT_N_MODELS; m++) {
+        struct stab_row r;
+        if (find_stab(c->stability, "early-stop", report_model_names[m], "paired_time_ratio", &r) != 0)
+            return -1;
+        if (r.stable && strcmp(r.category, "saves time") == 0) {
+            size_t at = strlen(pays);
+            snprintf(pays + at, sizeof pays - at, "%s%s", n_pay++ ? ", " : "", report_model_names[m]);
+        }
+    }
+    for (int i = 0; i < table_n_rows(t); i++)
+        if (isfinite(table_num(t, i, cr)) && (top < 0 || table_num(t, i, cr) > table_num(t, top, cr)))
+            top = i;
     double all = sp.repetition_ms + sp.overhead_ms + sp.compile_ms;
-    report_early_stop_conditions(c, cond, sizeof cond);
-    return report_finding(c, "**Early stopping, per cost model** (EARLY_STOP_NUM %d:%d, threshold %.2f:%.2f; all "
-                          "inputs, time to 0.95 of optimal on fresh runs, mean of seeds 1-3 on the same draws; a "
-                          "change under 10%% counts as none), time without / with: %s; per seed in verdicts.tsv and "
-                          "stability.tsv%s (early-stop-conditions.tsv). It stops %.2f configurations per tuning run on "
-                          "average. Why: it cuts only repetition, %.0f%% of tuning time here, while compilation is "
-                          "%.0f%% (fig1-split.tsv).",
-                          s->es_num_lo, s->es_num_hi, s->es_thr_lo, s->es_thr_hi, part, cond, stopped,
-                          100 * sp.repetition_ms / all, 100 * sp.compile_ms / all);
+    char head[160];
+    if (n_pay == 0)
+        snprintf(head, sizeof head, "Early stopping does not pay at these settings");
+    else
+        snprintf(head, sizeof head, "Early stopping pays only under %s", pays);
+    if (top < 0)
+        return report_finding(c, "**%s** (all inputs, paired, seeds 1-3): it cuts only repetition, %.0f%% of tuning "
+                              "time, while compilation is %.0f%% (stability.tsv).", head,
+                              100 * sp.repetition_ms / all, 100 * sp.compile_ms / all);
+    return report_finding(c, "**%s** (all inputs, paired, seeds 1-3): it cuts only repetition, %.0f%% of tuning time, "
+                          "while compilation is %.0f%%; its largest gain, %.3fx (95%% CI %.3f-%.3f), is at EXEC_TIME "
+                          "%.0f ms and more under %s (early-stop-conditions.tsv).", head, 100 * sp.repetition_ms / all,
+                          100 * sp.compile_ms / all, table_num(t, top, cr), table_num(t, top, clo),
+                          table_num(t, top, chi), table_num(t, top, cx), table_cell(t, top, cm));
 }
 
-/* The single input under the other cost models: time to 0.95 of optimal, re-evaluated. */
+/* The single input under the other cost models: time to 0.95 of optimal, the report's selection re-evaluated
+ * (time-to-target-input.tsv). */
 static int finding_models(struct report_ctx *c)
 {
     static const int sc[4] = {SC_BASELINE, SC_PEREXEC, SC_PIPELINED, SC_PARALLEL};
     struct est_row e[4];
-    char ts[4][320];
+    char ts[4][96];
     for (int k = 0; k < 4; k++) {
         if (find_est(c->ttt_input, "target_speedup", 0.95, report_scenarios[sc[k]].name, &e[k]) != 0)
             return -1;
         fmt_time(ts[k], sizeof ts[k], &e[k]);
     }
-    /* The same sample draws the same configurations under either model, and pipelining never takes longer than
-     * compiling everything first: the sample confirmed for parallel compilation bounds pipelined's time. */
-    if (!isfinite(e[2].time_s) && isfinite(e[3].time_s)) {
-        size_t at = strlen(ts[2]);
-        snprintf(ts[2] + at, sizeof ts[2] - at, ", though the sample confirmed for parallel compilation reaches it "
-                 "under pipelined compilation too, by %.2f s at the latest (on the same draws pipelining never takes "
-                 "longer)", e[3].time_s);
-    }
-    return report_finding(c, "Beyond the paper (%s, 0.95 of optimal, the report's seed re-evaluated on fresh runs; "
-                          "each CI covers those runs, not which sample the seed picks): sequential "
-                          "compilation needs %s; charging the overhead per execution actually run (per-exec) %s; "
-                          "pipelined compilation with %d workers %s; parallel compilation (list-scheduled on %d "
-                          "workers before benchmarking) %s.", c->input_label, ts[0], ts[1], c->o->compile_factor,
-                          ts[2], c->o->compile_factor, ts[3]);
+    return report_finding(c, "**Beyond the paper** (%s, 0.95 of optimal, seed 1, fresh runs): sequential %s, "
+                          "per-exec overhead %s, %d pipelined workers %s, %d parallel workers %s "
+                          "(time-to-target-input.tsv).", c->input_label, ts[0], ts[1], c->o->compile_factor, ts[2],
+                          c->o->compile_factor, ts[3]);
 }
 
 /* costs.tsv: seed k's (1-3) re-evaluated time to 0.95 of a cost setting and model. */
@@ -549,91 +348,57 @@ static int cost_time(const struct table *t, int k, const char *setting, const ch
     return tc_seterr("costs.tsv: no row for seed %d, %s, %s", k, setting, model);
 }
 
-/* "takes longer (3.52, 3.61, 3.40 on three seeds; mean 3.51, 95% CI 3.22 to 3.80)": a ratio of times on three
- * seeds, its verdict by the 95% CI over the seeds (report_seeds_ci): above 1.1 `more`, below 0.9 `less`, inside
- * [0.9, 1.1] "no change", else no verdict. */
-static void fmt_ratio3(char *buf, size_t len, const double r[3], const char *more, const char *less)
+/* A ratio of times on three seeds (costs.tsv) as "4.91x (95% CI 4.81-5.02)" with the CI over the seeds
+ * (report_seeds_ci), or "no ratio" where a seed does not reach the target. */
+static void fmt_ratio3(char *buf, size_t len, const double r[3])
 {
     double mean, lo, hi;
-    if (fmt_no_ratio(buf, len, r))
+    if (!(isfinite(r[0]) && isfinite(r[1]) && isfinite(r[2]))) {
+        snprintf(buf, len, "no ratio (a seed short of 0.95)");
         return;
+    }
     report_seeds_ci(r, &mean, &lo, &hi);
-    const char *cat = !isfinite(lo) || !isfinite(hi) ? NULL : lo > 1.1 ? more : hi < 0.9 ? less
-                      : lo >= 0.9 && hi <= 1.1 ? "no change" : NULL;
-    if (cat != NULL)
-        snprintf(buf, len, "%s (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f)", cat, r[0], r[1],
-                 r[2], mean, lo, hi);
-    else
-        snprintf(buf, len, "no verdict (%.2f, %.2f, %.2f on three seeds; mean %.2f, 95%% CI %.2f to %.2f reaches past "
-                 "the 10%% threshold)", r[0], r[1], r[2], mean, lo, hi);
+    snprintf(buf, len, "%.2fx (95%% CI %.2f-%.2f)", mean, lo, hi);
+}
+
+/* costs.tsv: the time-to-0.95 ratio of setting a over setting b for a model, on seeds 1-3. */
+static int cost_ratio(const struct table *t, const char *a, const char *b, const char *model, char *buf, size_t len)
+{
+    double r[3];
+    for (int k = 1; k <= 3; k++) {
+        struct est_row x, y;
+        if (cost_time(t, k, a, model, &x) != 0 || cost_time(t, k, b, model, &y) != 0)
+            return -1;
+        r[k - 1] = x.time_s / y.time_s;
+    }
+    fmt_ratio3(buf, len, r);
+    return 0;
 }
 
 /* What the cost model can charge on this trace. Where a cost is not recorded, which and how it is estimated; where
- * every cost is (costs.tsv), what charging failed configurations and isolated vs contended compile times change. */
+ * every cost is (costs.tsv), what charging failed configurations and contended compile times change. */
 static int finding_costs(struct report_ctx *c)
 {
     const struct sim_data *d = c->d[REPORT_SIM_ALL];
     long pairs = 0, failed = 0;
-    int jobs = trace_get_meta(c->t)->compile_jobs;
-    char txt[3072] = "", a[96], b[96], rs[256];
+    char seq[96], pip[96], ide[96], con[96];
     for (int i = 0; i < sim_data_n_inputs(d); i++) {
         pairs += sim_data_n_valid(d, i) + sim_data_n_failed(d, i);
         failed += sim_data_n_failed(d, i);
     }
-    if (c->costs == NULL) {
-        if (c->no_isolated > 0)
-            snprintf(txt, sizeof txt, " %ld of %ld (input, configuration) pairs have no isolated (1-worker) compile "
-                     "time, so sequential compilation charges their compile_ms, measured with %d compile workers "
-                     "at once;", c->no_isolated, pairs, jobs);
-        if (c->failed_no_compile > 0)
-            snprintf(txt + strlen(txt), sizeof txt - strlen(txt), " %ld of the %ld failed pairs have no compile "
-                     "time and are charged their input's median valid one (an underestimate where the failing "
-                     "configurations are the largest tiles);", c->failed_no_compile, failed);
-        return report_finding(c, "**Compile costs this trace does not record**:%s collect with --compile-invalid "
-                              "--compile-isolated-all to record every one (docs/simulation.md, \"Failed "
-                              "configurations\" and \"Compile models\").", txt);
-    }
-    for (int m = 0; m < 3; m++) {
-        static const int models[3] = {0, 2, 3};
-        const char *name = report_model_names[models[m]];
-        struct est_row on, off;
-        double r[3];
-        for (int k = 1; k <= 3; k++) {
-            if (cost_time(c->costs, k, report_cost_names[0], name, &on) != 0 ||
-                cost_time(c->costs, k, report_cost_names[1], name, &off) != 0)
-                return -1;
-            r[k - 1] = on.time_s / off.time_s;
-        }
-        if (cost_time(c->costs, 1, report_cost_names[0], name, &on) != 0 ||
-            cost_time(c->costs, 1, report_cost_names[1], name, &off) != 0)
-            return -1;
-        fmt_time(a, sizeof a, &on);
-        fmt_time(b, sizeof b, &off);
-        fmt_ratio3(rs, sizeof rs, r, "takes longer", "takes less");
-        snprintf(txt + strlen(txt), sizeof txt - strlen(txt), "%s%s compilation %s charged vs %s free, charged / "
-                 "free: %s", m ? "; " : "", name, a, b, rs);
-    }
-    {
-        struct est_row iso, con;
-        double r[3];
-        for (int k = 1; k <= 3; k++) {
-            if (cost_time(c->costs, k, report_cost_names[0], "sequential", &iso) != 0 ||
-                cost_time(c->costs, k, report_cost_names[2], "sequential", &con) != 0)
-                return -1;
-            r[k - 1] = con.time_s / iso.time_s;
-        }
-        if (cost_time(c->costs, 1, report_cost_names[0], "sequential", &iso) != 0 ||
-            cost_time(c->costs, 1, report_cost_names[2], "sequential", &con) != 0)
-            return -1;
-        fmt_time(a, sizeof a, &iso);
-        fmt_time(b, sizeof b, &con);
-        fmt_ratio3(rs, sizeof rs, r, "takes longer", "takes less");
-        return report_finding(c, "**Every compile cost measured** (every configuration has its compile time under "
-                              "%d workers and alone, failing ones included; time to 0.95 of optimal, all inputs, "
-                              "re-evaluated on fresh runs, costs.tsv). Failed configurations: %s. Sequential "
-                              "compilation on isolated compile times %s vs on the contended ones %s; contended / "
-                              "isolated: %s.", jobs, txt, a, b, rs);
-    }
+    if (c->costs == NULL)
+        return report_finding(c, "**Compile costs this trace does not record**: %ld of %ld pairs lack an isolated "
+                              "compile time (charged their %d-worker one), %ld of %ld failed ones any (charged their "
+                              "input's median); collect with --compile-invalid --compile-isolated-all.",
+                              c->no_isolated, pairs, trace_get_meta(c->t)->compile_jobs, c->failed_no_compile, failed);
+    if (cost_ratio(c->costs, report_cost_names[0], report_cost_names[1], "sequential", seq, sizeof seq) != 0 ||
+        cost_ratio(c->costs, report_cost_names[0], report_cost_names[1], "pipelined", pip, sizeof pip) != 0 ||
+        cost_ratio(c->costs, report_cost_names[0], report_cost_names[1], "ideal", ide, sizeof ide) != 0 ||
+        cost_ratio(c->costs, report_cost_names[2], report_cost_names[0], "sequential", con, sizeof con) != 0)
+        return -1;
+    return report_finding(c, "**Charging every compile cost lengthens tuning** (all inputs, time to 0.95, seeds 1-3): "
+                          "charged failures multiply it by %s sequential, %s pipelined, %s ideal; contended compile "
+                          "times by %s (costs.tsv).", seq, pip, ide, con);
 }
 
 int report_split_shares(const struct table *s, struct report_split *out)
@@ -660,19 +425,14 @@ int report_split_shares(const struct table *s, struct report_split *out)
 static int finding_split(struct report_ctx *c)
 {
     struct report_split sp;
-    double req = trace_get_meta(c->t)->warmup_ms + trace_get_meta(c->t)->rep_ms, all;
-    int below = 0;
+    double all;
     if (report_split_shares(c->split, &sp) != 0)
         return -1;
-    for (int i = 0; i < sp.n_inputs; i++)
-        below += table_num(c->split, i, sp.mean_wall_col) < req;
     all = sp.repetition_ms + sp.overhead_ms + sp.compile_ms;
-    return report_finding(c, "Where tuning time goes (all inputs, Figure 1): repetition %.0f%%, overhead %.0f%%, "
-                          "compilation %.0f%%; overhead is more than half of an input's tuning time for %d of %d "
-                          "inputs (paper, A40: most inputs). On %d inputs a configuration's mean wall time is below "
-                          "the requested %.0f ms of warm-up and repetition.", 100 * sp.repetition_ms / all,
-                          100 * sp.overhead_ms / all, 100 * sp.compile_ms / all, sp.over_half, sp.n_inputs, below,
-                          req);
+    return report_finding(c, "**Where tuning time goes** (all inputs, Figure 1): compilation %.0f%%, repetition %.0f%%, "
+                          "overhead %.0f%%; overhead exceeds half of an input's tuning time on %d of %d inputs (paper, "
+                          "A40: most) (fig1-split.tsv).", 100 * sp.compile_ms / all, 100 * sp.repetition_ms / all,
+                          100 * sp.overhead_ms / all, sp.over_half, sp.n_inputs);
 }
 
 int report_vs_cublas(const struct table *b, struct report_vs_cublas *out)
@@ -765,11 +525,10 @@ static int finding_estimate(struct report_ctx *c)
         cold += fabs(est - table_num(e, i, ce)) < fabs(est - (table_num(e, i, cw) + table_num(e, i, cf)));
     }
     qsort(r, (size_t)m, sizeof *r, tc_cmp_double);
-    int rc = report_finding(c, "Triton's estimate (Figure 2, %s): the per-execution estimate is a median %.2fx the "
-                            "warmed execution time; %d of %d runs timed less than 90%% of the requested repetition "
-                            "time. The estimate is closer to the mean of the (cold) estimate executions in %d runs "
-                            "and to the warm time plus the flush per execution in %d.", trace_path(c->tt),
-                            m ? r[m / 2] : NAN, shortn, m, cold, m - cold);
+    int rc = report_finding(c, "Triton's per-execution estimate (Figure 2, %s) is a median %.2fx the warmed time; %d "
+                            "of %d runs time under 90%% of the requested repetition; it is closer to the cold "
+                            "executions' mean in %d runs (fig2-estimate.tsv).", tables_base_name(trace_path(c->tt)),
+                            m ? r[m / 2] : NAN, shortn, m, cold);
     free(r);
     return rc;
 }

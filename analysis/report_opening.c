@@ -5,6 +5,7 @@
  * row of opening.tsv (key, value, lo, hi), from which the report test recomputes each sentence. */
 #include "cost.h"
 #include "report_ctx.h"
+#include "sim_budget.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,10 +51,17 @@ static int opening_numbers(struct report_ctx *c, struct op_row *row, struct cost
     cs.seed = c->o->seed;
     if (cost_compute(c->t, c->input, &cs, r) != 0)
         return -1;
-    for (int k = 0; k < 2; k++)
-        if (report_budget_best(c->d[REPORT_SIM_ALL], &c->s[REPORT_SIM_ALL], c->r[REPORT_SIM_ALL], sc[k],
-                               OPENING_BUDGET_S, report_derive_seed(c->o->seed, 3500u + (uint64_t)k), &e[k]) != 0)
+    {   /* simulate --budget's choice and fresh runs (budget.tsv's function), every all-inputs scenario */
+        const double budget = OPENING_BUDGET_S;
+        struct sim_budget_row *w = NULL;
+        int n = 0;
+        if (sim_budget_eval(c->d[REPORT_SIM_ALL], &c->s[REPORT_SIM_ALL], c->r[REPORT_SIM_ALL], &budget, 1, NULL, 0,
+                            &w, &n) != 0)
             return -1;
+        for (int k = 0; k < 2; k++)
+            report_est_from_budget(&w[sc[k]], &e[k]);
+        free(w);
+    }
     row[OP_TOTAL_S] = (struct op_row){r->total.ms / 1e3, r->total.lo_ms / 1e3, r->total.hi_ms / 1e3};
     row[OP_PARALLEL_S] = (struct op_row){r->model_s[COST_PARALLEL], r->model_lo_s[COST_PARALLEL],
                                          r->model_hi_s[COST_PARALLEL]};

@@ -183,11 +183,9 @@ int report_recorded(struct report_ctx *c)
         goto out;
     }
     tab = NULL;
-    rc = report_finding(c, "**A real autotuner's session** (%s, %s; %d inputs both have): the recorded autotuner and "
-                        "tunecost's imitation of it pick the same best configuration on %d of %d inputs; the "
-                        "recorded one timed a median %.0f executions per configuration and input (averaged over "
-                        "the inputs) against %.0f for the imitation, and benchmarked for %.1f s against %.1f s "
-                        "(recorded-session.tsv; docs/record.md says how the session was recorded).",
+    rc = report_finding(c, "**A real autotuner's session** (%s, %s, %d inputs): it and tunecost's imitation pick "
+                        "the same best on %d of %d inputs; it timed a median %.0f executions per configuration against "
+                        "%.0f, benchmarking %.1f s against %.1f s (recorded-session.tsv).",
                         tables_base_name(trace_path(rec)), trace_get_meta(rec)->device_name, n, n_same, n,
                         n ? sums[2] / n : NAN, n ? sums[3] / n : NAN, sums[0], sums[1]);
 out:

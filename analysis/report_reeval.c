@@ -3,6 +3,7 @@
  * seed, with its 95% confidence interval, so the cheapest-of-500 selection does not flatter it (issue 23). Also the
  * same for a weighted mean over inputs (two kernel families against a common reference). */
 #include "report_ctx.h"
+#include "sim_budget.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -55,6 +56,7 @@ static void est_select(struct report_est *out, const struct sim_point *p)
 {
     memset(out, 0, sizeof *out);
     out->sample = p != NULL ? p->sample : -1;
+    snprintf(out->chosen_by, sizeof out->chosen_by, "own");
     out->time_s = out->time_lo = out->time_hi = out->speedup = out->speedup_lo = out->speedup_hi = NAN;
     out->sel_time_s = out->sel_speedup = out->fresh_time_s = NAN;
     out->reached = 0;
@@ -110,19 +112,6 @@ const struct sim_point *report_pick_ttt(const struct sim_result *r, int n_sc, in
     return best;
 }
 
-const struct sim_point *report_pick_budget(const struct sim_result *r, int n_sc, int sc, double budget_s)
-{
-    const struct sim_point *best = NULL;
-    for (int i = sc; i < r->n_points; i += n_sc) {
-        const struct sim_point *q = &r->points[i];
-        double v = isnan(q->speedup_lo) ? q->speedup : q->speedup_lo; /* again the lower bound decides */
-        double b = best == NULL ? -INFINITY : isnan(best->speedup_lo) ? best->speedup : best->speedup_lo;
-        if ((isnan(q->time_s_hi) ? q->time_s : q->time_s_hi) <= budget_s && v > b)
-            best = q;
-    }
-    return best;
-}
-
 int report_ttt(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
                double target, uint64_t seed, struct report_est *out)
 {
@@ -132,17 +121,100 @@ int report_ttt(const struct sim_data *d, const struct sim_settings *s, const str
     return 0;
 }
 
-int report_ttt_confirmed(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
-                         double target, uint64_t seed, int tries, struct report_est *out)
+const double report_ttt_targets[REPORT_N_TTT] = {0.80, 0.90, 0.95, 0.98};
+
+/* The scenario whose sample bounds sc's time to target: for a pipelined scenario, the parallel one with the same
+ * workers, overhead and early stopping (the same sample draws the same configurations under either, and pipelining
+ * never takes longer than compiling everything first); -1 when sc is not pipelined or s has no such scenario. */
+static int bounding_scenario(const struct sim_settings *s, int sc)
 {
-    (void)tries; /* one candidate only: the next ones' fresh runs would be chosen on too */
-    return report_ttt(d, s, r, sc, target, seed, out);
+    const struct sim_scenario *a = &s->scenarios[sc];
+    if (a->compile != SIM_COMPILE_PIPELINED)
+        return -1;
+    for (int p = 0; p < s->n_scenarios; p++) {
+        const struct sim_scenario *b = &s->scenarios[p];
+        if (b->compile == SIM_COMPILE_PARALLEL && b->compile_factor == a->compile_factor &&
+            b->overhead == a->overhead && b->early_stop == a->early_stop)
+            return p;
+    }
+    return -1;
 }
 
-int report_budget_best(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, int sc,
-                       double budget_s, uint64_t seed, struct report_est *out)
+int report_ttt_set(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, uint64_t seed,
+                   uint64_t stream, int only_sc, double from_target, struct report_est *out)
 {
-    return report_reeval(d, s, sc, report_pick_budget(r, s->n_scenarios, sc, budget_s), seed, out);
+    int n_sc = s->n_scenarios;
+    unsigned char want[SIM_MAX_SCENARIOS] = {0};
+    for (int sc = 0; sc < n_sc; sc++)
+        if (only_sc < 0 || sc == only_sc) {
+            int p = bounding_scenario(s, sc);
+            want[sc] = 1;
+            if (p >= 0)
+                want[p] = 1;
+        }
+    /* 1. each target's own sample: the cheapest whose CI lower bound reaches it, kept when its fresh mean does */
+    for (int i = 0; i < REPORT_N_TTT; i++)
+        for (int sc = 0; sc < n_sc; sc++) {
+            struct report_est *e = &out[i * n_sc + sc];
+            if (!want[sc] || report_ttt_targets[i] < from_target - 1e-9) {
+                est_select(e, NULL);
+                snprintf(e->chosen_by, sizeof e->chosen_by, "not computed");
+                continue;
+            }
+            if (report_ttt(d, s, r, sc, report_ttt_targets[i],
+                           report_derive_seed(seed, stream + (uint64_t)(i * SIM_MAX_SCENARIOS + sc)), e) != 0)
+                return -1;
+            snprintf(e->chosen_by, sizeof e->chosen_by, "own");
+        }
+    /* 2. pipelined short of a target that parallel's sample reaches: that sample, replayed under pipelined
+     * compilation on the fresh runs parallel's was (the same draws), kept when its fresh mean reaches the target */
+    for (int sc = 0; sc < n_sc; sc++) {
+        int p = bounding_scenario(s, sc);
+        for (int i = 0; p >= 0 && want[sc] && i < REPORT_N_TTT; i++) {
+            struct report_est *e = &out[i * n_sc + sc], *q = &out[i * n_sc + p], b;
+            if (e->reached || !q->reached || report_ttt_targets[i] < from_target - 1e-9)
+                continue;
+            if (report_reeval(d, s, sc, &r->points[(size_t)q->sample * (size_t)n_sc + (size_t)sc],
+                              report_derive_seed(seed, stream + (uint64_t)(i * SIM_MAX_SCENARIOS + p)), &b) != 0)
+                return -1;
+            report_held_out(&b, report_ttt_targets[i]);
+            if (b.reached) {
+                *e = b;
+                snprintf(e->chosen_by, sizeof e->chosen_by, "%s's sample", s->scenarios[p].name);
+            }
+        }
+    }
+    /* 3. a sample whose fresh mean reaches a higher target reaches this one too: where this target's sample falls
+     * short or is dearer, the higher target's gives its time (so times to target never fall as the target rises) */
+    for (int i = REPORT_N_TTT - 2; i >= 0; i--)
+        for (int sc = 0; sc < n_sc; sc++) {
+            struct report_est *e = &out[i * n_sc + sc], *h = &out[(i + 1) * n_sc + sc];
+            if (want[sc] && report_ttt_targets[i] >= from_target - 1e-9 && h->reached &&
+                (!e->reached || e->time_s > h->time_s)) {
+                *e = *h;
+                if (strncmp(h->chosen_by, "sample for ", 11) != 0) /* a chain names the highest target */
+                    snprintf(e->chosen_by, sizeof e->chosen_by, "sample for %.2f", report_ttt_targets[i + 1]);
+            }
+        }
+    return 0;
+}
+
+void report_est_from_budget(const struct sim_budget_row *w, struct report_est *e)
+{
+    est_select(e, NULL);
+    e->sample = w->sample;
+    if (w->sample < 0)
+        return;
+    e->n_config = w->n_config;
+    e->exec_ms = w->exec_ms;
+    e->sel_time_s = w->sel_time_s;
+    e->sel_speedup = w->sel_speedup;
+    e->time_s = e->fresh_time_s = w->time_s;
+    e->time_lo = w->time_lo;
+    e->time_hi = w->time_hi;
+    e->speedup = w->speedup;
+    e->speedup_lo = w->speedup_lo;
+    e->speedup_hi = w->speedup_hi;
 }
 
 /* ---- a weighted mean over inputs, replayed input by input ------------------------------------------------- */

@@ -3,6 +3,7 @@
  * and time-to-target tables. */
 #include "frontier.h"
 #include "report_ctx.h"
+#include "sim_budget.h"
 #include "tc_atomic.h"
 #include "tc_stats.h"
 #include "trace.h"
@@ -188,7 +189,7 @@ static double round_sig2_up(double v)
  * mean and 95% CI, the chosen sample and what the selection set said of it. */
 static const char *const est_cols[] = {"", "scenario", "time_s", "time_s_lo", "time_s_hi", "speedup", "speedup_lo",
                                        "speedup_hi", "sample", "n_config", "exec_ms", "sel_time_s", "sel_speedup",
-                                       "fresh_time_s"};
+                                       "fresh_time_s", "chosen_by"};
 #define N_EST_COLS ((int)(sizeof est_cols / sizeof est_cols[0]))
 
 static int est_row(struct table *tab, double asked, int asked_dec, const char *scenario, const struct report_est *e)
@@ -209,7 +210,8 @@ static int est_row(struct table *tab, double asked, int asked_dec, const char *s
     table_set_num(tab, row, k++, e->sample >= 0 ? e->exec_ms : NAN, -1);
     table_set_num(tab, row, k++, e->sel_time_s, 3);
     table_set_num(tab, row, k++, e->sel_speedup, 4);
-    return table_set_num(tab, row, k++, e->fresh_time_s, 3);
+    table_set_num(tab, row, k++, e->fresh_time_s, 3);
+    return table_set_str(tab, row, k, e->sample >= 0 ? e->chosen_by : "");
 }
 
 static struct table *est_table(const char *title, const char *first)
@@ -220,30 +222,36 @@ static struct table *est_table(const char *title, const char *first)
     return table_new(title, N_EST_COLS, cols);
 }
 
-/* Seconds each scenario needs to reach 0.80 ... 0.98 of optimal: chosen on the simulation, re-evaluated on fresh
- * runs (seed streams `stream` + ...). */
+/* Seconds each scenario needs to reach 0.80 ... 0.98 of optimal: the report's one selection (report_ttt_set), seeds
+ * from `stream`. */
 static struct table *ttt_table(struct report_ctx *c, enum report_sim which, uint64_t stream, const char *title)
 {
-    static const double targets[] = {0.80, 0.90, 0.95, 0.98};
     const struct sim_settings *s = &c->s[which];
     struct table *tab = est_table(title, "target_speedup");
-    for (size_t i = 0; tab != NULL && i < sizeof targets / sizeof targets[0]; i++)
-        for (int sc = 0; sc < s->n_scenarios; sc++) {
-            struct report_est e;
-            uint64_t seed = report_derive_seed(c->o->seed, stream + i * SIM_MAX_SCENARIOS + (uint64_t)sc);
-            if (report_ttt(c->d[which], s, c->r[which], sc, targets[i], seed, &e) != 0 ||
-                est_row(tab, targets[i], 2, s->scenarios[sc].name, &e) != 0) {
+    struct report_est *e = calloc((size_t)REPORT_N_TTT * (size_t)s->n_scenarios, sizeof *e);
+    if (tab == NULL || e == NULL || report_ttt_set(c->d[which], s, c->r[which], c->o->seed, stream, -1, 0, e) != 0) {
+        if (e == NULL)
+            tc_seterr("out of memory");
+        free(e);
+        table_free(tab);
+        return NULL;
+    }
+    for (int i = 0; i < REPORT_N_TTT; i++)
+        for (int sc = 0; sc < s->n_scenarios; sc++)
+            if (est_row(tab, report_ttt_targets[i], 2, s->scenarios[sc].name, &e[i * s->n_scenarios + sc]) != 0) {
+                free(e);
                 table_free(tab);
                 return NULL;
             }
-        }
-    if (tab != NULL)
-        table_add_note(tab, "time_s: mean tuning time, on %d fresh runs (another seed), of the cheapest sample whose "
-                       "95%% CI lower bound of speedup vs optimal reached the target in the simulation (sel_*: what "
-                       "the simulation said of it), only when the fresh runs' mean speedup reaches the target too "
-                       "(else nan: not reached, and speedup / fresh_time_s are the best attained and when); *_lo, "
-                       "*_hi: 95%% CI; sample -1: no sample qualifies",
-                       report_reeval_runs(s->runs));
+    free(e);
+    table_add_note(tab, "time_s: mean tuning time, on %d fresh runs (another seed), of the cheapest sample whose 95%% "
+                   "CI lower bound of speedup vs optimal reached the target in the simulation (sel_*: what the "
+                   "simulation said of it), only when the fresh runs' mean speedup reaches the target too (else nan: "
+                   "not reached, and speedup / fresh_time_s are the best attained and when); chosen_by: own = that "
+                   "sample; parallel's sample = pipelined short of the target, the sample parallel compilation "
+                   "reaches it with, replayed under pipelining on the same fresh draws; sample for 0.98 (say) = this "
+                   "target's sample short or dearer, the higher target's, whose fresh mean reaches this one too; "
+                   "*_lo, *_hi: 95%% CI; sample -1: no sample qualifies", report_reeval_runs(s->runs));
     return tab;
 }
 
@@ -262,25 +270,34 @@ int report_budget_tables(struct report_ctx *c)
     lo = times[0];
     hi = times[(na - 1) / 2];
     free(times);
+    double budgets[6];
+    struct sim_budget_row *w = NULL;
+    int nw = 0;
+    for (int k = 0; k < 6; k++) {
+        budgets[k] = round_sig2(lo > 0 && hi > lo ? lo * pow(hi / lo, k / 5.0) : hi);
+        if (k == 0 && budgets[k] < lo) /* rounding must not put the first budget below the cheapest sample */
+            budgets[k] = round_sig2_up(lo);
+    }
+    /* simulate --budget's function: the same choice, fresh runs and seeds as `tunecost simulate --budget` */
+    if (sim_budget_eval(c->d[REPORT_SIM_ALL], s, ra, budgets, 6, NULL, 0, &w, &nw) != 0)
+        return -1;
     c->budget = est_table("Best mean speedup vs optimal within a tuning budget, all inputs", "budget_s");
-    for (int k = 0; c->budget != NULL && k < 6; k++) {
-        double b = round_sig2(lo > 0 && hi > lo ? lo * pow(hi / lo, k / 5.0) : hi);
-        if (k == 0 && b < lo) /* rounding must not put the first budget below the cheapest sample */
-            b = round_sig2_up(lo);
-        for (int sc = 0; sc < N_SC_ALL; sc++) {
-            struct report_est e;
-            uint64_t seed = report_derive_seed(c->o->seed, 3000 + (uint64_t)k * SIM_MAX_SCENARIOS + (uint64_t)sc);
-            if (report_budget_best(c->d[REPORT_SIM_ALL], s, ra, sc, b, seed, &e) != 0 ||
-                est_row(c->budget, b, -1, s->scenarios[sc].name, &e) != 0)
-                return -1;
+    for (int i = 0; c->budget != NULL && i < nw; i++) {
+        struct report_est e;
+        report_est_from_budget(&w[i], &e);
+        if (est_row(c->budget, w[i].budget_s, -1, s->scenarios[w[i].scenario].name, &e) != 0) {
+            free(w);
+            return -1;
         }
     }
+    free(w);
     if (c->budget == NULL)
         return -1;
     table_add_note(c->budget, "budgets: from the cheapest to the median tuning time of the baseline's samples, "
                    "log-spaced and rounded; per budget the sample with the highest 95%% CI lower bound of speedup "
                    "whose time (95%% CI upper bound) fits it in the simulation, re-evaluated on %d fresh runs (its "
-                   "fresh time may still exceed the budget); nan = no sample that cheap", report_reeval_runs(s->runs));
+                   "fresh time may still exceed the budget), as `tunecost simulate --budget` chooses and reports it "
+                   "(sim_budget_eval, the same seed); nan = no sample that cheap", sim_budget_fresh_runs(s->runs));
     c->ttt_all = ttt_table(c, REPORT_SIM_ALL, 2000, "Tuning time to reach a mean speedup vs optimal, all inputs (s)");
     c->ttt_input = ttt_table(c, REPORT_SIM_INPUT, 1000,
                              "Tuning time to reach a mean speedup vs optimal, single input (s)");

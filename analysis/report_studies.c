@@ -5,6 +5,7 @@
  * is absent is left out with a finding that says so. */
 #include "policy.h"
 #include "report_ctx.h"
+#include "sim_budget.h"
 #include "tc_stats.h"
 #include "trace.h"
 
@@ -17,32 +18,23 @@ static void policies_finding(struct report_ctx *c, const struct pol_curve *cv, c
                              int runs)
 {
     /* what the ranking is of, and how much it can say */
-    const char *few = n_in < 8 || runs < 10 ? " Fewer than 8 inputs or 10 runs: the ranking says little." : "";
-    const double *rep[16];
-    double first[16];
+    const char *few = n_in < 8 || runs < 10 ? " (too few to rank on)" : "";
     int a = order[0], b = n > 1 ? order[1] : order[0], separated = n > 1;
     for (int k = 1; k < n; k++)
         separated = separated && cv[a].atm_lo > cv[order[k]].atm_hi;
     if (n == 0 || isnan(cv[a].atm_score))
         return;
-    for (int i = 0; i < n; i++)
-        rep[i] = cv[i].atm_boot;
-    atm_first_share(rep, n, cv[0].n_boot, first);
     if (separated)
-        report_finding(c, "**Tuning policies** (from scratch, no prior; every cost charged, %d inputs x %d runs, the "
-                       "methodology's score): %s ranks first, %.3f [%.3f, %.3f], its 95%% CI above every other "
-                       "policy's (first in %.0f%% of the bootstrap replicates); it reaches 95%% of optimal after %.3g "
-                       "s on average. Transfer needs another GPU's trace; not run here (the cross-GPU study).%s",
-                       n_in, runs, cv[a].policy, cv[a].atm_score, cv[a].atm_lo, cv[a].atm_hi, 100 * first[a],
-                       cv[a].t95_s, few);
+        report_finding(c, "**Tuning policies** (from scratch, %d inputs x %d runs%s, every cost charged): %s ranks "
+                       "first, %.3f [%.3f, %.3f], its 95%% CI above every other's, reaching 95%% of optimal after "
+                       "%.3g s; transfer not run (needs another GPU's trace).", n_in, runs, few, cv[a].policy,
+                       cv[a].atm_score, cv[a].atm_lo, cv[a].atm_hi, cv[a].t95_s);
     else
-        report_finding(c, "**Tuning policies** (from scratch, no prior; every cost charged, %d inputs x %d runs, the "
-                       "methodology's score): no policy is separated from the others by its 95%% CI; the highest "
-                       "scores are %s %.3f [%.3f, %.3f] and %s %.3f [%.3f, %.3f], first in %.0f%% and %.0f%% of the "
-                       "bootstrap replicates (table \"Tuning policies\"). Transfer needs another GPU's trace; not run "
-                       "here (the cross-GPU study).%s", n_in, runs, cv[a].policy, cv[a].atm_score, cv[a].atm_lo,
-                       cv[a].atm_hi, cv[b].policy, cv[b].atm_score, cv[b].atm_lo, cv[b].atm_hi, 100 * first[a], 100 * first[b],
-                       few);
+        report_finding(c, "**Tuning policies** (from scratch, %d inputs x %d runs%s, every cost charged): no 95%% CI "
+                       "separates one policy; highest %s %.3f [%.3f, %.3f], then %s %.3f [%.3f, %.3f] "
+                       "(policies.tsv); transfer not run (needs another GPU's trace).", n_in, runs, few, cv[a].policy,
+                       cv[a].atm_score, cv[a].atm_lo, cv[a].atm_hi, cv[b].policy, cv[b].atm_score, cv[b].atm_lo,
+                       cv[b].atm_hi);
 }
 
 /* The ranking table: policies by the methodology's score, with its CI and the earlier area score. */
@@ -165,11 +157,8 @@ static int flush_finding(struct report_ctx *c, int n_traces, int n_inputs)
     int cb = table_col_need(f, "flush_bytes"), ct = table_col_need(f, "total_s"), cs = table_col_need(f, "speedup");
     int cg = table_col_need(f, "gemm_gpu_s"), cf = table_col_need(f, "flush_gpu_s");
     int cc = table_col_need(f, "common_inputs"), cx = table_col_need(f, "best_changed");
-    int cm = table_col_need(f, "best_ms_change_median_pct"), cM = table_col_need(f, "best_ms_change_max_pct");
     int ref = 0, off = 0, m = table_n_rows(f);
-    char others[512] = "";
-    size_t len = 0;
-    if (cb < 0 || ct < 0 || cs < 0 || cg < 0 || cf < 0 || cc < 0 || cx < 0 || cm < 0 || cM < 0)
+    if (cb < 0 || ct < 0 || cs < 0 || cg < 0 || cf < 0 || cc < 0 || cx < 0)
         return -1;
     for (int i = 1; i < m; i++) {
         if (table_num(f, i, cb) > table_num(f, ref, cb))
@@ -177,22 +166,12 @@ static int flush_finding(struct report_ctx *c, int n_traces, int n_inputs)
         if (table_num(f, i, cb) < table_num(f, off, cb))
             off = i;
     }
-    for (int i = 0; i < m; i++)
-        if (i != ref && i != off && len < sizeof others)
-            len += (size_t)snprintf(others + len, sizeof others - len, "; with flush_bytes %.0f it collects %.2fx "
-                                    "faster and the best configuration changes on %.0f of %.0f inputs",
-                                    table_num(f, i, cb), table_num(f, i, cs), table_num(f, i, cx),
-                                    table_num(f, i, cc));
     double gemm = table_num(f, ref, cg), flush = table_num(f, ref, cf);
-    return report_finding(c, "**L2 flush study** (Tables 3 and 5; %d collections of the same %d inputs, %s): "
-                          "collecting with flush_bytes %.0f takes %.4g s (benchmarking, compilation, verification) "
-                          "against %.4g s with flush_bytes %.0f (%.2fx faster), where the flush kernels take %.4g s "
-                          "of GPU time against %.4g s for the GEMMs (%.0f%%); without the flush the best "
-                          "configuration changes on %.0f of %.0f inputs, its time by a median %.1f%% (at most "
-                          "%.1f%%)%s.", n_traces, n_inputs, c->o->flush_dir, table_num(f, off, cb),
-                          table_num(f, off, ct), table_num(f, ref, ct), table_num(f, ref, cb), table_num(f, off, cs),
-                          flush, gemm, 100 * flush / (flush + gemm), table_num(f, off, cx), table_num(f, off, cc),
-                          table_num(f, off, cm), table_num(f, off, cM), others);
+    return report_finding(c, "**L2 flush study** (Tables 3 and 5, %d collections of %d inputs): with flush_bytes %.0f "
+                          "collecting is %.2fx faster than with %.0f, whose flushes take %.0f%% of GPU time; the best "
+                          "configuration changes on %.0f of %.0f inputs (flush-study.tsv).", n_traces, n_inputs,
+                          table_num(f, off, cb), table_num(f, off, cs), table_num(f, ref, cb),
+                          100 * flush / (flush + gemm), table_num(f, off, cx), table_num(f, off, cc));
 }
 
 int report_flush_study(struct report_ctx *c)
@@ -256,26 +235,23 @@ static int scaling_finding(struct report_ctx *c)
     int cf = table_col_need(s, "file"), cn = table_col_need(s, "configs"), cj = table_col_need(s, "jobs");
     int cw = table_col_need(s, "wall_s"), cs = table_col_need(s, "speedup"), ce = table_col_need(s, "efficiency");
     int c1 = table_col_need(s, "one_worker_s"), cfrom = table_col_need(s, "one_worker_from"), m = table_n_rows(s);
-    char text[1536] = "";
-    size_t len = 0;
+    int best = -1;
     if (cf < 0 || cn < 0 || cj < 0 || cw < 0 || cs < 0 || ce < 0 || c1 < 0 || cfrom < 0)
         return -1;
-    for (int i = 0; i < m; i++) {
-        int last = i + 1 == m || strcmp(table_cell(s, i + 1, cf), table_cell(s, i, cf)) != 0;
-        int parts = strchr(table_cell(s, i, cfrom), '+') != NULL;
-        if (!last || table_num(s, i, cj) <= 1 || !isfinite(table_num(s, i, cs)) || len >= sizeof text)
-            continue;
-        len += (size_t)snprintf(text + len, sizeof text - len, "%s%.0f configurations (%s): %.0f workers compile "
-                                "%.2fx faster than one (%.1f s -> %.1f s, efficiency %.2f%s)", len ? "; " : "",
-                                table_num(s, i, cn), table_cell(s, i, cf), table_num(s, i, cj), table_num(s, i, cs),
-                                table_num(s, i, c1), table_num(s, i, cw), table_num(s, i, ce),
-                                parts ? ", the one-worker time from partial passes" : "");
-    }
-    if (len == 0)
+    /* the pass with the most configurations and workers that has a 1-worker time to compare with */
+    for (int i = 0; i < m; i++)
+        if (table_num(s, i, cj) > 1 && isfinite(table_num(s, i, cs)) &&
+            (best < 0 || table_num(s, i, cn) > table_num(s, best, cn) ||
+             (table_num(s, i, cn) == table_num(s, best, cn) && table_num(s, i, cj) > table_num(s, best, cj))))
+            best = i;
+    if (best < 0)
         return report_finding(c, "**Compile scaling** (Table 7, %s): no pass with several workers has a 1-worker "
                               "pass to compare with, so no speedup can be given.", c->o->scaling_dir);
-    return report_finding(c, "**Compile scaling** (Table 7, NVRTC in forked workers, %s): %s.", c->o->scaling_dir,
-                          text);
+    return report_finding(c, "**Compile scaling** (Table 7, NVRTC in forked workers): %.0f workers compile %.0f "
+                          "configurations %.2fx faster than one (%.1f s -> %.1f s, efficiency %.2f, %s); every pass in "
+                          "compile-scaling.tsv.", table_num(s, best, cj), table_num(s, best, cn),
+                          table_num(s, best, cs), table_num(s, best, c1), table_num(s, best, cw),
+                          table_num(s, best, ce), table_cell(s, best, cf));
 }
 
 int report_scaling(struct report_ctx *c)
@@ -633,7 +609,7 @@ static int common_seed(struct report_ctx *c, const struct common_ref *cr, int k,
         struct sim_result r = {s[f].samples, pts[f], cr->n, 0.0};
         const struct sim_data *d = c->d[f ? REPORT_SIM_CMP : REPORT_SIM_ALL];
         for (int q = 0; q < N_BUDGETS + 2; q++) {
-            const struct sim_point *p = q < N_BUDGETS ? report_pick_budget(&r, 1, 0, budget[q])
+            const struct sim_point *p = q < N_BUDGETS ? sim_budget_pick(&r, 1, 0, budget[q])
                                                       : report_pick_ttt(&r, 1, 0, targets[q - N_BUDGETS]);
             uint64_t seed = report_derive_seed(REPORT_VERDICT_SEED, 7000 + (uint64_t)(m * 256 + k * 64 + f * 16 + q));
             if (report_weighted_reeval(d, &s[f], cr->in[f], cr->w[f], cr->n, p, seed, &e[f][q]) != 0)
@@ -661,7 +637,30 @@ out:
 }
 
 /* landscapes-common.tsv: both families against the common reference on three seeds. */
-static struct table *common_table(struct report_ctx *c, const int *match, struct lead lead[REPORT_N_MODELS][3])
+/* The two families on shared draws, per cost model (rows into pt, stability.tsv's columns): with the same seed and
+ * settings, sample j of either family has the same N_CONFIG, EXEC_TIME and gsl_rng stream per run, so per sample
+ * the speedup against the common reference (first - second) and the time (log first / second) are paired
+ * differences; each seed's mean with its 95% t interval, the verdict only where seeds 1, 2, 3 agree. */
+static int family_paired(struct sim_point *const pts[3][2][REPORT_N_MODELS], int n, struct table *pt)
+{
+    for (int m = 0; m < REPORT_N_MODELS; m++) {
+        struct report_paired sp[3], tr[3];
+        for (int k = 0; k < 3; k++) {
+            sp[k] = report_paired_points(pts[k][0][m], pts[k][1][m], n, 1, 1, -INFINITY, INFINITY);
+            tr[k] = report_paired_points(pts[k][0][m], pts[k][1][m], n, 1, 0, -INFINITY, INFINITY);
+        }
+        if (report_paired_row(pt, "kernel-family", report_model_names[m], "paired_speedup_diff", sp, -0.01, 0.01,
+                              "the second family tunes to more", "same speedup",
+                              "the first family tunes to more") != 0 ||
+            report_paired_row(pt, "kernel-family", report_model_names[m], "paired_time_ratio", tr, 0.9, 1.1,
+                              "the first family tunes faster", "same time", "the second family tunes faster") != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static struct table *common_table(struct report_ctx *c, const int *match, struct lead lead[REPORT_N_MODELS][3],
+                                  struct table *pt)
 {
     static const char *cols[] = {"seed_index", "model", "kind", "value", "family", "time_s", "time_s_lo", "time_s_hi",
                                  "speedup", "speedup_lo", "speedup_hi", "sample", "lead"};
@@ -686,6 +685,8 @@ static struct table *common_table(struct report_ctx *c, const int *match, struct
             if (common_points(c, f, &cr, &s, pts[k][f]) != 0)
                 goto out;
         }
+    if (cr.n > 0 && family_paired(pts, c->s[REPORT_SIM_ALL].samples, pt) != 0)
+        goto out;
     for (int m = 0; m < REPORT_N_MODELS && cr.n > 0; m++)
         for (int k = 0; k < 3; k++) {
             struct sim_point *const two[2] = {pts[k][0][m], pts[k][1][m]};
@@ -724,67 +725,44 @@ static void family_costs(const struct trace *t, const char *name, char *buf, siz
 }
 
 static int landscape_finding(struct report_ctx *c, const struct family *a, const struct family *b,
-                             const struct family_summary *sa, const struct family_summary *sb, const int *match,
-                             struct lead lead[REPORT_N_MODELS][3])
+                             const struct family_summary *sa, const struct family_summary *sb, const int *match)
 {
     char na[256], nb[256];
-    int n = 0, faster = 0;
-    double *ratio = malloc(((size_t)trace_n_inputs(a->t) + 1) * sizeof *ratio), lo, med;
-    if (ratio == NULL)
-        return tc_seterr("out of memory");
+    int n = 0;
     for (int i = 0; i < trace_n_inputs(a->t); i++)
-        if (match[i] >= 0 && isfinite(a->best_ms[i]) && isfinite(b->best_ms[match[i]])) {
-            ratio[n] = b->best_ms[match[i]] / a->best_ms[i];
-            faster += ratio[n++] > 1;
-        }
-    med = median_of(ratio, n, &lo);
-    free(ratio);
+        n += match[i] >= 0 && isfinite(a->best_ms[i]) && isfinite(b->best_ms[match[i]]);
     report_family_name(a->t, na, sizeof na);
     report_family_name(b->t, nb, sizeof nb);
-    char ta[96], tb[96], ls[2048] = "";
-    if (isfinite(sa->t95))
-        snprintf(ta, sizeof ta, "%.2f s (95%% CI %.2f-%.2f)", sa->t95, sa->t95_lo, sa->t95_hi);
-    else
-        snprintf(ta, sizeof ta, "never");
-    if (isfinite(sb->t95))
-        snprintf(tb, sizeof tb, "%.2f s (95%% CI %.2f-%.2f)", sb->t95, sb->t95_lo, sb->t95_hi);
-    else
-        snprintf(tb, sizeof tb, "never");
-    for (int m = 0; m < REPORT_N_MODELS; m++) {
-        /* a family leads when it is ahead beyond the CIs at more than half of the budgets on every seed */
-        const struct lead *l = lead[m];
-        int first = 1, second = 1;
-        size_t at = strlen(ls);
-        for (int k = 0; k < 3; k++) {
-            first &= l[k].both > 0 && 2 * l[k].first > l[k].both;
-            second &= l[k].both > 0 && 2 * l[k].second > l[k].both;
-        }
-        snprintf(ls + at, sizeof ls - at, "%s%s compilation: %s (the first ahead at %d, %d, %d, the second at %d, %d, "
-                 "%d of %d, %d, %d budgets on three seeds)", m ? "; " : "", report_model_names[m],
-                 first    ? "the first family leads"
-                 : second ? "the second family leads"
-                          : "no verdict, neither family is ahead at most budgets on every seed",
-                 l[0].first, l[1].first, l[2].first, l[0].second, l[1].second, l[2].second, l[0].both, l[1].both,
-                 l[2].both);
-    }
-    char ca[512], cb[512];
-    family_costs(a->t, tables_base_name(trace_path(a->t)), ca, sizeof ca);
-    family_costs(b->t, tables_base_name(trace_path(b->t)), cb, sizeof cb);
+    struct stab_pair {
+        const char *measure;
+        char text[160];
+    } sp[2] = {{"paired_speedup_diff", ""}, {"paired_time_ratio", ""}};
     if (n == 0)
         return report_finding(c, "**Two kernel families**: %s and %s have no input in common with a valid run, so "
                               "they cannot be compared.", na, nb);
-    return report_finding(c, "**How the kernel family changes what tuning buys** (%s vs %s, %d common inputs): the "
-                          "best configuration reaches a median %.2f of cuBLAS (lowest %.2f) vs %.2f (%.2f) and is "
-                          "faster on %d of %d inputs (median %.2fx); a configuration picked at random reaches a "
-                          "median %.2f of its input's best vs %.2f, so tuning buys %.2fx vs %.2fx (each against its "
-                          "own best). Against a common reference (the better family's best per input, all common "
-                          "inputs, re-evaluated on fresh runs) the paper's tuner reaches 0.95 of it after %s vs %s; of "
-                          "%d budgets (the cheaper family's cheapest sample to the dearer median; a family is ahead "
-                          "at a budget when its speedup lies above the other's 95%% CI), %s "
-                          "(landscapes-common.tsv). Compilation is %.0f%% vs %.0f%% of tuning time; %s, %s.",
-                          na, nb, n, sa->med_vs, sa->lo_vs, sb->med_vs, sb->lo_vs, faster, n, med, sa->med_typical,
-                          sb->med_typical, 1 / sa->med_typical, 1 / sb->med_typical, ta, tb, N_BUDGETS, ls,
-                          sa->compile_pct, sb->compile_pct, ca, cb);
+    for (int q = 0; q < 2; q++) {
+        int cm = table_col_need(c->fam_paired, "model"), cme = table_col_need(c->fam_paired, "measure");
+        int cst = table_col_need(c->fam_paired, "stable"), ccat = table_col_need(c->fam_paired, "category");
+        int c1 = table_col_need(c->fam_paired, "seed_1"), clo = table_col_need(c->fam_paired, "seed_1_lo");
+        int chi = table_col_need(c->fam_paired, "seed_1_hi"), row = -1;
+        if (cm < 0 || cme < 0 || cst < 0 || ccat < 0 || c1 < 0 || clo < 0 || chi < 0)
+            return -1;
+        for (int i = 0; i < table_n_rows(c->fam_paired) && row < 0; i++)
+            if (strcmp(table_cell(c->fam_paired, i, cm), "sequential") == 0 &&
+                strcmp(table_cell(c->fam_paired, i, cme), sp[q].measure) == 0)
+                row = i;
+        if (row < 0)
+            return tc_seterr("landscapes-paired.tsv: no sequential %s row", sp[q].measure);
+        snprintf(sp[q].text, sizeof sp[q].text, q ? "%s: time ratio %.2f (95%% CI %.2f-%.2f)"
+                 : "%s: speedup difference %+.3f (95%% CI %+.3f to %+.3f)",
+                 table_num(c->fam_paired, row, cst) > 0 ? table_cell(c->fam_paired, row, ccat) : "no verdict",
+                 table_num(c->fam_paired, row, c1), table_num(c->fam_paired, row, clo),
+                 table_num(c->fam_paired, row, chi));
+    }
+    return report_finding(c, "**The kernel family changes what tuning buys** (%s vs %s, %d inputs, sequential "
+                          "compilation, shared draws, seeds 1-3): median best %.2f vs %.2f of cuBLAS; %s on seed 1; "
+                          "time in landscapes-paired.tsv.", tables_base_name(trace_path(a->t)),
+                          tables_base_name(trace_path(b->t)), n, sa->med_vs, sb->med_vs, sp[0].text);
 }
 
 /* Seed 1's re-evaluated times to 0.90 and 0.95 of the common reference of family 1 or 2 under sequential
@@ -817,7 +795,7 @@ int report_landscapes(struct report_ctx *c)
                                  "median_typical_rel", "t90_s", "t95_s", "compile_pct"};
     struct family a = {0}, b = {0};
     struct family_summary sa, sb;
-    struct table *sum = NULL, *common = NULL;
+    struct table *sum = NULL, *common = NULL, *paired = NULL;
     struct lead lead[REPORT_N_MODELS][3];
     int ni = trace_n_inputs(c->t), *match = NULL, *sel_a = NULL, *sel_b = NULL, n_sel = 0, rc = -1;
     if (c->cmp == NULL)
@@ -853,7 +831,8 @@ int report_landscapes(struct report_ctx *c)
         family_compute(c->cmp, &b) != 0 || (c->cmp_split = tables_split(c->cmp)) == NULL)
         goto out;
     if ((c->landscape = landscape_table(&a, &b, match)) == NULL ||
-        (common = common_table(c, match, lead)) == NULL || common_ttt(common, 1, &sa) != 0 ||
+        (paired = report_stability_new("Two kernel families on shared draws, per cost model, three seeds")) == NULL ||
+        (common = common_table(c, match, lead, paired)) == NULL || common_ttt(common, 1, &sa) != 0 ||
         common_ttt(common, 2, &sb) != 0 ||
         (sum = table_new("Two kernel families on the same benchmark", 10, cols)) == NULL ||
         summary_row(sum, &a, sel_a, n_sel, c->r[REPORT_SIM_ALL], N_SC_ALL, c->split, &sa) != 0 ||
@@ -865,12 +844,27 @@ int report_landscapes(struct report_ctx *c)
         goto out;
     }
     common = NULL;
+    table_add_note(paired, "per cost model and seed, both families' samples on the same draws (same seed and settings: "
+                   "sample j has the same N_CONFIG, EXEC_TIME and gsl_rng stream per run in either), all common "
+                   "inputs: paired_speedup_diff = mean over the samples of speedup(first) - speedup(second) against "
+                   "the common reference, verdict beyond +-0.01; paired_time_ratio = geometric mean of time(first) / "
+                   "time(second), verdict outside [0.9, 1.1]; seed_k_lo, seed_k_hi: each seed's 95%% t interval, its "
+                   "category by it; the verdict only when seeds 1, 2, 3 agree");
+    if (report_keep_table(c, paired, "landscapes-paired.tsv", "Two kernel families on shared draws", 20) != 0) {
+        paired = NULL;
+        goto out;
+    }
+    c->fam_paired = paired;
+    paired = NULL;
+    char ca[512], cb[512];
+    family_costs(a.t, tables_base_name(trace_path(a.t)), ca, sizeof ca);
+    family_costs(b.t, tables_base_name(trace_path(b.t)), cb, sizeof cb);
     table_add_note(sum, "over the %d inputs both traces hold; *_vs_cublas: best configuration's TFLOP/s over "
                    "cuBLAS's; median_typical_rel: a configuration picked at random, as a share of its input's best; "
                    "t90_s, t95_s: mean tuning time the paper's tuner needs for 0.90 and 0.95 of the common "
                    "reference (the better family's best per input; re-evaluated, landscapes-common.tsv, seed %llu); "
-                   "compile_pct: compilation's share of tuning time (Figure 1)",
-                   n_sel, (unsigned long long)c->o->seed);
+                   "compile_pct: compilation's share of tuning time (Figure 1); %s; %s",
+                   n_sel, (unsigned long long)c->o->seed, ca, cb);
     if (report_keep_table(c, sum, "landscapes-summary.tsv", "Two kernel families: what tuning buys (beyond the paper)",
                           10) != 0) {
         sum = NULL;
@@ -879,12 +873,13 @@ int report_landscapes(struct report_ctx *c)
     sum = NULL;
     if (report_keep_table(c, c->landscape, "landscapes.tsv", "Two kernel families: best configuration per input",
                           80) != 0 ||
-        landscape_finding(c, &a, &b, &sa, &sb, match, lead) != 0)
+        landscape_finding(c, &a, &b, &sa, &sb, match) != 0)
         goto out;
     rc = 0;
 out:
     table_free(sum);
     table_free(common);
+    table_free(paired);
     family_free(&a);
     family_free(&b);
     free(match);

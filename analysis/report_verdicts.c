@@ -27,6 +27,15 @@ const char *const report_model_labels[N_MODELS] = {
     "compile)"};
 static const double targets[2] = {0.90, 0.95};
 
+/* The index of target t among report_ttt_targets (the caller's targets are among them). */
+static int ttt_index(double t)
+{
+    int i = 0;
+    while (i + 1 < REPORT_N_TTT && fabs(report_ttt_targets[i] - t) > 1e-9)
+        i++;
+    return i;
+}
+
 void report_model_scenario(struct sim_scenario *sc, int model, int early, int factor)
 {
     static const enum sim_compile comp[N_MODELS] = {SIM_COMPILE_SEQUENTIAL, SIM_COMPILE_PARALLEL,
@@ -82,6 +91,8 @@ struct measure {
     int by_ci;
     double thr_lo, thr_hi;
     const char *below, *within, *above;
+    int paired;                    /* lo, hi: each seed's own 95% CI (a paired comparison on shared draws) */
+    double lo[N_SEEDS], hi[N_SEEDS];
 };
 
 void report_seeds_ci(const double v[3], double *mean, double *lo, double *hi)
@@ -131,35 +142,32 @@ static int stability_row(struct table *tab, const struct measure *m)
     table_set_num(tab, row, k++, lo, 4);
     table_set_num(tab, row, k++, hi, 4);
     table_set_str(tab, row, k++, verdict);
-    return table_set_int(tab, row, k, strcmp(verdict, "no verdict") != 0);
+    table_set_int(tab, row, k++, strcmp(verdict, "no verdict") != 0);
+    for (int s = 0; s < N_SEEDS; s++) {
+        table_set_num(tab, row, k++, m->paired ? m->lo[s] : NAN, 4);
+        table_set_num(tab, row, k++, m->paired ? m->hi[s] : NAN, 4);
+    }
+    return 0;
 }
 
 /* A ratio of times (without / with the feature) on three seeds: above 1.1 the feature saves time, below 0.9 it
  * costs, else none; the verdict by the CI over the seeds. */
 static struct measure ratio_measure(const char *verdict, const char *model, const char *measure)
 {
-    return (struct measure){verdict, model, measure, {0}, {0}, 1, 0.9, 1.1, "costs time", "none", "saves time"};
+    return (struct measure){verdict, model, measure, {0}, {0}, 1, 0.9, 1.1, "costs time", "none", "saves time", 0, {0}, {0}};
 }
 
 /* ---- all inputs: early stopping and parallel compilation per model ---- */
 
-/* A paired comparison on common random numbers: every sample's scenarios a and b replay the same draws (the same
- * configurations, order and EXEC_TIME), so per sample d = log(time_a / time_b) (or speedup_a - speedup_b) and the
- * mean of d over the samples with its t interval is the comparison's, free of the noise the draws share. Samples
- * with EXEC_TIME in [x_lo, x_hi] only. */
-struct paired {
-    double est, lo, hi; /* time: the geometric-mean ratio a / b; speedup: the mean difference a - b */
-    int n;
-};
-static struct paired paired_cmp(const struct sim_result *r, int n_sc, int a, int b, int speedup, double x_lo,
-                                double x_hi)
+/* A paired comparison on common random numbers (report_ctx.h): a_i = a[i * stride], b_i likewise. */
+struct report_paired report_paired_points(const struct sim_point *a, const struct sim_point *b, int n, size_t stride,
+                                          int speedup, double x_lo, double x_hi)
 {
-    struct paired p = {NAN, NAN, NAN, 0};
+    struct report_paired p = {NAN, NAN, NAN, 0};
     double sum = 0, ss = 0;
-    int n = r->n_points / n_sc;
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < n; i++) {
-            const struct sim_point *pa = &r->points[(size_t)i * n_sc + a], *pb = &r->points[(size_t)i * n_sc + b];
+            const struct sim_point *pa = &a[(size_t)i * stride], *pb = &b[(size_t)i * stride];
             if (pa->exec_ms < x_lo || pa->exec_ms > x_hi)
                 continue;
             double d = speedup ? pa->speedup - pb->speedup
@@ -182,17 +190,51 @@ static struct paired paired_cmp(const struct sim_result *r, int n_sc, int a, int
     return p;
 }
 
+/* Scenarios a and b of one simulation: every sample replays both on the same draws (the same configurations,
+ * order and EXEC_TIME); samples with EXEC_TIME in [x_lo, x_hi] only. */
+static struct report_paired paired_cmp(const struct sim_result *r, int n_sc, int a, int b, int speedup, double x_lo,
+                                       double x_hi)
+{
+    return report_paired_points(r->points + a, r->points + b, r->n_points / n_sc, (size_t)n_sc, speedup, x_lo, x_hi);
+}
+
 /* The category of a paired comparison by its own CI: a time ratio saves (CI above 1.1), costs (below 0.9) or
  * changes nothing (inside [0.9, 1.1]); a speedup difference loses (below -0.01), gains (above 0.01) or none (inside
  * +-0.01); "n/a" when the CI straddles a threshold (then no verdict). */
-static const char *paired_cat(struct paired p, int speedup)
+const char *report_paired_cat(struct report_paired p, double t_lo, double t_hi, const char *below,
+                              const char *within, const char *above)
 {
-    double t_lo = speedup ? -0.01 : 0.9, t_hi = speedup ? 0.01 : 1.1;
     if (!isfinite(p.lo) || !isfinite(p.hi))
         return "n/a";
-    return p.lo > t_hi ? (speedup ? "gains speedup" : "saves time") : p.hi < t_lo ? (speedup ? "loses speedup"
-                                                                                              : "costs time")
-           : p.lo >= t_lo && p.hi <= t_hi ? (speedup ? "same speedup" : "none") : "n/a";
+    return p.lo > t_hi ? above : p.hi < t_lo ? below : p.lo >= t_lo && p.hi <= t_hi ? within : "n/a";
+}
+
+static const char *paired_cat(struct report_paired p, int speedup)
+{
+    return speedup ? report_paired_cat(p, -0.01, 0.01, "loses speedup", "same speedup", "gains speedup")
+                   : report_paired_cat(p, 0.9, 1.1, "costs time", "none", "saves time");
+}
+
+int report_paired_row(struct table *st, const char *verdict, const char *model, const char *measure,
+                      const struct report_paired p[3], double t_lo, double t_hi, const char *below,
+                      const char *within, const char *above)
+{
+    struct measure e = {verdict, model, measure, {0}, {0}, 0, t_lo, t_hi, below, within, above, 1, {0}, {0}};
+    for (int k = 0; k < N_SEEDS; k++) {
+        e.v[k] = p[k].est;
+        e.lo[k] = p[k].lo;
+        e.hi[k] = p[k].hi;
+        e.cat[k] = report_paired_cat(p[k], t_lo, t_hi, below, within, above);
+    }
+    return stability_row(st, &e);
+}
+
+struct table *report_stability_new(const char *title)
+{
+    static const char *scols[] = {"verdict", "model", "measure", "seed_1", "seed_2", "seed_3", "category_1",
+                                  "category_2", "category_3", "mean", "ci_lo", "ci_hi", "category", "stable",
+                                  "seed_1_lo", "seed_1_hi", "seed_2_lo", "seed_2_hi", "seed_3_lo", "seed_3_hi"};
+    return table_new(title, (int)(sizeof scols / sizeof scols[0]), scols);
 }
 
 /* EXEC_TIME bins of early-stop-conditions.tsv (ms). */
@@ -201,7 +243,7 @@ static const double xbin[N_XBINS + 1] = {0, 40, 70, 1e9};
 
 /* Seed k's paired rows: early stopping (model m without / with) and parallel compilation (sequential / model m),
  * time ratio and speedup difference; seed 1's early-stopping ratio per EXEC_TIME bin into c->es_cond. */
-static int paired_seed(struct report_ctx *c, const struct sim_result *r, int k, struct paired pr[][4])
+static int paired_seed(struct report_ctx *c, const struct sim_result *r, int k, struct report_paired pr[][4])
 {
     for (int m = 0; m < N_MODELS; m++) {
         pr[m][0] = paired_cmp(r, N_V_SC, 2 * m, 2 * m + 1, 0, -INFINITY, INFINITY);
@@ -209,7 +251,7 @@ static int paired_seed(struct report_ctx *c, const struct sim_result *r, int k, 
         pr[m][2] = paired_cmp(r, N_V_SC, V_SEQ, 2 * m, 0, -INFINITY, INFINITY);
         pr[m][3] = paired_cmp(r, N_V_SC, 2 * m, V_SEQ, 1, -INFINITY, INFINITY);
         for (int b = 0; k == 0 && c->es_cond != NULL && b < N_XBINS; b++) {
-            struct paired q = paired_cmp(r, N_V_SC, 2 * m, 2 * m + 1, 0, xbin[b], xbin[b + 1]);
+            struct report_paired q = paired_cmp(r, N_V_SC, 2 * m, 2 * m + 1, 0, xbin[b], xbin[b + 1]);
             int row = table_add_row(c->es_cond), col = 0;
             if (row < 0)
                 return -1;
@@ -227,16 +269,19 @@ static int paired_seed(struct report_ctx *c, const struct sim_result *r, int k, 
 
 /* The paired rows of stability.tsv: per model, each seed's estimate and category by its own CI; the verdict only
  * when the three seeds' categories agree (measure by_ci 0). */
-static int paired_rows(struct table *st, struct paired pr[N_SEEDS][N_MODELS][4])
+static int paired_rows(struct table *st, struct report_paired pr[N_SEEDS][N_MODELS][4])
 {
     static const char *const meas[4] = {"paired_time_ratio", "paired_speedup_diff", "paired_time_ratio",
                                         "paired_speedup_diff"};
     for (int q = 0; q < 4; q++)
         for (int m = q < 2 ? 0 : 1; m < N_MODELS; m++) {
             struct measure e = {q < 2 ? "early-stop" : "parallel-compile", report_model_names[m], meas[q], {0}, {0},
-                                0, 0, 0, NULL, NULL, NULL};
+                                0, 0, 0, NULL, NULL, NULL, 0, {0}, {0}};
+            e.paired = 1;
             for (int k = 0; k < N_SEEDS; k++) {
                 e.v[k] = pr[k][m][q].est;
+                e.lo[k] = pr[k][m][q].lo;
+                e.hi[k] = pr[k][m][q].hi;
                 e.cat[k] = paired_cat(pr[k][m][q], q % 2);
             }
             if (stability_row(st, &e) != 0)
@@ -245,38 +290,8 @@ static int paired_rows(struct table *st, struct paired pr[N_SEEDS][N_MODELS][4])
     return 0;
 }
 
-void report_early_stop_conditions(const struct report_ctx *c, char *buf, size_t len)
-{
-    size_t at = 0;
-    buf[0] = '\0';
-    if (c->es_cond == NULL || table_n_rows(c->es_cond) == 0)
-        return;
-    at += (size_t)snprintf(buf, len, "; its saving depends on the compile model and EXEC_TIME (seed 1, without / "
-                           "with on the same draws, early-stop-conditions.tsv):");
-    for (int m = 0; m < N_MODELS && at < len; m++) {
-        at += (size_t)snprintf(buf + at, len - at, "%s %s", m ? ";" : "", report_model_names[m]);
-        for (int b = 0; b < N_XBINS && at < len; b++) {
-            int row = m * N_XBINS + b;
-            if (row >= table_n_rows(c->es_cond))
-                break;
-            double est = table_num(c->es_cond, row, 4), lo = table_num(c->es_cond, row, 5);
-            double hi = table_num(c->es_cond, row, 6), x0 = table_num(c->es_cond, row, 1);
-            double x1 = table_num(c->es_cond, row, 2);
-            char range[48];
-            if (isfinite(x1))
-                snprintf(range, sizeof range, "%s%.0f ms", x0 > 0 ? "" : "under ", x0 > 0 ? x0 : x1);
-            else
-                snprintf(range, sizeof range, "%.0f ms and more", x0);
-            if (x0 > 0 && isfinite(x1))
-                snprintf(range, sizeof range, "%.0f-%.0f ms", x0, x1);
-            at += (size_t)snprintf(buf + at, len - at, "%s %.3f [%.3f, %.3f] at EXEC_TIME %s", b ? "," : "", est, lo,
-                                   hi, range);
-        }
-    }
-}
-
 static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double t[N_V_SC][2],
-                           struct paired pr[N_MODELS][4])
+                           struct report_paired pr[N_MODELS][4], struct report_est at95[N_MODELS])
 {
     struct sim_settings s = c->s[REPORT_SIM_ALL];
     struct sim_result *r;
@@ -292,13 +307,18 @@ static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double
         sim_result_free(r);
         return -1;
     }
+    struct report_est set[REPORT_N_TTT * N_V_SC];
+    if (report_ttt_set(c->d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED, 5000 + (uint64_t)k * 64, -1, targets[0], set) != 0) {
+        sim_result_free(r);
+        return -1;
+    }
+    for (int m = 0; m < N_MODELS; m++) /* each model's time to 0.95 without early stopping, for costs.tsv */
+        at95[m] = set[ttt_index(0.95) * N_V_SC + 2 * m];
     for (int sc = 0; sc < N_V_SC; sc++)
         for (int ti = 0; ti < 2; ti++) {
-            struct report_est e;
-            uint64_t es = report_derive_seed(REPORT_VERDICT_SEED, 5000 + (uint64_t)(k * 64 + sc * 2 + ti));
+            struct report_est e = set[ttt_index(targets[ti]) * N_V_SC + sc];
             int row;
-            if (report_ttt(c->d[REPORT_SIM_ALL], &s, r, sc, targets[ti], es, &e) != 0 ||
-                (row = table_add_row(vt)) < 0) {
+            if ((row = table_add_row(vt)) < 0) {
                 sim_result_free(r);
                 return -1;
             }
@@ -323,17 +343,18 @@ static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double
     return 0;
 }
 
-static int all_inputs_verdicts(struct report_ctx *c, struct table *vt, struct table *st)
+static int all_inputs_verdicts(struct report_ctx *c, struct table *vt, struct table *st,
+                               struct report_est at95[N_SEEDS][N_MODELS])
 {
     double t[N_SEEDS][N_V_SC][2];
-    struct paired pr[N_SEEDS][N_MODELS][4];
+    struct report_paired pr[N_SEEDS][N_MODELS][4];
     static const char *ccols[] = {"model", "exec_ms_lo", "exec_ms_hi", "samples", "time_ratio", "ratio_lo",
                                   "ratio_hi"};
     if ((c->es_cond = table_new("Early stopping: time without / with on the same draws, by EXEC_TIME and compile "
                                 "model (seed 1, all inputs)", 7, ccols)) == NULL)
         return tc_seterr("out of memory");
     for (int k = 0; k < N_SEEDS; k++)
-        if (all_inputs_seed(c, k, vt, t[k], pr[k]) != 0)
+        if (all_inputs_seed(c, k, vt, t[k], pr[k], at95[k]) != 0)
             return -1;
     if (paired_rows(st, pr) != 0)
         return -1;
@@ -431,19 +452,18 @@ static int input_verdicts(struct report_ctx *c, struct table *st)
     static const char *const meas[2][2] = {{"eta2_n_config", "eta2_exec_time"},
                                            {"eta2_time_n_config", "eta2_time_exec_time"}};
     struct measure kn[N_MODELS][2][2], fr = {"exec-time-frontier", "sequential", "spearman_rho", {0}, {0}, 1, -0.3,
-                                             0.3, "falls", "looks random", "rises"};
+                                             0.3, "falls", "looks random", "rises", 0, {0}, {0}};
     /* the single input's time to 0.90 and 0.98 under sequential compilation (the paper's tuner), re-evaluated, on each
      * seed: seed 1 replays exactly time-to-target-input.tsv's baseline rows (same sample, same fresh-run seed) */
     static const double reach_target[2] = {0.90, 0.98};
-    static const int reach_row[2] = {1, 3}; /* their rows among ttt_table's targets 0.80, 0.90, 0.95, 0.98 */
-    struct measure reach[2] = {{"time-to-target", "sequential", "time_s_0.90", {0}, {0}, 0, 0, 0, NULL, NULL, NULL},
-                               {"time-to-target", "sequential", "time_s_0.98", {0}, {0}, 0, 0, 0, NULL, NULL, NULL}};
+    struct measure reach[2] = {{"time-to-target", "sequential", "time_s_0.90", {0}, {0}, 0, 0, 0, NULL, NULL, NULL, 0, {0}, {0}},
+                               {"time-to-target", "sequential", "time_s_0.98", {0}, {0}, 0, 0, 0, NULL, NULL, NULL, 0, {0}, {0}}};
     int flops = !isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0));
     for (int m = 0; m < N_MODELS; m++)
         for (int w = 0; w < 2; w++)
             for (int j = 0; j < 2; j++)
                 kn[m][w][j] = (struct measure){"exec-time", report_model_names[m], meas[w][j], {0}, {0}, 0, 0, 0,
-                                               NULL, NULL, NULL};
+                                               NULL, NULL, NULL, 0, {0}, {0}};
     for (int k = 0; k < N_SEEDS; k++) {
         struct sim_settings s = c->s[REPORT_SIM_INPUT];
         struct sim_result *r;
@@ -465,25 +485,18 @@ static int input_verdicts(struct report_ctx *c, struct table *st)
                 knob_pair(r, &s, m, w, flops, k, x1, x2, y, &kn[m][w][0], &kn[m][w][1]);
         fr.v[k] = frontier_rho(r, N_MODELS, !flops);
         fr.cat[k] = measure_cat(&fr, fr.v[k]);
-        for (int ti = 0; ti < 2; ti++) {
-            struct report_est e;
-            uint64_t es = k == 0 ? report_derive_seed(REPORT_VERDICT_SEED, 1000 + (uint64_t)reach_row[ti] * SIM_MAX_SCENARIOS)
-                                 : report_derive_seed(REPORT_VERDICT_SEED, 6000 + (uint64_t)(k * 8 + ti));
-            /* reached: the cheapest sample whose CI lower bound reaches the target and whose fresh runs do not
-             * refute it (of the 5 cheapest; report_ttt_confirmed) */
-            if (report_ttt_confirmed(c->d[REPORT_SIM_INPUT], &s, r, V_SEQ, reach_target[ti], es, 5, &e) != 0) {
-                free(x1), free(x2), free(y), sim_result_free(r);
-                return -1;
-            }
-            reach[ti].v[k] = e.time_s;
-            reach[ti].cat[k] = isfinite(e.time_s) ? "reached" : "not reached";
+        /* the report's one selection (report_ttt_set) of sequential compilation: seed 1 replays exactly
+         * time-to-target-input.tsv's baseline rows (same sample, same fresh-run seeds) */
+        struct report_est set[REPORT_N_TTT * N_MODELS];
+        if (report_ttt_set(c->d[REPORT_SIM_INPUT], &s, r, REPORT_VERDICT_SEED,
+                           k == 0 ? 1000 : 6000 + (uint64_t)k * 64, V_SEQ, reach_target[0], set) != 0) {
+            free(x1), free(x2), free(y), sim_result_free(r);
+            return -1;
         }
-        /* The sample confirmed for 0.98 has a fresh mean of at least 0.98, so it confirms 0.90 as well: where the
-         * sample chosen for 0.90 falls short on its fresh runs, or is dearer, 0.90 is reached by that time at the
-         * latest. */
-        if (isfinite(reach[1].v[k]) && !(reach[0].v[k] <= reach[1].v[k])) {
-            reach[0].v[k] = reach[1].v[k];
-            reach[0].cat[k] = "reached";
+        for (int ti = 0; ti < 2; ti++) {
+            const struct report_est *e = &set[ttt_index(reach_target[ti]) * N_MODELS + V_SEQ];
+            reach[ti].v[k] = e->time_s;
+            reach[ti].cat[k] = isfinite(e->time_s) ? "reached" : "not reached";
         }
         free(x1), free(x2), free(y);
         sim_result_free(r);
@@ -501,20 +514,94 @@ static int input_verdicts(struct report_ctx *c, struct table *st)
 
 /* The single input with EXEC_TIME log-uniform over 0.05-100 ms (a grid of 100 points per decade), sequential
  * compilation, three seeds: eta squared of N_CONFIG and of log10 EXEC_TIME (10 equal-width bins of each) for the
- * tuned kernel's performance, and the mean speedup of the samples with EXEC_TIME under 1 ms over that of the samples
- * with 10 ms or more (the draws are independent, so both groups have the same N_CONFIG distribution): below 0.98
- * short repetitions pick slower kernels. Seed 1's points go to sim/input-exec-log.tsv. */
+ * tuned kernel's performance (seed 1's points in sim/input-exec-log.tsv); and what short repetitions cost, paired
+ * on shared draws: the same samples (N_CONFIG and every run's configurations: one gsl_rng stream per sample, the
+ * same for every arm) replayed with EXEC_TIME pinned at each of floor_arms_ms and at the longest, the mean
+ * speedup difference short - long over the samples with its 95% t interval per seed (exec-floor-paired.tsv). A
+ * short arm loses when its CI lies below -0.01 (1% of the optimum), gains above +0.01, changes nothing inside. */
 #define FLOOR_LO_MS 0.05
 #define FLOOR_HI_MS 100.0
+#define N_FLOOR_ARMS 5
+static const double floor_arms_ms[N_FLOOR_ARMS] = {0.05, 0.2, 1, 10, 100}; /* the last: the long reference */
+
+/* The grid point of s nearest (in log) to want_ms, so that the pinned settings replay data the trace was built for. */
+static double floor_grid_ms(const struct sim_settings *s, double want_ms)
+{
+    double best = sim_exec_grid_ms(s, 0);
+    for (int j = 1; j < sim_exec_grid_n(s); j++) {
+        double e = sim_exec_grid_ms(s, j);
+        if (fabs(log(e / want_ms)) < fabs(log(best / want_ms)))
+            best = e;
+    }
+    return best;
+}
+
+static int floor_paired(struct report_ctx *c, const struct sim_data *d, const struct sim_settings *s,
+                        struct table *st, struct table *ft)
+{
+    struct report_paired pr[N_FLOOR_ARMS - 1][N_SEEDS];
+    int rc = -1;
+    for (int k = 0; k < N_SEEDS; k++) {
+        struct sim_result *r[N_FLOOR_ARMS] = {NULL};
+        for (int a = 0; a < N_FLOOR_ARMS; a++) {
+            struct sim_settings e = *s;
+            e.seed = report_seed_k(c->o->seed, k);
+            e.exec_ms_lo = e.exec_ms_hi = floor_grid_ms(s, floor_arms_ms[a]);
+            if ((r[a] = sim_run(d, &e, NULL, NULL)) == NULL)
+                goto seed_out;
+        }
+        for (int a = 0; a + 1 < N_FLOOR_ARMS; a++) {
+            int row = table_add_row(ft), col = 0;
+            pr[a][k] = report_paired_points(r[a]->points, r[N_FLOOR_ARMS - 1]->points, r[a]->n_points, 1, 1,
+                                            -INFINITY, INFINITY);
+            double ms = 0, ml = 0;
+            for (int i = 0; i < r[a]->n_points; i++) {
+                ms += r[a]->points[i].speedup / r[a]->n_points;
+                ml += r[N_FLOOR_ARMS - 1]->points[i].speedup / r[a]->n_points;
+            }
+            if (row < 0)
+                goto seed_out;
+            table_set_int(ft, row, col++, k + 1);
+            table_set_num(ft, row, col++, r[a]->points[0].exec_ms, -1);
+            table_set_num(ft, row, col++, r[N_FLOOR_ARMS - 1]->points[0].exec_ms, -1);
+            table_set_int(ft, row, col++, pr[a][k].n);
+            table_set_num(ft, row, col++, ms, 4);
+            table_set_num(ft, row, col++, ml, 4);
+            table_set_num(ft, row, col++, pr[a][k].est, 4);
+            table_set_num(ft, row, col++, pr[a][k].lo, 4);
+            table_set_num(ft, row, col++, pr[a][k].hi, 4);
+            table_set_str(ft, row, col, report_paired_cat(pr[a][k], -0.01, 0.01, "loses", "none", "gains"));
+        }
+        rc = 0;
+    seed_out:
+        for (int a = 0; a < N_FLOOR_ARMS; a++)
+            sim_result_free(r[a]);
+        if (rc != 0)
+            return -1;
+        rc = -1;
+    }
+    for (int a = 0; a + 1 < N_FLOOR_ARMS; a++) {
+        char meas[64];
+        snprintf(meas, sizeof meas, "paired_speedup_diff_%gms", floor_arms_ms[a]);
+        if (report_paired_row(st, "exec-time-floor", "sequential", meas, pr[a], -0.01, 0.01,
+                              "short repetitions pick slower kernels", "no measurable loss",
+                              "short repetitions pick faster kernels") != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int exec_floor_verdicts(struct report_ctx *c, struct table *st)
 {
-    struct measure en = {"exec-time-floor", "sequential", "eta2_n_config", {0}, {0}, 0, 0, 0, NULL, NULL, NULL};
-    struct measure ex = {"exec-time-floor", "sequential", "eta2_log_exec_time", {0}, {0}, 0, 0, 0, NULL, NULL, NULL};
-    struct measure ra = {"exec-time-floor", "sequential", "speedup_ratio_short_long", {0}, {0}, 1, 0.98, 1.02,
-                         "short repetitions pick slower kernels", "no measurable loss",
-                         "short repetitions pick faster kernels"};
+    static const char *fcols[] = {"seed_index", "exec_ms", "long_exec_ms", "samples", "speedup_short",
+                                  "speedup_long", "diff", "diff_lo", "diff_hi", "category"};
+    struct measure en = {"exec-time-floor", "sequential", "eta2_n_config", {0}, {0}, 0, 0, 0, NULL, NULL, NULL, 0,
+                         {0}, {0}};
+    struct measure ex = {"exec-time-floor", "sequential", "eta2_log_exec_time", {0}, {0}, 0, 0, 0, NULL, NULL, NULL,
+                         0, {0}, {0}};
     struct sim_settings s = c->s[REPORT_SIM_INPUT];
     struct sim_data *d = NULL;
+    struct table *ft = NULL;
     double *x1 = NULL, *x2 = NULL, *y = NULL;
     int rc = -1, flops = !isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0));
     s.exec_ms_lo = FLOOR_LO_MS;
@@ -527,14 +614,15 @@ static int exec_floor_verdicts(struct report_ctx *c, struct table *st)
     x1 = malloc(((size_t)s.samples + 1) * sizeof *x1);
     x2 = malloc(((size_t)s.samples + 1) * sizeof *x2);
     y = malloc(((size_t)s.samples + 1) * sizeof *y);
-    if (x1 == NULL || x2 == NULL || y == NULL) {
+    ft = table_new("Short repetitions on shared draws: speedup at EXEC_TIME short - long, per seed (single input)",
+                   10, fcols);
+    if (x1 == NULL || x2 == NULL || y == NULL || ft == NULL) {
         tc_seterr("out of memory");
         goto out;
     }
     for (int k = 0; k < N_SEEDS; k++) {
         struct sim_result *r;
-        double chance = 9.0 / (s.samples > 1 ? s.samples - 1 : 1), sum[2] = {0, 0};
-        int cnt[2] = {0, 0};
+        double chance = 9.0 / (s.samples > 1 ? s.samples - 1 : 1);
         s.seed = report_seed_k(c->o->seed, k);
         if ((r = sim_run(d, &s, NULL, NULL)) == NULL)
             goto out;
@@ -544,16 +632,10 @@ static int exec_floor_verdicts(struct report_ctx *c, struct table *st)
             /* log10 EXEC_TIME mapped onto [1, 10], so that report_eta_squared's 10 bins are equal in log */
             x2[i] = 1 + 9 * log10(p->exec_ms / FLOOR_LO_MS) / log10(FLOOR_HI_MS / FLOOR_LO_MS);
             y[i] = flops ? p->tflops : p->speedup;
-            if (p->exec_ms < 1 || p->exec_ms >= 10) {
-                sum[p->exec_ms >= 10] += p->speedup;
-                cnt[p->exec_ms >= 10]++;
-            }
         }
         en.v[k] = report_eta_squared(x1, y, r->n_points, s.n_config_lo, s.n_config_hi);
         ex.v[k] = report_eta_squared(x2, y, r->n_points, 1, 10);
         en.cat[k] = ex.cat[k] = knob_category(en.v[k], ex.v[k], chance);
-        ra.v[k] = cnt[0] > 0 && cnt[1] > 0 ? (sum[0] / cnt[0]) / (sum[1] / cnt[1]) : NAN;
-        ra.cat[k] = measure_cat(&ra, ra.v[k]);
         if (k == 0) {
             char path[PATH_MAX];
             FILE *fp = report_open(c, "sim/input-exec-log.tsv", path, sizeof path);
@@ -571,8 +653,18 @@ static int exec_floor_verdicts(struct report_ctx *c, struct table *st)
         }
         sim_result_free(r);
     }
-    rc = stability_row(st, &en) != 0 || stability_row(st, &ex) != 0 || stability_row(st, &ra) != 0 ? -1 : 0;
+    if (stability_row(st, &en) != 0 || stability_row(st, &ex) != 0 || floor_paired(c, d, &s, st, ft) != 0)
+        goto out;
+    table_add_note(ft, "per seed, the same %d samples (N_CONFIG and every run's configurations drawn from one "
+                   "gsl_rng stream per sample, the same for both arms) replayed with EXEC_TIME pinned at exec_ms and "
+                   "at long_exec_ms (the grid points of the 0.05-100 ms log grid nearest 0.05, 0.2, 1, 10, 100 ms), "
+                   "sequential compilation, %d runs each: diff = mean over the samples of speedup(short) - "
+                   "speedup(long), diff_lo, diff_hi its 95%% t interval; category: loses below -0.01, gains above "
+                   "+0.01, none inside, n/a across a threshold", s.samples, s.runs);
+    rc = report_keep_table(c, ft, "exec-floor-paired.tsv", "Short repetitions on shared draws", 20);
+    ft = NULL;
 out:
+    table_free(ft);
     free(x1);
     free(x2);
     free(y);
@@ -593,7 +685,7 @@ static const int cost_models[3] = {0, 2, 3}; /* sequential, pipelined, ideal (re
  * simulation and re-evaluated on fresh runs. Only for a trace with every compile cost: an isolated time for every
  * (input, configuration) pair and a compile time for every failed one; otherwise the finding says which costs are
  * estimated and nothing is replayed. */
-static int cost_settings(struct report_ctx *c)
+static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N_MODELS])
 {
     static const char *cols[] = {"seed_index", "seed", "failed_cost", "compile_model", "model", "target_speedup",
                                  "time_s", "time_s_lo", "time_s_hi", "speedup", "speedup_lo", "speedup_hi", "sample"};
@@ -607,22 +699,32 @@ static int cost_settings(struct report_ctx *c)
     for (int k = 0; k < N_SEEDS; k++)
         for (int q = 0; q < REPORT_N_COSTS; q++) {
             struct sim_settings s = c->s[REPORT_SIM_ALL];
-            struct sim_result *r;
+            struct sim_result *r = NULL;
+            struct report_est set[REPORT_N_TTT * 3];
+            /* the report's own cost setting is the verdicts' simulation of this seed (the same settings, seed and
+             * draws): its times to 0.95, the same selected samples as verdicts.tsv's, instead of a replay */
+            int own = s.failed_cost == cost_failed[q] && s.compile_model == cost_model[q];
             s.seed = report_seed_k(c->o->seed, k);
             s.failed_cost = cost_failed[q];
             s.compile_model = cost_model[q];
             s.n_scenarios = 3;
             for (int m = 0; m < 3; m++)
                 report_model_scenario(&s.scenarios[m], cost_models[m], 0, c->o->compile_factor);
-            if ((r = sim_run(c->d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
+            if (own)
+                for (int m = 0; m < 3; m++)
+                    set[ttt_index(0.95) * 3 + m] = at95[k][cost_models[m]];
+            else if ((r = sim_run(c->d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
                 goto fail;
+            else if (report_ttt_set(c->d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED,
+                                    9000 + (uint64_t)(k * REPORT_N_COSTS + q) * 64, -1, 0.95, set) != 0) {
+                sim_result_free(r);
+                goto fail;
+            }
             for (int m = 0; m < 3; m++) {
-                struct report_est e;
-                uint64_t es = report_derive_seed(REPORT_VERDICT_SEED, 9000 + (uint64_t)(k * 64 + q * 8 + m));
+                struct report_est e = set[ttt_index(0.95) * 3 + m];
                 int row, col = 0;
                 char sd[32];
-                if (report_ttt(c->d[REPORT_SIM_ALL], &s, r, m, 0.95, es, &e) != 0 ||
-                    (row = table_add_row(c->costs)) < 0) {
+                if ((row = table_add_row(c->costs)) < 0) {
                     sim_result_free(r);
                     goto fail;
                 }
@@ -647,7 +749,8 @@ static int cost_settings(struct report_ctx *c)
                    "failed launch; none: only valid ones drawn (the paper's); compile_model measured: sequential "
                    "charges isolated (1-worker) compile times, paper: the contended ones (the trace's compile_jobs "
                    "workers); pipelined and ideal charge the contended ones either way; factor %d; re-evaluated on %d "
-                   "fresh runs", c->o->compile_factor, report_reeval_runs(c->s[REPORT_SIM_ALL].runs));
+                   "fresh runs; the report's own setting's rows are verdicts.tsv's (the same simulation and samples)",
+                   c->o->compile_factor, report_reeval_runs(c->s[REPORT_SIM_ALL].runs));
     return report_keep_table(c, c->costs, "costs.tsv", "Time to 0.95 of optimal per cost setting, three seeds", 40);
 fail:
     table_free(c->costs);
@@ -659,14 +762,13 @@ int report_verdicts(struct report_ctx *c)
 {
     static const char *vcols[] = {"seed_index", "seed", "model", "early_stop", "target_speedup", "time_s",
                                   "time_s_lo", "time_s_hi", "speedup", "speedup_lo", "speedup_hi", "sample"};
-    static const char *scols[] = {"verdict", "model", "measure", "seed_1", "seed_2", "seed_3", "category_1",
-                                  "category_2", "category_3", "mean", "ci_lo", "ci_hi", "category", "stable"};
     report_say(c, "verdicts per cost model on %d seeds", N_SEEDS);
     c->verdicts = table_new("Time to target per cost model, three seeds (all inputs)", 12, vcols);
-    c->stability = table_new("Verdicts on three seeds", 14, scols);
+    c->stability = report_stability_new("Verdicts on three seeds");
     if (c->verdicts == NULL || c->stability == NULL)
         return tc_seterr("out of memory");
-    if (all_inputs_verdicts(c, c->verdicts, c->stability) != 0 || input_verdicts(c, c->stability) != 0 ||
+    struct report_est at95[N_SEEDS][N_MODELS];
+    if (all_inputs_verdicts(c, c->verdicts, c->stability, at95) != 0 || input_verdicts(c, c->stability) != 0 ||
         exec_floor_verdicts(c, c->stability) != 0)
         return -1;
     table_add_note(c->verdicts, "per seed (seed 1 is the report's), model and early stopping: the cheapest sample "
@@ -685,5 +787,5 @@ int report_verdicts(struct report_ctx *c)
     if (report_keep_table(c, c->verdicts, "verdicts.tsv", "Time to target per cost model, three seeds", 40) != 0 ||
         report_keep_table(c, c->stability, "stability.tsv", "Verdicts on three seeds", 40) != 0)
         return -1;
-    return cost_settings(c);
+    return cost_settings(c, at95);
 }

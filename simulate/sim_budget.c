@@ -98,8 +98,7 @@ static void row_empty(struct sim_budget_row *row, int is_target, double q, int s
     row->time_s = row->time_lo = row->time_hi = row->speedup = row->speedup_lo = row->speedup_hi = NAN;
 }
 
-/* The best point within budget_s: time's upper bound within it, the highest speedup lower bound. */
-static const struct sim_point *pick_budget(const struct sim_result *r, int n_sc, int sc, double budget_s)
+const struct sim_point *sim_budget_pick(const struct sim_result *r, int n_sc, int sc, double budget_s)
 {
     const struct sim_point *best = NULL;
     for (int i = sc; i < r->n_points; i += n_sc) {
@@ -153,7 +152,7 @@ int sim_budget_eval(const struct sim_data *d, const struct sim_settings *s, cons
         return tc_seterr("out of memory");
     for (int b = 0; b < n_budgets; b++)
         for (int sc = 0; sc < n_sc; sc++, k++) {
-            const struct sim_point *p = pick_budget(r, n_sc, sc, budgets[b]);
+            const struct sim_point *p = sim_budget_pick(r, n_sc, sc, budgets[b]);
             row_empty(&out[k], 0, budgets[b], sc);
             if (p != NULL && budget_reeval(d, s, sc, p, budget_seed(s->seed, 1000u + (uint64_t)k), &out[k]) != 0)
                 goto fail;

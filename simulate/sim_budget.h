@@ -30,6 +30,10 @@ int sim_budget_fresh_runs(int runs);
 /* Parse "S[,S...]" (seconds > 0) or, with fractions, "F[,F...]" in (0, 1] into v (at most SIM_BUDGET_MAX);
  * opt names the option in messages. */
 int sim_budget_parse_list(const char *opt, const char *text, int fractions, double *v, int *n);
+/* The best point of scenario sc (points sc, sc + n_sc, ...) within budget_s: its time's 95% CI upper bound within it
+ * (the mean where runs < 2 leave no CI), the highest speedup CI lower bound; NULL when no point is that cheap. The
+ * one choice of `simulate --budget` and the report's budget.tsv. */
+const struct sim_point *sim_budget_pick(const struct sim_result *r, int n_sc, int sc, double budget_s);
 /* The rows: for each budget then each scenario, then for each target then each scenario. *rows is malloc'd. */
 int sim_budget_eval(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r,
                     const double *budgets, int n_budgets, const double *targets, int n_targets,
