@@ -268,7 +268,8 @@ int report_opening(struct report_ctx *c);
 
 /* ---- report_studies.c ---- */
 int report_policies(struct report_ctx *c);
-/* report_gpus.c: the cross-GPU study on the shipped full-space traces (a finding says so when they are absent). */
+/* report_gpus.c: the cross-GPU study on the shipped reference and another GPU's full space (a finding says so when
+ * they are absent). */
 int report_cross_gpu(struct report_ctx *c);
 int report_flush_study(struct report_ctx *c);
 int report_scaling(struct report_ctx *c);

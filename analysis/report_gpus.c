@@ -1,6 +1,6 @@
 /* report_gpus.c — the report's cross-GPU study on the shipped traces of one kernel on two GPUs (pol_shipped_pair:
- * data/manifest.tsv's reference and full-space traces, of two GPUs; today the H200's 100-configuration reference and the
- * H100's full 576-point space), paired by parameter values and input dimensions (trace_match_configs,
+ * data/manifest.tsv's reference and another GPU's full space, its cross-gpu row; today the H200's 100-configuration
+ * reference and the H100's full 576-point space), paired by parameter values and input dimensions (trace_match_configs,
  * trace_match_inputs): how much of one GPU's optimum the other GPU's best configuration keeps, on the
  * configurations both measured; every policy ranked per GPU, on that GPU's own space over the inputs both have, with
  * its CI and the ranking's stability over three seeds; and whether the warm start from the other GPU (`transfer`)

@@ -160,9 +160,9 @@ const struct tc_cmd policies_cmd = {
         "atm): per input, the mean over a linear time range of (f_rand - f) / (f_rand - f_opt) in run time against\n"
         "the exact random-search baseline, then the mean over inputs with a bootstrap 95% CI over runs and\n"
         "inputs; each input's range ends at the budget where random search reaches the cutoff later.\n"
-        "TRACE defaults to the shipped full-space trace, @TRACE:full-space@, with the reference trace,\n"
-        "@TRACE:reference@, as the prior of 'transfer' (data/manifest.tsv lists them); the first lines name the\n"
-        "trace and its GPU.\n",
+        "TRACE defaults to the shipped full-space trace, @TRACE:full-space@, with another GPU's shipped trace\n"
+        "as the prior of 'transfer': the cross-GPU trace, @TRACE:cross-gpu@, else the reference when it is of\n"
+        "another GPU (data/manifest.tsv lists them); the first lines name the trace and its GPU.\n",
     .topics_title = "Policies (for --policies)",
     .topics_option = "policies",
     .topic = policies_topic,
@@ -569,7 +569,8 @@ int cmd_policies(int argc, char **argv)
     o.s.compile_jobs = 16; /* as simulate's --compile-factor; sequential (the default) ignores it */
     if ((rc = tc_cli_parse(&policies_cmd, argc, argv, &o, &first)) != TC_CLI_RUN)
         return rc;
-    /* The default TRACE: the shipped full-space trace with the reference as the prior, else the reference. */
+    /* The default TRACE: the shipped full-space trace with another GPU's shipped trace as the prior, else the
+     * reference (pol_shipped_default). */
     o.s.failed_cost = (enum sim_failed_cost)o.failed_cost;
     o.s.compile_model = (enum sim_compile_model)o.compile_model;
     o.s.compile = sim_compile_for_model(o.s.compile_model, (enum sim_compile)o.compile);

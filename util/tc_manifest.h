@@ -11,7 +11,8 @@
 /* One shipped trace. Strings live as long as the manifest. */
 struct tc_manifest_row {
     const char *file;          /* below the data folder: "gemm-h200.h5" */
-    const char *role;          /* "reference", "full-space", "triton-protocol", "second-family", "compile" */
+    const char *role;          /* "reference", "full-space", "cross-gpu", "triton-protocol", "second-family",
+                                  "compile" */
     const char *gpu;           /* as the trace's device_name says: "NVIDIA H200" */
     const char *kernel_family; /* "wgmma-tma", "mma-sync" (docs/trace-format.md, kernel_family) */
     const char *created_utc;   /* the trace's created_utc attribute: with gpu, which file a trace is */
