@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 static const char *g_tunecost; /* for the compile-all test */
+static int g_sample;           /* compile-sample: configurations sampled from the space (0: compile-all, every one) */
 
 START_TEST(test_collect_ptxas_report_parsed)
 {
@@ -31,8 +32,9 @@ START_TEST(test_collect_ptxas_report_parsed)
 }
 END_TEST
 
-/* The whole space for sm_90 through the worker pool: no compile error, each configuration on the path the mapping
- * rule gives (wgmma where NUM_WARPS % 4 == 0 and BLOCK_M % 64 == 0), and `out of resources` exactly where the hand
+/* The whole space for sm_90 through the worker pool (compile-all; compile-sample: g_sample configurations of it
+ * drawn with seed 0, the same checks on each): no compile error, each configuration on the path the mapping rule
+ * gives (wgmma where NUM_WARPS % 4 == 0 and BLOCK_M % 64 == 0), and `out of resources` exactly where the hand
  * formula of its path exceeds 232448 bytes. */
 START_TEST(test_collect_compile_full_space_sm90)
 {
@@ -43,8 +45,12 @@ START_TEST(test_collect_compile_full_space_sm90)
     FILE *fp;
     close(mkstemp(tsv));
     close(mkstemp(scal));
-    snprintf(cmd, sizeof cmd, "'%s' collect --compile-only --space full --arch 90 --jobs %ld -f -o '%s' "
-             "--configs-tsv '%s'", g_tunecost, jobs < 1 ? 1 : jobs, scal, tsv);
+    char space[64] = "--space full";
+    int seen[4][4][4][3][3] = {{{{{0}}}}}; /* BLOCK_M, BLOCK_N, BLOCK_K (32..256), stages 3..5, warps 2/4/8 */
+    if (g_sample > 0)
+        snprintf(space, sizeof space, "--configs %d --seed 0", g_sample);
+    snprintf(cmd, sizeof cmd, "'%s' collect --compile-only %s --arch 90 --jobs %ld -f -o '%s' --configs-tsv '%s'",
+             g_tunecost, space, jobs < 1 ? 1 : jobs, scal, tsv);
     ck_assert_int_eq(system(cmd), 0);
     fp = fopen(tsv, "r");
     ck_assert_ptr_nonnull(fp);
@@ -55,6 +61,14 @@ START_TEST(test_collect_compile_full_space_sm90)
         ck_assert_int_eq(sscanf(line, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%63[^\t]\t%*s\t%*s\t%*s\t%*s\t%31s", &cfg, &bm, &bn,
                                 &bk, &g, &s, &w, status, path),
                          9);
+        int lg[3] = {0, 0, 0}, v[3] = {bm, bn, bk};
+        for (int k = 0; k < 3; k++) {
+            ck_assert_msg(v[k] >= 32 && v[k] <= 256 && (v[k] & (v[k] - 1)) == 0, "block size %d", v[k]);
+            while ((32 << lg[k]) < v[k])
+                lg[k]++;
+        }
+        ck_assert(s >= 3 && s <= 5 && (w == 2 || w == 4 || w == 8) && g == 8);
+        ck_assert_msg(seen[lg[0]][lg[1]][lg[2]][s - 3][w / 4]++ == 0, "configuration %d twice", cfg);
         int is_wgmma = w % 4 == 0 && bm % 64 == 0;
         ck_assert_str_eq(path, is_wgmma ? "wgmma" : "mma.sync");
         wgmma += is_wgmma;
@@ -69,9 +83,13 @@ START_TEST(test_collect_compile_full_space_sm90)
         rows++;
     }
     fclose(fp);
-    ck_assert_int_eq(rows, 576);
-    ck_assert_int_eq(ok + oor, 576);
-    ck_assert_int_eq(wgmma, 3 * 4 * 4 * 3 * 2); /* BLOCK_M 64/128/256 x BLOCK_N x BLOCK_K x stages x warps 4/8 */
+    ck_assert_int_eq(rows, g_sample > 0 ? g_sample : 576);
+    ck_assert_int_eq(ok + oor, rows);
+    if (g_sample == 0)
+        ck_assert_int_eq(wgmma, 3 * 4 * 4 * 3 * 2); /* BLOCK_M 64/128/256 x BLOCK_N x BLOCK_K x stages x warps 4/8 */
+    else
+        ck_assert_int_gt(wgmma, 0); /* both paths compiled */
+    ck_assert_int_lt(wgmma, rows);
     ck_assert_int_gt(oor, 0);
     ck_assert_int_gt(ok, 0);
     unlink(tsv);
@@ -168,8 +186,9 @@ int main(int argc, char **argv)
 {
     Suite *s = suite_create("collect-compile");
     TCase *tc = tcase_create("core");
-    if (argc >= 3 && strcmp(argv[1], "compile-all") == 0) {
+    if (argc >= 3 && (strcmp(argv[1], "compile-all") == 0 || strcmp(argv[1], "compile-sample") == 0)) {
         g_tunecost = argv[2];
+        g_sample = strcmp(argv[1], "compile-sample") == 0 ? (argc >= 4 ? atoi(argv[3]) : 64) : 0;
         tcase_add_test(tc, test_collect_compile_full_space_sm90);
         tcase_set_timeout(tc, 3000);
     } else if (argc >= 3 && strcmp(argv[1], "isolated") == 0) {
