@@ -500,9 +500,9 @@ static void policies_notes(const struct trace *t, const struct pol_settings *s)
 {
     long pairs, no_iso, failed, failed_nc;
     sim_trace_imputed(t, &pairs, &no_iso, &failed, &failed_nc);
-    sim_note_imputed(stderr, "policies", no_iso, failed_nc,
-                     s->compile == SIM_COMPILE_SEQUENTIAL && s->compile_model == SIM_CM_MEASURED,
-                     s->failed_cost == SIM_FAILED_TRITON, trace_get_meta(t)->compile_jobs);
+    sim_note_imputed(stderr, "policies", no_iso, failed_nc, s->compile_model == SIM_CM_MEASURED,
+                     s->failed_cost == SIM_FAILED_TRITON, trace_get_meta(t)->compile_jobs,
+                     trace_n_compile_warmup(t) <= 0);
     double rec = trace_get_meta(t)->rep_ms;
     if (isfinite(rec) && rec > 0 && s->rep_ms > rec)
         fprintf(stderr, "tunecost policies: note: --rep-ms %g is beyond the %g ms of timed executions the trace "

@@ -322,12 +322,11 @@ static int simulate_check(struct simulate_opts *o)
 static void note_missing(const struct sim_data *d, const struct sim_settings *s, int compile_jobs)
 {
     long no_iso, failed_no_compile;
-    int seq = 0;
-    for (int i = 0; i < s->n_scenarios; i++)
-        seq |= s->scenarios[i].compile == SIM_COMPILE_SEQUENTIAL;
+    char warm[200];
     sim_data_missing(d, &no_iso, &failed_no_compile);
-    sim_note_imputed(stderr, "simulate", no_iso, failed_no_compile, seq && s->compile_model == SIM_CM_MEASURED,
-                     s->failed_cost == SIM_FAILED_TRITON, compile_jobs);
+    sim_note_imputed(stderr, "simulate", no_iso, failed_no_compile, s->compile_model == SIM_CM_MEASURED,
+                     s->failed_cost == SIM_FAILED_TRITON, compile_jobs,
+                     !sim_data_warmup_note(d, SIM_CM_MEASURED, warm, sizeof warm));
 }
 
 /* The indices of the inputs named by --input (a comma-separated list of shapes); 0, or -1 with tc_errmsg(). */

@@ -22,7 +22,7 @@ struct run_state {
     /* sim_costs only: */
     double best_known_ms;        /* fastest execution of the configurations benchmarked before */
     struct sim_clock clock;      /* the compile model's clock */
-    double *wfree_ms;            /* [compile_factor] its pipelined workers */
+    double *wfree_ms;            /* [SIM_CLOCK_WORDS(compile_factor)] the clock's workers and first wave */
 };
 
 struct step_log {
@@ -335,9 +335,9 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
     rs.best_single_ms = rs.best_known_ms = INFINITY;
     { /* the compile model's clock (sim_cost.h), as simulate's: both cost modes charge compiles through it */
         int f = pol_compile_factor(s);
-        rs.wfree_ms = malloc((size_t)f * sizeof *rs.wfree_ms);
+        rs.wfree_ms = malloc(SIM_CLOCK_WORDS(f) * sizeof *rs.wfree_ms);
         if (rs.wfree_ms != NULL)
-            sim_clock_start(&rs.clock, s->compile, f, rs.wfree_ms);
+            sim_clock_start(&rs.clock, s->compile, f, d->compile_jobs, pol_warmup_ms(d, s), rs.wfree_ms);
     }
     if (rs.est_ms == NULL || rs.sum_ms == NULL || rs.sumsq_ms == NULL || rs.compile_ms == NULL || rs.n_exec == NULL ||
         rs.failed == NULL ||
@@ -639,7 +639,7 @@ static int atm_prepare(const struct pol_data *d, const struct pol_settings *s, s
             for (int k = 0; k < in->n_cfg; k++) {
                 valid[k] = in->c[k].status == TRACE_OK;
                 tr[k] = pol_truth_ms(&in->c[k], s);
-                cost[k] = pol_visit_cost_ms(&in->c[k], s);
+                cost[k] = pol_visit_cost_ms(d, &in->c[k], s);
             }
             rc = atm_frame_init(&c->atm[i], in->n_cfg, valid, tr, cost, s->atm_cutoff, s->atm_points, s->budget_s,
                                 s->seed + (uint64_t)i);

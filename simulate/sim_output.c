@@ -77,8 +77,8 @@ void sim_write_settings(FILE *fp, const struct sim_data *d, const struct sim_set
     write_models(fp, s);
     {
         char note[200];
-        sim_data_warmup_note(d, note, sizeof note);
-        fprintf(fp, "# not charged: %s\n", note);
+        int charged = sim_data_warmup_note(d, s->compile_model, note, sizeof note);
+        fprintf(fp, "# %s: %s\n", charged ? "charged" : "not charged", note);
     }
     for (int i = 0; i < s->n_scenarios; i++) {
         char buf[160];

@@ -830,26 +830,26 @@ START_TEST(test_sim_parallel_makespan)
     static const double desc[] = {5, 4, 3, 3, 3}, asc[] = {3, 3, 3, 4, 5};
     const double *orders[] = {desc, asc};
     static const double want_par[] = {10 + 5, 11 + 5};
-    double wf[2];
+    double wf[SIM_CLOCK_WORDS(2)];
     struct sim_clock k;
     for (int o = 0; o < 2; o++) {
-        sim_clock_start(&k, SIM_COMPILE_PARALLEL, 2, wf);
+        sim_clock_start(&k, SIM_COMPILE_PARALLEL, 2, 0, 0, wf);
         for (int q = 0; q < 5; q++)
-            sim_clock_step(&k, 1, (struct sim_compile_ms){orders[o][q], orders[o][q]}, 1);
+            sim_clock_step(&k, 1, (struct sim_compile_ms){orders[o][q], orders[o][q], orders[o][q]}, 1);
         ck_near(sim_clock_ms(&k), want_par[o]);
-        sim_clock_start(&k, SIM_COMPILE_IDEAL, 2, NULL);
+        sim_clock_start(&k, SIM_COMPILE_IDEAL, 2, 0, 0, NULL);
         for (int q = 0; q < 5; q++)
-            sim_clock_step(&k, 1, (struct sim_compile_ms){orders[o][q], orders[o][q]}, 1);
+            sim_clock_step(&k, 1, (struct sim_compile_ms){orders[o][q], orders[o][q], orders[o][q]}, 1);
         ck_near(sim_clock_ms(&k), 10.8 + 5);
         /* sequential charges seq_ms, which may differ from the parallel models' par_ms */
-        sim_clock_start(&k, SIM_COMPILE_SEQUENTIAL, 2, NULL);
+        sim_clock_start(&k, SIM_COMPILE_SEQUENTIAL, 2, 0, 0, NULL);
         for (int q = 0; q < 5; q++)
-            sim_clock_step(&k, 1, (struct sim_compile_ms){1, orders[o][q]}, 1);
+            sim_clock_step(&k, 1, (struct sim_compile_ms){1, orders[o][q], orders[o][q]}, 1);
         ck_near(sim_clock_ms(&k), 5 + 5);
     }
-    sim_clock_start(&k, SIM_COMPILE_PIPELINED, 2, wf);
+    sim_clock_start(&k, SIM_COMPILE_PIPELINED, 2, 0, 0, wf);
     for (int q = 0; q < 5; q++)
-        sim_clock_step(&k, 1, (struct sim_compile_ms){desc[q], desc[q]}, 1);
+        sim_clock_step(&k, 1, (struct sim_compile_ms){desc[q], desc[q], desc[q]}, 1);
     ck_near(sim_clock_ms(&k), 11);
 }
 END_TEST
