@@ -18,9 +18,15 @@ struct sim_compile_ms sim_compile_charge(enum sim_compile_model m, double compil
         c.seq_ms = isolated_ms;
     else
         c.seq_ms = have ? compile_ms : median_seq_ms;
-    /* the k = 1 level of the parallel models: a measured isolated time of a measured contended one, else none
-     * (the contended time at every level, as before) */
-    c.iso_ms = m == SIM_CM_MEASURED && have && isfinite(isolated_ms) ? isolated_ms : c.par_ms;
+    /* the k = 1 level of the parallel models: a measured isolated time of a measured contended one; without any
+     * compile time the input's two medians (what sequential charges at k = 1); else none (the contended time at
+     * every level) */
+    if (m != SIM_CM_MEASURED)
+        c.iso_ms = c.par_ms;
+    else if (!have)
+        c.iso_ms = isfinite(median_seq_ms) ? median_seq_ms : c.par_ms;
+    else
+        c.iso_ms = isfinite(isolated_ms) ? isolated_ms : c.par_ms;
     return c;
 }
 

@@ -39,7 +39,8 @@ struct sim_compile_ms {
 /* The charge of one configuration under compile model `m` from its recorded times: compile_ms (NaN: none), its
  * isolated time (NaN: none) and the input's medians of its valid configurations' compile_ms and seq times (the
  * charge of a configuration without any compile time: a failed one in a trace collected without
- * --compile-invalid). Under SIM_CM_PAPER seq_ms and iso_ms are compile_ms. */
+ * --compile-invalid; its iso_ms is then median_seq_ms, so that it too is charged at k = 1 what sequential charges).
+ * Under SIM_CM_PAPER seq_ms and iso_ms are compile_ms. */
 struct sim_compile_ms sim_compile_charge(enum sim_compile_model m, double compile_ms, double isolated_ms,
                                          double median_ms, double median_seq_ms);
 

@@ -16,7 +16,8 @@ at 0 and the makespan is the slowest compile. The default model's two further ch
 compile-worker warm-up (the mean of /compile_warmup_ms, once per run: sequential's one worker, and the parallel
 models' workers, which warm up together) and the parallel models' compile time at the k = min(F, N) compiles that
 run together, linear in log2 k from the isolated time (k = 1) to compile_ms (k = the trace's compile_jobs; beyond
-it compile_ms), compile_ms at every level for a configuration without an isolated time. It also recomputes what `tunecost policies --policies exhaustive` charges under its defaults
+it compile_ms), compile_ms at every level for a configuration without an isolated time, and for one without any
+compile time from the median of what sequential charges the valid ones to their median compile_ms. It also recomputes what `tunecost policies --policies exhaustive` charges under its defaults
 (the same cost module: sequential compiles on isolated times, failed configurations compiled and charged their
 run's wall_ms, warm-up and the executions the paper's rule takes for --rep-ms, each with its overhead) and checks
 that a budget between two inputs' independent times stops exactly the inputs above it, under sequential and under
@@ -141,7 +142,7 @@ def run_value_triton(confs, failed, flops, exec_ms, per_exec, env, factor=FACTOR
             best = (rep / j, c)
     for c in failed:
         bench += c["fail"]
-        p = par_at(c["compile"], c["iso"], w) if math.isfinite(c["compile"]) else med_par
+        p = par_at(c["compile"], c["iso"], w) if math.isfinite(c["compile"]) else par_at(med_par, med_seq, w)
         comp_par += p
         slowest = max(slowest, p)
         comp_seq += c["iso"] if math.isfinite(c["iso"]) else c["compile"] if math.isfinite(c["compile"]) else med_seq
@@ -280,7 +281,8 @@ def exhaustive_times(models, env, factor=None, rep_ms=100.0):
             sc = fl["iso"] if math.isfinite(fl["iso"]) else fl["compile"] if math.isfinite(fl["compile"]) and \
                 fl["compile"] > 0 else med_seq
             t += fl["fail"] + (0 if factor else sc)
-            slowest = max(slowest, par_at(fl["compile"], fl["iso"], w) if math.isfinite(fl["compile"]) else med_par)
+            slowest = max(slowest, par_at(fl["compile"], fl["iso"], w) if math.isfinite(fl["compile"]) else
+                          par_at(med_par, med_seq, w))
         out.append((t + warm + (slowest if factor else 0)) / 1e3)
     return out
 
