@@ -39,8 +39,7 @@ double sim_contention_weight(int k, int jobs)
 
 double sim_compile_at(struct sim_compile_ms c, int k, int jobs)
 {
-    double w = sim_contention_weight(k, jobs);
-    return w >= 1 || c.iso_ms == c.par_ms ? c.par_ms : c.iso_ms + (c.par_ms - c.iso_ms) * w;
+    return sim_compile_at_weight(c, sim_contention_weight(k, jobs));
 }
 
 int sim_compile_level(int factor, int n)
@@ -103,11 +102,11 @@ double sim_pipe_bench(double ready_ms, double gpu_ms, double bench_ms)
 static void clock_rewave(struct sim_clock *k)
 {
     int n = k->n;
-    double g = k->pre_ms;
+    double g = k->pre_ms, w = sim_contention_weight(n, k->jobs);
     k->makespan_ms = 0;
     for (int q = 0; q < n; q++) {
         struct sim_compile_ms c = {0, k->wave_par_ms[q], k->wave_iso_ms[q]};
-        double done = sim_compile_assign(k->wfree_ms, k->factor, q, sim_compile_at(c, n, k->jobs));
+        double done = sim_compile_assign(k->wfree_ms, k->factor, q, sim_compile_at_weight(c, w));
         k->makespan_ms = done > k->makespan_ms ? done : k->makespan_ms;
         g = sim_pipe_bench(done + k->warmup_ms, g, k->wave_after_ms[q]);
     }

@@ -51,6 +51,11 @@ double sim_contention_weight(int k, int jobs);
  * iso_ms (k = 1) to par_ms (k = jobs); par_ms from k = jobs on (never extrapolated). Exactly par_ms when the
  * weight is 1 or iso_ms == par_ms. */
 double sim_compile_at(struct sim_compile_ms c, int k, int jobs);
+/* The same at a weight w computed once (sim_contention_weight), for the replay's inner loop. */
+static inline double sim_compile_at_weight(struct sim_compile_ms c, double w)
+{
+    return w >= 1 || c.iso_ms == c.par_ms ? c.par_ms : c.iso_ms + (c.par_ms - c.iso_ms) * w;
+}
 /* The concurrency a run's parallel compiles are charged at: min(factor, n) for n compiles on `factor` workers. In
  * a list schedule every compile starts while min(factor, n) compiles run (the first ones start together at 0;
  * each later one starts when a worker frees, the other workers still busy with earlier compiles), so every compile

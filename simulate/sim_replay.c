@@ -217,13 +217,14 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
      * order, so their compiles end at the same times: one schedule serves both (same bits as two). */
     int n_clk = 0, clk[SIM_MAX_SCENARIOS], same[SIM_MAX_SCENARIOS], per_exec = g->overhead == SIM_OVERHEAD_PER_EXEC;
     double ready[SIM_MAX_SCENARIOS];
-    int level[SIM_MAX_SCENARIOS]; /* clk[p]'s contention level: every compile of the run is charged at it */
+    double weight[SIM_MAX_SCENARIOS]; /* clk[p]'s contention level min(F, n) as a weight (sim_contention_weight):
+                                       * every compile of the run is charged at it */
     const struct row *win = NULL;
     for (int k = 0; k < g->n; k++) {
         const struct sim_scenario *sc = &scs[g->sc[k]];
         clock_ms[k] = 0;
         if (sc->compile == SIM_COMPILE_PIPELINED || sc->compile == SIM_COMPILE_PARALLEL) {
-            level[n_clk] = sim_compile_level(sc->compile_factor, n);
+            weight[n_clk] = sim_contention_weight(sim_compile_level(sc->compile_factor, n), env->jobs);
             same[n_clk] = n_clk;
             for (int p = 0; p < n_clk; p++)
                 if (scs[g->sc[clk[p]]].compile_factor == sc->compile_factor) {
@@ -260,7 +261,7 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
             const struct sim_scenario *sc = &scs[g->sc[k]];
             double *wf = wfree + (size_t)g->sc[k] * (size_t)max_factor;
             double done = same[p] == p ? sim_compile_assign(wf, sc->compile_factor, q,
-                                                            sim_compile_at(c->compile, level[p], env->jobs))
+                                                            sim_compile_at_weight(c->compile, weight[p]))
                                        : ready[same[p]];
             ready[p] = done;
             if (sc->compile == SIM_COMPILE_PIPELINED)
