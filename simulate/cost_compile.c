@@ -62,9 +62,11 @@ double sim_compile_total_ms(enum sim_compile model, int factor, int jobs, double
     case SIM_COMPILE_IDEAL: {
         if (n == 0)
             return sum->bench_ms;
-        double w = sim_contention_weight(sim_compile_level(factor, n), jobs);
-        double c = w >= 1 || sum->iso_ms == sum->par_ms ? sum->par_ms
-                                                        : sum->iso_ms + (sum->par_ms - sum->iso_ms) * w;
+        double c = sum->par_ms;
+        if (sum->iso_ms != sum->par_ms) { /* (no isolated level: the contended sum, without the logarithms) */
+            double w = sim_contention_weight(sim_compile_level(factor, n), jobs);
+            c = w >= 1 ? sum->par_ms : sum->iso_ms + (sum->par_ms - sum->iso_ms) * w;
+        }
         return sum->bench_ms + c / ((double)n / (double)((n + factor - 1) / factor)) + warm;
     }
     default: return pipe_gpu_ms;
