@@ -64,8 +64,9 @@ static const struct tc_optdecl policies_opts[] = {
     {.name = "compile-model", .arg = TC_ARG_NAME, .field = PO(compile_model), .names = sim_compile_model_names,
      .n_names = 2, .metavar = "M", .def = "measured",
      .help = "which recorded compile times are charged, as in simulate: measured (sequential the isolated "
-             "1-worker times where the trace has them, the parallel models the contended ones) or paper (the "
-             "contended times everywhere)"},
+             "1-worker times where the trace has them, the parallel models each compile at the contention of the "
+             "compiles running together, one compile-worker warm-up per run) or paper (the contended times "
+             "everywhere, no warm-up)"},
     TC_OPT_COMPILE_FACTOR(struct policies_opts, s.compile_jobs, "16",
                           "compile workers of --compile parallel, pipelined and ideal"),
     {.name = "compile-jobs", .arg = TC_ARG_INT, .field = PO(s.compile_jobs), .min = 1, .max = 4096, .metavar = "F",

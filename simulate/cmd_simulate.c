@@ -112,8 +112,10 @@ static const struct tc_optdecl simulate_opts[] = {
              "ideal (the paper's N/ceil(N/F) speed-up: an optimistic bound)"},
     {.name = "compile-model", .arg = TC_ARG_NAME, .field = SO(compile_model), .names = sim_compile_model_names,
      .n_names = 2, .metavar = "M", .def_doc = "measured",
-     .help = "measured: sequential charges isolated (1-worker) compile times, the parallel models the trace's "
-             "contended ones; paper: compile_ms everywhere and 'parallel' means ideal, the paper's optimistic bound"},
+     .help = "measured: sequential charges isolated (1-worker) compile times, the parallel models each compile "
+             "at the min(F, N) compiles running together (log2-interpolated between the isolated and the trace's "
+             "contended times), every model one compile-worker warm-up per run; paper: compile_ms everywhere, no "
+             "warm-up, and 'parallel' means ideal, the paper's optimistic bound"},
     {.name = "failed-cost", .arg = TC_ARG_NAME, .field = SO(failed_cost), .names = sim_failed_cost_names, .n_names = 2,
      .metavar = "C", .def_doc = "triton",
      .help = "triton: failed configurations are drawn and cost their compile plus the failed launch (no compile "
