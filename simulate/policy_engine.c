@@ -477,16 +477,21 @@ struct pol_job {
 };
 
 /* The methodology's score of run r on input i (score_atm.h), from its step log: the incumbent's true time is
- * opt / speedup. buf: the worker's scratch. Returns 0, or -1 (out of memory). */
+ * opt / speedup. The frame's random search is charged per visit (pol_visit_cost_ms) from 0; the run's clock also
+ * holds the compile-worker warm-up it paid once (pol_warmup_ms), so the run is ranked on its clock less the
+ * warm-up: both start warm, as the analytic baseline's clock starts one warm-up late. buf: the worker's scratch.
+ * Returns 0, or -1 (out of memory). */
 static int atm_score_run(struct pol_job *jb, int i, int r, const struct pinput *in, const struct step_log *log,
                          struct step_log *buf)
 {
     if (jb->atm_rank == NULL || !jb->curve->atm[i].usable)
         return 0; /* the methodology's score is off (atm_points 0), or this input cannot be scored */
     const struct atm_frame *f = &jb->curve->atm[i];
+    double warm_s = pol_warmup_ms(jb->d, jb->s) * 1e-3;
     buf->n = 0;
     for (int e = 0; e < log->n; e++)
-        if (log_add(buf, log->t_s[e], log->speedup[e] > 0 ? pol_opt_ms(in, jb->s) / log->speedup[e] : NAN) != 0)
+        if (log_add(buf, log->t_s[e] - warm_s,
+                    log->speedup[e] > 0 ? pol_opt_ms(in, jb->s) / log->speedup[e] : NAN) != 0)
             return tc_seterr("policies: out of memory");
     atm_run_ranks(f, buf->t_s, buf->speedup, buf->n,
                   jb->atm_rank + ((size_t)i * jb->s->runs + r) * (size_t)jb->s->atm_points);
