@@ -27,11 +27,13 @@
 #include <unistd.h>
 
 /* A new hand-built trace at `path` with one parameter (BLOCK), one dimension (M) and the given --rep-ms. */
-static struct trace *hand_trace(const char *path, double rep_ms)
+/* A hand-built trace's header; compile_jobs: the workers its compile_ms were measured with (0: unknown). */
+static struct trace *hand_trace_jobs(const char *path, double rep_ms, int compile_jobs)
 {
     const char *pn[] = {"BLOCK"}, *dn[] = {"M"};
     struct trace_meta m;
     memset(&m, 0, sizeof m);
+    m.compile_jobs = compile_jobs;
     snprintf(m.kernel, sizeof m.kernel, "hand");
     snprintf(m.device_name, sizeof m.device_name, "hand-built");
     snprintf(m.timer, sizeof m.timer, "events");
@@ -41,6 +43,11 @@ static struct trace *hand_trace(const char *path, double rep_ms)
     struct trace *t = trace_create(path, &m, pn, 1, dn, 1);
     ck_assert_ptr_nonnull(t);
     return t;
+}
+
+static struct trace *hand_trace(const char *path, double rep_ms)
+{
+    return hand_trace_jobs(path, rep_ms, 0);
 }
 
 static const char *build_tiny(void)
@@ -310,11 +317,15 @@ static const char *build_valid_space(void)
 
 /* build_valid_space's 9 configurations (with isolated compile times on the even ones) and 3 that fail: 9 out of resources without a compile time (a trace
  * collected without --compile-invalid: charged the median of the valid ones), 10 a compile error (compile 35 ms),
- * 11 a launch error on both inputs (compile 60 ms, a run of wall_ms 4 and no executions). */
+ * 11 a launch error on both inputs (compile 60 ms, a run of wall_ms 4 and no executions). The compile times are
+ * those of 8 workers, and 3 workers' warm-ups (5, 9, 13 ms) are recorded: the default models charge the
+ * contention of the compiles running together and one warm-up per run. */
 static const char *build_mixed_space(void)
 {
     const char *path = tt_path("mixed.h5");
-    struct trace *t = hand_trace(path, 30);
+    struct trace *t = hand_trace_jobs(path, 30, 8);
+    static const double warmup[] = {5, 9, 13};
+    ck_assert_int_eq(trace_write_compile_warmup(t, warmup, 3), 0);
     int32_t params[12];
     struct trace_config cfg[12];
     int64_t dims[] = {1000, 2000};
