@@ -1,6 +1,7 @@
 /* cost_compile.c — how compile time adds to tuning time (sim_cost.h): sequential, parallel compilation on a list
  * schedule before benchmarking, pipelined compilation while the GPU benchmarks, and the paper's ideal parallel
- * model (an optimistic bound); and which recorded compile time each model charges. */
+ * model (an optimistic bound); which recorded compile time each model charges, at the contention of the compiles
+ * running together, and the compile workers' warm-up, once per run. */
 #include "sim_cost.h"
 
 #include <math.h>

@@ -1,5 +1,6 @@
 /* sim_cost.h — the cost models a replay charges, shared by `tunecost simulate` (sim_replay.c) and the policy
- * engine (policy_engine.c): which compile time a configuration is charged and how compile time adds to tuning
+ * engine (policy_engine.c): which compile time a configuration is charged (at the contention of the compiles
+ * running together, plus the workers' warm-up) and how compile time adds to tuning
  * time (cost_compile.c: sequential, parallel on a list schedule, pipelined, the paper's ideal) and how much of a
  * configuration's benchmarking overhead is charged (cost_overhead.c: the paper's whole overhead, or its
  * per-execution part). Internal to simulate/. */
