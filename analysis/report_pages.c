@@ -42,10 +42,11 @@ static void settings_lines(struct report_ctx *c, char lines[][SETTINGS_LEN], int
         const struct sim_settings *s = &c->s[REPORT_SIM_INPUT];
         long no_iso = 0, fail_no = 0, pairs = 0, failed = 0;
         char warm[200] = "compile-worker warm-up";
+        int charged = 0;
         const struct sim_data *d = c->d[REPORT_SIM_ALL] != NULL ? c->d[REPORT_SIM_ALL] : c->d[REPORT_SIM_INPUT];
         if (d != NULL) {
             sim_data_missing(d, &no_iso, &fail_no);
-            sim_data_warmup_note(d, warm, sizeof warm);
+            charged = sim_data_warmup_note(d, s->compile_model, warm, sizeof warm);
             for (int i = 0; i < sim_data_n_inputs(d); i++) {
                 failed += sim_data_n_failed(d, i);
                 pairs += sim_data_n_valid(d, i) + sim_data_n_failed(d, i);
@@ -54,14 +55,14 @@ static void settings_lines(struct report_ctx *c, char lines[][SETTINGS_LEN], int
         report_fmt(lines[k++], SETTINGS_LEN, "cost model: %s; failed configurations %s (%s); compile model %s (%s); truth "
                    "%s; isolated compile times measured for %ld of %ld (input, configuration) pairs, imputed (their "
                    "compile_ms) for %ld; failing configurations' compile times measured for %ld of %ld, imputed (the "
-                   "input's median valid one) for %ld; not charged: %s", c->o->paper ? "the paper's (--paper)" : "simulate's default",
+                   "input's median valid one) for %ld; %s: %s", c->o->paper ? "the paper's (--paper)" : "simulate's default",
                    sim_failed_cost_name(s->failed_cost),
                    s->failed_cost == SIM_FAILED_TRITON ? "drawn, charged compile + failed launch" : "not drawn, free",
                    sim_compile_model_name(s->compile_model),
                    s->compile_model == SIM_CM_PAPER ? "the contended compile_ms everywhere, parallel = the ideal bound"
-                                                    : "sequential isolated times, the parallel models contended ones",
+                                                    : "sequential isolated times, the parallel models interpolated between isolated and contended ones by the compiles running together",
                    sim_estimator_name(s->truth), pairs - no_iso, pairs, no_iso, failed - fail_no, failed, fail_no,
-                   warm);
+                   charged ? "charged" : "not charged", warm);
     }
     report_fmt(lines[k++], SETTINGS_LEN, "single input: %s; triton trace: %s", c->input_label,
              c->tt ? trace_path(c->tt) : "none");

@@ -748,8 +748,10 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
     table_add_note(c->costs, "failed_cost triton: failed configurations drawn and charged their compile time and "
                    "failed launch; none: only valid ones drawn (the paper's); compile_model measured: sequential "
                    "charges isolated (1-worker) compile times, paper: the contended ones (the trace's compile_jobs "
-                   "workers); pipelined and ideal charge the contended ones either way; factor %d; re-evaluated on %d "
-                   "fresh runs; the report's own setting's rows are verdicts.tsv's (the same simulation and samples)",
+                   "workers); under measured pipelined and ideal charge each compile at the min(F, N) compiles "
+                   "running together and every model one compile-worker warm-up, under paper the contended ones "
+                   "and none; factor %d; re-evaluated on %d fresh runs; the report's own setting's rows are "
+                   "verdicts.tsv's (the same simulation and samples)",
                    c->o->compile_factor, report_reeval_runs(c->s[REPORT_SIM_ALL].runs));
     return report_keep_table(c, c->costs, "costs.tsv", "Time to 0.95 of optimal per cost setting, three seeds", 40);
 fail:

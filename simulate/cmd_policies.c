@@ -64,8 +64,9 @@ static const struct tc_optdecl policies_opts[] = {
     {.name = "compile-model", .arg = TC_ARG_NAME, .field = PO(compile_model), .names = sim_compile_model_names,
      .n_names = 2, .metavar = "M", .def = "measured",
      .help = "which recorded compile times are charged, as in simulate: measured (sequential the isolated "
-             "1-worker times where the trace has them, the parallel models the contended ones) or paper (the "
-             "contended times everywhere)"},
+             "1-worker times where the trace has them, the parallel models each compile at the contention of the "
+             "compiles running together, one compile-worker warm-up per run) or paper (the contended times "
+             "everywhere, no warm-up)"},
     TC_OPT_COMPILE_FACTOR(struct policies_opts, s.compile_jobs, "16",
                           "compile workers of --compile parallel, pipelined and ideal"),
     {.name = "compile-jobs", .arg = TC_ARG_INT, .field = PO(s.compile_jobs), .min = 1, .max = 4096, .metavar = "F",
@@ -500,9 +501,9 @@ static void policies_notes(const struct trace *t, const struct pol_settings *s)
 {
     long pairs, no_iso, failed, failed_nc;
     sim_trace_imputed(t, &pairs, &no_iso, &failed, &failed_nc);
-    sim_note_imputed(stderr, "policies", no_iso, failed_nc,
-                     s->compile == SIM_COMPILE_SEQUENTIAL && s->compile_model == SIM_CM_MEASURED,
-                     s->failed_cost == SIM_FAILED_TRITON, trace_get_meta(t)->compile_jobs);
+    sim_note_imputed(stderr, "policies", no_iso, failed_nc, s->compile_model == SIM_CM_MEASURED,
+                     s->failed_cost == SIM_FAILED_TRITON, trace_get_meta(t)->compile_jobs,
+                     trace_n_compile_warmup(t) <= 0);
     double rec = trace_get_meta(t)->rep_ms;
     if (isfinite(rec) && rec > 0 && s->rep_ms > rec)
         fprintf(stderr, "tunecost policies: note: --rep-ms %g is beyond the %g ms of timed executions the trace "

@@ -112,8 +112,10 @@ static const struct tc_optdecl simulate_opts[] = {
              "ideal (the paper's N/ceil(N/F) speed-up: an optimistic bound)"},
     {.name = "compile-model", .arg = TC_ARG_NAME, .field = SO(compile_model), .names = sim_compile_model_names,
      .n_names = 2, .metavar = "M", .def_doc = "measured",
-     .help = "measured: sequential charges isolated (1-worker) compile times, the parallel models the trace's "
-             "contended ones; paper: compile_ms everywhere and 'parallel' means ideal, the paper's optimistic bound"},
+     .help = "measured: sequential charges isolated (1-worker) compile times, the parallel models each compile "
+             "at the min(F, N) compiles running together (log2-interpolated between the isolated and the trace's "
+             "contended times), every model one compile-worker warm-up per run; paper: compile_ms everywhere, no "
+             "warm-up, and 'parallel' means ideal, the paper's optimistic bound"},
     {.name = "failed-cost", .arg = TC_ARG_NAME, .field = SO(failed_cost), .names = sim_failed_cost_names, .n_names = 2,
      .metavar = "C", .def_doc = "triton",
      .help = "triton: failed configurations are drawn and cost their compile plus the failed launch (no compile "
@@ -322,12 +324,11 @@ static int simulate_check(struct simulate_opts *o)
 static void note_missing(const struct sim_data *d, const struct sim_settings *s, int compile_jobs)
 {
     long no_iso, failed_no_compile;
-    int seq = 0;
-    for (int i = 0; i < s->n_scenarios; i++)
-        seq |= s->scenarios[i].compile == SIM_COMPILE_SEQUENTIAL;
+    char warm[200];
     sim_data_missing(d, &no_iso, &failed_no_compile);
-    sim_note_imputed(stderr, "simulate", no_iso, failed_no_compile, seq && s->compile_model == SIM_CM_MEASURED,
-                     s->failed_cost == SIM_FAILED_TRITON, compile_jobs);
+    sim_note_imputed(stderr, "simulate", no_iso, failed_no_compile, s->compile_model == SIM_CM_MEASURED,
+                     s->failed_cost == SIM_FAILED_TRITON, compile_jobs,
+                     !sim_data_warmup_note(d, SIM_CM_MEASURED, warm, sizeof warm));
 }
 
 /* The indices of the inputs named by --input (a comma-separated list of shapes); 0, or -1 with tc_errmsg(). */

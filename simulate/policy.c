@@ -60,14 +60,23 @@ int pol_compile_factor(const struct pol_settings *s)
     return f > 0 ? f : 1;
 }
 
-double pol_visit_compile_ms(const struct pcfg *c, const struct pol_settings *s)
+double pol_visit_compile_ms(const struct pol_data *d, const struct pcfg *c, const struct pol_settings *s)
 {
     const struct sim_compile_ms *ch = &c->charge[s->compile_model];
+    int f = pol_compile_factor(s);
     if (!sim_failed_compiles(s->failed_cost, c->status))
         return 0;
     /* the analytic baseline's per-visit charge: sequential adds each compile; the parallel models are shared out
-     * over the workers (their list schedule is not additive: this is the baseline's approximation) */
-    return s->compile == SIM_COMPILE_SEQUENTIAL ? ch->seq_ms : ch->par_ms / pol_compile_factor(s);
+     * over the workers at the contention of a run that keeps them all busy, min(F, configurations) (their list
+     * schedule is not additive: this is the baseline's approximation) */
+    return s->compile == SIM_COMPILE_SEQUENTIAL
+               ? ch->seq_ms
+               : sim_compile_at(*ch, sim_compile_level(f, d->n_cfg), d->compile_jobs) / f;
+}
+
+double pol_warmup_ms(const struct pol_data *d, const struct pol_settings *s)
+{
+    return s->source_costs ? 0 : sim_warmup_charge(s->compile_model, d->warmup_mean_ms);
 }
 
 double pol_visit_fail_ms(const struct pcfg *c, const struct pol_settings *s)
@@ -365,6 +374,8 @@ struct pol_data *pol_data_from_trace_configs(const struct trace *t, const int *s
     if (d->in == NULL || d->n_values == NULL || d->values == NULL || base == NULL || data_grid(d, t) != 0 ||
         (d->param_kind = pol_param_kinds(t)) == NULL)
         goto oom;
+    d->compile_jobs = trace_get_meta(t)->compile_jobs;
+    d->warmup_mean_ms = trace_compile_warmup_mean(t);
     for (int i = 0; i < d->n_in; i++)
         if (data_input(d, t, i, &bs, base) != 0)
             goto fail;

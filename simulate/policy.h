@@ -172,7 +172,9 @@ struct pol_settings {
     int sim_costs;
     enum sim_compile compile;     /* how compile time adds to tuning time, through simulate's clock (sim_cost.h):
                                    * sequential charges the isolated times, parallel and pipelined a list schedule
-                                   * of the contended ones on pol_compile_factor workers [SIM_COMPILE_SEQUENTIAL] */
+                                   * on pol_compile_factor workers at the contention of the compiles so far, and
+                                   * under compile model measured one compile-worker warm-up
+                                   * [SIM_COMPILE_SEQUENTIAL] */
     int compile_factor;           /* [16] */
     enum sim_overhead overhead;   /* [SIM_OVERHEAD_PAPER] */
     enum sim_compile_model compile_model; /* which compile times the models charge, as

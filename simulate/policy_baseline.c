@@ -26,11 +26,11 @@
  * No sampling: closed forms and a distribution function. What this approximates and by how much (the gamma law; the
  * independence of a configuration's cost and speed) is measured by pol_baseline_sampled, below, and stated in
  * docs/simulation.md; tests compare it with the random policy's replay. */
-double pol_visit_cost_ms(const struct pcfg *c, const struct pol_settings *s)
+double pol_visit_cost_ms(const struct pol_data *d, const struct pcfg *c, const struct pol_settings *s)
 {
     if (s->source_costs)
         return c->src_cost_ms; /* what an imported trace's source recorded (policy_source.c) */
-    double cost = pol_visit_compile_ms(c, s);
+    double cost = pol_visit_compile_ms(d, c, s);
     if (c->status != TRACE_OK)
         return cost + pol_visit_fail_ms(c, s);
     cost += c->warm_ms;
@@ -71,6 +71,7 @@ static int cmp_asc(const void *a, const void *b)
 void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n, double *out)
 {
     int used = 0;
+    double warm = pol_warmup_ms(d, s);
     for (int g = 0; g < n; g++)
         out[g] = 0;
     for (int i = 0; i < d->n_in; i++) {
@@ -91,7 +92,7 @@ void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const 
             continue;
         }
         for (int k = 0; k < nc; k++) {
-            cost[k] = pol_visit_cost_ms(&in->c[k], s);
+            cost[k] = pol_visit_cost_ms(d, &in->c[k], s);
             if (in->c[k].status == TRACE_OK) {
                 sp[nv++] = pol_opt_ms(in, s) / pol_truth_ms(&in->c[k], s);
                 a += cost[k];
@@ -119,12 +120,12 @@ void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const 
         /* P(T_j <= t) is 0 where t <= L_j: terms beyond the last j with L_j below the grid's last time add exactly 0,
          * so E_j is needed only up to there (O(v j_max) rather than O(v^2) on a large space) */
         int j_max = 0;
-        while (j_max < nv && lo[j_max] < grid_s[n - 1] * 1e3)
+        while (j_max < nv && lo[j_max] < grid_s[n - 1] * 1e3 - warm)
             j_max++;
         for (int j = 0; j <= j_max; j++)
             ek[j] = best_of(sp, nv, nv, j);
         for (int g = 0; g < n; g++) {
-            double t_ms = grid_s[g] * 1e3, e = 0;
+            double t_ms = grid_s[g] * 1e3 - warm, e = 0; /* every T_j starts after the workers' warm-up */
             for (int j = 1; j <= j_max && lo[j - 1] < t_ms; j++) {
                 double em = (double)j * nf / (nv + 1.0);
                 double vm = (double)j * nf * (nv + 1.0 - j) * (nv + nf + 1.0) / ((nv + 1.0) * (nv + 1.0) * (nv + 2.0));
@@ -207,7 +208,7 @@ int pol_baseline_sampled(const struct pol_data *d, const struct pol_settings *s,
             goto out;
         }
         for (int k = 0; k < nc; k++) {
-            cost[k] = pol_visit_cost_ms(&in->c[k], s);
+            cost[k] = pol_visit_cost_ms(d, &in->c[k], s);
             sp[k] = in->c[k].status == TRACE_OK ? pol_opt_ms(in, s) / pol_truth_ms(&in->c[k], s) : -1;
             if (sp[k] >= 0)
                 sorted[q++] = sp[k];
@@ -216,7 +217,7 @@ int pol_baseline_sampled(const struct pol_data *d, const struct pol_settings *s,
         for (int j = 0; j <= nv; j++)
             ek[j] = best_of(sorted, nv, nv, j);
         for (int p = 0; p < perms; p++) {
-            double now = 0, best = 0;
+            double now = pol_warmup_ms(d, s), best = 0; /* the workers' warm-up first */
             int g = 0, jv = 0;
             for (int k = 0; k < nc; k++)
                 perm[k] = k;

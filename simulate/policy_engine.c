@@ -22,7 +22,7 @@ struct run_state {
     /* sim_costs only: */
     double best_known_ms;        /* fastest execution of the configurations benchmarked before */
     struct sim_clock clock;      /* the compile model's clock */
-    double *wfree_ms;            /* [compile_factor] its pipelined workers */
+    double *wfree_ms;            /* [SIM_CLOCK_WORDS(compile_factor)] the clock's workers and first wave */
 };
 
 struct step_log {
@@ -335,9 +335,9 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
     rs.best_single_ms = rs.best_known_ms = INFINITY;
     { /* the compile model's clock (sim_cost.h), as simulate's: both cost modes charge compiles through it */
         int f = pol_compile_factor(s);
-        rs.wfree_ms = malloc((size_t)f * sizeof *rs.wfree_ms);
+        rs.wfree_ms = malloc(SIM_CLOCK_WORDS(f) * sizeof *rs.wfree_ms);
         if (rs.wfree_ms != NULL)
-            sim_clock_start(&rs.clock, s->compile, f, rs.wfree_ms);
+            sim_clock_start(&rs.clock, s->compile, f, d->compile_jobs, pol_warmup_ms(d, s), rs.wfree_ms);
     }
     if (rs.est_ms == NULL || rs.sum_ms == NULL || rs.sumsq_ms == NULL || rs.compile_ms == NULL || rs.n_exec == NULL ||
         rs.failed == NULL ||
@@ -477,16 +477,21 @@ struct pol_job {
 };
 
 /* The methodology's score of run r on input i (score_atm.h), from its step log: the incumbent's true time is
- * opt / speedup. buf: the worker's scratch. Returns 0, or -1 (out of memory). */
+ * opt / speedup. The frame's random search is charged per visit (pol_visit_cost_ms) from 0; the run's clock also
+ * holds the compile-worker warm-up it paid once (pol_warmup_ms), so the run is ranked on its clock less the
+ * warm-up: both start warm, as the analytic baseline's clock starts one warm-up late. buf: the worker's scratch.
+ * Returns 0, or -1 (out of memory). */
 static int atm_score_run(struct pol_job *jb, int i, int r, const struct pinput *in, const struct step_log *log,
                          struct step_log *buf)
 {
     if (jb->atm_rank == NULL || !jb->curve->atm[i].usable)
         return 0; /* the methodology's score is off (atm_points 0), or this input cannot be scored */
     const struct atm_frame *f = &jb->curve->atm[i];
+    double warm_s = pol_warmup_ms(jb->d, jb->s) * 1e-3;
     buf->n = 0;
     for (int e = 0; e < log->n; e++)
-        if (log_add(buf, log->t_s[e], log->speedup[e] > 0 ? pol_opt_ms(in, jb->s) / log->speedup[e] : NAN) != 0)
+        if (log_add(buf, log->t_s[e] - warm_s,
+                    log->speedup[e] > 0 ? pol_opt_ms(in, jb->s) / log->speedup[e] : NAN) != 0)
             return tc_seterr("policies: out of memory");
     atm_run_ranks(f, buf->t_s, buf->speedup, buf->n,
                   jb->atm_rank + ((size_t)i * jb->s->runs + r) * (size_t)jb->s->atm_points);
@@ -639,7 +644,7 @@ static int atm_prepare(const struct pol_data *d, const struct pol_settings *s, s
             for (int k = 0; k < in->n_cfg; k++) {
                 valid[k] = in->c[k].status == TRACE_OK;
                 tr[k] = pol_truth_ms(&in->c[k], s);
-                cost[k] = pol_visit_cost_ms(&in->c[k], s);
+                cost[k] = pol_visit_cost_ms(d, &in->c[k], s);
             }
             rc = atm_frame_init(&c->atm[i], in->n_cfg, valid, tr, cost, s->atm_cutoff, s->atm_points, s->budget_s,
                                 s->seed + (uint64_t)i);

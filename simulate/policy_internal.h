@@ -33,13 +33,17 @@ struct pcfg {
 
 /* The engine's costs of a first visit to configuration c, beyond benchmarking, for the analytic baseline and the
  * methodology's frame (policy_baseline.c): the compile that s->compile charges (sim_compile_charge's seq_ms under
- * sequential, par_ms ÷ the workers under the parallel models; none for a configuration the failure-cost model
+ * sequential; under the parallel models the compile at level min(F, the input's configurations) (sim_compile_at)
+ * ÷ the F workers; none for a configuration the failure-cost model
  * does not compile, sim_failed_compiles), and for a failed configuration its failed launch (sim_failed_launch_ms).
  * The replay itself charges compiles through the run's clock (sim_clock_step, cost_compile.c), as simulate does. */
-double pol_visit_compile_ms(const struct pcfg *c, const struct pol_settings *s);
+struct pol_data;
+double pol_visit_compile_ms(const struct pol_data *d, const struct pcfg *c, const struct pol_settings *s);
 double pol_visit_fail_ms(const struct pcfg *c, const struct pol_settings *s);
 /* The compile workers of s's parallel models: compile_factor with sim_costs, else compile_jobs (at least 1). */
 int pol_compile_factor(const struct pol_settings *s);
+/* The compile-worker warm-up a run charges once (sim_warmup_charge of the trace's mean; 0 under source_costs). */
+double pol_warmup_ms(const struct pol_data *d, const struct pol_settings *s);
 
 /* Imported traces (Kernel Tuner caches, T4 files): input `input`'s configurations in[0 .. nc) (trace indices sel[k],
  * or k when sel is NULL) take the source's objective as their true time (the cache's `time`; for another objective
@@ -91,6 +95,8 @@ struct pol_data {
                           * large to tabulate (pol_config_at then searches) */
     struct pol_bcache *bcache; /* the last baseline computed (pol_baseline_cached), shared by every policy */
     int source;          /* 1: an imported trace, whose own objective is each configuration's true_ms (policy_source.c) */
+    int compile_jobs;    /* the trace's compile workers: the level of its contended compile_ms (0: unknown) */
+    double warmup_mean_ms; /* the trace's mean compile-worker warm-up, ms (NaN: none recorded) */
 };
 
 /* The analytic baseline of the last (rep_ms, compile_jobs, failed_cost, grid) asked for: every policy of an
@@ -115,7 +121,8 @@ void pol_baseline_cached(const struct pol_data *d, const struct pol_settings *s,
 
 /* What one visit of c costs random search (policy_baseline.c): compile / jobs, warm-up, the executions up to rep_ms
  * and their overhead, or a failure's costs; 0 for a configuration refused before compiling. The analytic baseline
- * and the methodology's frame (score_atm.h) charge this. */
-double pol_visit_cost_ms(const struct pcfg *c, const struct pol_settings *s);
+ * and the methodology's frame (score_atm.h) charge this; the baseline adds the compile-worker warm-up once
+ * (pol_warmup_ms). */
+double pol_visit_cost_ms(const struct pol_data *d, const struct pcfg *c, const struct pol_settings *s);
 
 #endif

@@ -153,10 +153,12 @@ extern const char *const sim_exec_dist_names[2];
 struct trace;
 void sim_trace_imputed(const struct trace *t, long *pairs, long *no_isolated, long *failed_pairs,
                        long *failed_no_compile);
-/* The notes on fp, once each, as `tunecost CMD: note: ...`: the isolated times missing (when seq_measured: a
- * sequential model charges measured isolated times) and the failing pairs' compile times missing (when triton). */
-void sim_note_imputed(FILE *fp, const char *cmd, long no_isolated, long failed_no_compile, int seq_measured,
-                      int triton, int compile_jobs);
+/* The notes on fp, once each, as `tunecost CMD: note: ...`: the isolated times missing (when measured: compile
+ * model measured, whose sequential model charges isolated times and parallel models interpolate from them), the
+ * failing pairs' compile times missing (when triton) and the compile-worker warm-up missing (no_warmup: the trace
+ * records none, and measured would charge it). */
+void sim_note_imputed(FILE *fp, const char *cmd, long no_isolated, long failed_no_compile, int measured,
+                      int triton, int compile_jobs, int no_warmup);
 /* --truth: like sim_estimator_parse, but names the option --truth. */
 int sim_truth_parse(const char *s, enum sim_estimator *out);
 const char *sim_overhead_name(enum sim_overhead o);
@@ -209,9 +211,15 @@ int sim_data_n_failed(const struct sim_data *d, int input);
 /* Over every input: configuration records without an isolated compile time (sequential charges their
  * compile_ms), and failed configurations without any compile time (charged the median of the valid ones). */
 void sim_data_missing(const struct sim_data *d, long *n_no_isolated, long *n_failed_no_compile);
-/* The compile workers' first-compile warm-up the trace recorded, which no cost model charges (every model's
- * workers start warm), as a phrase ("compile-worker warm-up (...)") into buf; snprintf's return. */
-int sim_data_warmup_note(const struct sim_data *d, char *buf, size_t len);
+/* The compile workers' first-compile warm-up the trace recorded, as a phrase ("compile-worker warm-up (...)")
+ * into buf: what compile model m charges of it (once per worker used under measured, when the trace recorded any;
+ * nothing under paper: every worker starts warm). Returns 1 when it is charged (the outputs' "# charged:" line),
+ * 0 when not ("# not charged:"). */
+int sim_data_warmup_note(const struct sim_data *d, enum sim_compile_model m, char *buf, size_t len);
+/* In-memory data (tests): the trace's compile workers (the level of compile_ms; 0: unknown, the contended time
+ * charged at every level) and the mean of the n_warmup first-compile warm-ups it recorded (n_warmup 0: none).
+ * sim_data_from_trace sets both from the trace. */
+void sim_data_set_compile_env(struct sim_data *d, int compile_jobs, double warmup_mean_ms, int n_warmup);
 /* The best valid configuration's true time under truth statistic `truth` (of all its timed executions), ms;
  * NaN if none valid. */
 double sim_data_optimal_ms(const struct sim_data *d, int input, enum sim_estimator truth);

@@ -374,6 +374,7 @@ struct sim_data *sim_data_from_trace(const struct trace *t, const int *inputs, i
     }
     d->n_warmup = trace_n_compile_warmup(t);
     d->warmup_mean_ms = trace_compile_warmup_mean(t);
+    d->compile_jobs = trace_get_meta(t)->compile_jobs;
     bj.t = t;
     bj.d = d;
     bj.trace_inputs = sel;
@@ -450,13 +451,26 @@ void sim_data_missing(const struct sim_data *d, long *n_no_isolated, long *n_fai
             *n_failed_no_compile += c->failed && isnan(c->compile_ms);
         }
 }
-int sim_data_warmup_note(const struct sim_data *d, char *buf, size_t len)
+void sim_data_set_compile_env(struct sim_data *d, int compile_jobs, double warmup_mean_ms, int n_warmup)
 {
-    if (d->n_warmup > 0)
-        return snprintf(buf, len, "compile-worker warm-up (the first compile of each worker: %d recorded, mean "
-                                  "%.0f ms; every model starts its workers warm)", d->n_warmup, d->warmup_mean_ms);
-    return snprintf(buf, len, "compile-worker warm-up (not recorded in this trace; every model starts its "
-                              "workers warm)");
+    d->compile_jobs = compile_jobs;
+    d->warmup_mean_ms = n_warmup > 0 ? warmup_mean_ms : NAN;
+    d->n_warmup = n_warmup > 0 ? n_warmup : 0;
+}
+int sim_data_warmup_note(const struct sim_data *d, enum sim_compile_model m, char *buf, size_t len)
+{
+    int charged = sim_warmup_charge(m, d->n_warmup > 0 ? d->warmup_mean_ms : NAN) > 0;
+    if (charged)
+        snprintf(buf, len, "compile-worker warm-up (the first compile of each worker: %d recorded, mean %.0f ms; "
+                           "charged once per worker used, the workers of the parallel models together)",
+                 d->n_warmup, d->warmup_mean_ms);
+    else if (d->n_warmup > 0)
+        snprintf(buf, len, "compile-worker warm-up (the first compile of each worker: %d recorded, mean "
+                           "%.0f ms; every model starts its workers warm)", d->n_warmup, d->warmup_mean_ms);
+    else
+        snprintf(buf, len, "compile-worker warm-up (not recorded in this trace; every model starts its "
+                           "workers warm)");
+    return charged;
 }
 
 double sim_data_optimal_ms(const struct sim_data *d, int input, enum sim_estimator truth)

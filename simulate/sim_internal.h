@@ -64,7 +64,9 @@ struct sim_data {
                                 chosen subset of a trace's inputs */
     struct sim_scratch bs;   /* for sim_data_add_config */
     int n_warmup;            /* compile workers whose first-compile warm-up the trace recorded (0: none) */
-    double warmup_mean_ms;   /* their mean warm-up, ms (NaN without any); reported, not charged */
+    double warmup_mean_ms;   /* their mean warm-up, ms (NaN without any); charged once per worker used under
+                                --compile-model measured (sim_warmup_charge) */
+    int compile_jobs;        /* the trace's compile workers: the level of its contended compile_ms (0: unknown) */
 };
 
 #endif

@@ -47,7 +47,9 @@ static void write_models(FILE *fp, const struct sim_settings *s)
                                                 : "only valid configurations drawn");
     fprintf(fp, "# compile-model: %s (%s)\n", sim_compile_model_name(s->compile_model),
             s->compile_model == SIM_CM_MEASURED
-                ? "sequential charges isolated compile times, the parallel models the contended ones"
+                ? "sequential charges isolated compile times, the parallel models each compile at the min(F, N) "
+                  "compiles running together, log2-interpolated between isolated and contended; one worker "
+                  "warm-up per run"
                 : "every model charges compile_ms; parallel is the ideal model");
     if (s->input < 0)
         fprintf(fp, "# inputs per sample: %s\n", s->one_input ? "one, drawn uniformly" : "all");
@@ -77,8 +79,8 @@ void sim_write_settings(FILE *fp, const struct sim_data *d, const struct sim_set
     write_models(fp, s);
     {
         char note[200];
-        sim_data_warmup_note(d, note, sizeof note);
-        fprintf(fp, "# not charged: %s\n", note);
+        int charged = sim_data_warmup_note(d, s->compile_model, note, sizeof note);
+        fprintf(fp, "# %s: %s\n", charged ? "charged" : "not charged", note);
     }
     for (int i = 0; i < s->n_scenarios; i++) {
         char buf[160];

@@ -67,6 +67,13 @@ struct group {
     int sc[SIM_MAX_SCENARIOS]; /* indices into settings.scenarios */
 };
 
+/* What every run of a replay charges beyond its rows: the trace's compile workers (the contended level) and the
+ * compile-worker warm-up (sim_warmup_charge). */
+struct cost_env {
+    int jobs;
+    double warmup_ms;
+};
+
 struct job {
     const struct sim_data *d;
     const struct sim_settings *s;
@@ -79,6 +86,7 @@ struct job {
     atomic_int next;          /* next sample to take */
     atomic_int done;          /* samples finished */
     int max_factor;           /* largest pipelined factor (worker clocks per scenario) */
+    struct cost_env env;      /* the trace's compile workers and the warm-up charged */
     int n_groups;
     struct group groups[SIM_MAX_SCENARIOS];
     int max_valid;
@@ -169,15 +177,15 @@ static int fill_rows(const struct sinput *in, int eidx, int es_num, const struct
 
 /* The accumulators of scenario group g after one tuning run: each scenario's time (its compile model, from the
  * sums and clocks), the winner's truth (none: nothing tuned, TFLOP/s and speedup 0) and the counts. */
-static void run_record(const struct group *g, const struct sim_scenario *scs, int n, const double *sums,
-                       const double *clock_ms, const struct row *win, double flops, double opt_ms,
-                       const long *counts, struct acc *acc)
+static void run_record(const struct group *g, const struct sim_scenario *scs, int n,
+                       const struct sim_compile_sums *sums, const struct cost_env *env, const double *clock_ms,
+                       const struct row *win, double flops, double opt_ms, const long *counts, struct acc *acc)
 {
     double tflops = win != NULL ? flops / win->true_ms * 1e-9 : 0, speedup = win != NULL ? opt_ms / win->true_ms : 0;
     for (int k = 0; k < g->n; k++) {
         const struct sim_scenario *sc = &scs[g->sc[k]];
         struct acc *a = &acc[g->sc[k]];
-        double t_ms = sim_compile_total_ms(sc->compile, sc->compile_factor, n, sums[0], sums[1], sums[2],
+        double t_ms = sim_compile_total_ms(sc->compile, sc->compile_factor, env->jobs, env->warmup_ms, n, sums,
                                            clock_ms[k], clock_ms[k]);
         welford_add(&a->time_s, t_ms * 1e-3);
         welford_add(&a->tflops, tflops);
@@ -198,9 +206,9 @@ static void run_record(const struct group *g, const struct sim_scenario *scs, in
  * max_factor compile-worker clocks per scenario. */
 static void run_group(const struct row *rows, double flops, double opt_ms, const struct group *g,
                       const struct sim_scenario *scs, const int *idx, int n, double es_thr, double *wfree,
-                      int max_factor, struct acc *acc)
+                      int max_factor, const struct cost_env *env, struct acc *acc)
 {
-    double sums[3] = {0, 0, 0}; /* Σ seq compile, Σ par compile, Σ bench */
+    struct sim_compile_sums sums = {0, 0, 0, 0};
     double best_known = INFINITY, best_est = INFINITY;
     double clock_ms[SIM_MAX_SCENARIOS];
     long counts[3] = {0, 0, 0}; /* short, stopped, failed */
@@ -209,11 +217,14 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
      * order, so their compiles end at the same times: one schedule serves both (same bits as two). */
     int n_clk = 0, clk[SIM_MAX_SCENARIOS], same[SIM_MAX_SCENARIOS], per_exec = g->overhead == SIM_OVERHEAD_PER_EXEC;
     double ready[SIM_MAX_SCENARIOS];
+    double weight[SIM_MAX_SCENARIOS]; /* clk[p]'s contention level min(F, n) as a weight (sim_contention_weight):
+                                       * every compile of the run is charged at it */
     const struct row *win = NULL;
     for (int k = 0; k < g->n; k++) {
         const struct sim_scenario *sc = &scs[g->sc[k]];
         clock_ms[k] = 0;
         if (sc->compile == SIM_COMPILE_PIPELINED || sc->compile == SIM_COMPILE_PARALLEL) {
+            weight[n_clk] = sim_contention_weight(sim_compile_level(sc->compile_factor, n), env->jobs);
             same[n_clk] = n_clk;
             for (int p = 0; p < n_clk; p++)
                 if (scs[g->sc[clk[p]]].compile_factor == sc->compile_factor) {
@@ -241,25 +252,27 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
                 win = c;
             }
         }
-        sums[0] += c->compile.seq_ms;
-        sums[1] += c->compile.par_ms;
-        sums[2] += bench;
+        sums.seq_ms += c->compile.seq_ms;
+        sums.par_ms += c->compile.par_ms;
+        sums.iso_ms += c->compile.iso_ms;
+        sums.bench_ms += bench;
         for (int p = 0; p < n_clk; p++) {
             int k = clk[p];
             const struct sim_scenario *sc = &scs[g->sc[k]];
             double *wf = wfree + (size_t)g->sc[k] * (size_t)max_factor;
-            double done = same[p] == p ? sim_compile_assign(wf, sc->compile_factor, q, c->compile.par_ms)
+            double done = same[p] == p ? sim_compile_assign(wf, sc->compile_factor, q,
+                                                            sim_compile_at_weight(c->compile, weight[p]))
                                        : ready[same[p]];
             ready[p] = done;
             if (sc->compile == SIM_COMPILE_PIPELINED)
-                clock_ms[k] = sim_pipe_bench(done, clock_ms[k], bench);
+                clock_ms[k] = sim_pipe_bench(done + env->warmup_ms, clock_ms[k], bench);
             else
                 clock_ms[k] = done > clock_ms[k] ? done : clock_ms[k]; /* the makespan so far */
         }
         if (mn < best_known)
             best_known = mn;
     }
-    run_record(g, scs, n, sums, clock_ms, win, flops, opt_ms, counts, acc);
+    run_record(g, scs, n, &sums, env, clock_ms, win, flops, opt_ms, counts, acc);
 }
 
 /* Mean and 95% CI: mean ± t(0.975, K(R−1)) · sqrt(Σ_i s_i² / R) / K; NaN bounds when R < 2. */
@@ -364,7 +377,7 @@ static void run_sample(struct worker *wk, int sample)
             }
             for (int g = 0; g < jb->n_groups; g++)
                 run_group(wk->rows, in->flops, in->opt_ms[s->truth], &jb->groups[g], s->scenarios, wk->idx, n,
-                          es_thr, wk->wfree, jb->max_factor, wk->acc);
+                          es_thr, wk->wfree, jb->max_factor, &jb->env, wk->acc);
         }
         for (int sc = 0; sc < s->n_scenarios; sc++)
             acc_end_input(&wk->acc[sc]);
@@ -495,6 +508,8 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
     memset(&jb, 0, sizeof jb);
     jb.d = d;
     jb.s = s;
+    jb.env.jobs = d->compile_jobs;
+    jb.env.warmup_ms = sim_warmup_charge(s->compile_model, d->warmup_mean_ms);
     group_scenarios(&jb, s);
     res = calloc(1, sizeof *res);
     if (res == NULL)

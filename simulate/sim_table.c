@@ -176,14 +176,19 @@ void sim_trace_imputed(const struct trace *t, long *pairs, long *no_isolated, lo
     free(valid);
 }
 
-void sim_note_imputed(FILE *fp, const char *cmd, long no_isolated, long failed_no_compile, int seq_measured,
-                      int triton, int compile_jobs)
+void sim_note_imputed(FILE *fp, const char *cmd, long no_isolated, long failed_no_compile, int measured,
+                      int triton, int compile_jobs, int no_warmup)
 {
-    if (no_isolated > 0 && seq_measured)
+    if (no_isolated > 0 && measured)
         fprintf(fp, "tunecost %s: note: %ld (input, configuration) pairs have no isolated (1-worker) compile time; "
-                    "sequential charges their compile_ms, measured with %d workers\n", cmd, no_isolated, compile_jobs);
+                    "sequential charges their compile_ms, measured with %d workers, and the parallel models that "
+                    "contended time whatever the number of compiles running together\n", cmd, no_isolated,
+                compile_jobs);
     if (failed_no_compile > 0 && triton)
         fprintf(fp, "tunecost %s: note: %ld failed (input, configuration) pairs have no compile time (a trace "
                     "collected without --compile-invalid); each is charged the median compile time of its input's "
                     "valid configurations\n", cmd, failed_no_compile);
+    if (no_warmup && measured)
+        fprintf(fp, "tunecost %s: note: the trace records no compile-worker warm-up (/compile_warmup_ms); none is "
+                    "charged (every worker starts warm)\n", cmd);
 }

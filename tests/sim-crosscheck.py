@@ -11,10 +11,17 @@ the ideal parallel model, ranked by the mean and scored by the median) and the d
 parallel model (failed configurations drawn and charged their compile time, the median of the input's valid ones
 where none is recorded, plus their run's wall_ms; sequential on isolated compile times where the trace has them;
 ranked and scored by the mean). The list-scheduled parallel model depends on the draw order and is checked by
-tests/test-sim.c instead. It also recomputes what `tunecost policies --policies exhaustive` charges under its defaults
+tests/test-sim.c instead, except with more workers than compiles (--compile-factor 64), where every compile starts
+at 0 and the makespan is the slowest compile. The default model's two further charges are recomputed here too: the
+compile-worker warm-up (the mean of /compile_warmup_ms, once per run: sequential's one worker, and the parallel
+models' workers, which warm up together) and the parallel models' compile time at the k = min(F, N) compiles that
+run together, linear in log2 k from the isolated time (k = 1) to compile_ms (k = the trace's compile_jobs; beyond
+it compile_ms), compile_ms at every level for a configuration without an isolated time, and for one without any
+compile time from the median of what sequential charges the valid ones to their median compile_ms. It also recomputes what `tunecost policies --policies exhaustive` charges under its defaults
 (the same cost module: sequential compiles on isolated times, failed configurations compiled and charged their
 run's wall_ms, warm-up and the executions the paper's rule takes for --rep-ms, each with its overhead) and checks
-that a budget between two inputs' independent times stops exactly the inputs above it.
+that a budget between two inputs' independent times stops exactly the inputs above it, under sequential and under
+--compile parallel with 64 workers.
 
     sim-crosscheck.py TUNECOST TEST_SIM            two random traces (written by test-sim-trace --write-random-trace)
     sim-crosscheck.py TUNECOST TEST_SIM TRACE.h5   a given trace instead (all inputs and its first input)
@@ -89,13 +96,33 @@ def median_finite(values):
     return float(np.median(v)) if v else math.nan
 
 
-def run_value_triton(confs, failed, flops, exec_ms, per_exec):
-    """(time_s sequential, time_s ideal, tflops, speedup, n_short) of a run that draws every configuration, valid
-    and failed, under the default models: failed ones cost compile + their run's wall_ms, sequential charges the
-    isolated compile time where there is one, the truth is the mean."""
+def level_weight(k, jobs):
+    """Where k compiles running together lie between the isolated (0) and the contended (1) level, linear in log2."""
+    if jobs <= 1 or k >= jobs:
+        return 1.0
+    return 0.0 if k <= 1 else math.log2(k) / math.log2(jobs)
+
+
+def par_at(compile_ms, iso_ms, w):
+    """A configuration's compile at weight w: from its isolated to its contended time (contended when no isolated)."""
+    if not math.isfinite(iso_ms):
+        return compile_ms
+    return iso_ms + (compile_ms - iso_ms) * w
+
+
+def run_value_triton(confs, failed, flops, exec_ms, per_exec, env, factor=FACTOR):
+    """(time_s sequential, time_s ideal, tflops, speedup, n_short, time_s parallel) of a run that draws every
+    configuration, valid and failed, under the default models: failed ones cost compile + their run's wall_ms,
+    sequential charges the isolated compile time where there is one, the parallel models the time at k = min(F, n)
+    compiles running together, each model the warm-up once; the truth is the mean. The parallel time is exact only
+    when factor >= n (every compile starts at 0)."""
+    jobs, warm = env
     seq = lambda c: c["iso"] if math.isfinite(c["iso"]) else c["compile"]
     med_par = median_finite([c["compile"] for c in confs])
     med_seq = median_finite([seq(c) for c in confs])
+    n = len(confs) + len(failed)
+    w = level_weight(min(factor, n), jobs)
+    slowest = 0.0
     bench = comp_seq = comp_par = 0.0
     best = None
     n_short = 0
@@ -108,18 +135,21 @@ def run_value_triton(confs, failed, flops, exec_ms, per_exec):
         rep = cum[j - 1] / 1e6
         bench += rep + (max(c["ovh"] - c["gap"] * (c["n"] - j), 0.0) if per_exec else c["ovh"])
         comp_seq += seq(c)
-        comp_par += c["compile"]
+        p = par_at(c["compile"], c["iso"], w)
+        comp_par += p
+        slowest = max(slowest, p)
         if best is None or rep / j < best[0]:
             best = (rep / j, c)
     for c in failed:
         bench += c["fail"]
-        comp_par += c["compile"] if math.isfinite(c["compile"]) else med_par
+        p = par_at(c["compile"], c["iso"], w) if math.isfinite(c["compile"]) else par_at(med_par, med_seq, w)
+        comp_par += p
+        slowest = max(slowest, p)
         comp_seq += c["iso"] if math.isfinite(c["iso"]) else c["compile"] if math.isfinite(c["compile"]) else med_seq
-    n = len(confs) + len(failed)
     opt = min(c["mean"] for c in confs)
     t = best[1]["mean"]
-    return ((bench + comp_seq) / 1e3, (bench + comp_par / (n / math.ceil(n / FACTOR))) / 1e3, flops / t * 1e-9,
-            opt / t, n_short)
+    return ((bench + comp_seq + warm) / 1e3, (bench + comp_par / (n / math.ceil(n / factor)) + warm) / 1e3,
+            flops / t * 1e-9, opt / t, n_short, (bench + slowest + warm) / 1e3)
 
 
 def run_value(confs, flops, exec_ms, per_exec, parallel):
@@ -172,13 +202,15 @@ def close(a, b):
     return abs(a - b) <= REL * (1 + abs(b))
 
 
-def check_run(tunecost, trace, models, flops, dims, seed, model, mode, out):
-    """Runs simulate in one model and input mode and compares every row; returns (mismatches, rows)."""
+def check_run(tunecost, trace, models, flops, dims, seed, model, mode, out, env, factor=FACTOR):
+    """Runs simulate in one model and input mode and compares every row; returns (mismatches, rows). With
+    factor >= every input's configurations, the default model's list-scheduled parallel scenarios too."""
     failures = checked = 0
     scen = ("baseline,parallel,per-exec,parallel+per-exec" if model == "paper"
-            else "baseline,ideal,per-exec,ideal+per-exec")
+            else "baseline,ideal,per-exec,ideal+per-exec" if factor == FACTOR
+            else "ideal,parallel,parallel+per-exec")
     cmd = [tunecost, "simulate", "-q", "-s", "60", "-r", "3", "--n-config", "1000", "--exec-ms", "1:150",
-           "--compile-factor", str(FACTOR), "--seed", str(seed), "--scenarios", scen, "-o", out, trace]
+           "--compile-factor", str(factor), "--seed", str(seed), "--scenarios", scen, "-o", out, trace]
     if model == "paper":
         cmd[-3:-3] = ["--failed-cost", "none", "--compile-model", "paper", "--truth", "median"]
     if mode == "0":
@@ -195,8 +227,8 @@ def check_run(tunecost, trace, models, flops, dims, seed, model, mode, out):
         else:
             vals = []
             for i in inputs:
-                v = run_value_triton(models[i][0], models[i][1], float(flops[i]), e, per_exec)
-                vals.append((v[1] if "ideal" in sc else v[0],) + v[2:])
+                v = run_value_triton(models[i][0], models[i][1], float(flops[i]), e, per_exec, env, factor)
+                vals.append((v[1] if "ideal" in sc else v[5] if "parallel" in sc else v[0],) + v[2:5])
             explored = [len(models[i][0]) + len(models[i][1]) for i in inputs]
         want = [sum(v[k] for v in vals) / len(vals) for k in range(3)]
         want_short = sum(v[3] for v in vals) * 3
@@ -219,38 +251,48 @@ def check_run(tunecost, trace, models, flops, dims, seed, model, mode, out):
     return failures, checked
 
 
-def exhaustive_times(models, rep_ms=100.0):
+def exhaustive_times(models, env, factor=None, rep_ms=100.0):
     """Per input with a valid configuration: the tuning time (s) of `tunecost policies --policies exhaustive` under
     its defaults (sequential compilation on isolated compile times where the trace has them, else compile_ms;
     failed configurations compiled and charged their run's wall_ms; a failed one without a compile time charged the
     median of what sequential charges the valid ones), each valid configuration charged its warm-up (the untimed
     executions, each with the per-execution gap) and the executions the paper's rule takes for rep_ms, each with
-    the gap. Every configuration is visited once."""
+    the gap. Every configuration is visited once. The workers' warm-up is charged once. With factor (--compile
+    parallel on that many workers, more than the configurations): the benchmarks plus the slowest compile at the
+    k = min(factor, n) compiles running together."""
+    jobs, warm = env
     out = []
     for confs, failed in models:
         if not confs:
             continue
         seq = [c["iso"] if math.isfinite(c["iso"]) else c["compile"] for c in confs]
         med_seq = median_finite(seq)
-        t = 0.0
+        med_par = median_finite([c["compile"] for c in confs])
+        w = level_weight(min(factor or 1, len(confs) + len(failed)), jobs)
+        t = slowest = 0.0
         for c, sc in zip(confs, seq):
             cum = c["cum"]
             j = int(np.searchsorted(cum, rep_ms * 1e6, side="right")) + 1  # first prefix above rep_ms
             j = min(j, c["n"])
-            t += sc + c["warm"] + cum[j - 1] / 1e6 + j * c["gap"]
+            t += c["warm"] + cum[j - 1] / 1e6 + j * c["gap"]
+            t += 0 if factor else sc
+            slowest = max(slowest, par_at(c["compile"], c["iso"], w))
         for fl in failed:
             sc = fl["iso"] if math.isfinite(fl["iso"]) else fl["compile"] if math.isfinite(fl["compile"]) and \
                 fl["compile"] > 0 else med_seq
-            t += sc + fl["fail"]
-        out.append(t / 1e3)
+            t += fl["fail"] + (0 if factor else sc)
+            slowest = max(slowest, par_at(fl["compile"], fl["iso"], w) if math.isfinite(fl["compile"]) else
+                          par_at(med_par, med_seq, w))
+        out.append((t + warm + (slowest if factor else 0)) / 1e3)
     return out
 
 
-def check_policies(tunecost, trace, models, tmp):
+def check_policies(tunecost, trace, models, tmp, env, factor=None):
     """`tunecost policies --policies exhaustive` charges what exhaustive_times says: with the budget between two
     inputs' independent times, exactly the inputs above it stop on the budget (scores.tsv budget_stops), and with
     the budget just above the largest none does, ending at speedup 1. Returns (mismatches, checks)."""
-    times = sorted(exhaustive_times(models))
+    times = sorted(exhaustive_times(models, env, factor))
+    extra = ["--compile", "parallel", "--compile-factor", str(factor)] if factor else []
     bad = 0
     cuts = [(times[-1] * (1 + 1e-9), 0)]
     for k in range(len(times) - 1):
@@ -258,15 +300,15 @@ def check_policies(tunecost, trace, models, tmp):
             cuts.append(((times[k] + times[k + 1]) / 2, len(times) - 1 - k))
     cuts.append((times[0] * (1 - 1e-6), len(times)))
     for budget, want in cuts:
-        out = os.path.join(tmp, "pol-%g" % budget)
+        out = os.path.join(tmp, "pol-%g-%s" % (budget, factor))
         subprocess.run([tunecost, "policies", trace, "--policies", "exhaustive", "--budget-s", "%.17g" % budget,
-                        "-r", "1", "--score", "area", "--no-figures", "-q", "-f", "-o", out], check=True)
+                        "-r", "1", "--score", "area", "--no-figures", "-q", "-f", "-o", out] + extra, check=True)
         rows = read_points(os.path.join(out, "scores.tsv"))
         got = int(float(rows[0]["budget_stops"]))
         fin = float(rows[0]["final_speedup"])
         if got != want or (want == 0 and fin != 1.0):
-            print("policies exhaustive, budget %.6f s: %d budget stops (expected %d), final speedup %r" %
-                  (budget, got, want, fin))
+            print("policies exhaustive %s, budget %.6f s: %d budget stops (expected %d), final speedup %r" %
+                  (" ".join(extra) or "sequential", budget, got, want, fin))
             bad += 1
     return bad, len(cuts)
 
@@ -288,13 +330,18 @@ def main():
                 models = per_input_models(f)
                 flops = f["inputs"]["flops"]
                 dims = f["dims"][:]
-            f1, c1 = check_policies(tunecost, trace, models, tmp)
-            failures += f1
-            checked += c1
-            for model in ("paper", "default"):
+                jobs = int(f.attrs["compile_jobs"]) if "compile_jobs" in f.attrs else 0
+                warm = float(np.mean(f["compile_warmup_ms"][:])) if "compile_warmup_ms" in f and \
+                    f["compile_warmup_ms"].shape[0] > 0 else 0.0
+            env = (jobs, warm)
+            for factor in (None, 64):
+                f1, c1 = check_policies(tunecost, trace, models, tmp, env, factor)
+                failures += f1
+                checked += c1
+            for model, factor in (("paper", FACTOR), ("default", FACTOR), ("default", 64)):
                 for mode in ("0", "all"):
-                    out = os.path.join(tmp, "out-%d-%s-%s" % (seed, model, mode))
-                    f1, c1 = check_run(tunecost, trace, models, flops, dims, seed, model, mode, out)
+                    out = os.path.join(tmp, "out-%d-%s-%s-%d" % (seed, model, mode, factor))
+                    f1, c1 = check_run(tunecost, trace, models, flops, dims, seed, model, mode, out, env, factor)
                     failures += f1
                     checked += c1
     print("sim-crosscheck: %d rows checked, %d mismatches" % (checked, failures))

@@ -27,11 +27,13 @@
 #include <unistd.h>
 
 /* A new hand-built trace at `path` with one parameter (BLOCK), one dimension (M) and the given --rep-ms. */
-static struct trace *hand_trace(const char *path, double rep_ms)
+/* A hand-built trace's header; compile_jobs: the workers its compile_ms were measured with (0: unknown). */
+static struct trace *hand_trace_jobs(const char *path, double rep_ms, int compile_jobs)
 {
     const char *pn[] = {"BLOCK"}, *dn[] = {"M"};
     struct trace_meta m;
     memset(&m, 0, sizeof m);
+    m.compile_jobs = compile_jobs;
     snprintf(m.kernel, sizeof m.kernel, "hand");
     snprintf(m.device_name, sizeof m.device_name, "hand-built");
     snprintf(m.timer, sizeof m.timer, "events");
@@ -41,6 +43,11 @@ static struct trace *hand_trace(const char *path, double rep_ms)
     struct trace *t = trace_create(path, &m, pn, 1, dn, 1);
     ck_assert_ptr_nonnull(t);
     return t;
+}
+
+static struct trace *hand_trace(const char *path, double rep_ms)
+{
+    return hand_trace_jobs(path, rep_ms, 0);
 }
 
 static const char *build_tiny(void)
@@ -310,11 +317,15 @@ static const char *build_valid_space(void)
 
 /* build_valid_space's 9 configurations (with isolated compile times on the even ones) and 3 that fail: 9 out of resources without a compile time (a trace
  * collected without --compile-invalid: charged the median of the valid ones), 10 a compile error (compile 35 ms),
- * 11 a launch error on both inputs (compile 60 ms, a run of wall_ms 4 and no executions). */
+ * 11 a launch error on both inputs (compile 60 ms, a run of wall_ms 4 and no executions). The compile times are
+ * those of 8 workers, and 3 workers' warm-ups (5, 9, 13 ms) are recorded: the default models charge the
+ * contention of the compiles running together and one warm-up per run. */
 static const char *build_mixed_space(void)
 {
     const char *path = tt_path("mixed.h5");
-    struct trace *t = hand_trace(path, 30);
+    struct trace *t = hand_trace_jobs(path, 30, 8);
+    static const double warmup[] = {5, 9, 13};
+    ck_assert_int_eq(trace_write_compile_warmup(t, warmup, 3), 0);
     int32_t params[12];
     struct trace_config cfg[12];
     int64_t dims[] = {1000, 2000};
@@ -989,8 +1000,9 @@ START_TEST(test_policy_exhaustive_charges_simulates_compiles_and_ends_at_one)
     /* data/gemm-h100-compile.h5 records every configuration's isolated (1-worker) and contended (16-worker) compile
      * time (one input, 100 configurations, 42 of them out of resources). Exhaustive search with no budget that
      * binds ends at exactly 1.0 (one truth ranks and scores), and under the sequential model its tuning time is
-     * the isolated compiles plus at most every run's recorded wall time: more than the isolated sum, less than the
-     * contended sum the engine charged before. Under pipelined x16 it is less than the sequential time. */
+     * the isolated compiles plus the one worker's warm-up (the trace's mean, 290 ms) plus at most every run's
+     * recorded wall time: more than the isolated sum and the warm-up, less than the contended sum the engine
+     * charged before. Under pipelined x16 it is less than the sequential time. */
     const char *dir = getenv("TUNECOST_DATA_DIR");
     char path[4096];
     if (dir == NULL)
@@ -1007,7 +1019,8 @@ START_TEST(test_policy_exhaustive_charges_simulates_compiles_and_ends_at_one)
     }
     for (size_t r = 0; r < trace_n_runs(t); r++)
         wall += trace_run(t, r)->wall_ms;
-    ck_assert(isfinite(iso) && iso < cont);
+    double warm = trace_compile_warmup_mean(t);
+    ck_assert(isfinite(iso) && iso < cont && warm > 0);
     struct pol_data *d = pol_data_from_trace(t);
     ck_assert_msg(d != NULL, "%s", tc_errmsg());
     struct pol_settings s;
@@ -1016,9 +1029,9 @@ START_TEST(test_policy_exhaustive_charges_simulates_compiles_and_ends_at_one)
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     ck_assert_int_eq(pol_run(d, 0, policy_find("exhaustive"), &s, rng, &seq_s, &sp), 0);
     ck_assert(sp == 1.0);
-    ck_assert_msg(seq_s * 1e3 > iso && seq_s * 1e3 <= iso + wall && seq_s * 1e3 < cont, "%g s vs isolated %g ms, "
-                  "contended %g ms, wall %g ms", seq_s, iso, cont, wall);
-    s.budget_s = (iso + wall) * 1e-3; /* enough for the sequential model: no budget stop */
+    ck_assert_msg(seq_s * 1e3 > iso + warm && seq_s * 1e3 <= iso + warm + wall && seq_s * 1e3 < cont,
+                  "%g s vs isolated %g ms, warm-up %g ms, contended %g ms, wall %g ms", seq_s, iso, warm, cont, wall);
+    s.budget_s = (iso + warm + wall) * 1e-3; /* enough for the sequential model: no budget stop */
     ck_assert_int_eq(pol_run(d, 0, policy_find("exhaustive"), &s, rng, &time_s, &sp), 0);
     ck_assert(sp == 1.0 && time_s == seq_s);
     s.budget_s = 1e6;

@@ -349,7 +349,9 @@ END_TEST
 /* A random trace for tests/sim-crosscheck.py, which recomputes the simulator's results independently (Python,
  * h5py) from the file: 3 inputs x 20 configurations; configurations 3 and 11 fail to compile (no runs), some runs
  * end in a launch error or a wrong result (with a zero duration), and valid runs have 0-3 estimate and 0-5 warm-up
- * executions and 40-800 timed ones of 0.05-1.5 ms with noise, so some are short of EXEC_TIME. */
+ * executions and 40-800 timed ones of 0.05-1.5 ms with noise, so some are short of EXEC_TIME. The compile times
+ * are contended ones of 32 workers (compile_jobs), and 4 workers' first-compile warm-ups are recorded (300-1000 ms)
+ * for the warm-up charge. */
 static int write_random_trace(const char *path, unsigned seed)
 {
     static const char *const pn[] = {"BLOCK_M"};
@@ -361,6 +363,7 @@ static int write_random_trace(const char *path, unsigned seed)
     struct trace_meta meta;
     struct trace *t;
     static uint64_t x[1000];
+    double warmup[4];
     srand(seed);
     memset(&meta, 0, sizeof meta);
     snprintf(meta.generator, sizeof meta.generator, "test-sim random");
@@ -368,6 +371,9 @@ static int write_random_trace(const char *path, unsigned seed)
     snprintf(meta.device_name, sizeof meta.device_name, "random");
     snprintf(meta.timer, sizeof meta.timer, "events");
     snprintf(meta.protocol, sizeof meta.protocol, "fixed-time");
+    meta.compile_jobs = 32;
+    for (int w = 0; w < 4; w++)
+        warmup[w] = 300 + 200 * w + (rand() % 1000) / 10.0;
     for (int c = 0; c < 20; c++) {
         params[c] = 16 * (c + 1);
         memset(&cfg[c], 0, sizeof cfg[c]);
@@ -383,7 +389,8 @@ static int write_random_trace(const char *path, unsigned seed)
         ins[i].flops = 2.0 * (double)dims[3 * i] * (double)dims[3 * i + 1] * (double)dims[3 * i + 2],
         ins[i].ref_ms = NAN;
     t = trace_create(path, &meta, pn, 1, dn, 3);
-    if (t == NULL || trace_write_configs(t, 20, params, cfg) != 0 || trace_write_inputs(t, 3, dims, ins) != 0)
+    if (t == NULL || trace_write_configs(t, 20, params, cfg) != 0 || trace_write_inputs(t, 3, dims, ins) != 0 ||
+        trace_write_compile_warmup(t, warmup, 4) != 0)
         goto fail;
     for (int i = 0; i < 3; i++)
         for (int c = 0; c < 20; c++) {

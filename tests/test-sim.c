@@ -830,26 +830,26 @@ START_TEST(test_sim_parallel_makespan)
     static const double desc[] = {5, 4, 3, 3, 3}, asc[] = {3, 3, 3, 4, 5};
     const double *orders[] = {desc, asc};
     static const double want_par[] = {10 + 5, 11 + 5};
-    double wf[2];
+    double wf[SIM_CLOCK_WORDS(2)];
     struct sim_clock k;
     for (int o = 0; o < 2; o++) {
-        sim_clock_start(&k, SIM_COMPILE_PARALLEL, 2, wf);
+        sim_clock_start(&k, SIM_COMPILE_PARALLEL, 2, 0, 0, wf);
         for (int q = 0; q < 5; q++)
-            sim_clock_step(&k, 1, (struct sim_compile_ms){orders[o][q], orders[o][q]}, 1);
+            sim_clock_step(&k, 1, (struct sim_compile_ms){orders[o][q], orders[o][q], orders[o][q]}, 1);
         ck_near(sim_clock_ms(&k), want_par[o]);
-        sim_clock_start(&k, SIM_COMPILE_IDEAL, 2, NULL);
+        sim_clock_start(&k, SIM_COMPILE_IDEAL, 2, 0, 0, NULL);
         for (int q = 0; q < 5; q++)
-            sim_clock_step(&k, 1, (struct sim_compile_ms){orders[o][q], orders[o][q]}, 1);
+            sim_clock_step(&k, 1, (struct sim_compile_ms){orders[o][q], orders[o][q], orders[o][q]}, 1);
         ck_near(sim_clock_ms(&k), 10.8 + 5);
         /* sequential charges seq_ms, which may differ from the parallel models' par_ms */
-        sim_clock_start(&k, SIM_COMPILE_SEQUENTIAL, 2, NULL);
+        sim_clock_start(&k, SIM_COMPILE_SEQUENTIAL, 2, 0, 0, NULL);
         for (int q = 0; q < 5; q++)
-            sim_clock_step(&k, 1, (struct sim_compile_ms){1, orders[o][q]}, 1);
+            sim_clock_step(&k, 1, (struct sim_compile_ms){1, orders[o][q], orders[o][q]}, 1);
         ck_near(sim_clock_ms(&k), 5 + 5);
     }
-    sim_clock_start(&k, SIM_COMPILE_PIPELINED, 2, wf);
+    sim_clock_start(&k, SIM_COMPILE_PIPELINED, 2, 0, 0, wf);
     for (int q = 0; q < 5; q++)
-        sim_clock_step(&k, 1, (struct sim_compile_ms){desc[q], desc[q]}, 1);
+        sim_clock_step(&k, 1, (struct sim_compile_ms){desc[q], desc[q], desc[q]}, 1);
     ck_near(sim_clock_ms(&k), 11);
 }
 END_TEST
@@ -884,6 +884,176 @@ START_TEST(test_sim_parallel_makespan_replay)
     }
     sim_result_free(r);
     sim_data_free(d);
+}
+END_TEST
+
+/* The warm-up and the contention level, on a hand-built trace (data_abc's benchmarks: A 33, B 22, C 15 ms, Σ 70)
+ * whose compile times are contended ones of 9 workers (compile_jobs 9), with isolated times A 40 (contended 100),
+ * B 20 (50), C none (30: contended at every level), and a recorded mean warm-up of 7 ms. N_CONFIG 3: every run
+ * compiles all three, so with F >= 3 they all run together, k = min(F, 3) = 3, weight log2 3 ÷ log2 9 = 1/2:
+ *   A 40 + (100 − 40)/2 = 70, B 20 + 30/2 = 35, C 30.
+ *   sequential (isolated, C its contended 30): 40 + 20 + 30 + 70 + one warm-up 7 = 167 ms
+ *   parallel x3: all start at 0, makespan 70: 70 + 70 + 7 = 147 ms (the warm-ups run together: one 7 ms)
+ *   ideal x3: (70 + 35 + 30) ÷ (3 / ceil(3/3)) = 45: 45 + 70 + 7 = 122 ms
+ *   parallel x1: k = 1, the isolated times one after another: 40 + 20 + 30 + 70 + 7 = 167 ms = sequential
+ *   pipelined x3: compiles ready at 70 + 7, 35 + 7, 30 + 7; A's benchmark cannot end before 77 + 33 = 110 ms, and
+ *   nothing ends later than parallel's 147 ms
+ * Under --compile-model paper nothing of this: sequential 180 + 70 = 250 ms, ideal 180 ÷ 3 + 70 = 130 ms. */
+static void add_iso(struct sim_data *d, int config, double compile_ms, double iso_ms, double ovh_ms,
+                    const uint64_t *x, int n)
+{
+    struct sim_config_run r;
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += (double)x[i] * 1e-6;
+    memset(&r, 0, sizeof r);
+    r.config = config;
+    r.compile_ms = compile_ms;
+    r.compile_isolated_ms = iso_ms;
+    r.wall_ms = sum + ovh_ms;
+    r.timed_ns = x;
+    r.n_timed = n;
+    ck_assert_msg(sim_data_add_config(d, 0, &r) == 0, "%s", tc_errmsg());
+}
+
+static struct sim_data *data_abc_iso(struct sim_settings *s)
+{
+    static const uint64_t a[] = {4 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS};
+    static const uint64_t b[] = {2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS};
+    static const uint64_t c[] = {5 * MS, 5 * MS};
+    struct sim_data *d = sim_data_new(s);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(sim_data_add_input(d, "1x2x3", 2e12), 0);
+    add_iso(d, 10, 100, 40, 20, a, 6);
+    add_iso(d, 11, 50, 20, 10, b, 7);
+    add_iso(d, 12, 30, NAN, 5, c, 2);
+    sim_data_set_compile_env(d, 9, 7, 16);
+    return d;
+}
+
+START_TEST(test_sim_warmup_and_contention)
+{
+    for (int paper = 0; paper < 2; paper++) {
+        struct sim_settings s;
+        struct sim_data *d;
+        struct sim_result *r;
+        char note[200];
+        sim_settings_default(&s);
+        fixed(&s, 3, 10);
+        s.samples = 3;
+        s.runs = 4;
+        s.n_scenarios = 0;
+        s.compile_model = paper ? SIM_CM_PAPER : SIM_CM_MEASURED;
+        scen(&s, 0, "baseline", 3);
+        scen(&s, 1, "parallel", 3);
+        scen(&s, 2, "ideal", 3);
+        scen(&s, 3, "parallel", 1);
+        snprintf(s.scenarios[3].name, sizeof s.scenarios[3].name, "parallel-x1"); /* names are unique */
+        scen(&s, 4, "pipelined", 3);
+        d = data_abc_iso(&s);
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        for (int i = 0; i < s.samples; i++) {
+            const struct sim_point *p = &r->points[i * 5];
+            ck_near(p[0].time_s, paper ? 0.250 : 0.167);
+            if (!paper) {
+                ck_near(p[1].time_s, 0.147);
+                ck_near(p[3].time_s, 0.167);
+                ck_assert(p[4].time_s >= 0.110 - 1e-12 && p[4].time_s <= 0.147 + 1e-12);
+            }
+            ck_near(p[2].time_s, paper ? 0.130 : 0.122);
+        }
+        ck_assert_int_eq(sim_data_warmup_note(d, s.compile_model, note, sizeof note), !paper);
+        ck_assert_ptr_nonnull(strstr(note, paper ? "every model starts its workers warm" : "mean 7 ms; charged"));
+        sim_result_free(r);
+        sim_data_free(d);
+    }
+}
+END_TEST
+
+/* With N_CONFIG 1 a parallel run compiles one configuration alone (k = 1): its isolated time, as sequential
+ * charges it, and one warm-up either way, so parallel x16 and sequential give the same time run by run. Without
+ * a recorded warm-up (in-memory data: none) nothing is added, and a configuration without an isolated time is
+ * charged its contended one by both. */
+START_TEST(test_sim_one_config_parallel_is_sequential)
+{
+    for (int warm = 0; warm < 2; warm++) {
+        struct sim_settings s;
+        struct sim_data *d;
+        struct sim_result *r;
+        sim_settings_default(&s);
+        fixed(&s, 1, 10);
+        s.samples = 20;
+        s.runs = 5;
+        s.n_scenarios = 0;
+        scen(&s, 0, "baseline", 16);
+        scen(&s, 1, "parallel", 16);
+        scen(&s, 2, "pipelined", 16);
+        d = data_abc_iso(&s);
+        if (!warm)
+            sim_data_set_compile_env(d, 9, NAN, 0);
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        for (int i = 0; i < s.samples; i++) {
+            ck_near(r->points[i * 3 + 1].time_s, r->points[i * 3].time_s);
+            ck_near(r->points[i * 3 + 2].time_s, r->points[i * 3].time_s);
+        }
+        sim_result_free(r);
+        sim_data_free(d);
+    }
+}
+END_TEST
+
+/* The level arithmetic (sim_cost.h), by hand: isolated 40, contended 100 at 16 workers: k = 4 is log2 4 ÷ log2 16
+ * = 1/2 of the way, 70; k = 1 40; k = 16 and k = 32 (never extrapolated) 100; jobs 1 (only the contended level
+ * known) 100; no isolated time (iso == par) 100 at every level. And the clock one step at a time (the policy
+ * engine's), A (iso 40, contended 100, bench 33), B (20, 50, 22), C (30, 30, 15), warm-up 7:
+ *   jobs 9, pipelined x3: after A alone (k = 1) ready 40 + 7, GPU 47..80 -> 80; after all three (k = 3, weight
+ *   1/2: 70, 35, 30) ready 77, 42, 37: GPU 77..110, 110..132, 132..147 -> 147 (the first wave rescheduled).
+ *   jobs 4, parallel x2: after A 40 + 33 + 7 = 80; after A, B (k = 2, weight 1/2: 70, 35) 70 + 55 + 7 = 132; after
+ *   C (k = 2: 30, to the worker free at 35, ends 65) makespan 70: 70 + 70 + 7 = 147.
+ *   jobs 4, ideal x2: (70 + 35 + 30) ÷ (3 / ceil(3/2)) = 90: 90 + 70 + 7 = 167.
+ *   sequential: 40 + 20 + 30 + 70 + 7 = 167; before any compile, 0 (no warm-up). */
+START_TEST(test_sim_contention_levels)
+{
+    struct sim_compile_ms a = {40, 100, 40}, b = {20, 50, 20}, c = {30, 30, 30};
+    const double bench[] = {33, 22, 15};
+    const struct sim_compile_ms *abc[] = {&a, &b, &c};
+    double mem[SIM_CLOCK_WORDS(3)];
+    struct sim_clock k;
+    ck_near(sim_compile_at(a, 4, 16), 70);
+    ck_near(sim_compile_at(a, 1, 16), 40);
+    ck_assert(sim_compile_at(a, 16, 16) == 100 && sim_compile_at(a, 32, 16) == 100);
+    ck_assert(sim_compile_at(a, 4, 1) == 100 && sim_compile_at(c, 2, 16) == 30);
+    ck_assert_int_eq(sim_compile_level(16, 3), 3);
+    ck_assert_int_eq(sim_compile_level(16, 40), 16);
+    ck_assert(sim_warmup_charge(SIM_CM_MEASURED, 7) == 7 && sim_warmup_charge(SIM_CM_PAPER, 7) == 0 &&
+              sim_warmup_charge(SIM_CM_MEASURED, NAN) == 0);
+
+    sim_clock_start(&k, SIM_COMPILE_PIPELINED, 3, 9, 7, mem);
+    ck_assert(sim_clock_ms(&k) == 0);
+    for (int q = 0; q < 3; q++) {
+        sim_clock_step(&k, 1, *abc[q], bench[q]);
+        if (q == 0)
+            ck_near(sim_clock_ms(&k), 80);
+    }
+    ck_near(sim_clock_ms(&k), 147);
+
+    static const double want_par[] = {80, 132, 147};
+    sim_clock_start(&k, SIM_COMPILE_PARALLEL, 2, 4, 7, mem);
+    for (int q = 0; q < 3; q++) {
+        sim_clock_step(&k, 1, *abc[q], bench[q]);
+        ck_near(sim_clock_ms(&k), want_par[q]);
+    }
+    sim_clock_start(&k, SIM_COMPILE_IDEAL, 2, 4, 7, NULL);
+    for (int q = 0; q < 3; q++)
+        sim_clock_step(&k, 1, *abc[q], bench[q]);
+    ck_near(sim_clock_ms(&k), 167);
+    sim_clock_start(&k, SIM_COMPILE_SEQUENTIAL, 2, 4, 7, NULL);
+    ck_assert(sim_clock_ms(&k) == 0);
+    for (int q = 0; q < 3; q++)
+        sim_clock_step(&k, 1, *abc[q], bench[q]);
+    ck_near(sim_clock_ms(&k), 167);
 }
 END_TEST
 
@@ -1139,6 +1309,9 @@ int main(void)
     tcase_add_test(tc, test_sim_true_time_median);
     tcase_add_test(tc, test_sim_parallel_makespan);
     tcase_add_test(tc, test_sim_parallel_makespan_replay);
+    tcase_add_test(tc, test_sim_warmup_and_contention);
+    tcase_add_test(tc, test_sim_one_config_parallel_is_sequential);
+    tcase_add_test(tc, test_sim_contention_levels);
     tcase_add_test(tc, test_sim_isolated_compile);
     tcase_add_test(tc, test_sim_failed_cost);
     tcase_add_test(tc, test_sim_failed_only_run);
