@@ -17,7 +17,7 @@
 #include <string.h>
 
 static const char *const kind_names[COST_N_KINDS] = {"compile", "warmup", "repetition", "flush", "launch_overhead",
-                                                     "failed"};
+                                                     "failed", "compile_warmup"};
 static const char *const model_names[COST_N_MODELS] = {"sequential", "parallel", "pipelined", "ideal"};
 
 const char *cost_kind_name(enum cost_kind k)
@@ -135,12 +135,14 @@ static int cost_bootstrap(const double *v, int nc, const struct cost_settings *s
             for (int p = 0; p < COST_N_KINDS; p++)
                 sum[p] += v[p * nc + c];
         }
+        sum[COST_WORKER] = r->part[COST_WORKER].ms; /* once per tuning session, whichever configurations it holds */
         for (int p = 0; p < COST_N_KINDS; p++) {
             rep[(size_t)p * B + b] = sum[p];
             tot += sum[p];
         }
         rep[(size_t)COST_N_KINDS * B + b] = tot;
-        rep[(size_t)(COST_N_KINDS + 1) * B + b] = tot > 0 ? (sum[COST_COMPILE] + sum[COST_FAILED]) / tot : NAN;
+        rep[(size_t)(COST_N_KINDS + 1) * B + b] =
+            tot > 0 ? (sum[COST_COMPILE] + sum[COST_FAILED] + sum[COST_WORKER]) / tot : NAN;
         rep[(size_t)(COST_N_KINDS + 2) * B + b] = tot > 0 ? sum[COST_REPETITION] / tot : NAN;
     }
     for (int p = 0; p < COST_N_KINDS; p++)
@@ -268,13 +270,19 @@ int cost_compute(const struct trace *t, int input, const struct cost_settings *s
     for (int p = 0; p < COST_N_KINDS; p++) {
         for (int c = 0; c < nc; c++)
             r->part[p].ms += v[p * nc + c];
+        if (p == COST_WORKER) { /* not per configuration: one worker's warm-up, charged once like simulate does */
+            double w = trace_compile_warmup_mean(t);
+            r->worker_recorded = isfinite(w) && w > 0;
+            r->part[p].ms = r->worker_recorded ? w : 0; /* sim_warmup_charge's sequential case */
+        }
         r->total.ms += r->part[p].ms;
     }
-    r->bench_ms = r->total.ms - r->part[COST_COMPILE].ms - r->part[COST_FAILED].ms;
+    r->bench_ms = r->total.ms - r->part[COST_COMPILE].ms - r->part[COST_FAILED].ms - r->part[COST_WORKER].ms;
     for (int c = 0; c < nc; c++) /* a failed configuration's failed launch is benchmarking, its compilation not */
         if (!isnan(fail[c]))
             r->bench_ms += fail[c];
-    r->compile_share = r->total.ms > 0 ? (r->part[COST_COMPILE].ms + r->part[COST_FAILED].ms) / r->total.ms : NAN;
+    r->compile_share = r->total.ms > 0 ? (r->part[COST_COMPILE].ms + r->part[COST_FAILED].ms +
+                                          r->part[COST_WORKER].ms) / r->total.ms : NAN;
     r->rep_share = r->total.ms > 0 ? r->part[COST_REPETITION].ms / r->total.ms : NAN;
     int rc = r->n_valid == 0 ? tc_seterr("%s: input %s has no valid run; nothing was tuned", trace_path(t), r->input)
                              : 0;
@@ -303,6 +311,10 @@ static void cost_how(const struct cost_result *r, enum cost_kind k, char *buf, s
     case COST_REPETITION: snprintf(buf, len, "measured: timed executions"); break;
     case COST_FLUSH: snprintf(buf, len, "measured: flush kernels' GPU time"); break;
     case COST_LAUNCH: snprintf(buf, len, "measured: wall time minus the above"); break;
+    case COST_WORKER:
+        snprintf(buf, len, r->worker_recorded ? "measured: the mean first-compile warm-up of the trace's workers, once"
+                                              : "not recorded in this trace: not charged");
+        break;
     default:
         if (r->n_failed == 0)
             snprintf(buf, len, "none failed");
@@ -313,7 +325,8 @@ static void cost_how(const struct cost_result *r, enum cost_kind k, char *buf, s
 }
 
 static const char *const kind_labels[COST_N_KINDS] = {"compilation (valid)", "warm-up", "repetition", "L2 flush",
-                                                      "launch/overhead", "failed configurations"};
+                                                      "launch/overhead", "failed configurations",
+                                                      "compile-worker warm-up"};
 
 int cost_print(FILE *fp, const struct cost_result *r)
 {
@@ -332,7 +345,7 @@ int cost_print(FILE *fp, const struct cost_result *r)
     }
     fprintf(fp, "%-22s %10.3f [%8.3f, %8.3f] %6.1f%%\n\n", "total", tot_s, r->total.lo_ms / 1e3, r->total.hi_ms / 1e3,
             100.0);
-    fprintf(fp, "Compilation (failed configurations' included) is %.1f%% [%.1f%%, %.1f%%] of it, repetition %.1f%% "
+    fprintf(fp, "Compilation (failed configurations' and the worker's warm-up included) is %.1f%% [%.1f%%, %.1f%%] of it, repetition %.1f%% "
                 "[%.1f%%, %.1f%%]:\nearly stopping can save at most the repetition share; parallel compilation "
                 "saves from the compile share.\n\n", 100 * r->compile_share, 100 * r->compile_share_lo,
             100 * r->compile_share_hi, 100 * r->rep_share, 100 * r->rep_share_lo, 100 * r->rep_share_hi);

@@ -25,9 +25,11 @@ enum cost_kind {
     COST_FLUSH,       /* L2 flush kernels (GPU time) */
     COST_LAUNCH,      /* the rest of wall time: launches, synchronisation, host work */
     COST_FAILED,      /* failed configurations: their compilation and their failed launch */
+    COST_WORKER,      /* the compile worker's warm-up (its first compile's start-up), once: the trace's mean, as
+                       * simulate charges it (sim_warmup_charge); 0 where the trace recorded none */
     COST_N_KINDS
 };
-/* "compile", "warmup", "repetition", "flush", "launch_overhead", "failed". */
+/* "compile", "warmup", "repetition", "flush", "launch_overhead", "failed", "compile_warmup". */
 const char *cost_kind_name(enum cost_kind k);
 
 /* The compile models replayed on every configuration with `workers` compile workers (sim.h's scenarios). */
@@ -50,7 +52,8 @@ struct cost_result {
     int n_failed_launched;    /* failed configurations with a run (a failed launch's wall time) */
     struct cost_part part[COST_N_KINDS];
     struct cost_part total;   /* sequential compilation: Σ of the parts */
-    double compile_share, compile_share_lo, compile_share_hi; /* (compile + failed) ÷ total, bootstrap CI */
+    int worker_recorded;      /* the trace recorded compile-worker warm-ups (else COST_WORKER is 0, not charged) */
+    double compile_share, compile_share_lo, compile_share_hi; /* (compile + failed + compile warm-up) ÷ total */
     double rep_share, rep_share_lo, rep_share_hi;             /* repetition ÷ total */
     /* every configuration replayed under each compile model: tuning time (s) and its CI over draw orders */
     double model_s[COST_N_MODELS], model_lo_s[COST_N_MODELS], model_hi_s[COST_N_MODELS];

@@ -15,7 +15,7 @@
  *   2: out of resources, no compile time (charged the median of 100 and 101: 100.5 ms), never launched
  * By hand: compile 201, warm-up 6, repetition 7, flush 0.5, launch 2, failed 100.5; total 317 ms;
  * benchmarking 6 + 9.5 = 15.5 ms. */
-static struct trace *cost_fixture(void)
+static struct trace *cost_fixture_warm(int warm)
 {
     static const int32_t params[3 * 6] = {64, 64, 32, 8, 3, 4, 128, 64, 32, 8, 3, 4, 256, 256, 64, 8, 5, 8};
     static const int64_t dims[3] = {64, 64, 64};
@@ -37,10 +37,19 @@ static struct trace *cost_fixture(void)
     bad.status = TRACE_OUT_OF_RESOURCES;
     bad.compile_ms = NAN;
     ck_assert_msg(trace_update_config(t, 2, &bad) == 0, "%s", tc_errmsg());
+    if (warm) { /* two compile workers' first-compile warm-ups, 3 and 5 ms: mean 4 ms */
+        static const double w[2] = {3, 5};
+        ck_assert_int_eq(trace_write_compile_warmup(t, w, 2), 0);
+    }
     ck_assert_int_eq(trace_close(t), 0);
     t = trace_open(tt_path("cost.h5"));
     ck_assert_msg(t != NULL, "%s", tc_errmsg());
     return t;
+}
+
+static struct trace *cost_fixture(void)
+{
+    return cost_fixture_warm(0);
 }
 
 static void compute(struct trace *t, struct cost_result *r)
@@ -104,6 +113,38 @@ START_TEST(test_cost_models_and_buys)
 }
 END_TEST
 
+/* The compile worker's warm-up, recorded (3 and 5 ms: mean 4), is one part charged once, as simulate charges it:
+ * the hand sum 317 ms + 4 = 321 ms, and the simulator's sequential replay of every configuration the same; without
+ * a recorded warm-up (the fixture above) the part is 0 and says it was not charged. */
+START_TEST(test_cost_compile_warmup_charged_once)
+{
+    struct cost_result r, r0;
+    char json[4096] = "";
+    tt_tmpdir_make("test-cost");
+    struct trace *t = cost_fixture_warm(1);
+    compute(t, &r);
+    ck_assert_double_eq_tol(r.part[COST_WORKER].ms, 4, 1e-9);
+    ck_assert_double_eq_tol(r.part[COST_WORKER].lo_ms, 4, 1e-9); /* not per configuration: no spread */
+    ck_assert_double_eq_tol(r.part[COST_WORKER].hi_ms, 4, 1e-9);
+    ck_assert_double_eq_tol(r.total.ms, 321, 1e-9);
+    ck_assert_double_eq_tol(r.bench_ms, 15.5, 1e-9);
+    ck_assert_double_eq_tol(r.compile_share, 305.5 / 321, 1e-12);
+    ck_assert_double_eq_tol(r.model_s[COST_SEQUENTIAL], 0.321, 1e-9);
+    FILE *fp = fmemopen(json, sizeof json, "w");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_int_eq(cost_write_json(fp, &r), 0);
+    fclose(fp);
+    ck_assert_ptr_nonnull(strstr(json, "\"compile_warmup_s\": {\"value\": 0.004"));
+    trace_close(t);
+    t = cost_fixture();
+    compute(t, &r0);
+    ck_assert(r0.part[COST_WORKER].ms == 0);
+    ck_assert_int_eq(r0.worker_recorded, 0);
+    tt_tmpdir_remove();
+    trace_close(t);
+}
+END_TEST
+
 START_TEST(test_cost_json_parses)
 {
     struct cost_result r;
@@ -141,6 +182,7 @@ int main(void)
     tcase_add_test(tc, test_cost_parts_sum_by_hand);
     tcase_add_test(tc, test_cost_models_and_buys);
     tcase_add_test(tc, test_cost_json_parses);
+    tcase_add_test(tc, test_cost_compile_warmup_charged_once);
     suite_add_tcase(s, tc);
     return tt_run(s);
 }

@@ -28,7 +28,7 @@ python3 - "$tmp/q1.json" <<'PY' || fail "q1: the JSON answer"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["protocol"] == "triton", d["protocol"]
-parts = ["compile_s", "warmup_s", "repetition_s", "flush_s", "launch_overhead_s", "failed_s"]
+parts = ["compile_s", "warmup_s", "repetition_s", "flush_s", "launch_overhead_s", "failed_s", "compile_warmup_s"]
 tot = d["total_s"]
 assert abs(sum(d[p]["value"] for p in parts) - tot["value"]) < 1e-9 * tot["value"], "parts do not sum to the total"
 assert tot["lo"] < tot["value"] < tot["hi"], tot
