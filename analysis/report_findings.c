@@ -14,6 +14,7 @@
 /* A re-evaluated number as the report's TSV tables hold it (time-to-target-*.tsv, budget.tsv, verdicts.tsv). */
 struct est_row {
     double time_s, time_lo, time_hi, speedup, speedup_lo, speedup_hi;
+    int bounded;    /* costs.tsv: the time is a higher target's sample's (chosen_by "sample for ..."), a bound */
     double fresh_s; /* the fresh runs' mean time whether or not they reached the target (NaN: not in the table) */
 };
 
@@ -326,10 +327,11 @@ static int cost_time(const struct table *t, int k, const char *setting, const ch
 {
     static const char *names[6] = {"time_s", "time_s_lo", "time_s_hi", "speedup", "speedup_lo", "speedup_hi"};
     int cs = table_col_need(t, "seed_index"), cf = table_col_need(t, "failed_cost");
-    int cc = table_col_need(t, "compile_model"), cm = table_col_need(t, "model"), col[6];
+    int cc = table_col_need(t, "compile_model"), cm = table_col_need(t, "model"), cb = table_col_need(t, "chosen_by");
+    int col[6];
     char fc[16], cmod[16];
     const char *plus = strchr(setting, '+');
-    if (cs < 0 || cf < 0 || cc < 0 || cm < 0 || plus == NULL)
+    if (cs < 0 || cf < 0 || cc < 0 || cm < 0 || cb < 0 || plus == NULL)
         return -1;
     for (int q = 0; q < 6; q++)
         if ((col[q] = table_col_need(t, names[q])) < 0)
@@ -343,16 +345,22 @@ static int cost_time(const struct table *t, int k, const char *setting, const ch
                             &out->speedup_hi};
             for (int q = 0; q < 6; q++)
                 *o[q] = table_num(t, i, col[q]);
+            out->bounded = strncmp(table_cell(t, i, cb), "sample for ", 11) == 0;
             return 0;
         }
     return tc_seterr("costs.tsv: no row for seed %d, %s, %s", k, setting, model);
 }
 
 /* A ratio of times on three seeds (costs.tsv) as "4.91x (95% CI 4.81-5.02)" with the CI over the seeds
- * (report_seeds_ci), or "no ratio" where a seed does not reach the target. */
-static void fmt_ratio3(char *buf, size_t len, const double r[3])
+ * (report_seeds_ci), "no ratio" where a seed does not reach the target, "n/a (seed K upper-bounded)" where seed K's
+ * time is a higher target's bound (bounded_seed K > 0). */
+static void fmt_ratio3(char *buf, size_t len, const double r[3], int bounded_seed)
 {
     double mean, lo, hi;
+    if (bounded_seed > 0) { /* a time that is a higher target's upper bound is no point to take a ratio of */
+        snprintf(buf, len, "n/a (seed %d upper-bounded)", bounded_seed);
+        return;
+    }
     if (!(isfinite(r[0]) && isfinite(r[1]) && isfinite(r[2]))) {
         snprintf(buf, len, "no ratio (a seed short of 0.95)");
         return;
@@ -361,17 +369,22 @@ static void fmt_ratio3(char *buf, size_t len, const double r[3])
     snprintf(buf, len, "%.2fx (95%% CI %.2f-%.2f)", mean, lo, hi);
 }
 
-/* costs.tsv: the time-to-0.95 ratio of setting a over setting b for a model, on seeds 1-3. */
+/* costs.tsv: the time-to-0.95 ratio of setting a over setting b for a model, on seeds 1-3; "n/a" naming the first
+ * seed where either time is not its own sample's but a higher target's (chosen_by "sample for ..."): an upper
+ * bound, whose ratio would mix a bound with a point. */
 static int cost_ratio(const struct table *t, const char *a, const char *b, const char *model, char *buf, size_t len)
 {
     double r[3];
+    int bounded = 0;
     for (int k = 1; k <= 3; k++) {
         struct est_row x, y;
         if (cost_time(t, k, a, model, &x) != 0 || cost_time(t, k, b, model, &y) != 0)
             return -1;
         r[k - 1] = x.time_s / y.time_s;
+        if (bounded == 0 && (x.bounded || y.bounded))
+            bounded = k;
     }
-    fmt_ratio3(buf, len, r);
+    fmt_ratio3(buf, len, r, bounded);
     return 0;
 }
 

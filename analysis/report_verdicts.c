@@ -688,12 +688,13 @@ static const int cost_models[3] = {0, 2, 3}; /* sequential, pipelined, ideal (re
 static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N_MODELS])
 {
     static const char *cols[] = {"seed_index", "seed", "failed_cost", "compile_model", "model", "target_speedup",
-                                 "time_s", "time_s_lo", "time_s_hi", "speedup", "speedup_lo", "speedup_hi", "sample"};
+                                 "time_s", "time_s_lo", "time_s_hi", "speedup", "speedup_lo", "speedup_hi", "sample",
+                                 "chosen_by"};
     sim_data_missing(c->d[REPORT_SIM_ALL], &c->no_isolated, &c->failed_no_compile);
     if (c->no_isolated > 0 || c->failed_no_compile > 0)
         return 0;
     report_say(c, "  every compile cost measured: %d cost settings on %d seeds", REPORT_N_COSTS, N_SEEDS);
-    if ((c->costs = table_new("Time to 0.95 of optimal per cost setting, three seeds (all inputs)", 13, cols)) ==
+    if ((c->costs = table_new("Time to 0.95 of optimal per cost setting, three seeds (all inputs)", 14, cols)) ==
         NULL)
         return tc_seterr("out of memory");
     for (int k = 0; k < N_SEEDS; k++)
@@ -741,7 +742,8 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
                 table_set_num(c->costs, row, col++, e.speedup, 4);
                 table_set_num(c->costs, row, col++, e.speedup_lo, 4);
                 table_set_num(c->costs, row, col++, e.speedup_hi, 4);
-                table_set_int(c->costs, row, col, e.sample);
+                table_set_int(c->costs, row, col++, e.sample);
+                table_set_str(c->costs, row, col, e.sample >= 0 ? e.chosen_by : "");
             }
             sim_result_free(r);
         }
@@ -750,8 +752,9 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
                    "charges isolated (1-worker) compile times, paper: the contended ones (the trace's compile_jobs "
                    "workers); under measured pipelined and ideal charge each compile at the min(F, N) compiles "
                    "running together and every model one compile-worker warm-up, under paper the contended ones "
-                   "and none; factor %d; re-evaluated on %d fresh runs; the report's own setting's rows are "
-                   "verdicts.tsv's (the same simulation and samples)",
+                   "and none; factor %d; re-evaluated on %d fresh runs; chosen_by as in time-to-target-all.tsv "
+                   "(sample for T: a higher target's sample, an upper bound, of which the finding takes no ratio); "
+                   "the report's own setting's rows are verdicts.tsv's (the same simulation and samples)",
                    c->o->compile_factor, report_reeval_runs(c->s[REPORT_SIM_ALL].runs));
     return report_keep_table(c, c->costs, "costs.tsv", "Time to 0.95 of optimal per cost setting, three seeds", 40);
 fail:
