@@ -47,6 +47,8 @@ const char *pol_policy_options(const char *name)
         {"simulated_annealing", "T,T_min,alpha,maxiter"},
         {"greedy_ils", "random_walk,no_improvement"},
         {"firefly_algorithm", "popsize,maxiter,B0,gamma,alpha"},
+        {"basinhopping", "T"},
+        {"bayes_opt", "popsize,covariancelengthscale"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcmp(table[i][0], name) == 0)
