@@ -11,12 +11,13 @@
  * U(-stepsize, stepsize) per coordinate, minimises locally and accepts by Metropolis (w = exp(min(0, -(new - old) /
  * T)) >= U); every 50 hops the stepsize is divided by 0.9 when more than half were accepted, else multiplied by it.
  * Kernel Tuner's local method is L-BFGS-B (maxiter = maxfun = 100, finite-difference step eps, the bounds). SciPy's
- * L-BFGS-B cannot be reproduced step for step here; in its place (docs/simulation.md says so): projected steepest
- * descent with the same forward-difference gradient (step eps, backward at the upper bound), which, as L-BFGS-B's,
- * is not finite wherever a neighbour is a failure or no configuration (DBL_MAX / eps overflows) and then ends the
- * minimisation as L-BFGS-B's abnormal line search does; a unit-length first trial along -g, halved up to 20 times
- * to an Armijo decrease (c1 1e-3), ending on a zero projected gradient, a relative decrease below 2.2e-9 or 100
- * evaluations.
+ * L-BFGS-B cannot be reproduced step for step here; in its place (docs/simulation.md says so) what it does on
+ * this piecewise-constant function, as traced in SciPy 1.17: the point and its forward-difference gradient (step
+ * eps, backward where that passes the upper bound; infinite wherever a neighbour costs DBL_MAX, as DBL_MAX / eps
+ * overflows), then the trial x - g clipped to the bounds (the first Cauchy point of a boxed problem, step 1) with
+ * its gradient; a strictly lower cost there with a finite gradient at x moves to it and repeats; otherwise the
+ * minimisation ends where it began (L-BFGS-B's line search then only revisits x and its neighbours until maxfun,
+ * or ends abnormally on an infinite gradient), and after 100 evaluations or a relative decrease below 2.2e-9.
  *
  * dual_annealing (SciPy's defaults: initial_temp 5230, restart_temp_ratio 2e-5, visit 2.62, accept -5, maxiter 1000;
  * maxfun = the space's size, Kernel Tuner's max_fevals): SciPy's loop ported line by line (the visiting distribution,
@@ -80,49 +81,50 @@ static void clip(const struct st_sp *st, double *x)
         x[p] = x[p] < st->lb[p] ? st->lb[p] : x[p] > st->ub[p] ? st->ub[p] : x[p];
 }
 
+/* The forward-difference gradient at x of cost f into g (backward where the step passes the upper bound);
+ * 1 when every component is finite. */
+static int sp_gradient(struct st_sp *st, const double *x, double f, double *g)
+{
+    double xt[SP_MAXP];
+    int finite = 1;
+    for (int p = 0; p < st->np; p++) {
+        double h = x[p] + st->eps > st->ub[p] ? -st->eps : st->eps;
+        memcpy(xt, x, (size_t)st->np * sizeof *x);
+        xt[p] += h;
+        g[p] = (sp_f(st, xt) - f) / h;
+        finite &= isfinite(g[p]) != 0;
+    }
+    return finite;
+}
+
 /* L-BFGS-B's place (the file's comment): minimise from x (clipped to the bounds) in place; returns its cost. */
 static double sp_descent(struct st_sp *st, double *x)
 {
-    double g[SP_MAXP], xt[SP_MAXP], f, ft = 0;
+    double g[SP_MAXP], gt[SP_MAXP], xt[SP_MAXP], f;
     long start = st->nfev;
     clip(st, x);
     f = sp_f(st, x);
-    for (int it = 0; it < 100 && st->nfev - start < 100; it++) {
-        double gg = 0, gd = 0, a;
-        int finite = 1;
+    int finite = sp_gradient(st, x, f, g);
+    while (st->nfev - start < 100) {
+        int zero = 1;
         for (int p = 0; p < st->np; p++) {
-            double h = x[p] + st->eps > st->ub[p] ? -st->eps : st->eps;
-            memcpy(xt, x, (size_t)st->np * sizeof *x);
-            xt[p] += h;
-            g[p] = (sp_f(st, xt) - f) / h;
-            finite &= isfinite(g[p]) != 0;
             if ((x[p] <= st->lb[p] && g[p] > 0) || (x[p] >= st->ub[p] && g[p] < 0))
                 g[p] = 0; /* the projected gradient */
-            gg += g[p] * g[p];
+            zero &= g[p] == 0;
+            xt[p] = x[p] - g[p]; /* the first trial: the Cauchy point of B = I, step 1 (a boxed problem) */
         }
-        if (!finite || sqrt(gg) <= 1e-5 || st->nfev - start >= 100)
+        if (zero)
             break;
-        a = 1 / sqrt(gg);
-        int moved = 0;
-        for (int k = 0; k < 20 && st->nfev - start < 100; k++, a /= 2) {
-            gd = 0;
-            for (int p = 0; p < st->np; p++) {
-                xt[p] = x[p] - a * g[p];
-            }
-            clip(st, xt);
-            for (int p = 0; p < st->np; p++)
-                gd += g[p] * (xt[p] - x[p]);
-            ft = sp_f(st, xt);
-            if (ft <= f + 1e-3 * gd && ft < f) {
-                moved = 1;
-                break;
-            }
-        }
-        if (!moved)
-            break;
-        double rel = (f - ft) / fmax(fmax(fabs(f), fabs(ft)), 1);
+        clip(st, xt);
+        double ft = sp_f(st, xt);
+        int finite_t = sp_gradient(st, xt, ft, gt);
+        if (!finite || !(ft < f))
+            break; /* no sufficient decrease: L-BFGS-B's line search ends abnormally (revisits only) */
         memcpy(x, xt, (size_t)st->np * sizeof *x);
+        memcpy(g, gt, (size_t)st->np * sizeof *g);
+        double rel = (f - ft) / fmax(fmax(fabs(f), fabs(ft)), 1);
         f = ft;
+        finite = finite_t;
         if (rel <= 2.2e-9)
             break;
     }
