@@ -61,21 +61,6 @@ static void kbo_stop(void *p)
     free(st);
 }
 
-static const struct pol_view *kbo_sort_view;
-static const int *kbo_sort_rank;
-
-/* Kernel Tuner's order: parameters by number of values (stable), values descending. */
-static int kbo_cmp(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    for (int i = 0; i < kbo_sort_view->n_params; i++) {
-        int p = kbo_sort_rank[i], dx = pol_vidx(kbo_sort_view, x, p), dy = pol_vidx(kbo_sort_view, y, p);
-        if (dx != dy)
-            return dx > dy ? -1 : 1;
-    }
-    return (x > y) - (x < y);
-}
-
 static double matern32(const double *a, const double *b, int nd, double ls)
 {
     double r2 = 0;
@@ -174,24 +159,14 @@ static void *kbo_start(const struct pol_view *v)
         kbo_stop(st);
         return NULL;
     }
-    int rank[64], np = v->n_params < 64 ? v->n_params : 64;
+    int np = v->n_params < 64 ? v->n_params : 64;
     double eps = 1;
     for (int p = 0; p < np; p++)
         eps = fmin(eps, 1.0 / v->n_values[p]);
-    for (int i = 0; i < np; i++) /* stable sort of the parameters by number of values */
-        rank[i] = i;
-    for (int i = 1; i < np; i++)
-        for (int j = i; j > 0 && v->n_values[rank[j - 1]] > v->n_values[rank[j]]; j--) {
-            int t = rank[j];
-            rank[j] = rank[j - 1];
-            rank[j - 1] = t;
-        }
-    for (int k = 0; k < v->n_configs; k++)
-        if (!v->cfg[k].known_invalid)
-            st->order[st->n++] = k;
-    kbo_sort_view = v;
-    kbo_sort_rank = rank;
-    qsort(st->order, (size_t)st->n, sizeof(int), kbo_cmp);
+    if ((st->n = kt_space_order(v, st->order)) < 0) {
+        kbo_stop(st);
+        return NULL;
+    }
     memcpy(st->unv, st->order, (size_t)st->n * sizeof(int));
     st->n_unv = st->n;
     for (int p = 0; p < np; p++)
