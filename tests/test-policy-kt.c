@@ -12,6 +12,7 @@
  * Source costs, exhaustive in trace order: c0 ends at 15 ms (speedup 0.5 / 1.0 = 0.5), c1 at 15 + 30 = 45 ms
  * (speedup 1), c2 at 45 + 33 = 78 ms, c3 adds nothing. */
 #include "policy.h"
+#include "policy_kt.h"
 #include "tc_err.h"
 #include "test-common.h"
 #include "trace.h"
@@ -234,6 +235,29 @@ START_TEST(test_policy_kt_max_fevals_own_counts)
 }
 END_TEST
 
+/* list(set(x)) as CPython orders it (diff_evo's population), worked by hand from Objects/setobject.c: a table of 8
+ * slots, slot = value & mask; a taken slot near the table's end probes no further slots linearly and jumps to
+ * (5 i + 1 + perturb) & mask (perturb = value >> 5, 0 here); at 5 entries (5 x 5 >= 3 x 7) the table grows to 32
+ * and the entries go in again in slot order. [16, 8, 0]: 16 in slot 0, 8 collides and jumps to 1, 0 collides
+ * twice and lands in 6. [40, 9, 1, 2, 3, 72]: 40, 9, 2, 3 in slots 0, 1, 2, 3 and 1 in 6; regrown: 1, 2, 3 in
+ * their slots, 40 in 8, 9 in 9; 72 collides in 8 and 9 and probes on to 10. (Python 3.11 prints the same.) */
+START_TEST(test_policy_kt_python_set_order)
+{
+    int a[] = {3, 1, 2, 3}, b[] = {16, 8, 0}, c[] = {40, 9, 1, 2, 3, 72};
+    const int wa[] = {1, 2, 3}, wb[] = {16, 8, 0}, wc[] = {1, 2, 3, 40, 9, 72};
+    ck_assert_int_eq(kt_py_set_order(a, 4), 3);
+    ck_assert_int_eq(kt_py_set_order(b, 3), 3);
+    ck_assert_int_eq(kt_py_set_order(c, 6), 6);
+    for (int i = 0; i < 6; i++) {
+        ck_assert_int_eq(c[i], wc[i]);
+        if (i < 3) {
+            ck_assert_int_eq(a[i], wa[i]);
+            ck_assert_int_eq(b[i], wb[i]);
+        }
+    }
+}
+END_TEST
+
 /* --strategy-options: a name none of the chosen policies reads, or a value that is not a number, is refused. */
 START_TEST(test_policy_kt_strategy_options_checked)
 {
@@ -269,6 +293,7 @@ static Suite *policy_kt_suite(void)
     tcase_add_test(tc, test_policy_kt_random_sample_size);
     tcase_add_test(tc, test_policy_kt_brute_force_and_annealing_cover_the_space);
     tcase_add_test(tc, test_policy_kt_max_fevals_own_counts);
+    tcase_add_test(tc, test_policy_kt_python_set_order);
     tcase_add_test(tc, test_policy_kt_strategy_options_checked);
     suite_add_tcase(su, tc);
     return su;
