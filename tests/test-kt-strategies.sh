@@ -4,7 +4,8 @@
 # shipped traces' inputs, exported as Kernel Tuner caches with every cost recorded), Kernel Tuner runs each strategy
 # in simulation mode and tunecost replays the imported cache with the same charged costs (--costs source: compile +
 # verification + benchmark time per first visit). Every pair's score CIs must overlap and the rank correlation of
-# the two tools' scores over every (space, strategy) pair must be at least 0.9 (tests/kt-strategies.py says how).
+# the two tools' scores over every (space, strategy) pair must be at least 0.9, or at least what two identical
+# strategies reach with the measured CIs (at 10 runs 0.9 is out of noise's reach; tests/kt-strategies.py says how).
 # The table it prints is the one in docs/simulation.md.
 #
 # Usage: test-kt-strategies.sh TUNECOST DATA_DIR VENV_DIR
