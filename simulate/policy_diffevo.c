@@ -14,11 +14,14 @@
  * (Searchspace.get_LHS_sample, SciPy's scrambled LatinHypercube over the value indices): per parameter a random
  * permutation of n strata, value index floor((stratum + U) / n x values); a point that is no configuration becomes
  * the first configuration (trace order) at the least sum of index differences; duplicates are dropped and the
- * sample filled up with random configurations; the members in ascending configuration order (Python's set order
- * of small integers; for larger indices Kernel Tuner's order differs). A population of at least the space's size
- * is drawn uniformly (Kernel Tuner would halve it, or fail on np.shuffle).
+ * sample filled up with random configurations; the members in the order Kernel Tuner's list(set(indices)) gives
+ * them (kt_py_set_order: CPython's hash table of the indices, which are positions in Kernel Tuner's order of the
+ * space, kt_space_order; ascending for a space under 256, not beyond), and the closest configuration is the first in
+ * that order. A population of at least the space's size is drawn uniformly (Kernel Tuner would halve it, or fail
+ * on np.shuffle).
  * Reference: Storn & Price, J. Global Optim. 11 (1997); Kernel Tuner 1.5 diff_evo. */
 #include "policy_climb.h"
+#include "policy_kt.h"
 
 #include <float.h>
 #include <math.h>
@@ -38,6 +41,7 @@ struct st_de {
     double best_cost;
     int *vbuf, *donor, *take, *mark;
     int *lhs;               /* n x np: the Latin hypercube's value indices */
+    int *kt_order, *kt_rank, n_kt; /* Kernel Tuner's order of the space, each configuration's position in it */
 };
 
 static void de_stop(void *p)
@@ -52,6 +56,8 @@ static void de_stop(void *p)
     free(st->take);
     free(st->mark);
     free(st->lhs);
+    free(st->kt_order);
+    free(st->kt_rank);
     free(st);
 }
 
@@ -69,15 +75,15 @@ static void random_population(struct st_de *st, const struct pol_view *v, int *o
         st->mark[out[j]] = 0;
 }
 
-/* The first configuration (trace order) at the least sum of |value index differences| from vidx. */
-static int closest_first(const struct pol_view *v, const int *vidx)
+/* The first configuration in Kernel Tuner's order of the space (st->kt_order) at the least sum of |value index
+ * differences| from vidx. */
+static int closest_first(const struct st_de *st, const struct pol_view *v, const int *vidx)
 {
     long best_d = -1;
     int best = -1;
-    for (int k = 0; k < v->n_configs; k++) {
+    for (int i = 0; i < st->n_kt; i++) {
+        int k = st->kt_order[i];
         long d = 0;
-        if (v->cfg[k].known_invalid)
-            continue;
         for (int p = 0; p < v->n_params; p++) {
             int x = pol_vidx(v, k, p) - vidx[p];
             d += x < 0 ? -x : x;
@@ -90,18 +96,12 @@ static int closest_first(const struct pol_view *v, const int *vidx)
     return best;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
 /* Kernel Tuner's Latin hypercube population of st->n (the file's comment) into out; uniform when st->n is at least
  * the space. */
 static void lhs_population(struct st_de *st, const struct pol_view *v, int *out)
 {
     int n = st->n, m = 0;
-    if (n >= v->n_configs) {
+    if (n >= st->n_kt) {
         random_population(st, v, out);
         return;
     }
@@ -119,23 +119,29 @@ static void lhs_population(struct st_de *st, const struct pol_view *v, int *out)
             st->lhs[(size_t)j * (size_t)st->np + (size_t)p] = x < v->n_values[p] ? x : v->n_values[p] - 1;
         }
     }
-    for (int j = 0; j < n; j++) {
+    for (int j = 0; j < n; j++) { /* Kernel Tuner's indices (positions in its order), duplicates kept */
         const int *pt = &st->lhs[(size_t)j * (size_t)st->np];
         int c = pol_config_at(v, pt);
-        c = c >= 0 ? c : closest_first(v, pt);
-        if (c >= 0 && !st->mark[c]) {
-            st->mark[c] = 1;
-            out[m++] = c;
-        }
+        c = c >= 0 ? c : closest_first(st, v, pt);
+        out[m++] = st->kt_rank[c];
     }
-    for (int left = v->n_configs - m; m < n && left > 0; left--) { /* fill up with random configurations */
-        int c = pol_pick_unmarked(v, st->mark, left);
-        st->mark[c] = 1;
-        out[m++] = c;
+    m = kt_py_set_order(out, m);
+    m = m < 0 ? 0 : m;
+    if (m < n) { /* fill up with random configurations, then list(set(...)) again */
+        for (int j = 0; j < m; j++)
+            st->mark[st->kt_order[out[j]]] = 1;
+        for (int left = st->n_kt - m; m < n && left > 0; left--) {
+            int c = pol_pick_unmarked(v, st->mark, left);
+            st->mark[c] = 1;
+            out[m++] = st->kt_rank[c];
+        }
+        for (int j = 0; j < m; j++)
+            st->mark[st->kt_order[out[j]]] = 0;
+        m = kt_py_set_order(out, m);
+        m = m < 0 ? 0 : m;
     }
     for (int j = 0; j < m; j++)
-        st->mark[out[j]] = 0;
-    qsort(out, (size_t)m, sizeof *out, cmp_int);
+        out[j] = st->kt_order[out[j]];
 }
 
 static void *de_start(const struct pol_view *v)
@@ -155,14 +161,19 @@ static void *de_start(const struct pol_view *v)
     st->take = malloc(((size_t)st->np + 1) * sizeof *st->take);
     st->mark = calloc((size_t)v->n_configs + 1, sizeof *st->mark);
     st->lhs = malloc(((size_t)st->n * (size_t)st->np + 1) * sizeof *st->lhs);
-    if (st->lhs == NULL || st->pop == NULL || st->trial == NULL || st->pop_cost == NULL || st->vbuf == NULL || st->donor == NULL ||
+    st->kt_order = malloc(((size_t)v->n_configs + 1) * sizeof *st->kt_order);
+    st->kt_rank = malloc(((size_t)v->n_configs + 1) * sizeof *st->kt_rank);
+    if (st->kt_order != NULL && st->kt_rank != NULL && (st->n_kt = kt_space_order(v, st->kt_order)) > 0)
+        for (int i = 0; i < st->n_kt; i++)
+            st->kt_rank[st->kt_order[i]] = i;
+    if (st->lhs == NULL || st->kt_order == NULL || st->kt_rank == NULL || st->n_kt <= 0 || st->pop == NULL || st->trial == NULL || st->pop_cost == NULL || st->vbuf == NULL || st->donor == NULL ||
         st->take == NULL || st->mark == NULL ||
         pol_asked_init(&st->a, v) != 0) {
         de_stop(st);
         return NULL;
     }
     lhs_population(st, v, st->pop);
-    st->pop[0] = (int)gsl_rng_uniform_int(v->rng, (unsigned long)v->n_configs);
+    st->pop[0] = kt_random_config(v);
     st->best = -1;
     return st;
 }

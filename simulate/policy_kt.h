@@ -14,4 +14,13 @@ int kt_random_neighbour(const struct pol_view *v, int c, enum pol_nbr method, in
 /* A uniformly random configuration of the space (less those known invalid), or -1 for an empty space. */
 int kt_random_config(const struct pol_view *v);
 
+/* Kernel Tuner's order of the space (Searchspace.list, python-constraint's order for one restriction over every
+ * parameter): lexicographic over the parameters stable-sorted by number of values, fewest first, each parameter's
+ * values descending; the configurations less those known invalid into order (room for n_configs). Returns how
+ * many, or -1 (tc_errmsg: out of memory, a value grid beyond 64 bits). */
+int kt_space_order(const struct pol_view *v, int *order);
+/* list(set(x)) in CPython (3.7 and later) for non-negative ints, in place: the distinct values in the order of
+ * the set's hash table. Returns how many, or -1 (out of memory). */
+int kt_py_set_order(int *x, int n);
+
 #endif

@@ -18,10 +18,12 @@ const struct policy_ops *const policy_registry[] = {
 /* Kernel Tuner 1.5's strategies under its names (policy_kt_*.c), searched after tunecost's own. */
 extern const struct policy_ops policy_kt_random_sample, policy_kt_brute_force, policy_kt_genetic_algorithm;
 extern const struct policy_ops policy_kt_simulated_annealing, policy_kt_mls, policy_kt_greedy_ils;
-extern const struct policy_ops policy_kt_firefly_algorithm;
+extern const struct policy_ops policy_kt_firefly_algorithm, policy_kt_basinhopping, policy_kt_dual_annealing;
+extern const struct policy_ops policy_kt_bayes_opt;
 const struct policy_ops *const policy_kt_registry[] = {
     &policy_kt_random_sample, &policy_kt_brute_force, &policy_kt_genetic_algorithm, &policy_kt_simulated_annealing,
-    &policy_kt_greedy_ils, &policy_kt_mls, &policy_kt_firefly_algorithm, NULL};
+    &policy_kt_greedy_ils, &policy_kt_mls, &policy_kt_firefly_algorithm,
+    &policy_kt_basinhopping, &policy_kt_dual_annealing, &policy_kt_bayes_opt, NULL};
 
 const struct policy_ops *policy_find(const char *name)
 {

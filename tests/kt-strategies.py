@@ -13,13 +13,16 @@ A strategy's **score** on a space is the mean over the grid of its mean speedup 
 t(0.975, RUNS - 1) x sd / sqrt(RUNS) over the runs' own grid means; tunecost's half-width is the mean over the
 grid of its curve's CI half-widths (at least the CI of the grid mean, so the overlap test is on the lenient side,
 said in docs/simulation.md). Pass: every pair's CIs overlap, and the Spearman rank correlation of the two tools'
-scores over all (space, strategy) pairs is at least 0.9 whenever Kernel Tuner's own scores span more than the
-median width of their CIs (when they do not, Kernel Tuner's own ranking is noise: the correlation is printed, not
-required).
+scores over all (space, strategy) pairs is at least 0.9, or, where the runs are too few for 0.9 to be reachable, at
+least what two identical strategies would reach with these CIs: the 5th percentile of the correlation of 2000
+simulated pairs of tables, each pair's true score the mean of the two measured, Kernel Tuner's measured with sd =
+its half-width / t(0.975, RUNS - 1), tunecost's with half-width / 1.96 (NumPy's generator, seed 1). A systematic
+disagreement (another algorithm under the same name) lowers the correlation below that; noise alone does not.
 
 usage: python kt-strategies.py RUNS BUDGET_S OUT.TSV STRATEGIES SPACE=CACHE.json=CURVES.tsv...
 Writes OUT.TSV (space, strategy, kt_score, kt_lo, kt_hi, tc_score, tc_lo, tc_hi, overlap) and prints the table;
-exits 1 when a pair does not overlap or the rank correlation is below 0.9 on scores Kernel Tuner tells apart."""
+exits 1 when a pair does not overlap or the rank correlation is below both 0.9 and the identical strategies' 5th
+percentile."""
 import csv
 import json
 import math
@@ -74,6 +77,16 @@ def tc_scores(curves_path):
     return out
 
 
+def null_correlations(table, runs, reps=2000):
+    """Spearman correlations of reps simulated pairs of tables of identical strategies (the docstring says how)."""
+    kt, tc = np.array([r[2] for r in table]), np.array([r[5] for r in table])
+    sd_kt = np.array([(r[4] - r[3]) / 2 for r in table]) / stats.t.ppf(0.975, runs - 1)
+    sd_tc = np.array([(r[7] - r[6]) / 2 for r in table]) / 1.96
+    mu, rng = (kt + tc) / 2, np.random.default_rng(1)
+    return np.array([stats.spearmanr(mu + rng.normal(0, 1, len(mu)) * sd_kt,
+                                     mu + rng.normal(0, 1, len(mu)) * sd_tc).correlation for _ in range(reps)])
+
+
 def main():
     runs, budget_s, out_path = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
     strategies = sys.argv[4].split(",")
@@ -111,13 +124,12 @@ def main():
     noise = 2 * halves[len(halves) // 2] if halves else math.inf
     print(f"Spearman rank correlation over {len(table)} (space, strategy) pairs: {rho:.3f}; Kernel Tuner's scores "
           f"span {spread:.3f} against a median CI width of {noise:.3f}")
-    if not (rho >= 0.9):
-        if spread > noise:
-            bad = 1
-            print("FAIL the rank correlation is below 0.9 where Kernel Tuner's own scores are told apart")
-        else:
-            print("note: the rank correlation is below 0.9, but Kernel Tuner's own scores are not told apart "
-                  "(they span less than a median CI width), so their ranking is noise and is not required")
+    null = null_correlations(table, runs)
+    lo, med, hi = np.percentile(null, [5, 50, 95])
+    print(f"two identical strategies with these CIs would correlate {med:.3f} (5-95%: {lo:.3f} .. {hi:.3f})")
+    if not (rho >= 0.9 or rho >= lo):
+        bad = 1
+        print("FAIL the rank correlation is below 0.9 and below what identical strategies reach with these CIs")
     return bad
 
 

@@ -12,6 +12,7 @@
  * Source costs, exhaustive in trace order: c0 ends at 15 ms (speedup 0.5 / 1.0 = 0.5), c1 at 15 + 30 = 45 ms
  * (speedup 1), c2 at 45 + 33 = 78 ms, c3 adds nothing. */
 #include "policy.h"
+#include "policy_kt.h"
 #include "tc_err.h"
 #include "test-common.h"
 #include "trace.h"
@@ -186,7 +187,9 @@ END_TEST
  * brute_force in sorted order, simulated_annealing because its schedule spans min(size, 3680) = 4 unique
  * evaluations (T reaches 0.1 x 0.9975^3680 < T_min only at the fourth), mls and greedy_ils because they run until
  * min(size, 100) = 4 unique evaluations, firefly_algorithm because its min(20, 4) = 4 fireflies start at distinct
- * configurations; all end at the 78 ms of recorded costs, at the optimum. */
+ * configurations, bayes_opt because its min(20, 4) = 4 Latin-hypercube points over 4 values take one stratum, so
+ * one value, each, basinhopping because its 101 local searches each evaluate the start's neighbour cell and its
+ * hops move by up to one cell (stepsize eps = 1/4); all end at the 78 ms of recorded costs, at the optimum. */
 START_TEST(test_policy_kt_brute_force_and_annealing_cover_the_space)
 {
     struct trace *t;
@@ -194,14 +197,64 @@ START_TEST(test_policy_kt_brute_force_and_annealing_cover_the_space)
     struct pol_settings s;
     double time_s, sp;
     kt_settings(&s);
-    const char *names[] = {"brute_force", "simulated_annealing", "mls", "greedy_ils", "firefly_algorithm"};
-    for (int i = 0; i < 5; i++) {
+    const char *names[] = {"brute_force", "simulated_annealing", "mls", "greedy_ils", "firefly_algorithm",
+                           "bayes_opt", "basinhopping"};
+    for (int i = 0; i < 7; i++) {
         run_one(d, names[i], &s, &time_s, &sp);
         ck_assert_msg(fabs(time_s - 0.078) < 1e-12, "%s ended at %g s", names[i], time_s);
         ck_assert_double_eq(sp, 1.0);
     }
     pol_data_free(d);
     trace_close(t);
+}
+END_TEST
+
+/* Kernel Tuner's max_fevals in its strategies' own counts: bayes_opt evaluates exactly max_fevals = 2 of its 4
+ * initial points; dual_annealing with maxfun 1 stops after SciPy's first check, which comes after the start and the
+ * first visit: 1 or 2 distinct configurations per run. Steps counted over 5 runs. */
+START_TEST(test_policy_kt_max_fevals_own_counts)
+{
+    struct trace *t;
+    struct pol_data *d = kt_data(0, &t);
+    struct pol_settings s;
+    struct pol_curve c;
+    double grid[] = {0.01, 1.0};
+    kt_settings(&s);
+    s.runs = 5;
+    s.n_grid = 2;
+    s.strategy_options = "max_fevals=2";
+    ck_assert_int_eq(pol_evaluate(d, policy_find("bayes_opt"), &s, grid, &c), 0);
+    ck_assert_int_eq(c.n_steps, 10);
+    pol_curve_free(&c);
+    s.strategy_options = "max_fevals=1";
+    ck_assert_int_eq(pol_evaluate(d, policy_find("dual_annealing"), &s, grid, &c), 0);
+    ck_assert_msg(c.n_steps >= 5 && c.n_steps <= 10, "dual_annealing took %ld steps", c.n_steps);
+    pol_curve_free(&c);
+    pol_data_free(d);
+    trace_close(t);
+}
+END_TEST
+
+/* list(set(x)) as CPython orders it (diff_evo's population), worked by hand from Objects/setobject.c: a table of 8
+ * slots, slot = value & mask; a taken slot near the table's end probes no further slots linearly and jumps to
+ * (5 i + 1 + perturb) & mask (perturb = value >> 5, 0 here); at 5 entries (5 x 5 >= 3 x 7) the table grows to 32
+ * and the entries go in again in slot order. [16, 8, 0]: 16 in slot 0, 8 collides and jumps to 1, 0 collides
+ * twice and lands in 6. [40, 9, 1, 2, 3, 72]: 40, 9, 2, 3 in slots 0, 1, 2, 3 and 1 in 6; regrown: 1, 2, 3 in
+ * their slots, 40 in 8, 9 in 9; 72 collides in 8 and 9 and probes on to 10. (Python 3.11 prints the same.) */
+START_TEST(test_policy_kt_python_set_order)
+{
+    int a[] = {3, 1, 2, 3}, b[] = {16, 8, 0}, c[] = {40, 9, 1, 2, 3, 72};
+    const int wa[] = {1, 2, 3}, wb[] = {16, 8, 0}, wc[] = {1, 2, 3, 40, 9, 72};
+    ck_assert_int_eq(kt_py_set_order(a, 4), 3);
+    ck_assert_int_eq(kt_py_set_order(b, 3), 3);
+    ck_assert_int_eq(kt_py_set_order(c, 6), 6);
+    for (int i = 0; i < 6; i++) {
+        ck_assert_int_eq(c[i], wc[i]);
+        if (i < 3) {
+            ck_assert_int_eq(a[i], wa[i]);
+            ck_assert_int_eq(b[i], wb[i]);
+        }
+    }
 }
 END_TEST
 
@@ -214,6 +267,9 @@ START_TEST(test_policy_kt_strategy_options_checked)
     ck_assert_int_eq(pol_options_check("T=0.2", ops, 2), -1);
     ck_assert_int_eq(pol_options_check("fraction=abc", ops, 1), -1);
     ck_assert_int_eq(pol_options_check("fraction", ops, 1), -1);
+    const struct policy_ops *kt[] = {policy_find("basinhopping"), policy_find("bayes_opt")};
+    ck_assert_int_eq(pol_options_check("T=0.5,popsize=5,covariancelengthscale=2", kt, 2), 0);
+    ck_assert_int_eq(pol_options_check("T=0.5", kt + 1, 1), -1);
     struct pol_view v = {.options = "fraction=0.2,fraction=0.3"};
     ck_assert_double_eq(pol_option(&v, "fraction", 0.1), 0.3); /* the last one given counts */
     ck_assert_double_eq(pol_option(&v, "popsize", 26), 26);
@@ -236,6 +292,8 @@ static Suite *policy_kt_suite(void)
     tcase_add_test(tc, test_policy_kt_max_fevals_ends_the_run);
     tcase_add_test(tc, test_policy_kt_random_sample_size);
     tcase_add_test(tc, test_policy_kt_brute_force_and_annealing_cover_the_space);
+    tcase_add_test(tc, test_policy_kt_max_fevals_own_counts);
+    tcase_add_test(tc, test_policy_kt_python_set_order);
     tcase_add_test(tc, test_policy_kt_strategy_options_checked);
     suite_add_tcase(su, tc);
     return su;
