@@ -482,7 +482,7 @@ static int policies_run(const struct policies_opts *o, const struct pol_data *d,
     for (int i = 0; i < n_ops; i++) {
         if (pol_evaluate(d, ops[i], &o->s, grid, &curves[i]) != 0) {
             fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
-            *rc = tc_errmsg()[0] != '\0' && strstr(tc_errmsg(), "no input has a valid run") ? 2 : 1;
+            *rc = tc_err_exit_code(); /* 2: no input has a valid run, a missing prior; 1: memory, threads */
             return -1 - n_done;
         }
         n_done++;
