@@ -304,8 +304,8 @@ static int policies_draw(const char *dir, const char *plots_dir)
         rc = tc_gnuplot_find(gnuplot, sizeof gnuplot);
     for (int k = 0; k < 2 && rc == 0; k++) {
         snprintf(out, sizeof out, "policies.%s", fmts[k]);
-        snprintf(expr, sizeof expr, "fmt='%s'; out='%s'; data='curves.tsv'; plotsdir='%s'", fmts[k], out,
-                 plots_dir);
+        snprintf(expr, sizeof expr, "fmt='%s'; out='%s'; %s='curves.tsv'; plotsdir='%s'", fmts[k], out,
+                 tc_figure_data[TC_FD_POLICIES_CURVES].var, plots_dir);
         rc = tc_gnuplot_run(&j);
     }
     if (rc == 0 && snprintf(log, sizeof log, "%s/gnuplot.log", dir) < (int)sizeof log)
