@@ -153,7 +153,7 @@ oom:
     free(compile);
     free(s->best);
     s->best = NULL;
-    return tc_seterr("%s: out of memory", trace_path(t));
+    return tc_seterr_env("%s: out of memory", trace_path(t));
 }
 
 /* "13.0" from 13000 (cuDriverGetVersion's encoding). */

@@ -87,10 +87,10 @@ static int push(char ***paths, int *n, const char *path)
 {
     char **grown = realloc(*paths, (size_t)(*n + 1) * sizeof *grown);
     if (grown == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     *paths = grown;
     if ((grown[*n] = strdup(path)) == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     (*n)++;
     return 0;
 }
@@ -173,7 +173,7 @@ static struct table *table_from_traces(const struct tables_def *def, struct trac
             const char **cols = malloc(((size_t)table_n_cols(one) + 1) * sizeof *cols);
             if (cols == NULL) {
                 table_free(one);
-                tc_seterr("out of memory");
+                tc_seterr_env("out of memory");
                 return NULL;
             }
             cols[0] = "trace";

@@ -124,7 +124,7 @@ static int cost_bootstrap(const double *v, int nc, const struct cost_settings *s
     double *rep = malloc((size_t)B * (COST_N_KINDS + 3) * sizeof *rep);
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     if (rep == NULL || g == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     gsl_rng_set(g, (unsigned long)(s->seed ^ 0x636f7374ull));
@@ -218,7 +218,7 @@ static int cost_buys(const struct trace *t, int input, const struct cost_setting
     x = malloc((size_t)tr->n_timed * sizeof *x);
     g = gsl_rng_alloc(gsl_rng_mt19937);
     if (tf == NULL || bm == NULL || x == NULL || g == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     gsl_rng_set(g, (unsigned long)(s->seed ^ 0x62757973ull));
@@ -255,7 +255,7 @@ int cost_compute(const struct trace *t, int input, const struct cost_settings *s
     if (input < 0 || input >= trace_n_inputs(t) || nc < 1)
         return tc_seterr("%s: no such input or no configurations", trace_path(t));
     if ((v = calloc((size_t)(COST_N_KINDS + 2) * nc, sizeof *v)) == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     tc_format_shape(trace_dims(t, input), trace_n_dims(t), r->input, (int)sizeof r->input);
     snprintf(r->protocol, sizeof r->protocol, "%s", meta->protocol);
     snprintf(r->kernel, sizeof r->kernel, "%s", meta->kernel);

@@ -1,7 +1,8 @@
 /* report.c — builds the report directory of `tunecost report` (contract in report.h): opens the inputs, runs the
- * steps in order (tables, simulations and their findings, the studies, figures, pages) and owns the output
- * directory (written into a temporary through util/tc_outdir, swapped into place whole). The steps live in
- * report_sim.c, report_findings.c, report_studies.c, report_figures.c and report_pages.c (report_ctx.h).
+ * sections of report_sections[] in order (tables, simulations and their findings, the studies, figures, pages: the
+ * one list of them) and owns the output directory (written into a temporary through util/tc_outdir, swapped into
+ * place whole). The sections live in report_sim.c, report_findings.c, report_studies.c, report_figures.c and
+ * report_pages.c (report_ctx.h).
  * Layout of DIR: index.html, summary.md, the tables as TSV at the top (table1-compile.tsv, ...), the simulation
  * data under sim/, the figures as NAME.png and NAME.svg, the gnuplot scripts under plots/ (they read only TSV).
  * Nothing in DIR depends on the clock or the thread count: the same trace and seed give the same files. */
@@ -190,10 +191,80 @@ static void count_figures(struct report_ctx *c)
     }
 }
 
+/* ---- the sections, in order ---------------------------------------------------------------------------------- */
+
+static int sim_input(struct report_ctx *c)
+{
+    return report_simulate(c, REPORT_SIM_INPUT);
+}
+
+static int sim_all(struct report_ctx *c)
+{
+    return report_simulate(c, REPORT_SIM_ALL);
+}
+
+/* The simulations' files and tables (Table 6, the budgets), the summary's opening, the verdicts, the findings. */
+static int sim_tables(struct report_ctx *c)
+{
+    if (report_write_sim_files(c, REPORT_SIM_INPUT) != 0 || report_write_sim_files(c, REPORT_SIM_ALL) != 0 ||
+        report_keep_table(c, c->t6, "table6-frontier.tsv", "Pareto frontier points (Table 6)", 100) != 0 ||
+        report_budget_tables(c) != 0 || report_opening(c) != 0 || report_verdicts(c) != 0 || report_findings(c) != 0)
+        return -1;
+    if (report_keep_table(c, c->budget, "budget.tsv", "Best speedup within a budget, all inputs", 20) != 0 ||
+        report_keep_table(c, c->ttt_all, "time-to-target-all.tsv", "Tuning time to reach a speedup, all inputs",
+                          20) != 0 ||
+        report_keep_table(c, c->ttt_input, "time-to-target-input.tsv", "Tuning time to reach a speedup, single input",
+                          20) != 0)
+        return -1;
+    return 0;
+}
+
+static int figures(struct report_ctx *c)
+{
+    if (report_draw_figures(c) != 0)
+        return -1;
+    count_figures(c);
+    return 0;
+}
+
+static int pages(struct report_ctx *c)
+{
+    if (report_write_summary(c) != 0 || report_write_index(c) != 0)
+        return -1;
+    return tc_outdir_write_marker(c->od.tmp, REPORT_MARKER, "tunecost report directory: `tunecost report` replaces "
+                                  "it as a whole when it holds only the entries listed below") != 0 ? -1 : 0;
+}
+
+/* One section of the report: run builds its tables, findings or files from what the sections before it left in
+ * the context; it returns 0, or -1 with a message, or REPORT_EBADINPUT (a study's bad input: exit 2). */
+struct report_section {
+    const char *name;    /* what it builds */
+    const char *step;    /* the progress line "[k/N] STEP" that opens a step, or NULL: part of the step before */
+    int (*run)(struct report_ctx *c);
+};
+
+/* The sections in the order they run: the one place that knows it. A section that reads another's results comes
+ * after it. */
+static const struct report_section report_sections[] = {
+    {"characterisation tables", "characterisation tables", trace_tables},
+    {"simulation of the single input", "simulating the single input", sim_input},
+    {"simulation of all inputs", "simulating all inputs", sim_all},
+    {"simulation tables, verdicts and findings", NULL, sim_tables},
+    {"tuning policies", "tuning policies, L2 flush study, compile scaling, two kernel families", report_policies},
+    {"policies across GPUs", NULL, report_cross_gpu},
+    {"L2 flush study", NULL, report_flush_study},
+    {"compile scaling", NULL, report_scaling},
+    {"recorded tuning runs", NULL, report_recorded},
+    {"two kernel families", NULL, report_landscapes},
+    {"figures", "figures", figures},
+    {"pages", "summary.md and index.html", pages},
+};
+
 int report_write(struct report_options *o)
 {
     struct report_ctx c;
-    int rc = -1;
+    int rc = -1, n_steps = 0, step = 0;
+    const int n_sections = (int)(sizeof report_sections / sizeof report_sections[0]);
 
     memset(&c, 0, sizeof c);
     c.o = o;
@@ -213,59 +284,19 @@ int report_write(struct report_options *o)
         rc = REPORT_EBADINPUT;
         goto out;
     }
-    rc = -1;
     report_say(&c, "trace %s (%s): %d inputs, %d configurations; input %s, seed %llu, %d samples x %d runs",
                o->trace_path, trace_get_meta(c.t)->device_name, trace_n_inputs(c.t), trace_n_configs(c.t),
                c.input_label, (unsigned long long)o->seed, o->samples, o->runs);
-
-    /* 1. tables */
-    report_say(&c, "[1/6] characterisation tables");
-    if ((rc = trace_tables(&c)) != 0 || (rc = report_check_interrupt(&c)) != 0)
-        goto out;
-
-    /* 2-3. simulations, with their tables and the findings on them */
+    for (int i = 0; i < n_sections; i++)
+        n_steps += report_sections[i].step != NULL;
+    for (int i = 0; i < n_sections; i++) {
+        const struct report_section *sec = &report_sections[i];
+        if (sec->step != NULL)
+            report_say(&c, "[%d/%d] %s", ++step, n_steps, sec->step);
+        if ((rc = sec->run(&c)) != 0 || (rc = report_check_interrupt(&c)) != 0)
+            goto out;
+    }
     rc = -1;
-    report_say(&c, "[2/6] simulating the single input");
-    if ((rc = report_simulate(&c, REPORT_SIM_INPUT)) != 0 || (rc = report_check_interrupt(&c)) != 0)
-        goto out;
-    report_say(&c, "[3/6] simulating all inputs");
-    if ((rc = report_simulate(&c, REPORT_SIM_ALL)) != 0 || (rc = report_check_interrupt(&c)) != 0)
-        goto out;
-    rc = -1;
-    if (report_write_sim_files(&c, REPORT_SIM_INPUT) != 0 || report_write_sim_files(&c, REPORT_SIM_ALL) != 0 ||
-        report_keep_table(&c, c.t6, "table6-frontier.tsv", "Pareto frontier points (Table 6)", 100) != 0 ||
-        report_budget_tables(&c) != 0 || report_opening(&c) != 0 || report_verdicts(&c) != 0 ||
-        report_findings(&c) != 0)
-        goto out;
-    if (report_keep_table(&c, c.budget, "budget.tsv", "Best speedup within a budget, all inputs", 20) != 0 ||
-        report_keep_table(&c, c.ttt_all, "time-to-target-all.tsv", "Tuning time to reach a speedup, all inputs",
-                          20) != 0 ||
-        report_keep_table(&c, c.ttt_input, "time-to-target-input.tsv",
-                          "Tuning time to reach a speedup, single input", 20) != 0)
-        goto out;
-
-    /* 4. the studies beyond one trace */
-    report_say(&c, "[4/6] tuning policies, L2 flush study, compile scaling, two kernel families");
-    if ((rc = report_policies(&c)) != 0 || (rc = report_cross_gpu(&c)) != 0 || (rc = report_flush_study(&c)) != 0 ||
-        (rc = report_scaling(&c)) != 0 || (rc = report_recorded(&c)) != 0 ||
-        (rc = report_landscapes(&c)) != 0 || (rc = report_check_interrupt(&c)) != 0)
-        goto out;
-    rc = -1;
-
-    /* 5. figures */
-    report_say(&c, "[5/6] figures");
-    if (report_draw_figures(&c) != 0)
-        goto out;
-    count_figures(&c);
-
-    /* 6. pages */
-    report_say(&c, "[6/6] summary.md and index.html");
-    if (report_write_summary(&c) != 0 || report_write_index(&c) != 0)
-        goto out;
-    if (tc_outdir_write_marker(c.od.tmp, REPORT_MARKER, "tunecost report directory: `tunecost report` replaces it "
-                               "as a whole when it holds only the entries listed below") != 0 ||
-        report_check_interrupt(&c) != 0)
-        goto out;
     if (tc_outdir_commit(&c.od) != 0)
         goto out;
     rc = 0;

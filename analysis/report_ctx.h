@@ -54,7 +54,7 @@ enum report_sim { REPORT_SIM_INPUT, REPORT_SIM_ALL, REPORT_SIM_CMP, N_REPORT_SIM
 struct report_figure {
     const char *name;      /* file stem: NAME.png, NAME.svg (util/tc_figures) */
     const char *script;    /* plots/SCRIPT */
-    const char *reads;     /* the TSV files SCRIPT reads (checked to exist before it runs) */
+    const struct tc_figure *row; /* its row in util/tc_figures: the files SCRIPT reads (checked before it runs) */
     const char *title;
     const char *caption;
     const char *needs;     /* why it is not drawn when its data is absent; NULL = always drawable */

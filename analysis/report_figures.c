@@ -14,48 +14,61 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The report's figures, in util/tc_figures' order, with whether their data is there: Figure 2 needs a triton
- * trace, Figure 3 and the cost models the input's FLOP count; the two-family figure (and its section) is left out
- * without a second family's trace. */
+/* The report's figures, in util/tc_figures' order, with whether their data is there: a figure is drawn when the
+ * report has every TC_FIG_NEEDS_* of its row (a triton trace, the input's FLOP count, a second kernel family); one
+ * that needs a second family is left out, section and all, without one. */
 static void list_figures(struct report_ctx *c)
 {
-    int flops_known = c->d[REPORT_SIM_INPUT] != NULL && !isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0));
+    unsigned have = 0;
+    if (c->estimate != NULL)
+        have |= TC_FIG_NEEDS_TRITON;
+    if (c->d[REPORT_SIM_INPUT] != NULL && !isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)))
+        have |= TC_FIG_NEEDS_FLOPS;
+    if (c->landscape != NULL)
+        have |= TC_FIG_NEEDS_FAMILY;
     for (int i = 0; i < tc_n_figures && c->n_figs < REPORT_MAX_FIGURES; i++) {
         const struct tc_figure *t = &tc_figures[i];
         struct report_figure *f;
-        if (strcmp(t->name, "landscapes") == 0 && c->landscape == NULL)
+        if (t->needs & ~have & TC_FIG_NEEDS_FAMILY)
             continue;
         f = &c->figs[c->n_figs++];
         memset(f, 0, sizeof *f);
         f->name = t->name;
         f->script = t->script;
-        f->reads = t->reads;
+        f->row = t;
         f->title = t->title;
         f->caption = t->caption;
-        f->needs = t->needs;
-        f->have_data = strcmp(t->name, "fig2-estimate") == 0                                   ? c->estimate != NULL
-                       : strcmp(t->name, "fig3-frontier") == 0 || strcmp(t->name, "models") == 0 ? flops_known
-                                                                                                 : 1;
+        f->needs = tc_figure_needs_text(t->needs & ~have);
+        f->have_data = (t->needs & ~have) == 0;
     }
 }
 
-/* Every TSV file the figure's script reads (its `reads` in util/tc_figures, up to a remark in parentheses) is in
- * the report: else an internal error naming the file, so the table cannot drift from what the report writes. */
-static int check_reads(struct report_ctx *c, const char *name, const char *reads)
+/* Every TSV file the figure's script reads (its `reads` in util/tc_figures) is in the report: else an internal
+ * error naming the file, so the table cannot drift from what the report writes. */
+static int check_reads(struct report_ctx *c, const struct tc_figure *t)
 {
     char path[PATH_MAX];
-    const char *p = reads;
-    while (*p != '\0' && *p != '(') {
-        size_t n = strcspn(p, ",(");
-        while (n > 0 && p[n - 1] == ' ')
-            n--;
-        if (report_fmt(path, sizeof path, "%s/%.*s", c->od.tmp, (int)n, p) != 0)
+    for (int k = 0; k < t->n_reads; k++) {
+        const char *file = tc_figure_data[t->reads[k]].file;
+        if (report_fmt(path, sizeof path, "%s/%s", c->od.tmp, file) != 0)
             return -1;
         if (access(path, R_OK) != 0)
-            return tc_seterr("internal: figure %s reads %.*s (util/tc_figures.c), which the report did not write",
-                             name, (int)n, p);
-        p += n;
-        p += strspn(p, " ,");
+            return tc_seterr("internal: figure %s reads %s (util/tc_figures.c), which the report did not write",
+                             t->name, file);
+    }
+    return 0;
+}
+
+/* "; VAR='FILE'" for each file the figure reads, appended to expr (len bytes): its script types no file name. */
+static int figure_files_expr(const struct tc_figure *t, char *expr, size_t len)
+{
+    size_t o = strlen(expr);
+    for (int k = 0; k < t->n_reads; k++) {
+        const struct tc_figure_datum *d = &tc_figure_data[t->reads[k]];
+        int n = snprintf(expr + o, len - o, "; %s='%s'", d->var, d->file);
+        if (n < 0 || (size_t)n >= len - o)
+            return tc_seterr("internal: figure %s: its gnuplot variables are too long", t->name);
+        o += (size_t)n;
     }
     return 0;
 }
@@ -67,7 +80,7 @@ static int figure_expr(struct report_ctx *c, const struct report_figure *f, cons
     char device[128], ref[128] = "", cmp[128] = "";
     snprintf(device, sizeof device, "%s", trace_get_meta(c->t)->device_name);
     tc_gnuplot_clean(device);
-    if (strcmp(f->name, "landscapes") != 0)
+    if (!(f->row->needs & TC_FIG_NEEDS_FAMILY)) /* the two-family figure is titled by its families */
         return report_fmt(expr, len, "fmt='%s'; out='%s.%s'; input='%s'; device='%s'; factor=%d; paper=%d; "
                           "cm_paper=%d", fmt, f->name, fmt, c->input_label, device, c->o->compile_factor,
                           c->o->paper, c->s[REPORT_SIM_INPUT].compile_model == SIM_CM_PAPER);
@@ -83,7 +96,7 @@ static int report_draw_one(struct report_ctx *c, const struct report_figure *f, 
 {
     char expr[1024], script[PATH_MAX], out[PATH_MAX];
     struct tc_gnuplot_job j = {gnuplot, c->od.tmp, script, expr, out, "plots/gnuplot.log"};
-    if (figure_expr(c, f, fmt, expr, sizeof expr) != 0 ||
+    if (figure_expr(c, f, fmt, expr, sizeof expr) != 0 || figure_files_expr(f->row, expr, sizeof expr) != 0 ||
         report_fmt(script, sizeof script, "plots/%s", f->script) != 0 ||
         report_fmt(out, sizeof out, "%s.%s", f->name, fmt) != 0)
         return -1;
@@ -111,6 +124,10 @@ static int write_titles(struct report_ctx *c)
         tc_gnuplot_clean(cmp);
         fprintf(fp, "report_ref = '%s'\nreport_cmp = '%s'\n", ref, cmp);
     }
+    fprintf(fp, "# the files each figure reads, by their variables (a redraw's -e may name others)\n");
+    for (int k = 0; k < TC_N_FIGURE_DATA; k++)
+        fprintf(fp, "if (!exists(\"%s\")) %s = '%s'\n", tc_figure_data[k].var, tc_figure_data[k].var,
+                tc_figure_data[k].file);
     return report_close(fp, path);
 }
 
@@ -148,7 +165,7 @@ int report_draw_figures(struct report_ctx *c)
             snprintf(f->why, sizeof f->why, "figures were not asked for (--no-figures)");
             continue;
         }
-        if (check_reads(c, f->name, f->reads) != 0)
+        if (check_reads(c, f->row) != 0)
             return -1;
         report_say(c, "drawing %s (png, svg)", f->name);
         if (report_draw_one(c, f, gnuplot, "png") != 0 || report_draw_one(c, f, gnuplot, "svg") != 0) {

@@ -178,7 +178,7 @@ static int finding_frontier(struct report_ctx *c)
     a = malloc(sizeof(double) * (size_t)m * 2);
     work = malloc(sizeof(double) * (size_t)m * 2);
     if (a == NULL || work == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     for (int i = 0; i < m; i++) {
@@ -457,7 +457,7 @@ int report_vs_cublas(const struct table *b, struct report_vs_cublas *out)
     if (cv < 0)
         return -1;
     if ((v = malloc(((size_t)table_n_rows(b) + 1) * sizeof *v)) == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     for (int i = 0; i < table_n_rows(b); i++)
         if (isfinite(table_num(b, i, cv))) {
             v[out->n++] = table_num(b, i, cv);
@@ -530,7 +530,7 @@ static int finding_estimate(struct report_ctx *c)
         return -1;
     m = table_n_rows(e);
     if ((r = malloc(((size_t)m + 1) * sizeof *r)) == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     for (int i = 0; i < m; i++) {
         double est = table_num(e, i, ck);
         r[i] = table_num(e, i, cr);

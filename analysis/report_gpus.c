@@ -68,7 +68,7 @@ static int keep_row(struct table *tab, const struct trace *from, const struct tr
     double *keep = calloc(((size_t)nf + 1) * 2, sizeof *keep), *keep_all = keep + nf + 1, m, lo, hi, mn = INFINITY;
     double ma, la, ha;
     if (cmap == NULL || imap == NULL || keep == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     if ((n_common = trace_match_configs(from, to, cmap)) < 0 || trace_match_inputs(from, to, imap) < 0)
@@ -253,7 +253,7 @@ static int common_configs(const struct trace *h200, const struct trace *h100, in
     int *map = malloc(((size_t)n0 + 1) * sizeof *map), *mark = calloc((size_t)n1 + 1, sizeof *mark);
     if (map == NULL || mark == NULL || trace_match_configs(h200, h100, map) < 0) {
         if (map == NULL || mark == NULL)
-            tc_seterr("out of memory");
+            tc_seterr_env("out of memory");
         free(map);
         free(mark);
         return -1;
@@ -281,7 +281,7 @@ static int gpu_policies(struct report_ctx *c, struct trace *t[2])
     struct table *pol = NULL;
     if (sel == NULL || (n_sel = common_configs(t[0], t[1], sel)) < 0) {
         if (sel == NULL)
-            tc_seterr("out of memory");
+            tc_seterr_env("out of memory");
         goto out;
     }
     for (int g = 0; g < (n_sel > 0 ? 3 : 2); g++, n_blocks++) {

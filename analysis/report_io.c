@@ -70,14 +70,14 @@ int report_finding(struct report_ctx *c, const char *fmt, ...)
     n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     if (n < 0 || (buf = malloc((size_t)n + 1)) == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     va_start(ap, fmt);
     vsnprintf(buf, (size_t)n + 1, fmt, ap);
     va_end(ap);
     char *clean = report_no_nan(buf);
     free(buf);
     if (clean == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     c->findings[c->n_findings++] = clean;
     return 0;
 }

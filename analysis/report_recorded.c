@@ -63,7 +63,7 @@ static int input_runs(const struct trace *t, int input, struct input_runs *out)
     if (timed == NULL || est == NULL) {
         free(timed);
         free(est);
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     }
     out->wall_ms = 0;
     for (size_t r = 0; r < n; r++) {

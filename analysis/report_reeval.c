@@ -277,7 +277,7 @@ int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *
     est_select(out, p);
     if (p == NULL || per == NULL) {
         free(per);
-        return p == NULL ? 0 : tc_seterr("out of memory");
+        return p == NULL ? 0 : tc_seterr_env("out of memory");
     }
     for (k = 0; k < n_in; k++) {
         struct sim_settings e;

@@ -231,7 +231,7 @@ static struct table *ttt_table(struct report_ctx *c, enum report_sim which, uint
     struct report_est *e = calloc((size_t)REPORT_N_TTT * (size_t)s->n_scenarios, sizeof *e);
     if (tab == NULL || e == NULL || report_ttt_set(c->d[which], s, c->r[which], c->o->seed, stream, -1, 0, e) != 0) {
         if (e == NULL)
-            tc_seterr("out of memory");
+            tc_seterr_env("out of memory");
         free(e);
         table_free(tab);
         return NULL;
@@ -263,7 +263,7 @@ int report_budget_tables(struct report_ctx *c)
     int na = ra->n_points / N_SC_ALL;
     double *times = calloc((size_t)na + 1, sizeof *times), lo, hi;
     if (times == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     for (int i = 0; i < na; i++)
         times[i] = ra->points[(size_t)i * N_SC_ALL + SC_BASELINE].time_s;
     qsort(times, (size_t)na, sizeof *times, tc_cmp_double);

@@ -197,7 +197,7 @@ int report_flush_study(struct report_ctx *c)
     ts = calloc((size_t)n, sizeof *ts);
     names = calloc((size_t)n, sizeof *names);
     if (ts == NULL || names == NULL) {
-        rc = tc_seterr("out of memory");
+        rc = tc_seterr_env("out of memory");
         goto out;
     }
     for (int k = 0; k < n; k++) {
@@ -315,7 +315,7 @@ static int family_compute(const struct trace *t, struct family *f)
     if (rel == NULL || f->best_ms == NULL || f->vs_cublas == NULL || f->typical == NULL) {
         free(rel);
         family_free(f);
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     }
     for (int i = 0; i < ni; i++) {
         const struct trace_input *in = trace_input(t, i);
@@ -425,7 +425,7 @@ static int summary_row(struct table *tab, const struct family *f, const int *sel
     int row, nw = 0;
     if (vs == NULL || ty == NULL || report_split_shares(split, &sp) != 0) {
         if (vs == NULL || ty == NULL)
-            tc_seterr("out of memory");
+            tc_seterr_env("out of memory");
         free(vs);
         free(ty);
         return -1;
@@ -485,7 +485,7 @@ static int common_inputs(struct report_ctx *c, const int *match, struct common_r
         cr->in[f] = malloc(((size_t)ni + 1) * sizeof *cr->in[f]);
         cr->w[f] = malloc(((size_t)ni + 1) * sizeof *cr->w[f]);
         if (cr->in[f] == NULL || cr->w[f] == NULL)
-            return tc_seterr("out of memory");
+            return tc_seterr_env("out of memory");
     }
     for (int i = 0; i < ni; i++) {
         double oa = match[i] >= 0 ? sim_data_optimal_ms(c->d[REPORT_SIM_ALL], i, c->s[REPORT_SIM_ALL].truth) : NAN;
@@ -514,7 +514,7 @@ static int common_points(struct report_ctx *c, int f, const struct common_ref *c
     if (!ok || report_weighted_run(c->d[f ? REPORT_SIM_CMP : REPORT_SIM_ALL], s, cr->in[f], cr->w[f], cr->n,
                                    per) != 0) {
         if (!ok)
-            tc_seterr("out of memory");
+            tc_seterr_env("out of memory");
         free(per);
         for (int m = 0; m < REPORT_N_MODELS; m++)
             free(pts[m]), pts[m] = NULL;
@@ -817,7 +817,7 @@ int report_landscapes(struct report_ctx *c)
     sel_a = malloc(((size_t)ni + 1) * sizeof *sel_a);
     sel_b = malloc(((size_t)ni + 1) * sizeof *sel_b);
     if (match == NULL || sel_a == NULL || sel_b == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     for (int i = 0; i < ni; i++) {

@@ -352,7 +352,7 @@ static int all_inputs_verdicts(struct report_ctx *c, struct table *vt, struct ta
                                   "ratio_hi"};
     if ((c->es_cond = table_new("Early stopping: time without / with on the same draws, by EXEC_TIME and compile "
                                 "model (seed 1, all inputs)", 7, ccols)) == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     for (int k = 0; k < N_SEEDS; k++)
         if (all_inputs_seed(c, k, vt, t[k], pr[k], at95[k]) != 0)
             return -1;
@@ -478,7 +478,7 @@ static int input_verdicts(struct report_ctx *c, struct table *st)
         double *y = malloc(((size_t)n + 1) * sizeof *y);
         if (x1 == NULL || x2 == NULL || y == NULL) {
             free(x1), free(x2), free(y), sim_result_free(r);
-            return tc_seterr("out of memory");
+            return tc_seterr_env("out of memory");
         }
         for (int m = 0; m < N_MODELS; m++)
             for (int w = 0; w < 2; w++)
@@ -617,7 +617,7 @@ static int exec_floor_verdicts(struct report_ctx *c, struct table *st)
     ft = table_new("Short repetitions on shared draws: speedup at EXEC_TIME short - long, per seed (single input)",
                    10, fcols);
     if (x1 == NULL || x2 == NULL || y == NULL || ft == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     for (int k = 0; k < N_SEEDS; k++) {
@@ -696,7 +696,7 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
     report_say(c, "  every compile cost measured: %d cost settings on %d seeds", REPORT_N_COSTS, N_SEEDS);
     if ((c->costs = table_new("Time to 0.95 of optimal per cost setting, three seeds (all inputs)", 14, cols)) ==
         NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     for (int k = 0; k < N_SEEDS; k++)
         for (int q = 0; q < REPORT_N_COSTS; q++) {
             struct sim_settings s = c->s[REPORT_SIM_ALL];
@@ -771,7 +771,7 @@ int report_verdicts(struct report_ctx *c)
     c->verdicts = table_new("Time to target per cost model, three seeds (all inputs)", 12, vcols);
     c->stability = report_stability_new("Verdicts on three seeds");
     if (c->verdicts == NULL || c->stability == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     struct report_est at95[N_SEEDS][N_MODELS];
     if (all_inputs_verdicts(c, c->verdicts, c->stability, at95) != 0 || input_verdicts(c, c->stability) != 0 ||
         exec_floor_verdicts(c, c->stability) != 0)

@@ -61,7 +61,7 @@ static struct table *new_with_names(const char *title, const char *const *before
     char (*renamed)[96] = calloc((size_t)(nm > 0 ? nm : 1), sizeof *renamed);
     struct table *tab = NULL;
     if (cols == NULL || renamed == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     for (int i = 0; i < nb; i++)
@@ -176,7 +176,7 @@ struct table *tables_tuning(const struct trace *t)
     double *wall = calloc((size_t)ni + 1, sizeof *wall), total = 0;
     int *runs = calloc((size_t)ni + 1, sizeof *runs), *valid = calloc((size_t)ni + 1, sizeof *valid);
     if (tab == NULL || wall == NULL || runs == NULL || valid == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     for (size_t r = 0; r < trace_n_runs(t); r++) {
@@ -261,7 +261,7 @@ struct table *tables_split(const struct trace *t)
     double requested = meta->warmup_ms + meta->rep_ms, sum_rep = 0, sum_ovh = 0, sum_cmp = 0;
     char label[64];
     if (tab == NULL || rep == NULL || ovh == NULL || cmp == NULL || valid == NULL || seen == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     for (size_t r = 0; r < trace_n_runs(t); r++) {
@@ -358,7 +358,7 @@ static int best_compute(const struct trace *t, struct best_info *b)
     b->n_valid = calloc((size_t)ni + 1, sizeof *b->n_valid);
     if (b->run_ms == NULL || b->best_cfg == NULL || b->best_ms == NULL || b->n_valid == NULL) {
         best_free(b);
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     }
     for (int i = 0; i < ni; i++) {
         b->best_cfg[i] = -1;
@@ -540,14 +540,14 @@ struct table *tables_flush(const struct trace *const *traces, const char *const 
                          cols)) == NULL)
         return NULL;
     if ((b = calloc((size_t)n, sizeof *b)) == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     for (int k = 0; k < n; k++)
         if (best_compute(traces[k], &b[k]) != 0)
             goto out;
     if ((chg = malloc(((size_t)trace_n_inputs(traces[ref]) + 1) * sizeof *chg)) == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     for (int pass = 0; pass < 2; pass++) {
@@ -639,7 +639,7 @@ struct table *tables_estimate(const struct trace *t)
     err_flush = malloc((size_t)n * sizeof *err_flush);
     ratio = malloc((size_t)n * sizeof *ratio);
     if (tab == NULL || err_cold == NULL || err_flush == NULL || ratio == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     n = 0;
@@ -728,7 +728,7 @@ struct table *tables_heatmap(const struct trace *t)
     int *order = malloc(((size_t)nc + 1) * sizeof *order), *cnt = calloc((size_t)nc + 1, sizeof *cnt);
     char label[64];
     if (tab == NULL || rel == NULL || mean == NULL || order == NULL || cnt == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     if (best_compute(t, &b) != 0)

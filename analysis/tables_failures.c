@@ -42,7 +42,7 @@ static int group_add(struct group **g, int *n, const char *scope, int status, co
             return 0;
         }
     if ((ng = realloc(*g, (size_t)(*n + 1) * sizeof *ng)) == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     *g = ng;
     ng[*n] = (struct group){scope, status, "", 1, example};
     snprintf(ng[*n].reason, sizeof ng[*n].reason, "%s", reason);

@@ -54,7 +54,7 @@ int tables_list_dir(const char *dir, const char *prefix, const char *suffix, cha
             tables_paths_free(*paths, *n);
             *paths = NULL;
             *n = 0;
-            return tc_seterr("out of memory");
+            return tc_seterr_env("out of memory");
         }
         sprintf(p, "%s/%s", dir, e->d_name);
         *paths = grown;
@@ -191,7 +191,7 @@ struct table *tables_scaling(const char *const *paths, int n)
         return NULL;
     }
     if ((f = calloc((size_t)n, sizeof *f)) == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     for (int k = 0; k < n; k++)

@@ -70,7 +70,7 @@ int bench_space_write(const char *path, int n)
     struct trace *t = NULL;
     struct trace_meta m;
     if (all == NULL || rows == NULL || keep == NULL || idx == NULL || cfg == NULL || rng == NULL) {
-        tc_seterr("bench-space: out of memory");
+        tc_seterr_env("bench-space: out of memory");
         goto out;
     }
     if (n < 1 || n > total) {

@@ -86,7 +86,7 @@ struct bench_child *bench_start(const struct bench_settings *s, struct bench_dev
 {
     struct bench_child *c = calloc(1, sizeof *c);
     if (c == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         return NULL;
     }
     c->s = *s;
@@ -199,7 +199,7 @@ int bench_recv(struct bench_child *c, double *ref_ms, struct bench_result *res)
             res->exec_ns = malloc(o.n_exec * sizeof(uint64_t));
             if (res->exec_ns == NULL) {
                 free(payload);
-                return tc_seterr("out of memory");
+                return tc_seterr_env("out of memory");
             }
             memcpy(res->exec_ns, (char *)payload + sizeof o, o.n_exec * sizeof(uint64_t));
         }

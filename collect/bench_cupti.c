@@ -85,7 +85,7 @@ int bench_seq_push(struct seq *s, uint64_t v)
         size_t cap = s->cap ? 2 * s->cap : 4096;
         uint64_t *nn = realloc(s->ns, cap * sizeof *nn);
         if (nn == NULL)
-            return tc_seterr("out of memory for execution times");
+            return tc_seterr_env("out of memory for execution times");
         s->ns = nn;
         s->cap = cap;
     }
@@ -107,7 +107,7 @@ int bench_cupti_take(struct krec **recs, size_t *n)
         g_rec_oom = 0;
         pthread_mutex_unlock(&g_lock);
         free(*recs);
-        return tc_seterr("out of memory for CUPTI records");
+        return tc_seterr_env("out of memory for CUPTI records");
     }
     pthread_mutex_unlock(&g_lock);
     if (*n > 0)

@@ -36,14 +36,14 @@ static void *helpers_compile(void *arg)
     TC_TRY(nvrtc, nvr.nvrtcGetCUBINSize(prog, &j->len));
     j->cubin = malloc(j->len);
     if (j->cubin == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     TC_TRY(nvrtc, nvr.nvrtcGetCUBIN(prog, j->cubin));
     rc = 0;
 out:
     if (rc != 0)
-        snprintf(j->err, sizeof j->err, "%s", tc_errmsg());
+        tc_err_save(&j->err);
     j->rc = rc;
     free(log);
     if (prog)
@@ -76,7 +76,7 @@ static void *load_libs(void *arg)
     struct gpu *g = arg;
     g->libs_rc = cuapi_load_nvrtc() != 0 || cuapi_load_cublas() != 0 || (g->libs_cupti && cuapi_load_cupti() != 0);
     if (g->libs_rc != 0)
-        snprintf(g->libs_err, sizeof g->libs_err, "%s", tc_errmsg());
+        tc_err_save(&g->libs_err);
     return NULL;
 }
 
@@ -139,7 +139,7 @@ int bench_gpu_setup(struct gpu *g)
         load_libs(g); /* the thread could not start: load them here */
     }
     if (g->libs_rc != 0) {
-        tc_seterr("%s", g->libs_err);
+        tc_err_restore(&g->libs_err);
         goto out;
     }
     g->hj.cc = g->d.cc;
@@ -169,7 +169,7 @@ int bench_gpu_setup(struct gpu *g)
     pthread_join(g->hj_thread, NULL);
     g->hj_started = 0;
     if (g->hj.rc != 0) {
-        tc_seterr("%s", g->hj.err);
+        tc_err_restore(&g->hj.err);
         goto out;
     }
     if (helpers_load(g, g->hj.cubin) != 0)
@@ -327,7 +327,7 @@ int bench_module_get(struct gpu *g, const struct run_wire *rw, const void *cubin
         int cap = g->cap_mods ? 2 * g->cap_mods : 128;
         struct module *nm = realloc(g->mods, (size_t)cap * sizeof *nm);
         if (nm == NULL) {
-            tc_seterr("out of memory");
+            tc_seterr_env("out of memory");
             goto out;
         }
         g->mods = nm;

@@ -10,6 +10,7 @@
 
 #include "bench.h"
 #include "bench_wire.h"
+#include "tc_err.h"
 #include "cuda_api.h"
 #include "space.h"
 
@@ -44,7 +45,7 @@ struct helpers_job {
     void *cubin;
     size_t len;
     int rc;
-    char err[256];
+    struct tc_err_saved err;
 };
 
 struct gpu {
@@ -73,7 +74,7 @@ struct gpu {
     struct helpers_job hj;      /* the helper kernels' compilation, on its own thread during start-up */
     pthread_t libs_thread;      /* loads NVRTC, cuBLAS and CUPTI while the main thread runs cuInit */
     int libs_started, libs_rc, libs_cupti;
-    char libs_err[256];
+    struct tc_err_saved libs_err;
     pthread_t hj_thread;
     int hj_started;
     double ready_ms;            /* when start-up finished (CLOCK_MONOTONIC ms, the coordinator's clock too) */

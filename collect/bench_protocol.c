@@ -16,7 +16,7 @@ static int events_reserve(struct gpu *g, int n)
         return 0;
     CUevent *ne = realloc(g->ev, (size_t)n * sizeof *ne);
     if (ne == NULL)
-        return tc_seterr("out of memory for %d events", n);
+        return tc_seterr_env("out of memory for %d events", n);
     g->ev = ne;
     while (g->n_ev < n) {
         TC_TRY(cu, cu.cuEventCreate(&g->ev[g->n_ev], CU_EVENT_DEFAULT));

@@ -75,7 +75,7 @@ static int trace_new(struct coll *c)
     struct trace_input *in = calloc((size_t)c->n_in, sizeof *in);
     int rc = -1;
     if (cfg == NULL || in == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     memset(&m, 0, sizeof m); /* generator and created_utc left empty: trace_create fills them */
@@ -246,13 +246,13 @@ static int isolated_start(struct coll *c)
     int *iso_shard = NULL, *order = malloc((size_t)c->n_cfg * sizeof *order), n = 0, rc = -1;
     c->iso_started = 1;
     if (order == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     int share = c->o->shard_n > 0 && c->o->compile_isolated == 1;
     if (share && ((iso_shard = malloc((size_t)c->n_cfg * sizeof *iso_shard)) == NULL ||
                   plan_isolated_shards(c->params, c->n_cfg, c->o->shard_n, iso_shard) != 0)) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     if (compile_pool_wait_warmup(c->pool) != 0)
@@ -679,7 +679,7 @@ static int collect_submit_work(struct coll *c, int *order)
     c->state = calloc((size_t)c->n_cfg, sizeof *c->state);
     c->done = calloc((size_t)c->n_cfg * (size_t)c->n_in, 1);
     if (c->cubin == NULL || c->cubin_len == NULL || c->state == NULL || c->done == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     if (plan_work(c, order, &n_order) != 0)
         return -1;
     c->times.submit_ms = tc_now_ms();

@@ -93,7 +93,7 @@ int compile_one_path(const char *src, const int32_t *params, int variant, int ar
         TC_TRY(nvrtc, nvr.nvrtcGetCUBINSize(prog, &res->cubin_len));
         res->cubin = malloc(res->cubin_len);
         if (res->cubin == NULL) {
-            tc_seterr("out of memory for a cubin of %zu bytes", res->cubin_len);
+            tc_seterr_env("out of memory for a cubin of %zu bytes", res->cubin_len);
             goto out;
         }
         TC_TRY(nvrtc, nvr.nvrtcGetCUBIN(prog, res->cubin));
@@ -106,7 +106,7 @@ int compile_one_path(const char *src, const int32_t *params, int variant, int ar
     TC_TRY(nvrtc, nvr.nvrtcGetProgramLogSize(prog, &log_len));
     res->log = malloc(log_len + 1);
     if (res->log == NULL) {
-        tc_seterr("out of memory for a compile log");
+        tc_seterr_env("out of memory for a compile log");
         goto out;
     }
     res->log[0] = '\0';
@@ -244,7 +244,7 @@ struct compile_pool *compile_pool_start(int jobs, int arch, const char *src, int
     p->warmup_ms = calloc((size_t)jobs, sizeof *p->warmup_ms);
     if (p->w == NULL || p->warmup_ms == NULL) {
         compile_pool_stop(p);
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         return NULL;
     }
     for (int i = 0; i < jobs; i++) {
@@ -311,7 +311,7 @@ int compile_pool_submit(struct compile_pool *p, int32_t config, const int32_t *p
         int cap = p->q_cap ? p->q_cap * 2 : 64;
         struct req *nq = malloc((size_t)cap * sizeof *nq);
         if (nq == NULL)
-            return tc_seterr("out of memory");
+            return tc_seterr_env("out of memory");
         for (int i = 0; i < p->q_len; i++)
             nq[i] = p->queue[(p->q_head + i) % p->q_cap];
         free(p->queue);
@@ -381,7 +381,7 @@ static int read_worker(struct compile_pool *p, int i, struct compile_result *res
     res->log = malloc(rw.log_len + 1);
     if (res->log == NULL) {
         free(payload);
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     }
     memcpy(res->log, (char *)payload + sizeof rw, rw.log_len);
     res->log[rw.log_len] = '\0';

@@ -67,7 +67,7 @@ int ipc_recv(int fd, struct ipc_hdr *h, void **payload)
         return 0;
     *payload = malloc(h->len + 1); /* +1: room for a terminating NUL of text payloads */
     if (*payload == NULL)
-        return tc_seterr("out of memory receiving %llu bytes", (unsigned long long)h->len);
+        return tc_seterr_env("out of memory receiving %llu bytes", (unsigned long long)h->len);
     r = ipc_read_all(fd, *payload, h->len);
     if (r != 0) {
         free(*payload);

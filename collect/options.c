@@ -44,7 +44,7 @@ static int add_shape(struct collect_opts *o, const char *s)
         return tc_seterr("--shape: at most %d shapes", COPT_MAX_SHAPES);
     int64_t *nd = realloc(o->dims, (size_t)(o->n_shapes + 1) * SPACE_N_DIMS * sizeof *nd);
     if (nd == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     o->dims = nd;
     memcpy(o->dims + o->n_shapes * SPACE_N_DIMS, d, sizeof d);
     o->n_shapes++;
@@ -229,7 +229,7 @@ static int copt_inputs(struct collect_opts *o)
     if (o->n_shapes == 0) {
         o->dims = malloc(SPACE_N_DEFAULT_SHAPES * SPACE_N_DIMS * sizeof *o->dims);
         if (o->dims == NULL)
-            return tc_seterr("out of memory");
+            return tc_seterr_env("out of memory");
         o->n_shapes = space_default_shapes(o->dims);
     }
     if (o->shard_n > 0) {

@@ -13,7 +13,7 @@ int32_t *plan_configs(const struct space *s, int space_full, long n_configs, uin
     int32_t *p = malloc((size_t)(want < size ? want : size) * SP_N_PARAMS * sizeof *p);
     long got;
     if (p == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         return NULL;
     }
     got = space_sample(s, want, seed, p);
@@ -103,7 +103,7 @@ int plan_assign(int n_in, int n_cfg, const double *run_ms, const double *compile
     pc = malloc(n_pairs * sizeof *pc);
     load = calloc((size_t)n_ranks, sizeof *load);
     if (pc == NULL || load == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     for (int k = 0; k < n_cfg; k++) {
@@ -172,7 +172,7 @@ int plan_isolated_shards(const int32_t *params, int n_cfg, int n_shards, int *ow
     double *cms = malloc((size_t)(n_cfg > 0 ? n_cfg : 1) * sizeof *cms);
     int rc = -1;
     if (zero == NULL || cms == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     for (int k = 0; k < n_cfg; k++)

@@ -57,7 +57,7 @@ int ranks_init(struct ranks *r, int *argc, char ***argv)
             r->total = calloc((size_t)r->size, sizeof *r->total);
             r->got = calloc((size_t)r->size, sizeof *r->got);
             if (r->finished == NULL || r->total == NULL || r->got == NULL)
-                return tc_seterr("out of memory");
+                return tc_seterr_env("out of memory");
         }
         return 0;
     }

@@ -114,7 +114,7 @@ long space_sample(const struct space *s, long n, uint64_t seed, int32_t *params)
         free(pick);
         if (rng)
             gsl_rng_free(rng);
-        return tc_seterr("out of memory sampling %ld configurations", n);
+        return tc_seterr_env("out of memory sampling %ld configurations", n);
     }
     gsl_rng_set(rng, (unsigned long)seed);
     for (long i = 0; i < size; i++)
@@ -231,7 +231,7 @@ int space_read_shapes(const char *path, int64_t **dims, int *n)
             if (nd == NULL) {
                 free(d);
                 fclose(fp);
-                return tc_seterr("%s: out of memory", path);
+                return tc_seterr_env("%s: out of memory", path);
             }
             d = nd;
         }

@@ -58,7 +58,7 @@ static int add_cfg(struct imp *im, const struct entry *e, int n_params)
         size_t cap = im->hash_cap ? im->hash_cap * 2 : 1024;
         int *h = malloc(cap * sizeof *h);
         if (h == NULL)
-            return tc_seterr("out of memory");
+            return tc_seterr_env("out of memory");
         for (size_t i = 0; i < cap; i++)
             h[i] = -1;
         for (int c = 0; c < im->n_cfg; c++) {
@@ -75,7 +75,7 @@ static int add_cfg(struct imp *im, const struct entry *e, int n_params)
         int cap = im->cap_cfg ? 2 * im->cap_cfg : 256;
         struct cfg *p = realloc(im->cfgs, (size_t)cap * sizeof *p);
         if (p == NULL)
-            return tc_seterr("out of memory");
+            return tc_seterr_env("out of memory");
         im->cfgs = p;
         im->cap_cfg = cap;
     }
@@ -84,10 +84,10 @@ static int add_cfg(struct imp *im, const struct entry *e, int n_params)
     c->key = strdup(e->key);
     c->vals = calloc((size_t)n_params, sizeof *c->vals);
     if (c->key == NULL || c->vals == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     for (int p = 0; p < n_params; p++)
         if ((c->vals[p] = strdup(e->vals[p])) == NULL)
-            return tc_seterr("out of memory");
+            return tc_seterr_env("out of memory");
     c->status = -1;
     c->compile_ms = NAN;
     c->file_seen = -1;
@@ -175,7 +175,7 @@ static int append(struct imp *im, int si, const struct entry *e, void *ctx)
     if (e->n_times > w->exec_cap) {
         uint64_t *p = realloc(w->exec, e->n_times * sizeof *p);
         if (p == NULL)
-            return tc_seterr("out of memory");
+            return tc_seterr_env("out of memory");
         w->exec = p;
         w->exec_cap = e->n_times;
     }
@@ -298,7 +298,7 @@ static int build_params(struct imp *im, int32_t *params, char ***tables, int *n_
         char **tab = calloc(n_listed + (size_t)im->n_cfg, sizeof *tab);
         int n = 0;
         if (tab == NULL)
-            return tc_seterr("out of memory");
+            return tc_seterr_env("out of memory");
         tables[p] = tab;
         if (vals != NULL) {
             for (size_t i = 0; i < n_listed; i++) {
@@ -309,7 +309,7 @@ static int build_params(struct imp *im, int32_t *params, char ***tables, int *n_
                 for (k = 0; k < n && strcmp(tab[k], txt) != 0; k++)
                     ;
                 if (k == n && (tab[n++] = strdup(txt)) == NULL)
-                    return tc_seterr("out of memory");
+                    return tc_seterr_env("out of memory");
             }
         }
         for (int c = 0; c < im->n_cfg; c++) {
@@ -317,7 +317,7 @@ static int build_params(struct imp *im, int32_t *params, char ***tables, int *n_
             for (k = 0; k < n && strcmp(tab[k], im->cfgs[c].vals[p]) != 0; k++)
                 ;
             if (k == n && (tab[n++] = strdup(im->cfgs[c].vals[p])) == NULL)
-                return tc_seterr("out of memory");
+                return tc_seterr_env("out of memory");
             params[(size_t)c * im->n_params + p] = k;
         }
         n_table[p] = n;
@@ -469,7 +469,7 @@ static int t4_param_names(struct imp *im, struct json_tokener *tok)
     for (int j = 1; j < im->n_src; j++) {
         for (int p = 0; p < im->n_params; p++)
             if ((im->src[j].params[p] = strdup(s0->params[p])) == NULL) {
-                tc_seterr("out of memory");
+                tc_seterr_env("out of memory");
                 return 1;
             }
         im->src[j].n_params = im->n_params;
@@ -559,7 +559,7 @@ static int build_tables(struct imp *im, struct tables *tt)
     tt->dims = calloc((size_t)im->n_src * (size_t)nd, sizeof *tt->dims);
     tt->inputs = calloc((size_t)im->n_src, sizeof *tt->inputs);
     if (tt->params == NULL || tt->configs == NULL || tt->dims == NULL || tt->inputs == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         return 1;
     }
     if (build_params(im, tt->params, tt->values, tt->n_values) != 0)
@@ -634,7 +634,7 @@ static int write_trace(struct imp *im, struct json_tokener *tok, const struct ta
     /* counted again, once, in the second pass */
     im->n_single_time = im->n_nan_time = im->n_time_disagree = im->n_t4_objective = im->n_dup_keys = 0;
     if ((w.seen = calloc((size_t)im->n_cfg, 1)) == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         goto out;
     }
     for (int i = 0; i < im->n_src; i++)
@@ -767,7 +767,7 @@ int cmd_import(int argc, char **argv)
         return rc;
     }
     if ((im.src = calloc((size_t)im.n_src, sizeof *im.src)) == NULL || (tok = json_tokener_new()) == NULL) {
-        tc_seterr("out of memory");
+        tc_seterr_env("out of memory");
         rc = 1;
         goto out;
     }

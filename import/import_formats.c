@@ -110,7 +110,7 @@ static int read_kt_header(struct json_tokener *tok, struct src *s)
                     }
                 if ((s->params[i] = strdup(json_object_get_string(e))) == NULL) {
                     json_object_put(v);
-                    return tc_seterr("%s: out of memory", s->path);
+                    return tc_seterr_env("%s: out of memory", s->path);
                 }
                 s->n_params = (int)i + 1;
             }
@@ -259,7 +259,7 @@ static int reserve_times(struct imp *im, size_t n)
         return 0;
     double *p = realloc(im->times, n * sizeof *p);
     if (p == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     im->times = p;
     im->times_cap = n;
     return 0;

@@ -4,6 +4,8 @@
 #   fmt     png (pngcairo) or svg                          (default png)
 #   out     output file                                   (default figure.<fmt>)
 #   input   the single input's label, device the GPU name, factor the compile workers (titles only)
+#   *_tsv   the data files a script reads, one variable each (util/tc_figures.c: tc_figure_data); no script types a
+#           file name: the report passes them with -e and writes them into plots/titles.gp for a redraw
 # A report directory may hold plots/titles.gp, setting report_input, report_device and report_factor to the values
 # the report drew its figures with; a redraw that does not give input, device or factor takes them from there, so
 # `cd DIR && gnuplot -e "fmt='svg'; out='x.svg'" plots/NAME.gp` titles the figure as the report did.

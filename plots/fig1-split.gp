@@ -1,10 +1,11 @@
 # fig1-split.gp — the paper's Figure 1: per input, tuning time split into repetition (timed executions), overhead
-# (wall time minus timed executions, warm-up included) and compilation, stacked. Reads fig1-split.tsv.
+# (wall time minus timed executions, warm-up included) and compilation, stacked. Reads the file named by
+# fig1_split_tsv (given with gnuplot -e, or plots/titles.gp; util/tc_figures.c names it).
 # Two panels on one input axis: the top one with compilation, the bottom one without it, where compilation's
 # share would squash repetition and overhead into a thin strip.
 aspect = 0.95
 load "plots/common.gp"
-data = "fig1-split.tsv"
+data = fig1_split_tsv
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.9 border rgb "#555555"

@@ -1,12 +1,12 @@
 # fig3-frontier.gp — the paper's Figure 3: tuning time vs TFLOP/s of the tuned kernel for one input; every
 # simulated sample faint (coloured by N_CONFIG), the Pareto frontier bold and labelled with N_CONFIG.
-# Reads sim/input-baseline.tsv and sim/input-baseline-frontier.tsv (written by `tunecost report`).
+# Reads sim_input_baseline_tsv and sim_input_baseline_frontier_tsv (written by `tunecost report`).
 # Labels sit up-left of their point, where no sample or frontier line can be (anything there would dominate the
 # point); a label closer than lab_dx and lab_dy (fractions of the plot) to the last one drawn, or repeating its
 # N_CONFIG, is left out, so no two overlap; the first point's label is always drawn, beside it on the left edge.
 load "plots/common.gp"
-samples = "sim/input-baseline.tsv"
-frontier = "sim/input-baseline-frontier.tsv"
+samples = sim_input_baseline_tsv
+frontier = sim_input_baseline_frontier_tsv
 set title "Pareto frontier of tuning time vs performance" . t_input . t_device
 set xlabel "Tuning time (s)"
 set ylabel "Performance of the tuned kernel (TFLOP/s)"

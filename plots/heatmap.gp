@@ -1,10 +1,10 @@
 # heatmap.gp — beyond the paper: every configuration's performance relative to the input's best (best time /
 # its time), configurations ranked by their mean over inputs; grey cells failed or were not measured.
-# Reads heatmap.tsv. The palette (viridis) runs from dark purple (0) to yellow (1), so no value reads as a blank
+# Reads heatmap_tsv. The palette (viridis) runs from dark purple (0) to yellow (1), so no value reads as a blank
 # or grey cell; configurations that failed on every input are left out at the right and counted under the plot.
 aspect = 1.0
 load "plots/common.gp"
-data = "heatmap.tsv"
+data = heatmap_tsv
 c_na = "#b8b8b8"
 stats data using "config_rank" nooutput
 n_config = int(STATS_max) + 1

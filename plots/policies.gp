@@ -2,14 +2,14 @@
 # 95% CI band, and the analytic random-search baseline (dotted grey). Each policy has its own colour and dash
 # pattern from palette.gp (no two alike), the key sits outside the plot (right), and the x axis starts where the
 # first curve leaves zero. Variables (gnuplot -e), besides common.gp's:
-#   data        the curves file [policies-curves.tsv, as in a report directory; `tunecost policies` passes curves.tsv]
+#   policies_curves_tsv  the curves file (the report's plots/titles.gp names it; `tunecost policies` passes it)
 #   plotsdir    where common.gp is [plots, as in a report directory]
 #   styles_out  if set, a TSV file to which the style of each policy drawn is written (policy, colour, dash): the
 #               report-chromium test checks that no two policies share one
 if (!exists("plotsdir")) plotsdir = "plots"
-if (!exists("data")) data = "policies-curves.tsv"
 aspect = 0.55
 load plotsdir . "/common.gp"
+data = policies_curves_tsv
 set key outside right top vertical font f_key samplen 3 spacing 1.1 noopaque
 set logscale x
 eval xtics_125

@@ -254,7 +254,7 @@ static int labelled_unit(struct rec_builder *b, const struct rec_stream *s, cons
         return -1;
     long n_w = job_windows(s, r, &w);
     if (n_w < 0)
-        return tc_seterr("out of memory reading the tc:job bench ranges of %s", r->name);
+        return tc_seterr_env("out of memory reading the tc:job bench ranges of %s", r->name);
     for (size_t i = lower_bound(s, r->start_ns); i < s->n && s->ev[i].start_ns <= r->end_ns; i++) {
         const struct rec_event *e = &s->ev[i];
         if (!in_unit(e, r, w, n_w))
@@ -360,7 +360,7 @@ static int close_unlabelled(struct rec_builder *b, const struct rec_stream *s, s
             len += strlen(u.call[k]->name) + 3;
         char *names = malloc(len + 1), *q = names;
         if (names == NULL)
-            return tc_seterr("record: out of memory");
+            return tc_seterr_env("record: out of memory");
         for (size_t k = 0; k < u.n_call; k++)
             q += sprintf(q, "%s%s", k ? " + " : "", u.call[k]->name);
         u.kernel = rec_strndup(b, names, len);
@@ -385,7 +385,7 @@ static int unlabelled_process(struct rec_builder *b, const struct rec_stream *s,
     int phase = 0, call_open = 0, rc = -1;
     uint64_t prev_end_ns = p->start_ns;
     if (idx == NULL)
-        return tc_seterr("record: out of memory");
+        return tc_seterr_env("record: out of memory");
     for (size_t i = 0; i < s->n; i++) {
         const struct rec_event *e = &s->ev[i];
         if (e->pid != p->pid || (e->kind != REC_KERNEL && e->kind != REC_MEMSET) || is_ignored(e))

@@ -19,7 +19,7 @@ int rec_span_add(struct rec_spans *sp, uint32_t pid, int cat, uint64_t t0_ns, ui
         size_t cap = sp->cap ? 2 * sp->cap : 256;
         struct rec_span *v = realloc(sp->v, cap * sizeof *v);
         if (v == NULL)
-            return tc_seterr("record: out of memory");
+            return tc_seterr_env("record: out of memory");
         sp->v = v;
         sp->cap = cap;
     }
@@ -144,7 +144,7 @@ int rec_split_session(struct rec_spans *sp, const struct rec_stream *s, struct r
     rc = 0;
 out:
     if (rc != 0)
-        tc_seterr("record: out of memory");
+        tc_seterr_env("record: out of memory");
     free(pt);
     free(slot_of);
     free(pids);

@@ -72,14 +72,14 @@ char *rec_strndup(struct rec_builder *b, const char *s, size_t n)
     if (b->n_strs % 64 == 0) { /* grown by 64 whenever the count reaches a multiple of 64 */
         char **ns = realloc(b->strs, (b->n_strs + 64) * sizeof *ns);
         if (ns == NULL) {
-            tc_seterr("record: out of memory");
+            tc_seterr_env("record: out of memory");
             return NULL;
         }
         b->strs = ns;
     }
     char *c = strndup(s, n);
     if (c == NULL) {
-        tc_seterr("record: out of memory");
+        tc_seterr_env("record: out of memory");
         return NULL;
     }
     b->strs[b->n_strs++] = c;
@@ -94,7 +94,7 @@ static int add_pair(struct rec_builder *b, struct rec_item *it, const char *k, s
         it->k = nk;
     nv = nk ? realloc(it->v, (size_t)(it->n_kv + 1) * sizeof *nv) : NULL;
     if (nv == NULL)
-        return tc_seterr("record: out of memory");
+        return tc_seterr_env("record: out of memory");
     it->v = nv;
     it->k[it->n_kv] = rec_strndup(b, k, kn);
     it->v[it->n_kv] = rec_strndup(b, v, vn);
@@ -291,7 +291,7 @@ static int column_names(const struct rec_list *l, char ***names, int *n)
             char **nn = realloc(*names, (size_t)(*n + 1) * sizeof *nn);
             if (nn == NULL || (nn[*n] = strdup(k)) == NULL) {
                 *names = nn ? nn : *names;
-                return tc_seterr("record: out of memory");
+                return tc_seterr_env("record: out of memory");
             }
             *names = nn;
             (*n)++;
@@ -324,7 +324,7 @@ static int param_column(const struct rec_list *l, const char *name, int c, struc
             char **nv = realloc(r->param_values[c], (size_t)(k + 1) * sizeof *nv);
             if (nv == NULL || (nv[k] = strdup(t)) == NULL) {
                 r->param_values[c] = nv ? nv : r->param_values[c];
-                return tc_seterr("record: out of memory");
+                return tc_seterr_env("record: out of memory");
             }
             r->param_values[c] = nv;
             r->n_param_values[c]++;
@@ -372,7 +372,7 @@ fail:
     for (int c = 0; c < n; c++)
         free(names ? names[c] : NULL);
     free(names);
-    return tc_seterr("record: out of memory");
+    return tc_seterr_env("record: out of memory");
 }
 
 static char **copy_labels(const struct rec_list *l)
@@ -426,7 +426,7 @@ struct rec_session *rec_builder_finish(struct rec_builder *b, int labelled)
     b->exec_event = NULL;
     return r;
 oom:
-    tc_seterr("record: out of memory");
+    tc_seterr_env("record: out of memory");
 fail:
     rec_session_free(r);
     return NULL;

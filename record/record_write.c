@@ -86,7 +86,7 @@ int rec_session_write_tsv(const struct rec_session *r, const char *path, int for
     FILE *fp = tmp ? tc_atomic_open(&a, path) : NULL;
     if (fp == NULL) {
         if (tmp == NULL)
-            tc_seterr("record: out of memory");
+            tc_seterr_env("record: out of memory");
         free(tmp);
         return -1;
     }

@@ -68,14 +68,14 @@ static int add_name(struct rec_stream *s, struct file_ctx *f, const struct spool
             nn = f->max_names;
         const char **t = realloc(f->names, nn * sizeof *t);
         if (t == NULL)
-            return tc_seterr("%s: out of memory", f->path);
+            return tc_seterr_env("%s: out of memory", f->path);
         for (size_t i = f->n_names; i < nn; i++)
             t[i] = "";
         f->names = t;
         f->n_names = nn;
     }
     f->names[n->id] = keep_string(s, text);
-    return f->names[n->id] ? 0 : tc_seterr("%s: out of memory", f->path);
+    return f->names[n->id] ? 0 : tc_seterr_env("%s: out of memory", f->path);
 }
 
 /* An NVTX marker: a start waits for its end; an end closes the matching start into a REC_RANGE. */
@@ -87,7 +87,7 @@ static int add_mark(struct rec_stream *s, size_t *cap, struct file_ctx *f, const
             if ((uint32_t)f->open[i].registers == m->id) {
                 struct rec_event *e = push_event(s, cap);
                 if (e == NULL)
-                    return tc_seterr("%s: out of memory", f->path);
+                    return tc_seterr_env("%s: out of memory", f->path);
                 *e = f->open[i];
                 e->registers = 0;
                 e->end_ns = m->t_ns;
@@ -100,11 +100,11 @@ static int add_mark(struct rec_stream *s, size_t *cap, struct file_ctx *f, const
                           .start_ns = m->t_ns, .end_ns = m->flag == SPOOL_MARK_START ? REC_OPEN : m->t_ns,
                           .registers = (int32_t)m->id, .name = keep_string(s, text)};
     if (r.name == NULL)
-        return tc_seterr("%s: out of memory", f->path);
+        return tc_seterr_env("%s: out of memory", f->path);
     if (m->flag == SPOOL_MARK_INSTANT) {
         struct rec_event *e = push_event(s, cap);
         if (e == NULL)
-            return tc_seterr("%s: out of memory", f->path);
+            return tc_seterr_env("%s: out of memory", f->path);
         *e = r;
         e->registers = 0;
         return 0;
@@ -113,7 +113,7 @@ static int add_mark(struct rec_stream *s, size_t *cap, struct file_ctx *f, const
         size_t nc = f->cap_open ? 2 * f->cap_open : 64;
         struct rec_event *no = realloc(f->open, nc * sizeof *no);
         if (no == NULL)
-            return tc_seterr("%s: out of memory", f->path);
+            return tc_seterr_env("%s: out of memory", f->path);
         f->open = no;
         f->cap_open = nc;
     }
@@ -132,7 +132,7 @@ static int add_gpu(struct rec_stream *s, size_t *cap, struct file_ctx *f, int ty
     }
     struct rec_event *e = push_event(s, cap);
     if (e == NULL)
-        return tc_seterr("%s: out of memory", f->path);
+        return tc_seterr_env("%s: out of memory", f->path);
     e->pid = f->pid;
     if (type == SPOOL_KERNEL) {
         const struct spool_kernel *k = p;
@@ -217,7 +217,7 @@ static int read_records(struct rec_stream *s, size_t *cap, struct file_ctx *f, s
     struct spool_rec h;
     int rc = -1;
     if (buf == NULL)
-        return tc_seterr("%s: out of memory", f->path);
+        return tc_seterr_env("%s: out of memory", f->path);
     while (fread(&h, sizeof h, 1, fp) == 1) {
         size_t n = h.size_bytes >= sizeof h ? h.size_bytes - sizeof h : 0;
         if (h.size_bytes < sizeof h || n >= MAX_REC_BYTES || n < payload_bytes(h.type)) {
@@ -233,7 +233,7 @@ static int read_records(struct rec_stream *s, size_t *cap, struct file_ctx *f, s
     for (size_t i = 0; i < f->n_open; i++) { /* never popped: kept as open ranges */
         struct rec_event *e = push_event(s, cap);
         if (e == NULL) {
-            tc_seterr("%s: out of memory", f->path);
+            tc_seterr_env("%s: out of memory", f->path);
             goto out;
         }
         *e = f->open[i];
@@ -263,7 +263,7 @@ static int read_file(struct rec_stream *s, size_t *cap, const char *path)
     }
     struct rec_process *np = realloc(s->proc, (s->n_proc + 1) * sizeof *np);
     if (np == NULL) {
-        tc_seterr("%s: out of memory", path);
+        tc_seterr_env("%s: out of memory", path);
         goto out;
     }
     s->proc = np;
@@ -308,7 +308,10 @@ struct rec_stream *rec_spool_read(const char *dir)
     struct dirent *e;
     DIR *d = opendir(dir);
     if (s == NULL || d == NULL) {
-        tc_seterr("%s: cannot open the spool folder: %s", dir, s ? strerror(errno) : "out of memory");
+        if (s == NULL)
+            tc_seterr_env("%s: cannot open the spool folder: out of memory", dir);
+        else
+            tc_seterr("%s: cannot open the spool folder: %s", dir, strerror(errno));
         goto fail;
     }
     while ((e = readdir(d)) != NULL) { /* file names sorted, so the stream does not depend on readdir's order */
@@ -317,7 +320,7 @@ struct rec_stream *rec_spool_read(const char *dir)
             char **nn = realloc(names, (n_names + 1) * sizeof *nn);
             if (nn == NULL || (nn[n_names] = strdup(e->d_name)) == NULL) {
                 names = nn ? nn : names;
-                tc_seterr("%s: out of memory", dir);
+                tc_seterr_env("%s: out of memory", dir);
                 goto fail;
             }
             names = nn;

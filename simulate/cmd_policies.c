@@ -305,8 +305,8 @@ static int policies_draw(const char *dir, const char *plots_dir)
         rc = tc_gnuplot_find(gnuplot, sizeof gnuplot);
     for (int k = 0; k < 2 && rc == 0; k++) {
         snprintf(out, sizeof out, "policies.%s", fmts[k]);
-        snprintf(expr, sizeof expr, "fmt='%s'; out='%s'; data='curves.tsv'; plotsdir='%s'", fmts[k], out,
-                 plots_dir);
+        snprintf(expr, sizeof expr, "fmt='%s'; out='%s'; %s='curves.tsv'; plotsdir='%s'", fmts[k], out,
+                 tc_figure_data[TC_FD_POLICIES_CURVES].var, plots_dir);
         rc = tc_gnuplot_run(&j);
     }
     if (rc == 0 && snprintf(log, sizeof log, "%s/gnuplot.log", dir) < (int)sizeof log)
@@ -483,7 +483,7 @@ static int policies_run(const struct policies_opts *o, const struct pol_data *d,
     for (int i = 0; i < n_ops; i++) {
         if (pol_evaluate(d, ops[i], &o->s, grid, &curves[i]) != 0) {
             fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
-            *rc = tc_errmsg()[0] != '\0' && strstr(tc_errmsg(), "no input has a valid run") ? 2 : 1;
+            *rc = tc_err_exit_code(); /* 2: no input has a valid run, a missing prior; 1: memory, threads */
             return -1 - n_done;
         }
         n_done++;

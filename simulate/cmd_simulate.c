@@ -228,7 +228,7 @@ static int simulate_print_summary(const struct sim_data *d, const struct sim_set
     unsigned char *on = malloc(n);
     int rc = -1;
     if (t == NULL || p == NULL || on == NULL) {
-        tc_seterr("simulate: out of memory");
+        tc_seterr_env("simulate: out of memory");
         goto out;
     }
     if (single && isnan(sim_data_flops(d, 0)))

@@ -49,7 +49,7 @@ int frontier_mark(size_t n, const double *time, const double *perf, unsigned cha
     struct fpt *p = malloc((n ? n : 1) * sizeof *p);
     size_t m = 0;
     if (p == NULL)
-        return tc_seterr("frontier: out of memory");
+        return tc_seterr_env("frontier: out of memory");
     for (size_t i = 0; i < n; i++) {
         on[i] = 0;
         if (isnan(time[i]) || isnan(perf[i]))
@@ -182,7 +182,7 @@ struct frontier_table *frontier_table_read(FILE *fp, const char *name, const cha
     long g;
 
     if (t == NULL) {
-        tc_seterr("frontier: out of memory");
+        tc_seterr_env("frontier: out of memory");
         return NULL;
     }
     if ((t->tsv = tc_tsv_open(fp, name)) == NULL || (c_time = tc_tsv_col_need(t->tsv, time_col)) < 0 ||
@@ -208,7 +208,7 @@ struct frontier_table *frontier_table_read(FILE *fp, const char *name, const cha
         goto oom;
     return t;
 oom:
-    tc_seterr("%s: out of memory", name);
+    tc_seterr_env("%s: out of memory", name);
 fail:
     frontier_table_free(t);
     return NULL;
@@ -274,7 +274,7 @@ int frontier_table_write_select(const struct frontier_table *t, FILE *out, const
     }
     p = malloc((t->n_on ? t->n_on : 1) * sizeof *p);
     if (p == NULL)
-        return tc_seterr("frontier: out of memory");
+        return tc_seterr_env("frontier: out of memory");
     for (size_t i = 0; i < tc_tsv_n_comments(t->tsv); i++)
         fprintf(out, "%s\n", tc_tsv_comment(t->tsv, i));
     if (note != NULL)

@@ -296,7 +296,7 @@ static int data_input(struct pol_data *d, const struct trace *t, int i, struct s
     in->c = calloc((size_t)nc + 1, sizeof *in->c);
     in->pc = calloc(2 * (size_t)nc + 1, sizeof *in->pc); /* as a tuner with restrictions sees them, then without */
     if (in->c == NULL || in->pc == NULL)
-        return tc_seterr("policies: out of memory");
+        return tc_seterr_env("policies: out of memory");
     in->opt_ms = in->opt_truth_ms[0] = in->opt_truth_ms[1] = in->opt_truth_ms[2] = INFINITY;
     if (sim_table_input(t, i, bs, base) != 0) {
         tc_preferr("%s", trace_path(t));
@@ -323,7 +323,7 @@ static int data_input(struct pol_data *d, const struct trace *t, int i, struct s
         c->n = b->n_timed;
         c->true_ms = b->true_ms;
         if (data_blocks(c) != 0)
-            return tc_seterr("policies: out of memory");
+            return tc_seterr_env("policies: out of memory");
         in->n_valid++;
         if (c->true_ms < in->opt_ms)
             in->opt_ms = c->true_ms;
@@ -334,7 +334,7 @@ static int data_input(struct pol_data *d, const struct trace *t, int i, struct s
         }
     }
     if (charges(in, base, nc) != 0)
-        return tc_seterr("policies: out of memory");
+        return tc_seterr_env("policies: out of memory");
     d->source = pol_source_input(in, t, i, d->sel, nc);
     return 0;
 }
@@ -387,7 +387,7 @@ struct pol_data *pol_data_from_trace_configs(const struct trace *t, const int *s
     sim_scratch_free(&bs);
     return d;
 oom:
-    tc_seterr("policies: out of memory");
+    tc_seterr_env("policies: out of memory");
 fail:
     free(base);
     sim_scratch_free(&bs);
@@ -433,7 +433,7 @@ int pol_data_set_prior(struct pol_data *d, const struct trace *t, const struct t
     int *match = malloc(((size_t)nc + 1) * sizeof *match), *in_map = malloc(((size_t)d->n_in + 1) * sizeof *in_map);
     struct pol_data *od = NULL;
     if (match == NULL || in_map == NULL) {
-        tc_seterr("policies: out of memory");
+        tc_seterr_env("policies: out of memory");
         goto out;
     }
     if ((n_match = trace_match_configs(t, other, match)) < 0 || trace_match_inputs(t, other, in_map) < 0)
@@ -450,7 +450,7 @@ int pol_data_set_prior(struct pol_data *d, const struct trace *t, const struct t
     for (int i = 0; i < d->n_in; i++) {
         free(d->in[i].prior_ms);
         if ((d->in[i].prior_ms = malloc(((size_t)nc + 1) * sizeof *d->in[i].prior_ms)) == NULL) {
-            tc_seterr("policies: out of memory");
+            tc_seterr_env("policies: out of memory");
             goto out;
         }
         prior_input(od, in_map[i], match, nc, d->in[i].prior_ms);

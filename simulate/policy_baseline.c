@@ -188,7 +188,7 @@ int pol_baseline_sampled(const struct pol_data *d, const struct pol_settings *s,
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     int used = 0, rc = -1;
     if (r == NULL)
-        return tc_seterr("policies: out of memory");
+        return tc_seterr_env("policies: out of memory");
     gsl_rng_set(r, (unsigned long)seed);
     for (int g = 0; g < n; g++)
         exact[g] = indep[g] = 0;
@@ -204,7 +204,7 @@ int pol_baseline_sampled(const struct pol_data *d, const struct pol_settings *s,
         int *perm = malloc((size_t)nc * sizeof *perm);
         if (cost == NULL || sp == NULL || sorted == NULL || ek == NULL || sum == NULL || done == NULL || perm == NULL) {
             free(cost), free(sp), free(sorted), free(ek), free(sum), free(done), free(perm);
-            tc_seterr("policies: out of memory");
+            tc_seterr_env("policies: out of memory");
             goto out;
         }
         for (int k = 0; k < nc; k++) {

@@ -342,7 +342,7 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
     if (rs.est_ms == NULL || rs.sum_ms == NULL || rs.sumsq_ms == NULL || rs.compile_ms == NULL || rs.n_exec == NULL ||
         rs.failed == NULL ||
         rs.visited == NULL || rs.dropped == NULL || rs.wfree_ms == NULL) {
-        tc_seterr("policies: out of memory");
+        tc_seterr_env("policies: out of memory");
         goto out;
     }
     for (int k = 0; k < nc; k++)
@@ -367,7 +367,7 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
     v.options = s->strategy_options;
     *budget_stop = 0;
     if ((st = ops->start(&v)) == NULL) {
-        tc_seterr("policies: %s: out of memory", ops->name);
+        tc_seterr_env("policies: %s: out of memory", ops->name);
         goto out;
     }
     /* a generous cap on steps, so that a policy that never says -1 still ends (it is then ended by the budget) */
@@ -396,7 +396,7 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
         if (ops->observe != NULL)
             ops->observe(st, &v, k);
         if (log_add(log, v.time_s, pol_incumbent_speedup(in, s, v.best)) != 0) {
-            tc_seterr("policies: out of memory");
+            tc_seterr_env("policies: out of memory");
             goto out;
         }
     }
@@ -473,7 +473,7 @@ struct pol_job {
     double *atm_rank;        /* d->n_in x s->runs x s->atm_points: each run's ranks over its input's range */
     int next_input, failed;
     pthread_mutex_t mu;
-    char err[256];
+    struct tc_err_saved err;
 };
 
 /* The methodology's score of run r on input i (score_atm.h), from its step log: the incumbent's true time is
@@ -492,7 +492,7 @@ static int atm_score_run(struct pol_job *jb, int i, int r, const struct pinput *
     for (int e = 0; e < log->n; e++)
         if (log_add(buf, log->t_s[e] - warm_s,
                     log->speedup[e] > 0 ? pol_opt_ms(in, jb->s) / log->speedup[e] : NAN) != 0)
-            return tc_seterr("policies: out of memory");
+            return tc_seterr_env("policies: out of memory");
     atm_run_ranks(f, buf->t_s, buf->speedup, buf->n,
                   jb->atm_rank + ((size_t)i * jb->s->runs + r) * (size_t)jb->s->atm_points);
     return 0;
@@ -506,13 +506,13 @@ static void *pol_worker(void *arg)
     struct step_log log = {0}, fbuf = {0};
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (rng == NULL)
-        tc_seterr("policies: out of memory");
+        tc_seterr_env("policies: out of memory");
     for (;;) {
         int i;
         pthread_mutex_lock(&jb->mu);
         if (rng == NULL && !jb->failed) {
             jb->failed = 1;
-            snprintf(jb->err, sizeof jb->err, "%s", tc_errmsg());
+            tc_err_save(&jb->err);
         }
         i = jb->failed ? jb->d->n_in : jb->next_input++;
         pthread_mutex_unlock(&jb->mu);
@@ -531,7 +531,7 @@ static void *pol_worker(void *arg)
                 pthread_mutex_lock(&jb->mu);
                 if (!jb->failed) {
                     jb->failed = 1;
-                    snprintf(jb->err, sizeof jb->err, "%s", tc_errmsg());
+                    tc_err_save(&jb->err);
                 }
                 pthread_mutex_unlock(&jb->mu);
                 break;
@@ -631,7 +631,7 @@ static int atm_prepare(const struct pol_data *d, const struct pol_settings *s, s
     c->atm_input_score = malloc((size_t)nin * sizeof *c->atm_input_score);
     c->atm_mean_ms = calloc((size_t)nin * (size_t)s->atm_points, sizeof *c->atm_mean_ms);
     if (c->atm == NULL || c->atm_input_score == NULL || c->atm_mean_ms == NULL)
-        return tc_seterr("policies: out of memory");
+        return tc_seterr_env("policies: out of memory");
     if (frames_from_cache(d, s, c))
         return 0; /* every policy of an evaluation has the same frames */
     for (int i = 0; i < d->n_in && rc == 0; i++) {
@@ -639,7 +639,7 @@ static int atm_prepare(const struct pol_data *d, const struct pol_settings *s, s
         int *valid = malloc(((size_t)in->n_cfg + 1) * sizeof *valid);
         double *tr = malloc(((size_t)in->n_cfg + 1) * sizeof *tr), *cost = malloc(((size_t)in->n_cfg + 1) * sizeof *cost);
         if (valid == NULL || tr == NULL || cost == NULL) {
-            rc = tc_seterr("policies: out of memory");
+            rc = tc_seterr_env("policies: out of memory");
         } else {
             for (int k = 0; k < in->n_cfg; k++) {
                 valid[k] = in->c[k].status == TRACE_OK;
@@ -670,11 +670,11 @@ static int atm_begin(const struct pol_data *d, const struct pol_settings *s, str
     if (n == 0)
         return 0;
     if (n > ((size_t)1 << 28)) /* 2 GiB */
-        return tc_seterr("policies: %d inputs x %d runs x %d times is too much for the methodology's score's "
-                         "bootstrap (%.1f GiB); use fewer --runs, or --score area", d->n_in, s->runs, s->atm_points,
-                         (double)n * sizeof **rank / (1 << 30));
+        return tc_seterr_env("policies: %d inputs x %d runs x %d times is too much for the methodology's score's "
+                             "bootstrap (%.1f GiB); use fewer --runs, or --score area", d->n_in, s->runs, s->atm_points,
+                             (double)n * sizeof **rank / (1 << 30));
     if ((*rank = calloc(n, sizeof **rank)) == NULL)
-        return tc_seterr("policies: out of memory");
+        return tc_seterr_env("policies: out of memory");
     return atm_prepare(d, s, c);
 }
 
@@ -685,7 +685,7 @@ static int atm_finish(const struct pol_data *d, const struct pol_settings *s, co
     int P = s->atm_points;
     double *mean = malloc(((size_t)P + 1) * sizeof *mean);
     if (mean == NULL)
-        return tc_seterr("policies: out of memory");
+        return tc_seterr_env("policies: out of memory");
     for (int i = 0; i < d->n_in; i++) {
         if (!c->atm[i].usable)
             continue;
@@ -699,7 +699,7 @@ static int atm_finish(const struct pol_data *d, const struct pol_settings *s, co
     }
     free(mean);
     if ((c->atm_boot = calloc((size_t)s->atm_boot + 1, sizeof *c->atm_boot)) == NULL)
-        return tc_seterr("policies: out of memory");
+        return tc_seterr_env("policies: out of memory");
     c->n_boot = s->atm_boot;
     c->atm_n_inputs = atm_aggregate(c->atm, rank, d->n_in, s->runs, P, s->seed, s->atm_boot, c->atm_input_score,
                                     &c->atm_score, &c->atm_lo, &c->atm_hi, c->atm_boot);
@@ -768,7 +768,7 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
         goto out;
     if (sum == NULL || sumsq == NULL || shbuf == NULL || share == NULL || curve->grid_s == NULL ||
         curve->mean == NULL || curve->lo == NULL || curve->hi == NULL || curve->baseline == NULL) {
-        tc_seterr("policies: out of memory");
+        tc_seterr_env("policies: out of memory");
         goto out;
     }
     memcpy(curve->grid_s, grid_s, (size_t)n * sizeof *grid_s);
@@ -782,7 +782,7 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
     jb.grid_s = grid_s;
     jb.share = share;
     if (pthread_mutex_init(&jb.mu, NULL) != 0) {
-        tc_seterr("policies: cannot create a mutex");
+        tc_seterr_env("policies: cannot create a mutex");
         goto out;
     }
     mu_ok = 1;
@@ -791,7 +791,7 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
     /* one shared job: the inputs are shared out dynamically, so fewer threads give the same result */
     tc_run_workers(nt, pol_worker, &jb, 0);
     if (jb.failed) {
-        tc_seterr("%s", jb.err);
+        tc_err_restore(&jb.err);
         goto out;
     }
     for (int i = 0; i < d->n_in; i++) { /* in input order: the same sums whatever the thread count */

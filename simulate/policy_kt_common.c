@@ -155,7 +155,7 @@ int kt_space_order(const struct pol_view *v, int *order)
     }
     struct kt_keyed *k = malloc(((size_t)v->n_configs + 1) * sizeof *k);
     if (k == NULL)
-        return tc_seterr("Kernel Tuner's order of the space: out of memory");
+        return tc_seterr_env("Kernel Tuner's order of the space: out of memory");
     for (int c = 0; c < v->n_configs; c++) {
         if (v->cfg[c].known_invalid)
             continue;

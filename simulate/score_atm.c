@@ -146,7 +146,7 @@ static int frame_grid(struct atm_frame *f, const struct rank_ev *ev, long m, int
     f->time_s = malloc((size_t)n_points * sizeof *f->time_s);
     f->base_ms = malloc((size_t)n_points * sizeof *f->base_ms);
     if (f->time_s == NULL || f->base_ms == NULL)
-        return tc_seterr("policies: out of memory");
+        return tc_seterr_env("policies: out of memory");
     for (int g = 0, e = 0; g < n_points; g++) {
         f->time_s[g] = f->t0_s + (f->t1_s - f->t0_s) * g / n_points;
         while (e < m && ev[e].t_ms <= f->time_s[g] * 1e3)
@@ -164,7 +164,7 @@ int atm_frame_init(struct atm_frame *f, int n, const int *valid, const double *t
     gsl_rng *r = NULL;
     memset(f, 0, sizeof *f);
     if ((f->f_asc = malloc(((size_t)n + 1) * sizeof *f->f_asc)) == NULL)
-        return tc_seterr("policies: out of memory");
+        return tc_seterr_env("policies: out of memory");
     if (!frame_scale(f, n, valid, true_ms, cost_ms, cutoff))
         return 0;
     double rho_cut = cut_rank(f), t_stop = 0, t1 = NAN;
@@ -172,7 +172,7 @@ int atm_frame_init(struct atm_frame *f, int n, const int *valid, const double *t
     perm = malloc((size_t)n * sizeof *perm);
     r = gsl_rng_alloc(gsl_rng_mt19937);
     if (perm == NULL || r == NULL) {
-        rc = tc_seterr("policies: out of memory");
+        rc = tc_seterr_env("policies: out of memory");
         goto out;
     }
     for (int k = 0; k < n; k++)
@@ -183,7 +183,7 @@ int atm_frame_init(struct atm_frame *f, int n, const int *valid, const double *t
         j_stop = j_stop < v ? j_stop : v;
         free(ev);
         if ((ev = malloc(((size_t)ATM_PERMS * (size_t)j_stop + 1) * sizeof *ev)) == NULL) {
-            rc = tc_seterr("policies: out of memory");
+            rc = tc_seterr_env("policies: out of memory");
             goto out;
         }
         m = order_events(n, valid, cost_ms, v, j_stop, r, perm, ev, &t_stop);
@@ -217,7 +217,7 @@ int atm_frame_copy(struct atm_frame *dst, const struct atm_frame *src)
         free(dst->time_s);
         free(dst->base_ms);
         memset(dst, 0, sizeof *dst);
-        return tc_seterr("policies: out of memory");
+        return tc_seterr_env("policies: out of memory");
     }
     if (src->f_asc != NULL)
         memcpy(dst->f_asc, src->f_asc, nv * sizeof *dst->f_asc);
@@ -308,7 +308,7 @@ int atm_aggregate(const struct atm_frame *fr, const double *rank, int n_in, int 
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     *mean = *lo = *hi = NAN;
     if (w == NULL || scratch == NULL || rs == NULL || rep == NULL || r == NULL) {
-        m = tc_seterr("policies: out of memory");
+        m = tc_seterr_env("policies: out of memory");
         goto out;
     }
     gsl_rng_set(r, (unsigned long)(seed ^ 0xA7B1C3D5E7F90B1DULL)); /* the bootstrap's own stream */

@@ -126,7 +126,7 @@ static int budget_target(const struct sim_data *d, const struct sim_settings *s,
     int n_sc = s->n_scenarios, m = 0, rc = 0;
     const struct sim_point **q = malloc(((size_t)r->n_points / (size_t)n_sc + 1) * sizeof *q);
     if (q == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     for (int i = sc; i < r->n_points; i += n_sc)
         if (lo_or_mean(r->points[i].speedup_lo, r->points[i].speedup) >= target)
             q[m++] = &r->points[i];
@@ -149,7 +149,7 @@ int sim_budget_eval(const struct sim_data *d, const struct sim_settings *s, cons
     int n_sc = s->n_scenarios, n = (n_budgets + n_targets) * n_sc, k = 0;
     struct sim_budget_row *out = calloc((size_t)n + 1, sizeof *out);
     if (out == NULL)
-        return tc_seterr("out of memory");
+        return tc_seterr_env("out of memory");
     for (int b = 0; b < n_budgets; b++)
         for (int sc = 0; sc < n_sc; sc++, k++) {
             const struct sim_point *p = sim_budget_pick(r, n_sc, sc, budgets[b]);

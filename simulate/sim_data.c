@@ -24,14 +24,14 @@ struct sim_data *sim_data_new(const struct sim_settings *s)
         return NULL;
     d = calloc(1, sizeof *d);
     if (d == NULL) {
-        tc_seterr("simulate: out of memory");
+        tc_seterr_env("simulate: out of memory");
         return NULL;
     }
     d->n_e = sim_exec_grid_n(s);
     d->thr_ns = malloc((size_t)d->n_e * sizeof *d->thr_ns);
     if (d->thr_ns == NULL) {
         free(d);
-        tc_seterr("simulate: out of memory");
+        tc_seterr_env("simulate: out of memory");
         return NULL;
     }
     for (int k = 0; k < d->n_e; k++) /* the threshold of the paper's rule in integer ns: exact sums */
@@ -68,7 +68,7 @@ int sim_data_add_input(struct sim_data *d, const char *name, double flops)
         int cap = d->cap_in ? 2 * d->cap_in : 16;
         struct sinput *p = realloc(d->in, (size_t)cap * sizeof *p);
         if (p == NULL)
-            return tc_seterr("simulate: out of memory");
+            return tc_seterr_env("simulate: out of memory");
         d->in = p;
         d->cap_in = cap;
     }
@@ -122,7 +122,7 @@ static int grow(struct sinput *in)
         int cap = in->cap ? 2 * in->cap : 64;
         struct sconf *p = realloc(in->c, (size_t)cap * sizeof *p);
         if (p == NULL)
-            return tc_seterr("simulate: out of memory");
+            return tc_seterr_env("simulate: out of memory");
         in->c = p;
         in->cap = cap;
     }
@@ -158,11 +158,11 @@ static int config_add(const struct sim_data *d, struct sim_scratch *bs, struct s
     if (d->have_median && bs->heap_cap < n) {
         uint64_t *lo = realloc(bs->lo_heap, n * sizeof *lo), *hi;
         if (lo == NULL)
-            return tc_seterr("simulate: out of memory");
+            return tc_seterr_env("simulate: out of memory");
         bs->lo_heap = lo;
         hi = realloc(bs->hi_heap, n * sizeof *hi);
         if (hi == NULL)
-            return tc_seterr("simulate: out of memory");
+            return tc_seterr_env("simulate: out of memory");
         bs->hi_heap = hi;
         bs->heap_cap = n;
     }
@@ -190,7 +190,7 @@ static int config_add(const struct sim_data *d, struct sim_scratch *bs, struct s
     block = (size_t)c->n_e * sizeof(struct e_entry) + (size_t)c->n_k * sizeof(struct k_entry);
     c->e = malloc(block);
     if (c->e == NULL)
-        return tc_seterr("simulate: out of memory");
+        return tc_seterr_env("simulate: out of memory");
     c->k = (struct k_entry *)(c->e + c->n_e);
 
     /* EXEC_TIME tables: one monotone walk over the prefix sums (exact, in integer ns). */
@@ -295,7 +295,7 @@ struct build_job {
     const int *trace_inputs;    /* [d->n_in] the trace's index of each input */
     atomic_int next;
     size_t *bytes;              /* [d->n_in] */
-    char (*err)[320];           /* [d->n_in] "" or the message of the input's failure */
+    struct tc_err_saved *err;   /* [d->n_in] "" or the message of the input's failure, with its kind */
 };
 
 /* Input q's valid configurations, from the records sim_table_input builds (base: trace_n_configs of them). */
@@ -329,9 +329,9 @@ static void *build_worker(void *arg)
         if (q >= bj->d->n_in)
             break;
         if (base == NULL)
-            snprintf(bj->err[q], sizeof bj->err[q], "simulate: out of memory");
+            tc_seterr_env("simulate: out of memory"), tc_err_save(&bj->err[q]);
         else if (build_input(bj, q, &bs, base) != 0)
-            snprintf(bj->err[q], sizeof bj->err[q], "%s", tc_errmsg());
+            tc_err_save(&bj->err[q]);
     }
     free(base);
     sim_scratch_free(&bs);
@@ -355,7 +355,7 @@ struct sim_data *sim_data_from_trace(const struct trace *t, const int *inputs, i
     bj.bytes = calloc((size_t)(n_sel > 0 ? n_sel : 1), sizeof *bj.bytes);
     bj.err = calloc((size_t)(n_sel > 0 ? n_sel : 1), sizeof *bj.err);
     if (sel == NULL || bj.bytes == NULL || bj.err == NULL) {
-        tc_seterr("simulate: out of memory");
+        tc_seterr_env("simulate: out of memory");
         goto fail;
     }
     for (int q = 0; q < n_sel; q++) {
@@ -386,8 +386,8 @@ struct sim_data *sim_data_from_trace(const struct trace *t, const int *inputs, i
         n_threads = n_sel > 0 ? n_sel : 1;
     tc_run_workers(n_threads, build_worker, &bj, 0); /* one shared job: inputs taken in turn, results by index */
     for (int q = 0; q < n_sel; q++) {
-        if (bj.err[q][0] != '\0') {
-            tc_seterr("%s: %s", path, bj.err[q]);
+        if (bj.err[q].msg[0] != '\0') {
+            tc_err_restore(&bj.err[q]), tc_preferr("%s", path);
             goto fail;
         }
         d->bytes += bj.bytes[q];
@@ -403,7 +403,7 @@ struct sim_data *sim_data_from_trace(const struct trace *t, const int *inputs, i
             len += strlen(d->in[q].name) + 1;
         d->label = malloc(len);
         if (d->label == NULL) {
-            tc_seterr("simulate: out of memory");
+            tc_seterr_env("simulate: out of memory");
             goto fail;
         }
         d->label[0] = '\0';

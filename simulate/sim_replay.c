@@ -468,7 +468,7 @@ static int job_inputs(struct job *jb, struct sim_result *res)
         free(v);
         free(iso);
         free(scratch);
-        return tc_seterr("simulate: out of memory");
+        return tc_seterr_env("simulate: out of memory");
     }
     for (int i = (s->input >= 0 ? s->input : 0); i < (s->input >= 0 ? s->input + 1 : d->n_in); i++) {
         const struct sinput *in = &d->in[i];
@@ -567,7 +567,7 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
     res->elapsed_s = tc_now_s() - t0;
     goto out;
 oom:
-    tc_seterr("simulate: out of memory");
+    tc_seterr_env("simulate: out of memory");
 out:
     free(jb.med_ms);
     free(jb.med_seq_ms);

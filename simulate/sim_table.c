@@ -28,7 +28,7 @@ int sim_median_ms(struct sim_scratch *bs, const uint64_t *x, size_t n, double *o
 {
     uint64_t lo, hi;
     if (tc_middle_u64(x, n, &bs->tmp, &bs->tmp_cap, &lo, &hi) != 0)
-        return tc_seterr("simulate: out of memory");
+        return tc_seterr_env("simulate: out of memory");
     *out = n % 2 ? (double)hi * 1e-6 : ((double)lo + (double)hi) * 0.5e-6;
     return 0;
 }

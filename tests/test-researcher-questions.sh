@@ -87,7 +87,7 @@ for r in rows:
     assert float(r["score_lo"]) <= float(r["score"]) <= float(r["score_hi"]), r
 PY
 if command -v gnuplot >/dev/null 2>&1; then
-    (cd "$tmp/pol" && gnuplot -e "data='curves.tsv'; plotsdir='$src/plots'; out='/dev/null'; styles_out='st.tsv'" \
+    (cd "$tmp/pol" && gnuplot -e "policies_curves_tsv='curves.tsv'; plotsdir='$src/plots'; out='/dev/null'; styles_out='st.tsv'" \
         "$src/plots/policies.gp") || fail "q5: policies.gp"
     dup=$(awk -F'\t' 'NR > 1 {print $2, $3}' "$tmp/pol/st.tsv" | sort | uniq -d)
     [ -z "$dup" ] || fail "q5: two policies share a style: $dup"

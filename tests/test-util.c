@@ -906,6 +906,54 @@ START_TEST(test_util_grow_doubles_and_keeps)
 }
 END_TEST
 
+/* The exit code comes from the call that set the message, never from its words: out of memory through
+ * tc_seterr_env is the machine's fault (1); a file named "out of memory.h5" through tc_seterr is bad input (2);
+ * tc_preferr keeps the kind. */
+START_TEST(test_util_err_kind_from_call_not_words)
+{
+    tc_seterr_env("simulate: out of memory");
+    ck_assert_int_eq(tc_err_exit_code(), 1);
+    tc_preferr("%s", "t.h5");
+    ck_assert_str_eq(tc_errmsg(), "t.h5: simulate: out of memory");
+    ck_assert_int_eq(tc_err_exit_code(), 1);
+    tc_seterr("%s: not an HDF5 file", "out of memory.h5");
+    ck_assert_str_eq(tc_errmsg(), "out of memory.h5: not an HDF5 file");
+    ck_assert_int_eq(tc_err_exit_code(), 2);
+    tc_preferr("simulate");
+    ck_assert_int_eq(tc_err_exit_code(), 2);
+    tc_clearerr();
+    ck_assert_int_eq(tc_err_exit_code(), 2);
+}
+END_TEST
+
+static void *err_save_worker(void *arg)
+{
+    struct tc_err_saved *s = arg;
+    tc_seterr_env("worker: out of memory");
+    tc_err_save(&s[0]);
+    tc_seterr("%s: no such file", "out of memory.h5");
+    tc_err_save(&s[1]);
+    return NULL;
+}
+
+/* A worker thread's message, saved there and raised again on the caller's thread, keeps its text and its kind. */
+START_TEST(test_util_err_saved_across_threads)
+{
+    struct tc_err_saved s[2];
+    pthread_t th;
+    memset(s, 0, sizeof s);
+    ck_assert_int_eq(pthread_create(&th, NULL, err_save_worker, s), 0);
+    ck_assert_int_eq(pthread_join(th, NULL), 0);
+    tc_clearerr();
+    ck_assert_int_eq(tc_err_restore(&s[0]), -1);
+    ck_assert_str_eq(tc_errmsg(), "worker: out of memory");
+    ck_assert_int_eq(tc_err_exit_code(), 1);
+    tc_err_restore(&s[1]);
+    ck_assert_str_eq(tc_errmsg(), "out of memory.h5: no such file");
+    ck_assert_int_eq(tc_err_exit_code(), 2);
+}
+END_TEST
+
 /* A required option (.required) that argv does not name: exit 2 and one message naming it; named: parsed. */
 START_TEST(test_util_optdecl_required_option)
 {
@@ -1148,6 +1196,8 @@ static Suite *util_suite(void)
     tcase_add_test(opt, test_util_optdecl_rejects_out_of_range_and_missing_operand);
     tcase_add_test(opt, test_util_optdecl_required_option);
     tcase_add_test(opt, test_util_grow_doubles_and_keeps);
+    tcase_add_test(opt, test_util_err_kind_from_call_not_words);
+    tcase_add_test(opt, test_util_err_saved_across_threads);
     tcase_add_test(opt, test_util_optdecl_documents_every_option);
     suite_add_tcase(s, opt);
 

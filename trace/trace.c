@@ -26,7 +26,7 @@ struct trace *tr_alloc(const char *path)
     struct trace *t = calloc(1, sizeof *t);
     if (t == NULL || (t->path = strdup(path)) == NULL) {
         free(t);
-        tc_seterr("%s: out of memory", path);
+        tc_seterr_env("%s: out of memory", path);
         return NULL;
     }
     t->file = t->d_configs = t->d_inputs = t->d_runs = t->d_exec = t->d_log = t->d_warmup = H5I_INVALID_HID;
@@ -67,11 +67,11 @@ int tr_reserve(struct trace *t, size_t need_runs, size_t need_exec)
             cap *= 2;
         struct trace_run *r = realloc(t->runs, cap * sizeof *r);
         if (r == NULL)
-            return tc_seterr("%s: out of memory for %zu runs", t->path, need_runs);
+            return tc_seterr_env("%s: out of memory for %zu runs", t->path, need_runs);
         t->runs = r;
         unsigned char *v = realloc(t->valid, cap);
         if (v == NULL)
-            return tc_seterr("%s: out of memory for %zu runs", t->path, need_runs);
+            return tc_seterr_env("%s: out of memory for %zu runs", t->path, need_runs);
         t->valid = v;
         t->cap_runs = cap;
     }
@@ -83,8 +83,8 @@ int tr_reserve(struct trace *t, size_t need_runs, size_t need_exec)
             return tc_seterr("%s: %zu executions do not fit in memory", t->path, need_exec);
         uint64_t *e = realloc(t->exec, cap * sizeof *e);
         if (e == NULL)
-            return tc_seterr("%s: out of memory for %zu executions (%.1f MB)", t->path, need_exec,
-                             (double)need_exec * 8e-6);
+            return tc_seterr_env("%s: out of memory for %zu executions (%.1f MB)", t->path, need_exec,
+                                 (double)need_exec * 8e-6);
         t->exec = e;
         t->cap_exec = cap;
     }
@@ -99,7 +99,7 @@ int tr_build_run_index(struct trace *t)
     size_t n = (size_t)t->n_configs * (size_t)t->n_inputs;
     t->run_index = malloc((n ? n : 1) * sizeof *t->run_index);
     if (t->run_index == NULL)
-        return tc_seterr("%s: out of memory", t->path);
+        return tc_seterr_env("%s: out of memory", t->path);
     for (size_t i = 0; i < n; i++)
         t->run_index[i] = -1;
     for (size_t r = 0; r < t->n_runs; r++)
@@ -328,7 +328,7 @@ int trace_best_config(const struct trace *t, int input, double *true_ns, int *n_
             continue;
         double ns = trace_run_true_ns(t, (size_t)r);
         if (isnan(ns)) {
-            tc_seterr("%s: out of memory", t->path);
+            tc_seterr_env("%s: out of memory", t->path);
             best = -1;
             best_ns = NAN;
             break;

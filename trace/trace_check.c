@@ -104,7 +104,7 @@ int tr_check_int_members(struct trace *t, hid_t d, const struct layout *l, hsize
          * int32 and past every offset a file can hold, and for int64 members stored as uint64 a value >= 2^63
          * rounds to >= 2^63 and is refused all the same. */
         if (buf == NULL && (buf = malloc((size_t)rows * sizeof *buf)) == NULL)
-            FAIL("out of memory checking %s", l->dataset);
+            FAIL_ENV("out of memory checking %s", l->dataset);
         H5TRY(mt = H5Tcreate(H5T_COMPOUND, sizeof(double)), "cannot read %s", l->dataset);
         H5TRY(H5Tinsert(mt, m->name, 0, H5T_NATIVE_DOUBLE), "cannot read %s", l->dataset);
         H5TRY(H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf), "cannot read %s", l->dataset);

@@ -263,7 +263,7 @@ int tr_read_strs(struct trace *t, hid_t obj, int is_attr, const char *what, char
         FAIL("%s has too many elements (%lld)", what, (long long)np);
     strs = calloc((size_t)(np > 0 ? np : 1), sizeof *strs);
     if (strs == NULL)
-        FAIL("out of memory reading %s", what);
+        FAIL_ENV("out of memory reading %s", what);
     if (np == 0) {
         /* nothing to read */
     } else if (H5Tis_variable_str(ft) > 0) {
@@ -279,13 +279,13 @@ int tr_read_strs(struct trace *t, hid_t obj, int is_attr, const char *what, char
         }
         for (hssize_t i = 0; i < np; i++)
             if (strs[i] == NULL)
-                FAIL("out of memory reading %s", what);
+                FAIL_ENV("out of memory reading %s", what);
     } else {
         size_t len = H5Tget_size(ft);
         if (len == 0)
             FAIL("%s: cannot read strings of size 0", what);
         if ((fixed = malloc((size_t)np * len)) == NULL)
-            FAIL("out of memory reading %s", what);
+            FAIL_ENV("out of memory reading %s", what);
         H5TRY(mt = H5Tcopy(ft), "cannot read %s", what);
         H5TRY(is_attr ? H5Aread(obj, mt, fixed) : H5Dread(obj, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, fixed),
               "cannot read %s", what);
@@ -298,7 +298,7 @@ int tr_read_strs(struct trace *t, hid_t obj, int is_attr, const char *what, char
             while (l > 0 && s[l - 1] == ' ') /* space-padded (Fortran-style) strings */
                 l--;
             if ((strs[i] = malloc(l + 1)) == NULL)
-                FAIL("out of memory reading %s", what);
+                FAIL_ENV("out of memory reading %s", what);
             memcpy(strs[i], s, l);
             strs[i][l] = '\0';
         }

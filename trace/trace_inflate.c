@@ -141,7 +141,7 @@ int tr_read_exec_fast(struct trace *t, hsize_t end)
     size_t batch = n_threads * 8, chunk_bytes = (size_t)chunk * 8, n_chunks = (size_t)((end + chunk - 1) / chunk);
     size_t max_stored = chunk_bytes + chunk_bytes / 500 + 64; /* deflate may grow incompressible data by 0.1% */
     if ((jobs = calloc(batch, sizeof *jobs)) == NULL || (arena = malloc(batch * max_stored)) == NULL)
-        FAIL("out of memory reading /exec_ns");
+        FAIL_ENV("out of memory reading /exec_ns");
     for (size_t first = 0; first < n_chunks; first += batch) {
         size_t n_jobs = n_chunks - first < batch ? n_chunks - first : batch, used = 0;
         for (size_t j = 0; j < n_jobs; j++) {
@@ -175,7 +175,7 @@ int tr_read_exec_fast(struct trace *t, hsize_t end)
         tc_run_workers((int)n_w, chunk_worker_run, workers, sizeof *workers);
         for (size_t w = 0; w < n_w; w++)
             if (workers[w].failed)
-                FAIL("out of memory reading /exec_ns");
+                FAIL_ENV("out of memory reading /exec_ns");
         for (size_t j = 0; j < n_jobs; j++)
             if (jobs[j].zerr != 0)
                 FAIL("cannot read /exec_ns (%llu values): the chunk at value %llu does not inflate (zlib error %d: "

@@ -106,6 +106,13 @@ struct trace {
         tc_preferr("%s", t->path);                                                                               \
         goto out;                                                                                                \
     } while (0)
+/* The same for a fault of the environment (out of memory): exit 1, not 2 (tc_err.h). */
+#define FAIL_ENV(...)                                                                                            \
+    do {                                                                                                         \
+        tc_seterr_env(__VA_ARGS__);                                                                              \
+        tc_preferr("%s", t->path);                                                                               \
+        goto out;                                                                                                \
+    } while (0)
 
 /* The layouts of /configs, /inputs and /runs (trace_h5.c). */
 extern const struct layout tr_config_layout, tr_input_layout, tr_run_layout;

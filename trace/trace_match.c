@@ -83,7 +83,7 @@ int trace_match_configs(const struct trace *a, const struct trace *b, int *map)
     int32_t *key = malloc(((size_t)np + 1) * sizeof *key);
     struct key_order o = {NULL, np};
     if (perm == NULL || order == NULL || key == NULL) {
-        tc_seterr("%s: out of memory", b->path);
+        tc_seterr_env("%s: out of memory", b->path);
         goto out;
     }
     if (same_names(a, b, trace_n_params(a), np, trace_param_name, "parameter", perm) != 0)
@@ -130,7 +130,7 @@ int trace_match_inputs(const struct trace *a, const struct trace *b, int *map)
     if (perm == NULL || dims == NULL) {
         free(perm);
         free(dims);
-        return tc_seterr("%s: out of memory", b->path);
+        return tc_seterr_env("%s: out of memory", b->path);
     }
     if (same_names(a, b, trace_n_dims(a), nd, trace_dim_name, "dimension", perm) != 0) {
         free(perm);

@@ -195,7 +195,7 @@ static int read_table(struct trace *t, const char *name, hid_t memtype, size_t e
     if (tr_check_rows_stored(t, d, name, dims[0]) < 0)
         goto out;
     if ((*data = malloc((size_t)(dims[0] * dims[1] > 0 ? dims[0] * dims[1] : 1) * elem)) == NULL)
-        FAIL("out of memory reading %s", name);
+        FAIL_ENV("out of memory reading %s", name);
     if (dims[0] > 0)
         H5TRY(H5Dread(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data), "cannot read %s", name);
     if (dims[0] > 0 && elem == sizeof(int32_t)) {
@@ -204,7 +204,7 @@ static int read_table(struct trace *t, const char *name, hid_t memtype, size_t e
         H5TRY(ft = H5Dget_type(d), "cannot read the type of %s", name);
         if (H5Tget_size(ft) > 4 || (H5Tget_size(ft) == 4 && H5Tget_sign(ft) == H5T_SGN_NONE)) {
             if ((wide = malloc(n * sizeof *wide)) == NULL)
-                FAIL("out of memory reading %s", name);
+                FAIL_ENV("out of memory reading %s", name);
             H5TRY(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, wide), "cannot read %s", name);
             for (size_t i = 0; i < n; i++)
                 if (wide[i] < (double)INT32_MIN || wide[i] > (double)INT32_MAX)
@@ -245,7 +245,7 @@ static int read_param_values(struct trace *t)
             continue;
         if (t->vtab == NULL && ((t->vtab = calloc((size_t)t->n_params, sizeof *t->vtab)) == NULL ||
                                 (t->n_vtab = calloc((size_t)t->n_params, sizeof *t->n_vtab)) == NULL))
-            FAIL("out of memory");
+            FAIL_ENV("out of memory");
         H5TRY(a = H5Aopen(d, name, H5P_DEFAULT), "cannot open attribute '%s' of /params", name);
         if (tr_read_strs(t, a, 1, name, &vals, &n) < 0)
             goto out;
@@ -285,7 +285,7 @@ static int read_compound(struct trace *t, const struct layout *l, hid_t memtype,
     if (tr_check_rows_stored(t, d, l->dataset, dim) < 0 || tr_check_int_members(t, d, l, dim) < 0)
         goto out;
     if ((*data = calloc((size_t)(dim ? dim : 1), l->size)) == NULL) /* absent optional integers read as 0 */
-        FAIL("out of memory for %llu rows of %s", (unsigned long long)dim, l->dataset);
+        FAIL_ENV("out of memory for %llu rows of %s", (unsigned long long)dim, l->dataset);
     H5TRY(ft = H5Dget_type(d), "cannot read the type of %s", l->dataset);
     H5TRY(mt = tr_layout_type_in(l, 0, ft), "cannot make the memory type of %s", l->dataset);
     (void)memtype;
@@ -330,7 +330,7 @@ static int read_runs_and_exec(struct trace *t)
                  t->meta.objective);
     }
     if ((t->valid = malloc(n_runs ? (size_t)n_runs : 1)) == NULL)
-        FAIL("out of memory for %llu runs", (unsigned long long)n_runs);
+        FAIL_ENV("out of memory for %llu runs", (unsigned long long)n_runs);
     if ((t->d_exec = open_dataset(t, "/exec_ns", 1, H5T_INTEGER, &exec_len)) < 0)
         goto out;
 
@@ -354,7 +354,7 @@ static int read_runs_and_exec(struct trace *t)
     if (end > (hsize_t)(SIZE_MAX / sizeof(uint64_t)))
         FAIL("/exec_ns: %llu executions do not fit in memory", (unsigned long long)end);
     if ((t->exec = malloc((size_t)(end ? end : 1) * sizeof *t->exec)) == NULL)
-        FAIL("out of memory for %llu executions (%.1f MB)", (unsigned long long)end, (double)end * 8e-6);
+        FAIL_ENV("out of memory for %llu executions (%.1f MB)", (unsigned long long)end, (double)end * 8e-6);
     t->n_exec = t->cap_exec = (size_t)end;
     int fast = end > 0 ? tr_read_exec_fast(t, end) : 1;
     if (fast < 0)
@@ -409,7 +409,7 @@ static int read_extras(struct trace *t)
         if (dim > (hsize_t)INT_MAX)
             FAIL("/compile_warmup_ms has too many values (%llu)", (unsigned long long)dim);
         if ((t->warmup_ms = malloc((size_t)(dim ? dim : 1) * sizeof *t->warmup_ms)) == NULL)
-            FAIL("out of memory");
+            FAIL_ENV("out of memory");
         if (dim > 0)
             H5TRY(H5Dread(t->d_warmup, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, t->warmup_ms),
                   "cannot read /compile_warmup_ms");
@@ -462,11 +462,11 @@ static int tr_open_readonly(struct trace *t, int writable)
          * locking flags. Retry with the defaults; report the first failure if that fails too. */
         tr_h5fail(t->path, "H5Fopen()",
                   "cannot open the HDF5 file (truncated or damaged? locked by a running writer?)");
-        char first[1024];
-        snprintf(first, sizeof first, "%s", tc_errmsg());
+        struct tc_err_saved first;
+        tc_err_save(&first);
         if ((t->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0) {
             (void)H5Eclear2(H5E_DEFAULT);
-            tc_seterr("%s", first);
+            tc_err_restore(&first);
             goto out;
         }
     }
@@ -506,7 +506,7 @@ struct trace *tr_load(const char *path, int writable)
     buf = NULL;
     t->n_configs = (int)rows;
     if ((t->logs = calloc(rows ? (size_t)rows : 1, sizeof *t->logs)) == NULL)
-        FAIL("out of memory");
+        FAIL_ENV("out of memory");
     for (int i = 0; i < t->n_configs; i++)
         if (t->configs[i].status < 0 || t->configs[i].status >= TRACE_N_STATUS)
             FAIL("/configs row %d: status %d is not a known status (0..%d)", i, t->configs[i].status,

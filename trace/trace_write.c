@@ -115,7 +115,7 @@ struct trace *tr_create_storage(const char *path, const struct trace_meta *meta,
     t->n_dims = n_dims;
     if ((t->param_names = tr_dup_strs(param_names, n_params)) == NULL ||
         (t->dim_names = tr_dup_strs(dim_names, n_dims)) == NULL)
-        FAIL("out of memory");
+        FAIL_ENV("out of memory");
     if (tr_make_mem_types(t) < 0)
         goto out;
     H5TRY(t->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), "cannot create the trace file");
@@ -214,7 +214,7 @@ int trace_write_configs(struct trace *t, int n_configs, const int32_t *params, c
     size_t nc = (size_t)n_configs > 0 ? (size_t)n_configs : 1; /* a trace may hold no configuration */
     if ((t->params = malloc((np > 0 ? np : 1) * sizeof *t->params)) == NULL ||
         (t->configs = malloc(nc * sizeof *t->configs)) == NULL || (t->logs = calloc(nc, sizeof *t->logs)) == NULL)
-        FAIL("out of memory for %d configurations", n_configs);
+        FAIL_ENV("out of memory for %d configurations", n_configs);
     if (n_configs > 0) {
         memcpy(t->params, params, np * sizeof *t->params);
         memcpy(t->configs, configs, (size_t)n_configs * sizeof *t->configs);
@@ -243,7 +243,7 @@ int trace_write_inputs(struct trace *t, int n_inputs, const int64_t *dims, const
     size_t nd = (size_t)n_inputs * (size_t)t->n_dims, ni = n_inputs > 0 ? (size_t)n_inputs : 1;
     if ((t->dims = malloc((nd > 0 ? nd : 1) * sizeof *t->dims)) == NULL ||
         (t->inputs = malloc(ni * sizeof *t->inputs)) == NULL)
-        FAIL("out of memory for %d inputs", n_inputs);
+        FAIL_ENV("out of memory for %d inputs", n_inputs);
     if (n_inputs > 0) {
         memcpy(t->dims, dims, nd * sizeof *t->dims);
         memcpy(t->inputs, inputs, (size_t)n_inputs * sizeof *t->inputs);
@@ -416,12 +416,12 @@ int trace_set_compile_log(struct trace *t, int config, const char *log)
     if (config < 0 || config >= t->n_configs)
         FAIL("trace_set_compile_log: configuration %d is outside /configs (0..%d)", config, t->n_configs - 1);
     if ((copy = strdup(log != NULL ? log : "")) == NULL)
-        FAIL("out of memory");
+        FAIL_ENV("out of memory");
     H5TRY(st = tr_vlen_str_type(), "cannot write /compile_log");
     if (t->d_log < 0) {
         hsize_t n = (hsize_t)t->n_configs;
         if ((empty = calloc((size_t)t->n_configs, sizeof *empty)) == NULL)
-            FAIL("out of memory");
+            FAIL_ENV("out of memory");
         for (int i = 0; i < t->n_configs; i++)
             empty[i] = (char *)"";
         H5TRY(sp = H5Screate_simple(1, &n, NULL), "cannot create /compile_log");
@@ -454,7 +454,7 @@ int trace_write_compile_warmup(struct trace *t, const double *warmup_ms, int n_w
     if (n_workers < 0 || (n_workers > 0 && warmup_ms == NULL))
         FAIL("trace_write_compile_warmup: bad worker count %d", n_workers);
     if ((copy = malloc((n ? n : 1) * sizeof *copy)) == NULL)
-        FAIL("out of memory");
+        FAIL_ENV("out of memory");
     if (n > 0)
         memcpy(copy, warmup_ms, n * sizeof *copy);
     if (t->d_warmup < 0 &&
@@ -490,11 +490,11 @@ int trace_set_param_values(struct trace *t, int p, const char *const *values, in
         goto out;
     if (t->vtab == NULL && ((t->vtab = calloc((size_t)t->n_params, sizeof *t->vtab)) == NULL ||
                             (t->n_vtab = calloc((size_t)t->n_params, sizeof *t->n_vtab)) == NULL))
-        FAIL("out of memory");
+        FAIL_ENV("out of memory");
     tr_free_strs(t->vtab[p], t->n_vtab[p]);
     t->n_vtab[p] = 0;
     if ((t->vtab[p] = tr_dup_strs(values, n)) == NULL)
-        FAIL("out of memory");
+        FAIL_ENV("out of memory");
     t->n_vtab[p] = n;
     rc = 0;
 out:

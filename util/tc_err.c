@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TC_ERR_LEN 1024
 static _Thread_local char tc_errbuf[TC_ERR_LEN];
 static _Thread_local int tc_err_env; /* the last message is a fault of the environment (disk, memory, OS) */
 
@@ -48,7 +47,7 @@ int tc_seterr(const char *fmt, ...)
     vsnprintf(tc_errbuf, sizeof tc_errbuf, fmt, ap);
     va_end(ap);
     one_line(tc_errbuf, sizeof tc_errbuf);
-    tc_err_env = strstr(tc_errbuf, "out of memory") != NULL; /* every such message says so: the machine's fault */
+    tc_err_env = 0; /* bad input: a fault of the environment says so through tc_seterr_env */
     return -1;
 }
 
@@ -102,4 +101,18 @@ void tc_clearerr(void)
 {
     tc_errbuf[0] = '\0';
     tc_err_env = 0;
+}
+
+void tc_err_save(struct tc_err_saved *s)
+{
+    s->env = tc_err_env;
+    memcpy(s->msg, tc_errbuf, sizeof s->msg);
+}
+
+int tc_err_restore(const struct tc_err_saved *s)
+{
+    memcpy(tc_errbuf, s->msg, sizeof tc_errbuf);
+    tc_errbuf[sizeof tc_errbuf - 1] = '\0';
+    tc_err_env = s->env;
+    return -1;
 }

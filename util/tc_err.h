@@ -13,11 +13,22 @@
 #define TC_PRINTF(a, b)
 #endif
 
+#define TC_ERR_LEN 1024 /* the longest message, its terminating '\0' included */
+
+/* A message kept with its kind, to be raised again later or on another thread (a worker's failure that the
+ * caller reports once the workers are done): tc_err_save copies this thread's message, tc_err_restore makes the
+ * saved one current again, kind included (returns -1). A zeroed one holds no message (msg[0] == '\0'). */
+struct tc_err_saved {
+    int env;
+    char msg[TC_ERR_LEN];
+};
+
 /* Replace this thread's error message. Always returns -1, so `return tc_seterr(...)` reads naturally. */
 int tc_seterr(const char *fmt, ...) TC_PRINTF(1, 2);
 /* The same for a fault of the environment (a full disk, a file size limit, memory, the OS refusing), as
- * opposed to bad input: commands exit 1 for the one, 2 for the other (tc_err_exit_code). tc_seterr clears the
- * mark (but sets it for a message that says "out of memory"), tc_preferr keeps it, tc_err_mark_env sets it on the
+ * opposed to bad input: commands exit 1 for the one, 2 for the other (tc_err_exit_code). The kind is what the
+ * call says, never read from the text: tc_seterr sets bad input (whatever its words, "out of memory.h5" included),
+ * tc_seterr_env the environment (every out-of-memory site), tc_preferr keeps the kind, tc_err_mark_env sets it on the
  * current message. */
 int tc_seterr_env(const char *fmt, ...) TC_PRINTF(1, 2);
 void tc_err_mark_env(void);
@@ -32,5 +43,7 @@ const char *tc_errmsg(void);
  * as \n, \r, \xHH. tc_seterr and its siblings apply it to every message. */
 void tc_err_one_line(char *buf, size_t len);
 void tc_clearerr(void);
+void tc_err_save(struct tc_err_saved *s);
+int tc_err_restore(const struct tc_err_saved *s);
 
 #endif

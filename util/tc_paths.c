@@ -107,15 +107,15 @@ const char *tc_paths_dir(enum tc_paths_kind kind)
 const struct tc_manifest *tc_paths_manifest(void)
 {
     static struct tc_manifest *m;
-    static char err[512];
+    static struct tc_err_saved err;
     char path[PATH_MAX + sizeof MANIFEST + 1];
-    if (m == NULL && err[0] == '\0') {
+    if (m == NULL && err.msg[0] == '\0') {
         snprintf(path, sizeof path, "%s/%s", tc_paths_dir(TC_PATHS_DATA), MANIFEST);
         if ((m = tc_manifest_read(path)) == NULL)
-            snprintf(err, sizeof err, "%s", tc_errmsg());
+            tc_err_save(&err);
     }
     if (m == NULL)
-        tc_seterr("%s", err);
+        tc_err_restore(&err);
     return m;
 }
 

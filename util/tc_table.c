@@ -50,7 +50,7 @@ struct table *table_new(const char *title, int n_cols, const char *const *cols)
     return t;
 fail:
     table_free(t);
-    tc_seterr("out of memory building table '%s'", title);
+    tc_seterr_env("out of memory building table '%s'", title);
     return NULL;
 }
 
@@ -85,7 +85,7 @@ int table_add_row(struct table *t)
         int cap = t->cap_rows ? 2 * t->cap_rows : 64;
         struct cell *c = realloc(t->cells, (size_t)cap * t->n_cols * sizeof *c);
         if (c == NULL)
-            return tc_seterr("out of memory building table '%s'", t->title);
+            return tc_seterr_env("out of memory building table '%s'", t->title);
         t->cells = c;
         t->cap_rows = cap;
     }
@@ -115,7 +115,7 @@ int table_set_str(struct table *t, int row, int col, const char *s)
     if (c == NULL)
         return tc_seterr("table '%s': no cell (%d, %d)", t->title, row, col);
     if ((d = dupstr(s)) == NULL)
-        return tc_seterr("out of memory building table '%s'", t->title);
+        return tc_seterr_env("out of memory building table '%s'", t->title);
     /* TSV and aligned output are one line per row: no tabs or newlines inside a cell. */
     for (char *p = d; *p; p++)
         if (*p == '\t' || *p == '\n' || *p == '\r')
@@ -166,10 +166,10 @@ int table_add_note(struct table *t, const char *fmt, ...)
     va_end(ap);
     n = realloc(t->notes, (size_t)(t->n_notes + 1) * sizeof *n);
     if (n == NULL)
-        return tc_seterr("out of memory building table '%s'", t->title);
+        return tc_seterr_env("out of memory building table '%s'", t->title);
     t->notes = n;
     if ((t->notes[t->n_notes] = dupstr(buf)) == NULL)
-        return tc_seterr("out of memory building table '%s'", t->title);
+        return tc_seterr_env("out of memory building table '%s'", t->title);
     t->n_notes++;
     return 0;
 }
@@ -295,7 +295,7 @@ int table_print(const struct table *t, FILE *fp, int max_rows)
     int n = shown_rows(t, max_rows);
     int *w = calloc((size_t)t->n_cols, sizeof *w);
     if (w == NULL)
-        return tc_seterr("out of memory printing table '%s'", t->title);
+        return tc_seterr_env("out of memory printing table '%s'", t->title);
     for (int c = 0; c < t->n_cols; c++) {
         w[c] = (int)strlen(t->cols[c]);
         for (int r = 0; r < n; r++) {

@@ -84,10 +84,10 @@ static int read_header(struct tc_tsv *r)
             break;
         char **grown = realloc(r->comments, (r->n_comments + 1) * sizeof *grown);
         if (grown == NULL)
-            return tc_seterr("%s: out of memory", r->name);
+            return tc_seterr_env("%s: out of memory", r->name);
         r->comments = grown;
         if ((r->comments[r->n_comments] = strdup(r->line)) == NULL)
-            return tc_seterr("%s: out of memory", r->name);
+            return tc_seterr_env("%s: out of memory", r->name);
         r->n_comments++;
     }
     if (got == -2)
@@ -99,7 +99,7 @@ static int read_header(struct tc_tsv *r)
     if ((r->header = strdup(r->line)) == NULL || (r->header_split = strdup(r->line)) == NULL ||
         (r->col_names = malloc((size_t)r->n_cols * sizeof *r->col_names)) == NULL ||
         (r->fields = malloc((size_t)r->n_cols * sizeof *r->fields)) == NULL)
-        return tc_seterr("%s: out of memory", r->name);
+        return tc_seterr_env("%s: out of memory", r->name);
     split(r->header_split, r->col_names, r->n_cols);
     return 0;
 }
@@ -108,7 +108,7 @@ struct tc_tsv *tc_tsv_open(FILE *fp, const char *name)
 {
     struct tc_tsv *r = calloc(1, sizeof *r);
     if (r == NULL) {
-        tc_seterr("%s: out of memory", name);
+        tc_seterr_env("%s: out of memory", name);
         return NULL;
     }
     r->fp = fp;
@@ -195,7 +195,7 @@ int tc_tsv_next(struct tc_tsv *r)
     if ((size_t)got + 1 > r->row_cap) {
         char *grown = realloc(r->row, (size_t)got + 1);
         if (grown == NULL)
-            return tc_seterr("%s: out of memory", r->name);
+            return tc_seterr_env("%s: out of memory", r->name);
         r->row = grown;
         r->row_cap = (size_t)got + 1;
     }
