@@ -380,8 +380,14 @@ static void print_scores(const struct pol_curve *c, int n, int atm, const struct
                    100 * first[i]);
         else
             printf("%-12s %7.3f ", c[i].policy, c[i].score);
-        printf("%9.3g %9.3g %9.3g %9.4f %8ld %8ld\n", c[i].t90_s, c[i].t95_s, c[i].t99_s, c[i].final_speedup,
-               c[i].n_steps, c[i].n_budget_stops);
+        for (int q = 0; q < 3; q++) { /* a target never reached reads "-" here (the TSVs keep nan) */
+            double v = q == 0 ? c[i].t90_s : q == 1 ? c[i].t95_s : c[i].t99_s;
+            if (isfinite(v))
+                printf("%9.3g ", v);
+            else
+                printf("%9s ", "-");
+        }
+        printf("%9.4f %8ld %8ld\n", c[i].final_speedup, c[i].n_steps, c[i].n_budget_stops);
     }
 }
 
