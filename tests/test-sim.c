@@ -18,9 +18,9 @@
 #define MS 1000000ull /* ns per ms */
 
 /* A configuration of n executions of `ms` milliseconds each (plus optional overrides), no untimed executions,
- * wall_ms = Σ timed + ovh_ms. */
-static void add_const(struct sim_data *d, int input, int config, double compile_ms, double ovh_ms,
-                      const uint64_t *x, int n)
+ * wall_ms = Σ timed + ovh_ms; iso_ms its isolated compile time (NaN: none recorded). */
+static void add_run(struct sim_data *d, int input, int config, double compile_ms, double iso_ms, double ovh_ms,
+                    const uint64_t *x, int n)
 {
     struct sim_config_run r;
     double sum = 0;
@@ -29,11 +29,17 @@ static void add_const(struct sim_data *d, int input, int config, double compile_
     memset(&r, 0, sizeof r);
     r.config = config;
     r.compile_ms = compile_ms;
-    r.compile_isolated_ms = NAN;
+    r.compile_isolated_ms = iso_ms;
     r.wall_ms = sum + ovh_ms;
     r.timed_ns = x;
     r.n_timed = n;
     ck_assert_msg(sim_data_add_config(d, input, &r) == 0, "%s", tc_errmsg());
+}
+
+static void add_const(struct sim_data *d, int input, int config, double compile_ms, double ovh_ms,
+                      const uint64_t *x, int n)
+{
+    add_run(d, input, config, compile_ms, NAN, ovh_ms, x, n);
 }
 
 static void fixed(struct sim_settings *s, int n_config, int exec_ms)
@@ -902,18 +908,7 @@ END_TEST
 static void add_iso(struct sim_data *d, int config, double compile_ms, double iso_ms, double ovh_ms,
                     const uint64_t *x, int n)
 {
-    struct sim_config_run r;
-    double sum = 0;
-    for (int i = 0; i < n; i++)
-        sum += (double)x[i] * 1e-6;
-    memset(&r, 0, sizeof r);
-    r.config = config;
-    r.compile_ms = compile_ms;
-    r.compile_isolated_ms = iso_ms;
-    r.wall_ms = sum + ovh_ms;
-    r.timed_ns = x;
-    r.n_timed = n;
-    ck_assert_msg(sim_data_add_config(d, 0, &r) == 0, "%s", tc_errmsg());
+    add_run(d, 0, config, compile_ms, iso_ms, ovh_ms, x, n);
 }
 
 static struct sim_data *data_abc_iso(struct sim_settings *s)
