@@ -151,12 +151,22 @@ static int random_untried(struct st_bo *st, const struct pol_view *v)
     return k >= 0 ? take(st, k) : -1;
 }
 
-/* qsort_r order of configurations: lower y (ctx, indexed by configuration) first. */
-static int by_y(const void *a, const void *b, void *ctx)
+/* Keep in obs[0..m) the m observations of lowest y (yc, indexed by configuration), ascending, ties in their order in
+ * obs: what a stable sort by y followed by truncation to m keeps, in O(n m) rather than a sort of every observation
+ * at every step. */
+static void keep_lowest(int *obs, int n, int m, const double *yc)
 {
-    const double *yc = ctx;
-    double x = yc[*(const int *)a], y = yc[*(const int *)b];
-    return (x > y) - (x < y);
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        int c = obs[i], j;
+        double y = yc[c];
+        if (kept == m && !(y < yc[obs[m - 1]]))
+            continue;
+        j = kept < m ? kept++ : m - 1;
+        for (; j > 0 && yc[obs[j - 1]] > y; j--)
+            obs[j] = obs[j - 1];
+        obs[j] = c;
+    }
 }
 
 /* The candidates in st->cand: the unmeasured configurations, at most BO_MAX_CAND of them drawn at random (a partial
@@ -214,7 +224,7 @@ static int bo_next(void *p, const struct pol_view *v)
         yc[c] = v->failed[c] ? worst : st->ylog[c];
     }
     if (n_obs > BO_MAX_OBS) {
-        qsort_r(st->obs, (size_t)n_obs, sizeof *st->obs, by_y, yc);
+        keep_lowest(st->obs, n_obs, BO_MAX_OBS, yc);
         n_obs = BO_MAX_OBS;
     }
     double mean = 0, var = 0;

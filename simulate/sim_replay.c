@@ -7,6 +7,7 @@
 #include "sim_internal.h"
 #include "sim_table.h"
 #include "tc_err.h"
+#include "tc_mt.h"
 #include "tc_time.h"
 
 #include <gsl/gsl_cdf.h>
@@ -94,7 +95,7 @@ struct job {
 
 struct worker {
     struct job *job;
-    gsl_rng *rng;
+    struct tc_mt rng;         /* the sample's stream: gsl_rng_mt19937's draws, inline (tc_mt.h) */
     int *idx;                 /* [max_valid] the draw order */
     struct row *rows;         /* [max_valid] the current input's configurations as this sample sees them */
     double *wfree;            /* [n_scenarios][max_factor] when each compile worker is free, ms */
@@ -290,15 +291,53 @@ static void point_ci(const struct welford *w, double se2_sum, int k_inputs, doub
     *hi = w->mean + half;
 }
 
+/* The four draws that start a sample, from either form of the same stream (a gsl_rng or a tc_mt drawing the
+ * same numbers): one body for sim_sample_start and the replay. */
+struct draws {
+    void *g;
+    unsigned long (*uniform_int)(void *g, unsigned long n);
+    double (*uniform)(void *g);
+};
+
+static void sample_draws(const struct draws *r, const struct sim_settings *s, int *n_config, double *exec_ms,
+                         int *es_num, double *es_thr)
+{
+    /* Four draws per sample, always, in this order: the streams do not depend on the scenarios. */
+    *n_config = s->n_config_lo + (int)r->uniform_int(r->g, (unsigned long)(s->n_config_hi - s->n_config_lo) + 1);
+    *exec_ms = sim_exec_grid_ms(s, (int)r->uniform_int(r->g, (unsigned long)sim_exec_grid_n(s)));
+    *es_num = s->es_num_lo + (int)r->uniform_int(r->g, (unsigned long)(s->es_num_hi - s->es_num_lo) + 1);
+    *es_thr = s->es_thr_lo + (s->es_thr_hi - s->es_thr_lo) * r->uniform(r->g);
+}
+
+static unsigned long gsl_int(void *g, unsigned long n)
+{
+    return gsl_rng_uniform_int(g, n);
+}
+static double gsl_unif(void *g)
+{
+    return gsl_rng_uniform(g);
+}
+static unsigned long mt_int(void *g, unsigned long n)
+{
+    return tc_mt_uniform_int(g, n);
+}
+static double mt_unif(void *g)
+{
+    return tc_mt_uniform(g);
+}
+
+/* The seed of sample `sample`'s stream. */
+static unsigned long sample_seed(const struct sim_settings *s, int sample)
+{
+    return (unsigned long)mix64(s->seed ^ mix64((uint64_t)sample));
+}
+
 void sim_sample_start(gsl_rng *r, const struct sim_settings *s, int sample, int *n_config, double *exec_ms,
                       int *es_num, double *es_thr)
 {
-    gsl_rng_set(r, (unsigned long)mix64(s->seed ^ mix64((uint64_t)sample)));
-    /* Four draws per sample, always, in this order: the streams do not depend on the scenarios. */
-    *n_config = s->n_config_lo + (int)gsl_rng_uniform_int(r, (unsigned long)(s->n_config_hi - s->n_config_lo) + 1);
-    *exec_ms = sim_exec_grid_ms(s, (int)gsl_rng_uniform_int(r, (unsigned long)sim_exec_grid_n(s)));
-    *es_num = s->es_num_lo + (int)gsl_rng_uniform_int(r, (unsigned long)(s->es_num_hi - s->es_num_lo) + 1);
-    *es_thr = s->es_thr_lo + (s->es_thr_hi - s->es_thr_lo) * gsl_rng_uniform(r);
+    struct draws d = {r, gsl_int, gsl_unif};
+    gsl_rng_set(r, sample_seed(s, sample));
+    sample_draws(&d, s, n_config, exec_ms, es_num, es_thr);
 }
 
 /* The index of EXEC_TIME exec_ms in the data's grid (settings_fit_data checked that it is there). */
@@ -343,18 +382,20 @@ static void run_sample(struct worker *wk, int sample)
     const struct job *jb = wk->job;
     const struct sim_data *d = jb->d;
     const struct sim_settings *s = jb->s;
-    gsl_rng *r = wk->rng;
+    struct tc_mt *r = &wk->rng;
+    struct draws dr = {r, mt_int, mt_unif};
     int n_config, es_num, i0, i1, eidx, drawn = -1;
     double es_thr, exec_ms;
 
-    sim_sample_start(r, s, sample, &n_config, &exec_ms, &es_num, &es_thr);
+    tc_mt_seed(r, sample_seed(s, sample));
+    sample_draws(&dr, s, &n_config, &exec_ms, &es_num, &es_thr);
     eidx = grid_index(d, exec_ms);
 
     memset(wk->acc, 0, sizeof wk->acc);
     i0 = s->input >= 0 ? s->input : 0;
     i1 = s->input >= 0 ? s->input + 1 : d->n_in;
     if (s->input < 0 && s->one_input) { /* the paper's Figures 4-5: one input per sample */
-        drawn = jb->drawable[gsl_rng_uniform_int(r, (unsigned long)jb->n_drawable)];
+        drawn = jb->drawable[tc_mt_uniform_int(r, (unsigned long)jb->n_drawable)];
         i0 = drawn;
         i1 = drawn + 1;
     }
@@ -370,7 +411,7 @@ static void run_sample(struct worker *wk, int sample)
         for (int run = 0; run < s->runs; run++) {
             /* N distinct configurations, uniformly, in draw order: a partial Fisher-Yates shuffle. */
             for (int q = 0; q < n; q++) {
-                int p = q + (int)gsl_rng_uniform_int(r, (unsigned long)(v - q));
+                int p = q + (int)tc_mt_uniform_int(r, (unsigned long)(v - q));
                 int t = wk->idx[q];
                 wk->idx[q] = wk->idx[p];
                 wk->idx[p] = t;
@@ -536,11 +577,10 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
         goto oom;
     for (int t = 0; t < n_threads; t++) {
         wk[t].job = &jb;
-        wk[t].rng = gsl_rng_alloc(gsl_rng_mt19937);
         wk[t].idx = malloc((size_t)jb.max_valid * sizeof *wk[t].idx);
         wk[t].wfree = malloc((size_t)jb.max_factor * (size_t)s->n_scenarios * sizeof *wk[t].wfree);
         wk[t].rows = malloc((size_t)jb.max_valid * sizeof *wk[t].rows);
-        if (wk[t].rng == NULL || wk[t].idx == NULL || wk[t].wfree == NULL || wk[t].rows == NULL)
+        if (wk[t].idx == NULL || wk[t].wfree == NULL || wk[t].rows == NULL)
             goto oom;
     }
     /* Thread 0 is this one; the others are started here (if one cannot be, the rest share its work). Not
@@ -574,7 +614,6 @@ out:
     free(jb.drawable);
     if (wk != NULL)
         for (int t = 0; t < n_threads; t++) {
-            gsl_rng_free(wk[t].rng);
             free(wk[t].idx);
             free(wk[t].wfree);
             free(wk[t].rows);

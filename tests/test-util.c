@@ -9,6 +9,7 @@
 #include "tc_grow.h"
 #include "tc_gnuplot.h"
 #include "tc_json.h"
+#include "tc_mt.h"
 #include "tc_opt.h"
 #include "tc_outdir.h"
 #include "tc_paths.h"
@@ -18,6 +19,7 @@
 #include "test-common.h"
 
 #include <check.h>
+#include <gsl/gsl_rng.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -1167,6 +1169,37 @@ START_TEST(test_util_paths_environment_first)
 }
 END_TEST
 
+/* tc_mt is MT19937: the 10000th word from seed 5489 is 4123659995 (the value the C++ standard requires of
+ * std::mt19937, which seeds the same way); and it draws what GSL's gsl_rng_mt19937 draws, word for word, through
+ * gsl_rng_uniform and gsl_rng_uniform_int's rejection rule, for seeds whose high bits GSL ignores (0 is 4357). */
+START_TEST(test_util_mt_is_gsl_mt19937)
+{
+    static const unsigned long seeds[] = {0, 1, 4357, 5489, 0xffffffffUL, 0x100000001UL, 0xdeadbeefcafebabeUL};
+    static const unsigned long ns[] = {1, 2, 3, 7, 64, 100, 576, 99991, 1UL << 31, 0xffffffffUL};
+    struct tc_mt g;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    uint32_t w = 0;
+    ck_assert_ptr_nonnull(r);
+    tc_mt_seed(&g, 5489);
+    for (int k = 0; k < 10000; k++)
+        w = tc_mt_get(&g);
+    ck_assert_uint_eq(w, 4123659995u);
+    for (size_t si = 0; si < sizeof seeds / sizeof seeds[0]; si++) {
+        gsl_rng_set(r, seeds[si]);
+        tc_mt_seed(&g, seeds[si]);
+        for (int k = 0; k < 5000; k++) { /* past several twists of the 624-word state */
+            unsigned long n = ns[k % (sizeof ns / sizeof ns[0])];
+            if (k % 3 == 0)
+                ck_assert_double_eq(tc_mt_uniform(&g), gsl_rng_uniform(r));
+            else
+                ck_assert_uint_eq(tc_mt_uniform_int(&g, n), gsl_rng_uniform_int(r, n));
+        }
+        ck_assert_uint_eq(tc_mt_get(&g), gsl_rng_get(r));
+    }
+    gsl_rng_free(r);
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
     Suite *s = suite_create("util");
@@ -1222,6 +1255,7 @@ static Suite *util_suite(void)
     tcase_add_test(stats, test_util_select_u64);
     tcase_add_test(stats, test_util_median_u64);
     tcase_add_test(stats, test_util_median_sorted);
+    tcase_add_test(stats, test_util_mt_is_gsl_mt19937);
     suite_add_tcase(s, stats);
 
     tcase_add_test(threads, test_util_run_workers_each_once);
