@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 from autotuning_methodology.baseline import RandomSearchCalculatedBaseline
 from autotuning_methodology.caching import ResultsDescription
-from autotuning_methodology.curves import StochasticOptimizationAlgorithm
+from autotuning_methodology.curves import StochasticOptimizationAlgorithm, get_indices_in_distribution
 from autotuning_methodology.formats_interface import load_T4_format
 from autotuning_methodology.report_experiments import get_strategies_aggregated_performance
 from autotuning_methodology.runner import write_results
@@ -90,6 +90,15 @@ def std_score(base, curve, opt):
     standardisation (Baseline.get_standardised_curves) averaged over time."""
     with np.errstate(divide="ignore", invalid="ignore"):  # a baseline at the optimum: no score (NaN, inf)
         return float(np.mean((base - curve) / (base - opt)))
+
+
+def pooled_curve(curve, dist, time_range):
+    """The package's curve without its bagging: one isotonic regression (its get_isotonic_curve) of every run's
+    (time, index) points in its range, rounded to an index of the sorted times, as it reads its curve."""
+    t1, y1, _, _, _ = curve._get_curve_over_time_values_in_range(time_range, return_1d=True)
+    idx = get_indices_in_distribution(y1, dist)
+    iso = curve.get_isotonic_curve(t1, idx, time_range, ymin=idx.min(), ymax=idx.max())
+    return dist[np.clip(np.round(iso).astype(int), 0, len(dist) - 1)]
 
 
 def package_curve(tmp, name, inp, files, ss_keys_dist, time_range):
@@ -166,21 +175,24 @@ def main():
             except ValueError as e:  # its runner would run the experiment again; these runs it cannot score
                 print(f"--   {inp} {name}: the package refuses these runs: {str(e.args[0])[:60]}... "
                       f"(steps in its range per run: {list(e.args[1])[:8]}...)")
-                parts_all.append((inp, name, s_tc, np.nan, s_b - s_tc, s_r - s_b, np.nan))
+                parts_all.append((inp, name, s_tc, np.nan, s_b - s_tc, s_r - s_b, np.nan, np.nan))
                 continue
             pol_curves.append(curve)
             s_pkg = std_score(pkg_base, pkg_curve, opt)
-            parts_all.append((inp, name, s_tc, s_pkg, s_b - s_tc, s_r - s_b, s_pkg - s_r))
+            s_pool = std_score(pkg_base, pooled_curve(curve, dist, pkg_range), opt)
+            parts_all.append((inp, name, s_tc, s_pkg, s_b - s_tc, s_r - s_b, s_pkg - s_r, s_pool - s_r))
         if len(pol_curves) == len(policies):
             agg_data.append((base, pol_curves, ss, pkg_range, np.arange(fe0, fe1 + 1)))
         else:
             print(f"--   {inp}: left out of the package's aggregation (it refuses some policy's runs)")
     print("\nper input and policy: tunecost's score, the package's, and their difference split into its parts")
+    print("(curve: of which 'pooled' is one isotonic regression of the pooled points in place of the mean rank, "
+          "the rest the bagging)")
     print(f"{'input':>16} {'policy':>10} {'tunecost':>9} {'package':>9} {'diff':>8} {'baseline':>9} {'range':>8} "
-          f"{'curve':>8}")
-    for inp, name, s_tc, s_pkg, d_b, d_r, d_c in parts_all:
+          f"{'curve':>8} {'pooled':>8}")
+    for inp, name, s_tc, s_pkg, d_b, d_r, d_c, d_pool in parts_all:
         print(f"{inp:>16} {name:>10} {s_tc:9.4f} {s_pkg:9.4f} {s_pkg - s_tc:+8.4f} {d_b:+9.4f} {d_r:+8.4f} "
-              f"{d_c:+8.4f}")
+              f"{d_c:+8.4f} {d_pool:+8.4f}")
         if np.isfinite(s_pkg) and abs(d_b + d_r + d_c - (s_pkg - s_tc)) > 1e-9:
             check(f"{inp} {name} parts", False, "the parts do not add up to the difference")
     # the package's own aggregation of its standardised curves: the score per policy
@@ -195,8 +207,10 @@ def main():
           f"mean of atm.tsv's) and the package's (its aggregation of its standardised curves)")
     for k, name in enumerate(policies):
         tc = np.mean([p[2] for p in parts_all if p[1] == name and p[0] in kept])
+        again = np.mean([p[3] for p in parts_all if p[1] == name and p[0] in kept])
         print(f"     {name:>10}: tunecost {tc:.4f}, package {float(np.mean(perf[k])):.4f}, "
-              f"difference {float(np.mean(perf[k])) - tc:+.4f}")
+              f"difference {float(np.mean(perf[k])) - tc:+.4f} (the package's per-input scores above, other bagging "
+              f"draws: {again:.4f})")
     return 1 if bad else 0
 
 
