@@ -149,6 +149,15 @@ def main():
         pkg_base = base.get_curve(pkg_range, "time")
         print(f"     {inp}: range: package {ts:.4g} .. {te:.4g} s ({fe0} .. {fe1} evaluations of the median "
               f"{ss.total_time_median():.4g} s), tunecost {float(fr_row['t0_s']):.4g} .. {float(fr_row['t1_s']):.4g} s")
+        ms = np.arange(1, 40)  # the baseline's rank: the package's index against the expected rank of the best of M
+        pkg_rank = np.array([np.searchsorted(dist, x) + 1 for x in base._get_random_curve(ms, smoothing=False)])
+        d1 = (v + 1) / (ms + 1) - pkg_rank
+        tc_rows = [r for r in curves if r["input"] == inp and r["policy"] == policies[0]]
+        tc_t0 = np.array([float(r["time_s"]) for r in tc_rows])
+        ratio = base.get_curve(tc_t0, "time") / np.array([float(r["baseline_ms"]) for r in tc_rows])
+        print(f"     {inp}: baseline: expected rank of the best of M draws minus the package's rank, M = 1..39: "
+              f"{d1.min():+.2f} .. {d1.max():+.2f}; the package's baseline / tunecost's on tunecost's range: "
+              f"{ratio.min():.3f} .. {ratio.max():.3f}")
         pol_curves = []
         for name in policies:
             rows = [r for r in curves if r["input"] == inp and r["policy"] == name]
