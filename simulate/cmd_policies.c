@@ -52,8 +52,9 @@ struct policies_opts {
 #define PO(f) offsetof(struct policies_opts, f)
 static const struct tc_optdecl policies_opts[] = {
     TC_OPT_OUTPUT_REQUIRED(struct policies_opts, out, "DIR",
-                           "write DIR/curves.tsv, DIR/scores.tsv, DIR/atm.tsv, DIR/policies.png|svg; DIR is replaced "
-                           "only when all of them are written (a figure not drawn: exit 1)"),
+                           "write DIR/curves.tsv, DIR/scores.tsv, DIR/atm.tsv, DIR/policies.png|svg (and DIR/runs/ with "
+                           "--runs-log t4); DIR is replaced only when all of them are written (a figure not drawn: "
+                           "exit 1)"),
     {.name = "policies", .letter = 'p', .arg = TC_ARG_STRING, .field = PO(list), .metavar = "LIST", .def = "all",
      .help = "comma-separated policies (listed above), or 'all'"},
     {.name = "budget-s", .letter = 'b', .arg = TC_ARG_DOUBLE, .field = PO(s.budget_s), .min = 1e-9, .max = 1e6,
