@@ -67,7 +67,7 @@ class Frame:
 def run_points(t4):
     """A runs-log file's steps: cumulative time (s) and true time (ms; NaN for a failure), as the package's
     write_results accumulates them."""
-    res = load_T4_format(t4, validate=False)["results"]
+    res = load_T4_format(t4, validate=True)["results"]  # valid against its T4 schema
     t = np.cumsum([sum(r["times"][k] for k in RUN_KEYS) for r in res])
     f = np.array([r["measurements"][0]["value"] if r["invalidity"] == "correct" else np.nan for r in res], float)
     return res, t, f
