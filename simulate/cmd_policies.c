@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_POLICIES 40
@@ -33,6 +34,8 @@ static const char *const stop_names[] = {"none", "early", "statistical"};
 static const char *const score_names[] = {"atm", "area"};
 /* --costs' names: 0 auto (source on an imported trace, else replay), 1 replay, 2 source. */
 static const char *const costs_names[] = {"auto", "replay", "source"};
+/* --runs-log's names: 0 none, 1 t4 (Kernel Tuner's T4 results, one file per run). */
+static const char *const runs_log_names[] = {"none", "t4"};
 
 struct policies_opts {
     struct pol_settings s;
@@ -41,6 +44,7 @@ struct policies_opts {
     int failed_cost; /* index in sim_failed_cost_names = enum sim_failed_cost */
     int compile, compile_model; /* indices in sim_compile_names, sim_compile_model_names */
     int costs;       /* index in costs_names */
+    int runs_log;    /* index in runs_log_names */
     const char *strategy_options; /* --strategy-options as given */
     char opt_buf[1200];           /* what the policies read: it, and max_fevals=N from --max-fevals */
 };
@@ -48,8 +52,9 @@ struct policies_opts {
 #define PO(f) offsetof(struct policies_opts, f)
 static const struct tc_optdecl policies_opts[] = {
     TC_OPT_OUTPUT_REQUIRED(struct policies_opts, out, "DIR",
-                           "write DIR/curves.tsv, DIR/scores.tsv, DIR/atm.tsv, DIR/policies.png|svg; DIR is replaced "
-                           "only when all of them are written (a figure not drawn: exit 1)"),
+                           "write DIR/curves.tsv, DIR/scores.tsv, DIR/atm.tsv, DIR/policies.png|svg (and DIR/runs/ with "
+                           "--runs-log t4); DIR is replaced only when all of them are written (a figure not drawn: "
+                           "exit 1)"),
     {.name = "policies", .letter = 'p', .arg = TC_ARG_STRING, .field = PO(list), .metavar = "LIST", .def = "all",
      .help = "comma-separated policies (listed above), or 'all'"},
     {.name = "budget-s", .letter = 'b', .arg = TC_ARG_DOUBLE, .field = PO(s.budget_s), .min = 1e-9, .max = 1e6,
@@ -111,6 +116,13 @@ static const struct tc_optdecl policies_opts[] = {
     {.name = "atm-curves", .arg = TC_ARG_FLAG, .field = PO(atm_curves),
      .help = "also write DIR/atm-curves.tsv: per input, the baseline and each policy's mean run time at each time of "
              "its range"},
+    {.name = "runs-log", .arg = TC_ARG_NAME, .field = PO(runs_log), .names = runs_log_names, .n_names = 2,
+     .metavar = "FORMAT", .def = "none",
+     .help = "t4: also write every run's steps as Kernel Tuner T4 results, the form the autotuning_methodology "
+             "package reads a run in: DIR/runs/POLICY/INPUT/run-R.json, one result per step in order (the "
+             "configuration, its compile and benchmark seconds since the step before, adding up to the run's tuning "
+             "time as the score ranks it, and its true time in ms or a failure marker; docs/simulation.md, \"The "
+             "runs log\"); none: no runs log"},
     {.name = "transfer-from", .arg = TC_ARG_STRING, .field = PO(prior), .metavar = "T",
      .def_doc = "with the default TRACE: its shipped H100 twin; else none, and 'all' leaves 'transfer' out",
      .help = "the other GPU's trace, the prior of policy 'transfer'"},
@@ -175,7 +187,8 @@ const struct tc_cmd policies_cmd = {
     .examples = "tunecost policies -o pol                                  # every policy, the full-space trace\n"
                 "tunecost policies --policies random,halving,anneal --budget-s 30 -o pol\n"
                 "tunecost policies --stop statistical --compile pipelined -c 16 -o pol-par\n"
-                "tunecost policies --runs 30 --seed 7 -j 1 -o pol-seq          # the same bytes as with -j 2\n",
+                "tunecost policies --runs 30 --seed 7 -j 1 -o pol-seq          # the same bytes as with -j 2\n"
+                "tunecost policies kt.h5 -p random,genetic --costs source --runs-log t4 -o pol  # pol/runs/*/*/run-*.json\n",
     .min_operands = 0,
     .max_operands = 1,
     .operand_name = "TRACE",
@@ -254,6 +267,44 @@ static int write_atm(const char *dir, const struct pol_curve *c, int n, const st
         if (tc_atomic_commit(&a) != 0)
             return -1;
     }
+    return 0;
+}
+
+/* DIR/runs/POLICY/INPUT/run-R.json (R from 0, three digits at least): every run of every policy and input as T4
+ * results (pol_runlog_write_t4), each file written whole (tc_atomic) inside the output's temporary directory.
+ * Returns 0, or -1 (tc_errmsg names the path). */
+static int write_runs_log(const char *dir, const struct pol_curve *c, int n, const struct trace *t,
+                          const struct pol_data *d, const struct pol_settings *s)
+{
+    char path[4096], shape[128];
+    struct tc_atomic a;
+    FILE *fp;
+    for (int i = 0; i < n; i++)
+        for (int in = 0; in < c[i].n_inputs; in++) {
+            tc_format_shape(trace_dims(t, in), trace_n_dims(t), shape, sizeof shape);
+            for (int lvl = 0; lvl < 3; lvl++) { /* runs, runs/POLICY, runs/POLICY/INPUT */
+                int len = lvl == 0   ? snprintf(path, sizeof path, "%s/runs", dir)
+                          : lvl == 1 ? snprintf(path, sizeof path, "%s/runs/%s", dir, c[i].policy)
+                                     : snprintf(path, sizeof path, "%s/runs/%s/%s", dir, c[i].policy, shape);
+                if (len >= (int)sizeof path)
+                    return tc_seterr("%s: path too long", dir);
+                if (mkdir(path, 0777) != 0 && errno != EEXIST)
+                    return tc_seterr_env("%s: cannot create the folder: %s", path, strerror(errno));
+            }
+            for (int r = 0; r < c[i].runs; r++) {
+                if (snprintf(path, sizeof path, "%s/runs/%s/%s/run-%03d.json", dir, c[i].policy, shape, r) >=
+                    (int)sizeof path)
+                    return tc_seterr("%s: path too long", dir);
+                if ((fp = tc_atomic_open(&a, path)) == NULL)
+                    return -1;
+                if (pol_runlog_write_t4(fp, t, d, s, &c[i], in, r) != 0) {
+                    tc_atomic_abort(&a);
+                    return -1;
+                }
+                if (tc_atomic_commit(&a) != 0)
+                    return -1;
+            }
+        }
     return 0;
 }
 
@@ -457,8 +508,8 @@ static int policies_strategy_options(struct policies_opts *o, const struct polic
 static int policies_begin(struct policies_opts *o, const char *path, const struct policy_ops **ops, int *n_ops,
                           struct tc_outdir *od)
 {
-    static const char *const pol_outputs[] = {"curves.tsv",     "scores.tsv",   "atm.tsv",
-                                              "atm-curves.tsv", "policies.png", "policies.svg"};
+    static const char *const pol_outputs[] = {"curves.tsv",   "scores.tsv",   "atm.tsv", "atm-curves.tsv",
+                                              "policies.png", "policies.svg", "runs"};
     const char *inputs[2] = {path, o->prior};
     long nc = sysconf(_SC_NPROCESSORS_ONLN); /* -j 0 (the shared meaning): all online cores, at most 64 */
     int j = o->threads > 0 ? o->threads : nc < 1 ? 1 : (int)nc;
@@ -466,13 +517,14 @@ static int policies_begin(struct policies_opts *o, const char *path, const struc
     o->s.stop_rule = (enum pol_stop_rule)o->stop;
     if (o->score_kind == 1)
         o->s.atm_points = 0; /* --score area: the methodology's score is not computed */
+    o->s.runs_log = o->runs_log == 1;
     if ((*n_ops = policy_list(o->list, ops, o->prior != NULL)) < 0)
         return 2;
     if (policies_strategy_options(o, ops, *n_ops) != 0)
         return 2;
     if (tc_output_check("-o", o->out, 1, inputs, o->prior != NULL ? 2 : 1) != 0 ||
-        tc_outdir_replaceable(o->out, "policies (curves.tsv, scores.tsv, atm*.tsv, policies.png|svg)", NULL,
-                              pol_outputs, 6) != 0 ||
+        tc_outdir_replaceable(o->out, "policies (curves.tsv, scores.tsv, atm*.tsv, policies.png|svg, runs/)", NULL,
+                              pol_outputs, 7) != 0 ||
         tc_outdir_begin(od, o->out) != 0) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         return 2;
@@ -622,7 +674,8 @@ int cmd_policies(int argc, char **argv)
     rc = 1;
     if (!o.quiet && o.score_kind == 0 && n_done > 0)
         note_late_ranges(&curves[0], o.s.budget_s);
-    if (write_outputs(od.tmp, curves, n_done, t, o.prior, &o.s, o.score_kind == 0, o.atm_curves) != 0) {
+    if (write_outputs(od.tmp, curves, n_done, t, o.prior, &o.s, o.score_kind == 0, o.atm_curves) != 0 ||
+        (o.s.runs_log && write_runs_log(od.tmp, curves, n_done, t, d, &o.s) != 0)) {
         fprintf(stderr, "tunecost policies: %s\n", tc_errmsg());
         goto out;
     }

@@ -194,6 +194,7 @@ struct pol_settings {
     double atm_cutoff;            /* the fraction of the way from the median to the optimum where the range ends [0.95] */
     int atm_points;               /* times in each input's linear range; 0: the score is not computed [100] */
     int atm_boot;                 /* bootstrap replicates for its CI [1000] */
+    int runs_log;                 /* 1: keep every run's steps (pol_curve.runlog), for `policies --runs-log` [0] */
 };
 
 void pol_settings_default(struct pol_settings *s);
@@ -232,6 +233,17 @@ int pol_shipped_default(char *trace, char *prior, size_t len);
 void pol_data_free(struct pol_data *d);
 int pol_data_n_inputs(const struct pol_data *d);
 
+/* One run's steps, in order (pol_settings.runs_log): step e benchmarked configuration cfg[e] (an index of the
+ * input's configurations) and ended at t_s[e], the run's tuning time as the methodology's score ranks it (the
+ * clock less the compile-worker warm-up a run pays once, pol_warmup_ms); comp_s[e] of the time since the step
+ * before (t_s[e] - t_s[e-1], from 0) was the compile the step charged, the rest its benchmarking (warm-up,
+ * executions, overhead, a failure's launch, what the source recorded under source_costs). */
+struct pol_runlog {
+    int n;
+    int *cfg;
+    double *t_s, *comp_s;
+};
+
 /* Results of one policy over every input and run, on the common time grid. */
 struct pol_curve {
     const char *policy;
@@ -256,6 +268,7 @@ struct pol_curve {
     double *atm_boot;                /* s->atm_boot bootstrap replicates of atm_score, paired across policies of one
                                       * evaluation (atm_first_share), or NULL */
     int n_boot;
+    struct pol_runlog *runlog;       /* n_inputs x runs (input-major) with s->runs_log, else NULL */
 };
 
 /* Replay `ops` on every input of d, s->runs times each, on s->threads threads; grid_s holds s->n_grid times.
@@ -276,6 +289,15 @@ void pol_baseline(const struct pol_data *d, const struct pol_settings *s, const 
 int pol_baseline_sampled(const struct pol_data *d, const struct pol_settings *s, const double *grid_s, int n,
                          int perms, uint64_t seed, double *exact, double *indep);
 void pol_curve_free(struct pol_curve *c);
+/* Run `run` of input `input` of c (evaluated with runs_log on d, a pol_data of t) as Kernel Tuner's T4 results,
+ * the form the autotuning_methodology package reads a tuning run in (docs/simulation.md, "The runs log"): one
+ * result per step, in order, with the configuration's parameters, "times" in seconds ("compilation" the compile
+ * the step charged, "benchmark" the rest of the time since the step before: the two add up to the run's tuning
+ * time at the end of the step; "framework" and "search_algorithm" 0), the "time" measurement the configuration's
+ * true time in ms as tunecost scores it (%.15g, as `export t4` writes it) or a failure marker, and
+ * "invalidity". Returns 0, or -1 (tc_errmsg) on a write error. */
+int pol_runlog_write_t4(FILE *fp, const struct trace *t, const struct pol_data *d, const struct pol_settings *s,
+                        const struct pol_curve *c, int input, int run);
 /* The curves as TSV (util/tc_tsv: tc_tsv_curves), the one writer of `policies`' curves.tsv and the report's
  * policies-curves.tsv: the header, then one row per policy and grid time, every number with 17 significant digits.
  * The caller checks the stream for write errors. */

@@ -18,6 +18,7 @@ struct run_state {
     double *est_ms, *sum_ms, *sumsq_ms, *compile_ms;
     int *n_exec, *failed, *visited, *dropped;
     double best_single_ms;
+    double step_comp_ms;         /* the compile the current step charged (the clock's advance over it), ms */
     int n_visited;               /* distinct configurations benchmarked (or failed) */
     /* sim_costs only: */
     double best_known_ms;        /* fastest execution of the configurations benchmarked before */
@@ -25,28 +26,48 @@ struct run_state {
     double *wfree_ms;            /* [SIM_CLOCK_WORDS(compile_factor)] the clock's workers and first wave */
 };
 
+/* A run's steps: the tuning time at the end of each, the incumbent's true speedup then, the configuration the step
+ * benchmarked and the compile it charged (ms; -1 and 0 where the caller has none). */
 struct step_log {
-    double *t_s, *speedup;
+    double *t_s, *speedup, *comp_ms;
+    int *cfg;
     int n, cap;
 };
 
-static int log_add(struct step_log *l, double t_s, double speedup)
+static int log_add(struct step_log *l, double t_s, double speedup, int cfg, double comp_ms)
 {
     if (l->n == l->cap) {
         int cap = l->cap ? 2 * l->cap : 256;
-        double *a = realloc(l->t_s, (size_t)cap * sizeof *a), *b;
+        double *a = realloc(l->t_s, (size_t)cap * sizeof *a), *b, *c;
+        int *k;
         if (a == NULL)
             return -1;
         l->t_s = a;
         if ((b = realloc(l->speedup, (size_t)cap * sizeof *b)) == NULL)
             return -1;
         l->speedup = b;
+        if ((c = realloc(l->comp_ms, (size_t)cap * sizeof *c)) == NULL)
+            return -1;
+        l->comp_ms = c;
+        if ((k = realloc(l->cfg, (size_t)cap * sizeof *k)) == NULL)
+            return -1;
+        l->cfg = k;
         l->cap = cap;
     }
     l->t_s[l->n] = t_s;
     l->speedup[l->n] = speedup;
+    l->cfg[l->n] = cfg;
+    l->comp_ms[l->n] = comp_ms;
     l->n++;
     return 0;
+}
+
+static void log_free(struct step_log *l)
+{
+    free(l->t_s);
+    free(l->speedup);
+    free(l->comp_ms);
+    free(l->cfg);
 }
 
 static int incumbent(const struct pinput *in, const struct run_state *rs)
@@ -89,6 +110,7 @@ static int visit_step(const struct pcfg *c, const struct pol_settings *s, struct
         rs->clock = saved; /* the compile that would pass the budget is not charged */
         return 1;
     }
+    rs->step_comp_ms = sim_clock_ms(&rs->clock) - *now > 0 ? sim_clock_ms(&rs->clock) - *now : 0;
     *now = sim_clock_ms(&rs->clock);
     rs->visited[k] = 1;
     rs->n_visited++;
@@ -200,6 +222,14 @@ static int bench_execs(const struct pinput *in, const struct pol_settings *s, st
     return 0;
 }
 
+/* The compile part of one sim_clock_step from `before` to `after` that also charged bench_ms of benchmarking: the
+ * clock's advance less the benchmarking, within [0, the advance] (the parallel models overlap the two). */
+static double step_compile_part(const struct sim_clock *before, const struct sim_clock *after, double bench_ms)
+{
+    double adv = sim_clock_ms(after) - sim_clock_ms(before), comp = adv - bench_ms;
+    return comp < 0 ? 0 : comp > adv ? adv : comp;
+}
+
 /* bench_step with simulate's costs (pol_settings.sim_costs; the same arithmetic as sim_data.c and
  * sim_replay.c, in integer ns where they use it): configuration k is benchmarked once, for the executions the
  * paper's rule takes for `rep` ms; its compile and benchmark go through the run's clock. Returns 1 when the budget
@@ -225,6 +255,7 @@ static int bench_step_sim(const struct pinput *in, const struct pol_settings *s,
         }
         rs->visited[k] = rs->failed[k] = 1;
         rs->n_visited++;
+        rs->step_comp_ms = step_compile_part(&saved, &rs->clock, pol_visit_fail_ms(c, s));
         *time_s = sim_clock_ms(&rs->clock) * 1e-3;
         return 0;
     }
@@ -253,6 +284,7 @@ static int bench_step_sim(const struct pinput *in, const struct pol_settings *s,
     }
     rs->visited[k] = 1;
     rs->n_visited++;
+    rs->step_comp_ms = step_compile_part(&saved, &rs->clock, bench);
     if (stop) {
         rs->dropped[k] = 1;
         rs->n_exec[k] = s->es_num;
@@ -292,6 +324,7 @@ static int bench_step_source(const struct pinput *in, const struct pol_settings 
         return 1;
     rs->visited[k] = 1;
     rs->n_visited++;
+    rs->step_comp_ms = c->compile_ms < c->src_cost_ms ? c->compile_ms : c->src_cost_ms; /* part of what it recorded */
     if (c->status != TRACE_OK) {
         rs->failed[k] = 1;
     } else {
@@ -384,6 +417,7 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
         double rep = ops->rep_ms(st, &v, k);
         int was_visited = rs.visited[k];
         rep = isfinite(rep) && rep > 0 ? rep : 0;
+        rs.step_comp_ms = 0;
         if (step_cost(in, s, &rs, k, rep, &v.time_s)) {
             *budget_stop = 1;
             break;
@@ -395,7 +429,7 @@ static int one_run(const struct pol_data *d, const struct pinput *in, const stru
         v.best = incumbent_after(in, &rs, v.best, k);
         if (ops->observe != NULL)
             ops->observe(st, &v, k);
-        if (log_add(log, v.time_s, pol_incumbent_speedup(in, s, v.best)) != 0) {
+        if (log_add(log, v.time_s, pol_incumbent_speedup(in, s, v.best), k, rs.step_comp_ms) != 0) {
             tc_seterr_env("policies: out of memory");
             goto out;
         }
@@ -429,8 +463,7 @@ int pol_run(const struct pol_data *d, int input, const struct policy_ops *ops, c
         *time_s = log.n > 0 ? log.t_s[log.n - 1] : 0;
         *speedup = log.n > 0 ? log.speedup[log.n - 1] : 0;
     }
-    free(log.t_s);
-    free(log.speedup);
+    log_free(&log);
     return rc;
 }
 
@@ -491,10 +524,31 @@ static int atm_score_run(struct pol_job *jb, int i, int r, const struct pinput *
     buf->n = 0;
     for (int e = 0; e < log->n; e++)
         if (log_add(buf, log->t_s[e] - warm_s,
-                    log->speedup[e] > 0 ? pol_opt_ms(in, jb->s) / log->speedup[e] : NAN) != 0)
+                    log->speedup[e] > 0 ? pol_opt_ms(in, jb->s) / log->speedup[e] : NAN, -1, 0) != 0)
             return tc_seterr_env("policies: out of memory");
     atm_run_ranks(f, buf->t_s, buf->speedup, buf->n,
                   jb->atm_rank + ((size_t)i * jb->s->runs + r) * (size_t)jb->s->atm_points);
+    return 0;
+}
+
+/* Keep run r of input i's steps in the curve's runs log (pol_settings.runs_log), its times as the methodology's
+ * score ranks them (less the warm-up). Returns 0, or -1 (out of memory). */
+static int runlog_keep(struct pol_job *jb, int i, int r, const struct step_log *log)
+{
+    struct pol_runlog *rl = &jb->curve->runlog[(size_t)i * jb->s->runs + r];
+    double warm_s = pol_warmup_ms(jb->d, jb->s) * 1e-3;
+    size_t n = (size_t)log->n + 1;
+    rl->t_s = malloc(n * sizeof *rl->t_s);
+    rl->comp_s = malloc(n * sizeof *rl->comp_s);
+    rl->cfg = malloc(n * sizeof *rl->cfg);
+    if (rl->t_s == NULL || rl->comp_s == NULL || rl->cfg == NULL)
+        return tc_seterr_env("policies: out of memory for the runs log");
+    for (int e = 0; e < log->n; e++) {
+        rl->t_s[e] = log->t_s[e] - warm_s;
+        rl->comp_s[e] = log->comp_ms[e] * 1e-3;
+        rl->cfg[e] = log->cfg[e];
+    }
+    rl->n = log->n;
     return 0;
 }
 
@@ -527,7 +581,8 @@ static void *pol_worker(void *arg)
             log.n = 0;
             gsl_rng_set(rng, stream_seed(s->seed, jb->ops->name, i, r));
             if (one_run(jb->d, in, jb->ops, s, rng, &log, &sh->n_steps, &stopped) != 0 ||
-                atm_score_run(jb, i, r, in, &log, &fbuf) != 0) {
+                atm_score_run(jb, i, r, in, &log, &fbuf) != 0 ||
+                (jb->curve->runlog != NULL && runlog_keep(jb, i, r, &log) != 0)) {
                 pthread_mutex_lock(&jb->mu);
                 if (!jb->failed) {
                     jb->failed = 1;
@@ -552,10 +607,8 @@ static void *pol_worker(void *arg)
             sh->count++;
         }
     }
-    free(log.t_s);
-    free(log.speedup);
-    free(fbuf.t_s);
-    free(fbuf.speedup);
+    log_free(&log);
+    log_free(&fbuf);
     if (rng != NULL)
         gsl_rng_free(rng);
     return NULL;
@@ -764,6 +817,13 @@ int pol_evaluate(const struct pol_data *d, const struct policy_ops *ops, const s
     curve->lo = malloc((size_t)n * sizeof *curve->lo);
     curve->hi = malloc((size_t)n * sizeof *curve->hi);
     curve->baseline = malloc((size_t)n * sizeof *curve->baseline);
+    curve->n_inputs = d->n_in;
+    curve->runs = s->runs;
+    if (s->runs_log &&
+        (curve->runlog = calloc((size_t)(d->n_in > 0 ? d->n_in : 1) * (size_t)s->runs, sizeof *curve->runlog)) == NULL) {
+        tc_seterr_env("policies: out of memory");
+        goto out;
+    }
     if (atm_begin(d, s, curve, &jb) != 0)
         goto out;
     if (sum == NULL || sumsq == NULL || shbuf == NULL || share == NULL || curve->grid_s == NULL ||
@@ -852,6 +912,13 @@ void pol_curve_free(struct pol_curve *c)
     free(c->atm_input_score);
     free(c->atm_mean_ms);
     free(c->atm_boot);
+    for (size_t k = 0; c->runlog != NULL && k < (size_t)c->n_inputs * (size_t)c->runs; k++) {
+        free(c->runlog[k].t_s);
+        free(c->runlog[k].comp_s);
+        free(c->runlog[k].cfg);
+    }
+    free(c->runlog);
+    c->runlog = NULL;
     c->atm_boot = NULL;
     c->atm = NULL;
     c->atm_input_score = c->atm_mean_ms = NULL;

@@ -161,6 +161,67 @@ START_TEST(test_policy_budget_stops_without_overcharging)
 }
 END_TEST
 
+/* The number after the k-th (from 0) occurrence of `key` in text, or NaN when there are fewer. */
+static double nth_number(const char *text, const char *key, int k)
+{
+    const char *p = text;
+    for (int i = 0; p != NULL && i <= k; i++)
+        if ((p = strstr(p, key)) != NULL)
+            p += strlen(key);
+    return p != NULL ? strtod(p, NULL) : NAN;
+}
+
+/* The runs log (policies --runs-log t4) of exhaustive search on the tiny trace under triton: three steps, worked
+ * out above: c0 done at 0.128 s (compile 0.100 s, then warm-up 4 ms and 2 x 12 ms of executions: 0.028 s), c1 at
+ * 0.348 s (compile 0.200 s, warm-up 2 ms and 3 x 6 ms: 0.020 s), c2, out of resources, compiled before its launch
+ * fails (0.050 s, a failed launch of wall 0) at 0.398 s. As T4 results: each step's compilation + benchmark is the
+ * time since the step before, the "time" measurement its true time (10, 5 ms) or the failure marker, charged so
+ * "runtime" (not "constraints", which the methodology package would charge nothing). */
+START_TEST(test_policy_runs_log_holds_each_step_as_worked_out)
+{
+    struct trace *t;
+    struct pol_data *d = tiny_data(&t);
+    struct pol_settings s;
+    struct pol_curve c;
+    double grid[] = {0.5, 1.0}, comp[] = {0.100, 0.200, 0.050}, bench[] = {0.028, 0.020, 0}, done[] = {0.128, 0.348,
+                                                                                                       0.398};
+    char *text = NULL;
+    size_t len = 0;
+    settings(&s);
+    s.n_grid = 2;
+    s.runs_log = 1;
+    ck_assert_int_eq(pol_evaluate(d, policy_find("exhaustive"), &s, grid, &c), 0);
+    ck_assert_ptr_nonnull(c.runlog);
+    ck_assert_int_eq(c.runlog[0].n, 3);
+    for (int e = 0; e < 3; e++) {
+        ck_assert_int_eq(c.runlog[0].cfg[e], e);
+        ck_assert_double_eq_tol(c.runlog[0].t_s[e], done[e], 1e-12);
+        ck_assert_double_eq_tol(c.runlog[0].comp_s[e], comp[e], 1e-12);
+    }
+    FILE *fp = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_int_eq(pol_runlog_write_t4(fp, t, d, &s, &c, 0, 0), 0);
+    ck_assert_int_eq(fclose(fp), 0);
+    for (int e = 0; e < 3; e++) {
+        ck_assert_double_eq_tol(nth_number(text, "\"compilation\":", e), comp[e], 1e-12);
+        ck_assert_double_eq_tol(nth_number(text, "\"benchmark\":", e), bench[e], 1e-12);
+        ck_assert_double_eq(nth_number(text, "{\"BLOCK\":", e), 16 << e);
+    }
+    ck_assert(isnan(nth_number(text, "\"compilation\":", 3)));   /* three results, no more */
+    ck_assert_double_eq(nth_number(text, "\"value\":", 0), 10); /* c0's true time, ms */
+    ck_assert_double_eq(nth_number(text, "\"value\":", 1), 5);
+    ck_assert_ptr_nonnull(strstr(text, "\"invalidity\":\"runtime\",\"correctness\":1,\"measurements\":[{\"name\":"
+                                       "\"time\",\"value\":\"InvalidConfig\""));
+    ck_assert_ptr_null(strstr(text, "constraints"));
+    ck_assert_ptr_nonnull(strstr(text, "\"timeunit\":\"seconds\""));
+    ck_assert_int_ne(pol_runlog_write_t4(stdout, t, d, &s, &c, 0, 1), 0); /* one run only */
+    free(text);
+    pol_curve_free(&c);
+    pol_data_free(d);
+    trace_close(t);
+}
+END_TEST
+
 START_TEST(test_policy_costaware_skips_what_the_compiler_refuses)
 {
     /* c2 is out of resources. Under --failed-cost none that is known without benchmarking (restrictions):
@@ -1058,6 +1119,7 @@ int main(int argc, char **argv)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_policy_exhaustive_reaches_optimum_at_hand_worked_time);
     tcase_add_test(tc, test_policy_budget_stops_without_overcharging);
+    tcase_add_test(tc, test_policy_runs_log_holds_each_step_as_worked_out);
     tcase_add_test(tc, test_policy_costaware_skips_what_the_compiler_refuses);
     tcase_add_test(tc, test_policy_halving_promotes_the_best_third);
     tcase_add_test(tc, test_policy_cached_baseline_and_frames_follow_the_settings);

@@ -2,8 +2,8 @@
 # test-score-cli.sh — `tunecost policies --score`: the methodology's score is the default, with its CI in
 # scores.tsv and each input's frame in atm.tsv; --score area writes the columns it always wrote; the bytes do not
 # depend on the thread count; random search scores about 0 against the methodology's random-search baseline (the
-# old baseline, time / mean time per evaluation, gave it -0.16 on this trace: the test fails on such a bias); bad
-# values are usage errors.
+# old baseline, time / mean time per evaluation, gave it -0.16 on this trace: the test fails on such a bias);
+# --runs-log t4 writes one file per input and run; bad values are usage errors.
 #
 # Usage: test-score-cli.sh TUNECOST TRACE
 # Exit: 0 pass, 1 fail, 77 skipped (no python3 or no trace).
@@ -55,7 +55,19 @@ s, lo, hi = float(x["score"]), float(x["score_lo"]), float(x["score_hi"])
 assert abs(s) < 0.06 and lo < 0.03 and hi > -0.03 and hi - lo < 0.3, (s, lo, hi)
 PYEOF
 
+# --runs-log t4: one T4 file per input and run (none without it); the folder is policies' own to replace
+P -p random -r 2 --seed 3 --runs-log t4 -o rl || fail "--runs-log t4"
+n_in=$(($(cut -f2 rl/atm.tsv | sort -u | wc -l) - 1))
+n_logs=$(find rl/runs/random -name 'run-00[01].json' | wc -l)
+[ "$n_logs" = $((2 * n_in)) ] && [ ! -e a1/runs ] && ok "--runs-log t4: $n_logs files for $n_in inputs x 2 runs" ||
+    fail "--runs-log t4: $n_logs files for $n_in inputs x 2 runs"
+P -p random -r 2 --seed 3 -o rl && [ ! -e rl/runs ] && ok "a runs log is replaced like the rest" ||
+    fail "-o over a folder with runs/"
+
 # usage errors
+P -p random -r 2 --runs-log json -o u 2>err.txt
+[ $? = 2 ] && grep -q -- "--runs-log" err.txt && [ ! -e u ] && ok "--runs-log json: exit 2, the option named" ||
+    fail "--runs-log json: $(cat err.txt)"
 for bad in "--score best" "--cutoff 1" "--cutoff 0" "--cutoff x"; do
     # shellcheck disable=SC2086
     P -p random -r 2 $bad -o u 2>err.txt; rc=$?
