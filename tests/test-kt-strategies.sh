@@ -49,7 +49,7 @@ T() { "$TUNECOST" "$@"; }
 spaces=()
 # name cache.json budget: import the cache; tunecost's policies are replayed below, one process per (space, strategy)
 space() {
-    T import kerneltuner "$2" -o "$1.h5" -q >/dev/null || { echo "FAIL tunecost import of $2"; exit 1; }
+    mkdir "$1" && T import kerneltuner "$2" -o "$1.h5" -q >/dev/null || { echo "FAIL tunecost import of $2"; exit 1; }
     local b=${KT_STRAT_BUDGET_S:-$3}
     spaces+=("$1=$2=$1/curves.tsv=$b")
     for s in ${LIST//,/ }; do printf '%s\t%s\t%s\n' "$1" "$s" "$b"; done >>pairs.tsv
@@ -69,7 +69,8 @@ fi
 # bytes of one run of them all; the pairs' curves are joined per space
 export TUNECOST RUNS
 xargs -P "$JOBS" -L 1 sh -c '"$TUNECOST" policies "$0.h5" -p "$1" -r "$RUNS" --seed 1 --budget-s "$2" --costs source \
-    -j 1 --no-figures -o "$0/$1" -q >/dev/null || { echo "FAIL tunecost policies $1 on $0"; exit 255; }' <pairs.tsv ||
+    -j 1 --no-figures -o "$0/$1" -q >"$0/$1.log" 2>&1 ||
+    { cat "$0/$1.log"; echo "FAIL tunecost policies $1 on $0"; exit 255; }' <pairs.tsv ||
     exit 1
 for sp in "${spaces[@]}"; do
     n=${sp%%=*}
