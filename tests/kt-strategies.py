@@ -19,13 +19,19 @@ simulated pairs of tables, each pair's true score the mean of the two measured, 
 its half-width / t(0.975, RUNS - 1), tunecost's with half-width / 1.96 (NumPy's generator, seed 1). A systematic
 disagreement (another algorithm under the same name) lowers the correlation below that; noise alone does not.
 
-usage: python kt-strategies.py RUNS BUDGET_S OUT.TSV STRATEGIES SPACE=CACHE.json=CURVES.tsv...
-Writes OUT.TSV (space, strategy, kt_score, kt_lo, kt_hi, tc_score, tc_lo, tc_hi, overlap) and prints the table;
-exits 1 when a pair does not overlap or the rank correlation is below both 0.9 and the identical strategies' 5th
-percentile."""
+Kernel Tuner's runs are independent processes when -j JOBS > 1 (one per (space, strategy, seed)); each run seeds
+its own generators, so JOBS changes no draw (Kernel Tuner's time_limit also counts its own wall time, and the Latin
+hypercube of diff_evo and bayes_opt draws from an unseeded generator, in one process as in many). brute_force
+draws no random numbers: it runs once per space and its curve stands for every run (its CI is 0 either way).
+
+usage: python kt-strategies.py [-j JOBS] RUNS BUDGET_S OUT.TSV STRATEGIES SPACE=CACHE.json=CURVES.tsv[=BUDGET_S]...
+(a space's own BUDGET_S replaces the common one). Writes OUT.TSV (space, strategy, kt_score, kt_lo, kt_hi, tc_score,
+tc_lo, tc_hi, overlap) and prints the table; exits 1 when a pair does not overlap or the rank correlation is below
+both 0.9 and the identical strategies' 5th percentile."""
 import csv
 import json
 import math
+import multiprocessing
 import random
 import sys
 import warnings
@@ -65,6 +71,17 @@ def kt_curve(cache, d, strategy, seed, grid, budget_s):
     return out
 
 
+_CACHES = {}
+
+
+def kt_run(task):
+    """One Kernel Tuner run (a worker's task): the grid mean of its best-found speedup curve."""
+    cache, strategy, seed, grid, budget_s = task
+    if cache not in _CACHES:
+        _CACHES[cache] = json.load(open(cache))
+    return float(np.mean(kt_curve(cache, _CACHES[cache], strategy, seed, grid, budget_s)))
+
+
 def tc_scores(curves_path):
     rows = {}
     for r in csv.DictReader((ln for ln in open(curves_path) if not ln.startswith("#")), delimiter="\t"):
@@ -88,26 +105,38 @@ def null_correlations(table, runs, reps=2000):
 
 
 def main():
-    runs, budget_s, out_path = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
-    strategies = sys.argv[4].split(",")
-    spaces = [a.split("=") for a in sys.argv[5:]]
-    table, bad = [], 0
-    for name, cache, curves in spaces:
-        d = json.load(open(cache))
+    args, jobs = sys.argv[1:], 1
+    if args[:1] == ["-j"]:
+        jobs, args = int(args[1]), args[2:]
+    runs, budget_s, out_path = int(args[0]), float(args[1]), args[2]
+    strategies = args[3].split(",")
+    spaces = [a.split("=") for a in args[4:]]
+    table, bad, pairs, tasks = [], 0, [], []
+    for sp in spaces:
+        name, cache, curves = sp[:3]
+        budget = float(sp[3]) if len(sp) > 3 else budget_s
         tc = tc_scores(curves)
         for s in strategies:
             if s not in tc:
                 print(f"FAIL {name}: tunecost's curves have no {s}")
                 bad = 1
                 continue
-            grid = tc[s][3]
-            per_run = [np.mean(kt_curve(cache, d, s, seed, grid, budget_s)) for seed in range(runs)]
-            m = float(np.mean(per_run))
-            half = float(stats.t.ppf(0.975, runs - 1) * np.std(per_run, ddof=1) / math.sqrt(runs))
-            t_m, t_lo, t_hi = tc[s][:3]
-            overlap = m - half <= t_hi and t_lo <= m + half
-            bad |= not overlap
-            table.append((name, s, m, m - half, m + half, t_m, t_lo, t_hi, overlap))
+            seeds = [0] if s == "brute_force" else range(runs)  # deterministic: one run stands for all
+            first = len(tasks)
+            tasks += [(cache, s, seed, tc[s][3], budget) for seed in seeds]
+            pairs.append((name, s, tc[s][:3], first, len(tasks)))
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            means = pool.map(kt_run, tasks, chunksize=1)
+    else:
+        means = [kt_run(t) for t in tasks]
+    for name, s, (t_m, t_lo, t_hi), a, b in pairs:
+        per_run = means[a:b] * (runs if b - a == 1 else 1)
+        m = float(np.mean(per_run))
+        half = float(stats.t.ppf(0.975, runs - 1) * np.std(per_run, ddof=1) / math.sqrt(runs))
+        overlap = m - half <= t_hi and t_lo <= m + half
+        bad |= not overlap
+        table.append((name, s, m, m - half, m + half, t_m, t_lo, t_hi, overlap))
     rho = stats.spearmanr([r[2] for r in table], [r[5] for r in table]).correlation if len(table) > 2 else math.nan
     with open(out_path, "w") as fo:
         fo.write("space\tstrategy\tkt_score\tkt_lo\tkt_hi\ttc_score\ttc_lo\ttc_hi\toverlap\n")
