@@ -4,7 +4,8 @@
 # (Kernel Tuner, autotuning_methodology). Prints the environment's python on stdout. pip reads its own environment:
 # PIP_NO_INDEX=1 PIP_FIND_LINKS=DIR install from a folder of wheels without network. TC_PYVENV_SYSTEM=1 makes the
 # environment see the system's site packages (--system-site-packages: a NumPy and SciPy installed there that meet
-# the requirements are used, not installed again).
+# the requirements are used, not installed again; where python3 itself runs in a virtual environment, that
+# environment's packages too, through a .pth file).
 # Exit: 0, or 77 (the caller's skip) when python3 -m venv is missing or pip cannot install (no network, as in CI).
 set -u
 DIR=${1:?usage: pyvenv.sh DIR PKG...}
@@ -27,6 +28,14 @@ if ! python3 -m venv ${venv_opts[@]+"${venv_opts[@]}"} "$DIR" >&2; then
     echo "SKIP: python3 -m venv is not available" >&2
     rm -rf "$DIR"
     exit 77
+fi
+if [ "${TC_PYVENV_SYSTEM:-0}" = 1 ]; then
+    # --system-site-packages reaches the base interpreter's packages only: a python3 that is itself a virtual
+    # environment's (as on machines that ship PyTorch in one) lends its own packages through a .pth file
+    parent=$(python3 -c 'import sys, sysconfig
+if sys.prefix != sys.base_prefix: print(sysconfig.get_paths()["purelib"])') &&
+        mine=$("$DIR/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])') &&
+        { [ -z "$parent" ] || echo "$parent" >"$mine/tc-parent-venv.pth"; } || { rm -rf "$DIR"; exit 77; }
 fi
 if ! "$DIR/bin/pip" install --disable-pip-version-check -q --retries 1 --timeout 30 "$@" >&2; then
     echo "SKIP: pip could not install $want (no network?)" >&2
