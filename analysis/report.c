@@ -1,12 +1,13 @@
 /* report.c — builds the report directory of `tunecost report` (contract in report.h): opens the inputs, runs the
  * sections of report_sections[] in order (tables, simulations and their findings, the studies, figures, pages: the
  * one list of them) and owns the output directory (written into a temporary through util/tc_outdir, swapped into
- * place whole). The sections live in report_sim.c, report_findings.c, report_studies.c, report_figures.c and
- * report_pages.c (report_ctx.h).
+ * place whole). The sections live in report_opening.c, report_verdicts.c, report_findings.c, report_studies.c,
+ * report_gpus.c, report_recorded.c, report_figures.c and report_pages.c (report_sections.h); they share results
+ * through the floor below them (report_results.h), never by calling each other.
  * Layout of DIR: index.html, summary.md, the tables as TSV at the top (table1-compile.tsv, ...), the simulation
  * data under sim/, the figures as NAME.png and NAME.svg, the gnuplot scripts under plots/ (they read only TSV).
  * Nothing in DIR depends on the clock or the thread count: the same trace and seed give the same files. */
-#include "report_ctx.h"
+#include "report_sections.h"
 #include "tc_atomic.h"
 #include "tc_opt.h"
 #include "trace.h"

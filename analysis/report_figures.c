@@ -3,7 +3,7 @@
  * messages going to DIR/plots/gnuplot.log. A figure whose data is absent (no triton trace, no second kernel
  * family) is named with the reason, or left out with its section; one that has its data and is not drawn fails
  * the report, unless figures were not asked for (--no-figures). */
-#include "report_ctx.h"
+#include "report_results.h"
 #include "tc_figures.h"
 #include "tc_gnuplot.h"
 #include "trace.h"

@@ -1,7 +1,7 @@
 /* report_findings.c — the report's findings on the trace and its simulations, one function each, every number
  * computed from the data. A finding that reads a table's column looks it up with table_col_need(), so a renamed
  * column stops the report with a message instead of printing NaN. */
-#include "report_ctx.h"
+#include "report_results.h"
 #include "tc_stats.h"
 #include "trace.h"
 
@@ -414,26 +414,6 @@ static int finding_costs(struct report_ctx *c)
                           "times by %s (costs.tsv).", seq, pip, ide, con);
 }
 
-int report_split_shares(const struct table *s, struct report_split *out)
-{
-    int cr = table_col_need(s, "repetition_ms"), co = table_col_need(s, "overhead_ms");
-    int cc = table_col_need(s, "compile_ms"), cp = table_col_need(s, "overhead_pct");
-    int cw = table_col_need(s, "mean_wall_ms");
-    memset(out, 0, sizeof *out);
-    if (cr < 0 || co < 0 || cc < 0 || cp < 0 || cw < 0)
-        return -1;
-    out->n_inputs = table_n_rows(s);
-    for (int i = 0; i < out->n_inputs; i++) {
-        double v;
-        out->repetition_ms += isfinite(v = table_num(s, i, cr)) ? v : 0;
-        out->overhead_ms += isfinite(v = table_num(s, i, co)) ? v : 0;
-        out->compile_ms += isfinite(v = table_num(s, i, cc)) ? v : 0;
-        out->over_half += table_num(s, i, cp) > 50;
-    }
-    out->mean_wall_col = cw;
-    return 0;
-}
-
 /* Where tuning time goes (Figure 1): repetition, overhead, compilation over all inputs. */
 static int finding_split(struct report_ctx *c)
 {
@@ -448,7 +428,13 @@ static int finding_split(struct report_ctx *c)
                           100 * sp.overhead_ms / all, sp.over_half, sp.n_inputs);
 }
 
-int report_vs_cublas(const struct table *b, struct report_vs_cublas *out)
+/* The best configuration per input against cuBLAS (tables_best): over the inputs that have a ratio. */
+struct report_vs_cublas {
+    int n, at_least_1;
+    double median, lo, hi;
+};
+
+static int report_vs_cublas(const struct table *b, struct report_vs_cublas *out)
 {
     int cv = table_col_need(b, "vs_cublas");
     double *v;

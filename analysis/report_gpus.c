@@ -6,7 +6,7 @@
  * its CI and the ranking's stability over three seeds; and whether the warm start from the other GPU (`transfer`)
  * beats each policy from scratch. */
 #include "policy.h"
-#include "report_ctx.h"
+#include "report_results.h"
 #include "trace.h"
 
 #include <gsl/gsl_cdf.h>

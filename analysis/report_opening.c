@@ -4,7 +4,7 @@
  * stopping pays or not (the repetition and compile shares) and what parallel compilation saves. Every number is a
  * row of opening.tsv (key, value, lo, hi), from which the report test recomputes each sentence. */
 #include "cost.h"
-#include "report_ctx.h"
+#include "report_results.h"
 #include "sim_budget.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* report_pages.c — the report's two pages: summary.md (Markdown, for a repository or a terminal) and index.html
  * (self-contained, offline: no scripts, no network), both listing the settings, the findings, the figures and the
  * tables kept by the other parts. */
-#include "report_ctx.h"
+#include "report_results.h"
 #include "trace.h"
 
 #include <string.h>

@@ -4,7 +4,7 @@
  * benchmark (best vs cuBLAS per input, each one's frontier, the compile share of tuning time). A study whose data
  * is absent is left out with a finding that says so. */
 #include "policy.h"
-#include "report_ctx.h"
+#include "report_results.h"
 #include "sim_budget.h"
 #include "tc_stats.h"
 #include "trace.h"
@@ -134,17 +134,6 @@ out:
         pol_curve_free(&curves[i]);
     pol_data_free(d);
     return rc;
-}
-
-void report_family_name(const struct trace *t, char *buf, size_t len)
-{
-    int nw = 0, nc = trace_n_configs(t);
-    for (int k = 0; k < nc; k++)
-        nw += trace_config(t, k)->path == 1;
-    if (nw > 0)
-        snprintf(buf, len, "%s: wgmma on %d of %d configurations", tables_base_name(trace_path(t)), nw, nc);
-    else
-        snprintf(buf, len, "%s: mma.sync", tables_base_name(trace_path(t)));
 }
 
 /* ---- L2 flush study ------------------------------------------------------------------------------------------ */

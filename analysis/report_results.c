@@ -1,8 +1,10 @@
-/* report_sim.c — the report's simulations (simulate/sim.h): the single input with five scenarios, all inputs with
- * three, and the second kernel family's trace with the baseline; their TSV files under sim/, Table 6, the budget
- * and time-to-target tables. */
+/* report_results.c — the results several report sections read, below every section (it calls none): the report's
+ * simulations (simulate/sim.h: the single input with five scenarios, all inputs with three, the second kernel
+ * family's trace with the baseline) and their TSV files under sim/, Table 6, the budget and time-to-target tables,
+ * the shares of Figure 1 and a kernel family's name. Each is built once, by the section report.c runs first for it,
+ * into the context's results; later sections read them there. */
 #include "frontier.h"
-#include "report_ctx.h"
+#include "report_results.h"
 #include "sim_budget.h"
 #include "tc_atomic.h"
 #include "tc_stats.h"
@@ -302,4 +304,35 @@ int report_budget_tables(struct report_ctx *c)
     c->ttt_input = ttt_table(c, REPORT_SIM_INPUT, 1000,
                              "Tuning time to reach a mean speedup vs optimal, single input (s)");
     return c->ttt_all == NULL || c->ttt_input == NULL ? -1 : 0;
+}
+
+int report_split_shares(const struct table *s, struct report_split *out)
+{
+    int cr = table_col_need(s, "repetition_ms"), co = table_col_need(s, "overhead_ms");
+    int cc = table_col_need(s, "compile_ms"), cp = table_col_need(s, "overhead_pct");
+    int cw = table_col_need(s, "mean_wall_ms");
+    memset(out, 0, sizeof *out);
+    if (cr < 0 || co < 0 || cc < 0 || cp < 0 || cw < 0)
+        return -1;
+    out->n_inputs = table_n_rows(s);
+    for (int i = 0; i < out->n_inputs; i++) {
+        double v;
+        out->repetition_ms += isfinite(v = table_num(s, i, cr)) ? v : 0;
+        out->overhead_ms += isfinite(v = table_num(s, i, co)) ? v : 0;
+        out->compile_ms += isfinite(v = table_num(s, i, cc)) ? v : 0;
+        out->over_half += table_num(s, i, cp) > 50;
+    }
+    out->mean_wall_col = cw;
+    return 0;
+}
+
+void report_family_name(const struct trace *t, char *buf, size_t len)
+{
+    int nw = 0, nc = trace_n_configs(t);
+    for (int k = 0; k < nc; k++)
+        nw += trace_config(t, k)->path == 1;
+    if (nw > 0)
+        snprintf(buf, len, "%s: wgmma on %d of %d configurations", tables_base_name(trace_path(t)), nw, nc);
+    else
+        snprintf(buf, len, "%s: mma.sync", tables_base_name(trace_path(t)));
 }
