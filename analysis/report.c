@@ -83,9 +83,9 @@ static void free_unkept(struct report_ctx *c, struct table *t)
 
 static void ctx_free(struct report_ctx *c)
 {
-    struct table *loose[] = {c->split, c->best, c->failures, c->estimate, c->t6, c->budget, c->ttt_all,
-                             c->ttt_input, c->flush, c->scaling, c->landscape, c->cmp_split, c->verdicts,
-                             c->stability, c->es_cond};
+    const struct report_results *r = &c->res;
+    struct table *loose[] = {r->split, r->best, r->failures, r->estimate, r->t6, r->budget, r->ttt_all, r->ttt_input,
+                             r->flush, r->scaling, r->landscape, r->cmp_split, r->verdicts, r->stability, r->es_cond};
     for (size_t i = 0; i < sizeof loose / sizeof loose[0]; i++)
         free_unkept(c, loose[i]);
     for (int i = 0; i < c->n_tabs; i++)
@@ -93,8 +93,8 @@ static void ctx_free(struct report_ctx *c)
     for (int i = 0; i < c->n_findings; i++)
         free(c->findings[i]);
     for (int k = 0; k < N_REPORT_SIM; k++) {
-        sim_result_free(c->r[k]);
-        sim_data_free(c->d[k]);
+        sim_result_free(c->res.r[k]);
+        sim_data_free(c->res.d[k]);
     }
     trace_close(c->t);
     trace_close(c->tt);
@@ -156,21 +156,21 @@ static int trace_tables(struct report_ctx *c)
     if (report_keep_table(c, tables_compile(c->t), "table1-compile.tsv", "Compile time per configuration (Table 1)",
                           120) != 0 ||
         report_keep_table(c, tables_tuning(c->t), "table2-tuning.tsv", "Tuning time per input (Table 2)", 80) != 0 ||
-        report_keep_table(c, c->split = tables_split(c->t), "fig1-split.tsv",
+        report_keep_table(c, c->res.split = tables_split(c->t), "fig1-split.tsv",
                           "Repetition, overhead, compilation per input (Figure 1 data)", 80) != 0 ||
-        report_keep_table(c, c->best = tables_best(c->t), "best-vs-cublas.tsv",
+        report_keep_table(c, c->res.best = tables_best(c->t), "best-vs-cublas.tsv",
                           "Best configuration per input vs cuBLAS", 80) != 0 ||
-        report_keep_table(c, c->failures = tables_failures(c->t), "failures.tsv", "Failures by status and reason",
+        report_keep_table(c, c->res.failures = tables_failures(c->t), "failures.tsv", "Failures by status and reason",
                           40) != 0 ||
         report_keep_table(c, tables_heatmap(c->t), "heatmap.tsv", "Relative performance of every pair (heat map data)",
                           -1) != 0)
         return -1;
     if (c->tt != NULL) {
-        if ((c->estimate = tables_estimate(c->tt)) == NULL) {
+        if ((c->res.estimate = tables_estimate(c->tt)) == NULL) {
             tc_preferr("--triton-trace");
             return REPORT_EBADINPUT;
         }
-        if (report_keep_table(c, c->estimate, "fig2-estimate.tsv", "Triton estimate vs warmed time (Figure 2 data)",
+        if (report_keep_table(c, c->res.estimate, "fig2-estimate.tsv", "Triton estimate vs warmed time (Figure 2 data)",
                               30) != 0)
             return -1;
     }
@@ -209,7 +209,7 @@ static int sim_all(struct report_ctx *c)
 static int sim_tables(struct report_ctx *c)
 {
     if (report_write_sim_files(c, REPORT_SIM_INPUT) != 0 || report_write_sim_files(c, REPORT_SIM_ALL) != 0 ||
-        report_keep_table(c, c->t6, "table6-frontier.tsv", "Pareto frontier points (Table 6)", 100) != 0 ||
+        report_keep_table(c, c->res.t6, "table6-frontier.tsv", "Pareto frontier points (Table 6)", 100) != 0 ||
         report_budget_tables(c) != 0)
         return -1;
     return 0;
@@ -217,11 +217,11 @@ static int sim_tables(struct report_ctx *c)
 
 static int keep_budgets(struct report_ctx *c)
 {
-    if (report_keep_table(c, c->budget, "budget.tsv", "Best speedup within a budget, all inputs", 20) != 0 ||
-        report_keep_table(c, c->ttt_all, "time-to-target-all.tsv", "Tuning time to reach a speedup, all inputs",
+    if (report_keep_table(c, c->res.budget, "budget.tsv", "Best speedup within a budget, all inputs", 20) != 0 ||
+        report_keep_table(c, c->res.ttt_all, "time-to-target-all.tsv", "Tuning time to reach a speedup, all inputs",
                           20) != 0 ||
-        report_keep_table(c, c->ttt_input, "time-to-target-input.tsv", "Tuning time to reach a speedup, single input",
-                          20) != 0)
+        report_keep_table(c, c->res.ttt_input, "time-to-target-input.tsv",
+                          "Tuning time to reach a speedup, single input", 20) != 0)
         return -1;
     return 0;
 }

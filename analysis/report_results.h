@@ -63,6 +63,35 @@ struct report_figure {
     char why[256];         /* why it was not drawn */
 };
 
+/* The results the sections share (the results layer): each field is filled once, by the section or lower function
+ * named (in report.c's order), and only read by the sections after it; NULL / 0 until then. report.c frees them. */
+struct report_results {
+    /* the characterisation tables (report.c, trace_tables): read by the findings, the studies and the figures */
+    struct table *split, *best, *failures, *estimate;
+    /* the simulations (report_simulate: the sections of report.c; REPORT_SIM_CMP: report_landscapes): read by
+     * every section that replays or re-evaluates */
+    struct sim_settings s[N_REPORT_SIM];
+    struct sim_data *d[N_REPORT_SIM];
+    struct sim_result *r[N_REPORT_SIM];
+    /* Table 6 (report_write_sim_files), the budget and the times to target (report_budget_tables): read by the
+     * findings, kept by report.c */
+    struct table *t6, *budget, *ttt_all, *ttt_input;
+    /* report_verdicts.c: per cost model and seed; read by the findings */
+    struct table *verdicts, *stability;
+    struct table *es_cond;                   /* early stopping's paired time ratio over EXEC_TIME x compile model
+                                              * (early-stop-conditions.tsv) */
+    struct table *costs;                     /* what each cost setting changes (costs.tsv), or NULL where the trace
+                                                lacks a compile cost (report_costs_missing) */
+    long no_isolated, failed_no_compile;     /* (input, configuration) pairs of the all-inputs data without an
+                                                isolated compile time; failed ones without any compile time */
+    /* report_studies.c: the L2 flush study, compile scaling, the two kernel families (landscape: read by the
+     * figures) */
+    struct table *flush, *scaling, *landscape;
+    struct table *cmp_split;                 /* the second family's Figure 1 data (compile share) */
+    struct table *fam_paired;                /* the two families on shared draws (stability.tsv's columns,
+                                              * landscapes-paired.tsv) */
+};
+
 struct report_ctx {
     struct report_options *o;
     struct trace *t, *tt;  /* trace, triton trace (or NULL) */
@@ -75,22 +104,7 @@ struct report_ctx {
     const char *tab_heads[REPORT_MAX_TABLES];
     int tab_max_rows[REPORT_MAX_TABLES];
     int n_tabs;
-    /* tables the findings read (also kept, except where NULL) */
-    struct table *split, *best, *failures, *estimate, *t6, *budget, *ttt_all, *ttt_input;
-    struct table *flush, *scaling, *landscape;
-    struct table *cmp_split;                 /* the second family's Figure 1 data (compile share) */
-    struct table *fam_paired;                /* report_studies: the two families on shared draws (stability.tsv's
-                                              * columns, landscapes-paired.tsv) */
-    struct table *verdicts, *stability;      /* report_verdicts: per cost model and seed */
-    struct table *es_cond;                   /* report_verdicts: early stopping's paired time ratio over EXEC_TIME x
-                                              * compile model (early-stop-conditions.tsv) */
-    struct table *costs;                     /* report_verdicts: what each cost setting changes (costs.tsv), or
-                                                NULL where the trace lacks a compile cost (report_costs_missing) */
-    long no_isolated, failed_no_compile;     /* (input, configuration) pairs of the all-inputs data without an
-                                                isolated compile time; failed ones without any compile time */
-    struct sim_settings s[N_REPORT_SIM];
-    struct sim_data *d[N_REPORT_SIM];
-    struct sim_result *r[N_REPORT_SIM];
+    struct report_results res; /* what the sections share: each filled once, read by the sections after */
     char *findings[REPORT_MAX_FINDINGS];
     int n_findings;
     int opening_at, n_opening;               /* findings[opening_at ..] open the summary (report_opening.c) */

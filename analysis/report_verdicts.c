@@ -60,7 +60,7 @@ static const char *paired_cat(struct report_paired p, int speedup)
 static const double xbin[N_XBINS + 1] = {0, 40, 70, 1e9};
 
 /* Seed k's paired rows: early stopping (model m without / with) and parallel compilation (sequential / model m),
- * time ratio and speedup difference; seed 1's early-stopping ratio per EXEC_TIME bin into c->es_cond. */
+ * time ratio and speedup difference; seed 1's early-stopping ratio per EXEC_TIME bin into c->res.es_cond. */
 static int paired_seed(struct report_ctx *c, const struct sim_result *r, int k, struct report_paired pr[][4])
 {
     for (int m = 0; m < N_MODELS; m++) {
@@ -68,18 +68,18 @@ static int paired_seed(struct report_ctx *c, const struct sim_result *r, int k, 
         pr[m][1] = paired_cmp(r, N_V_SC, 2 * m + 1, 2 * m, 1, -INFINITY, INFINITY);
         pr[m][2] = paired_cmp(r, N_V_SC, V_SEQ, 2 * m, 0, -INFINITY, INFINITY);
         pr[m][3] = paired_cmp(r, N_V_SC, 2 * m, V_SEQ, 1, -INFINITY, INFINITY);
-        for (int b = 0; k == 0 && c->es_cond != NULL && b < N_XBINS; b++) {
+        for (int b = 0; k == 0 && c->res.es_cond != NULL && b < N_XBINS; b++) {
             struct report_paired q = paired_cmp(r, N_V_SC, 2 * m, 2 * m + 1, 0, xbin[b], xbin[b + 1]);
-            int row = table_add_row(c->es_cond), col = 0;
+            int row = table_add_row(c->res.es_cond), col = 0;
             if (row < 0)
                 return -1;
-            table_set_str(c->es_cond, row, col++, report_model_names[m]);
-            table_set_num(c->es_cond, row, col++, xbin[b], 0);
-            table_set_num(c->es_cond, row, col++, b + 1 < N_XBINS ? xbin[b + 1] : INFINITY, 0);
-            table_set_int(c->es_cond, row, col++, q.n);
-            table_set_num(c->es_cond, row, col++, q.est, 4);
-            table_set_num(c->es_cond, row, col++, q.lo, 4);
-            table_set_num(c->es_cond, row, col++, q.hi, 4);
+            table_set_str(c->res.es_cond, row, col++, report_model_names[m]);
+            table_set_num(c->res.es_cond, row, col++, xbin[b], 0);
+            table_set_num(c->res.es_cond, row, col++, b + 1 < N_XBINS ? xbin[b + 1] : INFINITY, 0);
+            table_set_int(c->res.es_cond, row, col++, q.n);
+            table_set_num(c->res.es_cond, row, col++, q.est, 4);
+            table_set_num(c->res.es_cond, row, col++, q.lo, 4);
+            table_set_num(c->res.es_cond, row, col++, q.hi, 4);
         }
     }
     return 0;
@@ -111,7 +111,7 @@ static int paired_rows(struct table *st, struct report_paired pr[N_SEEDS][N_MODE
 static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double t[N_V_SC][2],
                            struct report_paired pr[N_MODELS][4], struct report_est at95[N_MODELS])
 {
-    struct sim_settings s = c->s[REPORT_SIM_ALL];
+    struct sim_settings s = c->res.s[REPORT_SIM_ALL];
     struct sim_result *r;
     s.seed = report_seed_k(c->o->seed, k);
     s.n_scenarios = N_V_SC;
@@ -119,14 +119,15 @@ static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double
         report_model_scenario(&s.scenarios[sc], sc / 2, sc % 2, c->o->compile_factor);
     report_say(c, "  stability, seed %d of %d (%llu): all inputs, %d scenarios", k + 1, N_SEEDS,
                (unsigned long long)s.seed, N_V_SC);
-    if ((r = sim_run(c->d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
+    if ((r = sim_run(c->res.d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
         return -1;
     if (paired_seed(c, r, k, pr) != 0) {
         sim_result_free(r);
         return -1;
     }
     struct report_est set[REPORT_N_TTT * N_V_SC];
-    if (report_ttt_set(c->d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED, 5000 + (uint64_t)k * 64, -1, targets[0], set) != 0) {
+    if (report_ttt_set(c->res.d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED, 5000 + (uint64_t)k * 64, -1, targets[0],
+                       set) != 0) {
         sim_result_free(r);
         return -1;
     }
@@ -168,20 +169,20 @@ static int all_inputs_verdicts(struct report_ctx *c, struct table *vt, struct ta
     struct report_paired pr[N_SEEDS][N_MODELS][4];
     static const char *ccols[] = {"model", "exec_ms_lo", "exec_ms_hi", "samples", "time_ratio", "ratio_lo",
                                   "ratio_hi"};
-    if ((c->es_cond = table_new("Early stopping: time without / with on the same draws, by EXEC_TIME and compile "
-                                "model (seed 1, all inputs)", 7, ccols)) == NULL)
+    if ((c->res.es_cond = table_new("Early stopping: time without / with on the same draws, by EXEC_TIME and compile "
+                                    "model (seed 1, all inputs)", 7, ccols)) == NULL)
         return tc_seterr_env("out of memory");
     for (int k = 0; k < N_SEEDS; k++)
         if (all_inputs_seed(c, k, vt, t[k], pr[k], at95[k]) != 0)
             return -1;
     if (paired_rows(st, pr) != 0)
         return -1;
-    table_add_note(c->es_cond, "per sample of seed 1 (its N_CONFIG, EXEC_TIME, EARLY_STOP_NUM and threshold, the "
+    table_add_note(c->res.es_cond, "per sample of seed 1 (its N_CONFIG, EXEC_TIME, EARLY_STOP_NUM and threshold, the "
                    "same runs with and without early stopping): log(time without / time with), averaged over the "
                    "samples whose EXEC_TIME lies in [exec_ms_lo, exec_ms_hi); time_ratio = exp(mean), ratio_lo, "
                    "ratio_hi its 95%% t interval over those samples");
-    if (report_keep_table(c, c->es_cond, "early-stop-conditions.tsv", "Early stopping by EXEC_TIME and compile model",
-                          20) != 0)
+    if (report_keep_table(c, c->res.es_cond, "early-stop-conditions.tsv",
+                          "Early stopping by EXEC_TIME and compile model", 20) != 0)
         return -1;
     for (int m = 0; m < N_MODELS; m++)
         for (int ti = 0; ti < 2; ti++) {
@@ -277,20 +278,20 @@ static int input_verdicts(struct report_ctx *c, struct table *st)
     struct report_measure reach[2] = {
         {"time-to-target", "sequential", "time_s_0.90", {0}, {0}, 0, 0, 0, NULL, NULL, NULL, 0, {0}, {0}},
         {"time-to-target", "sequential", "time_s_0.98", {0}, {0}, 0, 0, 0, NULL, NULL, NULL, 0, {0}, {0}}};
-    int flops = !isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0));
+    int flops = !isnan(sim_data_flops(c->res.d[REPORT_SIM_INPUT], 0));
     for (int m = 0; m < N_MODELS; m++)
         for (int w = 0; w < 2; w++)
             for (int j = 0; j < 2; j++)
                 kn[m][w][j] = (struct report_measure){"exec-time", report_model_names[m], meas[w][j], {0}, {0}, 0, 0,
                                                       0, NULL, NULL, NULL, 0, {0}, {0}};
     for (int k = 0; k < N_SEEDS; k++) {
-        struct sim_settings s = c->s[REPORT_SIM_INPUT];
+        struct sim_settings s = c->res.s[REPORT_SIM_INPUT];
         struct sim_result *r;
         s.seed = report_seed_k(c->o->seed, k);
         s.n_scenarios = N_MODELS;
         for (int m = 0; m < N_MODELS; m++)
             report_model_scenario(&s.scenarios[m], m, 0, c->o->compile_factor);
-        if ((r = sim_run(c->d[REPORT_SIM_INPUT], &s, NULL, NULL)) == NULL)
+        if ((r = sim_run(c->res.d[REPORT_SIM_INPUT], &s, NULL, NULL)) == NULL)
             return -1;
         int n = r->n_points / N_MODELS;
         double *x1 = malloc(((size_t)n + 1) * sizeof *x1), *x2 = malloc(((size_t)n + 1) * sizeof *x2);
@@ -307,7 +308,7 @@ static int input_verdicts(struct report_ctx *c, struct table *st)
         /* the report's one selection (report_ttt_set) of sequential compilation: seed 1 replays exactly
          * time-to-target-input.tsv's baseline rows (same sample, same fresh-run seeds) */
         struct report_est set[REPORT_N_TTT * N_MODELS];
-        if (report_ttt_set(c->d[REPORT_SIM_INPUT], &s, r, REPORT_VERDICT_SEED,
+        if (report_ttt_set(c->res.d[REPORT_SIM_INPUT], &s, r, REPORT_VERDICT_SEED,
                            k == 0 ? 1000 : 6000 + (uint64_t)k * 64, V_SEQ, reach_target[0], set) != 0) {
             free(x1), free(x2), free(y), sim_result_free(r);
             return -1;
@@ -418,11 +419,11 @@ static int exec_floor_verdicts(struct report_ctx *c, struct table *st)
                                 0, {0}, {0}};
     struct report_measure ex = {"exec-time-floor", "sequential", "eta2_log_exec_time", {0}, {0}, 0, 0, 0, NULL, NULL,
                                 NULL, 0, {0}, {0}};
-    struct sim_settings s = c->s[REPORT_SIM_INPUT];
+    struct sim_settings s = c->res.s[REPORT_SIM_INPUT];
     struct sim_data *d = NULL;
     struct table *ft = NULL;
     double *x1 = NULL, *x2 = NULL, *y = NULL;
-    int rc = -1, flops = !isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0));
+    int rc = -1, flops = !isnan(sim_data_flops(c->res.d[REPORT_SIM_INPUT], 0));
     s.exec_ms_lo = FLOOR_LO_MS;
     s.exec_ms_hi = FLOOR_HI_MS;
     s.exec_dist = SIM_EXEC_LOG;
@@ -508,16 +509,16 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
     static const char *cols[] = {"seed_index", "seed", "failed_cost", "compile_model", "model", "target_speedup",
                                  "time_s", "time_s_lo", "time_s_hi", "speedup", "speedup_lo", "speedup_hi", "sample",
                                  "chosen_by"};
-    sim_data_missing(c->d[REPORT_SIM_ALL], &c->no_isolated, &c->failed_no_compile);
-    if (c->no_isolated > 0 || c->failed_no_compile > 0)
+    sim_data_missing(c->res.d[REPORT_SIM_ALL], &c->res.no_isolated, &c->res.failed_no_compile);
+    if (c->res.no_isolated > 0 || c->res.failed_no_compile > 0)
         return 0;
     report_say(c, "  every compile cost measured: %d cost settings on %d seeds", REPORT_N_COSTS, N_SEEDS);
-    if ((c->costs = table_new("Time to 0.95 of optimal per cost setting, three seeds (all inputs)", 14, cols)) ==
+    if ((c->res.costs = table_new("Time to 0.95 of optimal per cost setting, three seeds (all inputs)", 14, cols)) ==
         NULL)
         return tc_seterr_env("out of memory");
     for (int k = 0; k < N_SEEDS; k++)
         for (int q = 0; q < REPORT_N_COSTS; q++) {
-            struct sim_settings s = c->s[REPORT_SIM_ALL];
+            struct sim_settings s = c->res.s[REPORT_SIM_ALL];
             struct sim_result *r = NULL;
             struct report_est set[REPORT_N_TTT * 3];
             /* the report's own cost setting is the verdicts' simulation of this seed (the same settings, seed and
@@ -532,9 +533,9 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
             if (own)
                 for (int m = 0; m < 3; m++)
                     set[ttt_index(0.95) * 3 + m] = at95[k][cost_models[m]];
-            else if ((r = sim_run(c->d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
+            else if ((r = sim_run(c->res.d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
                 goto fail;
-            else if (report_ttt_set(c->d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED,
+            else if (report_ttt_set(c->res.d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED,
                                     9000 + (uint64_t)(k * REPORT_N_COSTS + q) * 64, -1, 0.95, set) != 0) {
                 sim_result_free(r);
                 goto fail;
@@ -543,29 +544,29 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
                 struct report_est e = set[ttt_index(0.95) * 3 + m];
                 int row, col = 0;
                 char sd[32];
-                if ((row = table_add_row(c->costs)) < 0) {
+                if ((row = table_add_row(c->res.costs)) < 0) {
                     sim_result_free(r);
                     goto fail;
                 }
                 snprintf(sd, sizeof sd, "%llu", (unsigned long long)s.seed);
-                table_set_int(c->costs, row, col++, k + 1);
-                table_set_str(c->costs, row, col++, sd);
-                table_set_str(c->costs, row, col++, sim_failed_cost_name(s.failed_cost));
-                table_set_str(c->costs, row, col++, sim_compile_model_name(s.compile_model));
-                table_set_str(c->costs, row, col++, report_model_names[cost_models[m]]);
-                table_set_num(c->costs, row, col++, 0.95, 2);
-                table_set_num(c->costs, row, col++, e.time_s, 3);
-                table_set_num(c->costs, row, col++, e.time_lo, 3);
-                table_set_num(c->costs, row, col++, e.time_hi, 3);
-                table_set_num(c->costs, row, col++, e.speedup, 4);
-                table_set_num(c->costs, row, col++, e.speedup_lo, 4);
-                table_set_num(c->costs, row, col++, e.speedup_hi, 4);
-                table_set_int(c->costs, row, col++, e.sample);
-                table_set_str(c->costs, row, col, e.sample >= 0 ? e.chosen_by : "");
+                table_set_int(c->res.costs, row, col++, k + 1);
+                table_set_str(c->res.costs, row, col++, sd);
+                table_set_str(c->res.costs, row, col++, sim_failed_cost_name(s.failed_cost));
+                table_set_str(c->res.costs, row, col++, sim_compile_model_name(s.compile_model));
+                table_set_str(c->res.costs, row, col++, report_model_names[cost_models[m]]);
+                table_set_num(c->res.costs, row, col++, 0.95, 2);
+                table_set_num(c->res.costs, row, col++, e.time_s, 3);
+                table_set_num(c->res.costs, row, col++, e.time_lo, 3);
+                table_set_num(c->res.costs, row, col++, e.time_hi, 3);
+                table_set_num(c->res.costs, row, col++, e.speedup, 4);
+                table_set_num(c->res.costs, row, col++, e.speedup_lo, 4);
+                table_set_num(c->res.costs, row, col++, e.speedup_hi, 4);
+                table_set_int(c->res.costs, row, col++, e.sample);
+                table_set_str(c->res.costs, row, col, e.sample >= 0 ? e.chosen_by : "");
             }
             sim_result_free(r);
         }
-    table_add_note(c->costs, "failed_cost triton: failed configurations drawn and charged their compile time and "
+    table_add_note(c->res.costs, "failed_cost triton: failed configurations drawn and charged their compile time and "
                    "failed launch; none: only valid ones drawn (the paper's); compile_model measured: sequential "
                    "charges isolated (1-worker) compile times, paper: the contended ones (the trace's compile_jobs "
                    "workers); under measured pipelined and ideal charge each compile at the min(F, N) compiles "
@@ -573,11 +574,11 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
                    "and none; factor %d; re-evaluated on %d fresh runs; chosen_by as in time-to-target-all.tsv "
                    "(sample for T: a higher target's sample, an upper bound, of which the finding takes no ratio); "
                    "the report's own setting's rows are verdicts.tsv's (the same simulation and samples)",
-                   c->o->compile_factor, report_reeval_runs(c->s[REPORT_SIM_ALL].runs));
-    return report_keep_table(c, c->costs, "costs.tsv", "Time to 0.95 of optimal per cost setting, three seeds", 40);
+                   c->o->compile_factor, report_reeval_runs(c->res.s[REPORT_SIM_ALL].runs));
+    return report_keep_table(c, c->res.costs, "costs.tsv", "Time to 0.95 of optimal per cost setting, three seeds", 40);
 fail:
-    table_free(c->costs);
-    c->costs = NULL;
+    table_free(c->res.costs);
+    c->res.costs = NULL;
     return -1;
 }
 
@@ -586,19 +587,19 @@ int report_verdicts(struct report_ctx *c)
     static const char *vcols[] = {"seed_index", "seed", "model", "early_stop", "target_speedup", "time_s",
                                   "time_s_lo", "time_s_hi", "speedup", "speedup_lo", "speedup_hi", "sample"};
     report_say(c, "verdicts per cost model on %d seeds", N_SEEDS);
-    c->verdicts = table_new("Time to target per cost model, three seeds (all inputs)", 12, vcols);
-    c->stability = report_stability_new("Verdicts on three seeds");
-    if (c->verdicts == NULL || c->stability == NULL)
+    c->res.verdicts = table_new("Time to target per cost model, three seeds (all inputs)", 12, vcols);
+    c->res.stability = report_stability_new("Verdicts on three seeds");
+    if (c->res.verdicts == NULL || c->res.stability == NULL)
         return tc_seterr_env("out of memory");
     struct report_est at95[N_SEEDS][N_MODELS];
-    if (all_inputs_verdicts(c, c->verdicts, c->stability, at95) != 0 || input_verdicts(c, c->stability) != 0 ||
-        exec_floor_verdicts(c, c->stability) != 0)
+    if (all_inputs_verdicts(c, c->res.verdicts, c->res.stability, at95) != 0 ||
+        input_verdicts(c, c->res.stability) != 0 || exec_floor_verdicts(c, c->res.stability) != 0)
         return -1;
-    table_add_note(c->verdicts, "per seed (seed 1 is the report's), model and early stopping: the cheapest sample "
+    table_add_note(c->res.verdicts, "per seed (seed 1 is the report's), model and early stopping: the cheapest sample "
                    "whose 95%% CI lower bound of mean speedup vs optimal reaches the target, re-evaluated on %d fresh "
                    "runs; ideal = the paper's parallel model (an optimistic bound), factor %d",
-                   report_reeval_runs(c->s[REPORT_SIM_ALL].runs), c->o->compile_factor);
-    table_add_note(c->stability, "paired_*: on the same draws (common random numbers), per seed the geometric-mean "
+                   report_reeval_runs(c->res.s[REPORT_SIM_ALL].runs), c->o->compile_factor);
+    table_add_note(c->res.stability, "paired_*: on the same draws (common random numbers), per seed the geometric-mean "
                    "time ratio or the mean speedup difference over the samples with its 95%% t interval, its "
                    "category by that interval (1.1 / 0.9; +-0.01), the verdict only when seeds 1, 2, 3 agree; "
                    "time ratios: without / with early stopping, or sequential / the model; above 1.1 "
@@ -607,8 +608,8 @@ int report_verdicts(struct report_ctx *c)
                    "category: the verdict when that CI lies clear of the thresholds (for exec-time, eta squared of "
                    "the tuned kernel's performance on the single input: when the three seeds' categories agree), "
                    "else no verdict; stable = 1 when there is a verdict");
-    if (report_keep_table(c, c->verdicts, "verdicts.tsv", "Time to target per cost model, three seeds", 40) != 0 ||
-        report_keep_table(c, c->stability, "stability.tsv", "Verdicts on three seeds", 40) != 0)
+    if (report_keep_table(c, c->res.verdicts, "verdicts.tsv", "Time to target per cost model, three seeds", 40) != 0 ||
+        report_keep_table(c, c->res.stability, "stability.tsv", "Verdicts on three seeds", 40) != 0)
         return -1;
     return cost_settings(c, at95);
 }
