@@ -1,9 +1,9 @@
 /* report_results.h — the floor below the report's sections (private to analysis/report*.c): the context every
  * section reads and fills (struct report_ctx: the inputs, the results the sections share, what the report keeps)
  * and the lower files' functions: report_io.c (messages and files), report_results.c (the simulations, Table 6,
- * budget and times to target), report_reeval.c and report_stats.c (statistics). A section includes this header
- * only, and calls no other section: report.c alone runs them, in the order of its report_sections[]
- * (report_sections.h declares their entry points). */
+ * budget and times to target), report_reeval.c and report_stats.c (statistics). A section includes this header,
+ * never report_sections.h (their entry points), and calls no other section: report.c alone runs them, in the order
+ * of its report_sections[]. */
 #ifndef REPORT_RESULTS_H
 #define REPORT_RESULTS_H
 
@@ -64,7 +64,8 @@ struct report_figure {
 };
 
 /* The results the sections share (the results layer): each field is filled once, by the section or lower function
- * named (in report.c's order), and only read by the sections after it; NULL / 0 until then. report.c frees them. */
+ * named (in report.c's order), and only read by the sections after it; NULL / 0 until then. report.c frees them
+ * (those kept, with the kept tables). */
 struct report_results {
     /* the characterisation tables (report.c, trace_tables): read by the findings, the studies and the figures */
     struct table *split, *best, *failures, *estimate;
