@@ -243,7 +243,8 @@ static int pages(struct report_ctx *c)
 }
 
 /* One section of the report: run builds its tables, findings or files from what the sections before it left in
- * the context; it returns 0, or -1 with a message, or REPORT_EBADINPUT (a study's bad input: exit 2). */
+ * the context's results (c->res, report_results.h); it returns 0, or -1 with a message, or REPORT_EBADINPUT (a
+ * study's bad input: exit 2). Sections call no other section (tests/check-floors.sh): this list is their order. */
 struct report_section {
     const char *name;    /* what it builds */
     const char *step;    /* the progress line "[k/N] STEP" that opens a step, or NULL: part of the step before */
