@@ -1,12 +1,13 @@
 /* report.c — builds the report directory of `tunecost report` (contract in report.h): opens the inputs, runs the
  * sections of report_sections[] in order (tables, simulations and their findings, the studies, figures, pages: the
  * one list of them) and owns the output directory (written into a temporary through util/tc_outdir, swapped into
- * place whole). The sections live in report_sim.c, report_findings.c, report_studies.c, report_figures.c and
- * report_pages.c (report_ctx.h).
+ * place whole). The sections live in report_opening.c, report_verdicts.c, report_findings.c, report_studies.c,
+ * report_gpus.c, report_recorded.c, report_figures.c and report_pages.c (report_sections.h); they share results
+ * through the floor below them (report_results.h), never by calling each other.
  * Layout of DIR: index.html, summary.md, the tables as TSV at the top (table1-compile.tsv, ...), the simulation
  * data under sim/, the figures as NAME.png and NAME.svg, the gnuplot scripts under plots/ (they read only TSV).
  * Nothing in DIR depends on the clock or the thread count: the same trace and seed give the same files. */
-#include "report_ctx.h"
+#include "report_sections.h"
 #include "tc_atomic.h"
 #include "tc_opt.h"
 #include "trace.h"
@@ -82,9 +83,9 @@ static void free_unkept(struct report_ctx *c, struct table *t)
 
 static void ctx_free(struct report_ctx *c)
 {
-    struct table *loose[] = {c->split, c->best, c->failures, c->estimate, c->t6, c->budget, c->ttt_all,
-                             c->ttt_input, c->flush, c->scaling, c->landscape, c->cmp_split, c->verdicts,
-                             c->stability, c->es_cond};
+    const struct report_results *r = &c->res;
+    struct table *loose[] = {r->split, r->best, r->failures, r->estimate, r->t6, r->budget, r->ttt_all, r->ttt_input,
+                             r->flush, r->scaling, r->landscape, r->cmp_split, r->verdicts, r->stability, r->es_cond};
     for (size_t i = 0; i < sizeof loose / sizeof loose[0]; i++)
         free_unkept(c, loose[i]);
     for (int i = 0; i < c->n_tabs; i++)
@@ -92,8 +93,8 @@ static void ctx_free(struct report_ctx *c)
     for (int i = 0; i < c->n_findings; i++)
         free(c->findings[i]);
     for (int k = 0; k < N_REPORT_SIM; k++) {
-        sim_result_free(c->r[k]);
-        sim_data_free(c->d[k]);
+        sim_result_free(c->res.r[k]);
+        sim_data_free(c->res.d[k]);
     }
     trace_close(c->t);
     trace_close(c->tt);
@@ -155,21 +156,21 @@ static int trace_tables(struct report_ctx *c)
     if (report_keep_table(c, tables_compile(c->t), "table1-compile.tsv", "Compile time per configuration (Table 1)",
                           120) != 0 ||
         report_keep_table(c, tables_tuning(c->t), "table2-tuning.tsv", "Tuning time per input (Table 2)", 80) != 0 ||
-        report_keep_table(c, c->split = tables_split(c->t), "fig1-split.tsv",
+        report_keep_table(c, c->res.split = tables_split(c->t), "fig1-split.tsv",
                           "Repetition, overhead, compilation per input (Figure 1 data)", 80) != 0 ||
-        report_keep_table(c, c->best = tables_best(c->t), "best-vs-cublas.tsv",
+        report_keep_table(c, c->res.best = tables_best(c->t), "best-vs-cublas.tsv",
                           "Best configuration per input vs cuBLAS", 80) != 0 ||
-        report_keep_table(c, c->failures = tables_failures(c->t), "failures.tsv", "Failures by status and reason",
+        report_keep_table(c, c->res.failures = tables_failures(c->t), "failures.tsv", "Failures by status and reason",
                           40) != 0 ||
         report_keep_table(c, tables_heatmap(c->t), "heatmap.tsv", "Relative performance of every pair (heat map data)",
                           -1) != 0)
         return -1;
     if (c->tt != NULL) {
-        if ((c->estimate = tables_estimate(c->tt)) == NULL) {
+        if ((c->res.estimate = tables_estimate(c->tt)) == NULL) {
             tc_preferr("--triton-trace");
             return REPORT_EBADINPUT;
         }
-        if (report_keep_table(c, c->estimate, "fig2-estimate.tsv", "Triton estimate vs warmed time (Figure 2 data)",
+        if (report_keep_table(c, c->res.estimate, "fig2-estimate.tsv", "Triton estimate vs warmed time (Figure 2 data)",
                               30) != 0)
             return -1;
     }
@@ -203,18 +204,24 @@ static int sim_all(struct report_ctx *c)
     return report_simulate(c, REPORT_SIM_ALL);
 }
 
-/* The simulations' files and tables (Table 6, the budgets), the summary's opening, the verdicts, the findings. */
+/* The simulations' files and the results the sections after it read: Table 6 (kept here), the budget and
+ * time-to-target tables (kept by keep_budgets, after the verdicts' tables in summary.md). */
 static int sim_tables(struct report_ctx *c)
 {
     if (report_write_sim_files(c, REPORT_SIM_INPUT) != 0 || report_write_sim_files(c, REPORT_SIM_ALL) != 0 ||
-        report_keep_table(c, c->t6, "table6-frontier.tsv", "Pareto frontier points (Table 6)", 100) != 0 ||
-        report_budget_tables(c) != 0 || report_opening(c) != 0 || report_verdicts(c) != 0 || report_findings(c) != 0)
+        report_keep_table(c, c->res.t6, "table6-frontier.tsv", "Pareto frontier points (Table 6)", 100) != 0 ||
+        report_budget_tables(c) != 0)
         return -1;
-    if (report_keep_table(c, c->budget, "budget.tsv", "Best speedup within a budget, all inputs", 20) != 0 ||
-        report_keep_table(c, c->ttt_all, "time-to-target-all.tsv", "Tuning time to reach a speedup, all inputs",
+    return 0;
+}
+
+static int keep_budgets(struct report_ctx *c)
+{
+    if (report_keep_table(c, c->res.budget, "budget.tsv", "Best speedup within a budget, all inputs", 20) != 0 ||
+        report_keep_table(c, c->res.ttt_all, "time-to-target-all.tsv", "Tuning time to reach a speedup, all inputs",
                           20) != 0 ||
-        report_keep_table(c, c->ttt_input, "time-to-target-input.tsv", "Tuning time to reach a speedup, single input",
-                          20) != 0)
+        report_keep_table(c, c->res.ttt_input, "time-to-target-input.tsv",
+                          "Tuning time to reach a speedup, single input", 20) != 0)
         return -1;
     return 0;
 }
@@ -236,7 +243,8 @@ static int pages(struct report_ctx *c)
 }
 
 /* One section of the report: run builds its tables, findings or files from what the sections before it left in
- * the context; it returns 0, or -1 with a message, or REPORT_EBADINPUT (a study's bad input: exit 2). */
+ * the context's results (c->res, report_results.h); it returns 0, or -1 with a message, or REPORT_EBADINPUT (a
+ * study's bad input: exit 2). Sections call no other section (tests/check-floors.sh): this list is their order. */
 struct report_section {
     const char *name;    /* what it builds */
     const char *step;    /* the progress line "[k/N] STEP" that opens a step, or NULL: part of the step before */
@@ -249,7 +257,11 @@ static const struct report_section report_sections[] = {
     {"characterisation tables", "characterisation tables", trace_tables},
     {"simulation of the single input", "simulating the single input", sim_input},
     {"simulation of all inputs", "simulating all inputs", sim_all},
-    {"simulation tables, verdicts and findings", NULL, sim_tables},
+    {"simulation files, Table 6, budgets and times to target", NULL, sim_tables},
+    {"the summary's opening", NULL, report_opening},
+    {"verdicts on three seeds", NULL, report_verdicts},
+    {"findings on the trace and its simulations", NULL, report_findings},
+    {"budget and time-to-target tables kept", NULL, keep_budgets},
     {"tuning policies", "tuning policies, L2 flush study, compile scaling, two kernel families", report_policies},
     {"policies across GPUs", NULL, report_cross_gpu},
     {"L2 flush study", NULL, report_flush_study},

@@ -3,7 +3,7 @@
  * messages going to DIR/plots/gnuplot.log. A figure whose data is absent (no triton trace, no second kernel
  * family) is named with the reason, or left out with its section; one that has its data and is not drawn fails
  * the report, unless figures were not asked for (--no-figures). */
-#include "report_ctx.h"
+#include "report_results.h"
 #include "tc_figures.h"
 #include "tc_gnuplot.h"
 #include "trace.h"
@@ -20,11 +20,11 @@
 static void list_figures(struct report_ctx *c)
 {
     unsigned have = 0;
-    if (c->estimate != NULL)
+    if (c->res.estimate != NULL)
         have |= TC_FIG_NEEDS_TRITON;
-    if (c->d[REPORT_SIM_INPUT] != NULL && !isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)))
+    if (c->res.d[REPORT_SIM_INPUT] != NULL && !isnan(sim_data_flops(c->res.d[REPORT_SIM_INPUT], 0)))
         have |= TC_FIG_NEEDS_FLOPS;
-    if (c->landscape != NULL)
+    if (c->res.landscape != NULL)
         have |= TC_FIG_NEEDS_FAMILY;
     for (int i = 0; i < tc_n_figures && c->n_figs < REPORT_MAX_FIGURES; i++) {
         const struct tc_figure *t = &tc_figures[i];
@@ -83,7 +83,7 @@ static int figure_expr(struct report_ctx *c, const struct report_figure *f, cons
     if (!(f->row->needs & TC_FIG_NEEDS_FAMILY)) /* the two-family figure is titled by its families */
         return report_fmt(expr, len, "fmt='%s'; out='%s.%s'; input='%s'; device='%s'; factor=%d; paper=%d; "
                           "cm_paper=%d", fmt, f->name, fmt, c->input_label, device, c->o->compile_factor,
-                          c->o->paper, c->s[REPORT_SIM_INPUT].compile_model == SIM_CM_PAPER);
+                          c->o->paper, c->res.s[REPORT_SIM_INPUT].compile_model == SIM_CM_PAPER);
     report_family_name(c->t, ref, sizeof ref);
     report_family_name(c->cmp, cmp, sizeof cmp);
     tc_gnuplot_clean(ref);
@@ -116,7 +116,7 @@ static int write_titles(struct report_ctx *c)
     fprintf(fp, "# titles.gp — written by tunecost report: the values its figures were drawn with\n"
             "report_input = '%s'\nreport_device = '%s'\nreport_factor = %d\nreport_paper = %d\n"
             "report_cm_paper = %d\n", c->input_label, device, c->o->compile_factor, c->o->paper,
-            c->s[REPORT_SIM_INPUT].compile_model == SIM_CM_PAPER);
+            c->res.s[REPORT_SIM_INPUT].compile_model == SIM_CM_PAPER);
     if (c->cmp != NULL) {
         report_family_name(c->t, ref, sizeof ref);
         report_family_name(c->cmp, cmp, sizeof cmp);

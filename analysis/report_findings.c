@@ -1,7 +1,7 @@
 /* report_findings.c — the report's findings on the trace and its simulations, one function each, every number
  * computed from the data. A finding that reads a table's column looks it up with table_col_need(), so a renamed
  * column stops the report with a message instead of printing NaN. */
-#include "report_ctx.h"
+#include "report_results.h"
 #include "tc_stats.h"
 #include "trace.h"
 
@@ -120,15 +120,15 @@ static int finding_knobs(struct report_ctx *c)
 {
     static const char *const m1[2] = {"eta2_n_config", "eta2_time_n_config"};
     static const char *const m2[2] = {"eta2_exec_time", "eta2_time_exec_time"};
-    const struct sim_settings *s = &c->s[REPORT_SIM_INPUT];
-    const char *perf = isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0)) ? "speedup" : "TFLOP/s";
+    const struct sim_settings *s = &c->res.s[REPORT_SIM_INPUT];
+    const char *perf = isnan(sim_data_flops(c->res.d[REPORT_SIM_INPUT], 0)) ? "speedup" : "TFLOP/s";
     double lo_nc = INFINITY, hi_ex = -INFINITY;
     int all_nc = 1;
     struct stab_row a, b, p0;
     for (int m = 0; m < REPORT_N_MODELS; m++)
         for (int w = m > 0; w < 2; w++) { /* the tuned kernel's performance: the same under every model */
-            if (find_stab(c->stability, "exec-time", report_model_names[m], m1[w], &a) != 0 ||
-                find_stab(c->stability, "exec-time", report_model_names[m], m2[w], &b) != 0)
+            if (find_stab(c->res.stability, "exec-time", report_model_names[m], m1[w], &a) != 0 ||
+                find_stab(c->res.stability, "exec-time", report_model_names[m], m2[w], &b) != 0)
                 return -1;
             all_nc &= a.stable && strcmp(a.category, "N_CONFIG decides") == 0;
             for (int k = 0; k < 3; k++) {
@@ -141,7 +141,7 @@ static int finding_knobs(struct report_ctx *c)
                               "model, seeds 1-3): N_CONFIG explains at least %.2f of the variance of the tuned "
                               "kernel's %s and tuning time, EXEC_TIME at most %.2f (eta squared, stability.tsv).",
                               c->input_label, s->exec_ms_lo, s->exec_ms_hi, lo_nc, perf, hi_ex);
-    if (find_stab(c->stability, "exec-time", report_model_names[0], m1[0], &p0) != 0)
+    if (find_stab(c->res.stability, "exec-time", report_model_names[0], m1[0], &p0) != 0)
         return -1;
     return report_finding(c, "**N_CONFIG does not decide everywhere** (%s, EXEC_TIME %g-%g ms, seeds 1-3): for the "
                           "tuned kernel's %s, %s; tuning time's verdict per cost model is in stability.tsv (eta "
@@ -155,7 +155,7 @@ static int finding_knobs(struct report_ctx *c)
 static int finding_exec_floor(struct report_ctx *c)
 {
     struct stab_row ra;
-    if (find_stab(c->stability, "exec-time-floor", "sequential", "paired_speedup_diff_0.05ms", &ra) != 0)
+    if (find_stab(c->res.stability, "exec-time-floor", "sequential", "paired_speedup_diff_0.05ms", &ra) != 0)
         return -1;
     return report_finding(c, "**EXEC_TIME down to 0.05 ms: %s** (%s, against 100 ms on shared draws, sequential "
                           "compilation): speedup difference %+.4f, %+.4f, %+.4f on seeds 1-3 (seed 1's 95%% CI %+.4f "
@@ -168,12 +168,12 @@ static int finding_exec_floor(struct report_ctx *c)
  * same on three seeds (stability.tsv)? */
 static int finding_frontier(struct report_ctx *c)
 {
-    int m = c->t6 != NULL ? table_n_rows(c->t6) : 0, rc = -1;
+    int m = c->res.t6 != NULL ? table_n_rows(c->res.t6) : 0, rc = -1;
     double *a, *work;
     struct stab_row x;
     if (m < 3)
         return 0;
-    if (find_stab(c->stability, "exec-time-frontier", "sequential", "spearman_rho", &x) != 0)
+    if (find_stab(c->res.stability, "exec-time-frontier", "sequential", "spearman_rho", &x) != 0)
         return -1;
     a = malloc(sizeof(double) * (size_t)m * 2);
     work = malloc(sizeof(double) * (size_t)m * 2);
@@ -182,8 +182,8 @@ static int finding_frontier(struct report_ctx *c)
         goto out;
     }
     for (int i = 0; i < m; i++) {
-        a[i] = table_num(c->t6, i, T6_TIME_S);
-        a[m + i] = table_num(c->t6, i, T6_N_CONFIG);
+        a[i] = table_num(c->res.t6, i, T6_TIME_S);
+        a[m + i] = table_num(c->res.t6, i, T6_N_CONFIG);
     }
     double rn = gsl_stats_spearman(a, 1, a + m, 1, (size_t)m, work);
     rc = report_finding(c, "Along the frontier of %s (%d points, Table 6) N_CONFIG rises with tuning time (Spearman "
@@ -201,8 +201,8 @@ out:
  * time-to-target-input.tsv); a target reached on some seeds and not on others gets no verdict. */
 static int finding_best_speed(struct report_ctx *c)
 {
-    const struct sim_data *d = c->d[REPORT_SIM_INPUT];
-    double opt_ms = sim_data_optimal_ms(d, 0, c->s[REPORT_SIM_INPUT].truth);
+    const struct sim_data *d = c->res.d[REPORT_SIM_INPUT];
+    double opt_ms = sim_data_optimal_ms(d, 0, c->res.s[REPORT_SIM_INPUT].truth);
     static const char *const meas[2] = {"time_s_0.90", "time_s_0.98"};
     static const int pct[2] = {90, 98};
     char part[2][160], best[64];
@@ -210,8 +210,8 @@ static int finding_best_speed(struct report_ctx *c)
         struct stab_row st;
         struct est_row e1;
         int reached = 0;
-        if (find_stab(c->stability, "time-to-target", "sequential", meas[k], &st) != 0 ||
-            find_est(c->ttt_input, "target_speedup", pct[k] / 100.0, report_scenarios[SC_BASELINE].name, &e1) != 0)
+        if (find_stab(c->res.stability, "time-to-target", "sequential", meas[k], &st) != 0 ||
+            find_est(c->res.ttt_input, "target_speedup", pct[k] / 100.0, report_scenarios[SC_BASELINE].name, &e1) != 0)
             return -1;
         for (int q = 0; q < 3; q++)
             reached += isfinite(st.v[q]);
@@ -248,8 +248,8 @@ static int finding_parallel(struct report_ctx *c)
     struct stab_row r;
     struct report_split sp;
     char rs[96];
-    if (find_stab(c->stability, "parallel-compile", "parallel", "paired_time_ratio", &r) != 0 ||
-        report_split_shares(c->split, &sp) != 0)
+    if (find_stab(c->res.stability, "parallel-compile", "parallel", "paired_time_ratio", &r) != 0 ||
+        report_split_shares(c->res.split, &sp) != 0)
         return -1;
     double all = sp.repetition_ms + sp.overhead_ms + sp.compile_ms, cs = 100 * sp.compile_ms / all;
     fmt_paired(rs, sizeof rs, &r);
@@ -270,14 +270,14 @@ static int finding_early_stop(struct report_ctx *c)
 {
     struct report_split sp;
     char pays[128] = "";
-    const struct table *t = c->es_cond;
+    const struct table *t = c->res.es_cond;
     int cm = table_col_need(t, "model"), cx = table_col_need(t, "exec_ms_lo"), cr = table_col_need(t, "time_ratio");
     int clo = table_col_need(t, "ratio_lo"), chi = table_col_need(t, "ratio_hi"), top = -1, n_pay = 0;
-    if (cm < 0 || cx < 0 || cr < 0 || clo < 0 || chi < 0 || report_split_shares(c->split, &sp) != 0)
+    if (cm < 0 || cx < 0 || cr < 0 || clo < 0 || chi < 0 || report_split_shares(c->res.split, &sp) != 0)
         return -1;
     for (int m = 0; m < REPORT_N_MODELS; m++) {
         struct stab_row r;
-        if (find_stab(c->stability, "early-stop", report_model_names[m], "paired_time_ratio", &r) != 0)
+        if (find_stab(c->res.stability, "early-stop", report_model_names[m], "paired_time_ratio", &r) != 0)
             return -1;
         if (r.stable && strcmp(r.category, "saves time") == 0) {
             size_t at = strlen(pays);
@@ -312,7 +312,7 @@ static int finding_models(struct report_ctx *c)
     struct est_row e[4];
     char ts[4][96];
     for (int k = 0; k < 4; k++) {
-        if (find_est(c->ttt_input, "target_speedup", 0.95, report_scenarios[sc[k]].name, &e[k]) != 0)
+        if (find_est(c->res.ttt_input, "target_speedup", 0.95, report_scenarios[sc[k]].name, &e[k]) != 0)
             return -1;
         fmt_time(ts[k], sizeof ts[k], &e[k]);
     }
@@ -392,46 +392,27 @@ static int cost_ratio(const struct table *t, const char *a, const char *b, const
  * every cost is (costs.tsv), what charging failed configurations and contended compile times change. */
 static int finding_costs(struct report_ctx *c)
 {
-    const struct sim_data *d = c->d[REPORT_SIM_ALL];
+    const struct sim_data *d = c->res.d[REPORT_SIM_ALL];
     long pairs = 0, failed = 0;
     char seq[96], pip[96], ide[96], con[96];
     for (int i = 0; i < sim_data_n_inputs(d); i++) {
         pairs += sim_data_n_valid(d, i) + sim_data_n_failed(d, i);
         failed += sim_data_n_failed(d, i);
     }
-    if (c->costs == NULL)
+    if (c->res.costs == NULL)
         return report_finding(c, "**Compile costs this trace does not record**: %ld of %ld pairs lack an isolated "
                               "compile time (charged their %d-worker one), %ld of %ld failed ones any (charged their "
                               "input's median); collect with --compile-invalid --compile-isolated-all.",
-                              c->no_isolated, pairs, trace_get_meta(c->t)->compile_jobs, c->failed_no_compile, failed);
-    if (cost_ratio(c->costs, report_cost_names[0], report_cost_names[1], "sequential", seq, sizeof seq) != 0 ||
-        cost_ratio(c->costs, report_cost_names[0], report_cost_names[1], "pipelined", pip, sizeof pip) != 0 ||
-        cost_ratio(c->costs, report_cost_names[0], report_cost_names[1], "ideal", ide, sizeof ide) != 0 ||
-        cost_ratio(c->costs, report_cost_names[2], report_cost_names[0], "sequential", con, sizeof con) != 0)
+                              c->res.no_isolated, pairs, trace_get_meta(c->t)->compile_jobs, c->res.failed_no_compile,
+                              failed);
+    if (cost_ratio(c->res.costs, report_cost_names[0], report_cost_names[1], "sequential", seq, sizeof seq) != 0 ||
+        cost_ratio(c->res.costs, report_cost_names[0], report_cost_names[1], "pipelined", pip, sizeof pip) != 0 ||
+        cost_ratio(c->res.costs, report_cost_names[0], report_cost_names[1], "ideal", ide, sizeof ide) != 0 ||
+        cost_ratio(c->res.costs, report_cost_names[2], report_cost_names[0], "sequential", con, sizeof con) != 0)
         return -1;
     return report_finding(c, "**Charging every compile cost lengthens tuning** (all inputs, time to 0.95, seeds 1-3): "
                           "charged failures multiply it by %s sequential, %s pipelined, %s ideal; contended compile "
                           "times by %s (costs.tsv).", seq, pip, ide, con);
-}
-
-int report_split_shares(const struct table *s, struct report_split *out)
-{
-    int cr = table_col_need(s, "repetition_ms"), co = table_col_need(s, "overhead_ms");
-    int cc = table_col_need(s, "compile_ms"), cp = table_col_need(s, "overhead_pct");
-    int cw = table_col_need(s, "mean_wall_ms");
-    memset(out, 0, sizeof *out);
-    if (cr < 0 || co < 0 || cc < 0 || cp < 0 || cw < 0)
-        return -1;
-    out->n_inputs = table_n_rows(s);
-    for (int i = 0; i < out->n_inputs; i++) {
-        double v;
-        out->repetition_ms += isfinite(v = table_num(s, i, cr)) ? v : 0;
-        out->overhead_ms += isfinite(v = table_num(s, i, co)) ? v : 0;
-        out->compile_ms += isfinite(v = table_num(s, i, cc)) ? v : 0;
-        out->over_half += table_num(s, i, cp) > 50;
-    }
-    out->mean_wall_col = cw;
-    return 0;
 }
 
 /* Where tuning time goes (Figure 1): repetition, overhead, compilation over all inputs. */
@@ -439,7 +420,7 @@ static int finding_split(struct report_ctx *c)
 {
     struct report_split sp;
     double all;
-    if (report_split_shares(c->split, &sp) != 0)
+    if (report_split_shares(c->res.split, &sp) != 0)
         return -1;
     all = sp.repetition_ms + sp.overhead_ms + sp.compile_ms;
     return report_finding(c, "**Where tuning time goes** (all inputs, Figure 1): compilation %.0f%%, repetition %.0f%%, "
@@ -448,7 +429,13 @@ static int finding_split(struct report_ctx *c)
                           100 * sp.overhead_ms / all, sp.over_half, sp.n_inputs);
 }
 
-int report_vs_cublas(const struct table *b, struct report_vs_cublas *out)
+/* The best configuration per input against cuBLAS (tables_best): over the inputs that have a ratio. */
+struct report_vs_cublas {
+    int n, at_least_1;
+    double median, lo, hi;
+};
+
+static int report_vs_cublas(const struct table *b, struct report_vs_cublas *out)
 {
     int cv = table_col_need(b, "vs_cublas");
     double *v;
@@ -477,7 +464,7 @@ int report_vs_cublas(const struct table *b, struct report_vs_cublas *out)
 static int finding_cublas(struct report_ctx *c)
 {
     struct report_vs_cublas v;
-    if (report_vs_cublas(c->best, &v) != 0)
+    if (report_vs_cublas(c->res.best, &v) != 0)
         return -1;
     if (v.n == 0)
         return report_finding(c, "The trace has no cuBLAS reference times, so the comparison with cuBLAS is missing.");
@@ -489,7 +476,7 @@ static int finding_cublas(struct report_ctx *c)
 /* How many configurations fail, and the most common reason. */
 static int finding_failures(struct report_ctx *c)
 {
-    const struct table *f = c->failures;
+    const struct table *f = c->res.failures;
     int nc = trace_n_configs(c->t), bad = 0, top = -1;
     int cs = table_col_need(f, "scope"), cst = table_col_need(f, "status"), cr = table_col_need(f, "reason");
     int cn = table_col_need(f, "count");
@@ -514,7 +501,7 @@ static int finding_failures(struct report_ctx *c)
 /* Triton's execution-time estimate (Figure 2), from the triton-protocol trace. */
 static int finding_estimate(struct report_ctx *c)
 {
-    const struct table *e = c->estimate;
+    const struct table *e = c->res.estimate;
     int cr, ct, ce, cw, cf, ck, m, shortn = 0, cold = 0;
     double *r;
     if (e == NULL)

@@ -6,7 +6,7 @@
  * its CI and the ranking's stability over three seeds; and whether the warm start from the other GPU (`transfer`)
  * beats each policy from scratch. */
 #include "policy.h"
-#include "report_ctx.h"
+#include "report_results.h"
 #include "trace.h"
 
 #include <gsl/gsl_cdf.h>
@@ -134,8 +134,8 @@ static int gpu_evaluate(struct report_ctx *c, const struct trace *t, const struc
     }
     *n_in = pol_data_restrict_to_prior(d); /* the inputs both GPUs have */
     pol_settings_default(&s);
-    s.failed_cost = c->s[REPORT_SIM_INPUT].failed_cost; /* the report's cost model (report_cost_settings) */
-    s.compile_model = c->s[REPORT_SIM_INPUT].compile_model;
+    s.failed_cost = c->res.s[REPORT_SIM_INPUT].failed_cost; /* the report's cost model (report_cost_settings) */
+    s.compile_model = c->res.s[REPORT_SIM_INPUT].compile_model;
     s.runs = c->o->runs;
     {
         long nc = c->o->threads > 0 ? c->o->threads : sysconf(_SC_NPROCESSORS_ONLN); /* 0: all cores */

@@ -1,7 +1,7 @@
-/* report_io.c — the report parts' shared messages and files (report_ctx.h, "report_io.c"): bounded formatting,
+/* report_io.c — the report parts' shared messages and files (report_results.h, "report_io.c"): bounded formatting,
  * progress lines, findings, the interrupt check, files in the report's temporary directory, TSV tables. It sits
  * below every report_*.c file: they call it, it calls none of them. */
-#include "report_ctx.h"
+#include "report_results.h"
 #include "tc_atomic.h"
 
 #include <errno.h>

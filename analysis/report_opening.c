@@ -4,7 +4,7 @@
  * stopping pays or not (the repetition and compile shares) and what parallel compilation saves. Every number is a
  * row of opening.tsv (key, value, lo, hi), from which the report test recomputes each sentence. */
 #include "cost.h"
-#include "report_ctx.h"
+#include "report_results.h"
 #include "sim_budget.h"
 
 #include <math.h>
@@ -55,8 +55,8 @@ static int opening_numbers(struct report_ctx *c, struct op_row *row, struct cost
         const double budget = OPENING_BUDGET_S;
         struct sim_budget_row *w = NULL;
         int n = 0;
-        if (sim_budget_eval(c->d[REPORT_SIM_ALL], &c->s[REPORT_SIM_ALL], c->r[REPORT_SIM_ALL], &budget, 1, NULL, 0,
-                            &w, &n) != 0)
+        if (sim_budget_eval(c->res.d[REPORT_SIM_ALL], &c->res.s[REPORT_SIM_ALL], c->res.r[REPORT_SIM_ALL], &budget, 1,
+                            NULL, 0, &w, &n) != 0)
             return -1;
         for (int k = 0; k < 2; k++)
             report_est_from_budget(&w[sc[k]], &e[k]);

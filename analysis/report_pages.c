@@ -1,7 +1,7 @@
 /* report_pages.c — the report's two pages: summary.md (Markdown, for a repository or a terminal) and index.html
  * (self-contained, offline: no scripts, no network), both listing the settings, the findings, the figures and the
  * tables kept by the other parts. */
-#include "report_ctx.h"
+#include "report_results.h"
 #include "trace.h"
 
 #include <string.h>
@@ -36,14 +36,16 @@ static void settings_lines(struct report_ctx *c, char lines[][SETTINGS_LEN], int
              m->warmup_ms, m->rep_ms, (long long)m->flush_bytes);
     report_fmt(lines[k++], SETTINGS_LEN, "simulation: seed %llu, %d samples x %d runs, N_CONFIG %d:%d, EXEC_TIME %g:%g ms, "
              "compile factor %d, estimator %s", (unsigned long long)c->o->seed, c->o->samples, c->o->runs,
-             c->s[REPORT_SIM_INPUT].n_config_lo, c->s[REPORT_SIM_INPUT].n_config_hi, c->s[REPORT_SIM_INPUT].exec_ms_lo, c->s[REPORT_SIM_INPUT].exec_ms_hi,
-             c->o->compile_factor, sim_estimator_name(c->s[REPORT_SIM_INPUT].estimator));
+             c->res.s[REPORT_SIM_INPUT].n_config_lo, c->res.s[REPORT_SIM_INPUT].n_config_hi,
+             c->res.s[REPORT_SIM_INPUT].exec_ms_lo, c->res.s[REPORT_SIM_INPUT].exec_ms_hi,
+             c->o->compile_factor, sim_estimator_name(c->res.s[REPORT_SIM_INPUT].estimator));
     {
-        const struct sim_settings *s = &c->s[REPORT_SIM_INPUT];
+        const struct sim_settings *s = &c->res.s[REPORT_SIM_INPUT];
         long no_iso = 0, fail_no = 0, pairs = 0, failed = 0;
         char warm[200] = "compile-worker warm-up";
         int charged = 0;
-        const struct sim_data *d = c->d[REPORT_SIM_ALL] != NULL ? c->d[REPORT_SIM_ALL] : c->d[REPORT_SIM_INPUT];
+        const struct sim_data *d =
+            c->res.d[REPORT_SIM_ALL] != NULL ? c->res.d[REPORT_SIM_ALL] : c->res.d[REPORT_SIM_INPUT];
         if (d != NULL) {
             sim_data_missing(d, &no_iso, &fail_no);
             charged = sim_data_warmup_note(d, s->compile_model, warm, sizeof warm);

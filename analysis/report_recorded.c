@@ -3,7 +3,7 @@
  * triton`) on the same inputs and configurations, both found in the --recorded directory. Per input: the best
  * configuration of each, the executions each timed per configuration, the per-execution estimate and the
  * benchmarking time. */
-#include "report_ctx.h"
+#include "report_results.h"
 #include "tc_stats.h"
 #include "trace.h"
 

@@ -2,7 +2,7 @@
  * is chosen on one set of Monte Carlo runs (the simulation's) and reported on a fresh set drawn with a derived
  * seed, with its 95% confidence interval, so the cheapest-of-500 selection does not flatter it (issue 23). Also the
  * same for a weighted mean over inputs (two kernel families against a common reference). */
-#include "report_ctx.h"
+#include "report_results.h"
 #include "sim_budget.h"
 
 #include <gsl/gsl_cdf.h>

@@ -4,7 +4,7 @@
  * benchmark (best vs cuBLAS per input, each one's frontier, the compile share of tuning time). A study whose data
  * is absent is left out with a finding that says so. */
 #include "policy.h"
-#include "report_ctx.h"
+#include "report_results.h"
 #include "sim_budget.h"
 #include "tc_stats.h"
 #include "trace.h"
@@ -94,8 +94,8 @@ int report_policies(struct report_ctx *c)
     FILE *fp = NULL;
     report_say(c, "tuning policies: every built-in policy, %d runs per input", c->o->runs);
     pol_settings_default(&s);
-    s.failed_cost = c->s[REPORT_SIM_INPUT].failed_cost; /* the report's cost model (report_cost_settings) */
-    s.compile_model = c->s[REPORT_SIM_INPUT].compile_model;
+    s.failed_cost = c->res.s[REPORT_SIM_INPUT].failed_cost; /* the report's cost model (report_cost_settings) */
+    s.compile_model = c->res.s[REPORT_SIM_INPUT].compile_model;
     s.runs = c->o->runs;
     s.seed = c->o->seed;
     s.n_grid = 60;
@@ -136,24 +136,13 @@ out:
     return rc;
 }
 
-void report_family_name(const struct trace *t, char *buf, size_t len)
-{
-    int nw = 0, nc = trace_n_configs(t);
-    for (int k = 0; k < nc; k++)
-        nw += trace_config(t, k)->path == 1;
-    if (nw > 0)
-        snprintf(buf, len, "%s: wgmma on %d of %d configurations", tables_base_name(trace_path(t)), nw, nc);
-    else
-        snprintf(buf, len, "%s: mma.sync", tables_base_name(trace_path(t)));
-}
-
 /* ---- L2 flush study ------------------------------------------------------------------------------------------ */
 
 /* The finding of the flush study: against the collection with the largest flush, how much faster the others
  * collect and whether their best configurations differ; what the flush costs in GPU time. */
 static int flush_finding(struct report_ctx *c, int n_traces, int n_inputs)
 {
-    const struct table *f = c->flush;
+    const struct table *f = c->res.flush;
     int cb = table_col_need(f, "flush_bytes"), ct = table_col_need(f, "total_s"), cs = table_col_need(f, "speedup");
     int cg = table_col_need(f, "gemm_gpu_s"), cf = table_col_need(f, "flush_gpu_s");
     int cc = table_col_need(f, "common_inputs"), cx = table_col_need(f, "best_changed");
@@ -207,12 +196,12 @@ int report_flush_study(struct report_ctx *c)
             goto out;
         }
     }
-    if ((c->flush = tables_flush((const struct trace *const *)ts, names, n)) == NULL) {
+    if ((c->res.flush = tables_flush((const struct trace *const *)ts, names, n)) == NULL) {
         tc_preferr("--flush-study %s", dir);
         goto out;
     }
     rc = -1;
-    if (report_keep_table(c, c->flush, "flush-study.tsv", "L2 flush study: collection time, GEMM vs flush GPU time "
+    if (report_keep_table(c, c->res.flush, "flush-study.tsv", "L2 flush study: collection time, GEMM vs flush GPU time "
                           "(Tables 3 and 5)", 20) != 0 ||
         flush_finding(c, n, trace_n_inputs(ts[0])) != 0)
         goto out;
@@ -231,7 +220,7 @@ out:
 /* Per file: its pass with the most workers that has a speedup. */
 static int scaling_finding(struct report_ctx *c)
 {
-    const struct table *s = c->scaling;
+    const struct table *s = c->res.scaling;
     int cf = table_col_need(s, "file"), cn = table_col_need(s, "configs"), cj = table_col_need(s, "jobs");
     int cw = table_col_need(s, "wall_s"), cs = table_col_need(s, "speedup"), ce = table_col_need(s, "efficiency");
     int c1 = table_col_need(s, "one_worker_s"), cfrom = table_col_need(s, "one_worker_from"), m = table_n_rows(s);
@@ -272,12 +261,12 @@ int report_scaling(struct report_ctx *c)
                   "--compile-only`) in it", dir);
         goto out;
     }
-    if ((c->scaling = tables_scaling((const char *const *)paths, n)) == NULL) {
+    if ((c->res.scaling = tables_scaling((const char *const *)paths, n)) == NULL) {
         tc_preferr("--scaling");
         goto out;
     }
     rc = -1;
-    if (report_keep_table(c, c->scaling, "compile-scaling.tsv", "Compile time with 1 to N workers (Table 7)", 40) !=
+    if (report_keep_table(c, c->res.scaling, "compile-scaling.tsv", "Compile time with 1 to N workers (Table 7)", 40) !=
             0 ||
         scaling_finding(c) != 0)
         goto out;
@@ -487,9 +476,10 @@ static int common_inputs(struct report_ctx *c, const int *match, struct common_r
         if (cr->in[f] == NULL || cr->w[f] == NULL)
             return tc_seterr_env("out of memory");
     }
+    const struct report_results *r = &c->res;
     for (int i = 0; i < ni; i++) {
-        double oa = match[i] >= 0 ? sim_data_optimal_ms(c->d[REPORT_SIM_ALL], i, c->s[REPORT_SIM_ALL].truth) : NAN;
-        double ob = match[i] >= 0 ? sim_data_optimal_ms(c->d[REPORT_SIM_CMP], match[i], c->s[REPORT_SIM_CMP].truth)
+        double oa = match[i] >= 0 ? sim_data_optimal_ms(r->d[REPORT_SIM_ALL], i, r->s[REPORT_SIM_ALL].truth) : NAN;
+        double ob = match[i] >= 0 ? sim_data_optimal_ms(r->d[REPORT_SIM_CMP], match[i], r->s[REPORT_SIM_CMP].truth)
                                   : NAN;
         if (!isfinite(oa) || !isfinite(ob))
             continue;
@@ -511,7 +501,7 @@ static int common_points(struct report_ctx *c, int f, const struct common_ref *c
     int ok = per != NULL;
     for (int m = 0; m < REPORT_N_MODELS; m++)
         ok &= (pts[m] = calloc((size_t)s->samples, sizeof *pts[m])) != NULL;
-    if (!ok || report_weighted_run(c->d[f ? REPORT_SIM_CMP : REPORT_SIM_ALL], s, cr->in[f], cr->w[f], cr->n,
+    if (!ok || report_weighted_run(c->res.d[f ? REPORT_SIM_CMP : REPORT_SIM_ALL], s, cr->in[f], cr->w[f], cr->n,
                                    per) != 0) {
         if (!ok)
             tc_seterr_env("out of memory");
@@ -573,7 +563,7 @@ static int common_row(struct table *tab, int k, int m, const char *kind, double 
 /* The simulation of family f on seed k with every cost model as a scenario (model m: scenario m). */
 static void common_settings(const struct report_ctx *c, int f, int k, struct sim_settings *s)
 {
-    *s = c->s[f ? REPORT_SIM_CMP : REPORT_SIM_ALL];
+    *s = c->res.s[f ? REPORT_SIM_CMP : REPORT_SIM_ALL];
     s->seed = report_seed_k(c->o->seed, k);
     s->n_scenarios = REPORT_N_MODELS;
     for (int m = 0; m < REPORT_N_MODELS; m++)
@@ -607,7 +597,7 @@ static int common_seed(struct report_ctx *c, const struct common_ref *cr, int k,
     common_budgets(pts, s[0].samples, budget);
     for (int f = 0; f < 2; f++) {
         struct sim_result r = {s[f].samples, pts[f], cr->n, 0.0};
-        const struct sim_data *d = c->d[f ? REPORT_SIM_CMP : REPORT_SIM_ALL];
+        const struct sim_data *d = c->res.d[f ? REPORT_SIM_CMP : REPORT_SIM_ALL];
         for (int q = 0; q < N_BUDGETS + 2; q++) {
             const struct sim_point *p = q < N_BUDGETS ? sim_budget_pick(&r, 1, 0, budget[q])
                                                       : report_pick_ttt(&r, 1, 0, targets[q - N_BUDGETS]);
@@ -685,7 +675,7 @@ static struct table *common_table(struct report_ctx *c, const int *match, struct
             if (common_points(c, f, &cr, &s, pts[k][f]) != 0)
                 goto out;
         }
-    if (cr.n > 0 && family_paired(pts, c->s[REPORT_SIM_ALL].samples, pt) != 0)
+    if (cr.n > 0 && family_paired(pts, c->res.s[REPORT_SIM_ALL].samples, pt) != 0)
         goto out;
     for (int m = 0; m < REPORT_N_MODELS && cr.n > 0; m++)
         for (int k = 0; k < 3; k++) {
@@ -699,7 +689,7 @@ static struct table *common_table(struct report_ctx *c, const int *match, struct
                    "within each budget (kind budget_s) or the cheapest reaching the target (target_speedup), chosen "
                    "on the seed's simulation and re-evaluated on %d fresh runs per input; lead: at how many budgets "
                    "each family's re-evaluated speedup lies above the other's 95%% CI (first = %s)", cr.n,
-                   report_reeval_runs(c->s[REPORT_SIM_ALL].runs), na);
+                   report_reeval_runs(c->res.s[REPORT_SIM_ALL].runs), na);
     ok = 1;
 out:
     for (int k = 0; k < 3; k++)
@@ -741,23 +731,23 @@ static int landscape_finding(struct report_ctx *c, const struct family *a, const
         return report_finding(c, "**Two kernel families**: %s and %s have no input in common with a valid run, so "
                               "they cannot be compared.", na, nb);
     for (int q = 0; q < 2; q++) {
-        int cm = table_col_need(c->fam_paired, "model"), cme = table_col_need(c->fam_paired, "measure");
-        int cst = table_col_need(c->fam_paired, "stable"), ccat = table_col_need(c->fam_paired, "category");
-        int c1 = table_col_need(c->fam_paired, "seed_1"), clo = table_col_need(c->fam_paired, "seed_1_lo");
-        int chi = table_col_need(c->fam_paired, "seed_1_hi"), row = -1;
+        int cm = table_col_need(c->res.fam_paired, "model"), cme = table_col_need(c->res.fam_paired, "measure");
+        int cst = table_col_need(c->res.fam_paired, "stable"), ccat = table_col_need(c->res.fam_paired, "category");
+        int c1 = table_col_need(c->res.fam_paired, "seed_1"), clo = table_col_need(c->res.fam_paired, "seed_1_lo");
+        int chi = table_col_need(c->res.fam_paired, "seed_1_hi"), row = -1;
         if (cm < 0 || cme < 0 || cst < 0 || ccat < 0 || c1 < 0 || clo < 0 || chi < 0)
             return -1;
-        for (int i = 0; i < table_n_rows(c->fam_paired) && row < 0; i++)
-            if (strcmp(table_cell(c->fam_paired, i, cm), "sequential") == 0 &&
-                strcmp(table_cell(c->fam_paired, i, cme), sp[q].measure) == 0)
+        for (int i = 0; i < table_n_rows(c->res.fam_paired) && row < 0; i++)
+            if (strcmp(table_cell(c->res.fam_paired, i, cm), "sequential") == 0 &&
+                strcmp(table_cell(c->res.fam_paired, i, cme), sp[q].measure) == 0)
                 row = i;
         if (row < 0)
             return tc_seterr("landscapes-paired.tsv: no sequential %s row", sp[q].measure);
         snprintf(sp[q].text, sizeof sp[q].text, q ? "%s: time ratio %.2f (95%% CI %.2f-%.2f)"
                  : "%s: speedup difference %+.3f (95%% CI %+.3f to %+.3f)",
-                 table_num(c->fam_paired, row, cst) > 0 ? table_cell(c->fam_paired, row, ccat) : "no verdict",
-                 table_num(c->fam_paired, row, c1), table_num(c->fam_paired, row, clo),
-                 table_num(c->fam_paired, row, chi));
+                 table_num(c->res.fam_paired, row, cst) > 0 ? table_cell(c->res.fam_paired, row, ccat) : "no verdict",
+                 table_num(c->res.fam_paired, row, c1), table_num(c->res.fam_paired, row, clo),
+                 table_num(c->res.fam_paired, row, chi));
     }
     return report_finding(c, "**The kernel family changes what tuning buys** (%s vs %s, %d inputs, sequential "
                           "compilation, shared draws, seeds 1-3): median best %.2f vs %.2f of cuBLAS; %s on seed 1; "
@@ -828,15 +818,15 @@ int report_landscapes(struct report_ctx *c)
         }
     }
     if (report_write_sim_files(c, REPORT_SIM_CMP) != 0 || family_compute(c->t, &a) != 0 ||
-        family_compute(c->cmp, &b) != 0 || (c->cmp_split = tables_split(c->cmp)) == NULL)
+        family_compute(c->cmp, &b) != 0 || (c->res.cmp_split = tables_split(c->cmp)) == NULL)
         goto out;
-    if ((c->landscape = landscape_table(&a, &b, match)) == NULL ||
+    if ((c->res.landscape = landscape_table(&a, &b, match)) == NULL ||
         (paired = report_stability_new("Two kernel families on shared draws, per cost model, three seeds")) == NULL ||
         (common = common_table(c, match, lead, paired)) == NULL || common_ttt(common, 1, &sa) != 0 ||
         common_ttt(common, 2, &sb) != 0 ||
         (sum = table_new("Two kernel families on the same benchmark", 10, cols)) == NULL ||
-        summary_row(sum, &a, sel_a, n_sel, c->r[REPORT_SIM_ALL], N_SC_ALL, c->split, &sa) != 0 ||
-        summary_row(sum, &b, sel_b, n_sel, c->r[REPORT_SIM_CMP], 1, c->cmp_split, &sb) != 0)
+        summary_row(sum, &a, sel_a, n_sel, c->res.r[REPORT_SIM_ALL], N_SC_ALL, c->res.split, &sa) != 0 ||
+        summary_row(sum, &b, sel_b, n_sel, c->res.r[REPORT_SIM_CMP], 1, c->res.cmp_split, &sb) != 0)
         goto out;
     if (report_keep_table(c, common, "landscapes-common.tsv", "Two kernel families against a common reference",
                           -1) != 0) {
@@ -854,7 +844,7 @@ int report_landscapes(struct report_ctx *c)
         paired = NULL;
         goto out;
     }
-    c->fam_paired = paired;
+    c->res.fam_paired = paired;
     paired = NULL;
     char ca[512], cb[512];
     family_costs(a.t, tables_base_name(trace_path(a.t)), ca, sizeof ca);
@@ -871,7 +861,7 @@ int report_landscapes(struct report_ctx *c)
         goto out;
     }
     sum = NULL;
-    if (report_keep_table(c, c->landscape, "landscapes.tsv", "Two kernel families: best configuration per input",
+    if (report_keep_table(c, c->res.landscape, "landscapes.tsv", "Two kernel families: best configuration per input",
                           80) != 0 ||
         landscape_finding(c, &a, &b, &sa, &sb, match) != 0)
         goto out;

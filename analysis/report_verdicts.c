@@ -4,7 +4,7 @@
  * fresh runs (report_reeval.c). verdicts.tsv holds every re-evaluated time, stability.tsv every measure per seed with
  * its category; a finding states a verdict only where the three seeds agree (report_findings.c). */
 #include "frontier.h"
-#include "report_ctx.h"
+#include "report_results.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
@@ -12,19 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N_SEEDS 3
+#define N_SEEDS REPORT_N_SEEDS
 #define N_MODELS REPORT_N_MODELS
 /* The stability simulation's scenarios: model m without (2m) and with (2m + 1) early stopping. */
 #define N_V_SC (2 * N_MODELS)
 #define V_SEQ 0
-const char *const report_model_names[N_MODELS] = {"sequential", "parallel", "pipelined", "ideal"};
-const char *const report_model_labels[N_MODELS] = {
-    "sequential (isolated compile times where the trace has them)",
-    "parallel (the workers compile every drawn configuration first, list-scheduled: never before the longest "
-    "compile ends)",
-    "pipelined (the workers compile while the GPU benchmarks)",
-    "the paper's ideal model (an optimistic bound: it divides the sum of compile times and ignores the longest "
-    "compile)"};
 static const double targets[2] = {0.90, 0.95};
 
 /* The index of target t among report_ttt_targets (the caller's targets are among them). */
@@ -36,159 +28,16 @@ static int ttt_index(double t)
     return i;
 }
 
-void report_model_scenario(struct sim_scenario *sc, int model, int early, int factor)
-{
-    static const enum sim_compile comp[N_MODELS] = {SIM_COMPILE_SEQUENTIAL, SIM_COMPILE_PARALLEL,
-                                                    SIM_COMPILE_PIPELINED, SIM_COMPILE_IDEAL};
-    memset(sc, 0, sizeof *sc);
-    snprintf(sc->name, sizeof sc->name, "%s%s", report_model_names[model], early ? "+early-stop" : "");
-    sc->compile = comp[model];
-    sc->compile_factor = model == 0 ? 1 : factor;
-    sc->overhead = SIM_OVERHEAD_PAPER;
-    sc->early_stop = early;
-}
-
-uint64_t report_seed_k(uint64_t seed, int k)
-{
-    (void)seed; /* verdicts are the same whatever the report's --seed: they are computed on seeds 1, 2, 3 */
-    return (uint64_t)k + 1;
-}
-
-double report_eta_squared(const double *x, const double *y, int n, double lo, double hi)
-{
-    int nb = (int)fmin(10.0, hi - lo + 1.0), cnt[10] = {0};
-    double sum[10] = {0}, mean = 0, ss_tot = 0, ss_b = 0;
-    if (n < 2 || nb < 1)
-        return NAN;
-    for (int i = 0; i < n; i++)
-        mean += y[i] / n;
-    for (int i = 0; i < n; i++) {
-        int b = hi > lo ? (int)((x[i] - lo) / (hi - lo + 1.0) * nb) : 0;
-        b = b < 0 ? 0 : b >= nb ? nb - 1 : b;
-        cnt[b]++;
-        sum[b] += y[i];
-        ss_tot += (y[i] - mean) * (y[i] - mean);
-    }
-    for (int b = 0; b < nb; b++)
-        if (cnt[b] > 0)
-            ss_b += cnt[b] * (sum[b] / cnt[b] - mean) * (sum[b] / cnt[b] - mean);
-    return ss_tot > 0 ? ss_b / ss_tot : NAN;
-}
-
-/* ---- the stability table ---- */
-
-/* A measure on the three seeds. Its verdict over the seeds (category) is decided one of two ways:
- * - by_ci: the seeds are three independent replicates of the whole procedure (selection set and fresh runs), so
- *   mean ± t(0.975, 2)·sd/√3 is a 95% CI of what the procedure gives; the verdict is `above` when the CI lies above
- *   thr_hi, `below` when below thr_lo, `within` when inside [thr_lo, thr_hi], and "no verdict" when it reaches
- *   past a threshold. A value near a threshold thus gives no verdict under any seed, where the three seeds'
- *   categories could agree under one seed and not under another;
- * - else: the three seeds' categories (cat) must agree (for measures far from their thresholds, eta squared). */
-struct measure {
-    const char *verdict, *model, *measure;
-    double v[N_SEEDS];
-    const char *cat[N_SEEDS];
-    int by_ci;
-    double thr_lo, thr_hi;
-    const char *below, *within, *above;
-    int paired;                    /* lo, hi: each seed's own 95% CI (a paired comparison on shared draws) */
-    double lo[N_SEEDS], hi[N_SEEDS];
-};
-
-void report_seeds_ci(const double v[3], double *mean, double *lo, double *hi)
-{
-    double m = (v[0] + v[1] + v[2]) / 3, ss = 0;
-    for (int k = 0; k < 3; k++)
-        ss += (v[k] - m) * (v[k] - m);
-    double half = gsl_cdf_tdist_Pinv(0.975, 2) * sqrt(ss / 2) / sqrt(3.0);
-    *mean = m;
-    *lo = m - half;
-    *hi = m + half;
-}
-
-/* The category of a value against two thresholds (per seed). */
-static const char *measure_cat(const struct measure *m, double v)
-{
-    return !isfinite(v) ? "n/a" : v > m->thr_hi ? m->above : v < m->thr_lo ? m->below : m->within;
-}
-
-static int stability_row(struct table *tab, const struct measure *m)
-{
-    int row = table_add_row(tab), k = 0, agree = 1;
-    double mean, lo, hi;
-    const char *verdict;
-    if (row < 0)
-        return -1;
-    report_seeds_ci(m->v, &mean, &lo, &hi);
-    if (strncmp(m->measure, "eta2", 4) == 0)
-        report_clip01(&lo, &hi); /* a share of variance */
-    for (int s = 0; s < N_SEEDS; s++)
-        agree &= strcmp(m->cat[s], m->cat[0]) == 0 && strcmp(m->cat[s], "n/a") != 0;
-    if (!m->by_ci)
-        verdict = agree ? m->cat[0] : "no verdict";
-    else if (!isfinite(lo) || !isfinite(hi))
-        verdict = "no verdict";
-    else
-        verdict = lo > m->thr_hi ? m->above : hi < m->thr_lo ? m->below
-                  : lo >= m->thr_lo && hi <= m->thr_hi ? m->within : "no verdict";
-    table_set_str(tab, row, k++, m->verdict);
-    table_set_str(tab, row, k++, m->model);
-    table_set_str(tab, row, k++, m->measure);
-    for (int s = 0; s < N_SEEDS; s++)
-        table_set_num(tab, row, k++, m->v[s], 4);
-    for (int s = 0; s < N_SEEDS; s++)
-        table_set_str(tab, row, k++, m->cat[s]);
-    table_set_num(tab, row, k++, mean, 4);
-    table_set_num(tab, row, k++, lo, 4);
-    table_set_num(tab, row, k++, hi, 4);
-    table_set_str(tab, row, k++, verdict);
-    table_set_int(tab, row, k++, strcmp(verdict, "no verdict") != 0);
-    for (int s = 0; s < N_SEEDS; s++) {
-        table_set_num(tab, row, k++, m->paired ? m->lo[s] : NAN, 4);
-        table_set_num(tab, row, k++, m->paired ? m->hi[s] : NAN, 4);
-    }
-    return 0;
-}
-
 /* A ratio of times (without / with the feature) on three seeds: above 1.1 the feature saves time, below 0.9 it
  * costs, else none; the verdict by the CI over the seeds. */
-static struct measure ratio_measure(const char *verdict, const char *model, const char *measure)
+static struct report_measure ratio_measure(const char *verdict, const char *model, const char *measure)
 {
-    return (struct measure){verdict, model, measure, {0}, {0}, 1, 0.9, 1.1, "costs time", "none", "saves time", 0, {0}, {0}};
+    return (struct report_measure){verdict,      model, measure, {0}, {0}, 1, 0.9, 1.1, "costs time", "none",
+                                   "saves time", 0,     {0},     {0}};
 }
 
 /* ---- all inputs: early stopping and parallel compilation per model ---- */
 
-/* A paired comparison on common random numbers (report_ctx.h): a_i = a[i * stride], b_i likewise. */
-struct report_paired report_paired_points(const struct sim_point *a, const struct sim_point *b, int n, size_t stride,
-                                          int speedup, double x_lo, double x_hi)
-{
-    struct report_paired p = {NAN, NAN, NAN, 0};
-    double sum = 0, ss = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < n; i++) {
-            const struct sim_point *pa = &a[(size_t)i * stride], *pb = &b[(size_t)i * stride];
-            if (pa->exec_ms < x_lo || pa->exec_ms > x_hi)
-                continue;
-            double d = speedup ? pa->speedup - pb->speedup
-                       : pa->time_s > 0 && pb->time_s > 0 ? log(pa->time_s / pb->time_s) : NAN;
-            if (!isfinite(d))
-                continue;
-            if (pass == 0) {
-                sum += d;
-                p.n++;
-            } else {
-                ss += (d - sum / p.n) * (d - sum / p.n);
-            }
-        }
-    if (p.n < 2)
-        return p;
-    double m = sum / p.n, half = gsl_cdf_tdist_Pinv(0.975, p.n - 1) * sqrt(ss / (p.n - 1) / p.n);
-    p.est = speedup ? m : exp(m);
-    p.lo = speedup ? m - half : exp(m - half);
-    p.hi = speedup ? m + half : exp(m + half);
-    return p;
-}
 
 /* Scenarios a and b of one simulation: every sample replays both on the same draws (the same configurations,
  * order and EXEC_TIME); samples with EXEC_TIME in [x_lo, x_hi] only. */
@@ -198,16 +47,6 @@ static struct report_paired paired_cmp(const struct sim_result *r, int n_sc, int
     return report_paired_points(r->points + a, r->points + b, r->n_points / n_sc, (size_t)n_sc, speedup, x_lo, x_hi);
 }
 
-/* The category of a paired comparison by its own CI: a time ratio saves (CI above 1.1), costs (below 0.9) or
- * changes nothing (inside [0.9, 1.1]); a speedup difference loses (below -0.01), gains (above 0.01) or none (inside
- * +-0.01); "n/a" when the CI straddles a threshold (then no verdict). */
-const char *report_paired_cat(struct report_paired p, double t_lo, double t_hi, const char *below,
-                              const char *within, const char *above)
-{
-    if (!isfinite(p.lo) || !isfinite(p.hi))
-        return "n/a";
-    return p.lo > t_hi ? above : p.hi < t_lo ? below : p.lo >= t_lo && p.hi <= t_hi ? within : "n/a";
-}
 
 static const char *paired_cat(struct report_paired p, int speedup)
 {
@@ -215,34 +54,13 @@ static const char *paired_cat(struct report_paired p, int speedup)
                    : report_paired_cat(p, 0.9, 1.1, "costs time", "none", "saves time");
 }
 
-int report_paired_row(struct table *st, const char *verdict, const char *model, const char *measure,
-                      const struct report_paired p[3], double t_lo, double t_hi, const char *below,
-                      const char *within, const char *above)
-{
-    struct measure e = {verdict, model, measure, {0}, {0}, 0, t_lo, t_hi, below, within, above, 1, {0}, {0}};
-    for (int k = 0; k < N_SEEDS; k++) {
-        e.v[k] = p[k].est;
-        e.lo[k] = p[k].lo;
-        e.hi[k] = p[k].hi;
-        e.cat[k] = report_paired_cat(p[k], t_lo, t_hi, below, within, above);
-    }
-    return stability_row(st, &e);
-}
-
-struct table *report_stability_new(const char *title)
-{
-    static const char *scols[] = {"verdict", "model", "measure", "seed_1", "seed_2", "seed_3", "category_1",
-                                  "category_2", "category_3", "mean", "ci_lo", "ci_hi", "category", "stable",
-                                  "seed_1_lo", "seed_1_hi", "seed_2_lo", "seed_2_hi", "seed_3_lo", "seed_3_hi"};
-    return table_new(title, (int)(sizeof scols / sizeof scols[0]), scols);
-}
 
 /* EXEC_TIME bins of early-stop-conditions.tsv (ms). */
 #define N_XBINS 3
 static const double xbin[N_XBINS + 1] = {0, 40, 70, 1e9};
 
 /* Seed k's paired rows: early stopping (model m without / with) and parallel compilation (sequential / model m),
- * time ratio and speedup difference; seed 1's early-stopping ratio per EXEC_TIME bin into c->es_cond. */
+ * time ratio and speedup difference; seed 1's early-stopping ratio per EXEC_TIME bin into c->res.es_cond. */
 static int paired_seed(struct report_ctx *c, const struct sim_result *r, int k, struct report_paired pr[][4])
 {
     for (int m = 0; m < N_MODELS; m++) {
@@ -250,18 +68,18 @@ static int paired_seed(struct report_ctx *c, const struct sim_result *r, int k, 
         pr[m][1] = paired_cmp(r, N_V_SC, 2 * m + 1, 2 * m, 1, -INFINITY, INFINITY);
         pr[m][2] = paired_cmp(r, N_V_SC, V_SEQ, 2 * m, 0, -INFINITY, INFINITY);
         pr[m][3] = paired_cmp(r, N_V_SC, 2 * m, V_SEQ, 1, -INFINITY, INFINITY);
-        for (int b = 0; k == 0 && c->es_cond != NULL && b < N_XBINS; b++) {
+        for (int b = 0; k == 0 && c->res.es_cond != NULL && b < N_XBINS; b++) {
             struct report_paired q = paired_cmp(r, N_V_SC, 2 * m, 2 * m + 1, 0, xbin[b], xbin[b + 1]);
-            int row = table_add_row(c->es_cond), col = 0;
+            int row = table_add_row(c->res.es_cond), col = 0;
             if (row < 0)
                 return -1;
-            table_set_str(c->es_cond, row, col++, report_model_names[m]);
-            table_set_num(c->es_cond, row, col++, xbin[b], 0);
-            table_set_num(c->es_cond, row, col++, b + 1 < N_XBINS ? xbin[b + 1] : INFINITY, 0);
-            table_set_int(c->es_cond, row, col++, q.n);
-            table_set_num(c->es_cond, row, col++, q.est, 4);
-            table_set_num(c->es_cond, row, col++, q.lo, 4);
-            table_set_num(c->es_cond, row, col++, q.hi, 4);
+            table_set_str(c->res.es_cond, row, col++, report_model_names[m]);
+            table_set_num(c->res.es_cond, row, col++, xbin[b], 0);
+            table_set_num(c->res.es_cond, row, col++, b + 1 < N_XBINS ? xbin[b + 1] : INFINITY, 0);
+            table_set_int(c->res.es_cond, row, col++, q.n);
+            table_set_num(c->res.es_cond, row, col++, q.est, 4);
+            table_set_num(c->res.es_cond, row, col++, q.lo, 4);
+            table_set_num(c->res.es_cond, row, col++, q.hi, 4);
         }
     }
     return 0;
@@ -275,8 +93,8 @@ static int paired_rows(struct table *st, struct report_paired pr[N_SEEDS][N_MODE
                                         "paired_speedup_diff"};
     for (int q = 0; q < 4; q++)
         for (int m = q < 2 ? 0 : 1; m < N_MODELS; m++) {
-            struct measure e = {q < 2 ? "early-stop" : "parallel-compile", report_model_names[m], meas[q], {0}, {0},
-                                0, 0, 0, NULL, NULL, NULL, 0, {0}, {0}};
+            struct report_measure e = {q < 2 ? "early-stop" : "parallel-compile", report_model_names[m], meas[q],
+                                       {0}, {0}, 0, 0, 0, NULL, NULL, NULL, 0, {0}, {0}};
             e.paired = 1;
             for (int k = 0; k < N_SEEDS; k++) {
                 e.v[k] = pr[k][m][q].est;
@@ -284,7 +102,7 @@ static int paired_rows(struct table *st, struct report_paired pr[N_SEEDS][N_MODE
                 e.hi[k] = pr[k][m][q].hi;
                 e.cat[k] = paired_cat(pr[k][m][q], q % 2);
             }
-            if (stability_row(st, &e) != 0)
+            if (report_stability_row(st, &e) != 0)
                 return -1;
         }
     return 0;
@@ -293,7 +111,7 @@ static int paired_rows(struct table *st, struct report_paired pr[N_SEEDS][N_MODE
 static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double t[N_V_SC][2],
                            struct report_paired pr[N_MODELS][4], struct report_est at95[N_MODELS])
 {
-    struct sim_settings s = c->s[REPORT_SIM_ALL];
+    struct sim_settings s = c->res.s[REPORT_SIM_ALL];
     struct sim_result *r;
     s.seed = report_seed_k(c->o->seed, k);
     s.n_scenarios = N_V_SC;
@@ -301,14 +119,15 @@ static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double
         report_model_scenario(&s.scenarios[sc], sc / 2, sc % 2, c->o->compile_factor);
     report_say(c, "  stability, seed %d of %d (%llu): all inputs, %d scenarios", k + 1, N_SEEDS,
                (unsigned long long)s.seed, N_V_SC);
-    if ((r = sim_run(c->d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
+    if ((r = sim_run(c->res.d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
         return -1;
     if (paired_seed(c, r, k, pr) != 0) {
         sim_result_free(r);
         return -1;
     }
     struct report_est set[REPORT_N_TTT * N_V_SC];
-    if (report_ttt_set(c->d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED, 5000 + (uint64_t)k * 64, -1, targets[0], set) != 0) {
+    if (report_ttt_set(c->res.d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED, 5000 + (uint64_t)k * 64, -1, targets[0],
+                       set) != 0) {
         sim_result_free(r);
         return -1;
     }
@@ -350,41 +169,41 @@ static int all_inputs_verdicts(struct report_ctx *c, struct table *vt, struct ta
     struct report_paired pr[N_SEEDS][N_MODELS][4];
     static const char *ccols[] = {"model", "exec_ms_lo", "exec_ms_hi", "samples", "time_ratio", "ratio_lo",
                                   "ratio_hi"};
-    if ((c->es_cond = table_new("Early stopping: time without / with on the same draws, by EXEC_TIME and compile "
-                                "model (seed 1, all inputs)", 7, ccols)) == NULL)
+    if ((c->res.es_cond = table_new("Early stopping: time without / with on the same draws, by EXEC_TIME and compile "
+                                    "model (seed 1, all inputs)", 7, ccols)) == NULL)
         return tc_seterr_env("out of memory");
     for (int k = 0; k < N_SEEDS; k++)
         if (all_inputs_seed(c, k, vt, t[k], pr[k], at95[k]) != 0)
             return -1;
     if (paired_rows(st, pr) != 0)
         return -1;
-    table_add_note(c->es_cond, "per sample of seed 1 (its N_CONFIG, EXEC_TIME, EARLY_STOP_NUM and threshold, the "
+    table_add_note(c->res.es_cond, "per sample of seed 1 (its N_CONFIG, EXEC_TIME, EARLY_STOP_NUM and threshold, the "
                    "same runs with and without early stopping): log(time without / time with), averaged over the "
                    "samples whose EXEC_TIME lies in [exec_ms_lo, exec_ms_hi); time_ratio = exp(mean), ratio_lo, "
                    "ratio_hi its 95%% t interval over those samples");
-    if (report_keep_table(c, c->es_cond, "early-stop-conditions.tsv", "Early stopping by EXEC_TIME and compile model",
-                          20) != 0)
+    if (report_keep_table(c, c->res.es_cond, "early-stop-conditions.tsv",
+                          "Early stopping by EXEC_TIME and compile model", 20) != 0)
         return -1;
     for (int m = 0; m < N_MODELS; m++)
         for (int ti = 0; ti < 2; ti++) {
-            struct measure e = ratio_measure("early-stop", report_model_names[m],
+            struct report_measure e = ratio_measure("early-stop", report_model_names[m],
                                              ti ? "time_ratio_0.95" : "time_ratio_0.90");
             for (int k = 0; k < N_SEEDS; k++) {
                 e.v[k] = t[k][2 * m][ti] / t[k][2 * m + 1][ti];
-                e.cat[k] = measure_cat(&e, e.v[k]);
+                e.cat[k] = report_measure_cat(&e, e.v[k]);
             }
-            if (stability_row(st, &e) != 0)
+            if (report_stability_row(st, &e) != 0)
                 return -1;
         }
     for (int m = 1; m < N_MODELS; m++)
         for (int ti = 0; ti < 2; ti++) {
-            struct measure p = ratio_measure("parallel-compile", report_model_names[m],
+            struct report_measure p = ratio_measure("parallel-compile", report_model_names[m],
                                              ti ? "time_ratio_0.95" : "time_ratio_0.90");
             for (int k = 0; k < N_SEEDS; k++) {
                 p.v[k] = t[k][V_SEQ][ti] / t[k][2 * m][ti];
-                p.cat[k] = measure_cat(&p, p.v[k]);
+                p.cat[k] = report_measure_cat(&p, p.v[k]);
             }
-            if (stability_row(st, &p) != 0)
+            if (report_stability_row(st, &p) != 0)
                 return -1;
         }
     return 0;
@@ -431,7 +250,7 @@ static double frontier_rho(const struct sim_result *r, int n_sc, int perf_speedu
 
 /* eta² of N_CONFIG and of EXEC_TIME for y over the points of scenario m, and their category. */
 static void knob_pair(const struct sim_result *r, const struct sim_settings *s, int m, int what, int flops, int k,
-                      double *x1, double *x2, double *y, struct measure *a, struct measure *b)
+                      double *x1, double *x2, double *y, struct report_measure *a, struct report_measure *b)
 {
     int n = r->n_points / N_MODELS;
     double chance = 9.0 / (n > 1 ? n - 1 : 1);
@@ -451,27 +270,28 @@ static int input_verdicts(struct report_ctx *c, struct table *st)
 {
     static const char *const meas[2][2] = {{"eta2_n_config", "eta2_exec_time"},
                                            {"eta2_time_n_config", "eta2_time_exec_time"}};
-    struct measure kn[N_MODELS][2][2], fr = {"exec-time-frontier", "sequential", "spearman_rho", {0}, {0}, 1, -0.3,
-                                             0.3, "falls", "looks random", "rises", 0, {0}, {0}};
+    struct report_measure kn[N_MODELS][2][2], fr = {"exec-time-frontier", "sequential", "spearman_rho", {0}, {0}, 1,
+                                                    -0.3, 0.3, "falls", "looks random", "rises", 0, {0}, {0}};
     /* the single input's time to 0.90 and 0.98 under sequential compilation (the paper's tuner), re-evaluated, on each
      * seed: seed 1 replays exactly time-to-target-input.tsv's baseline rows (same sample, same fresh-run seed) */
     static const double reach_target[2] = {0.90, 0.98};
-    struct measure reach[2] = {{"time-to-target", "sequential", "time_s_0.90", {0}, {0}, 0, 0, 0, NULL, NULL, NULL, 0, {0}, {0}},
-                               {"time-to-target", "sequential", "time_s_0.98", {0}, {0}, 0, 0, 0, NULL, NULL, NULL, 0, {0}, {0}}};
-    int flops = !isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0));
+    struct report_measure reach[2] = {
+        {"time-to-target", "sequential", "time_s_0.90", {0}, {0}, 0, 0, 0, NULL, NULL, NULL, 0, {0}, {0}},
+        {"time-to-target", "sequential", "time_s_0.98", {0}, {0}, 0, 0, 0, NULL, NULL, NULL, 0, {0}, {0}}};
+    int flops = !isnan(sim_data_flops(c->res.d[REPORT_SIM_INPUT], 0));
     for (int m = 0; m < N_MODELS; m++)
         for (int w = 0; w < 2; w++)
             for (int j = 0; j < 2; j++)
-                kn[m][w][j] = (struct measure){"exec-time", report_model_names[m], meas[w][j], {0}, {0}, 0, 0, 0,
-                                               NULL, NULL, NULL, 0, {0}, {0}};
+                kn[m][w][j] = (struct report_measure){"exec-time", report_model_names[m], meas[w][j], {0}, {0}, 0, 0,
+                                                      0, NULL, NULL, NULL, 0, {0}, {0}};
     for (int k = 0; k < N_SEEDS; k++) {
-        struct sim_settings s = c->s[REPORT_SIM_INPUT];
+        struct sim_settings s = c->res.s[REPORT_SIM_INPUT];
         struct sim_result *r;
         s.seed = report_seed_k(c->o->seed, k);
         s.n_scenarios = N_MODELS;
         for (int m = 0; m < N_MODELS; m++)
             report_model_scenario(&s.scenarios[m], m, 0, c->o->compile_factor);
-        if ((r = sim_run(c->d[REPORT_SIM_INPUT], &s, NULL, NULL)) == NULL)
+        if ((r = sim_run(c->res.d[REPORT_SIM_INPUT], &s, NULL, NULL)) == NULL)
             return -1;
         int n = r->n_points / N_MODELS;
         double *x1 = malloc(((size_t)n + 1) * sizeof *x1), *x2 = malloc(((size_t)n + 1) * sizeof *x2);
@@ -484,11 +304,11 @@ static int input_verdicts(struct report_ctx *c, struct table *st)
             for (int w = 0; w < 2; w++)
                 knob_pair(r, &s, m, w, flops, k, x1, x2, y, &kn[m][w][0], &kn[m][w][1]);
         fr.v[k] = frontier_rho(r, N_MODELS, !flops);
-        fr.cat[k] = measure_cat(&fr, fr.v[k]);
+        fr.cat[k] = report_measure_cat(&fr, fr.v[k]);
         /* the report's one selection (report_ttt_set) of sequential compilation: seed 1 replays exactly
          * time-to-target-input.tsv's baseline rows (same sample, same fresh-run seeds) */
         struct report_est set[REPORT_N_TTT * N_MODELS];
-        if (report_ttt_set(c->d[REPORT_SIM_INPUT], &s, r, REPORT_VERDICT_SEED,
+        if (report_ttt_set(c->res.d[REPORT_SIM_INPUT], &s, r, REPORT_VERDICT_SEED,
                            k == 0 ? 1000 : 6000 + (uint64_t)k * 64, V_SEQ, reach_target[0], set) != 0) {
             free(x1), free(x2), free(y), sim_result_free(r);
             return -1;
@@ -503,11 +323,11 @@ static int input_verdicts(struct report_ctx *c, struct table *st)
     }
     for (int m = 0; m < N_MODELS; m++)
         for (int w = 0; w < 2; w++)
-            if (stability_row(st, &kn[m][w][0]) != 0 || stability_row(st, &kn[m][w][1]) != 0)
+            if (report_stability_row(st, &kn[m][w][0]) != 0 || report_stability_row(st, &kn[m][w][1]) != 0)
                 return -1;
-    if (stability_row(st, &reach[0]) != 0 || stability_row(st, &reach[1]) != 0)
+    if (report_stability_row(st, &reach[0]) != 0 || report_stability_row(st, &reach[1]) != 0)
         return -1;
-    return stability_row(st, &fr);
+    return report_stability_row(st, &fr);
 }
 
 /* ---- EXEC_TIME down to the noise floor (single input) ---- */
@@ -595,15 +415,15 @@ static int exec_floor_verdicts(struct report_ctx *c, struct table *st)
 {
     static const char *fcols[] = {"seed_index", "exec_ms", "long_exec_ms", "samples", "speedup_short",
                                   "speedup_long", "diff", "diff_lo", "diff_hi", "category"};
-    struct measure en = {"exec-time-floor", "sequential", "eta2_n_config", {0}, {0}, 0, 0, 0, NULL, NULL, NULL, 0,
-                         {0}, {0}};
-    struct measure ex = {"exec-time-floor", "sequential", "eta2_log_exec_time", {0}, {0}, 0, 0, 0, NULL, NULL, NULL,
-                         0, {0}, {0}};
-    struct sim_settings s = c->s[REPORT_SIM_INPUT];
+    struct report_measure en = {"exec-time-floor", "sequential", "eta2_n_config", {0}, {0}, 0, 0, 0, NULL, NULL, NULL,
+                                0, {0}, {0}};
+    struct report_measure ex = {"exec-time-floor", "sequential", "eta2_log_exec_time", {0}, {0}, 0, 0, 0, NULL, NULL,
+                                NULL, 0, {0}, {0}};
+    struct sim_settings s = c->res.s[REPORT_SIM_INPUT];
     struct sim_data *d = NULL;
     struct table *ft = NULL;
     double *x1 = NULL, *x2 = NULL, *y = NULL;
-    int rc = -1, flops = !isnan(sim_data_flops(c->d[REPORT_SIM_INPUT], 0));
+    int rc = -1, flops = !isnan(sim_data_flops(c->res.d[REPORT_SIM_INPUT], 0));
     s.exec_ms_lo = FLOOR_LO_MS;
     s.exec_ms_hi = FLOOR_HI_MS;
     s.exec_dist = SIM_EXEC_LOG;
@@ -653,7 +473,7 @@ static int exec_floor_verdicts(struct report_ctx *c, struct table *st)
         }
         sim_result_free(r);
     }
-    if (stability_row(st, &en) != 0 || stability_row(st, &ex) != 0 || floor_paired(c, d, &s, st, ft) != 0)
+    if (report_stability_row(st, &en) != 0 || report_stability_row(st, &ex) != 0 || floor_paired(c, d, &s, st, ft) != 0)
         goto out;
     table_add_note(ft, "per seed, the same %d samples (N_CONFIG and every run's configurations drawn from one "
                    "gsl_rng stream per sample, the same for both arms) replayed with EXEC_TIME pinned at exec_ms and "
@@ -675,7 +495,6 @@ out:
 /* ---- what charging every cost changes: failed configurations, isolated vs contended compile times ---- */
 
 /* The three cost settings (failed-cost, compile-model) and the models replayed under each. */
-const char *const report_cost_names[REPORT_N_COSTS] = {"triton+measured", "none+measured", "triton+paper"};
 static const enum sim_failed_cost cost_failed[REPORT_N_COSTS] = {SIM_FAILED_TRITON, SIM_FAILED_NONE,
                                                                   SIM_FAILED_TRITON};
 static const enum sim_compile_model cost_model[REPORT_N_COSTS] = {SIM_CM_MEASURED, SIM_CM_MEASURED, SIM_CM_PAPER};
@@ -690,16 +509,16 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
     static const char *cols[] = {"seed_index", "seed", "failed_cost", "compile_model", "model", "target_speedup",
                                  "time_s", "time_s_lo", "time_s_hi", "speedup", "speedup_lo", "speedup_hi", "sample",
                                  "chosen_by"};
-    sim_data_missing(c->d[REPORT_SIM_ALL], &c->no_isolated, &c->failed_no_compile);
-    if (c->no_isolated > 0 || c->failed_no_compile > 0)
+    sim_data_missing(c->res.d[REPORT_SIM_ALL], &c->res.no_isolated, &c->res.failed_no_compile);
+    if (c->res.no_isolated > 0 || c->res.failed_no_compile > 0)
         return 0;
     report_say(c, "  every compile cost measured: %d cost settings on %d seeds", REPORT_N_COSTS, N_SEEDS);
-    if ((c->costs = table_new("Time to 0.95 of optimal per cost setting, three seeds (all inputs)", 14, cols)) ==
+    if ((c->res.costs = table_new("Time to 0.95 of optimal per cost setting, three seeds (all inputs)", 14, cols)) ==
         NULL)
         return tc_seterr_env("out of memory");
     for (int k = 0; k < N_SEEDS; k++)
         for (int q = 0; q < REPORT_N_COSTS; q++) {
-            struct sim_settings s = c->s[REPORT_SIM_ALL];
+            struct sim_settings s = c->res.s[REPORT_SIM_ALL];
             struct sim_result *r = NULL;
             struct report_est set[REPORT_N_TTT * 3];
             /* the report's own cost setting is the verdicts' simulation of this seed (the same settings, seed and
@@ -714,9 +533,9 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
             if (own)
                 for (int m = 0; m < 3; m++)
                     set[ttt_index(0.95) * 3 + m] = at95[k][cost_models[m]];
-            else if ((r = sim_run(c->d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
+            else if ((r = sim_run(c->res.d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
                 goto fail;
-            else if (report_ttt_set(c->d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED,
+            else if (report_ttt_set(c->res.d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED,
                                     9000 + (uint64_t)(k * REPORT_N_COSTS + q) * 64, -1, 0.95, set) != 0) {
                 sim_result_free(r);
                 goto fail;
@@ -725,29 +544,29 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
                 struct report_est e = set[ttt_index(0.95) * 3 + m];
                 int row, col = 0;
                 char sd[32];
-                if ((row = table_add_row(c->costs)) < 0) {
+                if ((row = table_add_row(c->res.costs)) < 0) {
                     sim_result_free(r);
                     goto fail;
                 }
                 snprintf(sd, sizeof sd, "%llu", (unsigned long long)s.seed);
-                table_set_int(c->costs, row, col++, k + 1);
-                table_set_str(c->costs, row, col++, sd);
-                table_set_str(c->costs, row, col++, sim_failed_cost_name(s.failed_cost));
-                table_set_str(c->costs, row, col++, sim_compile_model_name(s.compile_model));
-                table_set_str(c->costs, row, col++, report_model_names[cost_models[m]]);
-                table_set_num(c->costs, row, col++, 0.95, 2);
-                table_set_num(c->costs, row, col++, e.time_s, 3);
-                table_set_num(c->costs, row, col++, e.time_lo, 3);
-                table_set_num(c->costs, row, col++, e.time_hi, 3);
-                table_set_num(c->costs, row, col++, e.speedup, 4);
-                table_set_num(c->costs, row, col++, e.speedup_lo, 4);
-                table_set_num(c->costs, row, col++, e.speedup_hi, 4);
-                table_set_int(c->costs, row, col++, e.sample);
-                table_set_str(c->costs, row, col, e.sample >= 0 ? e.chosen_by : "");
+                table_set_int(c->res.costs, row, col++, k + 1);
+                table_set_str(c->res.costs, row, col++, sd);
+                table_set_str(c->res.costs, row, col++, sim_failed_cost_name(s.failed_cost));
+                table_set_str(c->res.costs, row, col++, sim_compile_model_name(s.compile_model));
+                table_set_str(c->res.costs, row, col++, report_model_names[cost_models[m]]);
+                table_set_num(c->res.costs, row, col++, 0.95, 2);
+                table_set_num(c->res.costs, row, col++, e.time_s, 3);
+                table_set_num(c->res.costs, row, col++, e.time_lo, 3);
+                table_set_num(c->res.costs, row, col++, e.time_hi, 3);
+                table_set_num(c->res.costs, row, col++, e.speedup, 4);
+                table_set_num(c->res.costs, row, col++, e.speedup_lo, 4);
+                table_set_num(c->res.costs, row, col++, e.speedup_hi, 4);
+                table_set_int(c->res.costs, row, col++, e.sample);
+                table_set_str(c->res.costs, row, col, e.sample >= 0 ? e.chosen_by : "");
             }
             sim_result_free(r);
         }
-    table_add_note(c->costs, "failed_cost triton: failed configurations drawn and charged their compile time and "
+    table_add_note(c->res.costs, "failed_cost triton: failed configurations drawn and charged their compile time and "
                    "failed launch; none: only valid ones drawn (the paper's); compile_model measured: sequential "
                    "charges isolated (1-worker) compile times, paper: the contended ones (the trace's compile_jobs "
                    "workers); under measured pipelined and ideal charge each compile at the min(F, N) compiles "
@@ -755,11 +574,11 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
                    "and none; factor %d; re-evaluated on %d fresh runs; chosen_by as in time-to-target-all.tsv "
                    "(sample for T: a higher target's sample, an upper bound, of which the finding takes no ratio); "
                    "the report's own setting's rows are verdicts.tsv's (the same simulation and samples)",
-                   c->o->compile_factor, report_reeval_runs(c->s[REPORT_SIM_ALL].runs));
-    return report_keep_table(c, c->costs, "costs.tsv", "Time to 0.95 of optimal per cost setting, three seeds", 40);
+                   c->o->compile_factor, report_reeval_runs(c->res.s[REPORT_SIM_ALL].runs));
+    return report_keep_table(c, c->res.costs, "costs.tsv", "Time to 0.95 of optimal per cost setting, three seeds", 40);
 fail:
-    table_free(c->costs);
-    c->costs = NULL;
+    table_free(c->res.costs);
+    c->res.costs = NULL;
     return -1;
 }
 
@@ -768,19 +587,19 @@ int report_verdicts(struct report_ctx *c)
     static const char *vcols[] = {"seed_index", "seed", "model", "early_stop", "target_speedup", "time_s",
                                   "time_s_lo", "time_s_hi", "speedup", "speedup_lo", "speedup_hi", "sample"};
     report_say(c, "verdicts per cost model on %d seeds", N_SEEDS);
-    c->verdicts = table_new("Time to target per cost model, three seeds (all inputs)", 12, vcols);
-    c->stability = report_stability_new("Verdicts on three seeds");
-    if (c->verdicts == NULL || c->stability == NULL)
+    c->res.verdicts = table_new("Time to target per cost model, three seeds (all inputs)", 12, vcols);
+    c->res.stability = report_stability_new("Verdicts on three seeds");
+    if (c->res.verdicts == NULL || c->res.stability == NULL)
         return tc_seterr_env("out of memory");
     struct report_est at95[N_SEEDS][N_MODELS];
-    if (all_inputs_verdicts(c, c->verdicts, c->stability, at95) != 0 || input_verdicts(c, c->stability) != 0 ||
-        exec_floor_verdicts(c, c->stability) != 0)
+    if (all_inputs_verdicts(c, c->res.verdicts, c->res.stability, at95) != 0 ||
+        input_verdicts(c, c->res.stability) != 0 || exec_floor_verdicts(c, c->res.stability) != 0)
         return -1;
-    table_add_note(c->verdicts, "per seed (seed 1 is the report's), model and early stopping: the cheapest sample "
+    table_add_note(c->res.verdicts, "per seed (seed 1 is the report's), model and early stopping: the cheapest sample "
                    "whose 95%% CI lower bound of mean speedup vs optimal reaches the target, re-evaluated on %d fresh "
                    "runs; ideal = the paper's parallel model (an optimistic bound), factor %d",
-                   report_reeval_runs(c->s[REPORT_SIM_ALL].runs), c->o->compile_factor);
-    table_add_note(c->stability, "paired_*: on the same draws (common random numbers), per seed the geometric-mean "
+                   report_reeval_runs(c->res.s[REPORT_SIM_ALL].runs), c->o->compile_factor);
+    table_add_note(c->res.stability, "paired_*: on the same draws (common random numbers), per seed the geometric-mean "
                    "time ratio or the mean speedup difference over the samples with its 95%% t interval, its "
                    "category by that interval (1.1 / 0.9; +-0.01), the verdict only when seeds 1, 2, 3 agree; "
                    "time ratios: without / with early stopping, or sequential / the model; above 1.1 "
@@ -789,8 +608,8 @@ int report_verdicts(struct report_ctx *c)
                    "category: the verdict when that CI lies clear of the thresholds (for exec-time, eta squared of "
                    "the tuned kernel's performance on the single input: when the three seeds' categories agree), "
                    "else no verdict; stable = 1 when there is a verdict");
-    if (report_keep_table(c, c->verdicts, "verdicts.tsv", "Time to target per cost model, three seeds", 40) != 0 ||
-        report_keep_table(c, c->stability, "stability.tsv", "Verdicts on three seeds", 40) != 0)
+    if (report_keep_table(c, c->res.verdicts, "verdicts.tsv", "Time to target per cost model, three seeds", 40) != 0 ||
+        report_keep_table(c, c->res.stability, "stability.tsv", "Verdicts on three seeds", 40) != 0)
         return -1;
     return cost_settings(c, at95);
 }

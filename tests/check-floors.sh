@@ -14,13 +14,18 @@
 #     (a lower file owns what both need: report_io.c, trace_handle.c, bench_launch.c);
 #  5. a private header (PRIVATE_HEADERS: the layout a module keeps to itself) is included only by its own module;
 #  6. with BUILD_DIR, the same as 4 for every symbol the compiled objects reference (nm: functions and data), so
-#     that a file holding the addresses of another's objects (a registry) is seen as using it.
+#     that a file holding the addresses of another's objects (a registry) is seen as using it;
+#  7. sections call no other section (SECTIONS: a sections header and its registry, the one file that includes it
+#     and knows their order): a section file, one that defines a function the header declares, names no function
+#     another section file defines, and with BUILD_DIR its object references no symbol (function or data) another
+#     section's object defines; what sections share lives in a lower file (analysis/report_results.c).
 # Usage: check-floors.sh SOURCE_ROOT [BUILD_DIR]        Exit: 0 clean, 1 a rule is broken (each case named).
 set -u
 ROOT=$(realpath "${1:?usage: check-floors.sh SOURCE_ROOT [BUILD_DIR]}")
 BUILD=${2:+$(realpath "$2")}
 cd "$ROOT" || exit 1
 PRIVATE_HEADERS="trace_int.h sim_internal.h policy_internal.h bench_int.h bench_wire.h reconstruct_int.h"
+SECTIONS="analysis/report_sections.h:analysis/report.c" # HEADER:REGISTRY, one pair per set of sections
 declare -A KERNEL_CEILING=([kernels/gemm_f16.cu]=109 [kernels/gemm_f16_wgmma.cu]=173)
 MODULES="util trace kernels collect import export record simulate analysis"
 floor_of_module() {
@@ -142,6 +147,53 @@ if [ -n "$BUILD" ]; then
     done
 fi
 
+# 7. sections call no other section: by name in the source (functions), and with BUILD_DIR by nm (functions, data).
+for pair in $SECTIONS; do
+    hdr=${pair%%:*} reg=${pair#*:}
+    [ -f "$hdr" ] || continue
+    dir=$(dirname "$hdr") SD=$CIRC/sections/$dir
+    mkdir -p "$SD"
+    sed -nE 's/^[A-Za-z].*[ *]([a-z_][a-z0-9_]*)\(.*/\1/p' "$hdr" | sort -u >"$SD/entries"
+    secs=()
+    for f in $(find "$dir" -maxdepth 1 -name '*.c' | sort); do
+        b=$(basename "$f")
+        grep -q "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"$(basename "$hdr")\"" "$f" && [ "$f" != "$reg" ] &&
+            fail "$f includes $(basename "$hdr"): only $reg runs the sections (a section includes the floor below)"
+        [ "$f" = "$reg" ] && continue
+        defined "$f" >"$SD/$b.defs"
+        grep -qxFf "$SD/entries" "$SD/$b.defs" || continue
+        secs+=("$f")
+        perl -0777 -pe 's{/\*.*?\*/}{}gs; s{//[^\n]*}{}g' "$f" >"$SD/$b.code"
+    done
+    for a in "${secs[@]}"; do
+        for b in "${secs[@]}"; do
+            [ "$a" != "$b" ] || continue
+            name=$(grep -owFf "$SD/$(basename "$b").defs" "$SD/$(basename "$a").code" | head -1)
+            [ -z "$name" ] || fail "section $a calls $name of section $b (sections share results through a lower" \
+                "file, not by calling each other)"
+        done
+    done
+    [ -n "$BUILD" ] && [ ${#secs[@]} -gt 1 ] || continue
+    refs=$(for a in "${secs[@]}"; do
+        o=$(find "$BUILD/$dir" -path "*.a.p/$(basename "$a").o" 2>/dev/null | head -1)
+        [ -n "$o" ] || continue
+        nm --defined-only -g "$o" 2>/dev/null | awk -v f="$a" 'NF == 3 { print f, "def", $3 }'
+        nm -u "$o" 2>/dev/null | awk -v f="$a" '{ print f, "use", $NF }'
+    done | awk '
+        $2 == "def" { by[$3] = $1; next }
+        { use[++n] = $1 " " $3 }
+        END {
+            for (i = 1; i <= n; i++) {
+                split(use[i], u, " ")
+                if ((u[2] in by) && by[u[2]] != u[1])
+                    print u[1], u[2], by[u[2]]
+            }
+        }' | sort -u)
+    [ -z "$refs" ] || while read -r a sym b; do
+        fail "section $a references $sym of section $b (nm; sections share results through a lower file)"
+    done <<<"$refs"
+done
+
 [ "$fails" -eq 0 ] && echo "floors: ${#FILES[@]} files, includes by floor, private headers, static names, function" \
-    "lengths${BUILD:+ and circles by reference} ok"
+    "lengths, sections${BUILD:+ and circles by reference} ok"
 [ "$fails" -eq 0 ]

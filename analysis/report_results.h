@@ -1,11 +1,11 @@
-/* report_ctx.h — what the parts of `tunecost report` share (private to analysis/report*.c). report_io.c holds
- * the messages and files every part uses (and calls none of them); report.c runs the steps and owns the output
- * directory; report_sim.c the simulations and their tables; report_findings.c one
- * function per finding; report_studies.c the sections beyond the single trace (tuning policies, the L2 flush
- * study, compile scaling, the two kernel families); report_figures.c the figures (gnuplot through
- * util/tc_gnuplot); report_pages.c summary.md and index.html. */
-#ifndef REPORT_CTX_H
-#define REPORT_CTX_H
+/* report_results.h — the floor below the report's sections (private to analysis/report*.c): the context every
+ * section reads and fills (struct report_ctx: the inputs, the results the sections share, what the report keeps)
+ * and the lower files' functions: report_io.c (messages and files), report_results.c (the simulations, Table 6,
+ * budget and times to target), report_reeval.c and report_stats.c (statistics). A section includes this header,
+ * never report_sections.h (their entry points), and calls no other section: report.c alone runs them, in the order
+ * of its report_sections[]. */
+#ifndef REPORT_RESULTS_H
+#define REPORT_RESULTS_H
 
 #include "report.h"
 #include "sim.h"
@@ -45,7 +45,7 @@ struct report_scenario {
 };
 extern const struct report_scenario report_scenarios[N_SC_INPUT];
 
-/* Columns of Table 6 (table6-frontier.tsv), as report_sim.c builds it. */
+/* Columns of Table 6 (table6-frontier.tsv), as report_results.c builds it. */
 enum { T6_TIME_S, T6_TFLOPS, T6_N_CONFIG, T6_EXEC_MS, T6_TIME_S_LO, T6_TIME_S_HI, T6_TFLOPS_LO, T6_TFLOPS_HI };
 
 /* Which simulation: the single input, all inputs, all inputs of the second family's trace. */
@@ -63,6 +63,36 @@ struct report_figure {
     char why[256];         /* why it was not drawn */
 };
 
+/* The results the sections share (the results layer): each field is filled once, by the section or lower function
+ * named (in report.c's order), and only read by the sections after it; NULL / 0 until then. report.c frees them
+ * (those kept, with the kept tables). */
+struct report_results {
+    /* the characterisation tables (report.c, trace_tables): read by the findings, the studies and the figures */
+    struct table *split, *best, *failures, *estimate;
+    /* the simulations (report_simulate: the sections of report.c; REPORT_SIM_CMP: report_landscapes): read by
+     * every section that replays or re-evaluates */
+    struct sim_settings s[N_REPORT_SIM];
+    struct sim_data *d[N_REPORT_SIM];
+    struct sim_result *r[N_REPORT_SIM];
+    /* Table 6 (report_write_sim_files), the budget and the times to target (report_budget_tables): read by the
+     * findings, kept by report.c */
+    struct table *t6, *budget, *ttt_all, *ttt_input;
+    /* report_verdicts.c: per cost model and seed; read by the findings */
+    struct table *verdicts, *stability;
+    struct table *es_cond;                   /* early stopping's paired time ratio over EXEC_TIME x compile model
+                                              * (early-stop-conditions.tsv) */
+    struct table *costs;                     /* what each cost setting changes (costs.tsv), or NULL where the trace
+                                                lacks a compile cost (report_costs_missing) */
+    long no_isolated, failed_no_compile;     /* (input, configuration) pairs of the all-inputs data without an
+                                                isolated compile time; failed ones without any compile time */
+    /* report_studies.c: the L2 flush study, compile scaling, the two kernel families (landscape: read by the
+     * figures) */
+    struct table *flush, *scaling, *landscape;
+    struct table *cmp_split;                 /* the second family's Figure 1 data (compile share) */
+    struct table *fam_paired;                /* the two families on shared draws (stability.tsv's columns,
+                                              * landscapes-paired.tsv) */
+};
+
 struct report_ctx {
     struct report_options *o;
     struct trace *t, *tt;  /* trace, triton trace (or NULL) */
@@ -75,22 +105,7 @@ struct report_ctx {
     const char *tab_heads[REPORT_MAX_TABLES];
     int tab_max_rows[REPORT_MAX_TABLES];
     int n_tabs;
-    /* tables the findings read (also kept, except where NULL) */
-    struct table *split, *best, *failures, *estimate, *t6, *budget, *ttt_all, *ttt_input;
-    struct table *flush, *scaling, *landscape;
-    struct table *cmp_split;                 /* the second family's Figure 1 data (compile share) */
-    struct table *fam_paired;                /* report_studies: the two families on shared draws (stability.tsv's
-                                              * columns, landscapes-paired.tsv) */
-    struct table *verdicts, *stability;      /* report_verdicts: per cost model and seed */
-    struct table *es_cond;                   /* report_verdicts: early stopping's paired time ratio over EXEC_TIME x
-                                              * compile model (early-stop-conditions.tsv) */
-    struct table *costs;                     /* report_verdicts: what each cost setting changes (costs.tsv), or
-                                                NULL where the trace lacks a compile cost (report_costs_missing) */
-    long no_isolated, failed_no_compile;     /* (input, configuration) pairs of the all-inputs data without an
-                                                isolated compile time; failed ones without any compile time */
-    struct sim_settings s[N_REPORT_SIM];
-    struct sim_data *d[N_REPORT_SIM];
-    struct sim_result *r[N_REPORT_SIM];
+    struct report_results res; /* what the sections share: each filled once, read by the sections after */
     char *findings[REPORT_MAX_FINDINGS];
     int n_findings;
     int opening_at, n_opening;               /* findings[opening_at ..] open the summary (report_opening.c) */
@@ -114,8 +129,10 @@ int report_write_tsv(struct report_ctx *c, const char *name, const struct table 
 int report_keep_table(struct report_ctx *c, struct table *t, const char *file, const char *head, int max_rows);
 int report_copy_file(const char *from, const char *to);
 
-/* ---- report_sim.c ---- */
+/* ---- report_results.c: the results several sections read, each built once ---- */
+/* Run simulation `which` (its settings into c->s[which], its data and result into c->d, c->r). */
 int report_simulate(struct report_ctx *c, enum report_sim which);
+/* Its TSV files under sim/; for the single input also Table 6 (c->t6). */
 int report_write_sim_files(struct report_ctx *c, enum report_sim which);
 /* budget.tsv and the time-to-target tables (c->budget, c->ttt_all, c->ttt_input). */
 int report_budget_tables(struct report_ctx *c);
@@ -188,7 +205,7 @@ int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *
                            const double *weight, int n_in, const struct sim_point *p, uint64_t seed,
                            struct report_est *out);
 
-/* The cost settings of every simulation of the report (report_sim.c): simulate's defaults, the paper's choices
+/* The cost settings of every simulation of the report (report_results.c): simulate's defaults, the paper's choices
  * with o->paper, then o->failed_cost and o->compile_model where given (the scenarios are the caller's). */
 void report_cost_settings(const struct report_options *o, struct sim_settings *s);
 
@@ -199,13 +216,11 @@ static inline void report_clip01(double *lo, double *hi)
     *hi = *hi > 1 ? 1 : *hi < 0 ? 0 : *hi;
 }
 
-/* ---- report_verdicts.c: verdicts per cost model, checked on three seeds ---- */
+/* ---- report_stats.c: the verdicts' seeds, cost models, paired comparisons and stability rows ---- */
 /* The verdicts' seeds are 1, 2, 3 whatever the report's --seed (report_seed_k), and their re-evaluations derive
  * from this base: a verdict is printed only when it is the same under seeds 1, 2 and 3, so it does not move with
  * the report's seed. */
 #define REPORT_VERDICT_SEED 1u
-/* Runs the stability simulations and writes verdicts.tsv and stability.tsv (c->verdicts, c->stability). */
-int report_verdicts(struct report_ctx *c);
 /* The cost settings costs.tsv compares (when the trace has every compile cost): the report's own (failed
  * configurations charged, isolated times for sequential), failures free, contended times for sequential. */
 #define REPORT_N_COSTS 3
@@ -240,6 +255,30 @@ struct table *report_stability_new(const char *title);
 int report_paired_row(struct table *st, const char *verdict, const char *model, const char *measure,
                       const struct report_paired p[3], double t_lo, double t_hi, const char *below,
                       const char *within, const char *above);
+/* The stability check's seeds (report_seed_k). */
+#define REPORT_N_SEEDS 3
+/* A measure on the three seeds. Its verdict over the seeds (category) is decided one of two ways:
+ * - by_ci: the seeds are three independent replicates of the whole procedure (selection set and fresh runs), so
+ *   mean ± t(0.975, 2)·sd/√3 is a 95% CI of what the procedure gives; the verdict is `above` when the CI lies above
+ *   thr_hi, `below` when below thr_lo, `within` when inside [thr_lo, thr_hi], and "no verdict" when it reaches
+ *   past a threshold. A value near a threshold thus gives no verdict under any seed, where the three seeds'
+ *   categories could agree under one seed and not under another;
+ * - else: the three seeds' categories (cat) must agree (for measures far from their thresholds, eta squared). */
+struct report_measure {
+    const char *verdict, *model, *measure;
+    double v[REPORT_N_SEEDS];
+    const char *cat[REPORT_N_SEEDS];
+    int by_ci;
+    double thr_lo, thr_hi;
+    const char *below, *within, *above;
+    int paired;                    /* lo, hi: each seed's own 95% CI (a paired comparison on shared draws) */
+    double lo[REPORT_N_SEEDS], hi[REPORT_N_SEEDS];
+};
+/* A measure's category on one seed's value v (thresholds thr_lo, thr_hi); "n/a" when v is not finite. */
+const char *report_measure_cat(const struct report_measure *m, double v);
+/* Add m as a row of a stability table (report_stability_new): each seed's value and category, the mean and CI over
+ * the seeds, the verdict (by its CI or by the seeds' agreement) and, for a paired measure, each seed's own CI. */
+int report_stability_row(struct table *tab, const struct report_measure *m);
 /* Three seeds as independent replicates of a measure: their mean and its 95% CI, mean ± t(0.975, 2)·sd/√3. */
 void report_seeds_ci(const double v[3], double *mean, double *lo, double *hi);
 /* The selection seed of stability seed k (0: the report's own seed). */
@@ -247,7 +286,7 @@ uint64_t report_seed_k(uint64_t seed, int k);
 /* Share of the variance of y explained by grouping the samples on x into up to 10 equal-width bins (eta²). */
 double report_eta_squared(const double *x, const double *y, int n, double lo, double hi);
 
-/* ---- report_findings.c ---- */
+/* ---- report_results.c: the shares of Figure 1 and a kernel family's name ---- */
 /* Figure 1 data (tables_split) summed over the inputs. */
 struct report_split {
     double repetition_ms, overhead_ms, compile_ms;
@@ -255,36 +294,7 @@ struct report_split {
     int mean_wall_col;         /* the column of a configuration's mean wall time */
 };
 int report_split_shares(const struct table *split, struct report_split *out);
-/* The best configuration per input against cuBLAS (tables_best): over the inputs that have a ratio. */
-struct report_vs_cublas {
-    int n, at_least_1;
-    double median, lo, hi;
-};
-int report_vs_cublas(const struct table *best, struct report_vs_cublas *out);
-/* The findings on the trace and its simulations, in the order summary.md lists them. */
-int report_findings(struct report_ctx *c);
-/* ---- report_opening.c: "What tuning costs and what it buys", five findings and opening.tsv ---- */
-int report_opening(struct report_ctx *c);
-
-/* ---- report_studies.c ---- */
-int report_policies(struct report_ctx *c);
-/* report_gpus.c: the cross-GPU study on the shipped reference and another GPU's full space (a finding says so when
- * they are absent). */
-int report_cross_gpu(struct report_ctx *c);
-int report_flush_study(struct report_ctx *c);
-int report_scaling(struct report_ctx *c);
-int report_landscapes(struct report_ctx *c);
-/* ---- report_recorded.c ---- */
-int report_recorded(struct report_ctx *c);
 /* "gemm-h200.h5: wgmma on 38 of 100 configurations" or "gemm-h200-mmasync.h5: mma.sync", in buf. */
 void report_family_name(const struct trace *t, char *buf, size_t len);
-
-/* ---- report_figures.c ---- */
-/* Every figure: the scripts copied into DIR/plots, each drawn as PNG and SVG where gnuplot and its data are. */
-int report_draw_figures(struct report_ctx *c);
-
-/* ---- report_pages.c ---- */
-int report_write_summary(struct report_ctx *c);
-int report_write_index(struct report_ctx *c);
 
 #endif

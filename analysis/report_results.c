@@ -1,8 +1,10 @@
-/* report_sim.c — the report's simulations (simulate/sim.h): the single input with five scenarios, all inputs with
- * three, and the second kernel family's trace with the baseline; their TSV files under sim/, Table 6, the budget
- * and time-to-target tables. */
+/* report_results.c — the results several report sections read, below every section (it calls none): the report's
+ * simulations (simulate/sim.h: the single input with five scenarios, all inputs with three, the second kernel
+ * family's trace with the baseline) and their TSV files under sim/, Table 6, the budget and time-to-target tables,
+ * the shares of Figure 1 and a kernel family's name. Each is built once, by the section report.c runs first for it,
+ * into the context's results; later sections read them there. */
 #include "frontier.h"
-#include "report_ctx.h"
+#include "report_results.h"
 #include "sim_budget.h"
 #include "tc_atomic.h"
 #include "tc_stats.h"
@@ -63,7 +65,7 @@ void report_cost_settings(const struct report_options *o, struct sim_settings *s
 int report_simulate(struct report_ctx *c, enum report_sim which)
 {
     struct report_options *o = c->o;
-    struct sim_settings *s = &c->s[which];
+    struct sim_settings *s = &c->res.s[which];
     struct sim_progress_arg pa = {c, sim_label(c, which)};
     int f = o->compile_factor, all = which != REPORT_SIM_INPUT;
 
@@ -83,16 +85,17 @@ int report_simulate(struct report_ctx *c, enum report_sim which)
         return REPORT_EBADINPUT;
     report_say(c, "simulating %s: %d scenarios x %d samples x %d runs%s", sim_label(c, which), s->n_scenarios,
                s->samples, s->runs, all ? " x every input" : "");
-    c->d[which] = sim_data_from_trace(which == REPORT_SIM_CMP ? c->cmp : c->t, all ? NULL : &c->input, all ? 0 : 1,
-                                      s);
-    if (c->d[which] == NULL)
+    c->res.d[which] = sim_data_from_trace(which == REPORT_SIM_CMP ? c->cmp : c->t, all ? NULL : &c->input, all ? 0 : 1,
+                                          s);
+    if (c->res.d[which] == NULL)
         return REPORT_EBADINPUT;
-    c->r[which] = sim_run(c->d[which], s, sim_progress, &pa);
+    c->res.r[which] = sim_run(c->res.d[which], s, sim_progress, &pa);
     if (o->progress_tty)
         fputc('\n', stderr);
-    if (c->r[which] == NULL)
+    if (c->res.r[which] == NULL)
         return -1;
-    report_say(c, "  %s: %d points in %.1f s", sim_label(c, which), c->r[which]->n_points, c->r[which]->elapsed_s);
+    report_say(c, "  %s: %d points in %.1f s", sim_label(c, which), c->res.r[which]->n_points,
+               c->res.r[which]->elapsed_s);
     return 0;
 }
 
@@ -129,10 +132,10 @@ static struct table *table6(const struct sim_result *r, int n_sc, int by_speedup
 
 int report_write_sim_files(struct report_ctx *c, enum report_sim which)
 {
-    const struct sim_result *r = c->r[which];
+    const struct sim_result *r = c->res.r[which];
     int n_sc = n_scenarios[which];
     /* all inputs: the frontier over (time, speedup), since TFLOP/s of different inputs do not compare */
-    int by_speedup = which != REPORT_SIM_INPUT || isnan(sim_data_flops(c->d[which], 0));
+    int by_speedup = which != REPORT_SIM_INPUT || isnan(sim_data_flops(c->res.d[which], 0));
     const char *set = set_names[which];
     char name[128], path[PATH_MAX];
     FILE *fp;
@@ -140,7 +143,7 @@ int report_write_sim_files(struct report_ctx *c, enum report_sim which)
     snprintf(name, sizeof name, "sim/points-%s.tsv", set);
     if ((fp = report_open(c, name, path, sizeof path)) == NULL)
         return -1;
-    if (sim_write_points(fp, c->d[which], &c->s[which], r,
+    if (sim_write_points(fp, c->res.d[which], &c->res.s[which], r,
                          which == REPORT_SIM_CMP ? c->o->compare_path : c->o->trace_path) != 0) {
         int rc = tc_stream_check(fp, path);
         fclose(fp);
@@ -153,14 +156,14 @@ int report_write_sim_files(struct report_ctx *c, enum report_sim which)
             snprintf(name, sizeof name, "sim/%s-%s%s.tsv", set, report_scenarios[sc].name, fr ? "-frontier" : "");
             if ((fp = report_open(c, name, path, sizeof path)) == NULL)
                 return -1;
-            if (sim_write_scenario_points(fp, c->d[which], &c->s[which], r, sc, fr, by_speedup) != 0) {
+            if (sim_write_scenario_points(fp, c->res.d[which], &c->res.s[which], r, sc, fr, by_speedup) != 0) {
                 fclose(fp);
                 return tc_preferr("%s", path);
             }
             if (report_close(fp, path) != 0)
                 return -1;
         }
-    if (which == REPORT_SIM_INPUT && (c->t6 = table6(r, n_sc, by_speedup)) == NULL)
+    if (which == REPORT_SIM_INPUT && (c->res.t6 = table6(r, n_sc, by_speedup)) == NULL)
         return -1; /* Table 6: the single input's frontier under the paper's model */
     return 0;
 }
@@ -226,10 +229,11 @@ static struct table *est_table(const char *title, const char *first)
  * from `stream`. */
 static struct table *ttt_table(struct report_ctx *c, enum report_sim which, uint64_t stream, const char *title)
 {
-    const struct sim_settings *s = &c->s[which];
+    const struct sim_settings *s = &c->res.s[which];
     struct table *tab = est_table(title, "target_speedup");
     struct report_est *e = calloc((size_t)REPORT_N_TTT * (size_t)s->n_scenarios, sizeof *e);
-    if (tab == NULL || e == NULL || report_ttt_set(c->d[which], s, c->r[which], c->o->seed, stream, -1, 0, e) != 0) {
+    if (tab == NULL || e == NULL ||
+        report_ttt_set(c->res.d[which], s, c->res.r[which], c->o->seed, stream, -1, 0, e) != 0) {
         if (e == NULL)
             tc_seterr_env("out of memory");
         free(e);
@@ -258,8 +262,8 @@ static struct table *ttt_table(struct report_ctx *c, enum report_sim which, uint
 int report_budget_tables(struct report_ctx *c)
 {
     /* budgets: 6 steps, evenly spaced in log, from the cheapest baseline sample to the median one */
-    const struct sim_result *ra = c->r[REPORT_SIM_ALL];
-    const struct sim_settings *s = &c->s[REPORT_SIM_ALL];
+    const struct sim_result *ra = c->res.r[REPORT_SIM_ALL];
+    const struct sim_settings *s = &c->res.s[REPORT_SIM_ALL];
     int na = ra->n_points / N_SC_ALL;
     double *times = calloc((size_t)na + 1, sizeof *times), lo, hi;
     if (times == NULL)
@@ -279,27 +283,59 @@ int report_budget_tables(struct report_ctx *c)
             budgets[k] = round_sig2_up(lo);
     }
     /* simulate --budget's function: the same choice, fresh runs and seeds as `tunecost simulate --budget` */
-    if (sim_budget_eval(c->d[REPORT_SIM_ALL], s, ra, budgets, 6, NULL, 0, &w, &nw) != 0)
+    if (sim_budget_eval(c->res.d[REPORT_SIM_ALL], s, ra, budgets, 6, NULL, 0, &w, &nw) != 0)
         return -1;
-    c->budget = est_table("Best mean speedup vs optimal within a tuning budget, all inputs", "budget_s");
-    for (int i = 0; c->budget != NULL && i < nw; i++) {
+    c->res.budget = est_table("Best mean speedup vs optimal within a tuning budget, all inputs", "budget_s");
+    for (int i = 0; c->res.budget != NULL && i < nw; i++) {
         struct report_est e;
         report_est_from_budget(&w[i], &e);
-        if (est_row(c->budget, w[i].budget_s, -1, s->scenarios[w[i].scenario].name, &e) != 0) {
+        if (est_row(c->res.budget, w[i].budget_s, -1, s->scenarios[w[i].scenario].name, &e) != 0) {
             free(w);
             return -1;
         }
     }
     free(w);
-    if (c->budget == NULL)
+    if (c->res.budget == NULL)
         return -1;
-    table_add_note(c->budget, "budgets: from the cheapest to the median tuning time of the baseline's samples, "
+    table_add_note(c->res.budget, "budgets: from the cheapest to the median tuning time of the baseline's samples, "
                    "log-spaced and rounded; per budget the sample with the highest 95%% CI lower bound of speedup "
                    "whose time (95%% CI upper bound) fits it in the simulation, re-evaluated on %d fresh runs (its "
                    "fresh time may still exceed the budget), as `tunecost simulate --budget` chooses and reports it "
                    "(sim_budget_eval, the same seed); nan = no sample that cheap", sim_budget_fresh_runs(s->runs));
-    c->ttt_all = ttt_table(c, REPORT_SIM_ALL, 2000, "Tuning time to reach a mean speedup vs optimal, all inputs (s)");
-    c->ttt_input = ttt_table(c, REPORT_SIM_INPUT, 1000,
-                             "Tuning time to reach a mean speedup vs optimal, single input (s)");
-    return c->ttt_all == NULL || c->ttt_input == NULL ? -1 : 0;
+    c->res.ttt_all = ttt_table(c, REPORT_SIM_ALL, 2000,
+                               "Tuning time to reach a mean speedup vs optimal, all inputs (s)");
+    c->res.ttt_input = ttt_table(c, REPORT_SIM_INPUT, 1000,
+                                 "Tuning time to reach a mean speedup vs optimal, single input (s)");
+    return c->res.ttt_all == NULL || c->res.ttt_input == NULL ? -1 : 0;
+}
+
+int report_split_shares(const struct table *s, struct report_split *out)
+{
+    int cr = table_col_need(s, "repetition_ms"), co = table_col_need(s, "overhead_ms");
+    int cc = table_col_need(s, "compile_ms"), cp = table_col_need(s, "overhead_pct");
+    int cw = table_col_need(s, "mean_wall_ms");
+    memset(out, 0, sizeof *out);
+    if (cr < 0 || co < 0 || cc < 0 || cp < 0 || cw < 0)
+        return -1;
+    out->n_inputs = table_n_rows(s);
+    for (int i = 0; i < out->n_inputs; i++) {
+        double v;
+        out->repetition_ms += isfinite(v = table_num(s, i, cr)) ? v : 0;
+        out->overhead_ms += isfinite(v = table_num(s, i, co)) ? v : 0;
+        out->compile_ms += isfinite(v = table_num(s, i, cc)) ? v : 0;
+        out->over_half += table_num(s, i, cp) > 50;
+    }
+    out->mean_wall_col = cw;
+    return 0;
+}
+
+void report_family_name(const struct trace *t, char *buf, size_t len)
+{
+    int nw = 0, nc = trace_n_configs(t);
+    for (int k = 0; k < nc; k++)
+        nw += trace_config(t, k)->path == 1;
+    if (nw > 0)
+        snprintf(buf, len, "%s: wgmma on %d of %d configurations", tables_base_name(trace_path(t)), nw, nc);
+    else
+        snprintf(buf, len, "%s: mma.sync", tables_base_name(trace_path(t)));
 }
