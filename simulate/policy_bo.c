@@ -38,6 +38,7 @@ struct st_bo {
     int *xi;              /* n_configs x n_params value indices (coordinate = index / (values - 1)) */
     double **ktab;        /* per parameter: the kernel's factor exp(-d^2 / (2 l^2)) for each pair of indices */
     int *obs, *cand;      /* scratch: observations used, candidates scored */
+    int *oxi;             /* scratch: n_params x BO_MAX_OBS, the observations' value indices by parameter */
     double *y;            /* scratch: y of each observed configuration */
     double *ylog;         /* log(est_ms[c]), computed once per measurement (ylog_n: n_exec[c] then, 0: never) */
     int *ylog_n;
@@ -58,6 +59,7 @@ static void bo_free(struct st_bo *st)
     if (st->Kinv != NULL)
         gsl_matrix_free(st->Kinv);
     free(st->obs);
+    free(st->oxi);
     free(st->cand);
     free(st->y);
     free(st->ylog);
@@ -84,6 +86,7 @@ static void *bo_start(const struct pol_view *v)
     st->ktab = calloc(np, sizeof *st->ktab);
     st->Kinv = gsl_matrix_alloc(BO_MAX_OBS, BO_MAX_OBS);
     st->obs = malloc(n * sizeof *st->obs);
+    st->oxi = malloc(np * BO_MAX_OBS * sizeof *st->oxi);
     st->cand = malloc(n * sizeof *st->cand);
     st->y = malloc(n * sizeof *st->y);
     st->ylog = malloc(n * sizeof *st->ylog);
@@ -94,7 +97,7 @@ static void *bo_start(const struct pol_view *v)
     st->ys = gsl_vector_alloc(BO_MAX_OBS);
     st->k = gsl_vector_alloc(BO_MAX_OBS);
     st->w = gsl_vector_alloc(BO_MAX_OBS);
-    if (st->tried == NULL || st->xi == NULL || st->ktab == NULL || st->Kinv == NULL || st->obs == NULL ||
+    if (st->tried == NULL || st->xi == NULL || st->ktab == NULL || st->Kinv == NULL || st->obs == NULL || st->oxi == NULL ||
         st->cand == NULL || st->y == NULL || st->ylog == NULL || st->ylog_n == NULL ||
         st->K == NULL || st->perm == NULL || st->alpha == NULL || st->ys == NULL || st->k == NULL || st->w == NULL) {
         bo_free(st);
@@ -124,8 +127,9 @@ static void *bo_start(const struct pol_view *v)
 }
 
 /* The squared-exponential kernel as a product of per-parameter factors (no exp per call), for configuration c
- * against obs[0..n): out[j] = k(c, obs[j]), the factors multiplied in parameter order. */
-static void kern_row(const struct st_bo *st, const struct pol_view *v, int c, const int *obs, int n, double *out)
+ * against the n observations whose value indices st->oxi holds (oxi_fill): out[j] = k(c, obs[j]), the factors
+ * multiplied in parameter order. */
+static void kern_row(const struct st_bo *st, const struct pol_view *v, int c, int n, double *out)
 {
     int np = v->n_params;
     for (int j = 0; j < n; j++)
@@ -133,9 +137,19 @@ static void kern_row(const struct st_bo *st, const struct pol_view *v, int c, co
     for (int p = 0; p < np; p++) {
         int nv = v->n_values[p] > 0 ? v->n_values[p] : 1;
         const double *row = st->ktab[p] + (size_t)st->xi[(size_t)c * (size_t)np + (size_t)p] * (size_t)nv;
+        const int *ox = st->oxi + (size_t)p * BO_MAX_OBS;
         for (int j = 0; j < n; j++)
-            out[j] *= row[st->xi[(size_t)obs[j] * (size_t)np + (size_t)p]];
+            out[j] *= row[ox[j]];
     }
+}
+
+/* st->oxi from obs[0..n) (n <= BO_MAX_OBS): gathered once per step, not once per kernel row. */
+static void oxi_fill(struct st_bo *st, const struct pol_view *v, const int *obs, int n)
+{
+    int np = v->n_params;
+    for (int p = 0; p < np; p++)
+        for (int j = 0; j < n; j++)
+            st->oxi[(size_t)p * BO_MAX_OBS + (size_t)j] = st->xi[(size_t)obs[j] * (size_t)np + (size_t)p];
 }
 
 static int take(struct st_bo *st, int c)
@@ -241,13 +255,14 @@ static int bo_next(void *p, const struct pol_view *v)
     gsl_vector_view kv = gsl_vector_subvector(st->k, 0, (size_t)n_obs);
     gsl_vector_view wv = gsl_vector_subvector(st->w, 0, (size_t)n_obs);
     gsl_permutation perm = {(size_t)n_obs, st->perm->data};
+    oxi_fill(st, v, st->obs, n_obs);
     for (int i = 0; i < n_obs; i++) {
         double yi = (yc[st->obs[i]] - mean) / sd;
         gsl_vector_set(&ys.vector, (size_t)i, yi);
         if (yi < ybest)
             ybest = yi;
         double *krow = K.matrix.data + (size_t)i * K.matrix.tda;
-        kern_row(st, v, st->obs[i], st->obs, n_obs, krow);
+        kern_row(st, v, st->obs[i], n_obs, krow);
         krow[i] += BO_JITTER;
     }
     gsl_linalg_mcholesky_decomp(&K.matrix, &perm, NULL);
@@ -265,11 +280,29 @@ static int bo_next(void *p, const struct pol_view *v)
     (void)wv;
     for (int i = 0; i < n_cand; i++) {
         int c = st->cand[i];
-        kern_row(st, v, c, st->obs, n_obs, kvec);
+        kern_row(st, v, c, n_obs, kvec);
         double mu = 0, kw = 0;
+        int r = 0;
         for (int j = 0; j < n_obs; j++)
             mu += kvec[j] * alpha[j];
-        for (int r = 0; r < n_obs; r++) {
+        /* w_r = (K^-1 k)_r four rows at a time: each row still summed in j order (the same bits), the four
+         * chains independent, so they do not wait on each other's additions */
+        for (; r + 4 <= n_obs; r += 4) {
+            const double *k0 = kinv + (size_t)r * tda, *k1 = k0 + tda, *k2 = k1 + tda, *k3 = k2 + tda;
+            double w0 = 0, w1 = 0, w2 = 0, w3 = 0;
+            for (int j = 0; j < n_obs; j++) {
+                double x = kvec[j];
+                w0 += k0[j] * x;
+                w1 += k1[j] * x;
+                w2 += k2[j] * x;
+                w3 += k3[j] * x;
+            }
+            kw += kvec[r] * w0;
+            kw += kvec[r + 1] * w1;
+            kw += kvec[r + 2] * w2;
+            kw += kvec[r + 3] * w3;
+        }
+        for (; r < n_obs; r++) {
             double w = 0;
             for (int j = 0; j < n_obs; j++)
                 w += kinv[(size_t)r * tda + (size_t)j] * kvec[j];

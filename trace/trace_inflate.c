@@ -27,25 +27,16 @@ struct chunk_worker {
     int failed; /* could not allocate its buffer */
 };
 
-/* Undo HDF5's byte shuffle of 8-byte little-endian values: byte b of value i is src[b * n + i]. */
+/* Undo HDF5's byte shuffle of 8-byte little-endian values: byte b of value i is src[b * n + i]. Each value is put
+ * together from its eight planes and stored once (whatever the host's byte order): reading eight sequential
+ * streams and writing one costs a fraction of scattering each plane over the output in eight passes. */
 static void unshuffle8(const unsigned char *src, size_t n, uint64_t *dst, size_t keep)
 {
-    const uint16_t probe = 1;
-    if (*(const unsigned char *)&probe == 1) { /* little-endian host: scatter each byte plane in place */
-        unsigned char *d = (unsigned char *)dst;
-        for (unsigned b = 0; b < 8; b++) {
-            const unsigned char *plane = src + (size_t)b * n;
-            for (size_t i = 0; i < keep; i++)
-                d[i * 8 + b] = plane[i];
-        }
-        return;
-    }
-    for (size_t i = 0; i < keep; i++) {
-        uint64_t v = 0;
-        for (unsigned b = 0; b < 8; b++)
-            v |= (uint64_t)src[b * n + i] << (8 * b);
-        dst[i] = v;
-    }
+    const unsigned char *p0 = src, *p1 = src + n, *p2 = src + 2 * n, *p3 = src + 3 * n, *p4 = src + 4 * n,
+                        *p5 = src + 5 * n, *p6 = src + 6 * n, *p7 = src + 7 * n;
+    for (size_t i = 0; i < keep; i++)
+        dst[i] = (uint64_t)p0[i] | (uint64_t)p1[i] << 8 | (uint64_t)p2[i] << 16 | (uint64_t)p3[i] << 24 |
+                 (uint64_t)p4[i] << 32 | (uint64_t)p5[i] << 40 | (uint64_t)p6[i] << 48 | (uint64_t)p7[i] << 56;
 }
 
 static void *chunk_worker_run(void *arg)
