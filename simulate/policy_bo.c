@@ -25,6 +25,7 @@
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define BO_INIT 2
 #define BO_LENGTH 0.3
@@ -39,6 +40,13 @@ struct st_bo {
     double **ktab;        /* per parameter: the kernel's factor exp(-d^2 / (2 l^2)) for each pair of indices */
     int *obs, *cand;      /* scratch: observations used, candidates scored */
     int *oxi;             /* scratch: n_params x BO_MAX_OBS, the observations' value indices by parameter */
+    /* The GP of the last step: the observations it was fitted to, in order, and their y; a step whose observations
+     * and y are the same bits has the same GP (K^-1, alpha, ybest), so it is not fitted again, and a candidate's
+     * EI computed under it (ei, stamped with the GP's number gp in ei_gp) is the same bits too. */
+    int gp_obs[BO_MAX_OBS], gp_n, gp;
+    double gp_y[BO_MAX_OBS], gp_ybest;
+    double *ei;
+    int *ei_gp;
     double *y;            /* scratch: y of each observed configuration */
     double *ylog;         /* log(est_ms[c]), computed once per measurement (ylog_n: n_exec[c] then, 0: never) */
     int *ylog_n;
@@ -60,6 +68,8 @@ static void bo_free(struct st_bo *st)
         gsl_matrix_free(st->Kinv);
     free(st->obs);
     free(st->oxi);
+    free(st->ei);
+    free(st->ei_gp);
     free(st->cand);
     free(st->y);
     free(st->ylog);
@@ -87,6 +97,8 @@ static void *bo_start(const struct pol_view *v)
     st->Kinv = gsl_matrix_alloc(BO_MAX_OBS, BO_MAX_OBS);
     st->obs = malloc(n * sizeof *st->obs);
     st->oxi = malloc(np * BO_MAX_OBS * sizeof *st->oxi);
+    st->ei = malloc(n * sizeof *st->ei);
+    st->ei_gp = calloc(n, sizeof *st->ei_gp); /* GP numbers start at 1: nothing cached */
     st->cand = malloc(n * sizeof *st->cand);
     st->y = malloc(n * sizeof *st->y);
     st->ylog = malloc(n * sizeof *st->ylog);
@@ -97,7 +109,7 @@ static void *bo_start(const struct pol_view *v)
     st->ys = gsl_vector_alloc(BO_MAX_OBS);
     st->k = gsl_vector_alloc(BO_MAX_OBS);
     st->w = gsl_vector_alloc(BO_MAX_OBS);
-    if (st->tried == NULL || st->xi == NULL || st->ktab == NULL || st->Kinv == NULL || st->obs == NULL || st->oxi == NULL ||
+    if (st->tried == NULL || st->xi == NULL || st->ktab == NULL || st->Kinv == NULL || st->obs == NULL || st->oxi == NULL || st->ei == NULL || st->ei_gp == NULL ||
         st->cand == NULL || st->y == NULL || st->ylog == NULL || st->ylog_n == NULL ||
         st->K == NULL || st->perm == NULL || st->alpha == NULL || st->ys == NULL || st->k == NULL || st->w == NULL) {
         bo_free(st);
@@ -241,45 +253,63 @@ static int bo_next(void *p, const struct pol_view *v)
         keep_lowest(st->obs, n_obs, BO_MAX_OBS, yc);
         n_obs = BO_MAX_OBS;
     }
-    double mean = 0, var = 0;
-    for (int i = 0; i < n_obs; i++)
-        mean += yc[st->obs[i]];
-    mean /= n_obs;
-    for (int i = 0; i < n_obs; i++)
-        var += (yc[st->obs[i]] - mean) * (yc[st->obs[i]] - mean);
-    double sd = var > 0 ? sqrt(var / n_obs) : 1, ybest = INFINITY;
-    /* the GP on the n_obs observations: K = L D L^T (permuted), alpha = K^-1 y */
-    gsl_matrix_view K = gsl_matrix_submatrix(st->K, 0, 0, (size_t)n_obs, (size_t)n_obs);
-    gsl_vector_view ys = gsl_vector_subvector(st->ys, 0, (size_t)n_obs);
-    gsl_vector_view al = gsl_vector_subvector(st->alpha, 0, (size_t)n_obs);
-    gsl_vector_view kv = gsl_vector_subvector(st->k, 0, (size_t)n_obs);
-    gsl_vector_view wv = gsl_vector_subvector(st->w, 0, (size_t)n_obs);
-    gsl_permutation perm = {(size_t)n_obs, st->perm->data};
-    oxi_fill(st, v, st->obs, n_obs);
-    for (int i = 0; i < n_obs; i++) {
-        double yi = (yc[st->obs[i]] - mean) / sd;
-        gsl_vector_set(&ys.vector, (size_t)i, yi);
-        if (yi < ybest)
-            ybest = yi;
-        double *krow = K.matrix.data + (size_t)i * K.matrix.tda;
-        kern_row(st, v, st->obs[i], n_obs, krow);
-        krow[i] += BO_JITTER;
-    }
-    gsl_linalg_mcholesky_decomp(&K.matrix, &perm, NULL);
     gsl_matrix_view Ki = gsl_matrix_submatrix(st->Kinv, 0, 0, (size_t)n_obs, (size_t)n_obs);
-    gsl_linalg_mcholesky_invert(&K.matrix, &perm, &Ki.matrix);
-    gsl_blas_dgemv(CblasNoTrans, 1, &Ki.matrix, &ys.vector, 0, &al.vector);
+    gsl_vector_view al = gsl_vector_subvector(st->alpha, 0, (size_t)n_obs);
+    int same_gp = n_obs == st->gp_n && memcmp(st->obs, st->gp_obs, (size_t)n_obs * sizeof *st->obs) == 0;
+    for (int i = 0; i < n_obs && same_gp; i++)
+        same_gp = memcmp(&yc[st->obs[i]], &st->gp_y[i], sizeof(double)) == 0;
+    if (!same_gp) {
+        double mean = 0, var = 0;
+        for (int i = 0; i < n_obs; i++)
+            mean += yc[st->obs[i]];
+        mean /= n_obs;
+        for (int i = 0; i < n_obs; i++)
+            var += (yc[st->obs[i]] - mean) * (yc[st->obs[i]] - mean);
+        double sd = var > 0 ? sqrt(var / n_obs) : 1, ybest = INFINITY;
+        /* the GP on the n_obs observations: K = L D L^T (permuted), alpha = K^-1 y */
+        gsl_matrix_view K = gsl_matrix_submatrix(st->K, 0, 0, (size_t)n_obs, (size_t)n_obs);
+        gsl_vector_view ys = gsl_vector_subvector(st->ys, 0, (size_t)n_obs);
+        gsl_permutation perm = {(size_t)n_obs, st->perm->data};
+        oxi_fill(st, v, st->obs, n_obs);
+        for (int i = 0; i < n_obs; i++) {
+            double yi = (yc[st->obs[i]] - mean) / sd;
+            gsl_vector_set(&ys.vector, (size_t)i, yi);
+            if (yi < ybest)
+                ybest = yi;
+            double *krow = K.matrix.data + (size_t)i * K.matrix.tda;
+            kern_row(st, v, st->obs[i], n_obs, krow);
+            krow[i] += BO_JITTER;
+        }
+        gsl_linalg_mcholesky_decomp(&K.matrix, &perm, NULL);
+        gsl_linalg_mcholesky_invert(&K.matrix, &perm, &Ki.matrix);
+        gsl_blas_dgemv(CblasNoTrans, 1, &Ki.matrix, &ys.vector, 0, &al.vector);
+        st->gp_n = n_obs;
+        st->gp++;
+        st->gp_ybest = ybest;
+        for (int i = 0; i < n_obs; i++) {
+            st->gp_obs[i] = st->obs[i];
+            st->gp_y[i] = yc[st->obs[i]];
+        }
+    }
+    double ybest = st->gp_ybest;
     n_cand = draw_candidates(st, v);
     int pick = -1;
     double best_ei = -INFINITY;
     /* mu = k . alpha and kw = k . (K^-1 k), summed in the order gsl_blas_ddot and gsl_blas_dgemv sum (so the
      * same bits), in plain loops: for 16 x 16 the BLAS calls cost more than the arithmetic */
     const double *kinv = Ki.matrix.data, *alpha = al.vector.data;
-    double *kvec = kv.vector.data;
+    double *kvec = st->k->data;
     size_t tda = Ki.matrix.tda;
-    (void)wv;
     for (int i = 0; i < n_cand; i++) {
         int c = st->cand[i];
+        double ei;
+        if (st->ei_gp[c] == st->gp) { /* scored under this GP before */
+            if (st->ei[c] > best_ei) {
+                best_ei = st->ei[c];
+                pick = c;
+            }
+            continue;
+        }
         kern_row(st, v, c, n_obs, kvec);
         double mu = 0, kw = 0;
         int r = 0;
@@ -308,13 +338,15 @@ static int bo_next(void *p, const struct pol_view *v)
                 w += kinv[(size_t)r * tda + (size_t)j] * kvec[j];
             kw += kvec[r] * w;
         }
-        double s2 = 1 + BO_JITTER - kw, sigma = s2 > 0 ? sqrt(s2) : 0, imp = ybest - mu - BO_XI, ei;
+        double s2 = 1 + BO_JITTER - kw, sigma = s2 > 0 ? sqrt(s2) : 0, imp = ybest - mu - BO_XI;
         if (sigma > 0) {
             double z = imp / sigma;
             ei = imp * gsl_cdf_ugaussian_P(z) + sigma * gsl_ran_ugaussian_pdf(z);
         } else {
             ei = imp > 0 ? imp : 0;
         }
+        st->ei[c] = ei;
+        st->ei_gp[c] = st->gp;
         if (ei > best_ei) {
             best_ei = ei;
             pick = c;

@@ -183,17 +183,25 @@ static void run_record(const struct group *g, const struct sim_scenario *scs, in
                        const struct row *win, double flops, double opt_ms, const long *counts, struct acc *acc)
 {
     double tflops = win != NULL ? flops / win->true_ms * 1e-9 : 0, speedup = win != NULL ? opt_ms / win->true_ms : 0;
+    const struct acc *first = &acc[g->sc[0]];
     for (int k = 0; k < g->n; k++) {
         const struct sim_scenario *sc = &scs[g->sc[k]];
         struct acc *a = &acc[g->sc[k]];
         double t_ms = sim_compile_total_ms(sc->compile, sc->compile_factor, env->jobs, env->warmup_ms, n, sums,
                                            clock_ms[k], clock_ms[k]);
         welford_add(&a->time_s, t_ms * 1e-3);
-        welford_add(&a->tflops, tflops);
-        welford_add(&a->speedup, speedup);
         welford_add(&a->in_time, t_ms * 1e-3);
-        welford_add(&a->in_tflops, tflops);
-        welford_add(&a->in_speedup, speedup);
+        if (k == 0) {
+            welford_add(&a->tflops, tflops);
+            welford_add(&a->speedup, speedup);
+            welford_add(&a->in_tflops, tflops);
+            welford_add(&a->in_speedup, speedup);
+        } else { /* the group's scenarios tune the same winner: the first one's sums, the same bits, copied */
+            a->tflops = first->tflops;
+            a->speedup = first->speedup;
+            a->in_tflops = first->in_tflops;
+            a->in_speedup = first->in_speedup;
+        }
         a->n_short += counts[0];
         a->n_stopped += counts[1];
         a->n_failed += counts[2];
