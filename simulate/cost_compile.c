@@ -74,33 +74,6 @@ double sim_compile_total_ms(enum sim_compile model, int factor, int jobs, double
     }
 }
 
-double sim_compile_assign(double *wfree_ms, int factor, int n_before, double compile_ms)
-{
-    /* wfree_ms is kept in ascending order, so the worker free first is wfree_ms[0]. Only the multiset of the free
-     * times decides when a compile ends (any worker free first gives the same end and leaves the same multiset),
-     * so which worker a time belongs to need not be kept. One insertion step per compile: in a micro-benchmark of
-     * runs of 1-80 compiles on 16 workers (2026-11-25) 30 % faster than a branchless scan for the minimum, and
-     * faster than a binary heap. */
-    double done;
-    int i;
-    if (n_before < factor) { /* an idle worker: the first `factor` compiles start at 0 */
-        for (i = n_before; i > 0 && wfree_ms[i - 1] > compile_ms; i--)
-            wfree_ms[i] = wfree_ms[i - 1];
-        wfree_ms[i] = compile_ms;
-        return compile_ms;
-    }
-    done = wfree_ms[0] + compile_ms;
-    for (i = 1; i < factor && wfree_ms[i] < done; i++)
-        wfree_ms[i - 1] = wfree_ms[i];
-    wfree_ms[i - 1] = done;
-    return done;
-}
-
-double sim_pipe_bench(double ready_ms, double gpu_ms, double bench_ms)
-{
-    return (ready_ms > gpu_ms ? ready_ms : gpu_ms) + bench_ms;
-}
-
 /* The first wave of a clock (n <= factor compiles, all started at 0) rescheduled at its level n. */
 static void clock_rewave(struct sim_clock *k)
 {

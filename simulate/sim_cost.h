@@ -88,11 +88,36 @@ double sim_compile_total_ms(enum sim_compile model, int factor, int jobs, double
                             const struct sim_compile_sums *sum, double makespan_ms, double pipe_gpu_ms);
 /* List scheduling: the next compile (compile_ms) goes to the worker free first of the `factor` (wfree_ms: when each
  * is free, in ascending order); returns when it is done. n_before: compiles assigned so far in this run; the first
- * `factor` go to idle workers at time 0 (wfree_ms need not be initialised: they set it). */
-double sim_compile_assign(double *wfree_ms, int factor, int n_before, double compile_ms);
+ * `factor` go to idle workers at time 0 (wfree_ms need not be initialised: they set it). Inline, as is
+ * sim_pipe_bench: the replay's inner loop calls both once per configuration. */
+static inline double sim_compile_assign(double *wfree_ms, int factor, int n_before, double compile_ms)
+{
+    /* wfree_ms is kept in ascending order, so the worker free first is wfree_ms[0]. Only the multiset of the free
+     * times decides when a compile ends (any worker free first gives the same end and leaves the same multiset),
+     * so which worker a time belongs to need not be kept. One insertion step per compile: in a micro-benchmark of
+     * runs of 1-80 compiles on 16 workers (2026-11-25) 30 % faster than a branchless scan for the minimum, and
+     * faster than a binary heap. */
+    double done;
+    int i;
+    if (n_before < factor) { /* an idle worker: the first `factor` compiles start at 0 */
+        for (i = n_before; i > 0 && wfree_ms[i - 1] > compile_ms; i--)
+            wfree_ms[i] = wfree_ms[i - 1];
+        wfree_ms[i] = compile_ms;
+        return compile_ms;
+    }
+    done = wfree_ms[0] + compile_ms;
+    for (i = 1; i < factor && wfree_ms[i] < done; i++)
+        wfree_ms[i - 1] = wfree_ms[i];
+    wfree_ms[i - 1] = done;
+    return done;
+}
+
 /* Pipelined, one configuration compiled by ready_ms: benchmarked once compiled and the GPU (free at gpu_ms) is
  * free; returns the GPU clock after its bench_ms. */
-double sim_pipe_bench(double ready_ms, double gpu_ms, double bench_ms);
+static inline double sim_pipe_bench(double ready_ms, double gpu_ms, double bench_ms)
+{
+    return (ready_ms > gpu_ms ? ready_ms : gpu_ms) + bench_ms;
+}
 
 /* The same as a run's clock, for a replay that charges one step at a time (the policy engine). The level of
  * contention is that of the compiles so far, min(factor, n): while n <= factor a new compile joins the first wave

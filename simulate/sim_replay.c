@@ -90,6 +90,8 @@ struct job {
     struct cost_env env;      /* the trace's compile workers and the warm-up charged */
     int n_groups;
     struct group groups[SIM_MAX_SCENARIOS];
+    int sched_slot[SIM_MAX_SCENARIOS]; /* a clock scenario's schedule slot: the first clock scenario of any group
+                                        * with its number of workers (the schedule does not depend on the group) */
     int max_valid;
 };
 
@@ -99,6 +101,8 @@ struct worker {
     int *idx;                 /* [max_valid] the draw order */
     struct row *rows;         /* [max_valid] the current input's configurations as this sample sees them */
     double *wfree;            /* [n_scenarios][max_factor] when each compile worker is free, ms */
+    double *sched;            /* [n_scenarios][max_valid] per schedule slot, the run's compile end times */
+    int sched_ok[SIM_MAX_SCENARIOS]; /* slot filled in this run */
     struct acc acc[SIM_MAX_SCENARIOS];
     pthread_t tid;
     int started;
@@ -215,7 +219,8 @@ static void run_record(const struct group *g, const struct sim_scenario *scs, in
  * max_factor compile-worker clocks per scenario. */
 static void run_group(const struct row *rows, double flops, double opt_ms, const struct group *g,
                       const struct sim_scenario *scs, const int *idx, int n, double es_thr, double *wfree,
-                      int max_factor, const struct cost_env *env, struct acc *acc)
+                      int max_factor, const struct cost_env *env, struct acc *acc, const int *sched_slot,
+                      double *sched, int max_valid, int *sched_ok)
 {
     struct sim_compile_sums sums = {0, 0, 0, 0};
     double best_known = INFINITY, best_est = INFINITY;
@@ -229,6 +234,8 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
     double weight[SIM_MAX_SCENARIOS]; /* clk[p]'s contention level min(F, n) as a weight (sim_contention_weight):
                                        * every compile of the run is charged at it */
     const struct row *win = NULL;
+    double *slot_ms[SIM_MAX_SCENARIOS]; /* clk[p]'s schedule slot (when same[p] == p) */
+    int from_slot[SIM_MAX_SCENARIOS];   /* 1: an earlier group of this run filled it: read, do not schedule */
     for (int k = 0; k < g->n; k++) {
         const struct sim_scenario *sc = &scs[g->sc[k]];
         clock_ms[k] = 0;
@@ -240,6 +247,8 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
                     same[n_clk] = p;
                     break;
                 }
+            slot_ms[n_clk] = sched + (size_t)sched_slot[g->sc[k]] * (size_t)max_valid;
+            from_slot[n_clk] = sched_ok[sched_slot[g->sc[k]]];
             clk[n_clk++] = k;
         }
     }
@@ -269,9 +278,14 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
             int k = clk[p];
             const struct sim_scenario *sc = &scs[g->sc[k]];
             double *wf = wfree + (size_t)g->sc[k] * (size_t)max_factor;
-            double done = same[p] == p ? sim_compile_assign(wf, sc->compile_factor, q,
-                                                            sim_compile_at_weight(c->compile, weight[p]))
-                                       : ready[same[p]];
+            double done;
+            if (same[p] != p)
+                done = ready[same[p]];
+            else if (from_slot[p])
+                done = slot_ms[p][q];
+            else
+                done = slot_ms[p][q] = sim_compile_assign(wf, sc->compile_factor, q,
+                                                          sim_compile_at_weight(c->compile, weight[p]));
             ready[p] = done;
             if (sc->compile == SIM_COMPILE_PIPELINED)
                 clock_ms[k] = sim_pipe_bench(done + env->warmup_ms, clock_ms[k], bench);
@@ -281,6 +295,8 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
         if (mn < best_known)
             best_known = mn;
     }
+    for (int p = 0; p < n_clk; p++)
+        sched_ok[sched_slot[g->sc[clk[p]]]] = 1;
     run_record(g, scs, n, &sums, env, clock_ms, win, flops, opt_ms, counts, acc);
 }
 
@@ -424,9 +440,11 @@ static void run_sample(struct worker *wk, int sample)
                 wk->idx[q] = wk->idx[p];
                 wk->idx[p] = t;
             }
+            memset(wk->sched_ok, 0, sizeof wk->sched_ok);
             for (int g = 0; g < jb->n_groups; g++)
                 run_group(wk->rows, in->flops, in->opt_ms[s->truth], &jb->groups[g], s->scenarios, wk->idx, n,
-                          es_thr, wk->wfree, jb->max_factor, &jb->env, wk->acc);
+                          es_thr, wk->wfree, jb->max_factor, &jb->env, wk->acc, jb->sched_slot, wk->sched,
+                          jb->max_valid, wk->sched_ok);
         }
         for (int sc = 0; sc < s->n_scenarios; sc++)
             acc_end_input(&wk->acc[sc]);
@@ -492,6 +510,13 @@ static void group_scenarios(struct job *jb, const struct sim_settings *s)
             jb->n_groups++;
         }
         jb->groups[g].sc[jb->groups[g].n++] = i;
+        jb->sched_slot[i] = i;
+        for (int j = 0; j < i; j++)
+            if ((s->scenarios[j].compile == SIM_COMPILE_PIPELINED || s->scenarios[j].compile == SIM_COMPILE_PARALLEL) &&
+                s->scenarios[j].compile_factor == sc->compile_factor) {
+                jb->sched_slot[i] = j;
+                break;
+            }
     }
 }
 
@@ -587,8 +612,9 @@ struct sim_result *sim_run(const struct sim_data *d, const struct sim_settings *
         wk[t].job = &jb;
         wk[t].idx = malloc((size_t)jb.max_valid * sizeof *wk[t].idx);
         wk[t].wfree = malloc((size_t)jb.max_factor * (size_t)s->n_scenarios * sizeof *wk[t].wfree);
+        wk[t].sched = malloc(((size_t)jb.max_valid + 1) * (size_t)s->n_scenarios * sizeof *wk[t].sched);
         wk[t].rows = malloc((size_t)jb.max_valid * sizeof *wk[t].rows);
-        if (wk[t].idx == NULL || wk[t].wfree == NULL || wk[t].rows == NULL)
+        if (wk[t].idx == NULL || wk[t].wfree == NULL || wk[t].sched == NULL || wk[t].rows == NULL)
             goto oom;
     }
     /* Thread 0 is this one; the others are started here (if one cannot be, the rest share its work). Not
@@ -624,6 +650,7 @@ out:
         for (int t = 0; t < n_threads; t++) {
             free(wk[t].idx);
             free(wk[t].wfree);
+            free(wk[t].sched);
             free(wk[t].rows);
         }
     free(wk);
