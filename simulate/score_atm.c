@@ -99,16 +99,67 @@ static int cmp_ev(const void *a, const void *b)
     return (x->delta > y->delta) - (x->delta < y->delta); /* a total order: the same sums on every run */
 }
 
+static int ev_before(const struct rank_ev *x, const struct rank_ev *y)
+{
+    return x->t_ms < y->t_ms || (x->t_ms == y->t_ms && x->delta < y->delta);
+}
+
+/* Sort ev[0..m) in cmp_ev's order, given that each order's events ev[start[p]..start[p + 1]) already are (an
+ * order's clock only advances, and at one time its later events change the rank by less): the runs merged pairwise,
+ * about log2(ATM_PERMS) passes, instead of a sort of the whole through a comparison callback. Any order that sorts
+ * gives the same array (cmp_ev is total up to equal events), so the sums are the same bits. Falls back to qsort
+ * where a run is out of order (a NaN or negative cost) or memory is short. */
+static void sort_events(struct rank_ev *ev, long m, long *start, int n_runs)
+{
+    struct rank_ev *tmp = NULL, *src = ev, *dst;
+    for (int p = 0; p < n_runs; p++)
+        for (long e = start[p] + 1; e < start[p + 1]; e++)
+            if (!ev_before(&ev[e - 1], &ev[e]) && ev_before(&ev[e], &ev[e - 1]))
+                goto fallback;
+            else if (isnan(ev[e].t_ms) || isnan(ev[e].delta))
+                goto fallback;
+    if (m < 2 || n_runs < 2)
+        return;
+    if ((tmp = malloc((size_t)m * sizeof *tmp)) == NULL)
+        goto fallback;
+    dst = tmp;
+    while (n_runs > 1) {
+        int out = 0;
+        for (int p = 0; p < n_runs; p += 2, out++) {
+            long a = start[p], a_end = start[p + 1], b = a_end, b_end = p + 2 <= n_runs ? start[p + 2] : a_end, o = a;
+            while (a < a_end && b < b_end)
+                dst[o++] = ev_before(&src[b], &src[a]) ? src[b++] : src[a++]; /* ties: the earlier run first */
+            while (a < a_end)
+                dst[o++] = src[a++];
+            while (b < b_end)
+                dst[o++] = src[b++];
+            start[out] = start[p];
+        }
+        start[out] = m;
+        n_runs = out;
+        struct rank_ev *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != ev)
+        memcpy(ev, src, (size_t)m * sizeof *ev);
+    free(tmp);
+    return;
+fallback:
+    qsort(ev, (size_t)m, sizeof *ev, cmp_ev);
+}
+
 /* ATM_PERMS random orders (Fisher-Yates prefixes, each uniform whatever the array held before), each followed until
  * j_stop valid evaluations are done: the events where its expected best rank (v + 1) / (j + 1) changes, sorted.
  * *t_stop_ms: the earliest time an order reached j_stop (its J is exact before). Returns the number of events. */
 static long order_events(int n, const int *valid, const double *cost_ms, int v, int j_stop, gsl_rng *r, int *perm,
                          struct rank_ev *ev, double *t_stop_ms)
 {
-    long m = 0;
+    long m = 0, start[ATM_PERMS + 1];
     *t_stop_ms = INFINITY;
     for (int p = 0; p < ATM_PERMS; p++) {
         double now = 0;
+        start[p] = m;
         for (int k = 0, j = 0; k < n && j < j_stop; k++) {
             int q = k + (int)gsl_rng_uniform_int(r, (unsigned long)(n - k)), c = perm[q];
             perm[q] = perm[k];
@@ -122,7 +173,8 @@ static long order_events(int n, const int *valid, const double *cost_ms, int v, 
                 *t_stop_ms = now;
         }
     }
-    qsort(ev, (size_t)m, sizeof *ev, cmp_ev);
+    start[ATM_PERMS] = m;
+    sort_events(ev, m, start, ATM_PERMS);
     return m;
 }
 
