@@ -319,9 +319,13 @@ static double weighted_score(const struct atm_frame *f, const double *rank, int 
     int G = f->n_points;
     for (int g = 0; g < G; g++)
         mean[g] = 0;
-    for (int r = 0; r < runs; r++)
-        for (int g = 0; g < G && (w == NULL || w[r] > 0); g++)
-            mean[g] += (w ? w[r] : 1) * rank[(size_t)r * G + g];
+    for (int r = 0; r < runs; r++) {
+        if (w != NULL && w[r] <= 0)
+            continue;
+        const double k = w != NULL ? w[r] : 1, *row = rank + (size_t)r * G;
+        for (int g = 0; g < G; g++)
+            mean[g] += k * row[g];
+    }
     for (int g = 0; g < G; g++)
         mean[g] /= runs;
     return atm_input_score(f, mean, NULL);
