@@ -345,9 +345,9 @@ int report_cross_gpu(struct report_ctx *c)
         return report_finding(c, "The cross-GPU study ranks the policies with CIs over runs: it needs --runs %d or "
                               "more (this report has %d), so it is not in this report.", GPU_MIN_RUNS, c->o->runs);
     report_say(c, "cross-GPU study: %s and %s, every policy x %d seeds", buf[0], buf[1], GPU_SEEDS);
-    for (int g = 0; g < 2; g++)
-        if ((t[g] = trace_open(buf[g])) == NULL)
-            goto out;
+    t[0] = c->t; /* the report's own trace (the same file, checked above): not read a second time */
+    if ((t[1] = trace_open(buf[1])) == NULL)
+        goto out;
     if ((keep = table_new("What one GPU's best configuration keeps of the other's optimum", 9, kcols)) == NULL ||
         keep_row(keep, t[0], t[1], "H200 best on the H100", km[0]) != 0 ||
         keep_row(keep, t[1], t[0], "H100 best on the H200", km[1]) != 0)
@@ -374,7 +374,6 @@ int report_cross_gpu(struct report_ctx *c)
     rc = 0;
 out:
     table_free(keep);
-    for (int g = 0; g < 2; g++)
-        trace_close(t[g]);
+    trace_close(t[1]);
     return rc;
 }
