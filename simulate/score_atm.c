@@ -3,6 +3,7 @@
  * inputs. */
 #include "score_atm.h"
 #include "tc_err.h"
+#include "tc_mt.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -152,7 +153,7 @@ fallback:
 /* ATM_PERMS random orders (Fisher-Yates prefixes, each uniform whatever the array held before), each followed until
  * j_stop valid evaluations are done: the events where its expected best rank (v + 1) / (j + 1) changes, sorted.
  * *t_stop_ms: the earliest time an order reached j_stop (its J is exact before). Returns the number of events. */
-static long order_events(int n, const int *valid, const double *cost_ms, int v, int j_stop, gsl_rng *r, int *perm,
+static long order_events(int n, const int *valid, const double *cost_ms, int v, int j_stop, struct tc_mt *r, int *perm,
                          struct rank_ev *ev, double *t_stop_ms)
 {
     long m = 0, start[ATM_PERMS + 1];
@@ -161,7 +162,7 @@ static long order_events(int n, const int *valid, const double *cost_ms, int v, 
         double now = 0;
         start[p] = m;
         for (int k = 0, j = 0; k < n && j < j_stop; k++) {
-            int q = k + (int)gsl_rng_uniform_int(r, (unsigned long)(n - k)), c = perm[q];
+            int q = k + (int)tc_mt_uniform_int(r, (unsigned long)(n - k)), c = perm[q];
             perm[q] = perm[k];
             perm[k] = c;
             now += cost_ms[c];
@@ -213,7 +214,7 @@ int atm_frame_init(struct atm_frame *f, int n, const int *valid, const double *t
 {
     int rc = 0, *perm = NULL;
     struct rank_ev *ev = NULL;
-    gsl_rng *r = NULL;
+    struct tc_mt *r = NULL; /* gsl_rng_mt19937's stream, inline (tc_mt.h) */
     memset(f, 0, sizeof *f);
     if ((f->f_asc = malloc(((size_t)n + 1) * sizeof *f->f_asc)) == NULL)
         return tc_seterr_env("policies: out of memory");
@@ -222,14 +223,14 @@ int atm_frame_init(struct atm_frame *f, int n, const int *valid, const double *t
     double rho_cut = cut_rank(f), t_stop = 0, t1 = NAN;
     int v = f->n_valid, j_stop = (int)ceil(2 * ((v + 1) / rho_cut - 1)) + 4;
     perm = malloc((size_t)n * sizeof *perm);
-    r = gsl_rng_alloc(gsl_rng_mt19937);
+    r = malloc(sizeof *r);
     if (perm == NULL || r == NULL) {
         rc = tc_seterr_env("policies: out of memory");
         goto out;
     }
     for (int k = 0; k < n; k++)
         perm[k] = k;
-    gsl_rng_set(r, (unsigned long)(seed ^ 0x5DEECE66DULL));
+    tc_mt_seed(r, (unsigned long)(seed ^ 0x5DEECE66DULL));
     for (;;) { /* follow the orders far enough that every one is exact up to the time the cutoff is reached */
         long m;
         j_stop = j_stop < v ? j_stop : v;
@@ -252,8 +253,7 @@ int atm_frame_init(struct atm_frame *f, int n, const int *valid, const double *t
 out:
     free(perm);
     free(ev);
-    if (r != NULL)
-        gsl_rng_free(r);
+    free(r);
     return rc;
 }
 
