@@ -17,12 +17,21 @@
 struct st_costaware {
     int *done; /* per configuration: measured (or skipped) */
     int n_left;
+    /* The configurations a prediction averages over, ascending (the order of the sums): those picked whose
+     * compile time is known, and those picked whose compile time is not known yet */
+    int *known, n_known, *pending, n_pending;
 };
 
 static void *costaware_start(const struct pol_view *v)
 {
     struct st_costaware *st = calloc(1, sizeof *st);
-    if (st == NULL || (st->done = calloc((size_t)v->n_configs, sizeof *st->done)) == NULL) {
+    if (st == NULL || (st->done = calloc((size_t)v->n_configs, sizeof *st->done)) == NULL ||
+        (st->known = malloc(((size_t)v->n_configs + 1) * sizeof *st->known)) == NULL ||
+        (st->pending = malloc(((size_t)v->n_configs + 1) * sizeof *st->pending)) == NULL) {
+        if (st != NULL) {
+            free(st->done);
+            free(st->known);
+        }
         free(st);
         return NULL;
     }
@@ -33,13 +42,30 @@ static void *costaware_start(const struct pol_view *v)
     return st;
 }
 
+/* Move the picked configurations whose compile time is now known into st->known, keeping it ascending. */
+static void learn_compiles(struct st_costaware *st, const struct pol_view *v)
+{
+    int kept = 0;
+    for (int q = 0; q < st->n_pending; q++) {
+        int j = st->pending[q], i = st->n_known;
+        if (isnan(v->compile_ms[j])) {
+            st->pending[kept++] = j;
+            continue;
+        }
+        for (; i > 0 && st->known[i - 1] > j; i--)
+            st->known[i] = st->known[i - 1];
+        st->known[i] = j;
+        st->n_known++;
+    }
+    st->n_pending = kept;
+}
+
 static double predict_compile(const struct st_costaware *st, const struct pol_view *v, int k)
 {
     int best_shared = -1, n = 0;
     double sum = 0;
-    for (int j = 0; j < v->n_configs; j++) {
-        if (!st->done[j] || v->cfg[j].known_invalid || isnan(v->compile_ms[j]))
-            continue;
+    for (int q = 0; q < st->n_known; q++) { /* ascending: the same sums as a scan of every configuration */
+        int j = st->known[q];
         int shared = 0;
         for (int p = 0; p < v->n_params; p++)
             shared += v->cfg[j].params[p] == v->cfg[k].params[p];
@@ -61,6 +87,7 @@ static int costaware_next(void *p, const struct pol_view *v)
     struct st_costaware *st = p;
     int best = -1;
     double best_pred = INFINITY;
+    learn_compiles(st, v);
     for (int c = 0; c < CA_CANDIDATES && st->n_left > 0; c++) {
         int k = pol_pick_unmarked(v, st->done, st->n_left);
         if (k < 0)
@@ -74,6 +101,7 @@ static int costaware_next(void *p, const struct pol_view *v)
     if (best >= 0) {
         st->done[best] = 1;
         st->n_left--;
+        st->pending[st->n_pending++] = best; /* known_invalid ones are never picked: they start done */
     }
     return best;
 }
@@ -89,6 +117,8 @@ static void costaware_stop(void *p)
 {
     struct st_costaware *st = p;
     free(st->done);
+    free(st->known);
+    free(st->pending);
     free(st);
 }
 
