@@ -260,7 +260,8 @@ struct report_section {
 
 /* The sections in the order they run: the one place that knows it. A section that reads another's results comes
  * after it. A declared table may be absent where the section says why: fig2-estimate.tsv without a triton trace,
- * a study's tables without its input (the study's finding says so), cross-gpu.tsv without the other GPU's trace. */
+ * a study's tables without its input (the study's finding says so: policies-gpu.tsv and cross-gpu.tsv on the shipped
+ * pair only), costs.tsv without every compile cost (its finding says which are estimated). */
 static const struct report_section report_sections[] = {
     {"characterisation tables", "characterisation tables", trace_tables,
      {TABLES("table1-compile.tsv", "table2-tuning.tsv", "fig1-split.tsv", "best-vs-cublas.tsv", "failures.tsv",
