@@ -14,9 +14,11 @@ trap 'rm -rf "$TMP"' EXIT
 n_fail=0
 fail() { echo "FAIL: $*"; n_fail=$((n_fail + 1)); }
 
-"$TUNECOST" report --list-outputs > "$TMP/list" 2> "$TMP/err" || fail "report --list-outputs: exit $? ($(cat "$TMP/err"))"
+"$TUNECOST" report --list-outputs > "$TMP/list" 2> "$TMP/err" ||
+    fail "report --list-outputs: exit $? ($(cat "$TMP/err"))"
 [ -s "$TMP/err" ] && fail "report --list-outputs wrote to stderr: $(cat "$TMP/err")"
-[ "$(head -n 1 "$TMP/list")" = "$(printf 'section\toutput\tfile\tfigures')" ] || fail "header: $(head -n 1 "$TMP/list")"
+header=$(head -n 1 "$TMP/list")
+[ "$header" = "$(printf 'section\toutput\tfile\tfigures')" ] || fail "header: $header"
 awk -F'\t' 'NR > 1 && $2 == "table" { print $3 }' "$TMP/list" | sort > "$TMP/declared"
 while read -r f; do fail "$f declared by two sections"; done < <(uniq -d "$TMP/declared")
 [ "$(wc -l < "$TMP/declared")" -ge 20 ] || fail "only $(wc -l < "$TMP/declared") tables listed"
@@ -37,7 +39,8 @@ done < <(comm -13 "$TMP/declared" "$TMP/documented")
 # a listing needs neither TRACE nor -o; without it, -o is still required
 "$TUNECOST" report > /dev/null 2> "$TMP/err2"
 rc=$?
-[ "$rc" -eq 2 ] && grep -q "missing -o DIR (required)" "$TMP/err2" || fail "report without -o: exit $rc, $(cat "$TMP/err2")"
+[ "$rc" -eq 2 ] && grep -q "missing -o DIR (required)" "$TMP/err2" ||
+    fail "report without -o: exit $rc, $(cat "$TMP/err2")"
 
 [ "$n_fail" -eq 0 ] && echo "report outputs: $(wc -l < "$TMP/declared") tables, as declared and documented"
 [ "$n_fail" -eq 0 ]
