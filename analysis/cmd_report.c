@@ -39,6 +39,7 @@ struct report_cli {
     struct report_options o;
     const char *compare, *flush, *scaling, *recorded; /* as given: a path, "none", or NULL (the default beside TRACE) */
     int quiet;
+    int list_outputs;
 };
 
 static int parse_input(const char *arg, void *field)
@@ -96,6 +97,9 @@ static const struct tc_optdecl report_opts[] = {
      .help = "as simulate's: measured (sequential charges isolated compile times where the trace has them) or "
              "paper (the contended compile_ms everywhere, parallel = the ideal bound)"},
     TC_OPT_THREADS(struct report_cli, o.threads, "0", "simulation threads, 0 = all cores; never changes the output"),
+    {.name = "list-outputs", .arg = TC_ARG_FLAG, .field = RO(list_outputs), .alone = 1,
+     .help = "list what each section of the report writes (its TSV tables, the figures' data it feeds, whether "
+             "it adds findings), in the order they run, and exit; needs no TRACE or -o"},
     TC_OPT_FORCE(struct report_cli, o.force),
     TC_OPT_QUIET(struct report_cli, quiet),
     TC_OPT_HELP,
@@ -128,7 +132,8 @@ const struct tc_cmd report_cmd = {
                 "tunecost report data/gemm-h200-mmasync.h5 -o old --compare-trace data/gemm-h200.h5\n"
                 "tunecost report -o quick --compare-trace none --flush-study none --scaling none\n"
                 "tunecost report data/gemm-h200.h5 -o quick --samples 100 --runs 10 --input 1024x1024x1024\n"
-                "tunecost report -o report --seed 7           # another draw of the simulations\n",
+                "tunecost report -o report --seed 7           # another draw of the simulations\n"
+                "tunecost report --list-outputs               # what each section writes\n",
     .min_operands = 0,
     .max_operands = 1,
     .operand_name = "TRACE (a triton-protocol trace goes with --triton-trace)",
@@ -227,6 +232,13 @@ int cmd_report(int argc, char **argv)
     report_options_default(o);
     if ((rc = tc_cli_parse(&report_cmd, argc, argv, &c, &first)) != TC_CLI_RUN)
         return rc;
+    if (c.list_outputs) {
+        if (report_list_outputs(stdout) != 0) {
+            fprintf(stderr, "tunecost report: %s\n", tc_errmsg());
+            return 1;
+        }
+        return 0;
+    }
     o->trace_path = first < argc ? argv[first] : tc_paths_default_trace();
     if (o->input_given && check_input(o) != 0) /* before any note or progress line */
         return 2;

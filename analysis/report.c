@@ -244,39 +244,115 @@ static int pages(struct report_ctx *c)
 
 /* One section of the report: run builds its tables, findings or files from what the sections before it left in
  * the context's results (c->res, report_results.h); it returns 0, or -1 with a message, or REPORT_EBADINPUT (a
- * study's bad input: exit 2). Sections call no other section (tests/check-floors.sh): this list is their order. */
+ * study's bad input: exit 2). Sections call no other section (tests/check-floors.sh): this list is their order.
+ * out declares what it writes (report.h, struct report_outputs): report_open refuses a table or a figure's data
+ * the row does not name, report_write a finding from a row with findings 0. */
 struct report_section {
     const char *name;    /* what it builds */
     const char *step;    /* the progress line "[k/N] STEP" that opens a step, or NULL: part of the step before */
     int (*run)(struct report_ctx *c);
+    struct report_outputs out; /* {tables, figure data, findings} */
 };
 
+/* A row's declared outputs: TABLES("a.tsv", ...), FIGDATA(TC_FD_..., ...), or NULL for none. */
+#define TABLES(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define FIGDATA(...) ((const enum tc_figure_data_id[]){__VA_ARGS__, TC_N_FIGURE_DATA})
+
 /* The sections in the order they run: the one place that knows it. A section that reads another's results comes
- * after it. */
+ * after it. A declared table may be absent where the section says why: fig2-estimate.tsv without a triton trace,
+ * a study's tables without its input (the study's finding says so: policies-gpu.tsv and cross-gpu.tsv on the shipped
+ * pair only), costs.tsv without every compile cost (its finding says which are estimated). */
 static const struct report_section report_sections[] = {
-    {"characterisation tables", "characterisation tables", trace_tables},
-    {"simulation of the single input", "simulating the single input", sim_input},
-    {"simulation of all inputs", "simulating all inputs", sim_all},
-    {"simulation files, Table 6, budgets and times to target", NULL, sim_tables},
-    {"the summary's opening", NULL, report_opening},
-    {"verdicts on three seeds", NULL, report_verdicts},
-    {"findings on the trace and its simulations", NULL, report_findings},
-    {"budget and time-to-target tables kept", NULL, keep_budgets},
-    {"tuning policies", "tuning policies, L2 flush study, compile scaling, two kernel families", report_policies},
-    {"policies across GPUs", NULL, report_cross_gpu},
-    {"L2 flush study", NULL, report_flush_study},
-    {"compile scaling", NULL, report_scaling},
-    {"recorded tuning runs", NULL, report_recorded},
-    {"two kernel families", NULL, report_landscapes},
-    {"figures", "figures", figures},
-    {"pages", "summary.md and index.html", pages},
+    {"characterisation tables", "characterisation tables", trace_tables,
+     {TABLES("table1-compile.tsv", "table2-tuning.tsv", "fig1-split.tsv", "best-vs-cublas.tsv", "failures.tsv",
+             "heatmap.tsv", "fig2-estimate.tsv"),
+      FIGDATA(TC_FD_FIG1_SPLIT, TC_FD_HEATMAP, TC_FD_FIG2_ESTIMATE), 0}},
+    {"simulation of the single input", "simulating the single input", sim_input, {NULL, NULL, 0}},
+    {"simulation of all inputs", "simulating all inputs", sim_all, {NULL, NULL, 0}},
+    {"simulation files, Table 6, budgets and times to target", NULL, sim_tables,
+     {TABLES("table6-frontier.tsv"),
+      FIGDATA(TC_FD_SIM_INPUT_BASELINE, TC_FD_SIM_INPUT_BASELINE_FRONTIER, TC_FD_SIM_INPUT_PER_EXEC_FRONTIER,
+              TC_FD_SIM_INPUT_PIPELINED_FRONTIER, TC_FD_SIM_INPUT_PARALLEL_FRONTIER, TC_FD_SIM_ALL_BASELINE,
+              TC_FD_SIM_ALL_BASELINE_FRONTIER, TC_FD_SIM_ALL_PARALLEL, TC_FD_SIM_ALL_PARALLEL_FRONTIER,
+              TC_FD_SIM_ALL_EARLY_STOP, TC_FD_SIM_ALL_EARLY_STOP_FRONTIER),
+      0}},
+    {"the summary's opening", NULL, report_opening, {TABLES("opening.tsv"), NULL, 1}},
+    {"verdicts on three seeds", NULL, report_verdicts,
+     {TABLES("early-stop-conditions.tsv", "exec-floor-paired.tsv", "costs.tsv", "verdicts.tsv", "stability.tsv"),
+      NULL, 0}},
+    {"findings on the trace and its simulations", NULL, report_findings, {NULL, NULL, 1}},
+    {"budget and time-to-target tables kept", NULL, keep_budgets,
+     {TABLES("budget.tsv", "time-to-target-all.tsv", "time-to-target-input.tsv"), NULL, 0}},
+    {"tuning policies", "tuning policies, L2 flush study, compile scaling, two kernel families", report_policies,
+     {TABLES("policies-curves.tsv", "policies.tsv"), FIGDATA(TC_FD_POLICIES_CURVES), 1}},
+    {"policies across GPUs", NULL, report_cross_gpu, {TABLES("policies-gpu.tsv", "cross-gpu.tsv"), NULL, 1}},
+    {"L2 flush study", NULL, report_flush_study, {TABLES("flush-study.tsv"), NULL, 1}},
+    {"compile scaling", NULL, report_scaling, {TABLES("compile-scaling.tsv"), NULL, 1}},
+    {"recorded tuning runs", NULL, report_recorded, {TABLES("recorded-session.tsv"), NULL, 1}},
+    {"two kernel families", NULL, report_landscapes,
+     {TABLES("landscapes-common.tsv", "landscapes-paired.tsv", "landscapes-summary.tsv", "landscapes.tsv"),
+      FIGDATA(TC_FD_LANDSCAPES, TC_FD_LANDSCAPES_COMMON), 1}},
+    {"figures", "figures", figures, {NULL, NULL, 0}},
+    {"pages", "summary.md and index.html", pages, {NULL, NULL, 0}},
 };
+#undef TABLES
+#undef FIGDATA
+#define N_SECTIONS ((int)(sizeof report_sections / sizeof report_sections[0]))
+
+int report_section_outputs(int i, const char **name, struct report_outputs *out)
+{
+    if (i < 0 || i >= N_SECTIONS)
+        return -1;
+    *name = report_sections[i].name;
+    *out = report_sections[i].out;
+    return 0;
+}
+
+int report_list_outputs(FILE *fp)
+{
+    fprintf(fp, "section\toutput\tfile\tfigures\n");
+    for (int i = 0; i < N_SECTIONS; i++) {
+        const struct report_outputs *d = &report_sections[i].out;
+        const char *name = report_sections[i].name;
+        int any = 0;
+        for (const char *const *t = d->tables; t != NULL && *t != NULL; t++, any++)
+            fprintf(fp, "%s\ttable\t%s\t\n", name, *t);
+        for (const enum tc_figure_data_id *f = d->figure_data; f != NULL && *f != TC_N_FIGURE_DATA; f++, any++) {
+            const char *sep = "";
+            fprintf(fp, "%s\tfigure data\t%s\t", name, tc_figure_data[*f].file);
+            for (int k = 0; k < tc_n_figures; k++)
+                for (int j = 0; j < tc_figures[k].n_reads; j++)
+                    if (tc_figures[k].reads[j] == *f) {
+                        fprintf(fp, "%s%s", sep, tc_figures[k].name);
+                        sep = " ";
+                    }
+            fputc('\n', fp);
+        }
+        if (d->findings || any == 0)
+            fprintf(fp, "%s\t%s\t\t\n", name, d->findings ? "findings" : "none");
+    }
+    return tc_stream_check(fp, "standard output");
+}
+
+/* Run one section; a finding from a row that declares none is an internal error (its files are checked as they
+ * are opened, report_open). */
+static int run_section(struct report_ctx *c, const struct report_section *sec)
+{
+    int n_findings = c->n_findings, rc;
+    c->section = sec->name;
+    c->declared = &sec->out;
+    rc = sec->run(c);
+    c->declared = NULL;
+    if (rc == 0 && !sec->out.findings && c->n_findings != n_findings)
+        return tc_seterr("internal error: report section '%s' adds a finding, which its row of report_sections[] "
+                         "(analysis/report.c) does not declare", sec->name);
+    return rc;
+}
 
 int report_write(struct report_options *o)
 {
     struct report_ctx c;
     int rc = -1, n_steps = 0, step = 0;
-    const int n_sections = (int)(sizeof report_sections / sizeof report_sections[0]);
 
     memset(&c, 0, sizeof c);
     c.o = o;
@@ -299,13 +375,13 @@ int report_write(struct report_options *o)
     report_say(&c, "trace %s (%s): %d inputs, %d configurations; input %s, seed %llu, %d samples x %d runs",
                o->trace_path, trace_get_meta(c.t)->device_name, trace_n_inputs(c.t), trace_n_configs(c.t),
                c.input_label, (unsigned long long)o->seed, o->samples, o->runs);
-    for (int i = 0; i < n_sections; i++)
+    for (int i = 0; i < N_SECTIONS; i++)
         n_steps += report_sections[i].step != NULL;
-    for (int i = 0; i < n_sections; i++) {
+    for (int i = 0; i < N_SECTIONS; i++) {
         const struct report_section *sec = &report_sections[i];
         if (sec->step != NULL)
             report_say(&c, "[%d/%d] %s", ++step, n_steps, sec->step);
-        if ((rc = sec->run(&c)) != 0 || (rc = report_check_interrupt(&c)) != 0)
+        if ((rc = run_section(&c, sec)) != 0 || (rc = report_check_interrupt(&c)) != 0)
             goto out;
     }
     rc = -1;

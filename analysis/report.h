@@ -6,8 +6,11 @@
 #ifndef REPORT_H
 #define REPORT_H
 
+#include "tc_figures.h"
+
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define REPORT_EBADINPUT 2 /* returned for a bad trace, input or output directory (exit status 2) */
 
@@ -46,6 +49,24 @@ struct report_options {
     int n_missing;                /* figures not drawn (no data for them, or no_figures) */
     char missing_why[256];        /* why, in short ("needs a triton-protocol trace (--triton-trace)") */
 };
+
+/* What a section of the report writes, as its row of report.c's report_sections[] declares it; the report fails
+ * with an internal error when a section writes a TSV table at the top of the report directory, or a figure's data
+ * file, that its row does not declare, or adds a finding with findings 0. A declared output may be absent where
+ * the section's input is (a study not given, no triton trace). */
+struct report_outputs {
+    const char *const *tables;                 /* the TSV files it writes at the top of the report directory (kept
+                                                * tables and others, e.g. opening.tsv), NULL-terminated; or NULL */
+    const enum tc_figure_data_id *figure_data; /* the figures' data files it writes (util/tc_figures.h), ended by
+                                                * TC_N_FIGURE_DATA; or NULL */
+    int findings;                              /* 1: it may add findings to summary.md */
+};
+/* Section i of the report in the order they run: its name and declared outputs; -1 past the last. */
+int report_section_outputs(int i, const char **name, struct report_outputs *out);
+/* `tunecost report --list-outputs`: a TSV table (section, output, file, figures), one row per output of each
+ * section in the order they run: "table" (file), "figure data" (file, the figures reading it), "findings", or
+ * "none" for a section that declares nothing. -1 with a message when fp fails. */
+int report_list_outputs(FILE *fp);
 
 /* The defaults listed above; out_dir and trace_path NULL. */
 void report_options_default(struct report_options *o);

@@ -91,9 +91,38 @@ int report_check_interrupt(struct report_ctx *c)
 
 /* ---- files ------------------------------------------------------------------------------------------------ */
 
+/* report_open's check: the file name is one the running section declares (report_results.h). */
+static int report_check_output(const struct report_ctx *c, const char *name)
+{
+    const struct report_outputs *d = c->declared;
+    size_t n = strlen(name);
+    if (d == NULL)
+        return 0;
+    for (int i = 0; i < TC_N_FIGURE_DATA; i++) {
+        const enum tc_figure_data_id *f = d->figure_data;
+        if (strcmp(tc_figure_data[i].file, name) != 0)
+            continue;
+        while (f != NULL && *f != TC_N_FIGURE_DATA && (int)*f != i)
+            f++;
+        if (f == NULL || *f == TC_N_FIGURE_DATA)
+            return tc_seterr("internal error: report section '%s' writes %s, a figure's data (util/tc_figures.c), "
+                             "which its row of report_sections[] (analysis/report.c) does not declare",
+                             c->section, name);
+    }
+    if (strchr(name, '/') != NULL || n < 4 || strcmp(name + n - 4, ".tsv") != 0)
+        return 0;
+    for (const char *const *t = d->tables; t != NULL && *t != NULL; t++)
+        if (strcmp(*t, name) == 0)
+            return 0;
+    return tc_seterr("internal error: report section '%s' writes the table %s, which its row of report_sections[] "
+                     "(analysis/report.c) does not declare", c->section, name);
+}
+
 FILE *report_open(struct report_ctx *c, const char *name, char *path, size_t len)
 {
     FILE *fp;
+    if (report_check_output(c, name) != 0)
+        return NULL;
     if (report_fmt(path, len, "%s/%s", c->od.tmp, name) != 0)
         return NULL;
     if ((fp = fopen(path, "w")) == NULL)

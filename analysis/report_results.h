@@ -111,6 +111,8 @@ struct report_ctx {
     int opening_at, n_opening;               /* findings[opening_at ..] open the summary (report_opening.c) */
     struct report_figure figs[REPORT_MAX_FIGURES];
     int n_figs;
+    const char *section;                     /* the section running (report.c) and what its row declares it */
+    const struct report_outputs *declared;   /* writes; NULL: no section running, nothing checked */
 };
 
 /* ---- report_io.c: messages and files (the floor below every other report_*.c file) ---- */
@@ -119,7 +121,9 @@ int report_fmt(char *buf, size_t len, const char *fmt, ...) TC_PRINTF(3, 4);
 void report_say(struct report_ctx *c, const char *fmt, ...) TC_PRINTF(2, 3);
 int report_finding(struct report_ctx *c, const char *fmt, ...) TC_PRINTF(2, 3);
 int report_check_interrupt(struct report_ctx *c);
-/* Create od.tmp/name for writing (path receives the full name); NULL with a message. */
+/* Create od.tmp/name for writing (path receives the full name); NULL with a message, an internal error naming the
+ * section and the file when name is a figure's data (tc_figure_data) or a TSV file at the top of the directory
+ * that the running section's row (c->declared; NULL: none running) does not declare. */
 FILE *report_open(struct report_ctx *c, const char *name, char *path, size_t len);
 /* fclose with the write checked; -1 with a message naming path. */
 int report_close(FILE *fp, const char *path);

@@ -11,6 +11,7 @@
  *   test-report small OUT.h5 FLUSH_BYTES VARIANT   write the small table fixture (test-tables-fixture.c)
  *   test-report full OUT.h5 N       write a synthetic trace of the paper's full shape, at most N timed per run */
 #include "report.h"
+#include "report_results.h" /* the undeclared-output test keeps tables on a hand-built context */
 #include "sim.h"
 #include "tc_err.h"
 #include "tc_paths.h"
@@ -139,6 +140,126 @@ START_TEST(test_report_writes_every_file)
     ck_assert_int_eq(o.n_figures, 8); /* the paper's 5, the heat map, the cost models, the tuning policies */
     free(md);
     free(html);
+}
+END_TEST
+
+/* Every output each section declares (report_sections[], report_section_outputs) against the files a report
+ * writes: on the fixture with a triton trace, the TSV files at the top of the directory are the declared tables
+ * but those of the studies the fixture lacks (written out here by hand: no flush study, compile scaling, recorded
+ * runs, second family; the cross-GPU study is of the shipped pair only; costs.tsv needs every compile cost, and the
+ * fixture has no isolated compile times), and every declared figure datum outside
+ * the second family's is there. The registry itself: a table or figure datum declared by one section only, every
+ * figure datum by some section, and a figure datum at the top of the directory among its section's tables. */
+START_TEST(test_report_outputs_as_declared)
+{
+    static const char *const absent[] = {"flush-study.tsv", "compile-scaling.tsv", "recorded-session.tsv",
+                                         "landscapes-common.tsv", "landscapes-paired.tsv", "landscapes-summary.tsv",
+                                         "landscapes.tsv", "policies-gpu.tsv", "cross-gpu.tsv", "costs.tsv"};
+    const size_t n_absent = sizeof absent / sizeof absent[0];
+    const char *declared[64], *name;
+    int n_declared = 0, fd_by[TC_N_FIGURE_DATA], n_written = 0, n_sections = 0;
+    struct report_outputs d;
+    struct report_options o;
+    char out[600];
+    DIR *dir;
+    struct dirent *e;
+
+    for (int i = 0; i < TC_N_FIGURE_DATA; i++)
+        fd_by[i] = -1;
+    for (int i = 0; report_section_outputs(i, &name, &d) == 0; i++, n_sections++) {
+        for (const char *const *t = d.tables; t != NULL && *t != NULL; t++) {
+            for (int k = 0; k < n_declared; k++)
+                ck_assert_msg(strcmp(declared[k], *t) != 0, "%s declared twice (section '%s')", *t, name);
+            ck_assert_int_lt(n_declared, 64);
+            declared[n_declared++] = *t;
+        }
+        for (const enum tc_figure_data_id *f = d.figure_data; f != NULL && *f != TC_N_FIGURE_DATA; f++) {
+            const char *file = tc_figure_data[*f].file;
+            int in_tables = 0;
+            ck_assert_msg(fd_by[*f] < 0, "%s declared by two sections", file);
+            fd_by[*f] = i;
+            for (const char *const *t = d.tables; t != NULL && *t != NULL; t++)
+                in_tables += strcmp(*t, file) == 0;
+            ck_assert_msg(strchr(file, '/') != NULL || in_tables == 1, "%s not among '%s''s tables", file, name);
+        }
+    }
+    ck_assert_int_eq(n_sections, 16);
+    ck_assert_int_eq(n_declared, 28); /* 7 + 1 + 1 + 5 + 3 + 2 + 2 + 1 + 1 + 1 + 4, by row */
+    for (int i = 0; i < TC_N_FIGURE_DATA; i++)
+        ck_assert_msg(fd_by[i] >= 0, "%s declared by no section", tc_figure_data[i].file);
+
+    snprintf(out, sizeof out, "%s/r1", tt_tmpdir());
+    options(&o, out);
+    o.triton_path = triton_path;
+    ck_assert_msg(report_write(&o) == 0, "%s", tc_errmsg());
+    ck_assert_ptr_nonnull(dir = opendir(out));
+    while ((e = readdir(dir)) != NULL) {
+        size_t n = strlen(e->d_name);
+        int found = 0;
+        if (n < 4 || strcmp(e->d_name + n - 4, ".tsv") != 0)
+            continue;
+        for (int k = 0; k < n_declared; k++)
+            found += strcmp(declared[k], e->d_name) == 0;
+        ck_assert_msg(found == 1, "%s written but declared by no section", e->d_name);
+        for (size_t k = 0; k < n_absent; k++)
+            ck_assert_msg(strcmp(absent[k], e->d_name) != 0, "%s written without its study", e->d_name);
+        n_written++;
+    }
+    closedir(dir);
+    ck_assert_int_eq(n_written, n_declared - (int)n_absent); /* so every declared table but the absent is there */
+    for (int i = 0; i < TC_N_FIGURE_DATA; i++)
+        if (i != TC_FD_LANDSCAPES && i != TC_FD_LANDSCAPES_COMMON)
+            ck_assert_msg(exists(out, tc_figure_data[i].file), "missing %s", tc_figure_data[i].file);
+}
+END_TEST
+
+/* A section writing what its row does not declare is refused (report_open, the writer of every file of the
+ * report): on a hand-built context whose running "probe" section declares declared.tsv and fig1-split.tsv (table
+ * and figure datum), keeping undeclared.tsv, writing heatmap.tsv (a figure's data) or sim/input-baseline.tsv (one
+ * under sim/) fails with an internal error naming the section and the file, and writes nothing; a declared table,
+ * a file under sim/ that is no figure's data, and anything with no section running are written. */
+#define ck_err_has(needle) ck_assert_msg(strstr(tc_errmsg(), (needle)) != NULL, "message: %s", tc_errmsg())
+START_TEST(test_report_undeclared_output_refused)
+{
+    static const char *const tabs[] = {"declared.tsv", "fig1-split.tsv", NULL};
+    static const enum tc_figure_data_id fd[] = {TC_FD_FIG1_SPLIT, TC_N_FIGURE_DATA};
+    static const char *const cols[] = {"a"};
+    const struct report_outputs decl = {tabs, fd, 0};
+    struct report_options o;
+    struct report_ctx *c = calloc(1, sizeof *c);
+    char path[1100], dir[700];
+    FILE *fp;
+
+    ck_assert_ptr_nonnull(c);
+    report_options_default(&o);
+    c->o = &o;
+    snprintf(dir, sizeof dir, "%s/scratch", tt_tmpdir());
+    ck_assert_int_eq(mkdir(dir, 0777), 0);
+    snprintf(path, sizeof path, "%s/sim", dir);
+    ck_assert_int_eq(mkdir(path, 0777), 0);
+    snprintf(c->od.tmp, sizeof c->od.tmp, "%s", dir);
+    c->section = "probe";
+    c->declared = &decl;
+    ck_assert_msg(report_keep_table(c, table_new("t", 1, cols), "declared.tsv", "T", 5) == 0, "%s", tc_errmsg());
+    ck_assert_msg(report_keep_table(c, table_new("t", 1, cols), "fig1-split.tsv", "T", 5) == 0, "%s", tc_errmsg());
+    ck_assert_int_eq(report_keep_table(c, table_new("t", 1, cols), "undeclared.tsv", "T", 5), -1);
+    ck_err_has("internal error: report section 'probe' writes the table undeclared.tsv, which its row of "
+                        "report_sections[] (analysis/report.c) does not declare");
+    ck_assert(!exists(dir, "undeclared.tsv"));
+    ck_assert_ptr_null(report_open(c, "heatmap.tsv", path, sizeof path));
+    ck_err_has("report section 'probe' writes heatmap.tsv, a figure's data");
+    ck_assert_ptr_null(report_open(c, "sim/input-baseline.tsv", path, sizeof path));
+    ck_err_has("report section 'probe' writes sim/input-baseline.tsv, a figure's data");
+    ck_assert(!exists(dir, "heatmap.tsv"));
+    ck_assert_ptr_nonnull(fp = report_open(c, "sim/points-other.tsv", path, sizeof path));
+    fclose(fp);
+    c->declared = NULL; /* no section running: nothing checked */
+    ck_assert_ptr_nonnull(fp = report_open(c, "undeclared.tsv", path, sizeof path));
+    fclose(fp);
+    ck_assert(exists(dir, "declared.tsv") && exists(dir, "fig1-split.tsv"));
+    for (int i = 0; i < c->n_tabs; i++)
+        table_free(c->tabs[i]);
+    free(c);
 }
 END_TEST
 
@@ -1528,6 +1649,8 @@ int main(int argc, char **argv)
         tcase_add_test(tc, test_report_simulation_findings_match_files);
         tcase_add_test(tc, test_report_reevaluated_time_within_ci_of_long_replay);
         tcase_add_test(tc, test_report_costs_finding_matches_costs_tsv);
+        tcase_add_test(tc, test_report_outputs_as_declared);
+        tcase_add_test(tc, test_report_undeclared_output_refused);
     }
     suite_add_tcase(s, tc);
     return tt_run(s);

@@ -101,9 +101,13 @@ static const struct tc_optdecl *find_decl(const struct tc_cmd *cmd, int id)
     return NULL;
 }
 
-/* The first required option argv did not name (seen[i]: option i was given): a usage error. 0 when none. */
+/* The first required option argv did not name (seen[i]: option i was given): a usage error. 0 when none, or when
+ * argv named an option that stands alone (.alone). */
 static int check_required(const struct tc_cmd *cmd, const unsigned char *seen)
 {
+    for (int i = 0; cmd->opts[i].name != NULL && i < MAX_OPTS; i++)
+        if (cmd->opts[i].alone && seen[i])
+            return 0;
     for (int i = 0; cmd->opts[i].name != NULL && i < MAX_OPTS; i++) {
         const struct tc_optdecl *d = &cmd->opts[i];
         if (!d->required || seen[i])

@@ -51,6 +51,8 @@ struct tc_optdecl {
     const char *words;               /* completion candidates, space-separated (NULL: derived from the kind) */
     unsigned given;                  /* bits ORed into the command's given word when the option is on argv */
     int required;                    /* 1: argv must name it; tc_cli_parse says "missing -o DIR (required)" */
+    int alone;                       /* TC_ARG_FLAG: on argv, the required options are not asked for (a flag that
+                                      * lists, e.g. report's --list-outputs, and needs nothing else) */
 };
 
 /* One command: its declaration is all that --help, the man page and the completions read. */
