@@ -214,6 +214,95 @@ static int draw_candidates(struct st_bo *st, const struct pol_view *v)
     return n_cand;
 }
 
+/* The GP on obs[0..n_obs) with y yc[obs[i]] (yc indexed by configuration), into st: K^-1 (st->Kinv), alpha = K^-1 y
+ * (st->alpha) and the lowest standardised y (st->gp_ybest). Not fitted again when the observations and their y are
+ * the bits of the last fit (st->gp_obs, st->gp_y): then st->gp, the fit's number, stays, and so do the EIs cached
+ * under it. */
+static void gp_fit(struct st_bo *st, const struct pol_view *v, int n_obs, const double *yc)
+{
+    gsl_matrix_view Ki = gsl_matrix_submatrix(st->Kinv, 0, 0, (size_t)n_obs, (size_t)n_obs);
+    gsl_vector_view al = gsl_vector_subvector(st->alpha, 0, (size_t)n_obs);
+    int same_gp = n_obs == st->gp_n && memcmp(st->obs, st->gp_obs, (size_t)n_obs * sizeof *st->obs) == 0;
+    for (int i = 0; i < n_obs && same_gp; i++)
+        same_gp = memcmp(&yc[st->obs[i]], &st->gp_y[i], sizeof(double)) == 0;
+    if (!same_gp) {
+        double mean = 0, var = 0;
+        for (int i = 0; i < n_obs; i++)
+            mean += yc[st->obs[i]];
+        mean /= n_obs;
+        for (int i = 0; i < n_obs; i++)
+            var += (yc[st->obs[i]] - mean) * (yc[st->obs[i]] - mean);
+        double sd = var > 0 ? sqrt(var / n_obs) : 1, ybest = INFINITY;
+        /* the GP on the n_obs observations: K = L D L^T (permuted), alpha = K^-1 y */
+        gsl_matrix_view K = gsl_matrix_submatrix(st->K, 0, 0, (size_t)n_obs, (size_t)n_obs);
+        gsl_vector_view ys = gsl_vector_subvector(st->ys, 0, (size_t)n_obs);
+        gsl_permutation perm = {(size_t)n_obs, st->perm->data};
+        oxi_fill(st, v, st->obs, n_obs);
+        for (int i = 0; i < n_obs; i++) {
+            double yi = (yc[st->obs[i]] - mean) / sd;
+            gsl_vector_set(&ys.vector, (size_t)i, yi);
+            if (yi < ybest)
+                ybest = yi;
+            double *krow = K.matrix.data + (size_t)i * K.matrix.tda;
+            kern_row(st, v, st->obs[i], n_obs, krow);
+            krow[i] += BO_JITTER;
+        }
+        gsl_linalg_mcholesky_decomp(&K.matrix, &perm, NULL);
+        gsl_linalg_mcholesky_invert(&K.matrix, &perm, &Ki.matrix);
+        gsl_blas_dgemv(CblasNoTrans, 1, &Ki.matrix, &ys.vector, 0, &al.vector);
+        st->gp_n = n_obs;
+        st->gp++;
+        st->gp_ybest = ybest;
+        for (int i = 0; i < n_obs; i++) {
+            st->gp_obs[i] = st->obs[i];
+            st->gp_y[i] = yc[st->obs[i]];
+        }
+    }
+}
+
+/* Expected improvement of configuration c under the fitted GP (kinv: K^-1 with row stride tda; alpha: K^-1 y). */
+static double cand_ei(const struct st_bo *st, const struct pol_view *v, int c, int n_obs, const double *kinv,
+                      size_t tda, const double *alpha, double ybest, double *kvec)
+{
+    double ei;
+    kern_row(st, v, c, n_obs, kvec);
+    double mu = 0, kw = 0;
+    int r = 0;
+    for (int j = 0; j < n_obs; j++)
+        mu += kvec[j] * alpha[j];
+    /* w_r = (K^-1 k)_r four rows at a time: each row still summed in j order (the same bits), the four
+     * chains independent, so they do not wait on each other's additions */
+    for (; r + 4 <= n_obs; r += 4) {
+        const double *k0 = kinv + (size_t)r * tda, *k1 = k0 + tda, *k2 = k1 + tda, *k3 = k2 + tda;
+        double w0 = 0, w1 = 0, w2 = 0, w3 = 0;
+        for (int j = 0; j < n_obs; j++) {
+            double x = kvec[j];
+            w0 += k0[j] * x;
+            w1 += k1[j] * x;
+            w2 += k2[j] * x;
+            w3 += k3[j] * x;
+        }
+        kw += kvec[r] * w0;
+        kw += kvec[r + 1] * w1;
+        kw += kvec[r + 2] * w2;
+        kw += kvec[r + 3] * w3;
+    }
+    for (; r < n_obs; r++) {
+        double w = 0;
+        for (int j = 0; j < n_obs; j++)
+            w += kinv[(size_t)r * tda + (size_t)j] * kvec[j];
+        kw += kvec[r] * w;
+    }
+    double s2 = 1 + BO_JITTER - kw, sigma = s2 > 0 ? sqrt(s2) : 0, imp = ybest - mu - BO_XI;
+    if (sigma > 0) {
+        double z = imp / sigma;
+        ei = imp * gsl_cdf_ugaussian_P(z) + sigma * gsl_ran_ugaussian_pdf(z);
+    } else {
+        ei = imp > 0 ? imp : 0;
+    }
+    return ei;
+}
+
 static int bo_next(void *p, const struct pol_view *v)
 {
     struct st_bo *st = p;
@@ -255,42 +344,7 @@ static int bo_next(void *p, const struct pol_view *v)
     }
     gsl_matrix_view Ki = gsl_matrix_submatrix(st->Kinv, 0, 0, (size_t)n_obs, (size_t)n_obs);
     gsl_vector_view al = gsl_vector_subvector(st->alpha, 0, (size_t)n_obs);
-    int same_gp = n_obs == st->gp_n && memcmp(st->obs, st->gp_obs, (size_t)n_obs * sizeof *st->obs) == 0;
-    for (int i = 0; i < n_obs && same_gp; i++)
-        same_gp = memcmp(&yc[st->obs[i]], &st->gp_y[i], sizeof(double)) == 0;
-    if (!same_gp) {
-        double mean = 0, var = 0;
-        for (int i = 0; i < n_obs; i++)
-            mean += yc[st->obs[i]];
-        mean /= n_obs;
-        for (int i = 0; i < n_obs; i++)
-            var += (yc[st->obs[i]] - mean) * (yc[st->obs[i]] - mean);
-        double sd = var > 0 ? sqrt(var / n_obs) : 1, ybest = INFINITY;
-        /* the GP on the n_obs observations: K = L D L^T (permuted), alpha = K^-1 y */
-        gsl_matrix_view K = gsl_matrix_submatrix(st->K, 0, 0, (size_t)n_obs, (size_t)n_obs);
-        gsl_vector_view ys = gsl_vector_subvector(st->ys, 0, (size_t)n_obs);
-        gsl_permutation perm = {(size_t)n_obs, st->perm->data};
-        oxi_fill(st, v, st->obs, n_obs);
-        for (int i = 0; i < n_obs; i++) {
-            double yi = (yc[st->obs[i]] - mean) / sd;
-            gsl_vector_set(&ys.vector, (size_t)i, yi);
-            if (yi < ybest)
-                ybest = yi;
-            double *krow = K.matrix.data + (size_t)i * K.matrix.tda;
-            kern_row(st, v, st->obs[i], n_obs, krow);
-            krow[i] += BO_JITTER;
-        }
-        gsl_linalg_mcholesky_decomp(&K.matrix, &perm, NULL);
-        gsl_linalg_mcholesky_invert(&K.matrix, &perm, &Ki.matrix);
-        gsl_blas_dgemv(CblasNoTrans, 1, &Ki.matrix, &ys.vector, 0, &al.vector);
-        st->gp_n = n_obs;
-        st->gp++;
-        st->gp_ybest = ybest;
-        for (int i = 0; i < n_obs; i++) {
-            st->gp_obs[i] = st->obs[i];
-            st->gp_y[i] = yc[st->obs[i]];
-        }
-    }
+    gp_fit(st, v, n_obs, yc);
     double ybest = st->gp_ybest;
     n_cand = draw_candidates(st, v);
     int pick = -1;
@@ -310,41 +364,7 @@ static int bo_next(void *p, const struct pol_view *v)
             }
             continue;
         }
-        kern_row(st, v, c, n_obs, kvec);
-        double mu = 0, kw = 0;
-        int r = 0;
-        for (int j = 0; j < n_obs; j++)
-            mu += kvec[j] * alpha[j];
-        /* w_r = (K^-1 k)_r four rows at a time: each row still summed in j order (the same bits), the four
-         * chains independent, so they do not wait on each other's additions */
-        for (; r + 4 <= n_obs; r += 4) {
-            const double *k0 = kinv + (size_t)r * tda, *k1 = k0 + tda, *k2 = k1 + tda, *k3 = k2 + tda;
-            double w0 = 0, w1 = 0, w2 = 0, w3 = 0;
-            for (int j = 0; j < n_obs; j++) {
-                double x = kvec[j];
-                w0 += k0[j] * x;
-                w1 += k1[j] * x;
-                w2 += k2[j] * x;
-                w3 += k3[j] * x;
-            }
-            kw += kvec[r] * w0;
-            kw += kvec[r + 1] * w1;
-            kw += kvec[r + 2] * w2;
-            kw += kvec[r + 3] * w3;
-        }
-        for (; r < n_obs; r++) {
-            double w = 0;
-            for (int j = 0; j < n_obs; j++)
-                w += kinv[(size_t)r * tda + (size_t)j] * kvec[j];
-            kw += kvec[r] * w;
-        }
-        double s2 = 1 + BO_JITTER - kw, sigma = s2 > 0 ? sqrt(s2) : 0, imp = ybest - mu - BO_XI;
-        if (sigma > 0) {
-            double z = imp / sigma;
-            ei = imp * gsl_cdf_ugaussian_P(z) + sigma * gsl_ran_ugaussian_pdf(z);
-        } else {
-            ei = imp > 0 ? imp : 0;
-        }
+        ei = cand_ei(st, v, c, n_obs, kinv, tda, alpha, ybest, kvec);
         st->ei[c] = ei;
         st->ei_gp[c] = st->gp;
         if (ei > best_ei) {
