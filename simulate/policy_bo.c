@@ -52,7 +52,7 @@ struct st_bo {
     int *ylog_n;
     gsl_matrix *K, *Kinv;
     gsl_permutation *perm;
-    gsl_vector *alpha, *ys, *k, *w;
+    gsl_vector *alpha, *ys, *k;
 };
 
 static void bo_free(struct st_bo *st)
@@ -78,8 +78,8 @@ static void bo_free(struct st_bo *st)
         gsl_matrix_free(st->K);
     if (st->perm != NULL)
         gsl_permutation_free(st->perm);
-    gsl_vector *vs[] = {st->alpha, st->ys, st->k, st->w};
-    for (int i = 0; i < 4; i++)
+    gsl_vector *vs[] = {st->alpha, st->ys, st->k};
+    for (int i = 0; i < 3; i++)
         if (vs[i] != NULL)
             gsl_vector_free(vs[i]);
     free(st);
@@ -108,10 +108,9 @@ static void *bo_start(const struct pol_view *v)
     st->alpha = gsl_vector_alloc(BO_MAX_OBS);
     st->ys = gsl_vector_alloc(BO_MAX_OBS);
     st->k = gsl_vector_alloc(BO_MAX_OBS);
-    st->w = gsl_vector_alloc(BO_MAX_OBS);
     if (st->tried == NULL || st->xi == NULL || st->ktab == NULL || st->Kinv == NULL || st->obs == NULL || st->oxi == NULL || st->ei == NULL || st->ei_gp == NULL ||
         st->cand == NULL || st->y == NULL || st->ylog == NULL || st->ylog_n == NULL ||
-        st->K == NULL || st->perm == NULL || st->alpha == NULL || st->ys == NULL || st->k == NULL || st->w == NULL) {
+        st->K == NULL || st->perm == NULL || st->alpha == NULL || st->ys == NULL || st->k == NULL) {
         bo_free(st);
         return NULL;
     }

@@ -114,10 +114,8 @@ static void sort_events(struct rank_ev *ev, long m, long *start, int n_runs)
 {
     struct rank_ev *tmp = NULL, *src = ev, *dst;
     for (int p = 0; p < n_runs; p++)
-        for (long e = start[p] + 1; e < start[p + 1]; e++)
-            if (!ev_before(&ev[e - 1], &ev[e]) && ev_before(&ev[e], &ev[e - 1]))
-                goto fallback;
-            else if (isnan(ev[e].t_ms) || isnan(ev[e].delta))
+        for (long e = start[p]; e < start[p + 1]; e++)
+            if (isnan(ev[e].t_ms) || isnan(ev[e].delta) || (e > start[p] && ev_before(&ev[e], &ev[e - 1])))
                 goto fallback;
     if (m < 2 || n_runs < 2)
         return;

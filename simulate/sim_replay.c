@@ -102,7 +102,7 @@ struct worker {
     struct row *rows;         /* [max_valid] the current input's configurations as this sample sees them */
     double *wfree;            /* [n_scenarios][max_factor] when each compile worker is free, ms */
     double *sched;            /* [n_scenarios][max_valid] per schedule slot, the run's compile end times */
-    int sched_ok[SIM_MAX_SCENARIOS]; /* slot filled in this run */
+    int sched_ok[SIM_MAX_SCENARIOS]; /* slot claimed in this run (its owner fills it) */
     struct acc acc[SIM_MAX_SCENARIOS];
     pthread_t tid;
     int started;
@@ -226,29 +226,25 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
     double best_known = INFINITY, best_est = INFINITY;
     double clock_ms[SIM_MAX_SCENARIOS];
     long counts[3] = {0, 0, 0}; /* short, stopped, failed */
-    /* clk: the group's scenarios that keep worker clocks; same[p]: the first of them with clk[p]'s number of
-     * workers. Parallel and pipelined compilation on the same workers list-schedule the same compiles in the same
-     * order, so their compiles end at the same times: one schedule serves both (same bits as two). */
-    int n_clk = 0, clk[SIM_MAX_SCENARIOS], same[SIM_MAX_SCENARIOS], per_exec = g->overhead == SIM_OVERHEAD_PER_EXEC;
-    double ready[SIM_MAX_SCENARIOS];
+    /* clk: the group's scenarios that keep worker clocks. Parallel and pipelined compilation on the same workers
+     * list-schedule the same compiles in the same order, whatever the group, so their compiles end at the same
+     * times: one schedule per number of workers serves the run (same bits as several). Its slot (sched_slot) is
+     * filled by its owner, the first clock of the run with those workers, and read by the others (a later clock
+     * of the group reads entry q after the owner wrote it). */
+    int n_clk = 0, clk[SIM_MAX_SCENARIOS], owner[SIM_MAX_SCENARIOS], per_exec = g->overhead == SIM_OVERHEAD_PER_EXEC;
     double weight[SIM_MAX_SCENARIOS]; /* clk[p]'s contention level min(F, n) as a weight (sim_contention_weight):
                                        * every compile of the run is charged at it */
     const struct row *win = NULL;
-    double *slot_ms[SIM_MAX_SCENARIOS]; /* clk[p]'s schedule slot (when same[p] == p) */
-    int from_slot[SIM_MAX_SCENARIOS];   /* 1: an earlier group of this run filled it: read, do not schedule */
+    double *slot_ms[SIM_MAX_SCENARIOS]; /* clk[p]'s schedule: the run's compile end times */
     for (int k = 0; k < g->n; k++) {
         const struct sim_scenario *sc = &scs[g->sc[k]];
         clock_ms[k] = 0;
         if (sc->compile == SIM_COMPILE_PIPELINED || sc->compile == SIM_COMPILE_PARALLEL) {
+            int slot = sched_slot[g->sc[k]];
             weight[n_clk] = sim_contention_weight(sim_compile_level(sc->compile_factor, n), env->jobs);
-            same[n_clk] = n_clk;
-            for (int p = 0; p < n_clk; p++)
-                if (scs[g->sc[clk[p]]].compile_factor == sc->compile_factor) {
-                    same[n_clk] = p;
-                    break;
-                }
-            slot_ms[n_clk] = sched + (size_t)sched_slot[g->sc[k]] * (size_t)max_valid;
-            from_slot[n_clk] = sched_ok[sched_slot[g->sc[k]]];
+            slot_ms[n_clk] = sched + (size_t)slot * (size_t)max_valid;
+            owner[n_clk] = !sched_ok[slot];
+            sched_ok[slot] = 1;
             clk[n_clk++] = k;
         }
     }
@@ -278,15 +274,9 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
             int k = clk[p];
             const struct sim_scenario *sc = &scs[g->sc[k]];
             double *wf = wfree + (size_t)g->sc[k] * (size_t)max_factor;
-            double done;
-            if (same[p] != p)
-                done = ready[same[p]];
-            else if (from_slot[p])
-                done = slot_ms[p][q];
-            else
-                done = slot_ms[p][q] = sim_compile_assign(wf, sc->compile_factor, q,
-                                                          sim_compile_at_weight(c->compile, weight[p]));
-            ready[p] = done;
+            double done = owner[p] ? (slot_ms[p][q] = sim_compile_assign(wf, sc->compile_factor, q,
+                                                                           sim_compile_at_weight(c->compile, weight[p])))
+                                   : slot_ms[p][q];
             if (sc->compile == SIM_COMPILE_PIPELINED)
                 clock_ms[k] = sim_pipe_bench(done + env->warmup_ms, clock_ms[k], bench);
             else
@@ -295,8 +285,6 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
         if (mn < best_known)
             best_known = mn;
     }
-    for (int p = 0; p < n_clk; p++)
-        sched_ok[sched_slot[g->sc[clk[p]]]] = 1;
     run_record(g, scs, n, &sums, env, clock_ms, win, flops, opt_ms, counts, acc);
 }
 
