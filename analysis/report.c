@@ -96,6 +96,7 @@ static void ctx_free(struct report_ctx *c)
         sim_result_free(c->res.r[k]);
         sim_data_free(c->res.d[k]);
     }
+    sim_result_free(c->res.verdict1);
     trace_close(c->t);
     trace_close(c->tt);
     trace_close(c->cmp);

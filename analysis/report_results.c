@@ -62,6 +62,72 @@ void report_cost_settings(const struct report_options *o, struct sim_settings *s
         s->compile_model = (enum sim_compile_model)o->compile_model;
 }
 
+void report_verdict_settings(const struct report_ctx *c, int k, struct sim_settings *s)
+{
+    *s = c->res.s[REPORT_SIM_ALL];
+    s->seed = report_seed_k(c->o->seed, k);
+    s->n_scenarios = REPORT_N_VERDICT_SC;
+    for (int sc = 0; sc < REPORT_N_VERDICT_SC; sc++)
+        report_model_scenario(&s->scenarios[sc], sc / 2, sc % 2, c->o->compile_factor);
+}
+
+struct sim_result *report_verdict_run(struct report_ctx *c, int k)
+{
+    struct sim_settings s;
+    struct sim_result *r;
+    if (k == 0 && c->res.verdict1 != NULL) {
+        r = c->res.verdict1;
+        c->res.verdict1 = NULL;
+        return r;
+    }
+    report_verdict_settings(c, k, &s);
+    return sim_run(c->res.d[REPORT_SIM_ALL], &s, NULL, NULL);
+}
+
+/* REPORT_SIM_ALL's result (settings s): from the verdict set of seed 1 when it replays the same draws with every
+ * scenario of s (report_simulate), which is then kept in c->res.verdict1; else replayed alone. NULL with the
+ * message. */
+static struct sim_result *sim_all_from_verdicts(struct report_ctx *c, const struct sim_settings *s,
+                                                struct sim_progress_arg *pa)
+{
+    struct sim_settings v;
+    struct sim_result *full, *r;
+    int map[SIM_MAX_SCENARIOS];
+    report_verdict_settings(c, 0, &v);
+    for (int sc = 0; sc < s->n_scenarios; sc++) {
+        const struct sim_scenario *a = &s->scenarios[sc];
+        map[sc] = -1;
+        for (int j = 0; j < v.n_scenarios && map[sc] < 0; j++) {
+            const struct sim_scenario *b = &v.scenarios[j];
+            if (a->compile == b->compile && a->compile_factor == b->compile_factor && a->overhead == b->overhead &&
+                a->early_stop == b->early_stop)
+                map[sc] = j;
+        }
+        if (map[sc] < 0 || v.seed != s->seed)
+            return sim_run(c->res.d[REPORT_SIM_ALL], s, sim_progress, pa);
+    }
+    if ((full = sim_run(c->res.d[REPORT_SIM_ALL], &v, sim_progress, pa)) == NULL)
+        return NULL;
+    if ((r = calloc(1, sizeof *r)) == NULL ||
+        (r->points = calloc((size_t)s->samples * (size_t)s->n_scenarios, sizeof *r->points)) == NULL) {
+        free(r);
+        sim_result_free(full);
+        tc_seterr_env("out of memory");
+        return NULL;
+    }
+    r->n_points = s->samples * s->n_scenarios;
+    r->n_inputs_used = full->n_inputs_used;
+    r->elapsed_s = full->elapsed_s;
+    for (int i = 0; i < s->samples; i++)
+        for (int sc = 0; sc < s->n_scenarios; sc++) {
+            struct sim_point *p = &r->points[(size_t)i * (size_t)s->n_scenarios + (size_t)sc];
+            *p = full->points[(size_t)i * (size_t)v.n_scenarios + (size_t)map[sc]];
+            p->scenario = sc;
+        }
+    c->res.verdict1 = full;
+    return r;
+}
+
 int report_simulate(struct report_ctx *c, enum report_sim which)
 {
     struct report_options *o = c->o;
@@ -89,7 +155,10 @@ int report_simulate(struct report_ctx *c, enum report_sim which)
                                           s);
     if (c->res.d[which] == NULL)
         return REPORT_EBADINPUT;
-    c->res.r[which] = sim_run(c->res.d[which], s, sim_progress, &pa);
+    if (which == REPORT_SIM_ALL)
+        c->res.r[which] = sim_all_from_verdicts(c, s, &pa);
+    else
+        c->res.r[which] = sim_run(c->res.d[which], s, sim_progress, &pa);
     if (o->progress_tty)
         fputc('\n', stderr);
     if (c->res.r[which] == NULL)

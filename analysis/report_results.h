@@ -74,6 +74,9 @@ struct report_results {
     struct sim_settings s[N_REPORT_SIM];
     struct sim_data *d[N_REPORT_SIM];
     struct sim_result *r[N_REPORT_SIM];
+    /* the verdict set's simulation of seed 1 (report_verdict_run), when report_simulate replayed it for
+     * REPORT_SIM_ALL (whose scenarios are among it, on the same draws); taken by report_verdicts */
+    struct sim_result *verdict1;
     /* Table 6 (report_write_sim_files), the budget and the times to target (report_budget_tables): read by the
      * findings, kept by report.c */
     struct table *t6, *budget, *ttt_all, *ttt_input;
@@ -134,8 +137,20 @@ int report_keep_table(struct report_ctx *c, struct table *t, const char *file, c
 int report_copy_file(const char *from, const char *to);
 
 /* ---- report_results.c: the results several sections read, each built once ---- */
-/* Run simulation `which` (its settings into c->s[which], its data and result into c->d, c->r). */
+/* Run simulation `which` (its settings into c->s[which], its data and result into c->d, c->r). For REPORT_SIM_ALL,
+ * when the verdict set of stability seed 1 (report_verdict_settings) replays the same draws with every scenario of
+ * it (the report's seed is 1 and each scenario is one of the set's), that set is replayed instead and the
+ * scenarios' points are taken from it: a scenario's points do not depend on the others replayed beside it (the
+ * draws of a sample do not depend on the scenarios), so they are the same bits, and the set is kept for
+ * report_verdict_run (c->res.verdict1). */
 int report_simulate(struct report_ctx *c, enum report_sim which);
+/* The verdicts' simulation of stability seed k (0, 1, 2): all inputs, REPORT_SIM_ALL's settings on seed
+ * report_seed_k, scenario 2m + e the cost model m (report_model_scenario) with early stopping e. */
+#define REPORT_N_VERDICT_SC (2 * REPORT_N_MODELS)
+void report_verdict_settings(const struct report_ctx *c, int k, struct sim_settings *s);
+/* Its result: for k = 0 the one report_simulate kept (handed over: the caller frees it), else replayed. NULL with
+ * the message. */
+struct sim_result *report_verdict_run(struct report_ctx *c, int k);
 /* Its TSV files under sim/; for the single input also Table 6 (c->t6). */
 int report_write_sim_files(struct report_ctx *c, enum report_sim which);
 /* budget.tsv and the time-to-target tables (c->budget, c->ttt_all, c->ttt_input). */

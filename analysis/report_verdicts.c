@@ -15,7 +15,7 @@
 #define N_SEEDS REPORT_N_SEEDS
 #define N_MODELS REPORT_N_MODELS
 /* The stability simulation's scenarios: model m without (2m) and with (2m + 1) early stopping. */
-#define N_V_SC (2 * N_MODELS)
+#define N_V_SC REPORT_N_VERDICT_SC
 #define V_SEQ 0
 static const double targets[2] = {0.90, 0.95};
 
@@ -111,15 +111,13 @@ static int paired_rows(struct table *st, struct report_paired pr[N_SEEDS][N_MODE
 static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double t[N_V_SC][2],
                            struct report_paired pr[N_MODELS][4], struct report_est at95[N_MODELS])
 {
-    struct sim_settings s = c->res.s[REPORT_SIM_ALL];
+    struct sim_settings s;
     struct sim_result *r;
-    s.seed = report_seed_k(c->o->seed, k);
-    s.n_scenarios = N_V_SC;
-    for (int sc = 0; sc < N_V_SC; sc++)
-        report_model_scenario(&s.scenarios[sc], sc / 2, sc % 2, c->o->compile_factor);
-    report_say(c, "  stability, seed %d of %d (%llu): all inputs, %d scenarios", k + 1, N_SEEDS,
-               (unsigned long long)s.seed, N_V_SC);
-    if ((r = sim_run(c->res.d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
+    report_verdict_settings(c, k, &s);
+    report_say(c, "  stability, seed %d of %d (%llu): all inputs, %d scenarios%s", k + 1, N_SEEDS,
+               (unsigned long long)s.seed, N_V_SC,
+               k == 0 && c->res.verdict1 != NULL ? " (replayed with the all-inputs simulation)" : "");
+    if ((r = report_verdict_run(c, k)) == NULL)
         return -1;
     if (paired_seed(c, r, k, pr) != 0) {
         sim_result_free(r);
