@@ -97,6 +97,8 @@ static void ctx_free(struct report_ctx *c)
         sim_data_free(c->res.d[k]);
     }
     sim_result_free(c->res.verdict1);
+    for (int k = 0; k < 3; k++)
+        sim_result_free(c->res.cost_fold[k]);
     trace_close(c->t);
     trace_close(c->tt);
     trace_close(c->cmp);

@@ -62,6 +62,21 @@ void report_cost_settings(const struct report_options *o, struct sim_settings *s
         s->compile_model = (enum sim_compile_model)o->compile_model;
 }
 
+int report_cost_fold(const struct report_ctx *c)
+{
+    const struct sim_settings *s = &c->res.s[REPORT_SIM_ALL];
+    long no_iso, failed_nc;
+    if (s->failed_cost != SIM_FAILED_TRITON || s->compile_model != SIM_CM_MEASURED || c->res.d[REPORT_SIM_ALL] == NULL)
+        return -1;
+    sim_data_missing(c->res.d[REPORT_SIM_ALL], &no_iso, &failed_nc);
+    if (no_iso > 0 || failed_nc > 0) /* costs.tsv is not made (report_verdicts.c) */
+        return -1;
+    for (int q = 0; q < REPORT_N_COSTS; q++)
+        if (report_cost_failed[q] == SIM_FAILED_TRITON && report_cost_model[q] == SIM_CM_PAPER)
+            return q;
+    return -1;
+}
+
 void report_verdict_settings(const struct report_ctx *c, int k, struct sim_settings *s)
 {
     *s = c->res.s[REPORT_SIM_ALL];
@@ -69,19 +84,64 @@ void report_verdict_settings(const struct report_ctx *c, int k, struct sim_setti
     s->n_scenarios = REPORT_N_VERDICT_SC;
     for (int sc = 0; sc < REPORT_N_VERDICT_SC; sc++)
         report_model_scenario(&s->scenarios[sc], sc / 2, sc % 2, c->o->compile_factor);
+    if (report_cost_fold(c) >= 0)
+        for (int m = 0; m < REPORT_N_COST_MODELS; m++) {
+            struct sim_scenario *sc = &s->scenarios[s->n_scenarios++];
+            report_model_scenario(sc, report_cost_models[m], 0, c->o->compile_factor);
+            sc->paper_compile = 1;
+            snprintf(sc->name, sizeof sc->name, "%s@paper", report_model_names[report_cost_models[m]]);
+        }
+}
+
+/* Scenarios map[0..n) of r (n_full scenarios) as a result of n scenarios, renumbered 0..n-1; NULL with the message. */
+static struct sim_result *sub_result(const struct sim_result *full, int n_full, const int *map, int n)
+{
+    struct sim_result *r = calloc(1, sizeof *r);
+    int samples = full->n_points / n_full;
+    if (r == NULL || (r->points = calloc((size_t)samples * (size_t)n + 1, sizeof *r->points)) == NULL) {
+        free(r);
+        tc_seterr_env("out of memory");
+        return NULL;
+    }
+    r->n_points = samples * n;
+    r->n_inputs_used = full->n_inputs_used;
+    r->elapsed_s = full->elapsed_s;
+    for (int i = 0; i < samples; i++)
+        for (int sc = 0; sc < n; sc++) {
+            struct sim_point *p = &r->points[(size_t)i * (size_t)n + (size_t)sc];
+            *p = full->points[(size_t)i * (size_t)n_full + (size_t)map[sc]];
+            p->scenario = sc;
+        }
+    return r;
 }
 
 struct sim_result *report_verdict_run(struct report_ctx *c, int k)
 {
     struct sim_settings s;
-    struct sim_result *r;
-    if (k == 0 && c->res.verdict1 != NULL) {
-        r = c->res.verdict1;
-        c->res.verdict1 = NULL;
-        return r;
-    }
+    struct sim_result *full, *r;
+    int map[SIM_MAX_SCENARIOS];
     report_verdict_settings(c, k, &s);
-    return sim_run(c->res.d[REPORT_SIM_ALL], &s, NULL, NULL);
+    if (k == 0 && c->res.verdict1 != NULL) {
+        full = c->res.verdict1;
+        c->res.verdict1 = NULL;
+    } else if ((full = sim_run(c->res.d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL) {
+        return NULL;
+    }
+    if (s.n_scenarios == REPORT_N_VERDICT_SC)
+        return full;
+    for (int sc = 0; sc < s.n_scenarios; sc++)
+        map[sc] = sc;
+    r = sub_result(full, s.n_scenarios, map, REPORT_N_VERDICT_SC);
+    if (r != NULL && k < 3) {
+        sim_result_free(c->res.cost_fold[k]);
+        if ((c->res.cost_fold[k] = sub_result(full, s.n_scenarios, map + REPORT_N_VERDICT_SC,
+                                              s.n_scenarios - REPORT_N_VERDICT_SC)) == NULL) {
+            sim_result_free(r);
+            r = NULL;
+        }
+    }
+    sim_result_free(full);
+    return r;
 }
 
 /* REPORT_SIM_ALL's result (settings s): from the verdict set of seed 1 when it replays the same draws with every
@@ -91,7 +151,7 @@ static struct sim_result *sim_all_from_verdicts(struct report_ctx *c, const stru
                                                 struct sim_progress_arg *pa)
 {
     struct sim_settings v;
-    struct sim_result *full, *r;
+    struct sim_result *full;
     int map[SIM_MAX_SCENARIOS];
     report_verdict_settings(c, 0, &v);
     for (int sc = 0; sc < s->n_scenarios; sc++) {
@@ -100,7 +160,7 @@ static struct sim_result *sim_all_from_verdicts(struct report_ctx *c, const stru
         for (int j = 0; j < v.n_scenarios && map[sc] < 0; j++) {
             const struct sim_scenario *b = &v.scenarios[j];
             if (a->compile == b->compile && a->compile_factor == b->compile_factor && a->overhead == b->overhead &&
-                a->early_stop == b->early_stop)
+                a->early_stop == b->early_stop && a->paper_compile == b->paper_compile)
                 map[sc] = j;
         }
         if (map[sc] < 0 || v.seed != s->seed)
@@ -108,24 +168,8 @@ static struct sim_result *sim_all_from_verdicts(struct report_ctx *c, const stru
     }
     if ((full = sim_run(c->res.d[REPORT_SIM_ALL], &v, sim_progress, pa)) == NULL)
         return NULL;
-    if ((r = calloc(1, sizeof *r)) == NULL ||
-        (r->points = calloc((size_t)s->samples * (size_t)s->n_scenarios, sizeof *r->points)) == NULL) {
-        free(r);
-        sim_result_free(full);
-        tc_seterr_env("out of memory");
-        return NULL;
-    }
-    r->n_points = s->samples * s->n_scenarios;
-    r->n_inputs_used = full->n_inputs_used;
-    r->elapsed_s = full->elapsed_s;
-    for (int i = 0; i < s->samples; i++)
-        for (int sc = 0; sc < s->n_scenarios; sc++) {
-            struct sim_point *p = &r->points[(size_t)i * (size_t)s->n_scenarios + (size_t)sc];
-            *p = full->points[(size_t)i * (size_t)v.n_scenarios + (size_t)map[sc]];
-            p->scenario = sc;
-        }
     c->res.verdict1 = full;
-    return r;
+    return sub_result(full, v.n_scenarios, map, s->n_scenarios);
 }
 
 int report_simulate(struct report_ctx *c, enum report_sim which)

@@ -77,6 +77,9 @@ struct report_results {
     /* the verdict set's simulation of seed 1 (report_verdict_run), when report_simulate replayed it for
      * REPORT_SIM_ALL (whose scenarios are among it, on the same draws); taken by report_verdicts */
     struct sim_result *verdict1;
+    /* per verdict seed, the points of costs.tsv's setting that the verdict set replayed beside its own scenarios
+     * (report_verdict_run: report_cost_fold), until cost_settings takes them */
+    struct sim_result *cost_fold[3];
     /* Table 6 (report_write_sim_files), the budget and the times to target (report_budget_tables): read by the
      * findings, kept by report.c */
     struct table *t6, *budget, *ttt_all, *ttt_input;
@@ -145,12 +148,18 @@ int report_copy_file(const char *from, const char *to);
  * report_verdict_run (c->res.verdict1). */
 int report_simulate(struct report_ctx *c, enum report_sim which);
 /* The verdicts' simulation of stability seed k (0, 1, 2): all inputs, REPORT_SIM_ALL's settings on seed
- * report_seed_k, scenario 2m + e the cost model m (report_model_scenario) with early stopping e. */
+ * report_seed_k, scenario 2m + e the cost model m (report_model_scenario) with early stopping e. Where
+ * report_cost_fold gives a cost setting, its scenarios (report_cost_models, paper_compile) follow those eight: that
+ * setting differs from the report's own only in how compile is charged, so one replay serves both on the same draws
+ * (the same bits as a replay of each). */
 #define REPORT_N_VERDICT_SC (2 * REPORT_N_MODELS)
 void report_verdict_settings(const struct report_ctx *c, int k, struct sim_settings *s);
-/* Its result: for k = 0 the one report_simulate kept (handed over: the caller frees it), else replayed. NULL with
- * the message. */
+/* Its result (the eight verdict scenarios): for k = 0 the one report_simulate kept (handed over: the caller frees
+ * it), else replayed; a folded cost setting's points go to c->res.cost_fold[k]. NULL with the message. */
 struct sim_result *report_verdict_run(struct report_ctx *c, int k);
+/* The index of the cost setting of costs.tsv whose replay rides on the verdict set (the report's own setting is
+ * failed-cost triton, compile model measured, and the trace has every compile cost: then triton+paper), else -1. */
+int report_cost_fold(const struct report_ctx *c);
 /* Its TSV files under sim/; for the single input also Table 6 (c->t6). */
 int report_write_sim_files(struct report_ctx *c, enum report_sim which);
 /* budget.tsv and the time-to-target tables (c->budget, c->ttt_all, c->ttt_input). */
@@ -244,6 +253,11 @@ static inline void report_clip01(double *lo, double *hi)
  * configurations charged, isolated times for sequential), failures free, contended times for sequential. */
 #define REPORT_N_COSTS 3
 extern const char *const report_cost_names[REPORT_N_COSTS];
+/* Each setting's failed cost and compile model, and the cost models (report_model_names) replayed under each. */
+extern const enum sim_failed_cost report_cost_failed[REPORT_N_COSTS];
+extern const enum sim_compile_model report_cost_model[REPORT_N_COSTS];
+#define REPORT_N_COST_MODELS 3
+extern const int report_cost_models[REPORT_N_COST_MODELS];
 /* The compile cost models the verdicts are stated for: "sequential", "parallel" (list-scheduled on F workers
  * before benchmarking), "pipelined", "ideal" (the paper's parallel model, an optimistic bound), and a scenario of
  * model m, early stopping on or off, F workers (simulate/sim.h, enum sim_compile). */

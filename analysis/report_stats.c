@@ -16,8 +16,12 @@ const char *const report_model_labels[REPORT_N_MODELS] = {
     "the paper's ideal model (an optimistic bound: it divides the sum of compile times and ignores the longest "
     "compile)"};
 
-/* The cost settings of costs.tsv (report_verdicts.c holds each one's failed cost and compile model). */
+/* The cost settings of costs.tsv. */
 const char *const report_cost_names[REPORT_N_COSTS] = {"triton+measured", "none+measured", "triton+paper"};
+const enum sim_failed_cost report_cost_failed[REPORT_N_COSTS] = {SIM_FAILED_TRITON, SIM_FAILED_NONE,
+                                                                 SIM_FAILED_TRITON};
+const enum sim_compile_model report_cost_model[REPORT_N_COSTS] = {SIM_CM_MEASURED, SIM_CM_MEASURED, SIM_CM_PAPER};
+const int report_cost_models[REPORT_N_COST_MODELS] = {0, 2, 3}; /* sequential, pipelined, ideal */
 
 void report_model_scenario(struct sim_scenario *sc, int model, int early, int factor)
 {

@@ -114,6 +114,7 @@ static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double
     struct sim_settings s;
     struct sim_result *r;
     report_verdict_settings(c, k, &s);
+    s.n_scenarios = N_V_SC; /* r's: a cost setting's scenarios after them go to cost_settings */
     report_say(c, "  stability, seed %d of %d (%llu): all inputs, %d scenarios%s", k + 1, N_SEEDS,
                (unsigned long long)s.seed, N_V_SC,
                k == 0 && c->res.verdict1 != NULL ? " (replayed with the all-inputs simulation)" : "");
@@ -492,11 +493,6 @@ out:
 
 /* ---- what charging every cost changes: failed configurations, isolated vs contended compile times ---- */
 
-/* The three cost settings (failed-cost, compile-model) and the models replayed under each. */
-static const enum sim_failed_cost cost_failed[REPORT_N_COSTS] = {SIM_FAILED_TRITON, SIM_FAILED_NONE,
-                                                                  SIM_FAILED_TRITON};
-static const enum sim_compile_model cost_model[REPORT_N_COSTS] = {SIM_CM_MEASURED, SIM_CM_MEASURED, SIM_CM_PAPER};
-static const int cost_models[3] = {0, 2, 3}; /* sequential, pipelined, ideal (report_model_names) */
 
 /* costs.tsv: per seed, cost setting and model, the time to 0.95 of optimal over all inputs, chosen on the seed's
  * simulation and re-evaluated on fresh runs. Only for a trace with every compile cost: an isolated time for every
@@ -510,7 +506,9 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
     sim_data_missing(c->res.d[REPORT_SIM_ALL], &c->res.no_isolated, &c->res.failed_no_compile);
     if (c->res.no_isolated > 0 || c->res.failed_no_compile > 0)
         return 0;
-    report_say(c, "  every compile cost measured: %d cost settings on %d seeds", REPORT_N_COSTS, N_SEEDS);
+    int fold = report_cost_fold(c);
+    report_say(c, "  every compile cost measured: %d cost settings on %d seeds%s", REPORT_N_COSTS, N_SEEDS,
+               fold >= 0 ? " (the contended times' replayed with the verdicts)" : "");
     if ((c->res.costs = table_new("Time to 0.95 of optimal per cost setting, three seeds (all inputs)", 14, cols)) ==
         NULL)
         return tc_seterr_env("out of memory");
@@ -521,22 +519,28 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
             struct report_est set[REPORT_N_TTT * 3];
             /* the report's own cost setting is the verdicts' simulation of this seed (the same settings, seed and
              * draws): its times to 0.95, the same selected samples as verdicts.tsv's, instead of a replay */
-            int own = s.failed_cost == cost_failed[q] && s.compile_model == cost_model[q];
+            int own = s.failed_cost == report_cost_failed[q] && s.compile_model == report_cost_model[q];
             s.seed = report_seed_k(c->o->seed, k);
-            s.failed_cost = cost_failed[q];
-            s.compile_model = cost_model[q];
+            s.failed_cost = report_cost_failed[q];
+            s.compile_model = report_cost_model[q];
             s.n_scenarios = 3;
             for (int m = 0; m < 3; m++)
-                report_model_scenario(&s.scenarios[m], cost_models[m], 0, c->o->compile_factor);
-            if (own)
+                report_model_scenario(&s.scenarios[m], report_cost_models[m], 0, c->o->compile_factor);
+            if (own) {
                 for (int m = 0; m < 3; m++)
-                    set[ttt_index(0.95) * 3 + m] = at95[k][cost_models[m]];
-            else if ((r = sim_run(c->res.d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
-                goto fail;
-            else if (report_ttt_set(c->res.d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED,
-                                    9000 + (uint64_t)(k * REPORT_N_COSTS + q) * 64, -1, 0.95, set) != 0) {
-                sim_result_free(r);
-                goto fail;
+                    set[ttt_index(0.95) * 3 + m] = at95[k][report_cost_models[m]];
+            } else {
+                if (q == fold && c->res.cost_fold[k] != NULL) { /* replayed with the verdict set, on its draws */
+                    r = c->res.cost_fold[k];
+                    c->res.cost_fold[k] = NULL;
+                } else if ((r = sim_run(c->res.d[REPORT_SIM_ALL], &s, NULL, NULL)) == NULL) {
+                    goto fail;
+                }
+                if (report_ttt_set(c->res.d[REPORT_SIM_ALL], &s, r, REPORT_VERDICT_SEED,
+                                   9000 + (uint64_t)(k * REPORT_N_COSTS + q) * 64, -1, 0.95, set) != 0) {
+                    sim_result_free(r);
+                    goto fail;
+                }
             }
             for (int m = 0; m < 3; m++) {
                 struct report_est e = set[ttt_index(0.95) * 3 + m];
@@ -551,7 +555,7 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
                 table_set_str(c->res.costs, row, col++, sd);
                 table_set_str(c->res.costs, row, col++, sim_failed_cost_name(s.failed_cost));
                 table_set_str(c->res.costs, row, col++, sim_compile_model_name(s.compile_model));
-                table_set_str(c->res.costs, row, col++, report_model_names[cost_models[m]]);
+                table_set_str(c->res.costs, row, col++, report_model_names[report_cost_models[m]]);
                 table_set_num(c->res.costs, row, col++, 0.95, 2);
                 table_set_num(c->res.costs, row, col++, e.time_s, 3);
                 table_set_num(c->res.costs, row, col++, e.time_lo, 3);

@@ -82,6 +82,10 @@ struct sim_scenario {
     int compile_factor;         /* workers for parallel / pipelined; ignored for sequential */
     enum sim_overhead overhead;
     int early_stop;             /* 1: EARLY_STOP_NUM / EARLY_STOP_THRESHOLD rule on */
+    int paper_compile;          /* 1: compile charged as --compile-model paper charges it (the contended compile_ms
+                                 * at every level, no warm-up) whatever the settings' compile_model, so that one
+                                 * replay serves both models on the same draws (the report's costs.tsv); 0: the
+                                 * settings' model */
 };
 
 struct sim_settings {

@@ -91,7 +91,8 @@ struct job {
     int n_groups;
     struct group groups[SIM_MAX_SCENARIOS];
     int sched_slot[SIM_MAX_SCENARIOS]; /* a clock scenario's schedule slot: the first clock scenario of any group
-                                        * with its number of workers (the schedule does not depend on the group) */
+                                        * with its number of workers and compile charge (paper_compile): the
+                                        * schedule does not depend on the group */
     int max_valid;
 };
 
@@ -191,8 +192,11 @@ static void run_record(const struct group *g, const struct sim_scenario *scs, in
     for (int k = 0; k < g->n; k++) {
         const struct sim_scenario *sc = &scs[g->sc[k]];
         struct acc *a = &acc[g->sc[k]];
-        double t_ms = sim_compile_total_ms(sc->compile, sc->compile_factor, env->jobs, env->warmup_ms, n, sums,
-                                           clock_ms[k], clock_ms[k]);
+        /* under the paper's model every level charges the contended compile_ms (par_ms), with no warm-up */
+        struct sim_compile_sums paper = {sums->par_ms, sums->par_ms, sums->par_ms, sums->bench_ms};
+        double t_ms = sim_compile_total_ms(sc->compile, sc->compile_factor, env->jobs,
+                                           sc->paper_compile ? 0 : env->warmup_ms, n,
+                                           sc->paper_compile ? &paper : sums, clock_ms[k], clock_ms[k]);
         welford_add(&a->time_s, t_ms * 1e-3);
         welford_add(&a->in_time, t_ms * 1e-3);
         if (k == 0) {
@@ -233,7 +237,9 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
      * of the group reads entry q after the owner wrote it). */
     int n_clk = 0, clk[SIM_MAX_SCENARIOS], owner[SIM_MAX_SCENARIOS], per_exec = g->overhead == SIM_OVERHEAD_PER_EXEC;
     double weight[SIM_MAX_SCENARIOS]; /* clk[p]'s contention level min(F, n) as a weight (sim_contention_weight):
-                                       * every compile of the run is charged at it */
+                                       * every compile of the run is charged at it; 1 (the contended compile_ms)
+                                       * for a paper_compile scenario */
+    double warm[SIM_MAX_SCENARIOS];   /* clk[p]'s warm-up (none for a paper_compile scenario) */
     const struct row *win = NULL;
     double *slot_ms[SIM_MAX_SCENARIOS]; /* clk[p]'s schedule: the run's compile end times */
     for (int k = 0; k < g->n; k++) {
@@ -241,7 +247,9 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
         clock_ms[k] = 0;
         if (sc->compile == SIM_COMPILE_PIPELINED || sc->compile == SIM_COMPILE_PARALLEL) {
             int slot = sched_slot[g->sc[k]];
-            weight[n_clk] = sim_contention_weight(sim_compile_level(sc->compile_factor, n), env->jobs);
+            weight[n_clk] = sc->paper_compile ? 1 : sim_contention_weight(sim_compile_level(sc->compile_factor, n),
+                                                                           env->jobs);
+            warm[n_clk] = sc->paper_compile ? 0 : env->warmup_ms;
             slot_ms[n_clk] = sched + (size_t)slot * (size_t)max_valid;
             owner[n_clk] = !sched_ok[slot];
             sched_ok[slot] = 1;
@@ -278,7 +286,7 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
                                                                            sim_compile_at_weight(c->compile, weight[p])))
                                    : slot_ms[p][q];
             if (sc->compile == SIM_COMPILE_PIPELINED)
-                clock_ms[k] = sim_pipe_bench(done + env->warmup_ms, clock_ms[k], bench);
+                clock_ms[k] = sim_pipe_bench(done + warm[p], clock_ms[k], bench);
             else
                 clock_ms[k] = done > clock_ms[k] ? done : clock_ms[k]; /* the makespan so far */
         }
@@ -501,7 +509,8 @@ static void group_scenarios(struct job *jb, const struct sim_settings *s)
         jb->sched_slot[i] = i;
         for (int j = 0; j < i; j++)
             if ((s->scenarios[j].compile == SIM_COMPILE_PIPELINED || s->scenarios[j].compile == SIM_COMPILE_PARALLEL) &&
-                s->scenarios[j].compile_factor == sc->compile_factor) {
+                s->scenarios[j].compile_factor == sc->compile_factor &&
+                s->scenarios[j].paper_compile == sc->paper_compile) {
                 jb->sched_slot[i] = j;
                 break;
             }

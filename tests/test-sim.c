@@ -966,6 +966,56 @@ START_TEST(test_sim_warmup_and_contention)
 }
 END_TEST
 
+/* A scenario with paper_compile charges compile as --compile-model paper does, whatever the settings' model, on
+ * the same draws as the others of its run (the report's costs.tsv replays both models in one pass): on the data
+ * above, sequential 250 ms and ideal 130 ms (the paper's, by hand above) beside the measured model's 167 and 122 ms
+ * in the same run, and every paper_compile point (pipelined too) the same bits as a run under --compile-model
+ * paper. */
+START_TEST(test_sim_paper_compile_scenario)
+{
+    struct sim_settings s, p;
+    struct sim_data *d;
+    struct sim_result *r, *q;
+    sim_settings_default(&s);
+    fixed(&s, 3, 10);
+    s.samples = 3;
+    s.runs = 4;
+    s.n_scenarios = 0;
+    scen(&s, 0, "baseline", 3);
+    scen(&s, 1, "ideal", 3);
+    scen(&s, 2, "pipelined", 3);
+    p = s; /* the paper's model, the same three scenarios */
+    p.compile_model = SIM_CM_PAPER;
+    for (int k = 0; k < 3; k++) {
+        s.scenarios[3 + k] = s.scenarios[k];
+        s.scenarios[3 + k].paper_compile = 1;
+        snprintf(s.scenarios[3 + k].name, sizeof s.scenarios[3 + k].name, "%s@paper", s.scenarios[k].name);
+    }
+    s.n_scenarios = 6;
+    d = data_abc_iso(&s);
+    r = sim_run(d, &s, NULL, NULL);
+    ck_assert_msg(r != NULL, "%s", tc_errmsg());
+    q = sim_run(d, &p, NULL, NULL);
+    ck_assert_msg(q != NULL, "%s", tc_errmsg());
+    for (int i = 0; i < s.samples; i++) {
+        const struct sim_point *a = &r->points[i * 6];
+        ck_near(a[0].time_s, 0.167);
+        ck_near(a[1].time_s, 0.122);
+        ck_near(a[3].time_s, 0.250);
+        ck_near(a[4].time_s, 0.130);
+        for (int k = 0; k < 3; k++) {
+            const struct sim_point *b = &q->points[i * 3 + k];
+            ck_assert(memcmp(&a[3 + k].time_s, &b->time_s, sizeof b->time_s) == 0);
+            ck_assert(memcmp(&a[3 + k].time_s_hi, &b->time_s_hi, sizeof b->time_s_hi) == 0);
+            ck_assert(memcmp(&a[3 + k].speedup, &b->speedup, sizeof b->speedup) == 0);
+        }
+    }
+    sim_result_free(r);
+    sim_result_free(q);
+    sim_data_free(d);
+}
+END_TEST
+
 /* With N_CONFIG 1 a parallel run compiles one configuration alone (k = 1): its isolated time, as sequential
  * charges it, and one warm-up either way, so parallel x16 and sequential give the same time run by run. Without
  * a recorded warm-up (in-memory data: none) nothing is added, and a configuration without an isolated time is
@@ -1305,6 +1355,7 @@ int main(void)
     tcase_add_test(tc, test_sim_parallel_makespan);
     tcase_add_test(tc, test_sim_parallel_makespan_replay);
     tcase_add_test(tc, test_sim_warmup_and_contention);
+    tcase_add_test(tc, test_sim_paper_compile_scenario);
     tcase_add_test(tc, test_sim_one_config_parallel_is_sequential);
     tcase_add_test(tc, test_sim_contention_levels);
     tcase_add_test(tc, test_sim_isolated_compile);
