@@ -36,12 +36,13 @@ else fail "policies, figure cut short: exit $rc: $(head -c 300 err.txt)"; fi
 [ "$(sums p)" = "$before" ] || fail "policies with its figure cut short changed the earlier output"
 ls -a | grep -q '^\.p\.tmp' && fail "policies left its temporary directory"
 
-# ---- policies with too few file descriptors: gnuplot cannot start its work -> exit 1, gnuplot's reason ------
-(ulimit -n 7; exec "$TUNECOST" "${POL[@]}" -o p2) >/dev/null 2>err.txt
+# ---- policies with too few file descriptors (6: fewer than gnuplot needs for its fonts and files): gnuplot fails
+# -> exit 1, gnuplot's reason
+(ulimit -n 6; exec "$TUNECOST" "${POL[@]}" -o p2) >/dev/null 2>err.txt
 rc=$?
 if [ "$rc" = 1 ] && grep -q "the figure was not drawn: .*Too many open files" err.txt && [ ! -e p2 ]; then
-    ok "policies, ulimit -n 7: $(cat err.txt)"
-else fail "policies, ulimit -n 7: exit $rc, p2 $([ -e p2 ] && echo exists || echo absent): $(head -c 300 err.txt)"; fi
+    ok "policies, ulimit -n 6: $(cat err.txt)"
+else fail "policies, ulimit -n 6: exit $rc, p2 $([ -e p2 ] && echo exists || echo absent): $(head -c 300 err.txt)"; fi
 
 # ---- policies --no-figures: the TSV files only, no gnuplot needed ------------------------------------------
 mkdir nobin
@@ -66,11 +67,11 @@ if [ "$rc" = 1 ] && grep -q "figure heatmap was not drawn: .*heatmap.png is cut 
     ok "report, figure cut short: $(cat err.txt)"
 else fail "report, figure cut short: exit $rc: $(head -c 300 err.txt)"; fi
 [ "$(sums r)" = "$before" ] || fail "report with a figure cut short changed the earlier report"
-(ulimit -n 7; exec "$TUNECOST" "${REP[@]}" -o r2) >/dev/null 2>err.txt
+(ulimit -n 6; exec "$TUNECOST" "${REP[@]}" -o r2) >/dev/null 2>err.txt
 rc=$?
 if [ "$rc" = 1 ] && grep -q "was not drawn: .*Too many open files" err.txt && [ ! -e r2 ]; then
-    ok "report, ulimit -n 7: $(cat err.txt)"
-else fail "report, ulimit -n 7: exit $rc, r2 $([ -e r2 ] && echo exists || echo absent): $(head -c 300 err.txt)"; fi
+    ok "report, ulimit -n 6: $(cat err.txt)"
+else fail "report, ulimit -n 6: exit $rc, r2 $([ -e r2 ] && echo exists || echo absent): $(head -c 300 err.txt)"; fi
 PATH=$TMP/nobin "$TUNECOST" "${REP[@]}" -o r3 >/dev/null 2>err.txt
 rc=$?
 if [ "$rc" = 1 ] && grep -q "gnuplot not found" err.txt && [ ! -e r3 ]; then ok "report without gnuplot: exit 1"

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <spawn.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,45 +121,44 @@ static int output_complete(const char *path, const char *name, char *why, size_t
     return ok ? 0 : -1;
 }
 
-/* The child: stdin from /dev/null, stdout and stderr into the pipe, then gnuplot. Never returns. */
-static void child(const struct tc_gnuplot_job *j, int out_fd)
+/* Start gnuplot with stdin from /dev/null and stdout and stderr into out_fd, in j->dir: posix_spawn, which does not
+ * copy the caller's page tables as fork does (the report holds hundreds of MB when it draws). 0, or an errno. */
+static int spawn(const struct tc_gnuplot_job *j, int out_fd, pid_t *pid)
 {
-    int nul = open("/dev/null", O_RDONLY);
-    dup2(out_fd, STDOUT_FILENO);
-    dup2(out_fd, STDERR_FILENO);
-    if (nul >= 0)
-        dup2(nul, STDIN_FILENO);
-    if (j->dir != NULL && chdir(j->dir) != 0) {
-        dprintf(STDERR_FILENO, "cannot enter %s: %s\n", j->dir, strerror(errno));
-        _exit(126);
-    }
-    if (j->expr != NULL)
-        execl(j->gnuplot, "gnuplot", "-e", j->expr, j->script, (char *)NULL);
-    else
-        execl(j->gnuplot, "gnuplot", j->script, (char *)NULL);
-    dprintf(STDERR_FILENO, "cannot run %s: %s\n", j->gnuplot, strerror(errno));
-    _exit(127);
+    extern char **environ;
+    posix_spawn_file_actions_t fa;
+    char *const with_expr[] = {"gnuplot", "-e", (char *)j->expr, (char *)j->script, NULL};
+    char *const plain[] = {"gnuplot", (char *)j->script, NULL};
+    int rc = posix_spawn_file_actions_init(&fa);
+    if (rc != 0)
+        return rc;
+    if ((rc = posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO)) == 0 &&
+        (rc = posix_spawn_file_actions_adddup2(&fa, out_fd, STDERR_FILENO)) == 0 &&
+        (rc = posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0)) == 0 &&
+        (j->dir == NULL || (rc = posix_spawn_file_actions_addchdir_np(&fa, j->dir)) == 0))
+        rc = posix_spawn(pid, j->gnuplot, &fa, NULL, j->expr != NULL ? with_expr : plain, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    return rc;
 }
 
 int tc_gnuplot_run(const struct tc_gnuplot_job *j)
 {
     char log[PATH_MAX], output[PATH_MAX], said[200], why[PATH_MAX + 80];
     pid_t pid;
-    int status, fds[2], log_failed = 0;
+    int status, fds[2], log_failed = 0, rc;
     if ((j->log != NULL && resolve(j->dir, j->log, log, sizeof log) != 0) ||
         (j->output != NULL && resolve(j->dir, j->output, output, sizeof output) != 0))
         return -1;
     if (pipe2(fds, O_CLOEXEC) != 0)
         return tc_seterr("%s: cannot start gnuplot: %s", j->script, strerror(errno));
     fflush(NULL);
-    if ((pid = fork()) < 0) {
-        int e = errno;
+    if ((rc = spawn(j, fds[1], &pid)) != 0) {
         close(fds[0]);
         close(fds[1]);
-        return tc_seterr("%s: cannot start gnuplot: %s", j->script, strerror(e));
+        if (j->dir != NULL && access(j->dir, X_OK) != 0)
+            return tc_seterr("%s: cannot start gnuplot: cannot enter %s: %s", j->script, j->dir, strerror(errno));
+        return tc_seterr("could not run %s for %s: %s", j->gnuplot, j->script, strerror(rc));
     }
-    if (pid == 0)
-        child(j, fds[1]);
     close(fds[1]);
     drain(fds[0], j->log != NULL ? log : NULL, said, sizeof said, &log_failed);
     close(fds[0]);
