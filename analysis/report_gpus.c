@@ -144,6 +144,7 @@ static int gpu_evaluate(struct report_ctx *c, const struct trace *t, const struc
     pol_grid(s.budget_s * 1e-4, s.budget_s, s.n_grid, grid);
     for (int seed = 0; seed < GPU_SEEDS; seed++) {
         s.seed = c->o->seed + (uint64_t)seed;
+        s.atm_boot = seed == 0 ? s.atm_boot : 0; /* the other seeds give ranks: their scores, no CI */
         n = 0;
         for (int k = 0; policy_registry[k] != NULL && n < GPU_MAX_POL; k++, n++)
             if (pol_evaluate(d, policy_registry[k], &s, grid, &cv[seed][n]) != 0) {

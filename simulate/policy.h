@@ -193,7 +193,7 @@ struct pol_settings {
     /* the methodology's score (score_atm.h; its baseline charges the engine's own costs, also with sim_costs): */
     double atm_cutoff;            /* the fraction of the way from the median to the optimum where the range ends [0.95] */
     int atm_points;               /* times in each input's linear range; 0: the score is not computed [100] */
-    int atm_boot;                 /* bootstrap replicates for its CI [1000] */
+    int atm_boot;                 /* bootstrap replicates for its CI [1000]; 0: the score alone, no CI (NaN) */
     int runs_log;                 /* 1: keep every run's steps (pol_curve.runlog), for `policies --runs-log` [0] */
 };
 

@@ -372,7 +372,7 @@ int atm_aggregate(const struct atm_frame *fr, const double *rank, int n_in, int 
         if (!fr[i].usable)
             continue;
         sum += input_score[i] = weighted_score(&fr[i], ri, runs, NULL, scratch);
-        for (int b = 0; b < RUN_RESAMPLES; b++) { /* this input's runs drawn with replacement */
+        for (int b = 0; n_boot > 0 && b < RUN_RESAMPLES; b++) { /* this input's runs drawn with replacement */
             memset(w, 0, (size_t)runs * sizeof *w);
             for (int k = 0; k < runs; k++)
                 w[gsl_rng_uniform_int(r, (unsigned long)runs)]++;
@@ -382,7 +382,8 @@ int atm_aggregate(const struct atm_frame *fr, const double *rank, int n_in, int 
     }
     if (m > 0) {
         *mean = sum / m;
-        boot_interval(rs, m, r, n_boot, rep, lo, hi, replicates);
+        if (n_boot > 0) /* else the score alone, lo and hi NaN */
+            boot_interval(rs, m, r, n_boot, rep, lo, hi, replicates);
     }
 out:
     free(w);
