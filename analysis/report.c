@@ -97,8 +97,15 @@ static void ctx_free(struct report_ctx *c)
         sim_data_free(c->res.d[k]);
     }
     sim_result_free(c->res.verdict1);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         sim_result_free(c->res.cost_fold[k]);
+        sim_result_free(c->res.common_fold[k]);
+    }
+    for (int f = 0; f < 2; f++) {
+        free(c->res.common.in[f]);
+        free(c->res.common.w[f]);
+        free(c->res.common.wd[f]);
+    }
     trace_close(c->t);
     trace_close(c->tt);
     trace_close(c->cmp);

@@ -5,7 +5,6 @@
 #include "report_results.h"
 #include "sim_budget.h"
 
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,81 +216,3 @@ void report_est_from_budget(const struct sim_budget_row *w, struct report_est *e
     e->speedup_hi = w->speedup_hi;
 }
 
-/* ---- a weighted mean over inputs, replayed input by input ------------------------------------------------- */
-
-/* Standard error from a 95% t interval of `runs` runs: half-width / t1, t1 = t(0.975, runs - 1) (the caller's, computed
- * once: it is the same for every point). */
-static double se_of(double lo, double hi, int runs, double t1)
-{
-    return runs >= 2 && isfinite(lo) && isfinite(hi) ? (hi - lo) / 2 / t1 : NAN;
-}
-
-int report_weighted_run(const struct sim_data *d, const struct sim_settings *s, const int *inputs,
-                        const double *weight, int n_in, struct sim_result **per_input)
-{
-    for (int k = 0; k < n_in; k++) {
-        struct sim_settings e = *s;
-        e.input = inputs[k];
-        (void)weight;
-        if ((per_input[k] = sim_run(d, &e, NULL, NULL)) == NULL) {
-            for (int j = 0; j < k; j++)
-                sim_result_free(per_input[j]);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-void report_weighted_combine(struct sim_result *const *per_input, const double *weight, int n_in, int runs,
-                             int n_sc, int sc, int sample, struct sim_point *out)
-{
-    double t = 0, v = 0, vt = 0, vv = 0, t1 = runs >= 2 ? gsl_cdf_tdist_Pinv(0.975, runs - 1) : NAN;
-    size_t at = (size_t)sample * (size_t)n_sc + (size_t)sc;
-    *out = per_input[0]->points[at];
-    out->scenario = 0; /* a point of a one-scenario result (report_pick_*, report_weighted_reeval) */
-    for (int k = 0; k < n_in; k++) {
-        const struct sim_point *q = &per_input[k]->points[at];
-        double st = se_of(q->time_s_lo, q->time_s_hi, runs, t1), sv = se_of(q->speedup_lo, q->speedup_hi, runs, t1);
-        t += q->time_s / n_in;
-        v += q->speedup * weight[k] / n_in;
-        vt += st * st;
-        vv += sv * weight[k] * sv * weight[k];
-    }
-    /* stratified by input, as sim_run does over inputs: the inputs are fixed, only runs are noise */
-    double tq = runs >= 2 ? gsl_cdf_tdist_Pinv(0.975, (double)n_in * (runs - 1)) : NAN;
-    out->time_s = t;
-    out->speedup = v;
-    out->time_s_lo = t - tq * sqrt(vt) / n_in;
-    out->time_s_hi = t + tq * sqrt(vt) / n_in;
-    out->speedup_lo = v - tq * sqrt(vv) / n_in;
-    out->speedup_hi = v + tq * sqrt(vv) / n_in;
-}
-
-int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *s, const int *inputs,
-                           const double *weight, int n_in, const struct sim_point *p, uint64_t seed,
-                           struct report_est *out)
-{
-    struct sim_result **per = calloc((size_t)n_in + 1, sizeof *per);
-    struct sim_point q;
-    int runs = report_reeval_runs(s->runs), k = 0, rc = -1;
-    est_select(out, p);
-    if (p == NULL || per == NULL) {
-        free(per);
-        return p == NULL ? 0 : tc_seterr_env("out of memory");
-    }
-    for (k = 0; k < n_in; k++) {
-        struct sim_settings e;
-        pinned_settings(s, 0, p, report_derive_seed(seed, (uint64_t)inputs[k]), inputs[k], &e);
-        if ((per[k] = sim_run(d, &e, NULL, NULL)) == NULL)
-            goto out;
-    }
-    report_weighted_combine(per, weight, n_in, runs, 1, 0, 0, &q);
-    est_from_point(out, &q);
-    out->fresh_time_s = out->time_s;
-    rc = 0;
-out:
-    for (int j = 0; j < k; j++)
-        sim_result_free(per[j]);
-    free(per);
-    return rc;
-}

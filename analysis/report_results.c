@@ -77,7 +77,77 @@ int report_cost_fold(const struct report_ctx *c)
     return -1;
 }
 
-void report_verdict_settings(const struct report_ctx *c, int k, struct sim_settings *s)
+static int sim_prepare(struct report_ctx *c, enum report_sim which);
+
+int report_common_ref(struct report_ctx *c)
+{
+    struct report_common *cr = &c->res.common;
+    const struct report_results *r = &c->res;
+    int ni, rc;
+    if (cr->ready)
+        return 1;
+    if (c->cmp == NULL || trace_n_dims(c->cmp) != trace_n_dims(c->t) || r->d[REPORT_SIM_ALL] == NULL)
+        return 0;
+    if ((rc = sim_prepare(c, REPORT_SIM_CMP)) != 0)
+        return -1;
+    ni = trace_n_inputs(c->t);
+    for (int f = 0; f < 2; f++) {
+        int nd = f == 0 ? ni : trace_n_inputs(c->cmp);
+        free(cr->in[f]), free(cr->w[f]), free(cr->wd[f]);
+        cr->in[f] = malloc(((size_t)ni + 1) * sizeof *cr->in[f]);
+        cr->w[f] = malloc(((size_t)ni + 1) * sizeof *cr->w[f]);
+        cr->wd[f] = malloc(((size_t)nd + 1) * sizeof *cr->wd[f]);
+        if (cr->in[f] == NULL || cr->w[f] == NULL || cr->wd[f] == NULL)
+            return tc_seterr_env("out of memory");
+        for (int i = 0; i < nd; i++)
+            cr->wd[f][i] = NAN;
+    }
+    cr->n = 0;
+    for (int i = 0; i < ni; i++) {
+        int j = trace_find_input(c->cmp, trace_dims(c->t, i));
+        double oa = j >= 0 ? sim_data_optimal_ms(r->d[REPORT_SIM_ALL], i, r->s[REPORT_SIM_ALL].truth) : NAN;
+        double ob = j >= 0 ? sim_data_optimal_ms(r->d[REPORT_SIM_CMP], j, r->s[REPORT_SIM_CMP].truth) : NAN;
+        if (!isfinite(oa) || !isfinite(ob))
+            continue;
+        cr->in[0][cr->n] = i;
+        cr->in[1][cr->n] = j;
+        cr->wd[0][i] = cr->w[0][cr->n] = fmin(oa, ob) / oa;
+        cr->wd[1][j] = cr->w[1][cr->n++] = fmin(oa, ob) / ob;
+    }
+    cr->ready = 1;
+    return 1;
+}
+
+void report_common_settings(const struct report_ctx *c, int f, int k, struct sim_settings *s)
+{
+    *s = c->res.s[f ? REPORT_SIM_CMP : REPORT_SIM_ALL];
+    s->seed = report_seed_k(c->o->seed, k);
+    s->n_scenarios = REPORT_N_MODELS;
+    s->input_weight = c->res.common.wd[f];
+    for (int m = 0; m < REPORT_N_MODELS; m++) {
+        report_model_scenario(&s->scenarios[m], m, 0, c->o->compile_factor);
+        s->scenarios[m].weighted = 1;
+    }
+}
+
+/* 1 when the first family's simulation against the common reference can ride on the verdict set: every input the
+ * verdicts replay is a common one (so the weights leave none out), else 0. Builds the reference. */
+static int common_fold(struct report_ctx *c)
+{
+    const struct sim_data *d = c->res.d[REPORT_SIM_ALL];
+    int ni;
+    if (report_common_ref(c) != 1) {
+        tc_clearerr(); /* the two-family study says why, when it runs */
+        return 0;
+    }
+    ni = trace_n_inputs(c->t);
+    for (int i = 0; i < ni; i++)
+        if (isfinite(sim_data_optimal_ms(d, i, c->res.s[REPORT_SIM_ALL].truth)) && isnan(c->res.common.wd[0][i]))
+            return 0;
+    return c->res.common.n > 0;
+}
+
+void report_verdict_settings(struct report_ctx *c, int k, struct sim_settings *s)
 {
     *s = c->res.s[REPORT_SIM_ALL];
     s->seed = report_seed_k(c->o->seed, k);
@@ -91,6 +161,15 @@ void report_verdict_settings(const struct report_ctx *c, int k, struct sim_setti
             sc->paper_compile = 1;
             snprintf(sc->name, sizeof sc->name, "%s@paper", report_model_names[report_cost_models[m]]);
         }
+    if (common_fold(c)) { /* the first family's scenarios against the common reference (report_common_settings) */
+        s->input_weight = c->res.common.wd[0];
+        for (int m = 0; m < REPORT_N_MODELS; m++) {
+            struct sim_scenario *sc = &s->scenarios[s->n_scenarios++];
+            report_model_scenario(sc, m, 0, c->o->compile_factor);
+            sc->weighted = 1;
+            snprintf(sc->name, sizeof sc->name, "%s@common", report_model_names[m]);
+        }
+    }
 }
 
 /* Scenarios map[0..n) of r (n_full scenarios) as a result of n scenarios, renumbered 0..n-1; NULL with the message. */
@@ -132,13 +211,16 @@ struct sim_result *report_verdict_run(struct report_ctx *c, int k)
     for (int sc = 0; sc < s.n_scenarios; sc++)
         map[sc] = sc;
     r = sub_result(full, s.n_scenarios, map, REPORT_N_VERDICT_SC);
-    if (r != NULL && k < 3) {
-        sim_result_free(c->res.cost_fold[k]);
-        if ((c->res.cost_fold[k] = sub_result(full, s.n_scenarios, map + REPORT_N_VERDICT_SC,
-                                              s.n_scenarios - REPORT_N_VERDICT_SC)) == NULL) {
+    /* after the eight: a cost setting's scenarios (paper_compile), then the common reference's (weighted) */
+    for (int at = REPORT_N_VERDICT_SC; r != NULL && at < s.n_scenarios && k < 3;) {
+        int paper = s.scenarios[at].paper_compile, n = paper ? REPORT_N_COST_MODELS : REPORT_N_MODELS;
+        struct sim_result **dst = paper ? &c->res.cost_fold[k] : &c->res.common_fold[k];
+        sim_result_free(*dst);
+        if ((*dst = sub_result(full, s.n_scenarios, map + at, n)) == NULL) {
             sim_result_free(r);
             r = NULL;
         }
+        at += n;
     }
     sim_result_free(full);
     return r;
@@ -160,7 +242,7 @@ static struct sim_result *sim_all_from_verdicts(struct report_ctx *c, const stru
         for (int j = 0; j < v.n_scenarios && map[sc] < 0; j++) {
             const struct sim_scenario *b = &v.scenarios[j];
             if (a->compile == b->compile && a->compile_factor == b->compile_factor && a->overhead == b->overhead &&
-                a->early_stop == b->early_stop && a->paper_compile == b->paper_compile)
+                a->early_stop == b->early_stop && a->paper_compile == b->paper_compile && a->weighted == b->weighted)
                 map[sc] = j;
         }
         if (map[sc] < 0 || v.seed != s->seed)
@@ -172,11 +254,12 @@ static struct sim_result *sim_all_from_verdicts(struct report_ctx *c, const stru
     return sub_result(full, v.n_scenarios, map, s->n_scenarios);
 }
 
-int report_simulate(struct report_ctx *c, enum report_sim which)
+/* Simulation which's settings (c->res.s[which]) and data (c->res.d[which], built once). 0, or REPORT_EBADINPUT
+ * with the message. */
+static int sim_prepare(struct report_ctx *c, enum report_sim which)
 {
     struct report_options *o = c->o;
     struct sim_settings *s = &c->res.s[which];
-    struct sim_progress_arg pa = {c, sim_label(c, which)};
     int f = o->compile_factor, all = which != REPORT_SIM_INPUT;
 
     report_cost_settings(o, s);
@@ -193,17 +276,28 @@ int report_simulate(struct report_ctx *c, enum report_sim which)
     }
     if (sim_settings_check(s) != 0)
         return REPORT_EBADINPUT;
+    if (c->res.d[which] == NULL &&
+        (c->res.d[which] = sim_data_from_trace(which == REPORT_SIM_CMP ? c->cmp : c->t, all ? NULL : &c->input,
+                                               all ? 0 : 1, s)) == NULL)
+        return REPORT_EBADINPUT;
+    return 0;
+}
+
+int report_simulate(struct report_ctx *c, enum report_sim which)
+{
+    struct sim_settings *s = &c->res.s[which];
+    struct sim_progress_arg pa = {c, sim_label(c, which)};
+    int rc, all = which != REPORT_SIM_INPUT;
+
+    if ((rc = sim_prepare(c, which)) != 0)
+        return rc;
     report_say(c, "simulating %s: %d scenarios x %d samples x %d runs%s", sim_label(c, which), s->n_scenarios,
                s->samples, s->runs, all ? " x every input" : "");
-    c->res.d[which] = sim_data_from_trace(which == REPORT_SIM_CMP ? c->cmp : c->t, all ? NULL : &c->input, all ? 0 : 1,
-                                          s);
-    if (c->res.d[which] == NULL)
-        return REPORT_EBADINPUT;
     if (which == REPORT_SIM_ALL)
         c->res.r[which] = sim_all_from_verdicts(c, s, &pa);
     else
         c->res.r[which] = sim_run(c->res.d[which], s, sim_progress, &pa);
-    if (o->progress_tty)
+    if (c->o->progress_tty)
         fputc('\n', stderr);
     if (c->res.r[which] == NULL)
         return -1;
@@ -211,6 +305,7 @@ int report_simulate(struct report_ctx *c, enum report_sim which)
                c->res.r[which]->elapsed_s);
     return 0;
 }
+
 
 /* Table 6 from the single input's baseline frontier (sim_scenario_frontier, as sim/input-baseline-frontier.tsv
  * has it): time, TFLOP/s, the drawn N_CONFIG and EXEC_TIME, and the CIs. NULL with a message. */

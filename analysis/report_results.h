@@ -80,6 +80,16 @@ struct report_results {
     /* per verdict seed, the points of costs.tsv's setting that the verdict set replayed beside its own scenarios
      * (report_verdict_run: report_cost_fold), until cost_settings takes them */
     struct sim_result *cost_fold[3];
+    /* the two kernel families' common reference (report_common_ref), and per verdict seed the first family's points
+     * against it that the verdict set replayed beside its own scenarios (report_verdict_run), until the two-family
+     * study takes them */
+    struct report_common {
+        int ready, n;
+        int *in[2];    /* [n] common input k's index in each family's data */
+        double *w[2];  /* [n] its factor min(optimal_a, optimal_b) / optimal_family (<= 1) */
+        double *wd[2]; /* per input of each family's data: the factor, NaN where not common (sim input_weight) */
+    } common;
+    struct sim_result *common_fold[3];
     /* Table 6 (report_write_sim_files), the budget and the times to target (report_budget_tables): read by the
      * findings, kept by report.c */
     struct table *t6, *budget, *ttt_all, *ttt_input;
@@ -153,10 +163,17 @@ int report_simulate(struct report_ctx *c, enum report_sim which);
  * setting differs from the report's own only in how compile is charged, so one replay serves both on the same draws
  * (the same bits as a replay of each). */
 #define REPORT_N_VERDICT_SC (2 * REPORT_N_MODELS)
-void report_verdict_settings(const struct report_ctx *c, int k, struct sim_settings *s);
+void report_verdict_settings(struct report_ctx *c, int k, struct sim_settings *s);
 /* Its result (the eight verdict scenarios): for k = 0 the one report_simulate kept (handed over: the caller frees
  * it), else replayed; a folded cost setting's points go to c->res.cost_fold[k]. NULL with the message. */
 struct sim_result *report_verdict_run(struct report_ctx *c, int k);
+/* The common reference of the two kernel families (c->res.common, built once): the inputs both traces hold with a
+ * valid configuration, and the factor of each family's speedup. 1 when built, 0 when there is no second family of
+ * the same benchmark (then nothing is built), -1 with the message (building the second family's data failed). */
+int report_common_ref(struct report_ctx *c);
+/* The simulation of family f (0: the trace, 1: the second family) on verdict seed k against the common reference:
+ * the cost models m as scenarios m (report_model_scenario, weighted), the common inputs only (input_weight). */
+void report_common_settings(const struct report_ctx *c, int f, int k, struct sim_settings *s);
 /* The index of the cost setting of costs.tsv whose replay rides on the verdict set (the report's own setting is
  * failed-cost triton, compile model measured, and the trace has every compile cost: then triton+paper), else -1. */
 int report_cost_fold(const struct report_ctx *c);
@@ -220,18 +237,6 @@ extern const double report_ttt_targets[REPORT_N_TTT];
  * computed" (sample -1); the targets asked for get the same answer as when every target is. */
 int report_ttt_set(const struct sim_data *d, const struct sim_settings *s, const struct sim_result *r, uint64_t seed,
                    uint64_t stream, int only_sc, double from_target, struct report_est *out);
-/* A weighted mean over inputs (scenario 0 of s), input by input: speedup_i x weight_i, averaged over the n_in
- * inputs with equal weight, as sim_run averages all inputs. report_weighted_run replays each input (per_input[k],
- * s->samples x s->n_scenarios points, every scenario on the same draws); report_weighted_combine gives scenario
- * sc's combined point of sample `sample` (n_sc: the scenarios per_input holds; 95% CIs stratified by input);
- * report_weighted_reeval re-evaluates a point (scenario 0 of s) on fresh runs with a CI stratified by input. */
-int report_weighted_run(const struct sim_data *d, const struct sim_settings *s, const int *inputs,
-                        const double *weight, int n_in, struct sim_result **per_input);
-void report_weighted_combine(struct sim_result *const *per_input, const double *weight, int n_in, int runs,
-                             int n_sc, int sc, int sample, struct sim_point *out);
-int report_weighted_reeval(const struct sim_data *d, const struct sim_settings *s, const int *inputs,
-                           const double *weight, int n_in, const struct sim_point *p, uint64_t seed,
-                           struct report_est *out);
 
 /* The cost settings of every simulation of the report (report_results.c): simulate's defaults, the paper's choices
  * with o->paper, then o->failed_cost and o->compile_model where given (the scenarios are the caller's). */

@@ -450,72 +450,33 @@ static int summary_row(struct table *tab, const struct family *f, const int *sel
 /* ---- two families against a common reference: the best of both per input --------------------------------- */
 
 #define N_BUDGETS 6
-/* The inputs both families measured, and per family the factor that turns its speedup vs its own optimal into one
- * vs the common reference: min(optimal_a, optimal_b) / optimal_family (<= 1). */
-struct common_ref {
-    int n;
-    int *in[2];
-    double *w[2];
-};
-
-static void common_free(struct common_ref *cr)
+/* One family's samples against the common reference (c->res.common) under every cost model on verdict seed k: one
+ * simulation of all common inputs whose scenarios are the models (report_common_settings; each model's points are
+ * those of a simulation of that model alone, one pass serving all), or, for the first family, the points the verdict
+ * set replayed (the same settings and draws: the same bits). pts[m][sample], each allocated here. */
+static int common_points(struct report_ctx *c, int f, int k, struct sim_point *pts[REPORT_N_MODELS])
 {
-    for (int f = 0; f < 2; f++) {
-        free(cr->in[f]);
-        free(cr->w[f]);
-    }
-}
-
-static int common_inputs(struct report_ctx *c, const int *match, struct common_ref *cr)
-{
-    int ni = trace_n_inputs(c->t);
-    memset(cr, 0, sizeof *cr);
-    for (int f = 0; f < 2; f++) {
-        cr->in[f] = malloc(((size_t)ni + 1) * sizeof *cr->in[f]);
-        cr->w[f] = malloc(((size_t)ni + 1) * sizeof *cr->w[f]);
-        if (cr->in[f] == NULL || cr->w[f] == NULL)
-            return tc_seterr_env("out of memory");
-    }
-    const struct report_results *r = &c->res;
-    for (int i = 0; i < ni; i++) {
-        double oa = match[i] >= 0 ? sim_data_optimal_ms(r->d[REPORT_SIM_ALL], i, r->s[REPORT_SIM_ALL].truth) : NAN;
-        double ob = match[i] >= 0 ? sim_data_optimal_ms(r->d[REPORT_SIM_CMP], match[i], r->s[REPORT_SIM_CMP].truth)
-                                  : NAN;
-        if (!isfinite(oa) || !isfinite(ob))
-            continue;
-        cr->in[0][cr->n] = i;
-        cr->in[1][cr->n] = match[i];
-        cr->w[0][cr->n] = fmin(oa, ob) / oa;
-        cr->w[1][cr->n++] = fmin(oa, ob) / ob;
-    }
-    return 0;
-}
-
-/* One family's samples against the common reference under every cost model, replayed input by input on one
- * simulation per input whose scenarios are the models (shared draws: each model's points are those of a simulation
- * of that model alone, one pass serving all): pts[m][sample], each allocated here. */
-static int common_points(struct report_ctx *c, int f, const struct common_ref *cr, const struct sim_settings *s,
-                         struct sim_point *pts[REPORT_N_MODELS])
-{
-    struct sim_result **per = calloc((size_t)cr->n + 1, sizeof *per);
-    int ok = per != NULL;
+    struct sim_settings s;
+    struct sim_result *r = f == 0 ? c->res.common_fold[k] : NULL;
+    int ok = 1;
+    report_common_settings(c, f, k, &s);
+    if (r != NULL)
+        c->res.common_fold[k] = NULL;
+    else if ((r = sim_run(c->res.d[f ? REPORT_SIM_CMP : REPORT_SIM_ALL], &s, NULL, NULL)) == NULL)
+        return -1;
     for (int m = 0; m < REPORT_N_MODELS; m++)
-        ok &= (pts[m] = calloc((size_t)s->samples, sizeof *pts[m])) != NULL;
-    if (!ok || report_weighted_run(c->res.d[f ? REPORT_SIM_CMP : REPORT_SIM_ALL], s, cr->in[f], cr->w[f], cr->n,
-                                   per) != 0) {
-        if (!ok)
-            tc_seterr_env("out of memory");
-        free(per);
+        ok &= (pts[m] = calloc((size_t)s.samples, sizeof *pts[m])) != NULL;
+    for (int m = 0; m < REPORT_N_MODELS && ok; m++)
+        for (int j = 0; j < s.samples; j++) {
+            pts[m][j] = r->points[(size_t)j * REPORT_N_MODELS + (size_t)m];
+            pts[m][j].scenario = 0; /* a point of a one-scenario result (report_pick_*, report_reeval) */
+        }
+    sim_result_free(r);
+    if (!ok) {
         for (int m = 0; m < REPORT_N_MODELS; m++)
             free(pts[m]), pts[m] = NULL;
-        return -1;
+        return tc_seterr_env("out of memory");
     }
-    for (int m = 0; m < REPORT_N_MODELS; m++)
-        for (int j = 0; j < s->samples; j++)
-            report_weighted_combine(per, cr->w[f], cr->n, s->runs, s->n_scenarios, m, j, &pts[m][j]);
-    for (int k = 0; k < cr->n; k++)
-        sim_result_free(per[k]);
-    free(per);
     return 0;
 }
 
@@ -560,16 +521,6 @@ static int common_row(struct table *tab, int k, int m, const char *kind, double 
     return table_set_str(tab, row, col, lead);
 }
 
-/* The simulation of family f on seed k with every cost model as a scenario (model m: scenario m). */
-static void common_settings(const struct report_ctx *c, int f, int k, struct sim_settings *s)
-{
-    *s = c->res.s[f ? REPORT_SIM_CMP : REPORT_SIM_ALL];
-    s->seed = report_seed_k(c->o->seed, k);
-    s->n_scenarios = REPORT_N_MODELS;
-    for (int m = 0; m < REPORT_N_MODELS; m++)
-        report_model_scenario(&s->scenarios[m], m, 0, c->o->compile_factor);
-}
-
 /* Who leads at the budgets of one seed and cost model: at how many budgets each family's re-evaluated speedup
  * lies above the other's 95% CI (its CI's lower bound above the other's upper bound), of the budgets where both have
  * a point; the rest are too close to call. */
@@ -580,8 +531,8 @@ struct lead {
 /* One seed and cost model: from both families' samples (pts[f], common_points of seed k, model m), the best within
  * each budget and the time to 0.90 / 0.95 of the common reference, each re-evaluated on fresh runs. Writes rows
  * into tab and returns who leads at the budgets. */
-static int common_seed(struct report_ctx *c, const struct common_ref *cr, int k, int m, const char *const names[2],
-                       struct sim_point *const pts[2], struct table *tab, struct lead *lead)
+static int common_seed(struct report_ctx *c, int k, int m, const char *const names[2], struct sim_point *const pts[2],
+                       struct table *tab, struct lead *lead)
 {
     static const double targets[2] = {0.90, 0.95};
     struct sim_settings s[2];
@@ -590,19 +541,19 @@ static int common_seed(struct report_ctx *c, const struct common_ref *cr, int k,
     int rc = -1;
     char lead_txt[96];
     for (int f = 0; f < 2; f++) { /* model m alone: what the re-evaluations replay */
-        common_settings(c, f, k, &s[f]);
+        report_common_settings(c, f, k, &s[f]);
         s[f].n_scenarios = 1;
-        report_model_scenario(&s[f].scenarios[0], m, 0, c->o->compile_factor);
+        s[f].scenarios[0] = s[f].scenarios[m];
     }
     common_budgets(pts, s[0].samples, budget);
     for (int f = 0; f < 2; f++) {
-        struct sim_result r = {s[f].samples, pts[f], cr->n, 0.0};
+        struct sim_result r = {s[f].samples, pts[f], c->res.common.n, 0.0};
         const struct sim_data *d = c->res.d[f ? REPORT_SIM_CMP : REPORT_SIM_ALL];
         for (int q = 0; q < N_BUDGETS + 2; q++) {
             const struct sim_point *p = q < N_BUDGETS ? sim_budget_pick(&r, 1, 0, budget[q])
                                                       : report_pick_ttt(&r, 1, 0, targets[q - N_BUDGETS]);
             uint64_t seed = report_derive_seed(REPORT_VERDICT_SEED, 7000 + (uint64_t)(m * 256 + k * 64 + f * 16 + q));
-            if (report_weighted_reeval(d, &s[f], cr->in[f], cr->w[f], cr->n, p, seed, &e[f][q]) != 0)
+            if (report_reeval(d, &s[f], 0, p, seed, &e[f][q]) != 0)
                 goto out;
             if (q >= N_BUDGETS) /* a time to target: only where the fresh runs' mean reaches it */
                 report_held_out(&e[f][q], targets[q - N_BUDGETS]);
@@ -649,12 +600,11 @@ static int family_paired(struct sim_point *const pts[3][2][REPORT_N_MODELS], int
     return 0;
 }
 
-static struct table *common_table(struct report_ctx *c, const int *match, struct lead lead[REPORT_N_MODELS][3],
-                                  struct table *pt)
+static struct table *common_table(struct report_ctx *c, struct lead lead[REPORT_N_MODELS][3], struct table *pt)
 {
     static const char *cols[] = {"seed_index", "model", "kind", "value", "family", "time_s", "time_s_lo", "time_s_hi",
                                  "speedup", "speedup_lo", "speedup_hi", "sample", "lead"};
-    struct common_ref cr = {0, {NULL, NULL}, {NULL, NULL}};
+    const struct report_common *cr = &c->res.common;
     struct sim_point *pts[3][2][REPORT_N_MODELS]; /* [seed][family][model][sample] */
     char na[256], nb[256];
     const char *names[2] = {na, nb};
@@ -664,23 +614,20 @@ static struct table *common_table(struct report_ctx *c, const int *match, struct
     memset(pts, 0, sizeof pts);
     report_family_name(c->t, na, sizeof na);
     report_family_name(c->cmp, nb, sizeof nb);
-    if (tab == NULL || common_inputs(c, match, &cr) != 0)
+    if (tab == NULL || report_common_ref(c) != 1)
         goto out;
-    report_say(c, "  two families against a common reference: %d inputs, %d cost models x 3 seeds", cr.n,
-               REPORT_N_MODELS);
-    for (int k = 0; k < 3 && cr.n > 0; k++)
-        for (int f = 0; f < 2; f++) {
-            struct sim_settings s;
-            common_settings(c, f, k, &s);
-            if (common_points(c, f, &cr, &s, pts[k][f]) != 0)
+    report_say(c, "  two families against a common reference: %d inputs, %d cost models x 3 seeds%s", cr->n,
+               REPORT_N_MODELS, c->res.common_fold[0] != NULL ? " (the first family's replayed with the verdicts)" : "");
+    for (int k = 0; k < 3 && cr->n > 0; k++)
+        for (int f = 0; f < 2; f++)
+            if (common_points(c, f, k, pts[k][f]) != 0)
                 goto out;
-        }
-    if (cr.n > 0 && family_paired(pts, c->res.s[REPORT_SIM_ALL].samples, pt) != 0)
+    if (cr->n > 0 && family_paired(pts, c->res.s[REPORT_SIM_ALL].samples, pt) != 0)
         goto out;
-    for (int m = 0; m < REPORT_N_MODELS && cr.n > 0; m++)
+    for (int m = 0; m < REPORT_N_MODELS && cr->n > 0; m++)
         for (int k = 0; k < 3; k++) {
             struct sim_point *const two[2] = {pts[k][0][m], pts[k][1][m]};
-            if (common_seed(c, &cr, k, m, names, two, tab, &lead[m][k]) != 0)
+            if (common_seed(c, k, m, names, two, tab, &lead[m][k]) != 0)
                 goto out;
         }
     table_add_note(tab, "speedup: the tuned configuration's true time against the best of both families' optimal "
@@ -688,7 +635,7 @@ static struct table *common_table(struct report_ctx *c, const int *match, struct
                    "pipelined, ideal), seed and family the best sample "
                    "within each budget (kind budget_s) or the cheapest reaching the target (target_speedup), chosen "
                    "on the seed's simulation and re-evaluated on %d fresh runs per input; lead: at how many budgets "
-                   "each family's re-evaluated speedup lies above the other's 95%% CI (first = %s)", cr.n,
+                   "each family's re-evaluated speedup lies above the other's 95%% CI (first = %s)", cr->n,
                    report_reeval_runs(c->res.s[REPORT_SIM_ALL].runs), na);
     ok = 1;
 out:
@@ -696,7 +643,6 @@ out:
         for (int f = 0; f < 2; f++)
             for (int m = 0; m < REPORT_N_MODELS; m++)
                 free(pts[k][f][m]);
-    common_free(&cr);
     return table_finish(tab, ok);
 }
 
@@ -822,7 +768,7 @@ int report_landscapes(struct report_ctx *c)
         goto out;
     if ((c->res.landscape = landscape_table(&a, &b, match)) == NULL ||
         (paired = report_stability_new("Two kernel families on shared draws, per cost model, three seeds")) == NULL ||
-        (common = common_table(c, match, lead, paired)) == NULL || common_ttt(common, 1, &sa) != 0 ||
+        (common = common_table(c, lead, paired)) == NULL || common_ttt(common, 1, &sa) != 0 ||
         common_ttt(common, 2, &sb) != 0 ||
         (sum = table_new("Two kernel families on the same benchmark", 10, cols)) == NULL ||
         summary_row(sum, &a, sel_a, n_sel, c->res.r[REPORT_SIM_ALL], N_SC_ALL, c->res.split, &sa) != 0 ||
@@ -835,8 +781,8 @@ int report_landscapes(struct report_ctx *c)
     }
     common = NULL;
     table_add_note(paired, "per cost model and seed, both families' samples on the same draws (same seed and settings: "
-                   "sample j has the same N_CONFIG, EXEC_TIME and gsl_rng stream per run in either), all common "
-                   "inputs: paired_speedup_diff = mean over the samples of speedup(first) - speedup(second) against "
+                   "sample j has the same N_CONFIG, EXEC_TIME and random stream in either, its runs drawn from it "
+                   "input by input), all common inputs: paired_speedup_diff = mean over the samples of speedup(first) - speedup(second) against "
                    "the common reference, verdict beyond +-0.01; paired_time_ratio = geometric mean of time(first) / "
                    "time(second), verdict outside [0.9, 1.1]; seed_k_lo, seed_k_hi: each seed's 95%% t interval, its "
                    "category by it; the verdict only when seeds 1, 2, 3 agree");

@@ -114,7 +114,8 @@ static int all_inputs_seed(struct report_ctx *c, int k, struct table *vt, double
     struct sim_settings s;
     struct sim_result *r;
     report_verdict_settings(c, k, &s);
-    s.n_scenarios = N_V_SC; /* r's: a cost setting's scenarios after them go to cost_settings */
+    s.n_scenarios = N_V_SC; /* r's: the scenarios after them go to cost_settings and the two-family study */
+    s.input_weight = NULL;
     report_say(c, "  stability, seed %d of %d (%llu): all inputs, %d scenarios%s", k + 1, N_SEEDS,
                (unsigned long long)s.seed, N_V_SC,
                k == 0 && c->res.verdict1 != NULL ? " (replayed with the all-inputs simulation)" : "");

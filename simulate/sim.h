@@ -86,6 +86,9 @@ struct sim_scenario {
                                  * at every level, no warm-up) whatever the settings' compile_model, so that one
                                  * replay serves both models on the same draws (the report's costs.tsv); 0: the
                                  * settings' model */
+    int weighted;               /* 1: its speedup is input i's against another reference, x input_weight[i] of the
+                                 * settings (the report's two kernel families against the better one's optimal);
+                                 * 0: against the input's own optimal */
 };
 
 struct sim_settings {
@@ -106,6 +109,9 @@ struct sim_settings {
                                          every input (0) */
     int input;                        /* index into the data's inputs, or -1: every input (mean over inputs and
                                          runs) (-1) */
+    const double *input_weight;       /* NULL, or per input of the data (every input mode): the factor of a
+                                         weighted scenario's speedup; NaN leaves the input out of the replay, for
+                                         every scenario (NULL) */
     uint64_t seed;                    /* (1) */
     int threads;                      /* worker threads (replay and table building); 0 = online cores. Never
                                          changes the output. (0) */

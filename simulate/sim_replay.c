@@ -182,13 +182,16 @@ static int fill_rows(const struct sinput *in, int eidx, int es_num, const struct
 }
 
 /* The accumulators of scenario group g after one tuning run: each scenario's time (its compile model, from the
- * sums and clocks), the winner's truth (none: nothing tuned, TFLOP/s and speedup 0) and the counts. */
+ * sums and clocks), the winner's truth (none: nothing tuned, TFLOP/s and speedup 0; a weighted scenario's speedup x
+ * weight) and the counts. */
 static void run_record(const struct group *g, const struct sim_scenario *scs, int n,
                        const struct sim_compile_sums *sums, const struct cost_env *env, const double *clock_ms,
-                       const struct row *win, double flops, double opt_ms, const long *counts, struct acc *acc)
+                       const struct row *win, double flops, double opt_ms, double weight, const long *counts,
+                       struct acc *acc)
 {
     double tflops = win != NULL ? flops / win->true_ms * 1e-9 : 0, speedup = win != NULL ? opt_ms / win->true_ms : 0;
     const struct acc *first = &acc[g->sc[0]];
+    int first_w = scs[g->sc[0]].weighted;
     for (int k = 0; k < g->n; k++) {
         const struct sim_scenario *sc = &scs[g->sc[k]];
         struct acc *a = &acc[g->sc[k]];
@@ -199,11 +202,12 @@ static void run_record(const struct group *g, const struct sim_scenario *scs, in
                                            sc->paper_compile ? &paper : sums, clock_ms[k], clock_ms[k]);
         welford_add(&a->time_s, t_ms * 1e-3);
         welford_add(&a->in_time, t_ms * 1e-3);
-        if (k == 0) {
+        if (k == 0 || sc->weighted != first_w) {
+            double v = sc->weighted ? speedup * weight : speedup;
             welford_add(&a->tflops, tflops);
-            welford_add(&a->speedup, speedup);
+            welford_add(&a->speedup, v);
             welford_add(&a->in_tflops, tflops);
-            welford_add(&a->in_speedup, speedup);
+            welford_add(&a->in_speedup, v);
         } else { /* the group's scenarios tune the same winner: the first one's sums, the same bits, copied */
             a->tflops = first->tflops;
             a->speedup = first->speedup;
@@ -218,10 +222,10 @@ static void run_record(const struct group *g, const struct sim_scenario *scs, in
 }
 
 /* One tuning run of the scenarios of group g over the n drawn configurations idx[0..n) of an input (rows from
- * fill_rows): the random policy with the paper's early stopping; each scenario's compile model charged by
+ * fill_rows; in_weight: its input_weight, the factor of a weighted scenario's speedup): the random policy with the paper's early stopping; each scenario's compile model charged by
  * sim_cost.h (parallel and pipelined ones keep their own worker clocks, and pipelined its GPU clock). wfree holds
  * max_factor compile-worker clocks per scenario. */
-static void run_group(const struct row *rows, double flops, double opt_ms, const struct group *g,
+static void run_group(const struct row *rows, double flops, double opt_ms, double in_weight, const struct group *g,
                       const struct sim_scenario *scs, const int *idx, int n, double es_thr, double *wfree,
                       int max_factor, const struct cost_env *env, struct acc *acc, const int *sched_slot,
                       double *sched, int max_valid, int *sched_ok)
@@ -293,7 +297,7 @@ static void run_group(const struct row *rows, double flops, double opt_ms, const
         if (mn < best_known)
             best_known = mn;
     }
-    run_record(g, scs, n, &sums, env, clock_ms, win, flops, opt_ms, counts, acc);
+    run_record(g, scs, n, &sums, env, clock_ms, win, flops, opt_ms, in_weight, counts, acc);
 }
 
 /* Mean and 95% CI: mean ± t(0.975, K(R−1)) · sqrt(Σ_i s_i² / R) / K; NaN bounds when R < 2. */
@@ -421,8 +425,9 @@ static void run_sample(struct worker *wk, int sample)
     }
     for (int i = i0; i < i1; i++) {
         const struct sinput *in = &d->in[i];
+        double weight = s->input_weight != NULL ? s->input_weight[i] : 1;
         int v, n;
-        if (in->n_valid == 0)
+        if (in->n_valid == 0 || isnan(weight)) /* (a NaN weight: left out) */
             continue;
         v = fill_rows(in, eidx, es_num, s, jb->med_ms[i], jb->med_seq_ms[i], wk->rows);
         n = n_config < v ? n_config : v;
@@ -438,7 +443,7 @@ static void run_sample(struct worker *wk, int sample)
             }
             memset(wk->sched_ok, 0, sizeof wk->sched_ok);
             for (int g = 0; g < jb->n_groups; g++)
-                run_group(wk->rows, in->flops, in->opt_ms[s->truth], &jb->groups[g], s->scenarios, wk->idx, n,
+                run_group(wk->rows, in->flops, in->opt_ms[s->truth], weight, &jb->groups[g], s->scenarios, wk->idx, n,
                           es_thr, wk->wfree, jb->max_factor, &jb->env, wk->acc, jb->sched_slot, wk->sched,
                           jb->max_valid, wk->sched_ok);
         }
@@ -546,7 +551,7 @@ static int job_inputs(struct job *jb, struct sim_result *res)
         int m = 0;
         if (in->n > jb->max_valid)
             jb->max_valid = in->n;
-        if (in->n_valid == 0)
+        if (in->n_valid == 0 || (s->input_weight != NULL && isnan(s->input_weight[i])))
             continue;
         res->n_inputs_used++;
         jb->drawable[jb->n_drawable++] = i;

@@ -248,6 +248,8 @@ int sim_settings_check(const struct sim_settings *s)
         if (sc->compile != SIM_COMPILE_SEQUENTIAL && (sc->compile_factor < 1 || sc->compile_factor > 4096))
             return tc_seterr("--compile-factor: expected an integer in [1, 4096], got %d (scenario '%s')",
                              sc->compile_factor, sc->name);
+        if (sc->weighted && s->input_weight == NULL)
+            return tc_seterr("simulate: scenario '%s' is weighted, but the settings give no input weights", sc->name);
         for (int k = 0; k < i; k++)
             if (strcmp(s->scenarios[k].name, sc->name) == 0)
                 return tc_seterr("--scenarios: '%s' is listed twice", sc->name);

@@ -1016,6 +1016,54 @@ START_TEST(test_sim_paper_compile_scenario)
 }
 END_TEST
 
+/* A weighted scenario's speedup is its input's x the settings' input_weight; a NaN weight leaves the input out of
+ * every scenario. Two inputs, data_abc's three configurations each, every run exploring all three (the winner B:
+ * speedup 1, time 250 ms): weights 0.5 and 1 give (0.5 + 1) / 2 = 0.75 for the weighted scenario and 1 for the
+ * unweighted one beside it; weights 0.5 and NaN give 0.5 and 1 on one input (results of R runs, not 2R). */
+START_TEST(test_sim_weighted_scenario)
+{
+    static const uint64_t a[] = {4 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS};
+    static const uint64_t b[] = {2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS};
+    static const uint64_t c[] = {5 * MS, 5 * MS};
+    const double weights[2][2] = {{0.5, 1}, {0.5, NAN}};
+    for (int w = 0; w < 2; w++) {
+        struct sim_settings s;
+        struct sim_data *d;
+        struct sim_result *r;
+        sim_settings_default(&s);
+        fixed(&s, 3, 10);
+        s.samples = 4;
+        s.runs = 5;
+        s.n_scenarios = 0;
+        scen(&s, 0, "baseline", 1);
+        scen(&s, 1, "parallel", 2);
+        s.scenarios[1].weighted = 1;
+        ck_assert_int_eq(sim_settings_check(&s), -1); /* weighted without weights: refused */
+        s.input_weight = weights[w];
+        d = sim_data_new(&s);
+        ck_assert_ptr_nonnull(d);
+        for (int i = 0; i < 2; i++) {
+            ck_assert_int_eq(sim_data_add_input(d, i == 0 ? "1x2x3" : "4x5x6", 2e12), i);
+            add_const(d, i, 10, 100, 20, a, 6);
+            add_const(d, i, 11, 50, 10, b, 7);
+            add_const(d, i, 12, 30, 5, c, 2);
+        }
+        r = sim_run(d, &s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", tc_errmsg());
+        ck_assert_int_eq(r->n_inputs_used, w == 0 ? 2 : 1);
+        for (int i = 0; i < s.samples; i++) {
+            ck_near(r->points[i * 2].speedup, 1.0);
+            ck_near(r->points[i * 2].time_s, 0.250);
+            ck_near(r->points[i * 2 + 1].speedup, w == 0 ? 0.75 : 0.5);
+            ck_near(r->points[i * 2 + 1].tflops, 1000);
+            ck_assert_int_eq(r->points[i * 2 + 1].results, w == 0 ? 2 * s.runs : s.runs);
+        }
+        sim_result_free(r);
+        sim_data_free(d);
+    }
+}
+END_TEST
+
 /* With N_CONFIG 1 a parallel run compiles one configuration alone (k = 1): its isolated time, as sequential
  * charges it, and one warm-up either way, so parallel x16 and sequential give the same time run by run. Without
  * a recorded warm-up (in-memory data: none) nothing is added, and a configuration without an isolated time is
@@ -1356,6 +1404,7 @@ int main(void)
     tcase_add_test(tc, test_sim_parallel_makespan_replay);
     tcase_add_test(tc, test_sim_warmup_and_contention);
     tcase_add_test(tc, test_sim_paper_compile_scenario);
+    tcase_add_test(tc, test_sim_weighted_scenario);
     tcase_add_test(tc, test_sim_one_config_parallel_is_sequential);
     tcase_add_test(tc, test_sim_contention_levels);
     tcase_add_test(tc, test_sim_isolated_compile);
