@@ -174,6 +174,11 @@ int report_common_ref(struct report_ctx *c);
 /* The simulation of family f (0: the trace, 1: the second family) on verdict seed k against the common reference:
  * the cost models m as scenarios m (report_model_scenario, weighted), the common inputs only (input_weight). */
 void report_common_settings(const struct report_ctx *c, int f, int k, struct sim_settings *s);
+/* The single input's time to 0.95 per model on the three verdict seeds (stability.tsv rows "time-to-target",
+ * model, "time_s_0.95"; report_verdicts.c writes them, the finding "Beyond the paper" reads them): sequential,
+ * sequential with the per-execution overhead, pipelined and parallel compilation. */
+#define REPORT_N_AT95 4
+extern const char *const report_at95_names[REPORT_N_AT95];
 /* The index of the cost setting of costs.tsv whose replay rides on the verdict set (the report's own setting is
  * failed-cost triton, compile model measured, and the trace has every compile cost: then triton+paper), else -1. */
 int report_cost_fold(const struct report_ctx *c);

@@ -22,6 +22,7 @@ const enum sim_failed_cost report_cost_failed[REPORT_N_COSTS] = {SIM_FAILED_TRIT
                                                                  SIM_FAILED_TRITON};
 const enum sim_compile_model report_cost_model[REPORT_N_COSTS] = {SIM_CM_MEASURED, SIM_CM_MEASURED, SIM_CM_PAPER};
 const int report_cost_models[REPORT_N_COST_MODELS] = {0, 2, 3}; /* sequential, pipelined, ideal */
+const char *const report_at95_names[REPORT_N_AT95] = {"sequential", "per-exec", "pipelined", "parallel"};
 
 void report_model_scenario(struct sim_scenario *sc, int model, int early, int factor)
 {
