@@ -987,9 +987,10 @@ START_TEST(test_sim_paper_compile_scenario)
     p = s; /* the paper's model, the same three scenarios */
     p.compile_model = SIM_CM_PAPER;
     for (int k = 0; k < 3; k++) {
+        static const char *const name[3] = {"baseline@paper", "ideal@paper", "pipelined@paper"};
         s.scenarios[3 + k] = s.scenarios[k];
         s.scenarios[3 + k].paper_compile = 1;
-        snprintf(s.scenarios[3 + k].name, sizeof s.scenarios[3 + k].name, "%s@paper", s.scenarios[k].name);
+        snprintf(s.scenarios[3 + k].name, sizeof s.scenarios[3 + k].name, "%s", name[k]);
     }
     s.n_scenarios = 6;
     d = data_abc_iso(&s);
