@@ -118,16 +118,25 @@ int report_common_ref(struct report_ctx *c)
     return 1;
 }
 
+/* The common reference's scenarios: every cost model m as scenario m, weighted, named with suffix (none: the
+ * model's name). */
+static void common_scenarios(struct sim_scenario *sc, int factor, const char *suffix)
+{
+    for (int m = 0; m < REPORT_N_MODELS; m++) {
+        report_model_scenario(&sc[m], m, 0, factor);
+        sc[m].weighted = 1;
+        if (suffix != NULL)
+            snprintf(sc[m].name, sizeof sc[m].name, "%s%s", report_model_names[m], suffix);
+    }
+}
+
 void report_common_settings(const struct report_ctx *c, int f, int k, struct sim_settings *s)
 {
     *s = c->res.s[f ? REPORT_SIM_CMP : REPORT_SIM_ALL];
     s->seed = report_seed_k(c->o->seed, k);
     s->n_scenarios = REPORT_N_MODELS;
     s->input_weight = c->res.common.wd[f];
-    for (int m = 0; m < REPORT_N_MODELS; m++) {
-        report_model_scenario(&s->scenarios[m], m, 0, c->o->compile_factor);
-        s->scenarios[m].weighted = 1;
-    }
+    common_scenarios(s->scenarios, c->o->compile_factor, NULL);
 }
 
 /* 1 when the first family's simulation against the common reference can ride on the verdict set: every input the
@@ -154,21 +163,19 @@ void report_verdict_settings(struct report_ctx *c, int k, struct sim_settings *s
     s->n_scenarios = REPORT_N_VERDICT_SC;
     for (int sc = 0; sc < REPORT_N_VERDICT_SC; sc++)
         report_model_scenario(&s->scenarios[sc], sc / 2, sc % 2, c->o->compile_factor);
-    if (report_cost_fold(c) >= 0)
+    if (report_cost_fold(c) >= 0) {
+        struct sim_scenario *sc = &s->scenarios[s->n_scenarios];
+        report_cost_scenarios(sc, c->o->compile_factor);
         for (int m = 0; m < REPORT_N_COST_MODELS; m++) {
-            struct sim_scenario *sc = &s->scenarios[s->n_scenarios++];
-            report_model_scenario(sc, report_cost_models[m], 0, c->o->compile_factor);
-            sc->paper_compile = 1;
-            snprintf(sc->name, sizeof sc->name, "%s@paper", report_model_names[report_cost_models[m]]);
+            sc[m].paper_compile = 1;
+            snprintf(sc[m].name, sizeof sc[m].name, "%s@paper", report_model_names[report_cost_models[m]]);
         }
+        s->n_scenarios += REPORT_N_COST_MODELS;
+    }
     if (common_fold(c)) { /* the first family's scenarios against the common reference (report_common_settings) */
         s->input_weight = c->res.common.wd[0];
-        for (int m = 0; m < REPORT_N_MODELS; m++) {
-            struct sim_scenario *sc = &s->scenarios[s->n_scenarios++];
-            report_model_scenario(sc, m, 0, c->o->compile_factor);
-            sc->weighted = 1;
-            snprintf(sc->name, sizeof sc->name, "%s@common", report_model_names[m]);
-        }
+        common_scenarios(&s->scenarios[s->n_scenarios], c->o->compile_factor, "@common");
+        s->n_scenarios += REPORT_N_MODELS;
     }
 }
 
@@ -305,7 +312,6 @@ int report_simulate(struct report_ctx *c, enum report_sim which)
                c->res.r[which]->elapsed_s);
     return 0;
 }
-
 
 /* Table 6 from the single input's baseline frontier (sim_scenario_frontier, as sim/input-baseline-frontier.tsv
  * has it): time, TFLOP/s, the drawn N_CONFIG and EXEC_TIME, and the CIs. NULL with a message. */

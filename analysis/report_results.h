@@ -268,6 +268,8 @@ extern const enum sim_failed_cost report_cost_failed[REPORT_N_COSTS];
 extern const enum sim_compile_model report_cost_model[REPORT_N_COSTS];
 #define REPORT_N_COST_MODELS 3
 extern const int report_cost_models[REPORT_N_COST_MODELS];
+/* Those models as scenarios sc[0..REPORT_N_COST_MODELS) (report_model_scenario, no early stopping). */
+void report_cost_scenarios(struct sim_scenario *sc, int factor);
 /* The compile cost models the verdicts are stated for: "sequential", "parallel" (list-scheduled on F workers
  * before benchmarking), "pipelined", "ideal" (the paper's parallel model, an optimistic bound), and a scenario of
  * model m, early stopping on or off, F workers (simulate/sim.h, enum sim_compile). */

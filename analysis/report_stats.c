@@ -36,6 +36,12 @@ void report_model_scenario(struct sim_scenario *sc, int model, int early, int fa
     sc->early_stop = early;
 }
 
+void report_cost_scenarios(struct sim_scenario *sc, int factor)
+{
+    for (int m = 0; m < REPORT_N_COST_MODELS; m++)
+        report_model_scenario(&sc[m], report_cost_models[m], 0, factor);
+}
+
 uint64_t report_seed_k(uint64_t seed, int k)
 {
     (void)seed; /* verdicts are the same whatever the report's --seed: they are computed on seeds 1, 2, 3 */

@@ -512,7 +512,6 @@ out:
 
 /* ---- what charging every cost changes: failed configurations, isolated vs contended compile times ---- */
 
-
 /* costs.tsv: per seed, cost setting and model, the time to 0.95 of optimal over all inputs, chosen on the seed's
  * simulation and re-evaluated on fresh runs. Only for a trace with every compile cost: an isolated time for every
  * (input, configuration) pair and a compile time for every failed one; otherwise the finding says which costs are
@@ -542,9 +541,8 @@ static int cost_settings(struct report_ctx *c, struct report_est at95[N_SEEDS][N
             s.seed = report_seed_k(c->o->seed, k);
             s.failed_cost = report_cost_failed[q];
             s.compile_model = report_cost_model[q];
-            s.n_scenarios = 3;
-            for (int m = 0; m < 3; m++)
-                report_model_scenario(&s.scenarios[m], report_cost_models[m], 0, c->o->compile_factor);
+            s.n_scenarios = REPORT_N_COST_MODELS;
+            report_cost_scenarios(s.scenarios, c->o->compile_factor);
             if (own) {
                 for (int m = 0; m < 3; m++)
                     set[ttt_index(0.95) * 3 + m] = at95[k][report_cost_models[m]];

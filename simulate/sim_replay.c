@@ -192,11 +192,11 @@ static void run_record(const struct group *g, const struct sim_scenario *scs, in
     double tflops = win != NULL ? flops / win->true_ms * 1e-9 : 0, speedup = win != NULL ? opt_ms / win->true_ms : 0;
     const struct acc *first = &acc[g->sc[0]];
     int first_w = scs[g->sc[0]].weighted;
+    /* under the paper's model every level charges the contended compile_ms (par_ms), with no warm-up */
+    const struct sim_compile_sums paper = {sums->par_ms, sums->par_ms, sums->par_ms, sums->bench_ms};
     for (int k = 0; k < g->n; k++) {
         const struct sim_scenario *sc = &scs[g->sc[k]];
         struct acc *a = &acc[g->sc[k]];
-        /* under the paper's model every level charges the contended compile_ms (par_ms), with no warm-up */
-        struct sim_compile_sums paper = {sums->par_ms, sums->par_ms, sums->par_ms, sums->bench_ms};
         double t_ms = sim_compile_total_ms(sc->compile, sc->compile_factor, env->jobs,
                                            sc->paper_compile ? 0 : env->warmup_ms, n,
                                            sc->paper_compile ? &paper : sums, clock_ms[k], clock_ms[k]);
@@ -222,9 +222,10 @@ static void run_record(const struct group *g, const struct sim_scenario *scs, in
 }
 
 /* One tuning run of the scenarios of group g over the n drawn configurations idx[0..n) of an input (rows from
- * fill_rows; in_weight: its input_weight, the factor of a weighted scenario's speedup): the random policy with the paper's early stopping; each scenario's compile model charged by
- * sim_cost.h (parallel and pipelined ones keep their own worker clocks, and pipelined its GPU clock). wfree holds
- * max_factor compile-worker clocks per scenario. */
+ * fill_rows; in_weight: its input_weight, the factor of a weighted scenario's speedup): the random policy with the
+ * paper's early stopping; each scenario's compile model charged by sim_cost.h (parallel and pipelined ones keep
+ * their own worker clocks, and pipelined its GPU clock). wfree holds max_factor compile-worker clocks per
+ * scenario. */
 static void run_group(const struct row *rows, double flops, double opt_ms, double in_weight, const struct group *g,
                       const struct sim_scenario *scs, const int *idx, int n, double es_thr, double *wfree,
                       int max_factor, const struct cost_env *env, struct acc *acc, const int *sched_slot,

@@ -68,17 +68,22 @@ static void scen(struct sim_settings *s, int i, const char *name, int factor)
  * Every run explores all three, so, whatever the order:
  *   baseline time = (13+100+20) + (12+50+10) + (10+30+5) = 250 ms; winner B: 1000 TFLOP/s, speedup 1; 1 short
  *   ideal x2: effective factor 3 / ceil(3/2) = 1.5: (13+20)+(12+10)+(10+5) + 180/1.5 = 190 ms */
-static struct sim_data *data_abc(struct sim_settings *s)
+static void add_abc(struct sim_data *d, int input)
 {
     static const uint64_t a[] = {4 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS};
     static const uint64_t b[] = {2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS};
     static const uint64_t c[] = {5 * MS, 5 * MS};
+    add_const(d, input, 10, 100, 20, a, 6);
+    add_const(d, input, 11, 50, 10, b, 7);
+    add_const(d, input, 12, 30, 5, c, 2);
+}
+
+static struct sim_data *data_abc(struct sim_settings *s)
+{
     struct sim_data *d = sim_data_new(s);
     ck_assert_ptr_nonnull(d);
     ck_assert_int_eq(sim_data_add_input(d, "1x2x3", 2e12), 0);
-    add_const(d, 0, 10, 100, 20, a, 6);
-    add_const(d, 0, 11, 50, 10, b, 7);
-    add_const(d, 0, 12, 30, 5, c, 2);
+    add_abc(d, 0);
     return d;
 }
 
@@ -1023,9 +1028,6 @@ END_TEST
  * unweighted one beside it; weights 0.5 and NaN give 0.5 and 1 on one input (results of R runs, not 2R). */
 START_TEST(test_sim_weighted_scenario)
 {
-    static const uint64_t a[] = {4 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS, 3 * MS};
-    static const uint64_t b[] = {2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS};
-    static const uint64_t c[] = {5 * MS, 5 * MS};
     const double weights[2][2] = {{0.5, 1}, {0.5, NAN}};
     for (int w = 0; w < 2; w++) {
         struct sim_settings s;
@@ -1045,9 +1047,7 @@ START_TEST(test_sim_weighted_scenario)
         ck_assert_ptr_nonnull(d);
         for (int i = 0; i < 2; i++) {
             ck_assert_int_eq(sim_data_add_input(d, i == 0 ? "1x2x3" : "4x5x6", 2e12), i);
-            add_const(d, i, 10, 100, 20, a, 6);
-            add_const(d, i, 11, 50, 10, b, 7);
-            add_const(d, i, 12, 30, 5, c, 2);
+            add_abc(d, i);
         }
         r = sim_run(d, &s, NULL, NULL);
         ck_assert_msg(r != NULL, "%s", tc_errmsg());
